@@ -1,0 +1,29 @@
+# Two commands matter: `make demo` and `make test`. Both set up what they need first.
+SHELL := /bin/bash
+PY := .venv/bin/python
+export HF_HUB_OFFLINE := 1
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export MSWEA_SILENT_STARTUP := 1
+
+.PHONY: setup demo test test-full bench lint clean
+
+setup:
+	@scripts/setup.sh all,dev
+
+demo: setup
+	@scripts/demo.sh
+
+test: setup
+	$(PY) -m pytest -m "not slow" -q
+
+test-full: setup
+	$(PY) -m pytest -q
+
+bench: setup
+	@for f in bench/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+
+lint: setup
+	.venv/bin/ruff check swerl tests bench
+
+clean:
+	rm -rf .venv build *.egg-info .pytest_cache

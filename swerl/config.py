@@ -1,0 +1,204 @@
+"""Recipe schema (pydantic) and loading: `recipes/*.yaml` plus dotted `--set a.b=value` overrides.
+
+Every section forbids unknown keys so that a typo in a recipe or an override is an
+error naming the key, never a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from swerl.errors import ConfigError
+
+RECIPES_DIR = Path(__file__).resolve().parent.parent / "recipes"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class ModelConfig(_Section):
+    """The policy: a hub/local path, or `tiny` (random-init Qwen-architecture model built from a config)."""
+
+    path: str = "tiny"
+    tokenizer: Literal["qwen2.5", "tiny-bpe"] | str = "tiny-bpe"
+    dtype: Literal["float32", "bfloat16", "float16"] = "float32"
+    max_context: int = Field(4096, gt=0)
+    hidden_size: int = Field(64, gt=0)
+    num_layers: int = Field(2, gt=0)
+    num_heads: int = Field(4, gt=0)
+    vocab_size: int = Field(8192, gt=0)
+
+
+class DataConfig(_Section):
+    """Where tasks come from: `taskpack` (bundled), an HF hub name, or a local path written by `swerl data filter`."""
+
+    dataset: str = "taskpack"
+    split: str = "train"
+    val_split: str | None = None
+    limit: int | None = Field(None, gt=0)
+
+
+class SandboxConfig(_Section):
+    backend: Literal["bwrap", "docker", "kubernetes"] = "bwrap"
+    command_timeout_s: float = Field(60.0, gt=0)
+    rollout_timeout_s: float = Field(1800.0, gt=0)
+    memory_mb: int = Field(2048, gt=0)
+    cpus: float = Field(1.0, gt=0)
+    pids_limit: int = Field(512, gt=0)
+    network_allow: list[str] = Field(default_factory=list)
+
+
+class GatewayConfig(_Section):
+    store: str = "gateway.sqlite"
+    host: str = "127.0.0.1"
+    port: int = Field(0, ge=0, le=65535)
+    continuous_tokens: bool = False
+
+
+class RolloutConfig(_Section):
+    harness: str = "mini-swe-agent"
+    n_per_task: int = Field(4, gt=0)
+    max_steps: int = Field(30, gt=0)
+    temperature: float = Field(1.0, ge=0)
+    max_tokens: int = Field(512, gt=0)
+    concurrency: int = Field(4, gt=0)
+    max_infra_retries: int = Field(2, ge=0)
+
+
+class AlgorithmConfig(_Section):
+    """ALGORITHMS.md sections 3, 4, 8."""
+
+    name: Literal["grpo", "rloo", "sao"] = "grpo"
+    advantage_level: Literal["rollout", "sample"] = "rollout"
+    std_normalize: bool = False
+    loss_agg: Literal["token-mean", "seq-mean-token-mean", "rollout-mean"] = "rollout-mean"
+    merge: Literal["best_effort", "per_call"] = "best_effort"
+    policy_loss: Literal["ppo", "dis"] = "ppo"
+    clip_low: float = Field(0.2, ge=0)
+    clip_high: float = Field(0.28, ge=0)
+    dis_eps_low: float = Field(0.8, ge=0, le=1)
+    dis_eps_high: float = Field(3.0, ge=0)
+    gamma: float = Field(1.0, ge=0, le=1)
+    lam: float = Field(1.0, ge=0, le=1)
+    critic_updates: int = Field(2, ge=1)
+    critic_warmup_steps: int = Field(10, ge=0)
+    value_lr: float = Field(5e-6, gt=0)
+    staleness_limit: int = Field(4, ge=0)
+
+
+class TrainConfig(_Section):
+    backend: Literal["torch", "verl"] = "torch"
+    mode: Literal["collocated", "sync"] = "collocated"
+    device: str = "cpu"
+    lr: float = Field(1e-6, gt=0)
+    weight_decay: float = Field(0.0, ge=0)
+    grad_clip: float = Field(1.0, gt=0)
+    rollouts_per_step: int = Field(8, gt=0)
+    micro_batch_tokens: int = Field(4096, gt=0)
+    steps: int = Field(10, gt=0)
+    checkpoint_every: int = Field(10, gt=0)
+    val_every: int = Field(0, ge=0)
+    seed: int = 0
+
+
+class Recipe(_Section):
+    """One training/eval setup. `recipes/tiny.yaml` is the embedded default."""
+
+    name: str
+    description: str = ""
+    model: ModelConfig = Field(default_factory=ModelConfig)
+    data: DataConfig = Field(default_factory=DataConfig)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    gateway: GatewayConfig = Field(default_factory=GatewayConfig)
+    rollout: RolloutConfig = Field(default_factory=RolloutConfig)
+    algorithm: AlgorithmConfig = Field(default_factory=AlgorithmConfig)
+    train: TrainConfig = Field(default_factory=TrainConfig)
+
+
+def available_recipes() -> list[str]:
+    """Names accepted by `--recipe` (files in recipes/)."""
+    return sorted(p.stem for p in RECIPES_DIR.glob("*.yaml"))
+
+
+def _resolve_path(name_or_path: str) -> Path:
+    p = Path(name_or_path)
+    if p.suffix in {".yaml", ".yml"} and p.exists():
+        return p
+    candidate = RECIPES_DIR / f"{name_or_path}.yaml"
+    if candidate.exists():
+        return candidate
+    raise ConfigError(f"unknown recipe {name_or_path!r}; available: {', '.join(available_recipes()) or 'none'}")
+
+
+def parse_override(item: str) -> tuple[list[str], Any]:
+    """`a.b=value` -> (["a", "b"], value); the value is parsed as YAML so `1e-6`, `true`, `[1,2]` work."""
+    if "=" not in item:
+        raise ConfigError(f"override {item!r} must look like key.path=value")
+    key, raw = item.split("=", 1)
+    parts = [p for p in key.strip().split(".") if p]
+    if not parts:
+        raise ConfigError(f"override {item!r} has an empty key")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"override {key}: cannot parse value {raw!r}: {exc}") from exc
+    return parts, value
+
+
+def _apply(data: dict[str, Any], parts: list[str], value: Any) -> None:
+    node: Any = data
+    model: type[BaseModel] | None = Recipe
+    for i, part in enumerate(parts):
+        dotted = ".".join(parts[: i + 1])
+        if model is not None and part not in model.model_fields:
+            raise ConfigError(f"unknown recipe key {dotted!r}")
+        if i == len(parts) - 1:
+            node[part] = value
+            return
+        field = model.model_fields[part] if model is not None else None
+        sub = field.annotation if field is not None else None
+        model = sub if isinstance(sub, type) and issubclass(sub, BaseModel) else None
+        if model is None:
+            raise ConfigError(f"recipe key {dotted!r} is not a section; cannot set {'.'.join(parts)!r}")
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"recipe key {dotted!r} is not a mapping")
+
+
+def _format_validation(exc: ValidationError, source: str) -> str:
+    lines = []
+    for err in exc.errors():
+        loc = ".".join(str(x) for x in err["loc"])
+        if err["type"] == "extra_forbidden":
+            lines.append(f"unknown recipe key {loc!r} ({source})")
+        else:
+            lines.append(f"bad value for {loc!r} ({source}): {err['msg']} (got {err.get('input')!r})")
+    return "; ".join(lines)
+
+
+def load_recipe(name_or_path: str, overrides: list[str] | None = None) -> Recipe:
+    """Load a recipe by name or path and apply `--set` overrides; every error names the key."""
+    path = _resolve_path(name_or_path)
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"recipe {path}: invalid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"recipe {path}: top level must be a mapping")
+    data.setdefault("name", path.stem)
+    try:
+        Recipe.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_format_validation(exc, str(path))) from exc
+    for item in overrides or []:
+        parts, value = parse_override(item)
+        _apply(data, parts, value)
+    try:
+        return Recipe.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_format_validation(exc, "--set")) from exc

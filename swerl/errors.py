@@ -1,0 +1,13 @@
+"""User-facing errors: the CLI prints their message and exits non-zero, no traceback."""
+
+
+class SwerlError(Exception):
+    """A problem the user can fix (bad flag, bad row, missing file); the message names it."""
+
+
+class ConfigError(SwerlError):
+    """A recipe or override is invalid; the message names the key."""
+
+
+class DataError(SwerlError):
+    """Input data is malformed; the message names the row (instance_id) and field."""

@@ -1,0 +1,1 @@
+"""SWE-bench Verified evaluation with the official harness."""

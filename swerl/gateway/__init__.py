@@ -1,0 +1,1 @@
+"""The recording gateway: rollout API, OpenAI-compatible proxy, SQLite store, pause/drain/hold."""

@@ -1,0 +1,1 @@
+"""Runs mini-swe-agent (unchanged) for one rollout; reward; the controller."""

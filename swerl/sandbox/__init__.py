@@ -1,0 +1,1 @@
+"""Hardened sandboxes (bwrap, docker, kubernetes), host-side patch extraction, fresh-sandbox grading."""

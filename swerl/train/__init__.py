@@ -1,0 +1,1 @@
+"""RL math (assembly, advantage, loss modes, DIS, GAE, batching), trainer loop and backends."""
