@@ -1,0 +1,165 @@
+"""The bundled task pack: tiny real Python repositories with SWE-smith-style tasks.
+
+Source trees ship clean (the fixed code) under `repos/`; `tasks.yaml` lists bug-introducing
+edits. `materialize` turns them into real git repositories in which `main` is the clean code
+and a branch named exactly `instance_id` carries the committed bug (as in SWE-smith's mirror
+repos), and writes `tasks.jsonl` rows in the SWE-smith schema whose `patch` is the real
+`git diff main..<instance_id>`. Commits use fixed authors and dates, so the same pack always
+yields the same commit ids.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from swerl.data.schema import TaskRow
+from swerl.errors import SwerlError
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+
+PACK_DIR = Path(__file__).resolve().parent
+REPOS_DIR = PACK_DIR / "repos"
+OWNER = "swerl-taskpack"
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "swerl",
+    "GIT_AUTHOR_EMAIL": "swerl@localhost",
+    "GIT_COMMITTER_NAME": "swerl",
+    "GIT_COMMITTER_EMAIL": "swerl@localhost",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00+0000",
+    "GIT_COMMITTER_DATE": "2026-01-01T00:00:00+0000",
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+}
+
+
+def instance_id(repo: str, task_id: str) -> str:
+    """SWE-smith style id: `<owner>__<repo>.<task>`; also the problem branch's name."""
+    return f"{OWNER}__{repo}.{task_id}"
+
+
+def image_name(repo: str) -> str:
+    """The sandbox image holding this repo at /testbed (built locally by the docker backend)."""
+    return f"{OWNER}/{repo}:latest"
+
+
+def git(repo: Path, *args: str, check: bool = True) -> str:
+    """Run git with a hermetic config (no user/system config, no hooks) and fixed identity."""
+    env = {**os.environ, **_GIT_ENV}
+    res = subprocess.run(
+        ["git", "-c", "core.hooksPath=/dev/null", "-c", "init.defaultBranch=main", *args],
+        cwd=repo, env=env, capture_output=True, text=True,
+    )
+    if check and res.returncode != 0:
+        raise SwerlError(f"git {' '.join(args)} failed in {repo}: {res.stderr.strip()}")
+    return res.stdout
+
+
+def _spec() -> list[dict]:
+    return yaml.safe_load((PACK_DIR / "tasks.yaml").read_text())
+
+
+def _test_ids(repo_dir: Path) -> list[str]:
+    """Pytest node ids of the repo's top-level test functions, found statically (no run needed)."""
+    ids = []
+    for f in sorted((repo_dir / "tests").glob("test_*.py")):
+        tree = ast.parse(f.read_text())
+        rel = f.relative_to(repo_dir).as_posix()
+        ids += [f"{rel}::{n.name}" for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
+    return ids
+
+
+@dataclass
+class TaskPack:
+    """A materialised task pack: rows plus where each row's git repo lives."""
+
+    root: Path
+    rows: list[TaskRow]
+
+    def repo_dir(self, row: TaskRow) -> Path:
+        """The git repository (all branches) for a row; a sandbox copies it to /testbed."""
+        return self.root / "repos" / row.repo.split("/", 1)[1]
+
+    def gold_patch(self, row: TaskRow) -> str:
+        """The fix: the diff from the problem branch back to clean `main`."""
+        return git(self.repo_dir(row), "diff", "--no-color", row.instance_id, "main")
+
+    def test_cmd(self, row: TaskRow) -> str:
+        """The command that runs the repo's tests with per-test (-rA) output for log parsing."""
+        return "python -m pytest -rA -p no:cacheprovider tests"
+
+
+def load(root: Path) -> TaskPack:
+    """Open a pack written earlier by `materialize`."""
+    path = Path(root) / "tasks.jsonl"
+    if not path.exists():
+        raise SwerlError(f"{root} is not a materialised task pack (no tasks.jsonl)")
+    rows = [TaskRow.model_validate_json(line) for line in path.read_text().splitlines() if line.strip()]
+    return TaskPack(Path(root), rows)
+
+
+def _build_repo(name: str, dest: Path, tasks: list[dict]) -> list[TaskRow]:
+    shutil.copytree(REPOS_DIR / name, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+    git(dest, "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", f"{name}: clean code")
+    all_tests = _test_ids(dest)
+    rows = []
+    for task in tasks:
+        iid = instance_id(name, task["id"])
+        git(dest, "checkout", "-q", "-b", iid, "main")
+        for edit in task["edits"]:
+            f = dest / edit["file"]
+            text = f.read_text()
+            if text.count(edit["old"]) != 1:
+                raise SwerlError(f"task pack: task {task['id']}: edit target not found exactly once in {edit['file']}")
+            f.write_text(text.replace(edit["old"], edit["new"]))
+        git(dest, "commit", "-q", "-am", f"Introduce bug {task['id']}")
+        patch = git(dest, "diff", "--no-color", "main", iid)
+        git(dest, "checkout", "-q", "main")
+        f2p = list(task["FAIL_TO_PASS"])
+        unknown = sorted(set(f2p) - set(all_tests))
+        if unknown:
+            raise SwerlError(f"task pack: task {task['id']}: unknown tests in FAIL_TO_PASS: {unknown}")
+        rows.append(TaskRow(
+            instance_id=iid, repo=f"{OWNER}/{name}", patch=patch, FAIL_TO_PASS=f2p,
+            PASS_TO_PASS=[t for t in all_tests if t not in f2p], image_name=image_name(name),
+            problem_statement=task["problem_statement"],
+        ))
+    return rows
+
+
+def materialize(out: Path, force: bool = False) -> TaskPack:
+    """Write the pack (git repos + tasks.jsonl) to `out`, atomically (temp dir, then rename)."""
+    out = Path(out)
+    if out.exists() and any(out.iterdir()):
+        if not force:
+            raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
+        shutil.rmtree(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        spec = _spec()
+        rows: list[TaskRow] = []
+        for name in sorted({t["repo"] for t in spec}):
+            rows += _build_repo(name, tmp / "repos" / name, [t for t in spec if t["repo"] == name])
+        with (tmp / "tasks.jsonl").open("w") as fh:
+            for row in rows:
+                fh.write(json.dumps(row.model_dump(mode="json"), sort_keys=True) + "\n")
+        if out.exists():
+            out.rmdir()
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    log.info("task pack materialised", out=str(out), tasks=len(rows))
+    return TaskPack(out, rows)
