@@ -29,3 +29,77 @@ def taskpack(
         table.add_row(row.instance_id, str(len(row.FAIL_TO_PASS)), str(len(row.PASS_TO_PASS)),
                       stmt[0][:50] if stmt else "[dim](empty)[/dim]")
     console.print(table)
+
+
+@app.command("filter")
+def filter_(
+    dataset: str = typer.Option("SWE-bench/SWE-smith", "--dataset",
+                                help="HF hub name, or a local .parquet / .jsonl / .json file or save_to_disk dir."),
+    split: str = typer.Option("train", "--split", help="Split of a hub dataset or a saved DatasetDict."),
+    out: Path = typer.Option(..., "--out", help="Output dir: train/, test/, *.parquet, report.json, dropped.jsonl."),
+    branches: Path | None = typer.Option(None, "--branches",
+                                         help="JSON {image_name: \\[branch, ...]}: the branch inventory (stage 2)."),
+    inspect: str | None = typer.Option(None, "--inspect",
+                                       help="Inspect images for branches: docker, local (needs --repos) or none "
+                                            "(skip stage 2 unless --branches). Default: local with --repos."),
+    repos: Path | None = typer.Option(None, "--repos",
+                                      help="--inspect local: DIR/<name> is the repo of image \\[org/]<name>\\[:tag]."),
+    cache_dir: Path | None = typer.Option(None, "--cache-dir",
+                                          help="Inventory cache (default ~/.cache/swerl/inventory)."),
+    max_tests: int = typer.Option(200, "--max-tests", min=0, help="Stage 3: drop if len(F2P)+len(P2P) > this."),
+    probe_results: Path | None = typer.Option(None, "--probe-results",
+                                              help="Stage 4: JSONL {instance_id, attempt, resolved} from a probe."),
+    attempts: int = typer.Option(4, "--attempts", min=1, help="Stage 4: attempts per task (k)."),
+    all_fail_keep: int = typer.Option(1000, "--all-fail-keep", min=0,
+                                      help="Stage 4: how many all-fail tasks to keep (seeded sample)."),
+    test_size: int = typer.Option(400, "--test-size", min=0, help="Rows in the seeded test split."),
+    seed: int = typer.Option(0, "--seed", help="Seed for the all-fail sample and the split."),
+    on_bad_row: str = typer.Option("error", "--on-bad-row",
+                                   help="A malformed row: error (names it) or skip (dropped as bad_row)."),
+    num_proc: int | None = typer.Option(None, "--num-proc", min=1,
+                                        help="Worker processes for datasets map (default: 1 below 500k rows)."),
+) -> None:
+    """Filter SWE-smith rows (empty statement, missing branch, too many tests, probe difficulty) and split."""
+    from pydantic import ValidationError
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from swerl.data.params import FilterParams
+    from swerl.data.pipeline import run_filter
+    from swerl.errors import DataError
+
+    try:
+        params = FilterParams(
+            dataset=dataset, split=split, out=out, branches=branches, inspect=inspect, repos=repos,
+            cache_dir=cache_dir, max_tests=max_tests, probe_results=probe_results, attempts=attempts,
+            all_fail_keep=all_fail_keep, test_size=test_size, seed=seed, on_bad_row=on_bad_row, num_proc=num_proc,
+        )
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        flag = "--" + str(err["loc"][0]).replace("_", "-")
+        raise DataError(f"{flag}: {err['msg']} (got {err.get('input')!r})") from None
+
+    import datasets
+
+    datasets.disable_progress_bars()
+    with Progress(TextColumn("{task.description:<30}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=Console(stderr=True)) as bar:
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, completed: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=completed, total=total)
+
+        report = run_filter(params, progress=progress)
+
+    table = Table(title=f"swerl data filter → {out}")
+    table.add_column("")
+    table.add_column("rows", justify="right")
+    table.add_row("input", str(report.input))
+    for reason, n in report.dropped.items():
+        table.add_row(f"dropped: {reason}", str(n))
+    for cat, n in report.kept.items():
+        table.add_row(f"kept: {cat}", str(n), style="green")
+    for name, n in report.splits.items():
+        table.add_row(f"split: {name}", str(n), style="bold")
+    console.print(table)
