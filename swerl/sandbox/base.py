@@ -1,0 +1,247 @@
+"""The `Sandbox` Protocol, the handle it returns, the error classes, and the shared backend skeleton.
+
+Why one small Protocol: the harness (mini-swe-agent), the rollout controller and the
+grader only need start / exec / copy / extract_patch / stop / grade, so any backend
+(bwrap, docker, kubernetes, or a user's class named by import path) is swappable.
+
+`BackendBase` holds what is identical across backends: the per-rollout deadline,
+hardening verification, host-side patch extraction and fresh-sandbox grading. A backend
+only implements how to launch, exec, copy and tear down.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import importlib
+import shutil
+import tempfile
+import threading
+import time
+import uuid
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from swerl.log import get_logger
+from swerl.sandbox.schema import ExecResult, GradeResult, PatchResult, SandboxSettings, SandboxTask
+
+log = get_logger(__name__)
+
+BACKENDS = {
+    "bwrap": "swerl.sandbox.bwrap:BwrapSandbox",
+    "docker": "swerl.sandbox.docker:DockerSandbox",
+    "kubernetes": "swerl.sandbox.kubernetes:KubernetesSandbox",
+}
+
+
+class SandboxError(RuntimeError):
+    """Infrastructure failure (engine down, image missing, copy failed): retry, never train on it as reward 0."""
+
+
+class HardeningError(SandboxError):
+    """The sandbox could not be put into its hardened state (branch missing, .git still visible, git usable)."""
+
+
+class RolloutDeadline(Exception):
+    """The agent used up its per-rollout time budget: an agent failure (reward 0), not infrastructure."""
+
+
+@dataclass
+class SandboxHandle:
+    """A live sandbox. `git_dir` is the task's `.git` saved on the host (None for pristine grading sandboxes)."""
+
+    id: str
+    task: SandboxTask
+    backend: str
+    host_dir: Path
+    deadline: float
+    pristine: bool = False
+    git_dir: Path | None = None
+    state: dict[str, Any] = field(default_factory=dict)
+    stopped: bool = False
+
+    @property
+    def remaining_s(self) -> float:
+        return self.deadline - time.monotonic()
+
+
+@runtime_checkable
+class Sandbox(Protocol):
+    """What every backend offers. `stop` must be safe to call twice and after a failed `start`."""
+
+    settings: SandboxSettings
+
+    def start(self, task: SandboxTask) -> SandboxHandle: ...
+
+    def exec(self, handle: SandboxHandle, command: str, timeout: float | None = None, cwd: str | None = None) -> ExecResult: ...
+
+    def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None: ...
+
+    def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None: ...
+
+    def extract_patch(self, handle: SandboxHandle) -> PatchResult: ...
+
+    def stop(self, handle: SandboxHandle) -> None: ...
+
+    def grade(self, task: SandboxTask, patch: str) -> GradeResult: ...
+
+
+# Every started handle is tracked until stopped, so that interpreter exit (also after Ctrl-C) stops it.
+_LIVE: dict[str, tuple[SandboxHandle, BackendBase]] = {}
+_LIVE_LOCK = threading.Lock()
+
+
+def _stop_all_at_exit() -> None:
+    with _LIVE_LOCK:
+        pending = list(_LIVE.values())
+    for handle, owner in pending:
+        with contextlib.suppress(Exception):
+            owner.stop(handle)
+
+
+atexit.register(_stop_all_at_exit)
+
+
+class BackendBase(ABC):
+    """Shared skeleton; subclasses implement `_launch`, `_exec`, `copy_in`, `copy_out`, `_teardown`."""
+
+    name = "base"
+
+    def __init__(self, settings: SandboxSettings | None = None) -> None:
+        self.settings = settings or SandboxSettings()
+
+    # ------------------------------------------------------------------ backend hooks
+    @abstractmethod
+    def _launch(self, handle: SandboxHandle) -> None:
+        """Create the sandbox. Hardened (not pristine): check out the branch, save `.git` to
+        `handle.git_dir` on the host, remove every `.git` inside and disable git."""
+
+    @abstractmethod
+    def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str) -> ExecResult: ...
+
+    @abstractmethod
+    def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
+        """Copy a host file or directory to the absolute sandbox path `dest` (a file path or a directory)."""
+
+    @abstractmethod
+    def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
+        """Copy the sandbox directory `src` into the host directory `dest` (regular files, dirs, symlinks only)."""
+
+    @abstractmethod
+    def _teardown(self, handle: SandboxHandle) -> None: ...
+
+    # ------------------------------------------------------------------ protocol
+    def start(self, task: SandboxTask) -> SandboxHandle:
+        """Start a hardened sandbox: the agent only ever sees the checked-out problem branch, no `.git`, no git."""
+        return self._start(task, pristine=False)
+
+    def start_pristine(self, task: SandboxTask) -> SandboxHandle:
+        """A fresh sandbox from the pristine image with `.git` intact (grading, branch inspection). Never for agents."""
+        return self._start(task, pristine=True)
+
+    def _start(self, task: SandboxTask, *, pristine: bool) -> SandboxHandle:
+        from swerl.sandbox import hardening
+
+        hid = f"{self.name}-{uuid.uuid4().hex[:12]}"
+        host_dir = Path(tempfile.mkdtemp(prefix=f"swerl-{hid}-"))
+        handle = SandboxHandle(
+            id=hid,
+            task=task,
+            backend=self.name,
+            host_dir=host_dir,
+            deadline=time.monotonic() + self.settings.rollout_timeout_s,
+            pristine=pristine,
+        )
+        with _LIVE_LOCK:
+            _LIVE[hid] = (handle, self)
+        t0 = time.monotonic()
+        try:
+            self._launch(handle)
+            if not pristine:
+                hardening.verify(self, handle)
+        except BaseException:
+            self.stop(handle)
+            raise
+        log.info("sandbox started", backend=self.name, id=hid, instance=task.instance_id, pristine=pristine,
+                 seconds=round(time.monotonic() - t0, 3))
+        return handle
+
+    def exec(self, handle: SandboxHandle, command: str, timeout: float | None = None, cwd: str | None = None) -> ExecResult:
+        """Run `command` through the configured interpreter (bash -lc); the per-rollout deadline caps the timeout."""
+        if handle.stopped:
+            raise SandboxError(f"sandbox {handle.id} is stopped")
+        remaining = handle.remaining_s
+        if remaining <= 0:
+            raise RolloutDeadline(f"rollout time budget of {self.settings.rollout_timeout_s:.0f}s used up ({handle.id})")
+        limit = min(timeout or self.settings.command_timeout_s, remaining)
+        return self._exec(handle, [*self.settings.interpreter, command], limit, cwd or handle.task.workdir)
+
+    def exec_argv(self, handle: SandboxHandle, argv: list[str], timeout: float | None = None, cwd: str | None = None) -> ExecResult:
+        """Run an argv without a shell (hardening, grading); same deadline rules as `exec`."""
+        if handle.stopped:
+            raise SandboxError(f"sandbox {handle.id} is stopped")
+        limit = min(timeout or self.settings.command_timeout_s, max(handle.remaining_s, 1.0))
+        return self._exec(handle, argv, limit, cwd or handle.task.workdir)
+
+    def extract_patch(self, handle: SandboxHandle) -> PatchResult:
+        """Copy the work tree to the host and diff it there against the saved `.git` (see `patch.py`)."""
+        from swerl.sandbox.patch import compute_patch, test_files_of
+
+        if handle.git_dir is None:
+            raise SandboxError(f"sandbox {handle.id} has no saved .git (pristine sandboxes have no patch)")
+        tree = Path(tempfile.mkdtemp(prefix="tree-", dir=handle.host_dir))
+        try:
+            self.copy_out(handle, handle.task.workdir, tree)
+            task = handle.task
+            return compute_patch(handle.git_dir, tree, test_files=test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS))
+        finally:
+            shutil.rmtree(tree, ignore_errors=True)
+
+    def stop(self, handle: SandboxHandle) -> None:
+        """Tear down; idempotent; never raises for an already-gone sandbox."""
+        if handle.stopped:
+            return
+        handle.stopped = True
+        try:
+            self._teardown(handle)
+        except Exception as exc:  # stop must not mask the error that led here
+            log.warning("sandbox teardown failed", id=handle.id, error=str(exc))
+        finally:
+            shutil.rmtree(handle.host_dir, ignore_errors=True)
+            with _LIVE_LOCK:
+                _LIVE.pop(handle.id, None)
+            log.info("sandbox stopped", backend=self.name, id=handle.id)
+
+    def grade(self, task: SandboxTask, patch: str) -> GradeResult:
+        """Run the task's tests in a fresh pristine sandbox with `patch` applied (see `grade.py`)."""
+        from swerl.sandbox.grade import grade
+
+        return grade(self, task, patch)
+
+    @contextlib.contextmanager
+    def session(self, task: SandboxTask) -> Iterator[SandboxHandle]:
+        """`with sandbox.session(task) as h:` stops the sandbox on any exit, including Ctrl-C."""
+        handle = self.start(task)
+        try:
+            yield handle
+        finally:
+            self.stop(handle)
+
+
+def load_backend(settings: SandboxSettings | None = None, **kwargs: Any) -> BackendBase:
+    """Instantiate the backend named by `settings.backend` (a short name or 'pkg.module:Class')."""
+    from swerl.errors import SwerlError
+
+    settings = settings or SandboxSettings()
+    spec = BACKENDS.get(settings.backend, settings.backend)
+    if ":" not in spec:
+        raise SwerlError(f"--backend: unknown sandbox backend {settings.backend!r} (bwrap, docker, kubernetes or pkg.mod:Class)")
+    mod_name, cls_name = spec.split(":", 1)
+    try:
+        cls = getattr(importlib.import_module(mod_name), cls_name)
+    except (ImportError, AttributeError) as exc:
+        raise SwerlError(f"--backend: cannot import {spec!r}: {exc}") from exc
+    return cls(settings, **kwargs)

@@ -1,0 +1,313 @@
+"""Docker backend via the docker SDK (never the `docker` CLI), against a real engine.
+
+Hardening: `network_mode="none"` (or an internal network shared only with the
+allow-listed service containers), all capabilities dropped, `no-new-privileges`, pids,
+memory (no swap) and CPU limits, read-only image root with the work tree on a private
+volume and /tmp on tmpfs, per-command timeouts (in-container `timeout` plus a host-side
+backstop) and a per-rollout lifetime (PID 1 is `sleep <rollout budget>`). Every object
+is labelled; `reap()` removes what a crashed run left behind.
+
+Two containers per hardened sandbox: a *prep* container checks out the problem branch
+on the volume and hands `.git` to the host, then is removed; the *agent* container
+mounts the same volume and never had a `.git` in it. Git binaries are shadowed by a
+read-only stub and git-core by an empty tmpfs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import socket
+import tarfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from swerl.log import get_logger
+from swerl.sandbox import hardening
+from swerl.sandbox.base import BackendBase, HardeningError, SandboxError, SandboxHandle
+from swerl.sandbox.hostfs import extract_tar_safely
+from swerl.sandbox.schema import ExecResult, SandboxSettings
+
+log = get_logger(__name__)
+
+LABEL = "swerl.sandbox"
+TIMEOUT_GRACE_S = 5.0
+
+
+class _IterStream(io.RawIOBase):
+    """A file object over the SDK's chunk generator, so tarfile can stream it."""
+
+    def __init__(self, chunks: Iterator[bytes]) -> None:
+        self._chunks = chunks
+        self._buf = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        while not self._buf:
+            try:
+                self._buf = next(self._chunks)
+            except StopIteration:
+                return 0
+        n = min(len(b), len(self._buf))
+        b[:n] = self._buf[:n]
+        self._buf = self._buf[n:]
+        return n
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class DockerSandbox(BackendBase):
+    name = "docker"
+
+    def __init__(self, settings: SandboxSettings | None = None, client: Any = None, *, reap: bool = True) -> None:
+        super().__init__(settings)
+        import docker
+
+        cfg = self.settings.docker
+        try:
+            api_timeout = int(max(600, self.settings.command_timeout_s + 120))  # streamed exec reads use it
+            self.client = client or (docker.DockerClient(base_url=cfg.base_url, timeout=api_timeout) if cfg.base_url
+                                     else docker.from_env(timeout=api_timeout))
+            self.client.ping()
+        except Exception as exc:
+            raise SandboxError(f"docker engine not reachable ({cfg.base_url or 'DOCKER_HOST/default'}): {exc}") from exc
+        if reap:
+            self.reap()
+
+    # ------------------------------------------------------------------ housekeeping
+    def _labels(self, handle: SandboxHandle, role: str) -> dict[str, str]:
+        return {
+            LABEL: "1",
+            "swerl.role": role,
+            "swerl.handle": handle.id,
+            "swerl.instance": handle.task.instance_id[:200],
+            "swerl.host": socket.gethostname(),
+            "swerl.pid": str(os.getpid()),
+            "swerl.expires": str(int(time.time() + self.settings.rollout_timeout_s + 120)),
+        }
+
+    def _is_orphan(self, labels: dict[str, str]) -> bool:
+        if labels.get("swerl.host") == socket.gethostname() and not _pid_alive(int(labels.get("swerl.pid", "0") or 0)):
+            return True
+        return float(labels.get("swerl.expires", "0") or 0) < time.time()
+
+    def reap(self) -> int:
+        """Remove sandbox containers, volumes and networks whose owner process died or whose budget expired."""
+        n = 0
+        for c in self.client.containers.list(all=True, filters={"label": LABEL}):
+            if self._is_orphan(c.labels):
+                with contextlib.suppress(Exception):
+                    c.remove(force=True)
+                    n += 1
+        for net in self.client.networks.list(filters={"label": LABEL}):
+            if self._is_orphan(net.attrs.get("Labels") or {}):
+                with contextlib.suppress(Exception):
+                    for c in net.attrs.get("Containers") or {}:
+                        net.disconnect(c, force=True)
+                    net.remove()
+                    n += 1
+        for vol in self.client.volumes.list(filters={"label": LABEL}):
+            if self._is_orphan(vol.attrs.get("Labels") or {}):
+                with contextlib.suppress(Exception):
+                    vol.remove(force=True)
+                    n += 1
+        if n:
+            log.info("reaped orphaned sandbox objects", count=n)
+        return n
+
+    # ------------------------------------------------------------------ launch
+    def _run_kwargs(self, handle: SandboxHandle, role: str) -> dict[str, Any]:
+        s, cfg = self.settings, self.settings.docker
+        kwargs: dict[str, Any] = dict(
+            command=["sleep", str(int(s.rollout_timeout_s) + 60)],
+            detach=True,
+            init=True,
+            labels=self._labels(handle, role),
+            hostname="sandbox",
+            working_dir=handle.task.workdir,
+            user=cfg.user,
+            environment={"LANG": "C.UTF-8", **s.env},
+            cap_drop=["ALL"],
+            security_opt=["no-new-privileges:true"],
+            pids_limit=s.pids_limit,
+            mem_limit=f"{s.memory_mb}m",
+            memswap_limit=f"{s.memory_mb}m",
+            nano_cpus=int(s.cpus * 1e9),
+            read_only=cfg.read_only_root,
+            tmpfs={"/tmp": f"rw,nosuid,nodev,size={cfg.tmpfs_size_mb}m"},
+            volumes={handle.state["volume"]: {"bind": handle.task.workdir, "mode": "rw"}},
+        )
+        if handle.state.get("network"):
+            kwargs["network"] = handle.state["network"]
+        else:
+            kwargs["network_mode"] = "none"
+        return kwargs
+
+    def _setup_network(self, handle: SandboxHandle) -> None:
+        """An internal network (no route out) joined only by the allow-listed service containers."""
+        if not self.settings.network_allow:
+            return
+        net = self.client.networks.create(f"swerl-{handle.id}", driver="bridge", internal=True,
+                                          labels=self._labels(handle, "network"), check_duplicate=True)
+        handle.state["network"] = net.name
+        for name in self.settings.network_allow:
+            try:
+                net.connect(name, aliases=[name])
+            except Exception as exc:
+                raise SandboxError(f"allow-listed service container {name!r} cannot join the sandbox network: {exc}") from exc
+
+    def _launch(self, handle: SandboxHandle) -> None:
+        import docker
+
+        task = handle.task
+        if not task.image:
+            raise SandboxError(f"task {task.instance_id}: the docker backend needs an image")
+        try:
+            self.client.images.get(task.image)
+        except docker.errors.ImageNotFound as exc:
+            raise SandboxError(f"image {task.image} not found on the engine (build it: swerl sandbox build-images)") from exc
+        vol = self.client.volumes.create(name=f"swerl-{handle.id}", labels=self._labels(handle, "volume"))
+        handle.state["volume"] = vol.name
+        self._setup_network(handle)
+        if handle.pristine:
+            handle.state["container"] = self.client.containers.run(task.image, **self._run_kwargs(handle, "pristine"))
+            return
+        prep = self.client.containers.run(task.image, **self._run_kwargs(handle, "prep"))
+        handle.state["prep"] = prep
+        try:
+            res = self._exec_container(prep, ["sh", "-c", hardening.prep_script(task.branch, task.workdir)], 300,
+                                       task.workdir)
+            if hardening.branch_missing(res.output):
+                raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is not in image {task.image}")
+            if res.returncode != 0:
+                raise SandboxError(f"task {task.instance_id}: prep failed: {res.output[-800:]}")
+            binaries = hardening.git_binaries(self._exec_container(prep, ["sh", "-c", hardening.FIND_GIT], 60, "/").output)
+            chunks, _ = prep.get_archive(f"{task.workdir.rstrip('/')}/.git")
+            extract_tar_safely(_IterStream(iter(chunks)), handle.host_dir / "git", limit_bytes=self.settings.copy_limit_bytes)
+            handle.git_dir = handle.host_dir / "git" / ".git"
+            rm = self._exec_container(prep, ["sh", "-c", hardening.remove_git_script(task.workdir)], 120, "/")
+            if "SWERL_GIT_REMOVED" not in rm.output:
+                raise HardeningError(f"task {task.instance_id}: removing .git failed: {rm.output[-500:]}")
+        finally:
+            with contextlib.suppress(Exception):
+                prep.remove(force=True)
+            handle.state.pop("prep", None)
+        stub = hardening.write_stub(handle.host_dir / "stub")
+        kwargs = self._run_kwargs(handle, "agent")
+        kwargs["tmpfs"][hardening.GIT_CORE] = "ro,size=4k"
+        kwargs["mounts"] = [docker.types.Mount(target=p, source=str(stub), type="bind", read_only=True) for p in binaries]
+        handle.state["container"] = self.client.containers.run(task.image, **kwargs)
+
+    # ------------------------------------------------------------------ exec / copy
+    def _exec_container(self, container: Any, argv: list[str], timeout: float, cwd: str) -> ExecResult:
+        api = self.client.api
+        t0 = time.monotonic()
+        secs = max(1, int(timeout + 0.999))
+        wrapped = ["timeout", "-k", "2", str(secs), *argv]
+        exec_id = api.exec_create(container.id, wrapped, stdout=True, stderr=True, stdin=False, tty=False,
+                                  workdir=cwd, environment=self.settings.env or None, user=self.settings.docker.user)["Id"]
+        stream = api.exec_start(exec_id, stream=True, demux=False)
+        limit = self.settings.output_limit_bytes
+        sink: list[bytes] = []
+        state = {"kept": 0, "truncated": False}
+
+        def pump() -> None:
+            with contextlib.suppress(Exception):
+                for chunk in stream:
+                    if state["kept"] < limit:
+                        part = chunk[: limit - state["kept"]]
+                        sink.append(part)
+                        state["kept"] += len(part)
+                        state["truncated"] = state["truncated"] or len(part) < len(chunk)
+                    else:
+                        state["truncated"] = True
+
+        reader = threading.Thread(target=pump, daemon=True)
+        reader.start()
+        deadline = t0 + secs + TIMEOUT_GRACE_S
+        reader.join(timeout=max(0.0, deadline - time.monotonic()))
+        info = api.exec_inspect(exec_id)
+        while info.get("Running") and time.monotonic() < deadline:  # stream ended early (socket timeout)
+            time.sleep(0.1)
+            info = api.exec_inspect(exec_id)
+        backstop = bool(info.get("Running"))
+        rc = info.get("ExitCode")
+        duration = time.monotonic() - t0
+        timed_out = backstop or (rc in (124, 137) and duration >= secs - 0.05)
+        output = b"".join(sink).decode("utf-8", errors="replace")
+        return ExecResult(output=output, returncode=-9 if timed_out or rc is None else int(rc), timed_out=timed_out,
+                          truncated=bool(state["truncated"]), duration_s=duration)
+
+    def _container(self, handle: SandboxHandle) -> Any:
+        c = handle.state.get("container")
+        if c is None:
+            raise SandboxError(f"sandbox {handle.id} has no container")
+        return c
+
+    def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str) -> ExecResult:
+        try:
+            return self._exec_container(self._container(handle), argv, timeout, cwd)
+        except SandboxError:
+            raise
+        except Exception as exc:
+            raise SandboxError(f"docker exec in {handle.id} failed: {exc}") from exc
+
+    def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
+        """put_archive works on the work-tree volume (not on tmpfs): other targets are staged there and moved."""
+        c = self._container(handle)
+        workdir = handle.task.workdir.rstrip("/")
+        dest_p = PurePosixPath(dest)
+        direct = dest == workdir or dest.startswith(workdir + "/")
+        stage_name = dest_p.name if direct else f".swerl-in-{os.urandom(6).hex()}"
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            tar.add(str(src), arcname=stage_name)
+        buf.seek(0)
+        parent = str(dest_p.parent) if direct else workdir
+        if direct:
+            self._exec_container(c, ["mkdir", "-p", parent], 30, "/")
+        if not c.put_archive(parent, buf.getvalue()):
+            raise SandboxError(f"copy into {handle.id}:{dest} failed")
+        if not direct:
+            res = self._exec_container(c, ["sh", "-c", 'mkdir -p "$(dirname "$2")" && mv "$1" "$2"', "mv",
+                                           f"{workdir}/{stage_name}", dest], 60, "/")
+            if res.returncode != 0:
+                raise SandboxError(f"copy into {handle.id}:{dest} failed: {res.output}")
+
+    def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
+        try:
+            chunks, _ = self._container(handle).get_archive(src)
+        except Exception as exc:
+            raise SandboxError(f"copy out of {handle.id}:{src} failed: {exc}") from exc
+        extract_tar_safely(_IterStream(iter(chunks)), dest, strip=1, limit_bytes=self.settings.copy_limit_bytes)
+
+    def _teardown(self, handle: SandboxHandle) -> None:
+        for key in ("prep", "container"):
+            c = handle.state.get(key)
+            if c is not None:
+                with contextlib.suppress(Exception):
+                    c.remove(force=True)
+        if handle.state.get("network"):
+            with contextlib.suppress(Exception):
+                net = self.client.networks.get(handle.state["network"])
+                net.reload()
+                for cid in net.attrs.get("Containers") or {}:
+                    net.disconnect(cid, force=True)
+                net.remove()
+        if handle.state.get("volume"):
+            with contextlib.suppress(Exception):
+                self.client.volumes.get(handle.state["volume"]).remove(force=True)

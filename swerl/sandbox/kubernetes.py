@@ -1,0 +1,213 @@
+"""Kubernetes backend: one Job per rollout plus a default-deny egress NetworkPolicy, via the real client.
+
+Order matters: the NetworkPolicy is created *before* the Job, so the pod never runs a
+moment without it; it is then owned by the Job (garbage-collected with it after
+`ttlSecondsAfterFinished`). Manifests are validated strictly before they are sent.
+The pod is awaited with a watch; exec/copy go through the pod `exec` subresource
+(output merged, base64 for binary tar streams).
+
+Honest limits: no real cluster runs in this project's CI. The create/read/watch/delete
+path is tested against the `kmock` API emulator; `exec` needs a kubelet and is not.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import functools
+import io
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+from swerl.log import get_logger
+from swerl.sandbox import hardening
+from swerl.sandbox import k8s_manifests as km
+from swerl.sandbox.base import BackendBase, HardeningError, SandboxError, SandboxHandle
+from swerl.sandbox.hostfs import extract_tar_safely
+from swerl.sandbox.schema import ExecResult, SandboxSettings
+
+log = get_logger(__name__)
+
+
+def _watch_func(func: Any) -> Any:
+    """Send `watch=true` in canonical lowercase (the client sends `True`; kmock only accepts `true`)."""
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("watch"):
+            kwargs["watch"] = "true"
+        return func(*args, **kwargs)
+
+    return call
+
+
+class KubernetesSandbox(BackendBase):
+    name = "kubernetes"
+
+    def __init__(self, settings: SandboxSettings | None = None, api_client: Any = None) -> None:
+        super().__init__(settings)
+        from kubernetes import client, config
+
+        if api_client is None:
+            try:
+                config.load_incluster_config()
+            except config.ConfigException:
+                try:
+                    config.load_kube_config()
+                except Exception as exc:
+                    raise SandboxError(f"no Kubernetes configuration (in-cluster or kubeconfig): {exc}") from exc
+            api_client = client.ApiClient()
+        self.api_client = api_client
+        self.core = client.CoreV1Api(api_client)
+        self.batch = client.BatchV1Api(api_client)
+        self.net = client.NetworkingV1Api(api_client)
+        self.ns = self.settings.kubernetes.namespace
+
+    # ------------------------------------------------------------------ launch
+    def manifests(self, handle: SandboxHandle) -> dict[str, dict[str, Any]]:
+        t, s = handle.task, self.settings
+        return {
+            "job": km.job_manifest(t, s, handle.id, pristine=handle.pristine),
+            "network_policy": km.network_policy_manifest(t, s, handle.id, pristine=handle.pristine),
+            "configmap": km.stub_configmap_manifest(s),
+        }
+
+    def _ensure_stub(self, manifest: dict[str, Any]) -> None:
+        from kubernetes.client import ApiException
+
+        try:
+            self.core.create_namespaced_config_map(self.ns, manifest)
+        except ApiException as exc:
+            if exc.status != 409:
+                raise
+
+    def _launch(self, handle: SandboxHandle) -> None:
+        from kubernetes.client import ApiException
+
+        task = handle.task
+        if not task.image:
+            raise SandboxError(f"task {task.instance_id}: the kubernetes backend needs an image")
+        m = self.manifests(handle)
+        for manifest in m.values():
+            km.validate(manifest)
+        try:
+            if not handle.pristine:
+                self._ensure_stub(m["configmap"])
+            self.net.create_namespaced_network_policy(self.ns, m["network_policy"])
+            handle.state["network_policy"] = m["network_policy"]["metadata"]["name"]
+            job = self.batch.create_namespaced_job(self.ns, m["job"])
+            handle.state["job"] = job.metadata.name
+            if job.metadata.uid:
+                self.net.patch_namespaced_network_policy(handle.state["network_policy"], self.ns, {"metadata": {
+                    "ownerReferences": [{"apiVersion": "batch/v1", "kind": "Job", "name": job.metadata.name,
+                                         "uid": job.metadata.uid, "blockOwnerDeletion": False}]}})
+        except ApiException as exc:
+            raise SandboxError(f"kubernetes API refused the sandbox objects: {exc.status} {exc.reason}") from exc
+        handle.state["pod"] = self._wait_for_pod(handle)
+        if not handle.pristine:
+            self._harden(handle)
+
+    def _wait_for_pod(self, handle: SandboxHandle) -> str:
+        """Watch the Job's pods until one runs; a failed init container (missing branch) is a HardeningError."""
+        from kubernetes import watch
+
+        job = handle.state["job"]
+        deadline = time.monotonic() + self.settings.kubernetes.start_timeout_s
+        lister = _watch_func(self.core.list_namespaced_pod)
+        while time.monotonic() < deadline:
+            w = watch.Watch()
+            remaining = max(1, int(deadline - time.monotonic()))
+            for event in w.stream(lister, self.ns, label_selector=f"job-name={job}", timeout_seconds=remaining):
+                pod = event["object"]
+                labels = (pod.metadata.labels or {}) if pod.metadata else {}
+                if labels.get("job-name") != job and labels.get("batch.kubernetes.io/job-name") != job:
+                    continue  # never trust the server-side selector alone
+                phase = pod.status.phase if pod.status else None
+                if phase == "Running":
+                    w.stop()
+                    return str(pod.metadata.name)
+                if phase in ("Failed", "Succeeded"):
+                    w.stop()
+                    raise HardeningError(f"sandbox pod {pod.metadata.name} ended ({phase}) before the agent started: "
+                                         "the problem branch may be missing from the image")
+        raise SandboxError(f"no running pod for job {job} within {self.settings.kubernetes.start_timeout_s:.0f}s")
+
+    def _harden(self, handle: SandboxHandle) -> None:
+        wd = shlex.quote(handle.task.workdir)
+        tar = self._exec(handle, ["sh", "-c", f"tar -C {wd} -cf - .git 2>/dev/null | base64"], 600, "/", capture_all=True)
+        if tar.returncode != 0:
+            raise HardeningError(f"copying .git out of {handle.id} failed: {tar.output[-300:]}")
+        extract_tar_safely(io.BytesIO(base64.b64decode(tar.output)), handle.host_dir / "git",
+                           limit_bytes=self.settings.copy_limit_bytes)
+        handle.git_dir = handle.host_dir / "git" / ".git"
+        rm = self._exec(handle, ["sh", "-c", hardening.remove_git_script(handle.task.workdir)], 120, "/")
+        if "SWERL_GIT_REMOVED" not in rm.output:
+            raise HardeningError(f"removing .git in {handle.id} failed: {rm.output[-300:]}")
+
+    # ------------------------------------------------------------------ exec / copy
+    def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str, *,
+              stdin: bytes | None = None, capture_all: bool = False) -> ExecResult:
+        from kubernetes.stream import stream
+
+        secs = max(1, int(timeout + 0.999))
+        cmd = ["timeout", "-k", "2", str(secs), "sh", "-c", 'cd "$1" && shift && exec "$@" 2>&1', "sh", cwd, *argv]
+        t0 = time.monotonic()
+        try:
+            resp = stream(self.core.connect_get_namespaced_pod_exec, handle.state["pod"], self.ns, container="sandbox",
+                          command=cmd, stderr=True, stdout=True, stdin=stdin is not None, tty=False,
+                          _preload_content=False)
+        except Exception as exc:
+            raise SandboxError(f"kubernetes exec in {handle.id} failed: {exc}") from exc
+        limit = self.settings.copy_limit_bytes if capture_all else self.settings.output_limit_bytes
+        out: list[str] = []
+        kept, truncated = 0, False
+        if stdin is not None:
+            resp.write_stdin(base64.b64encode(stdin).decode())
+            resp.write_stdin("\n")
+        deadline = t0 + secs + 5
+        while resp.is_open() and time.monotonic() < deadline:
+            resp.update(timeout=1)
+            for chunk in (resp.read_stdout() if resp.peek_stdout() else "",
+                          resp.read_stderr() if resp.peek_stderr() else ""):
+                if chunk and kept < limit:
+                    out.append(chunk[: limit - kept])
+                    kept += len(out[-1])
+                truncated = truncated or (bool(chunk) and kept >= limit)
+        timed_out = resp.is_open()
+        with contextlib.suppress(Exception):
+            resp.close()
+        rc = resp.returncode if not timed_out else -9
+        duration = time.monotonic() - t0
+        timed_out = timed_out or (rc in (124, 137) and duration >= secs - 0.05)
+        return ExecResult(output="".join(out), returncode=-9 if timed_out or rc is None else int(rc),
+                          timed_out=timed_out, truncated=truncated, duration_s=duration)
+
+    def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
+        import tarfile
+
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            tar.add(str(src), arcname=Path(dest).name)
+        parent = shlex.quote(str(Path(dest).parent))
+        res = self._exec(handle, ["sh", "-c", f"mkdir -p {parent} && head -n 1 | base64 -d | tar -C {parent} -xf -"],
+                         300, "/", stdin=buf.getvalue())
+        if res.returncode != 0:
+            raise SandboxError(f"copy into {handle.id}:{dest} failed: {res.output[-300:]}")
+
+    def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
+        res = self._exec(handle, ["sh", "-c", f"tar -C {shlex.quote(src)} -cf - . 2>/dev/null | base64"], 600, "/", capture_all=True)
+        if res.returncode != 0:
+            raise SandboxError(f"copy out of {handle.id}:{src} failed: {res.output[-300:]}")
+        extract_tar_safely(io.BytesIO(base64.b64decode(res.output)), dest, limit_bytes=self.settings.copy_limit_bytes)
+
+    def _teardown(self, handle: SandboxHandle) -> None:
+        from kubernetes.client import ApiException
+
+        if handle.state.get("job"):
+            with contextlib.suppress(ApiException):
+                self.batch.delete_namespaced_job(handle.state["job"], self.ns, propagation_policy="Background")
+        if handle.state.get("network_policy"):
+            with contextlib.suppress(ApiException):
+                self.net.delete_namespaced_network_policy(handle.state["network_policy"], self.ns)

@@ -1,0 +1,88 @@
+"""A mini-swe-agent `Environment` over a swerl sandbox (mini-swe-agent itself stays unchanged).
+
+mini-swe-agent 2.4.6 asks an environment for `execute(action, cwd="", *, timeout=None)
+-> {"output", "returncode", "exception_info"}`, `get_template_vars()` and `serialize()`,
+and ends a run when a command's first output line is
+`COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`. Differences from its docker/bubblewrap
+environments, all deliberate:
+
+- The submission is the patch computed on the host (`extract_patch`), not the command's
+  output: git is disabled inside, so the usual `git diff` fails, and an agent could
+  print anything there anyway. The marker ends the run whatever the return code.
+- The per-rollout deadline ends the run as mini-swe-agent's own `TimeExceeded`.
+- Infrastructure failures (`SandboxError`) propagate, so the controller retries them
+  instead of training on a reward of 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import platform
+from typing import Any
+
+from pydantic import BaseModel
+
+from swerl.log import get_logger
+from swerl.sandbox.base import RolloutDeadline, Sandbox, SandboxHandle
+
+log = get_logger(__name__)
+
+SUBMIT_MARKER = "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+
+
+class SwerlEnvironmentConfig(BaseModel):
+    cwd: str = ""
+    """Working directory for commands; empty = the task's work dir (/testbed)."""
+    timeout: int = 60
+    """Per-command timeout in seconds (the per-rollout deadline still applies)."""
+
+
+class SwerlEnvironment:
+    """`SwerlEnvironment(sandbox=..., handle=...)`; the caller owns (starts and stops) the sandbox."""
+
+    def __init__(self, *, sandbox: Sandbox, handle: SandboxHandle, config_class: type = SwerlEnvironmentConfig,
+                 logger: logging.Logger | None = None, **kwargs: Any) -> None:
+        self.sandbox = sandbox
+        self.handle = handle
+        self.config = config_class(**kwargs)
+        self.logger = logger or logging.getLogger("minisweagent.environment")
+        self.submission: Any = None
+
+    def execute(self, action: dict, cwd: str = "", *, timeout: int | None = None) -> dict[str, Any]:
+        from minisweagent.exceptions import Submitted, TimeExceeded
+
+        command = action.get("command", "")
+        try:
+            res = self.sandbox.exec(self.handle, command, timeout=timeout or self.config.timeout,
+                                    cwd=cwd or self.config.cwd or None)
+        except RolloutDeadline as exc:
+            raise TimeExceeded({"role": "exit", "content": "TimeExceeded",
+                                "extra": {"exit_status": "TimeExceeded", "submission": "", "reason": str(exc)}}) from exc
+        output: dict[str, Any] = {"output": res.output, "returncode": res.returncode, "exception_info": ""}
+        if res.timed_out:
+            output["exception_info"] = f"The command timed out and was killed (limit {timeout or self.config.timeout}s)."
+            output["extra"] = {"exception_type": "TimeoutExpired", "exception": "timeout"}
+        lines = res.output.lstrip().splitlines()
+        if lines and lines[0].strip() == SUBMIT_MARKER:
+            patch = self.sandbox.extract_patch(self.handle)
+            self.submission = patch
+            log.info("submitted", instance=self.handle.task.instance_id, files=len(patch.files),
+                     dropped=len(patch.dropped))
+            raise Submitted({"role": "exit", "content": patch.patch, "extra": {
+                "exit_status": "Submitted", "submission": patch.patch,
+                "dropped": [d.model_dump() for d in patch.dropped]}})
+        return output
+
+    def get_template_vars(self, **kwargs: Any) -> dict[str, Any]:
+        return {**self.config.model_dump(), **platform.uname()._asdict(), "cwd": self.config.cwd or self.handle.task.workdir,
+                "instance_id": self.handle.task.instance_id, **kwargs}
+
+    def serialize(self) -> dict:
+        return {"info": {"config": {
+            "environment": {**self.config.model_dump(mode="json"), "backend": self.handle.backend,
+                            "sandbox_id": self.handle.id},
+            "environment_type": f"{self.__class__.__module__}.{self.__class__.__name__}",
+        }}}
+
+    def cleanup(self) -> None:
+        """The sandbox belongs to the caller; nothing to do (kept for mini-swe-agent's interface)."""

@@ -1,0 +1,243 @@
+"""Host-side patch extraction and the protected-file filter.
+
+Why on the host: the agent may have been root in the sandbox and may have planted git
+hooks, an fsmonitor command or a fake `.git`. The diff is computed against the `.git`
+saved before the agent started, with a throw-away index, hooks and fsmonitor disabled,
+no system/global git config, no external diff or textconv.
+
+Why a filter: a patch that adds a `conftest.py`, a `sitecustomize.py`, a `*.pth`, edits
+a test file or the pytest/tox/setup.cfg configuration can make failing tests report a
+pass. Those hunks are dropped and reported; the rest of the patch is kept.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path, PurePosixPath
+
+from swerl.log import get_logger
+from swerl.sandbox.schema import DroppedFile, PatchResult
+
+log = get_logger(__name__)
+
+GIT_SAFE_CONFIG = (
+    "core.hooksPath=/dev/null",
+    "core.fsmonitor=false",
+    "core.untrackedCache=false",
+    "core.autocrlf=false",
+    "core.safecrlf=false",
+    "core.symlinks=true",
+    "core.quotePath=false",
+    "diff.noprefix=false",
+    "diff.mnemonicPrefix=false",
+    "safe.directory=*",
+)
+
+_PYTEST_SHADOW_DIRS = {"_pytest", "pluggy"}
+_PYTEST_SHADOW_FILES = {"pytest.py", "py.py"}
+_CONFIG_FILES = {"pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "noxfile.py"}
+_PYPROJECT_PYTEST = re.compile(
+    r"pytest|addopts|testpaths|python_files|python_classes|python_functions|pythonpath|norecursedirs"
+    r"|confcutdir|required_plugins|usefixtures|filterwarnings|\[tool\.tox",
+)
+
+
+def test_files_of(test_ids: Iterable[str]) -> set[str]:
+    """`tests/test_x.py::test_a` -> `tests/test_x.py` (the files FAIL_TO_PASS/PASS_TO_PASS live in)."""
+    return {t.split("::", 1)[0] for t in test_ids if "::" in t or t.endswith(".py")}
+
+
+BYTECODE = "compiled bytecode (could run instead of the source)"
+
+
+def is_bytecode(path: str) -> bool:
+    return "__pycache__" in PurePosixPath(path).parts or path.endswith((".pyc", ".pyo"))
+
+
+def protected_reason(path: str, test_files: set[str] | None = None) -> str | None:
+    """Why changes to `path` may not enter a graded patch, or None if they may."""
+    p = PurePosixPath(path)
+    name = p.name
+    if name == "conftest.py":
+        return "conftest.py"
+    if name in {"sitecustomize.py", "usercustomize.py"}:
+        return "interpreter start-up hook (sitecustomize/usercustomize)"
+    if name.endswith(".pth"):
+        return "*.pth import hook"
+    if is_bytecode(path):
+        return BYTECODE
+    if name in _CONFIG_FILES:
+        return "pytest/tox/setup.cfg configuration"
+    if name in _PYTEST_SHADOW_FILES or (p.parts and p.parts[0] == "pytest") or _PYTEST_SHADOW_DIRS & set(p.parts):
+        return "shadows the test runner (pytest/pluggy)"
+    if test_files and path in test_files:
+        return "test file of FAIL_TO_PASS/PASS_TO_PASS"
+    if set(p.parts[:-1]) & {"tests", "test", "testing"}:
+        return "test file"
+    stem = name.rsplit(".", 1)[0]
+    if name.endswith(".py") and (stem.startswith("test") or stem.endswith("_test") or stem.endswith("_tests")):
+        return "test file"
+    return None
+
+
+# ---------------------------------------------------------------------------- diff parsing
+
+
+def _unquote(path: str) -> str:
+    path = path.strip()
+    if path.startswith('"') and path.endswith('"'):
+        path = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1").decode("utf-8", "replace")
+    return path
+
+
+def _strip_prefix(path: str) -> str | None:
+    path = _unquote(path.split("\t", 1)[0])
+    if path == "/dev/null":
+        return None
+    return path[2:] if path[:2] in ("a/", "b/") else path
+
+
+def _paths_of(chunk: list[str]) -> set[str]:
+    """All paths a per-file diff section names (old and new; renames/copies included)."""
+    paths: set[str] = set()
+    for line in chunk:
+        if line.startswith(("--- ", "+++ ")):
+            p = _strip_prefix(line[4:].rstrip("\n"))
+            if p:
+                paths.add(p)
+        elif line.startswith(("rename from ", "rename to ", "copy from ", "copy to ")):
+            paths.add(_unquote(line.split(" ", 2)[2].rstrip("\n")))
+        elif line.startswith("@@") or line.startswith("GIT binary patch"):
+            break
+    if not paths:
+        header = chunk[0].rstrip("\n")[len("diff --git "):]
+        if header.startswith('"'):
+            parts = re.findall(r'"(?:[^"\\]|\\.)*"|\S+', header)
+            paths.update(p for p in (_strip_prefix(x) for x in parts) if p)
+        elif " b/" in header:
+            a, b = header.split(" b/", 1)
+            paths.update({a[2:] if a.startswith("a/") else a, b})
+    return paths
+
+
+def split_patch(patch: str) -> list[list[str]]:
+    """Split a git diff into per-file sections (lines keep their newlines); leading junk is dropped."""
+    sections: list[list[str]] = []
+    for line in patch.splitlines(keepends=True):
+        if line.startswith("diff --git "):
+            sections.append([line])
+        elif sections:
+            sections[-1].append(line)
+    return sections
+
+
+def _split_hunks(section: list[str]) -> tuple[list[str], list[list[str]]]:
+    head: list[str] = []
+    hunks: list[list[str]] = []
+    for line in section:
+        if line.startswith("@@"):
+            hunks.append([line])
+        elif hunks:
+            hunks[-1].append(line)
+        else:
+            head.append(line)
+    return head, hunks
+
+
+def filter_patch(patch: str, test_files: set[str] | None = None) -> PatchResult:
+    """Drop (and report) every hunk that touches a protected file; keep the rest byte-for-byte."""
+    kept: list[str] = []
+    files: list[str] = []
+    dropped: list[DroppedFile] = []
+    bytecode = 0
+    for section in split_patch(patch):
+        paths = _paths_of(section)
+        if paths and all(is_bytecode(p) for p in paths):
+            bytecode += 1  # written by every test run; dropped without being reported as an attempt
+            continue
+        head, hunks = _split_hunks(section)
+        n_hunks = max(len(hunks), 1)
+        reasons = {r for r in (protected_reason(p, test_files) for p in paths) if r}
+        if reasons:
+            dropped.append(DroppedFile(path=sorted(paths)[0], reason="; ".join(sorted(reasons)), hunks=n_hunks))
+            continue
+        if any(PurePosixPath(p).name == "pyproject.toml" for p in paths) and hunks:
+            good = [h for h in hunks if not any(_PYPROJECT_PYTEST.search(line) for line in h)]
+            if len(good) < len(hunks):
+                dropped.append(DroppedFile(path=sorted(paths)[0], reason="pytest configuration in pyproject.toml",
+                                           hunks=len(hunks) - len(good)))
+            if not good:
+                continue
+            section = head + [line for h in good for line in h]
+        kept.extend(section)
+        files.extend(sorted(paths))
+    if dropped:
+        log.info("protected hunks dropped", files=[d.path for d in dropped])
+    return PatchResult(patch="".join(kept), files=sorted(set(files)), dropped=dropped, ignored_bytecode=bytecode)
+
+
+# ---------------------------------------------------------------------------- host-side diff
+
+
+def _remove_git_entries(tree: Path) -> list[str]:
+    """The agent may have created `.git` dirs/files (fake repos, gitlinks); they never enter the diff."""
+    removed: list[str] = []
+    for root, dirs, files in os.walk(tree, topdown=True):
+        for name in list(dirs) + files:
+            if name == ".git":
+                path = Path(root) / name
+                removed.append(str(path.relative_to(tree)))
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path)
+                else:
+                    path.unlink()
+                if name in dirs:
+                    dirs.remove(name)
+    return removed
+
+
+def git_env(git_dir: Path, work_tree: Path, index: Path, home: Path) -> dict[str, str]:
+    """A minimal environment: no system/global config, no prompts, no optional locks, a private index."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "GIT_DIR": str(git_dir),
+        "GIT_WORK_TREE": str(work_tree),
+        "GIT_INDEX_FILE": str(index),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_OPTIONAL_LOCKS": "0",
+        "GIT_EXTERNAL_DIFF": "",
+    }
+
+
+def run_git(args: list[str], env: dict[str, str], *, cwd: Path) -> str:
+    cmd = ["git"]
+    for item in GIT_SAFE_CONFIG:
+        cmd += ["-c", item]
+    proc = subprocess.run(cmd + args, env=env, cwd=cwd, capture_output=True, timeout=300, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace').strip()}")
+    return proc.stdout.decode("utf-8", errors="replace")
+
+
+def compute_patch(git_dir: Path, tree: Path, *, test_files: set[str] | None = None) -> PatchResult:
+    """Diff the copied-out work tree `tree` against HEAD of the saved `git_dir`, then filter protected files."""
+    removed = _remove_git_entries(tree)
+    with tempfile.TemporaryDirectory(prefix="swerl-index-") as tmp:
+        env = git_env(git_dir, tree, Path(tmp) / "index", Path(tmp))
+        run_git(["read-tree", "HEAD"], env, cwd=tree)
+        run_git(["add", "-A", "--", "."], env, cwd=tree)
+        raw = run_git(["diff", "--cached", "--binary", "--no-ext-diff", "--no-textconv", "--no-color",
+                       "--no-renames", "HEAD"], env, cwd=tree)
+    result = filter_patch(raw, test_files)
+    result.removed_git_dirs = removed
+    log.info("patch extracted", files=len(result.files), dropped=len(result.dropped), bytes=len(result.patch))
+    return result

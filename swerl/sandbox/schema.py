@@ -1,0 +1,197 @@
+"""Pydantic models for the sandbox room: settings, the task a sandbox runs, and every result it returns.
+
+One module so that the rollout, data and eval rooms import a single, stable vocabulary
+(`SandboxTask`, `ExecResult`, `PatchResult`, `GradeResult`, `AuditReport`) and never
+reach into a backend.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+WORKDIR = "/testbed"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# ---------------------------------------------------------------------------- settings
+
+
+class DockerSettings(_Model):
+    """Docker backend knobs. Defaults are the hardened ones; loosen only with a reason."""
+
+    base_url: str | None = Field(None, description="Engine URL (unix:///...); None = DOCKER_HOST or the default socket.")
+    read_only_root: bool = Field(True, description="Read-only image root; /testbed, /tmp and $HOME stay writable.")
+    tmpfs_size_mb: int = Field(512, gt=0)
+    user: str = "root"
+    start_timeout_s: float = Field(120.0, gt=0)
+
+
+class BwrapSettings(_Model):
+    """bubblewrap backend knobs: which system tree is mounted read-only and where work trees live."""
+
+    executable: str = "bwrap"
+    rootfs: Path | None = Field(None, description="A root filesystem directory (e.g. the debootstrap base); None = host /usr.")
+    persistent: bool = Field(True, description="One bwrap + exec server per sandbox (fast); False: a bwrap per command.")
+
+
+class AllowedService(_Model):
+    """A service the sandbox may reach on Kubernetes (the gateway): selected by pod labels and ports."""
+
+    name: str
+    pod_labels: dict[str, str]
+    namespace: str | None = Field(None, description="None = the sandbox's namespace.")
+    ports: list[int] = Field(default_factory=list)
+
+
+class KubernetesSettings(_Model):
+    namespace: str = "swerl"
+    run_as_user: int | None = Field(1000, description="Non-root uid for the pod; None keeps the image's user.")
+    ttl_seconds_after_finished: int = Field(300, ge=0)
+    allow_services: list[AllowedService] = Field(default_factory=list)
+    allow_dns: bool = Field(False, description="Also allow kube-dns (port 53); off: DNS is an exfiltration channel.")
+    image_pull_policy: Literal["Always", "IfNotPresent", "Never"] = "IfNotPresent"
+    service_account: str | None = None
+    ephemeral_storage_mb: int = Field(4096, gt=0)
+    start_timeout_s: float = Field(300.0, gt=0)
+
+
+class SandboxSettings(_Model):
+    """Everything a backend needs. Field names match the recipe's `sandbox:` section (`from_recipe`)."""
+
+    backend: str = Field("bwrap", description="bwrap | docker | kubernetes | an import path 'pkg.mod:Class'.")
+    command_timeout_s: float = Field(60.0, gt=0)
+    rollout_timeout_s: float = Field(1800.0, gt=0)
+    memory_mb: int = Field(2048, gt=0)
+    cpus: float = Field(1.0, gt=0)
+    pids_limit: int = Field(512, gt=0)
+    network_allow: list[str] = Field(
+        default_factory=list,
+        description="Docker: containers joined to an internal network with the sandbox; empty = network none.",
+    )
+    output_limit_bytes: int = Field(2_000_000, gt=0, description="Per-command output cap (the rest is dropped).")
+    copy_limit_bytes: int = Field(512_000_000, gt=0, description="Cap on a work tree copied out of a sandbox.")
+    interpreter: list[str] = Field(default_factory=lambda: ["bash", "-lc"])
+    env: dict[str, str] = Field(default_factory=dict, description="Extra environment for every command (never secrets).")
+    docker: DockerSettings = Field(default_factory=DockerSettings)
+    bwrap: BwrapSettings = Field(default_factory=BwrapSettings)
+    kubernetes: KubernetesSettings = Field(default_factory=KubernetesSettings)
+
+    @classmethod
+    def from_recipe(cls, section: Any, **overrides: Any) -> SandboxSettings:
+        """Build from `swerl.config.SandboxConfig` (or any model/dict with the same keys)."""
+        data = section.model_dump() if hasattr(section, "model_dump") else dict(section)
+        known = {k: v for k, v in data.items() if k in cls.model_fields}
+        return cls(**{**known, **overrides})
+
+
+# ---------------------------------------------------------------------------- the task
+
+
+class SandboxTask(_Model):
+    """One task as a sandbox sees it: where the code is, which branch is the problem, which tests grade it.
+
+    `image` is used by docker/kubernetes, `repo_dir` (a host git repository, like a
+    SWE-smith mirror) by bwrap. `row` keeps the original dataset row for the harness
+    profiles/parsers used in grading.
+    """
+
+    instance_id: str = Field(min_length=1)
+    repo: str
+    branch: str = Field(min_length=1, description="Problem branch, checked out before the agent starts.")
+    image: str | None = None
+    repo_dir: Path | None = None
+    workdir: str = WORKDIR
+    FAIL_TO_PASS: list[str] = Field(default_factory=list)
+    PASS_TO_PASS: list[str] = Field(default_factory=list)
+    test_cmd: str | None = Field(None, description="Overrides the profile's test command when set.")
+    row: dict[str, Any] = Field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- results
+
+
+class ExecResult(_Model):
+    """Output (stdout+stderr interleaved) and return code of one command; `timed_out` marks a kill."""
+
+    output: str
+    returncode: int
+    timed_out: bool = False
+    truncated: bool = False
+    duration_s: float = 0.0
+
+
+class DroppedFile(_Model):
+    """A file whose changes were removed from a patch because they could forge test results."""
+
+    path: str
+    reason: str
+    hunks: int
+
+
+class PatchResult(_Model):
+    patch: str
+    files: list[str] = Field(default_factory=list, description="Files the kept patch touches.")
+    dropped: list[DroppedFile] = Field(default_factory=list)
+    removed_git_dirs: list[str] = Field(default_factory=list, description="`.git` entries the agent created (ignored).")
+    ignored_bytecode: int = Field(0, description="__pycache__/*.pyc files left out (test runs write them).")
+
+
+class TestBucket(_Model):
+    success: list[str] = Field(default_factory=list)
+    failure: list[str] = Field(default_factory=list)
+
+
+class GradeResult(_Model):
+    """Outcome of running FAIL_TO_PASS/PASS_TO_PASS in a fresh sandbox with the patch applied."""
+
+    instance_id: str
+    resolved: bool
+    resolution: str = Field(description="swebench ResolvedStatus: RESOLVED_FULL / RESOLVED_PARTIAL / RESOLVED_NO.")
+    patch_applied: bool
+    tests: dict[str, str] = Field(default_factory=dict, description="Graded test id -> status; MISSING = did not run.")
+    fail_to_pass: TestBucket = Field(default_factory=TestBucket)
+    pass_to_pass: TestBucket = Field(default_factory=TestBucket)
+    test_exit_code: int | None = None
+    timed_out: bool = False
+    dropped: list[DroppedFile] = Field(default_factory=list)
+    parser: str = Field("", description="Which harness produced the status map (swesmith profile / swebench parser).")
+    duration_s: float = 0.0
+    log_tail: str = ""
+
+
+class AuditProbe(_Model):
+    """One red-team probe. `escaped`: the hardening failed. `broken`: the probe or a control could not
+    show anything (servers down, honest work not graded resolved) - also a failed audit."""
+
+    name: str
+    expected: str
+    observed: str
+    escaped: bool
+    broken: bool = False
+
+    @property
+    def verdict(self) -> str:
+        return "ESCAPE" if self.escaped else ("BROKEN" if self.broken else "ok")
+
+
+class AuditReport(_Model):
+    backend: str
+    probes: list[AuditProbe]
+
+    @property
+    def escaped(self) -> list[AuditProbe]:
+        return [p for p in self.probes if p.escaped]
+
+    @property
+    def broken(self) -> list[AuditProbe]:
+        return [p for p in self.probes if p.broken]
+
+    @property
+    def ok(self) -> bool:
+        return not self.escaped and not self.broken

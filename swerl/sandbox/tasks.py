@@ -1,0 +1,82 @@
+"""Turning dataset rows into `SandboxTask`s, and the bundled task pack as sandbox tasks.
+
+The problem branch is the row's `instance_id` for SWE-smith rows (and the task pack),
+and `base_commit` for SWE-bench rows (their images have no task branches).
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from swerl.errors import SwerlError
+from swerl.log import get_logger
+from swerl.sandbox.schema import SandboxTask
+
+log = get_logger(__name__)
+
+
+def task_from_row(row: Any, *, repo_dir: Path | None = None, test_cmd: str | None = None) -> SandboxTask:
+    """A `SandboxTask` from a `swerl.data.schema.TaskRow` (or a dict in the same schema)."""
+    from swerl.data.schema import TaskRow
+
+    if not isinstance(row, TaskRow):
+        row = TaskRow.model_validate(row)
+    data = row.model_dump(mode="json")
+    is_swebench = bool(data.get("version")) and "base_commit" in data and "test_patch" in data
+    return SandboxTask(
+        instance_id=row.instance_id,
+        repo=row.repo,
+        branch=str(data["base_commit"]) if is_swebench else row.instance_id,
+        image=row.image_name or None,
+        repo_dir=repo_dir,
+        FAIL_TO_PASS=row.FAIL_TO_PASS,
+        PASS_TO_PASS=row.PASS_TO_PASS,
+        test_cmd=test_cmd,
+        row=data,
+    )
+
+
+@functools.cache
+def _materialized(root: Path) -> Any:
+    from swerl.data.taskpack import load, materialize
+
+    if (root / "tasks.jsonl").exists():
+        try:
+            return load(root)
+        except Exception as exc:  # a stale or partial pack: rebuild it
+            log.warning("task pack reload failed; re-materialising", root=str(root), error=str(exc))
+    return materialize(root, force=True)
+
+
+def taskpack_root() -> Path:
+    from swerl.sandbox.images import cache_dir
+
+    return cache_dir() / "taskpack"
+
+
+def load_taskpack(root: Path | None = None) -> tuple[Any, dict[str, SandboxTask]]:
+    """Materialise (once) the bundled task pack and return it with one `SandboxTask` per row.
+
+    Also registers the pack's repositories as swesmith harness profiles, so grading
+    uses swesmith's registry and swebench's pytest parser.
+    """
+    from swerl.sandbox.profiles import register_taskpack
+
+    pack = _materialized(Path(root) if root else taskpack_root())
+    register_taskpack(pack)
+    tasks = {row.instance_id: task_from_row(row, repo_dir=pack.repo_dir(row), test_cmd=pack.test_cmd(row))
+             for row in pack.rows}
+    return pack, tasks
+
+
+def find_task(instance_id: str, root: Path | None = None) -> SandboxTask:
+    """A bundled task by `instance_id` (or its unique suffix, e.g. `median_even`); errors name TASK."""
+    _, tasks = load_taskpack(root)
+    if instance_id in tasks:
+        return tasks[instance_id]
+    matches = [t for iid, t in tasks.items() if iid.endswith("." + instance_id) or iid.endswith(instance_id)]
+    if len(matches) == 1:
+        return matches[0]
+    raise SwerlError(f"TASK {instance_id!r}: not in the bundled task pack (known: {', '.join(sorted(tasks))})")

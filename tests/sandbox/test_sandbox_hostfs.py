@@ -1,0 +1,76 @@
+"""Copies of agent-controlled trees onto the host never write through symlinks or create special files."""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from swerl.sandbox.hostfs import CopyLimitExceeded, copy_tree_safely, extract_tar_safely
+
+
+def _tar(members: list[tuple[tarfile.TarInfo, bytes | None]]) -> io.BytesIO:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for info, data in members:
+            tar.addfile(info, io.BytesIO(data) if data is not None else None)
+    buf.seek(0)
+    return buf
+
+
+def _file(name: str, data: bytes, mode: int = 0o644) -> tuple[tarfile.TarInfo, bytes]:
+    info = tarfile.TarInfo(name)
+    info.size, info.mode = len(data), mode
+    return info, data
+
+
+def _link(name: str, target: str, kind: bytes = tarfile.SYMTYPE) -> tuple[tarfile.TarInfo, None]:
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, target
+    return info, None
+
+
+def test_extract_refuses_to_write_through_symlinks_and_outside(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    dest = tmp_path / "dest"
+    fifo = tarfile.TarInfo("work/fifo")
+    fifo.type = tarfile.FIFOTYPE
+    skipped = extract_tar_safely(_tar([
+        _file("work/ok.py", b"x = 1\n"),
+        _file("work/run.sh", b"#!/bin/sh\n", 0o755),
+        _link("work/evil", str(outside)),
+        _file("work/evil/pwned", b"!"),
+        _file("work/../escape", b"!"),
+        _file("/abs", b"!"),
+        (fifo, None),
+        _link("work/hard", "work/ok.py", tarfile.LNKTYPE),
+    ]), dest, strip=1)
+    assert skipped == 4
+    assert (dest / "ok.py").read_text() == "x = 1\n"
+    assert os.access(dest / "run.sh", os.X_OK)
+    assert (dest / "evil").is_symlink() and os.readlink(dest / "evil") == str(outside)
+    assert list(outside.iterdir()) == []
+    assert not (tmp_path / "escape").exists()
+    assert (dest / "hard").read_text() == "x = 1\n" and not (dest / "hard").is_symlink()
+
+
+def test_extract_stops_at_the_copy_limit(tmp_path: Path) -> None:
+    with pytest.raises(CopyLimitExceeded):
+        extract_tar_safely(_tar([_file("big", b"x" * 5000)]), tmp_path / "d", limit_bytes=1000)
+
+
+def test_copy_tree_keeps_links_as_links_and_skips_fifos(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    (src / "d").mkdir(parents=True)
+    (src / "d" / "f.txt").write_text("hello")
+    os.symlink("/etc", src / "etc-link")
+    os.mkfifo(src / "pipe")
+    dest = tmp_path / "dest"
+    assert copy_tree_safely(src, dest) == 1  # the FIFO (copying would block forever)
+    assert (dest / "d" / "f.txt").read_text() == "hello"
+    assert (dest / "etc-link").is_symlink() and os.readlink(dest / "etc-link") == "/etc"
+    assert not (dest / "pipe").exists()
