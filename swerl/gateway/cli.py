@@ -1,0 +1,90 @@
+"""`swerl gateway ...`: serve the recording gateway; run the fake engine (tests, benchmarks)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from swerl.errors import SwerlError
+
+app = typer.Typer(help="The recording gateway: rollout API + OpenAI-compatible proxy per rollout.",
+                  no_args_is_help=True)
+
+
+@app.command("serve")
+def serve_cmd(
+    store: Path = typer.Option(..., "--store", help="SQLite store file (created if missing)."),
+    admin_token_file: Path = typer.Option(..., "--admin-token-file",
+                                          help="File holding the admin token; created (0600) if missing."),
+    host: str = typer.Option("127.0.0.1", "--host"),
+    port: int = typer.Option(8900, "--port", min=0, max=65535),
+    upstream: list[str] = typer.Option([], "--upstream", help="OpenAI-compatible engine base URL (repeatable)."),
+    upstream_model: str | None = typer.Option(None, "--upstream-model", help="Model name sent to the engines."),
+    sync: str = typer.Option("full", "--sync", help="SQLite synchronous: full (survives power loss) or normal "
+                                                    "(survives kill -9 / process crash)."),
+    max_body_mb: float = typer.Option(32.0, "--max-body-mb", min=0.001, help="Largest request body accepted."),
+    retries: int = typer.Option(4, "--upstream-attempts", min=1, max=20, help="Tries per call on engine failure."),
+    upstream_timeout: float = typer.Option(600.0, "--upstream-timeout", min=1, help="Seconds to wait for an engine."),
+    continuous_tokens: bool = typer.Option(False, "--continuous-tokens/--no-continuous-tokens",
+                                           help="Feed the engine exact prior tokens when a call extends the last."),
+    tokenizer: str | None = typer.Option(None, "--tokenizer", help="qwen2.5, tiny-bpe or a tokenizer directory "
+                                                                      "(needed by --continuous-tokens)."),
+) -> None:
+    """Serve the gateway (blocks)."""
+    from swerl.gateway.auth import load_admin_token
+    from swerl.gateway.service import GatewayConfig
+
+    if sync.lower() not in ("full", "normal"):
+        raise SwerlError(f"--sync must be 'full' or 'normal', not {sync!r}")
+    if continuous_tokens and not tokenizer:
+        raise SwerlError("--continuous-tokens needs --tokenizer DIR (a transformers tokenizer with a chat template)")
+    for u in upstream:
+        if not u.startswith(("http://", "https://")):
+            raise SwerlError(f"--upstream {u!r}: must be an http(s):// URL")
+    tok = None
+    if tokenizer:
+        from swerl.train.models import load_tokenizer  # 'qwen2.5', 'tiny-bpe' or a local directory
+
+        try:
+            tok = load_tokenizer(tokenizer)
+        except (OSError, ValueError) as exc:
+            raise SwerlError(f"--tokenizer {tokenizer}: cannot load: {exc}") from exc
+    cfg = GatewayConfig(store=str(store), admin_token=load_admin_token(admin_token_file), upstreams=list(upstream),
+                        upstream_model=upstream_model, synchronous=sync.upper(),
+                        max_body_bytes=int(max_body_mb * (1 << 20)), continuous_tokens=continuous_tokens,
+                        retry_attempts=retries, read_timeout_s=upstream_timeout)
+    run_gateway(cfg, host, port, tok)
+
+
+def run_gateway(cfg: object, host: str, port: int, tokenizer: object = None) -> None:
+    from swerl.gateway.app import create_app
+    from swerl.gateway.server import serve
+    from swerl.gateway.service import Gateway
+
+    try:
+        gw = Gateway(cfg, tokenizer)  # type: ignore[arg-type]
+    except (OSError, ValueError) as exc:
+        raise SwerlError(f"--store {getattr(cfg, 'store', '?')}: {exc}") from exc
+    serve(create_app(gw), host, port)
+
+
+@app.command("fake-engine")
+def fake_engine_cmd(
+    port: int = typer.Option(8000, "--port", min=0, max=65535),
+    prompt_len: int = typer.Option(2000, "--prompt-len", min=1),
+    response_len: int = typer.Option(200, "--response-len", min=1),
+    delay_s: float = typer.Option(0.0, "--delay-s", min=0),
+) -> None:
+    """A fast fake OpenAI-compatible engine on 127.0.0.1 (token ids + logprobs), for tests and benchmarks."""
+    import asyncio
+
+    from swerl.gateway.engines.fake import FakeConfig, FakeUpstream
+
+    async def run() -> None:
+        f = FakeUpstream(FakeConfig(prompt_len=prompt_len, response_len=response_len, delay_s=delay_s))
+        await f.start(port)
+        typer.echo(f"READY {f.port}")
+        await asyncio.Event().wait()
+
+    asyncio.run(run())

@@ -1,0 +1,165 @@
+"""A small synchronous client of the gateway's admin API, for the trainer, controller and runner.
+
+Every rollout-management endpoint is idempotent (ALGORITHMS.md section 7), so
+the client retries transport failures and 502/503/504 answers with backoff,
+bounded by `retry_for_s`. Model calls are never made through this client: the
+harness talks to `proxy_base_url(rollout_id)` with the rollout's token.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+
+
+class GatewayError(Exception):
+    """The gateway answered with a 4xx: the request itself is wrong (not retried)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(f"{status}: {message}")
+        self.status = status
+        self.message = message
+
+
+class GatewayClient:
+    def __init__(self, url: str, admin_token: str, *, timeout: float = 60.0, retry_for_s: float = 120.0) -> None:
+        self.url = url.rstrip("/")
+        self.retry_for_s = retry_for_s
+        self._http = httpx.Client(base_url=self.url, timeout=timeout,
+                                  headers={"Authorization": f"Bearer {admin_token}"})
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> GatewayClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, method: str, path: str, **kw: Any) -> Any:
+        deadline = time.monotonic() + self.retry_for_s
+        delay = 0.05
+        while True:
+            try:
+                r = self._http.request(method, path, **kw)
+                if r.status_code not in (502, 503, 504):
+                    break
+                problem = f"HTTP {r.status_code}"
+            except httpx.TransportError as exc:
+                problem = repr(exc)
+            if time.monotonic() + delay > deadline:
+                raise GatewayError(503, f"gateway unavailable for {self.retry_for_s:.0f} s: {problem}")
+            log.info("gateway retry", path=path, problem=problem)
+            time.sleep(delay)
+            delay = min(delay * 2, 2.0)
+        if r.status_code >= 400:
+            try:
+                msg = r.json()["error"]["message"]
+            except (ValueError, KeyError, TypeError):
+                msg = r.text[:500]
+            raise GatewayError(r.status_code, msg)
+        return r.json() if r.content else None
+
+    def proxy_base_url(self, rollout_id: str) -> str:
+        """The OpenAI base_url a harness uses for this rollout (with the rollout's token as API key)."""
+        return f"{self.url}/v1/rollouts/{rollout_id}"
+
+    # ---- rollouts ----
+    def create_rollout(self, rollout_id: str | None = None, group_id: str | None = None,
+                       max_attempts: int | None = None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Create (or find) a rollout; `token` is set only if this call created it (else rotate_token).
+
+        Only the fields given are compared with an existing rollout of the same id (409 if they differ).
+        """
+        body: dict[str, Any] = {}
+        if max_attempts is not None:
+            body["max_attempts"] = max_attempts
+        if metadata is not None:
+            body["metadata"] = metadata
+        if rollout_id:
+            body["id"] = rollout_id
+        if group_id:
+            body["group_id"] = group_id
+        return self._call("POST", "/rollouts", json=body)
+
+    def rollout(self, rollout_id: str) -> dict[str, Any]:
+        return self._call("GET", f"/rollouts/{rollout_id}")
+
+    def rollouts(self, states: list[str] | None = None, page_size: int = 500) -> list[dict[str, Any]]:
+        """All rollouts (optionally in the given states), following the cursor."""
+        out, cursor = [], None
+        while True:
+            params: dict[str, Any] = {"limit": page_size, **({"state": states} if states else {})}
+            if cursor:
+                params["cursor"] = cursor
+            page = self._call("GET", "/rollouts", params=params)
+            out += page["items"]
+            cursor = page["next_cursor"]
+            if cursor is None:
+                return out
+
+    def set_state(self, rollout_id: str, state: str, attempt: int | None = None,
+                  reason: str | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"state": state}
+        if attempt is not None:
+            body["attempt"] = attempt
+        if reason:
+            body["reason"] = reason
+        return self._call("PATCH", f"/rollouts/{rollout_id}", json=body)
+
+    def rotate_token(self, rollout_id: str) -> str:
+        return self._call("POST", f"/rollouts/{rollout_id}/token")["token"]
+
+    # ---- events ----
+    def add_reward(self, rollout_id: str, reward: float, attempt: int | None = None,
+                   data: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Record the outcome reward once per attempt (retries return the first event)."""
+        rollout = self.rollout(rollout_id) if attempt is None else None
+        att = attempt if attempt is not None else rollout["attempt"]  # type: ignore[index]
+        return self._call("POST", f"/rollouts/{rollout_id}/events", json={
+            "kind": "reward", "reward": reward, "attempt": att, "idempotency_key": f"reward-{att}",
+            "data": data or {}})
+
+    def events(self, rollout_id: str, kinds: list[str] | None = None, include_json: bool = False) -> list[dict]:
+        """All events of a rollout in seq order."""
+        out: list[dict] = []
+        after = 0
+        while True:
+            params: dict[str, Any] = {"after_seq": after, "limit": 1000, "include_json": include_json}
+            if kinds:
+                params["kind"] = kinds
+            page = self._call("GET", f"/rollouts/{rollout_id}/events", params=params)
+            out += page["items"]
+            if len(page["items"]) < 1000:
+                return out
+            after = page["next_cursor"]
+
+    def completed(self, after: int = 0, wait_s: float = 30.0, states: list[str] | None = None,
+                  limit: int = 1000) -> dict[str, Any]:
+        """Rollouts that finished after `after` (long-polls up to wait_s); pass next_cursor back."""
+        params: dict[str, Any] = {"after": after, "wait": wait_s, "limit": limit}
+        if states:
+            params["state"] = states
+        return self._call("GET", "/completed", params=params, timeout=wait_s + 30)
+
+    # ---- collocated control ----
+    def pause(self, timeout_s: float | None = None) -> dict[str, Any]:
+        """Stop admitting model calls; returns once in-flight calls drained (held calls wait)."""
+        params = {"timeout_s": timeout_s} if timeout_s is not None else {}
+        return self._call("POST", "/admin/pause", params=params, timeout=None)
+
+    def resume(self, policy_version: int) -> dict[str, Any]:
+        return self._call("POST", "/admin/resume", json={"policy_version": policy_version})
+
+    def status(self) -> dict[str, Any]:
+        return self._call("GET", "/admin/status")
+
+    def add_engine(self, url: str, model: str | None = None) -> dict[str, Any]:
+        return self._call("POST", "/admin/engines", json={"url": url, "model": model})

@@ -1,0 +1,78 @@
+"""The embedded inference server: a Hugging Face causal LM behind an OpenAI-compatible API.
+
+The CPU default needs no vLLM: `EmbeddedEngine(model, tokenizer).app()` serves
+chat and completions (token-id prompts included) with `transformers`
+`generate`, and returns prompt ids, sampled ids and per-token logprobs like
+vLLM. Logprobs are vLLM's default "raw" ones: log-softmax of the model's
+logits before temperature/top-p, evaluated at the sampled token, so the
+trainer recomputes the same quantity from the same weights.
+
+Collocated training shares the module with the trainer: `load_weights`
+swaps weights in place between generations and bumps `version`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from swerl.gateway.engines.openai_server import Generation, Sampling, TokenEngine
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+
+
+class EmbeddedEngine(TokenEngine):
+    def __init__(self, model: Any, tokenizer: Any, model_name: str = "embedded", default_max_tokens: int = 256,
+                 max_context: int | None = None) -> None:
+        super().__init__(tokenizer, model_name, default_max_tokens)
+        self.model = model
+        cfg = model.config
+        self.max_context = max_context or getattr(cfg, "max_position_embeddings", 4096)
+        eos = {tokenizer.eos_token_id} if tokenizer.eos_token_id is not None else set()
+        cfg_eos = getattr(cfg, "eos_token_id", None)
+        eos |= set(cfg_eos if isinstance(cfg_eos, list) else [cfg_eos] if cfg_eos is not None else [])
+        self.eos_ids = sorted(eos)
+        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else self.eos_ids[0]
+        # Padded vocabulary rows (the embedding is rounded up) are never valid tokens.
+        self.suppress = list(range(len(tokenizer), cfg.vocab_size))
+
+    def generate(self, prompt_ids: list[int], params: Sampling) -> Generation:
+        import torch
+        from transformers import GenerationConfig
+
+        room = self.max_context - len(prompt_ids)
+        if room < 1:
+            raise ValueError(f"prompt of {len(prompt_ids)} tokens leaves no room in a {self.max_context} context")
+        sample = params.temperature > 0
+        gc = GenerationConfig(
+            max_new_tokens=min(params.max_tokens, room), do_sample=sample,
+            temperature=params.temperature if sample else None, top_p=params.top_p if sample else None,
+            top_k=params.top_k if sample and params.top_k > 0 else None, eos_token_id=self.eos_ids,
+            pad_token_id=self.pad_id, suppress_tokens=self.suppress or None, output_logits=True,
+            return_dict_in_generate=True, stop_strings=params.stop or None)
+        ids = torch.tensor([prompt_ids], dtype=torch.long)
+        with torch.random.fork_rng(devices=[]), torch.inference_mode():
+            if params.seed is not None:
+                torch.manual_seed(params.seed)
+            out = self.model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), generation_config=gc,
+                                      tokenizer=self.tokenizer if params.stop else None)
+        new = out.sequences[0, len(prompt_ids):].tolist()
+        logprobs = []
+        for step, tok in enumerate(new):
+            row = torch.log_softmax(out.logits[step][0].float(), dim=-1)
+            logprobs.append(float(row[tok]))
+        if (new and new[-1] in self.eos_ids) or (params.stop and any(s in self._text(new) for s in params.stop)):
+            finish = "stop"
+        else:
+            finish = "length"
+        return Generation(new, logprobs, finish)
+
+    def load_weights(self, state_dict: dict[str, Any], version: int | None = None) -> int:
+        """Swap in new weights between generations (collocated training); returns the new version."""
+        import torch
+
+        with self.lock, torch.no_grad():
+            self.model.load_state_dict(state_dict, strict=True)
+            self.version = self.version + 1 if version is None else version
+        log.info("embedded engine weights loaded", version=self.version)
+        return self.version

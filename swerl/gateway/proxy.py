@@ -1,0 +1,324 @@
+"""One proxied LLM call: authorise, hold if paused, forward, record durably, answer.
+
+This is the gateway's hot path, so the body is handled as raw bytes + orjson
+(no pydantic model of a chat request), token arrays go straight into compact
+blobs, and when the harness asked for neither token ids nor logprobs one
+serialised body serves both the store and the response. The event commits
+before the response is sent: whatever the harness saw is in the store.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+import orjson
+from fastapi import Request
+from fastapi.responses import Response, StreamingResponse
+
+from swerl.gateway import sql
+from swerl.gateway.continuous import LastCall, as_chat, as_chat_chunk, completion_request, normalise
+from swerl.gateway.errors import ApiError
+from swerl.gateway.httpclient import TransportError
+from swerl.gateway.recorder import (
+    BadUpstreamResponse,
+    Tokens,
+    error_json,
+    extract_chat,
+    extract_completion,
+    for_storage,
+    redacted_json,
+    strip_for_client,
+)
+from swerl.gateway.service import Gateway, RolloutRec, event_values
+from swerl.gateway.sse import StreamAccumulator, data_events
+from swerl.gateway.store import StoreError
+from swerl.gateway.upstream import Engine, UpstreamFailed
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+JSON = "application/json"
+
+
+def _check(kind: str, req: Any) -> None:
+    """Reject what cannot be recorded as one call; everything else passes through untouched."""
+    if not isinstance(req, dict):
+        raise ApiError(400, "the request body must be a JSON object")
+    if kind == "chat":
+        msgs = req.get("messages")
+        if not isinstance(msgs, list) or not msgs:
+            raise ApiError(400, "messages: must be a non-empty list")
+        if not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in msgs):
+            raise ApiError(400, "messages: every message must be an object with a string role")
+    else:
+        p = req.get("prompt")
+        ok = isinstance(p, str) or (isinstance(p, list) and p and all(
+            type(x) is int and 0 <= x < 2**31 for x in p))
+        if not ok:
+            raise ApiError(400, "prompt: must be a string or a non-empty list of token ids")
+    if req.get("n", 1) != 1 or req.get("best_of", 1) != 1:
+        raise ApiError(400, "n/best_of: only 1 choice per call can be recorded")
+    if not isinstance(req.get("stream", False), bool):
+        raise ApiError(400, "stream: must be a boolean")
+    if "model" in req and not isinstance(req["model"], str):
+        raise ApiError(400, "model: must be a string")
+
+
+def _upstream_body(kind: str, req: dict[str, Any], eng: Engine) -> dict[str, Any]:
+    up = dict(req)
+    up["return_token_ids"] = True
+    if kind == "chat":
+        up["logprobs"] = True
+    elif type(up.get("logprobs")) is not int or up["logprobs"] < 1:
+        up["logprobs"] = 1
+    if eng.model:
+        up["model"] = eng.model
+    return up
+
+
+class Call:
+    """The per-call context shared by the plain, continuous and streamed paths."""
+
+    def __init__(self, gw: Gateway, rec: RolloutRec, kind: str, raw: bytes, req: dict[str, Any], token: str,
+                 t_arrival: float) -> None:
+        self.gw, self.rec, self.kind, self.raw, self.req = gw, rec, kind, raw, req
+        self.token = token
+        self.t_arrival = t_arrival
+        self.t_start = 0.0
+        self.version = 0
+        self.mode = "chat" if kind == "chat" else "completion"
+        self.engine: Engine | None = None
+        self.pin: str | None = None
+        self.want_ids = req.get("return_token_ids") is True
+        self.want_lp = bool(req.get("logprobs"))
+
+    def stored_request(self) -> bytes:
+        return redacted_json(self.raw, self.req, (self.token, self.gw.cfg.admin_token))
+
+    def values(self, toks: Tokens | None, *, status: int, error: str | None, response: bytes | None) -> tuple:
+        return event_values(
+            self.rec, "model_request", policy_version=self.version, mode=self.mode,
+            engine=self.engine.name if self.engine else None,
+            prompt_ids=toks.prompt_ids if toks else None, response_ids=toks.response_ids if toks else None,
+            logprobs=toks.logprobs if toks else None, finish_reason=toks.finish_reason if toks else None,
+            error=error, http_status=status, request=self.stored_request(), response=response,
+            t_arrival=self.t_arrival, t_start=self.t_start, t_end=time.time())
+
+    def submit(self, values: tuple) -> Any:
+        """Queue the event (and the engine pin of a rollout's first call) as one write."""
+        pin, rid = self.pin, self.rec.id
+        self.pin = None
+
+        def job(c: Any) -> tuple[int, int]:
+            if pin is not None:
+                sql.set_engine(c, rid, pin)
+            return sql.insert_event(c, values)
+
+        return self.gw.store.write(job)
+
+    async def record(self, values: tuple) -> tuple[int, int]:
+        self.rec.pending += 1
+        try:
+            return await self._await(self.submit(values))
+        finally:
+            self.rec.pending -= 1
+
+    async def _await(self, fut: Any) -> tuple[int, int]:
+        try:
+            return await fut
+        except StoreError as exc:
+            log.error("store write failed", error=str(exc))
+            raise ApiError(503, "the gateway store could not commit; retry later") from exc
+
+    async def failed(self, status: int, message: str, upstream_body: bytes | None = None) -> Response:
+        """Record a failed call, then answer with an OpenAI-style error (or the engine's own 4xx JSON)."""
+        body = error_json(message, "upstream_error" if status >= 500 else "invalid_request_error", status)
+        stored = None
+        if upstream_body:
+            try:
+                if isinstance(orjson.loads(upstream_body), dict):
+                    stored = upstream_body
+                    if status < 500:
+                        body = upstream_body
+            except orjson.JSONDecodeError:
+                pass
+        with contextlib.suppress(ApiError):  # the store is down: the error answer still goes out
+            await self.record(self.values(None, status=status, error=message, response=stored))
+        return Response(body, status, media_type=JSON)
+
+    def headers(self, eid: int, seq: int) -> dict[str, str]:
+        return {"x-swerl-event-id": str(eid), "x-swerl-seq": str(seq), "x-swerl-policy-version": str(self.version),
+                "x-swerl-mode": self.mode}
+
+    def remember(self, toks: Tokens) -> None:
+        """Continuous-token mode: keep this call as the base that the next call may extend."""
+        if self.gw.continuous is None or self.kind != "chat":
+            return
+        msgs = normalise(self.req.get("messages"))
+        ok = msgs is not None and toks.prompt_ids is not None and toks.response_ids is not None
+        self.rec.last_call = LastCall(msgs, toks.prompt_ids, toks.response_ids, toks.text) if ok else None
+
+
+async def handle(gw: Gateway, rid: str, request: Request, kind: str) -> Response:
+    t_arrival = time.time()
+    header = request.headers.get("authorization")
+    rec = await gw.authorize(rid, header)
+    raw = await request.body()
+    try:
+        req = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ApiError(400, "the request body is not valid JSON") from None
+    _check(kind, req)
+    call = Call(gw, rec, kind, raw, req, header.partition(" ")[2].strip() if header else "", t_arrival)
+    call.version = await gw.gate.enter()
+    streaming = False
+    try:
+        call.t_start = time.time()
+        eng = gw.engines.pick(rec.engine)
+        if eng is None:
+            return await call.failed(503, "no inference engine is registered")
+        call.engine = eng
+        if rec.engine != eng.name:
+            call.pin = rec.engine = eng.name
+        if req.get("stream") is True:
+            resp = await _stream(call)
+            streaming = isinstance(resp, _Stream)
+            return resp
+        return await _plain(call)
+    finally:
+        if not streaming:
+            gw.gate.leave()
+
+
+def _route(call: Call) -> tuple[str, dict[str, Any]]:
+    """Engine path and body: continuous-token mode when the call extends the rollout's last one."""
+    gw, req, eng = call.gw, call.req, call.engine
+    assert eng is not None
+    prompt = gw.continuous.plan(call.rec.last_call, req) if gw.continuous and call.kind == "chat" else None
+    if prompt is not None:
+        call.mode = "continuous"
+        up = completion_request(req, prompt)
+        if eng.model:
+            up["model"] = eng.model
+        return "/completions", up
+    return ("/chat/completions" if call.kind == "chat" else "/completions"), _upstream_body(call.kind, req, eng)
+
+
+async def _plain(call: Call) -> Response:
+    gw, eng = call.gw, call.engine
+    assert eng is not None
+    path, up = _route(call)
+    try:
+        resp = await gw.engines.post(eng, path, orjson.dumps(up))
+    except UpstreamFailed as exc:
+        return await call.failed(exc.status, exc.message, exc.body)
+    if resp.status >= 400:
+        return await call.failed(resp.status, f"engine rejected the request ({resp.status})", resp.body)
+    try:
+        d = orjson.loads(resp.body)
+        if not isinstance(d, dict):
+            raise BadUpstreamResponse("not a JSON object")
+        if call.mode == "continuous":
+            d = as_chat(d)
+        toks = extract_chat(d) if call.kind == "chat" else extract_completion(d)
+    except (orjson.JSONDecodeError, BadUpstreamResponse, KeyError, IndexError, TypeError, AttributeError) as exc:
+        return await call.failed(502, f"engine returned an unusable response: {exc}")
+    if toks.problems:
+        log.warning("call recorded without complete tokens", rollout=call.rec.id, problems=toks.problems)
+    if call.want_ids or call.want_lp:
+        stored = for_storage(d)
+        out = orjson.dumps(strip_for_client(d, call.want_ids, call.want_lp))
+    else:
+        out = stored = orjson.dumps(strip_for_client(d, False, False))
+    eid, seq = await call.record(call.values(toks, status=200, error="; ".join(toks.problems) or None,
+                                             response=stored))
+    call.remember(toks)
+    return Response(out, 200, media_type=JSON, headers=call.headers(eid, seq))
+
+
+class _Stream(StreamingResponse):
+    """A streamed answer whose cleanup (gate leave, pending write) runs even if it never started."""
+
+    def __init__(self, gen: Any, cleanup: Any, headers: dict[str, str]) -> None:
+        super().__init__(gen, media_type="text/event-stream", headers=headers)
+        self._cleanup = cleanup
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._cleanup()
+
+
+async def _stream(call: Call) -> Response:
+    gw, eng = call.gw, call.engine
+    assert eng is not None
+    path, up = _route(call)
+    continuous = call.mode == "continuous"
+    try:
+        sr = await gw.engines.open_stream(eng, path, orjson.dumps(up))
+    except UpstreamFailed as exc:
+        return await call.failed(exc.status, exc.message, exc.body)
+    if sr.status >= 400:
+        try:
+            body = await sr.read()
+        except TransportError:
+            body = b""
+        finally:
+            await sr.aclose()
+        return await call.failed(sr.status, f"engine rejected the request ({sr.status})", body)
+    state = {"submitted": False, "closed": False}
+    acc = StreamAccumulator(call.kind)
+
+    def cleanup() -> None:
+        if state["closed"]:
+            return
+        state["closed"] = True
+        if not state["submitted"]:  # the client went away mid-stream: record what was served anyway
+            toks = acc.tokens()
+            call.submit(call.values(toks, status=499, error="client disconnected mid-stream",
+                                    response=acc.response_json()))
+        gw.gate.leave()
+
+    async def gen() -> Any:
+        error = None
+        try:
+            async for data in data_events(sr.iter_bytes()):
+                if data.strip() == b"[DONE]":
+                    break
+                try:
+                    obj = orjson.loads(data)
+                except orjson.JSONDecodeError:
+                    continue
+                if not isinstance(obj, dict):
+                    continue
+                if continuous:
+                    obj = as_chat_chunk(obj, first=not acc.head)
+                acc.add(obj)
+                if not (call.want_ids and call.want_lp):
+                    strip_for_client(obj, call.want_ids, call.want_lp)
+                yield b"data: " + orjson.dumps(obj) + b"\n\n"
+        except TransportError as exc:
+            error = f"engine stream broke: {exc}"
+        finally:
+            await sr.aclose()
+        toks = acc.tokens()
+        problems = ([error] if error else []) + toks.problems
+        values = call.values(toks, status=502 if error else 200, error="; ".join(problems) or None,
+                             response=acc.response_json())
+        call.rec.pending += 1
+        try:
+            fut = call.submit(values)
+            state["submitted"] = True
+            await call._await(fut)
+            call.remember(toks)
+            if error:
+                yield b"data: " + error_json(error, "upstream_error", 502) + b"\n\n"
+        except ApiError as exc:
+            yield b"data: " + error_json(exc.message, exc.type, exc.status) + b"\n\n"
+        finally:
+            call.rec.pending -= 1
+        yield b"data: [DONE]\n\n"
+
+    return _Stream(gen(), cleanup, {"x-swerl-policy-version": str(call.version), "x-swerl-mode": call.mode})

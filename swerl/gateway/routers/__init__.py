@@ -1,0 +1,1 @@
+"""HTTP routers, one per resource: rollouts, events, admin (pause/resume/engines), proxy."""

@@ -1,0 +1,396 @@
+"""The gateway's state and rules behind the HTTP routers: rollouts, events, tokens, pause/resume.
+
+The store is the truth; an in-memory cache of rollouts (bounded: finished
+rollouts are evicted first) serves the hot path (proxy auth, state checks)
+without a read per call. A state change is applied to the cache before its
+write commits so that concurrent requests see it at once, and reverted if the
+commit fails; a no-op repeat waits for that pending commit before answering,
+so nothing is acknowledged before it is durable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any
+
+import orjson
+
+from swerl.gateway import sql
+from swerl.gateway.auth import bearer, new_token, same, token_hash
+from swerl.gateway.control import Gate
+from swerl.gateway.errors import ApiError, bad_request, conflict, not_found
+from swerl.gateway.schema import EventIn, RolloutCreate
+from swerl.gateway.states import TERMINAL, TRAINABLE, TransitionError, transition
+from swerl.gateway.store import Store, StoreError
+from swerl.gateway.upstream import Engines, Retry
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+
+
+@dataclass
+class GatewayConfig:
+    store: str
+    admin_token: str
+    upstreams: list[str] = field(default_factory=list)
+    upstream_model: str | None = None
+    synchronous: str = "FULL"
+    max_body_bytes: int = 32 << 20
+    continuous_tokens: bool = False
+    retry_attempts: int = 4
+    retry_backoff_s: float = 0.05
+    connect_timeout_s: float = 5.0
+    read_timeout_s: float = 600.0
+    rollout_cache: int = 20000
+    max_wait_s: float = 60.0
+
+
+@dataclass(slots=True)
+class RolloutRec:
+    n: int
+    id: str
+    group_id: str
+    state: str
+    attempt: int
+    max_attempts: int
+    token_hash: bytes
+    engine: str | None
+    metadata: dict[str, Any]
+    created: float
+    updated: float
+    pending: int = 0
+    last_write: asyncio.Future | None = None
+    last_call: Any = None  # continuous-token mode: the previous call (see continuous.py)
+
+    @classmethod
+    def from_row(cls, r: dict[str, Any]) -> RolloutRec:
+        return cls(r["n"], r["id"], r["group_id"], r["state"], r["attempt"], r["max_attempts"], r["token_hash"],
+                   r["engine"], r["metadata"], r["created"], r["updated"])
+
+    def public(self) -> dict[str, Any]:
+        return {"id": self.id, "group_id": self.group_id, "state": self.state, "attempt": self.attempt,
+                "max_attempts": self.max_attempts, "engine": self.engine, "metadata": self.metadata,
+                "created": self.created, "updated": self.updated}
+
+
+def dumps(obj: Any, field: str) -> bytes:
+    """JSON for the store, or a 422 naming the field (ints beyond 64 bits, lone surrogates, odd keys)."""
+    try:
+        return orjson.dumps(obj)
+    except (TypeError, orjson.JSONEncodeError) as exc:
+        raise ApiError(422, f"{field}: cannot be stored as JSON ({exc})") from None
+
+
+def text(s: str | None, field: str) -> str | None:
+    """A string SQLite can store (valid UTF-8), or a 422 naming the field."""
+    if s is not None:
+        try:
+            s.encode()
+        except UnicodeEncodeError:
+            raise ApiError(422, f"{field}: not valid unicode text") from None
+    return s
+
+
+def event_values(rec: RolloutRec, kind: str, *, attempt: int | None = None, policy_version: int | None = None,
+                 mode: str | None = None, engine: str | None = None, prompt_ids: Any = None,
+                 response_ids: Any = None, logprobs: Any = None, finish_reason: str | None = None,
+                 error: str | None = None, http_status: int | None = None, state: str | None = None,
+                 reward: float | None = None, data: dict | None = None, request: bytes | None = None,
+                 response: bytes | None = None, t_arrival: float | None = None, t_start: float | None = None,
+                 t_end: float | None = None, idem: str | None = None) -> tuple:
+    """One events row in sql.EVENT_INSERT_COLS order."""
+    return (rec.id, rec.group_id, rec.attempt if attempt is None else attempt, kind, policy_version, mode, engine,
+            sql.ids_blob(prompt_ids), sql.ids_blob(response_ids), sql.floats_blob(logprobs), finish_reason, error,
+            http_status, state, reward, dumps(data, "data") if data else None, request, response, t_arrival,
+            t_start, t_end, time.time(), idem)
+
+
+class Gateway:
+    def __init__(self, cfg: GatewayConfig, tokenizer: Any = None) -> None:
+        self.cfg = cfg
+        self.store = Store(cfg.store, synchronous=cfg.synchronous)
+        self.admin_hash = token_hash(cfg.admin_token)
+        version, paused, engines, pins = self.store.read_now(lambda c: (
+            sql.get_meta(c, "policy_version"), sql.get_meta(c, "paused"), sql.get_meta(c, "engines"),
+            c.execute("SELECT engine, COUNT(*) FROM rollouts WHERE state IN ('queued', 'running') "
+                      "AND engine IS NOT NULL GROUP BY engine").fetchall()))
+        self.gate = Gate(policy_version=int(version or 0), paused=bool(paused))
+        self.engines = Engines(connect_timeout=cfg.connect_timeout_s, read_timeout=cfg.read_timeout_s,
+                               retry=Retry(cfg.retry_attempts, cfg.retry_backoff_s))
+        for e in engines or []:
+            self.engines.add(e["url"], e.get("model"))
+        for url in cfg.upstreams:
+            self.engines.add(url, cfg.upstream_model)
+        for name, count in pins:
+            if name in self.engines.by_name:
+                self.engines.by_name[name].rollouts = count
+        self.continuous = None
+        if cfg.continuous_tokens:
+            if tokenizer is None:
+                raise ValueError("continuous-token mode needs a tokenizer (--tokenizer)")
+            from swerl.gateway.continuous import Continuer
+
+            self.continuous = Continuer(tokenizer)
+        self._rollouts: OrderedDict[str, RolloutRec] = OrderedDict()
+        self._by_token: dict[bytes, str] = {}
+        self._creating: dict[str, asyncio.Future] = {}
+        self._notified = 0
+        if self.gate.paused:
+            log.info("starting paused (was paused before restart)", policy_version=self.gate.policy_version)
+
+    async def aclose(self) -> None:
+        await self.engines.aclose()
+        self.store.close()
+
+    # ---- cache ---------------------------------------------------------------------------------
+    def _cache_put(self, rec: RolloutRec) -> None:
+        self._rollouts[rec.id] = rec
+        self._rollouts.move_to_end(rec.id)
+        self._by_token[rec.token_hash] = rec.id
+        over = len(self._rollouts) - self.cfg.rollout_cache
+        if over > 0:
+            for rid in list(islice(self._rollouts, 0, over + 1000)):
+                old = self._rollouts[rid]
+                if old.state in TERMINAL and old.pending == 0 and over > 0:
+                    del self._rollouts[rid]
+                    self._by_token.pop(old.token_hash, None)
+                    over -= 1
+
+    async def rollout(self, rid: str) -> RolloutRec | None:
+        rec = self._rollouts.get(rid)
+        if rec is not None:
+            return rec
+        row = await self.store.read(lambda c: sql.get_rollout(c, rid))
+        if row is None:
+            return None
+        rec = self._rollouts.get(rid)
+        if rec is None:
+            rec = RolloutRec.from_row(row)
+            self._cache_put(rec)
+        return rec
+
+    async def must(self, rid: str) -> RolloutRec:
+        rec = await self.rollout(rid)
+        if rec is None:
+            raise not_found(f"rollout {rid!r}")
+        return rec
+
+    async def write(self, fn: Any) -> Any:
+        try:
+            return await self.store.write(fn)
+        except StoreError as exc:
+            log.error("store write failed", error=str(exc))
+            raise ApiError(503, "the gateway store could not commit; retry later") from exc
+
+    # ---- rollouts ------------------------------------------------------------------------------
+    async def create_rollout(self, body: RolloutCreate) -> tuple[RolloutRec, str | None]:
+        """Idempotent on the id: only the request that created the rollout gets its token back."""
+        rid = body.id or uuid.uuid4().hex
+        while rid in self._creating:
+            await asyncio.shield(self._creating[rid])
+        rec = self._rollouts.get(rid)
+        if rec is not None:
+            return self._same_rollout(rec, body), None
+        fut = asyncio.get_running_loop().create_future()
+        self._creating[rid] = fut
+        try:
+            row = await self.store.read(lambda c: sql.get_rollout(c, rid))
+            if row is not None:
+                rec = RolloutRec.from_row(row)
+                self._cache_put(rec)
+                return self._same_rollout(rec, body), None
+            token, now = new_token(), time.time()
+            rec = RolloutRec(0, rid, body.group_id or rid, "queued", 1, body.max_attempts, token_hash(token), None,
+                             body.metadata, now, now)
+            row_d = {**rec.public(), "token_hash": rec.token_hash, "metadata": dumps(body.metadata, "metadata")}
+            rec.n = await self.write(lambda c: sql.insert_rollout(c, row_d))
+            self._cache_put(rec)
+            log.info("rollout created", rollout=rid, group=rec.group_id)
+            return rec, token
+        finally:
+            del self._creating[rid]
+            fut.set_result(None)
+
+    @staticmethod
+    def _same_rollout(rec: RolloutRec, body: RolloutCreate) -> RolloutRec:
+        given = body.model_fields_set
+        diffs = [k for k, mine in (("group_id", rec.group_id), ("max_attempts", rec.max_attempts),
+                                   ("metadata", rec.metadata)) if k in given and getattr(body, k) != mine]
+        if diffs:
+            raise conflict(f"rollout {rec.id!r} already exists with a different {', '.join(diffs)}")
+        return rec
+
+    async def list_rollouts(self, states: list[str] | None, cursor: str | None, limit: int) -> tuple[list, str | None]:
+        after = 0
+        if cursor:
+            if not (cursor.isascii() and cursor.isdigit()) or len(cursor) > 18:
+                raise bad_request("cursor: not a cursor returned by this endpoint")
+            after = int(cursor)
+        rows = await self.store.read(lambda c: sql.list_rollouts(c, states, after, limit))
+        nxt = str(rows[-1]["n"]) if len(rows) == limit else None
+        return rows, nxt
+
+    async def set_state(self, rid: str, target: str, guard: int | None, reason: str | None,
+                        idem: str | None = None) -> tuple[RolloutRec, tuple[int, int] | None]:
+        """Apply a transition (409 if invalid) and record it as a status event in the same transaction."""
+        text(reason, "reason")
+        rec = await self.must(rid)
+        while True:
+            try:
+                out = transition(rec.state, rec.attempt, rec.max_attempts, target, guard)
+            except TransitionError as exc:
+                raise conflict(f"rollout {rid!r}: {exc}") from None
+            if out.changed:
+                break
+            if rec.last_write is None or rec.last_write.done():
+                return rec, None
+            await asyncio.wait([rec.last_write])  # the same change is committing: answer after it
+        old = (rec.state, rec.attempt, rec.updated)
+        now = time.time()
+        rec.state, rec.attempt, rec.updated = out.state, out.attempt, now
+        data = {"from": old[0], **({"reason": reason} if reason else {})}
+        values = event_values(rec, "status", state=out.state, data=data, policy_version=self.gate.policy_version,
+                              idem=idem)
+
+        def job(c: Any) -> tuple[int, int]:
+            sql.update_state(c, rid, out.state, out.attempt, now)
+            return sql.insert_event(c, values)
+
+        rec.pending += 1
+        fut = rec.last_write = self.store.write(job)
+        try:
+            ids = await fut
+        except StoreError as exc:
+            rec.state, rec.attempt, rec.updated = old
+            raise ApiError(503, "the gateway store could not commit; retry later") from exc
+        finally:
+            rec.pending -= 1
+        if out.state in TERMINAL:
+            rec.last_call = None
+            if rec.engine in self.engines.by_name:
+                self.engines.by_name[rec.engine].rollouts -= 1
+        log.info("rollout state", rollout=rid, state=out.state, attempt=out.attempt)
+        return rec, ids
+
+    async def rotate_token(self, rid: str) -> str:
+        rec = await self.must(rid)
+        token = new_token()
+        h, now = token_hash(token), time.time()
+        rec.pending += 1
+        try:
+            await self.write(lambda c: sql.set_token(c, rid, h, now))
+        finally:
+            rec.pending -= 1
+        self._by_token.pop(rec.token_hash, None)
+        rec.token_hash, rec.updated = h, now
+        self._by_token[h] = rid
+        return token
+
+    # ---- events --------------------------------------------------------------------------------
+    async def append_event(self, rid: str, ev: EventIn) -> dict[str, Any]:
+        rec = await self.must(rid)
+        if ev.idempotency_key:
+            found = await self.store.read(lambda c: sql.event_by_idem(c, rid, ev.idempotency_key or ""))
+            if found is not None:
+                return {"id": found["id"], "seq": found["seq"], "created_now": False}
+        if ev.kind == "status":
+            if ev.state is None:
+                raise bad_request("state: required for kind=status")
+            _, ids = await self.set_state(rid, ev.state, ev.attempt, ev.reason, ev.idempotency_key)
+            return {"id": ids[0] if ids else None, "seq": ids[1] if ids else None, "created_now": ids is not None}
+        if ev.kind == "reward":
+            if ev.reward is None:
+                raise bad_request("reward: required for kind=reward")
+            values = event_values(rec, "reward", attempt=ev.attempt, reward=ev.reward,
+                                  data={"reward": ev.reward, **ev.data}, policy_version=ev.policy_version,
+                                  idem=ev.idempotency_key)
+        else:
+            values = event_values(rec, "model_request", attempt=ev.attempt, policy_version=ev.policy_version,
+                                  mode="external", prompt_ids=ev.prompt_ids, response_ids=ev.response_ids,
+                                  logprobs=ev.response_logprobs, finish_reason=text(ev.finish_reason, "finish_reason"),
+                                  data=ev.data,
+                                  request=dumps(ev.request, "request") if ev.request is not None else None,
+                                  response=dumps(ev.response, "response") if ev.response is not None else None,
+                                  idem=ev.idempotency_key)
+        idem = ev.idempotency_key
+
+        def job(c: Any) -> tuple[int, int, bool]:
+            if idem:  # the single writer makes check-then-insert race-free
+                row = c.execute("SELECT id, seq FROM events WHERE rollout_id = ? AND idem = ?", (rid, idem)).fetchone()
+                if row:
+                    return row[0], row[1], False
+            return (*sql.insert_event(c, values), True)
+
+        rec.pending += 1
+        try:
+            eid, seq, created = await self.write(job)
+        finally:
+            rec.pending -= 1
+        return {"id": eid, "seq": seq, "created_now": created}
+
+    async def list_events(self, rid: str, after_seq: int, limit: int, kinds: list[str] | None,
+                          with_json: bool) -> list[dict]:
+        await self.must(rid)
+        return await self.store.read(lambda c: sql.list_events(c, rid, after_seq, limit, kinds, with_json))
+
+    async def long_poll(self, query: Any, wait: float) -> list:
+        """Run `query` (a reader function); if empty, wait for commits up to `wait` seconds and retry."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(wait, self.cfg.max_wait_s)
+        while True:
+            seen = self.store.notifications
+            items = await self.store.read(query)
+            left = deadline - loop.time()
+            if items or left <= 0:
+                return items
+            if self.store.notifications == seen:
+                await self.store.wait_commit(left)
+
+    async def list_completed(self, after: int, limit: int, states: list[str] | None, wait: float) -> list[dict]:
+        st = sorted(states or TRAINABLE)
+        return await self.long_poll(lambda c: sql.list_completed(c, after, limit, st), wait)
+
+    # ---- proxy auth ----------------------------------------------------------------------------
+    async def authorize(self, rid: str, header: str | None) -> RolloutRec:
+        """The rollout whose own token this is; 401 unknown token, 403 someone else's, 409 finished."""
+        tok = bearer(header)
+        if tok is None:
+            raise ApiError(401, "missing bearer token (Authorization: Bearer <rollout token>)")
+        h = token_hash(tok)
+        rec = self._rollouts.get(rid) or await self.rollout(rid)
+        if rec is not None and same(rec.token_hash, h):
+            if rec.state in TERMINAL:
+                raise conflict(f"rollout {rid!r} is {rec.state}: it takes no more model calls")
+            return rec
+        if same(h, self.admin_hash) or h in self._by_token or await self.store.read(
+                lambda c: sql.rollout_id_by_token(c, h)) is not None:
+            raise ApiError(403, f"this token is not valid for rollout {rid!r}")
+        raise ApiError(401, "invalid token")
+
+    # ---- pause / resume / engines --------------------------------------------------------------
+    async def pause(self, timeout: float | None) -> bool:
+        await self.write(lambda c: sql.set_meta(c, "paused", True))
+        drained = await self.gate.pause(timeout)
+        log.info("paused", drained=drained, in_flight=self.gate.in_flight, held=self.gate.held)
+        return drained
+
+    async def resume(self, version: int) -> None:
+        if version < self.gate.policy_version:
+            raise conflict(f"policy_version {version} is older than the current {self.gate.policy_version}")
+
+        def job(c: Any) -> None:
+            sql.set_meta(c, "policy_version", version)
+            sql.set_meta(c, "paused", False)
+
+        await self.write(job)
+        self.gate.resume(version)
+        log.info("resumed", policy_version=version, released=self.gate.held)
+
+    async def save_engines(self) -> None:
+        engines = [{"url": e.url, "model": e.model} for e in self.engines.by_name.values()]
+        await self.write(lambda c: sql.set_meta(c, "engines", engines))

@@ -1,0 +1,179 @@
+"""The durable store: one SQLite file in WAL mode, one writer thread with group commit.
+
+Why this shape: an acknowledged write must survive kill -9 (and, with
+`synchronous=FULL`, power loss), so every write waits for its COMMIT before the
+HTTP response goes out. A commit per request would cap throughput at the
+fsync rate; instead one writer thread takes everything that queued up while
+the previous commit was in flight and commits it as one transaction, then
+wakes all waiting requests at once (group commit). A single writer also makes
+event ids increase in commit order, so a reader's `id > cursor` never skips a
+row that commits later. Reads run on a small thread pool with their own
+connections (WAL readers never block the writer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from swerl.gateway import sql
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+T = TypeVar("T")
+Job = tuple[Callable[[sqlite3.Connection], Any], asyncio.Future]
+MAX_BATCH = 1024
+
+
+class StoreError(Exception):
+    """The store could not commit (disk full, I/O error); the API answers 503."""
+
+
+def _connect(path: str, synchronous: str, readonly: bool = False) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute(f"PRAGMA synchronous = {synchronous}")
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    if readonly:
+        conn.execute("PRAGMA query_only = 1")
+    else:
+        conn.execute("PRAGMA wal_autocheckpoint = 4000")
+        conn.execute("PRAGMA journal_size_limit = 67108864")
+    return conn
+
+
+class Store:
+    """Async facade: `await store.write(fn)` returns after fn's transaction committed."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL", readers: int = 2) -> None:
+        sync = synchronous.upper()
+        if sync not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+        self.path = str(path)
+        self.synchronous = sync
+        init_conn = _connect(self.path, sync)
+        sql.init(init_conn)
+        init_conn.close()
+        self._q: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._writer = threading.Thread(target=self._write_loop, name="gw-writer", daemon=True)
+        self._writer.start()
+        self._local = threading.local()
+        self._readers = ThreadPoolExecutor(readers, thread_name_prefix="gw-read")
+        self._commit_waiters: set[asyncio.Future] = set()
+        self.commits = 0
+        self.batched_writes = 0
+        self.notifications = 0  # loop-side count of commit notifications (lost-wakeup check for long-polls)
+
+    # ---- writing -------------------------------------------------------------------------------
+    def write(self, fn: Callable[[sqlite3.Connection], T]) -> asyncio.Future[T]:
+        """Queue fn for the writer; the future resolves once its transaction is durable."""
+        fut = asyncio.get_running_loop().create_future()
+        self._q.put((fn, fut))
+        return fut
+
+    def _write_loop(self) -> None:
+        conn = _connect(self.path, self.synchronous)
+        stop = False
+        while not stop:
+            item = self._q.get()
+            if item is None:
+                break
+            batch = [item]
+            while len(batch) < MAX_BATCH:
+                try:
+                    nxt = self._q.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._deliver(batch, self._apply(conn, batch))
+        conn.close()
+
+    def _apply(self, conn: sqlite3.Connection, batch: list[Job]) -> list[tuple[Any, BaseException | None]]:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            out = [(fn(conn), None) for fn, _ in batch]
+            conn.execute("COMMIT")
+            self.commits += 1
+            self.batched_writes += len(batch)
+            return out
+        except Exception as exc:  # isolate the failing job: one transaction each
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if len(batch) == 1:
+                return [(None, exc)]
+            log.warning("store batch failed; retrying jobs one by one", error=repr(exc), size=len(batch))
+            return [self._apply(conn, [job])[0] for job in batch]
+
+    def _deliver(self, batch: list[Job], results: list[tuple[Any, BaseException | None]]) -> None:
+        by_loop: dict[asyncio.AbstractEventLoop, list] = {}
+        for (_, fut), res in zip(batch, results, strict=True):
+            by_loop.setdefault(fut.get_loop(), []).append((fut, res))
+        for loop, items in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for these any more
+                loop.call_soon_threadsafe(self._resolve, items)
+
+    # ---- reading -------------------------------------------------------------------------------
+    def _reader_conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = _connect(self.path, self.synchronous, readonly=True)
+        return conn
+
+    async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run fn on a reader thread: it sees every write that was acknowledged before the call."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, lambda: fn(self._reader_conn()))
+
+    def read_now(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Synchronous read for start-up code that runs before the event loop serves requests."""
+        conn = _connect(self.path, self.synchronous, readonly=True)
+        try:
+            return fn(conn)
+        finally:
+            conn.close()
+
+    # ---- commit notifications (long-poll) --------------------------------------------------------
+    async def wait_commit(self, timeout: float) -> None:
+        """Return after the next commit (or timeout): long-polling readers re-query then."""
+        fut = asyncio.get_running_loop().create_future()
+        self._commit_waiters.add(fut)
+        try:
+            await asyncio.wait_for(asyncio.shield(fut), timeout)
+        except TimeoutError:
+            pass
+        finally:
+            self._commit_waiters.discard(fut)
+
+    def notify_commit(self) -> None:
+        self.notifications += 1
+        waiters, self._commit_waiters = self._commit_waiters, set()
+        for w in waiters:
+            if not w.done():
+                w.set_result(None)
+
+    def _resolve(self, items: list[tuple[asyncio.Future, tuple[Any, BaseException | None]]]) -> None:
+        """On the loop: complete the batch's futures, then wake long-polls (they see the new rows)."""
+        for fut, (result, exc) in items:
+            if fut.done():
+                continue
+            if exc is None:
+                fut.set_result(result)
+            else:
+                fut.set_exception(exc if isinstance(exc, StoreError) else StoreError(repr(exc)))
+        self.notify_commit()
+
+    def close(self) -> None:
+        self._q.put(None)
+        self._writer.join(timeout=30)
+        self._readers.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,147 @@
+"""Registered inference engines, sticky routing, and retried upstream calls.
+
+A rollout is pinned to one engine for its whole life (prefix caches stay warm
+and its calls see one engine's numerics). Transport failures and 5xx answers
+are retried with exponential backoff and jitter; a read timeout is not (the
+engine may still be generating) and 4xx answers are the client's to see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from dataclasses import dataclass, field
+
+from swerl.gateway.httpclient import (
+    HttpPool,
+    HttpResponse,
+    StreamingResponse,
+    TransportError,
+    TransportTimeout,
+)
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+JSON_HEADERS = {"Content-Type": "application/json"}
+
+
+class UpstreamFailed(Exception):
+    """No usable answer after all retries; `status` is what the proxy returns (502/503/504)."""
+
+    def __init__(self, status: int, message: str, upstream_status: int | None = None,
+                 body: bytes | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.upstream_status = upstream_status
+        self.body = body
+
+
+@dataclass
+class Engine:
+    name: str
+    url: str
+    model: str | None
+    pool: HttpPool
+    rollouts: int = 0
+
+
+def normalise_url(url: str) -> str:
+    """Engines are addressed by their OpenAI base URL; `/v1` is appended when missing."""
+    u = url.rstrip("/")
+    return u if u.endswith("/v1") else u + "/v1"
+
+
+@dataclass
+class Retry:
+    attempts: int = 4  # total tries per call
+    backoff_s: float = 0.05
+    max_backoff_s: float = 2.0
+
+
+@dataclass
+class Engines:
+    connect_timeout: float = 5.0
+    read_timeout: float = 600.0
+    max_connections: int = 1024
+    retry: Retry = field(default_factory=Retry)
+    by_name: dict[str, Engine] = field(default_factory=dict)
+
+    def add(self, url: str, model: str | None = None) -> Engine:
+        url = normalise_url(url)
+        name = hashlib.sha1(url.encode()).hexdigest()[:10]
+        if name in self.by_name:
+            self.by_name[name].model = model
+            return self.by_name[name]
+        pool = HttpPool(url, max_connections=self.max_connections, connect_timeout=self.connect_timeout,
+                        read_timeout=self.read_timeout)
+        eng = self.by_name[name] = Engine(name, url, model, pool)
+        log.info("engine registered", engine=name, url=url)
+        return eng
+
+    async def remove(self, name: str) -> bool:
+        eng = self.by_name.pop(name, None)
+        if eng is not None:
+            await eng.pool.aclose()
+        return eng is not None
+
+    def pick(self, current: str | None) -> Engine | None:
+        """The rollout's pinned engine, or the least loaded one for a rollout not pinned yet."""
+        if current is not None and current in self.by_name:
+            return self.by_name[current]
+        if not self.by_name:
+            return None
+        eng = min(self.by_name.values(), key=lambda e: e.rollouts)
+        eng.rollouts += 1
+        return eng
+
+    async def post(self, eng: Engine, path: str, body: bytes) -> HttpResponse:
+        """POST with retries; returns a 2xx/4xx response, raises UpstreamFailed otherwise."""
+        return await self._retrying(eng, path, body, stream=False)  # type: ignore[return-value]
+
+    async def open_stream(self, eng: Engine, path: str, body: bytes) -> StreamingResponse:
+        """Start a streaming POST with retries up to the response head (nothing sent to the client yet)."""
+        return await self._retrying(eng, path, body, stream=True)  # type: ignore[return-value]
+
+    async def _retrying(self, eng: Engine, path: str, body: bytes, stream: bool) -> HttpResponse | StreamingResponse:
+        delay = self.retry.backoff_s
+        last: UpstreamFailed | None = None
+        for i in range(self.retry.attempts):
+            try:
+                if stream:
+                    r = await eng.pool.stream("POST", path, body, JSON_HEADERS)
+                    if r.status < 500:
+                        return r
+                    err_body = await _drain(r)
+                    last = UpstreamFailed(502, f"engine answered {r.status}", r.status, err_body)
+                else:
+                    resp = await eng.pool.request("POST", path, body, JSON_HEADERS)
+                    if resp.status < 500:
+                        return resp
+                    last = UpstreamFailed(502, f"engine answered {resp.status}", resp.status, resp.body)
+            except TransportTimeout as exc:
+                if "connect" not in str(exc):
+                    raise UpstreamFailed(504, f"engine timed out: {exc}") from exc
+                last = UpstreamFailed(502, f"engine unreachable: {exc}")
+            except TransportError as exc:
+                last = UpstreamFailed(502, f"engine unreachable: {exc}")
+            if i + 1 < self.retry.attempts:
+                log.info("upstream retry", engine=eng.name, attempt=i + 1, error=last.message)
+                await asyncio.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, self.retry.max_backoff_s)
+        assert last is not None
+        raise last
+
+    async def aclose(self) -> None:
+        for eng in self.by_name.values():
+            await eng.pool.aclose()
+
+
+async def _drain(r: StreamingResponse) -> bytes:
+    try:
+        return (await r.read())[:4096]
+    except TransportError:
+        return b""
+    finally:
+        await r.aclose()
