@@ -18,6 +18,8 @@ test: setup
 
 test-full: setup
 	$(PY) -m pytest -q
+	@scripts/setup-verl.sh
+	.venv-verl/bin/python -m pytest -q -p no:cacheprovider tests/verl_backend
 
 bench: setup
 	@for f in bench/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done

@@ -41,6 +41,7 @@ class DataConfig(_Section):
     split: str = "train"
     val_split: str | None = None
     limit: int | None = Field(None, gt=0)
+    val_limit: int | None = Field(None, gt=0)
 
 
 class SandboxConfig(_Section):
@@ -54,10 +55,37 @@ class SandboxConfig(_Section):
 
 
 class GatewayConfig(_Section):
+    """`url` unset: `swerl train` starts the gateway in-process on `store` (relative paths: in the run dir).
+
+    `url` set: connect to a running gateway (`swerl gateway serve`) with the admin token read from
+    `admin_token_file`. `sync`: SQLite synchronous mode of an in-process gateway (full survives power
+    loss, normal survives process crashes).
+    """
+
     store: str = "gateway.sqlite"
     host: str = "127.0.0.1"
     port: int = Field(0, ge=0, le=65535)
     continuous_tokens: bool = False
+    url: str | None = None
+    admin_token_file: str | None = None
+    sync: Literal["full", "normal"] = "full"
+
+
+class InferenceConfig(_Section):
+    """The inference engine behind the gateway.
+
+    `embedded`: the trainer's own model served in-process (`EmbeddedEngine`); weights are synced
+    by loading the policy's state into it after every update. `openai`: an external
+    OpenAI-compatible engine at `url` (vLLM), for backends that sync weights themselves (verl).
+    The engine must answer a one-token request within `startup_timeout_s` before any work starts;
+    `request_timeout_s` bounds each proxied call (a timeout is an infrastructure failure).
+    """
+
+    engine: Literal["embedded", "openai"] = "embedded"
+    url: str | None = None
+    model: str | None = None
+    startup_timeout_s: float = Field(60.0, gt=0)
+    request_timeout_s: float = Field(600.0, gt=0)
 
 
 class RolloutConfig(_Section):
@@ -68,6 +96,7 @@ class RolloutConfig(_Section):
     max_tokens: int = Field(512, gt=0)
     concurrency: int = Field(4, gt=0)
     max_infra_retries: int = Field(2, ge=0)
+    val_temperature: float = Field(0.0, ge=0)
 
 
 class AlgorithmConfig(_Section):
@@ -99,11 +128,59 @@ class TrainConfig(_Section):
     weight_decay: float = Field(0.0, ge=0)
     grad_clip: float = Field(1.0, gt=0)
     rollouts_per_step: int = Field(8, gt=0)
+    mini_batches: int = Field(1, gt=0)
     micro_batch_tokens: int = Field(4096, gt=0)
     steps: int = Field(10, gt=0)
     checkpoint_every: int = Field(10, gt=0)
     val_every: int = Field(0, ge=0)
     seed: int = 0
+    threads: int = Field(0, ge=0)
+    tensorboard: bool = True
+    max_infra_failures: int = Field(50, gt=0)
+    stall_timeout_s: float = Field(1800.0, gt=0)
+
+
+class ToyConfig(_Section):
+    """The toy harness (`rollout.harness: toy`): learning shown on CPU without a sandbox.
+
+    Turn 1: the agent must say `tool_word` (a one-token command); the harness answers with a tool
+    message holding the task's secret (one of `secrets` digits). Turn 2: it must answer the secret
+    (reward 1). Each turn samples one token restricted to the tool word and the digits
+    (`allowed_token_ids`, as vLLM offers). `tool_delay_s`/`tool_delay_sigma`: a log-normal
+    tool time (median, sigma) for long-tailed rollouts (`bench/collocated.py`).
+    """
+
+    secrets: int = Field(4, ge=2, le=10)
+    tool_word: str = "cat"
+    train_tasks: int = Field(256, gt=0)
+    val_tasks: int = Field(32, gt=0)
+    tool_delay_s: float = Field(0.0, ge=0)
+    tool_delay_sigma: float = Field(0.0, ge=0)
+
+
+class VerlConfig(_Section):
+    """Cluster and engine settings read only by `train.backend: verl` (docs/verl.md); the torch backend ignores them.
+
+    `overrides` are verl trainer-config overrides in Hydra's dotted form
+    (`actor_rollout_ref.actor.fsdp_config.param_offload=true`), applied last: the
+    escape hatch for verl knobs that swerl does not model. `params_b` (billions) feeds the
+    resource plan; unset, it is estimated from `model.hidden_size/num_layers/vocab_size`.
+    """
+
+    params_b: float | None = Field(None, gt=0)
+    nnodes: int = Field(1, gt=0)
+    gpus_per_node: int = Field(8, gt=0)
+    gpu_memory_gb: float = Field(80.0, gt=0)
+    strategy: Literal["fsdp", "fsdp2"] = "fsdp2"
+    rollout_engine: Literal["vllm"] = "vllm"
+    rollout_tp: int = Field(1, gt=0)
+    rollout_gpu_memory_utilization: float = Field(0.6, gt=0, le=1)
+    ulysses_sp: int = Field(1, gt=0)
+    max_token_len_per_gpu: int = Field(32768, gt=0)
+    param_offload: bool = False
+    optimizer_offload: bool = False
+    gradient_checkpointing: bool = True
+    overrides: list[str] = Field(default_factory=list)
 
 
 class Recipe(_Section):
@@ -118,6 +195,9 @@ class Recipe(_Section):
     rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     algorithm: AlgorithmConfig = Field(default_factory=AlgorithmConfig)
     train: TrainConfig = Field(default_factory=TrainConfig)
+    inference: InferenceConfig = Field(default_factory=InferenceConfig)
+    toy: ToyConfig = Field(default_factory=ToyConfig)
+    verl: VerlConfig = Field(default_factory=VerlConfig)
 
 
 def available_recipes() -> list[str]:

@@ -1,0 +1,208 @@
+"""swerl's advantage estimators and policy losses, registered in verl (imports verl).
+
+Registered on import (idempotent), so any verl process that imports this module
+(the driver, and every Ray worker that unpickles `loss_fns.swerl_actor_loss`) knows them:
+
+- advantage estimators `swerl_grpo`, `swerl_rloo` (`algorithm.adv_estimator`): rollout-level
+  baselines (ALGORITHMS.md sec. 3) computed by `swerl.train.advantage.group_advantages`.
+  verl's built-in GRPO treats every row as a group member; a rollout split into N rows
+  would count N times (AL1 Fig. 4: baseline 3/4 instead of 1/2). Pass `rollout_index`
+  (one id per row) to group rows into rollouts; without it each row is a rollout, which
+  is verl's usual one-row-per-trajectory layout, where both agree.
+- policy losses `swerl_ppo` (PPO-clip against the logged rollout log-probs, bounds
+  `clip_ratio_low/high`) and `swerl_dis` (SAO direct importance sampling, band
+  `(1 - clip_ratio_low, 1 + clip_ratio_high)` = `(1 - eps_low, 1 + eps_high)`), per-token
+  terms from `swerl.train.losses`, reduced by `aggregate`.
+
+`aggregate` reduces with swerl's `aggregate_loss` and the *whole optimizer step's*
+denominators when the batch carries them (`StepInfo`, put in `config.global_batch_info`
+by the worker loss function), so micro-batches and data-parallel ranks add up to the
+full-step loss (eqs. 14-16; rollout-mean included). Without them it falls back to verl's
+`agg_loss` with verl's `global_batch_info`, which equals eqs. 14/15 for token-mean and
+seq-mean-token-mean and has no rollout-mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from verl.trainer.ppo.core_algos import (
+    ADV_ESTIMATOR_REGISTRY,
+    agg_loss,
+    register_adv_est,
+    register_policy_loss,
+)
+
+from swerl.errors import ConfigError, DataError
+from swerl.train.advantage import group_advantages
+from swerl.train.losses import StepDenominators, aggregate_loss, dis_policy_loss, masked_mean, ppo_clip_loss
+
+STEP_KEY = "swerl_step"
+"""Key of the `StepInfo` in `ActorConfig.global_batch_info` (set per micro-batch, then removed)."""
+_VERL_AGG_KEYS = ("dp_size", "batch_num_tokens", "global_batch_size", "loss_scale_factor")
+
+
+@dataclass(frozen=True)
+class StepInfo:
+    """What one micro-batch needs to be reduced with whole-step denominators.
+
+    rollout_index  (b,) long, step-global rollout id per row (-1: padding row)
+    sample_index   (b,) long, step-global sample id per row (-1: padding row)
+    dp_size        data-parallel ranks: FSDP averages gradients, so each rank's loss is x dp_size
+    """
+
+    mode: str
+    denominators: StepDenominators
+    rollout_index: torch.Tensor
+    sample_index: torch.Tensor
+    dp_size: int = 1
+
+
+def denominators_to_meta(den: StepDenominators) -> dict[str, Any]:
+    """Plain-Python form of `StepDenominators` (travels as non-tensor data through verl's dispatch)."""
+    return {"num_tokens": den.num_tokens, "num_samples": den.num_samples, "num_rollouts": den.num_rollouts,
+            "sample_tokens": den.sample_tokens.tolist(), "rollout_tokens": den.rollout_tokens.tolist()}
+
+
+def denominators_from_meta(meta: dict[str, Any]) -> StepDenominators:
+    return StepDenominators(int(meta["num_tokens"]), int(meta["num_samples"]), int(meta["num_rollouts"]),
+                            torch.tensor(meta["sample_tokens"], dtype=torch.float64),
+                            torch.tensor(meta["rollout_tokens"], dtype=torch.float64))
+
+
+# ---- advantage -----------------------------------------------------------------------------------
+def rollout_advantages(
+    token_level_rewards: torch.Tensor,
+    response_mask: torch.Tensor,
+    index: Sequence[Any],
+    *,
+    rollout_index: Sequence[Any] | None = None,
+    estimator: str = "grpo",
+    std_normalize: bool = False,
+    epsilon: float = 1e-6,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Rollout-level outcome advantages per row, (B, R) -> ((B, R), (B, R)) advantages = returns.
+
+    token_level_rewards (B, R): a row's reward is its sum (every row of a rollout carries r_rho)
+    response_mask       (B, R): rows with no response token (padding rows) get 0 and are skipped
+    index               (B,): group id per row (verl's `uid`)
+    rollout_index       (B,): rollout id per row; -1 / None entries are padding rows
+    """
+    scores = token_level_rewards.sum(-1).tolist()
+    live = (response_mask.sum(-1) > 0).tolist()
+    rid = list(rollout_index) if rollout_index is not None else list(range(len(scores)))
+    reward_of: dict[Any, float] = {}
+    group_of: dict[Any, Any] = {}
+    for i, (r, g, alive) in enumerate(zip(rid, index, live, strict=True)):
+        if not alive or r is None or (isinstance(r, int | np.integer) and r < 0):
+            continue
+        if reward_of.setdefault(r, scores[i]) != scores[i]:
+            raise DataError(f"rollout {r!r}: rows carry different rewards ({reward_of[r]} vs {scores[i]})")
+        if group_of.setdefault(r, g) != g:
+            raise DataError(f"rollout {r!r}: rows carry different group ids")
+    members: dict[Any, list[Any]] = {}
+    for r, g in group_of.items():
+        members.setdefault(g, []).append(r)
+    adv_of: dict[Any, float] = {}
+    for rids in members.values():
+        adv = group_advantages([reward_of[r] for r in rids], estimator, std_normalize, epsilon)  # type: ignore[arg-type]
+        adv_of.update(zip(rids, adv, strict=True))
+    per_row = torch.tensor([adv_of.get(r, 0.0) if alive else 0.0 for r, alive in zip(rid, live, strict=True)],
+                           dtype=token_level_rewards.dtype, device=token_level_rewards.device)
+    adv_tok = per_row.unsqueeze(-1) * response_mask.to(token_level_rewards.dtype)
+    return adv_tok, adv_tok
+
+
+def _std_flag(config: Any, kwargs: dict[str, Any]) -> bool:
+    if "norm_adv_by_std_in_grpo" in kwargs:
+        return bool(kwargs["norm_adv_by_std_in_grpo"])
+    return bool(config.get("norm_adv_by_std_in_grpo", False)) if config is not None else False
+
+
+def swerl_grpo_advantage(token_level_rewards: torch.Tensor, response_mask: torch.Tensor, index: Sequence[Any],
+                         epsilon: float = 1e-6, config: Any = None, rollout_index: Sequence[Any] | None = None,
+                         **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+    """verl estimator `swerl_grpo`: A = r - mean over the *rollouts* of the group (sec. 3)."""
+    return rollout_advantages(token_level_rewards, response_mask, index, rollout_index=rollout_index,
+                              estimator="grpo", std_normalize=_std_flag(config, kwargs), epsilon=epsilon)
+
+
+def swerl_rloo_advantage(token_level_rewards: torch.Tensor, response_mask: torch.Tensor, index: Sequence[Any],
+                         epsilon: float = 1e-6, config: Any = None, rollout_index: Sequence[Any] | None = None,
+                         **kwargs: Any) -> tuple[torch.Tensor, torch.Tensor]:
+    """verl estimator `swerl_rloo`: A = r - mean of the group's *other rollouts* (sec. 3)."""
+    return rollout_advantages(token_level_rewards, response_mask, index, rollout_index=rollout_index,
+                              estimator="rloo", std_normalize=_std_flag(config, kwargs), epsilon=epsilon)
+
+
+# ---- policy losses -------------------------------------------------------------------------------
+def aggregate(loss_mat: torch.Tensor, response_mask: torch.Tensor, loss_agg_mode: str, config: Any) -> torch.Tensor:
+    """Reduce (b, R) per-token losses to this micro-batch's share of the step loss (see module doc)."""
+    info = getattr(config, "global_batch_info", None) or {}
+    step: StepInfo | None = info.get(STEP_KEY)
+    if step is not None:
+        return aggregate_loss(loss_mat, response_mask, step.rollout_index, step.mode,  # type: ignore[arg-type]
+                              sample_index=step.sample_index, denominators=step.denominators) * step.dp_size
+    if loss_agg_mode == "rollout-mean":
+        raise ConfigError("rollout-mean needs the step's rollout denominators: train through "
+                          "swerl.train.backends.verl.loss_fns.swerl_actor_loss")
+    return agg_loss(loss_mat, response_mask, loss_agg_mode, **{k: info[k] for k in _VERL_AGG_KEYS if k in info})
+
+
+def swerl_ppo_policy_loss(old_log_prob: torch.Tensor, log_prob: torch.Tensor, advantages: torch.Tensor,
+                          response_mask: torch.Tensor, loss_agg_mode: str = "token-mean", config: Any = None,
+                          rollout_is_weights: torch.Tensor | None = None) -> tuple[torch.Tensor, dict[str, Any]]:
+    """verl policy loss `swerl_ppo`, (b, R) tensors -> (loss, metrics); `old_log_prob` is logp_rollout."""
+    tok, clipped = ppo_clip_loss(log_prob, old_log_prob, advantages, config.clip_ratio_low, config.clip_ratio_high)
+    if rollout_is_weights is not None:
+        tok = tok * rollout_is_weights
+    mask = response_mask.bool()
+    with torch.no_grad():
+        metrics = {"actor/pg_clipfrac": masked_mean(clipped.float(), mask).item(),
+                   "actor/ppo_kl": masked_mean(old_log_prob - log_prob, mask).item()}
+    return aggregate(tok, mask, loss_agg_mode, config), metrics
+
+
+def swerl_dis_policy_loss(old_log_prob: torch.Tensor, log_prob: torch.Tensor, advantages: torch.Tensor,
+                          response_mask: torch.Tensor, loss_agg_mode: str = "token-mean", config: Any = None,
+                          rollout_is_weights: torch.Tensor | None = None) -> tuple[torch.Tensor, dict[str, Any]]:
+    """verl policy loss `swerl_dis`: SAO DIS with hard masking, eps_low/eps_high = clip_ratio_low/high."""
+    tok, keep = dis_policy_loss(log_prob, old_log_prob, advantages, config.clip_ratio_low, config.clip_ratio_high)
+    if rollout_is_weights is not None:
+        tok = tok * rollout_is_weights
+    mask = response_mask.bool()
+    with torch.no_grad():
+        metrics = {"actor/dis_masked_frac": masked_mean((~keep).float(), mask).item(),
+                   "actor/ppo_kl": masked_mean(old_log_prob - log_prob, mask).item()}
+    return aggregate(tok, mask, loss_agg_mode, config), metrics
+
+
+def register() -> None:
+    """Register swerl's estimators and losses in verl's registries (idempotent; runs on import)."""
+    for name, fn in (("swerl_grpo", swerl_grpo_advantage), ("swerl_rloo", swerl_rloo_advantage)):
+        if ADV_ESTIMATOR_REGISTRY.get(name) is not fn:
+            ADV_ESTIMATOR_REGISTRY.pop(name, None)  # a reloaded module: replace, don't trip verl's duplicate check
+            register_adv_est(name)(fn)
+    for name, fn in (("swerl_ppo", swerl_ppo_policy_loss), ("swerl_dis", swerl_dis_policy_loss)):
+        register_policy_loss(name)(fn)
+
+
+register()
+
+__all__ = [
+    "STEP_KEY",
+    "StepInfo",
+    "aggregate",
+    "denominators_from_meta",
+    "denominators_to_meta",
+    "register",
+    "rollout_advantages",
+    "swerl_dis_policy_loss",
+    "swerl_grpo_advantage",
+    "swerl_ppo_policy_loss",
+    "swerl_rloo_advantage",
+]

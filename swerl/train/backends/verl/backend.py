@@ -1,0 +1,313 @@
+"""`VerlBackend`: the `TrainingBackend` interface on verl's Ray workers (FSDP actor, SAO critic, vLLM replicas).
+
+swerl keeps its own loop (gateway, controller, assembly, advantages); verl supplies the
+distributed engine. Only verl's workers and managers are used, never its fit loop:
+
+    start()            Ray resource pool over all GPUs; one colocated worker group holding
+                       the hybrid actor/rollout worker (+ the critic for SAO); swerl's loss
+                       functions installed with `set_loss_fn`; vLLM replicas started on the
+                       same GPUs (`LLMServerManager`), weight sync via `CheckpointEngineManager`.
+    engine_urls()      the replicas' OpenAI-compatible servers: the gateway's upstreams.
+    release_engine()   vLLM sleep (weights + KV cache freed) before an update, after the
+                       gateway paused and drained (the replica also waits for its queue).
+    update(samples)    one optimizer step over whole rollouts (ALGORITHMS.md secs. 3-5, 8).
+    sync_weights(v)    trainer -> vLLM weights, vLLM awake again; then the gateway resumes with v.
+    state_dict()       sharded verl checkpoint of actor (+ critic) under `checkpoint_dir`,
+                       returned as a small dict that `load_state_dict` restores from.
+
+One `update` for SAO: critic values (forward only) -> skip-observation GAE linked across
+each rollout's rows on the driver (`proto.rows_gae`) -> policy step (after the critic's
+warm-up) -> K critic steps on the same batch (`epochs=K`), as `TorchBackend` does.
+verl's workers need CUDA; `scripts/gpu_check.sh` exercises this class on a GPU machine.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from swerl.errors import ConfigError, DataError
+from swerl.log import get_logger
+from swerl.train.schema import Sample
+
+if TYPE_CHECKING:
+    from swerl.config import Recipe
+
+log = get_logger(__name__)
+
+_RENAME = {
+    "actor/pg_loss": "policy/loss", "actor/pg_clipfrac": "policy/clip_frac",
+    "actor/dis_masked_frac": "policy/dis_masked_frac", "actor/ppo_kl": "policy/approx_kl",
+    "actor/entropy": "policy/entropy", "actor/grad_norm": "policy/grad_norm", "actor/lr": "policy/lr",
+    "critic/vf_loss": "critic/value_loss", "critic/grad_norm": "critic/grad_norm",
+    "critic/vpred_mean": "critic/value_mean",
+}
+
+
+def _reduce(metrics: dict[str, Any], prefix: str) -> dict[str, float]:
+    """verl's per-mini-batch metric lists -> floats under swerl's names (`prefix` for unprefixed keys)."""
+    from verl.utils.metric import reduce_metrics
+
+    out: dict[str, float] = {}
+    for k, v in reduce_metrics(dict(metrics)).items():
+        key = k if "/" in k else f"{prefix}/{k}"
+        try:
+            out[_RENAME.get(key, key)] = float(v)
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+class VerlBackend:
+    """Policy (and SAO critic) updates on verl's workers; see the module doc for the lifecycle."""
+
+    def __init__(self, recipe: Recipe, *, model_path: str | None = None, checkpoint_dir: str = "checkpoints",
+                 overrides: Sequence[str] = (), with_rollout: bool = True, ray_address: str | None = None,
+                 calculate_entropy: bool = True) -> None:
+        try:  # fail before any work starts, with the fix, when verl is not installed here
+            import verl.trainer.ppo.core_algos  # noqa: F401
+        except ImportError as exc:
+            raise ConfigError(f"train.backend=verl needs verl 0.9.x in this environment ({exc}); "
+                              "see docs/verl.md (scripts/setup-verl.sh, or verl's GPU image)") from exc
+        self.recipe = recipe
+        self.model_path = model_path or recipe.model.path
+        self.checkpoint_dir = os.path.abspath(checkpoint_dir)
+        self.overrides = list(overrides)
+        self.with_rollout = with_rollout
+        self.ray_address = ray_address
+        self.calculate_entropy = calculate_entropy
+        self.use_critic = recipe.algorithm.name == "sao"
+        self.step = 0
+        self.dp_size = 1
+        self.pad_token_id = 0
+        self.vocab_size: int | None = None
+        self.cfg: Any = None
+        self.actor_wg: Any = None
+        self.critic_wg: Any = None
+        self.llm_servers: Any = None
+        self.weight_sync: Any = None
+        self.engine_awake = False
+
+    # ---- lifecycle ------------------------------------------------------------------------------
+    def start(self) -> VerlBackend:
+        """Start Ray (or join `ray_address`), the worker group, the vLLM replicas and the weight sync."""
+        import ray
+        from transformers import AutoConfig, AutoTokenizer
+        from verl.single_controller.ray import (
+            RayClassWithInitArgs,
+            RayResourcePool,
+            RayWorkerGroup,
+            create_colocated_worker_cls,
+        )
+        from verl.utils.config import omega_conf_to_dataclass
+
+        from swerl.train.backends.verl.critic import ActorWorker, CriticWorker
+        from swerl.train.backends.verl.loss_fns import swerl_actor_loss, swerl_value_loss
+        from swerl.train.backends.verl.verl_config import (
+            actor_config,
+            build_verl_config,
+            critic_worker_config,
+        )
+
+        t0 = time.perf_counter()
+        cfg = self.cfg = build_verl_config(self.recipe, model_path=self.model_path, checkpoint_dir=self.checkpoint_dir,
+                                           extra=self.overrides)
+        tok = AutoTokenizer.from_pretrained(self.model_path)
+        self.pad_token_id = tok.pad_token_id if tok.pad_token_id is not None else (tok.eos_token_id or 0)
+        self.vocab_size = getattr(AutoConfig.from_pretrained(self.model_path), "vocab_size", None)
+        if not ray.is_initialized():
+            ray.init(address=self.ray_address, runtime_env={"env_vars": {"TOKENIZERS_PARALLELISM": "false"}})
+        v = self.recipe.verl
+        pool = RayResourcePool(process_on_nodes=[v.gpus_per_node] * v.nnodes, use_gpu=True, max_colocate_count=3,
+                               name_prefix="swerl")
+        role = "actor_rollout" if self.with_rollout else "actor"  # "actor" builds no vLLM engine
+        classes = {"actor_rollout": RayClassWithInitArgs(cls=ray.remote(ActorWorker), config=cfg.actor_rollout_ref,
+                                                         role=role)}
+        if self.use_critic:
+            c_cfg, worker_cfg = critic_worker_config(cfg)
+            classes["critic"] = RayClassWithInitArgs(cls=ray.remote(CriticWorker), config=worker_cfg)
+        group = RayWorkerGroup(resource_pool=pool, ray_cls_with_init=create_colocated_worker_cls(classes),
+                               device_name="cuda")
+        wgs = group.spawn(prefix_set=classes.keys())
+        if self.use_critic:
+            self.critic_wg = wgs["critic"]
+            self.critic_wg.reset()
+            self.critic_wg.set_loss_fn(partial(swerl_value_loss, config=c_cfg))
+        self.actor_wg = wgs["actor_rollout"]
+        self.actor_wg.init_model()
+        self.actor_wg.set_loss_fn(partial(swerl_actor_loss, config=actor_config(cfg)))
+        self.dp_size = self._dp_size(self.actor_wg, "actor")
+        if self.with_rollout:
+            from verl.checkpoint_engine import CheckpointEngineManager
+            from verl.workers.rollout.llm_server import LLMServerManager
+
+            self.llm_servers = LLMServerManager.create(config=cfg, worker_group=self.actor_wg,
+                                                       rollout_resource_pool=pool)
+            ce_cfg = omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout.checkpoint_engine)
+            self.weight_sync = CheckpointEngineManager(config=ce_cfg, actor_wg=self.actor_wg,
+                                                       replicas=self.llm_servers.get_replicas())
+            self.engine_awake = True
+            self.release_engine()  # replicas start with dummy weights: sync before serving
+            self.sync_weights(0)
+        log.info("verl_backend_started", gpus=v.nnodes * v.gpus_per_node, dp=self.dp_size, sao=self.use_critic,
+                 replicas=len(self.engine_urls()), start_s=round(time.perf_counter() - t0, 1))
+        return self
+
+    @staticmethod
+    def _dp_size(wg: Any, mesh: str) -> int:
+        if mesh not in wg._dispatch_info:
+            wg._dispatch_info[mesh] = wg._query_dispatch_info(mesh)
+        return max(wg._dispatch_info[mesh]) + 1
+
+    def _require_started(self) -> None:
+        if self.actor_wg is None:
+            raise ConfigError("VerlBackend: call start() first")
+
+    def shutdown(self) -> None:
+        """Release Ray (workers and replicas die with it)."""
+        import ray
+
+        if ray.is_initialized():
+            ray.shutdown()
+        self.actor_wg = self.critic_wg = self.llm_servers = self.weight_sync = None
+
+    # ---- collocated engine hooks ----------------------------------------------------------------
+    def engine_urls(self) -> list[str]:
+        """OpenAI base URLs (`http://host:port/v1`) of the vLLM replicas: the gateway's upstreams.
+
+        They serve the policy under `settings.served_model_name(recipe)` ("policy" unless
+        `inference.model` says otherwise)."""
+        if self.llm_servers is None:
+            return []
+        urls = [a if a.startswith("http") else f"http://{a}" for a in self.llm_servers.get_addresses()]
+        return [u.rstrip("/") if u.rstrip("/").endswith("/v1") else f"{u.rstrip('/')}/v1" for u in urls]
+
+    def release_engine(self) -> None:
+        """Put the replicas to sleep (their weights and KV cache leave the GPUs). Gateway already drained.
+
+        Idempotent; `update` calls it if the caller did not, since FSDP and an awake vLLM do not
+        fit one GPU pool together at scale."""
+        if self.weight_sync is not None and self.engine_awake:
+            self.weight_sync.sleep_replicas()
+        self.engine_awake = False
+
+    def sync_weights(self, version: int) -> float:
+        """Copy the actor's weights into the (sleeping) replicas and wake them; returns seconds taken.
+
+        verl's collocated sync resumes the replicas' weight memory itself, so it needs them
+        asleep: an awake engine is put to sleep first."""
+        t0 = time.perf_counter()
+        if self.weight_sync is not None:
+            self.release_engine()
+            self.weight_sync.update_weights(version)
+            self.engine_awake = True
+        return time.perf_counter() - t0
+
+    # ---- update ---------------------------------------------------------------------------------
+    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None) -> dict[str, float]:
+        """One optimizer step over `samples` (whole rollouts); see `TrainingBackend.update`."""
+        from verl.utils import tensordict_utils as tu
+
+        from swerl.train.backends.verl.proto import rollout_layout, samples_to_dataproto, to_worker_tensordict
+
+        self._require_started()
+        t0 = time.perf_counter()
+        if not samples:
+            raise DataError("update: no samples")
+        a = self.recipe.algorithm
+        if self.use_critic and advantages is not None:
+            raise DataError("advantages: the SAO backend computes them with its critic; pass None")
+        if not self.use_critic and advantages is None:
+            raise DataError("advantages: required without a critic (use compute_advantages)")
+        if self.engine_awake:
+            log.info("engine_released_by_update", step=self.step)
+            self.release_engine()
+        layout = rollout_layout(samples, self.dp_size)
+        dp = samples_to_dataproto(samples, layout, advantages=advantages, loss_agg=a.loss_agg,
+                                  pad_token_id=self.pad_token_id, vocab_size=self.vocab_size)
+        mask = dp.batch["response_mask"]
+        metrics: dict[str, float] = {
+            "batch/samples": float(len(samples)), "batch/rollouts": float(len({s.rollout_id for s in samples})),
+            "batch/rows": float(len(dp)), "batch/padding_rows": float(layout.rows.count(-1)),
+            "batch/response_tokens": float(mask.sum()), "batch/tokens": float(dp.batch["attention_mask"].sum()),
+        }
+        if self.use_critic:
+            metrics.update(self._gae(dp))
+        adv = dp.batch["advantages"][mask.bool()]
+        metrics["policy/advantage_mean"] = float(adv.mean()) if adv.numel() else 0.0
+        train_policy = not self.use_critic or self.step >= a.critic_warmup_steps
+        metrics["policy/updated"] = float(train_policy)
+        if train_policy:
+            out = self.actor_wg.update_actor(to_worker_tensordict(dp, calculate_entropy=self.calculate_entropy))
+            metrics.update(_reduce(tu.get(out, "metrics"), "actor"))
+        if self.use_critic:
+            out = self.critic_wg.train_mini_batch(to_worker_tensordict(dp, epochs=a.critic_updates)).get()
+            metrics.update(_reduce(tu.get(out, "metrics"), "critic"))
+        self.step += 1
+        dt = time.perf_counter() - t0
+        metrics["time/update_s"] = dt
+        metrics["perf/tokens_per_s"] = metrics["batch/tokens"] / dt if dt > 0 else 0.0
+        log.info("update", step=self.step, **{k: round(v, 6) for k, v in metrics.items()})
+        return metrics
+
+    def _gae(self, dp: Any) -> dict[str, float]:
+        """Critic values (forward only) -> linked skip-observation GAE; writes advantages/returns/values into `dp`."""
+        from verl.utils import tensordict_utils as tu
+        from verl.workers.utils.padding import no_padding_2_padding
+
+        from swerl.train.backends.verl.proto import rows_gae, to_worker_tensordict
+
+        td = to_worker_tensordict(dp, compute_loss=False)
+        out = self.critic_wg.infer_batch(td).get()
+        values = no_padding_2_padding(tu.get(out, "values"), td).float().cpu()
+        values = values * dp.batch["response_mask"]
+        a = self.recipe.algorithm
+        adv, ret = rows_gae(values, dp, a.gamma, a.lam)
+        dp.batch["advantages"], dp.batch["returns"], dp.batch["values"] = adv, ret, values
+        m = dp.batch["response_mask"].bool()
+        var = ret[m].var(unbiased=False) if m.any() else ret.new_zeros(())
+        ev = float(1 - (ret[m] - values[m]).var(unbiased=False) / var) if var > 0 else 0.0
+        return {"critic/explained_variance": ev, "critic/value_mean": float(values[m].mean()) if m.any() else 0.0}
+
+    # ---- checkpoints ----------------------------------------------------------------------------
+    def save_checkpoint(self, path: str | None = None) -> str:
+        """verl sharded checkpoint (model, optimizer, extra) of actor and critic under `path`; returns it."""
+        self._require_started()
+        path = os.path.abspath(path or os.path.join(self.checkpoint_dir, f"global_step_{self.step}"))
+        self.actor_wg.save_checkpoint(os.path.join(path, "actor"), global_step=self.step)
+        if self.critic_wg is not None:
+            self.critic_wg.save_checkpoint(os.path.join(path, "critic"), global_step=self.step)
+        return path
+
+    def load_checkpoint(self, path: str, step: int) -> None:
+        self._require_started()
+        self.actor_wg.load_checkpoint(os.path.join(path, "actor"), del_local_after_load=False)
+        if self.critic_wg is not None:
+            if not os.path.isdir(os.path.join(path, "critic")):
+                raise ConfigError(f"checkpoint {path} has no critic state but this backend uses a critic (SAO)")
+            self.critic_wg.load_checkpoint(os.path.join(path, "critic"), del_local_after_load=False)
+        self.step = int(step)
+
+    def state_dict(self) -> dict[str, Any]:
+        """Saves a verl checkpoint and returns where it is (weights stay sharded on disk, not in this dict)."""
+        return {"step": self.step, "checkpoint": self.save_checkpoint(), "recipe": self.recipe.name,
+                "backend": "verl"}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        if state.get("backend") != "verl":
+            raise ConfigError("load_state_dict: not a verl backend state (expected backend='verl')")
+        self.load_checkpoint(state["checkpoint"], state["step"])
+
+    def policy_weights(self) -> dict[str, Any]:
+        """Not gathered on the driver: a 9B policy stays sharded; `sync_weights` streams it to vLLM instead.
+
+        For a Hugging Face export use verl's model merger on a checkpoint (docs/verl.md).
+        """
+        raise NotImplementedError("VerlBackend keeps weights sharded on its workers: use sync_weights(version) "
+                                  "for the inference engine, or save_checkpoint() + `python -m verl.model_merger`")
+
+
+__all__ = ["VerlBackend"]

@@ -1,0 +1,104 @@
+"""The loss functions swerl hands to verl's workers (`worker_group.set_loss_fn`; imports verl).
+
+Same contract as verl's `verl.workers.utils.losses.ppo_loss` / `value_loss`:
+`fn(config, model_output, data, dp_group=None) -> (loss, metrics)`, called once per
+micro-batch inside verl's FSDP engine with the micro-batch `TensorDict`. What differs:
+
+- the batch's swerl step data (`swerl_rollout_index`, `swerl_sample_index` per row and
+  the step's `StepDenominators` as non-tensor `swerl_step`) become a `StepInfo` in
+  `config.global_batch_info` for the duration of the call, so the registered policy
+  loss reduces with whole-step denominators (rollout-mean included);
+- the critic loss is swerl's: 0.5 (V - G)^2 on action tokens, reduced like the policy
+  loss (TorchBackend's critic), no value clipping.
+
+These are module-level functions (bound with `functools.partial(fn, config=...)`), so
+Ray pickles them by reference and each worker imports this module, which registers
+swerl's estimators and losses there too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from verl.trainer.ppo.core_algos import get_policy_loss_fn
+from verl.utils import tensordict_utils as tu
+from verl.utils.metric import AggregationType, Metric
+from verl.workers.utils.padding import no_padding_2_padding
+
+from swerl.train.backends.verl.algos import STEP_KEY, StepInfo, aggregate, denominators_from_meta
+from swerl.train.losses import aggregate_loss, masked_mean
+
+STEP_META = "swerl_step"
+"""Non-tensor key: {"mode": loss_agg, **denominators_to_meta(den)} for the whole optimizer step."""
+ROLLOUT_INDEX = "swerl_rollout_index"
+SAMPLE_INDEX = "swerl_sample_index"
+
+
+def step_info(data: Any, dp_size: int) -> StepInfo | None:
+    """The micro-batch's `StepInfo`, or None when the batch did not come from swerl."""
+    meta = tu.get_non_tensor_data(data=data, key=STEP_META, default=None)
+    if meta is None:
+        return None
+    return StepInfo(mode=meta["mode"], denominators=denominators_from_meta(meta),
+                    rollout_index=data[ROLLOUT_INDEX].long(), sample_index=data[SAMPLE_INDEX].long(),
+                    dp_size=int(dp_size))
+
+
+def _padded(data: Any, fields: list[str]) -> Any:
+    return data.select(*fields).to_padded_tensor()
+
+
+def swerl_actor_loss(config: Any, model_output: dict[str, Any], data: Any,
+                     dp_group: Any = None) -> tuple[torch.Tensor, dict[str, Any]]:
+    """Policy loss of one micro-batch: (b, R) log-probs -> scalar share of the step loss, metrics."""
+    log_prob = no_padding_2_padding(model_output["log_probs"], data)
+    dp_size = data["dp_size"]
+    info = config.global_batch_info
+    info.update(dp_size=dp_size, batch_num_tokens=data["batch_num_tokens"],
+                global_batch_size=data["global_batch_size"], loss_scale_factor=config.loss_scale_factor)
+    fields = ["response_mask", "old_log_probs", "advantages"] + (
+        ["rollout_is_weights"] if "rollout_is_weights" in data else [])
+    batch = _padded(data, fields)
+    mask = batch["response_mask"].bool()
+    step = step_info(data, dp_size)
+    policy_loss_fn = get_policy_loss_fn(config.policy_loss.get("loss_mode", "vanilla"))
+    if step is not None:
+        info[STEP_KEY] = step
+    try:
+        pg_loss, pg_metrics = policy_loss_fn(
+            old_log_prob=batch["old_log_probs"], log_prob=log_prob, advantages=batch["advantages"],
+            response_mask=mask, loss_agg_mode=config.loss_agg_mode, config=config,
+            rollout_is_weights=batch.get("rollout_is_weights", None))
+        loss = pg_loss
+        metrics: dict[str, Any] = {k: Metric(AggregationType.MEAN, v) for k, v in pg_metrics.items()}
+        metrics["actor/pg_loss"] = Metric(AggregationType.SUM, pg_loss.detach())
+        entropy = model_output.get("entropy")
+        if entropy is not None:
+            entropy = no_padding_2_padding(entropy, data)
+            metrics["actor/entropy"] = Metric(AggregationType.MEAN, masked_mean(entropy.detach(), mask).item())
+            if config.entropy_coeff:
+                loss = loss - config.entropy_coeff * aggregate(entropy, mask, config.loss_agg_mode, config)
+    finally:
+        info.pop(STEP_KEY, None)
+    return loss, metrics
+
+
+def swerl_value_loss(config: Any, model_output: dict[str, Any], data: Any,
+                     dp_group: Any = None) -> tuple[torch.Tensor, dict[str, Any]]:
+    """SAO critic loss of one micro-batch: 0.5 (V - G)^2 on action tokens with whole-step denominators."""
+    vpreds = no_padding_2_padding(model_output["values"], data)
+    batch = _padded(data, ["returns", "response_mask"])
+    mask = batch["response_mask"].bool()
+    tok = 0.5 * (vpreds.float() - batch["returns"].float()) ** 2
+    step = step_info(data, data["dp_size"])
+    if step is None:
+        raise ValueError("swerl_value_loss needs a batch built by swerl.train.backends.verl.proto")
+    loss = aggregate_loss(tok, mask, step.rollout_index, step.mode,  # type: ignore[arg-type]
+                          sample_index=step.sample_index, denominators=step.denominators) * step.dp_size
+    metrics = {"critic/vf_loss": Metric(AggregationType.SUM, loss.detach()),
+               "critic/vpred_mean": Metric(AggregationType.MEAN, masked_mean(vpreds.detach(), mask).item())}
+    return loss, metrics
+
+
+__all__ = ["ROLLOUT_INDEX", "SAMPLE_INDEX", "STEP_META", "step_info", "swerl_actor_loss", "swerl_value_loss"]

@@ -1,0 +1,150 @@
+"""Recipe -> verl trainer-config overrides (pure: no verl import), plus the names swerl registers in verl.
+
+verl's workers are configured by its Hydra trainer config (`verl/trainer/config/ppo_trainer.yaml`).
+`verl_overrides(recipe)` is the complete, ordered list of dotted overrides a recipe maps to,
+so `--dry-run` can print it on a machine without verl and `verl_config.build_verl_config`
+composes exactly this list. The user's `verl.overrides` come last and win.
+
+Why some values are fixed rather than read from the recipe:
+- `ppo_epochs=1`, `shuffle=false`: one `update()` is one optimizer step over whole
+  rollouts (ALGORITHMS.md sec. 5); the backend passes the mini-batch size per call.
+- `use_dynamic_bsz=true`: micro-batches are cut by tokens (`max_token_len_per_gpu`), so
+  a rank's row count never has to divide a fixed micro-batch size.
+- `loss_agg_mode`: verl validates it against its own modes; swerl's mode (rollout-mean
+  included) travels with every batch, see `algos.swerl_actor_loss`.
+- `checkpoint_engine.backend=naive`: collocated weight sync, trainer -> vLLM in process.
+- `logprobs_mode=raw_logprobs`: the gateway records vLLM's raw log-probs (before
+  temperature), the quantity the trainer recomputes.
+- `served_model_name`: the replicas answer to one fixed model name (`served_model_name`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from swerl.errors import ConfigError
+
+if TYPE_CHECKING:
+    from swerl.config import Recipe
+
+ADV_ESTIMATORS = {"grpo": "swerl_grpo", "rloo": "swerl_rloo"}
+"""swerl's algorithm name -> the advantage estimator registered by `algos`."""
+POLICY_LOSSES = {"ppo": "swerl_ppo", "dis": "swerl_dis"}
+"""swerl's policy loss -> the policy loss registered by `algos` (clip bounds / DIS eps in clip_ratio_*)."""
+VERL_AGG = {"token-mean": "token-mean", "seq-mean-token-mean": "seq-mean-token-mean", "rollout-mean": "token-mean"}
+"""What verl's validator is told; the swerl mode itself rides on the batch."""
+CRITIC_MODEL_TYPE = "swerl_value_model"
+"""The engine model type of SAO's frozen-attention critic (`critic.FrozenAttentionValueEngine`)."""
+
+
+def served_model_name(recipe: Recipe) -> str:
+    """The name vLLM serves the policy under: `inference.model` (what the gateway and the loop's engine
+    check send), default "policy". Fixed, because verl would otherwise serve it under a local path."""
+    inference = getattr(recipe, "inference", None)
+    return getattr(inference, "model", None) or "policy"
+
+
+def _fmt(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ",".join(_fmt(v) for v in value) + "]"
+    return str(value)
+
+
+def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_dir: str | None = None) -> list[str]:
+    """Hydra overrides (`key=value`) of verl's `ppo_trainer` config for `recipe`, in application order.
+
+    `model_path` replaces `recipe.model.path` (e.g. a local copy of the hub model);
+    `checkpoint_dir` is where verl writes sharded checkpoints.
+    """
+    m, v, t, a, r = recipe.model, recipe.verl, recipe.train, recipe.algorithm, recipe.rollout
+    if r.max_tokens >= m.max_context:
+        raise ConfigError(f"rollout.max_tokens={r.max_tokens} must be below model.max_context={m.max_context}")
+    sao = a.name == "sao"
+    if a.name not in ADV_ESTIMATORS and not sao:
+        raise ConfigError(f"algorithm.name {a.name!r}: the verl backend supports grpo, rloo and sao")
+    path = model_path or m.path
+    low, high = (a.dis_eps_low, a.dis_eps_high) if a.policy_loss == "dis" else (a.clip_low, a.clip_high)
+    arr, actor, rollout = "actor_rollout_ref", "actor_rollout_ref.actor", "actor_rollout_ref.rollout"
+    kv: list[tuple[str, object]] = [
+        (f"{arr}.model.path", path),
+        (f"{arr}.model.use_remove_padding", True),
+        (f"{arr}.model.enable_gradient_checkpointing", v.gradient_checkpointing),
+        (f"{actor}.strategy", v.strategy),
+        (f"{actor}.fsdp_config.strategy", v.strategy),
+        (f"{actor}.fsdp_config.param_offload", v.param_offload),
+        (f"{actor}.fsdp_config.optimizer_offload", v.optimizer_offload),
+        (f"{actor}.fsdp_config.ulysses_sequence_parallel_size", v.ulysses_sp),
+        (f"{actor}.optim.lr", t.lr),
+        (f"{actor}.optim.weight_decay", t.weight_decay),
+        (f"{actor}.optim.clip_grad", t.grad_clip),
+        (f"{actor}.ppo_mini_batch_size", t.rollouts_per_step),
+        (f"{actor}.ppo_epochs", 1),
+        (f"{actor}.shuffle", False),
+        (f"{actor}.use_dynamic_bsz", True),
+        (f"{actor}.ppo_max_token_len_per_gpu", v.max_token_len_per_gpu),
+        (f"{actor}.policy_loss.loss_mode", POLICY_LOSSES[a.policy_loss]),
+        (f"{actor}.clip_ratio_low", low),
+        (f"{actor}.clip_ratio_high", high),
+        (f"{actor}.loss_agg_mode", VERL_AGG[a.loss_agg]),
+        (f"{actor}.entropy_coeff", 0),
+        (f"{actor}.use_kl_loss", False),
+        (f"{rollout}.name", v.rollout_engine),
+        (f"{rollout}.mode", "async"),
+        (f"{rollout}.tensor_model_parallel_size", v.rollout_tp),
+        (f"{rollout}.gpu_memory_utilization", v.rollout_gpu_memory_utilization),
+        (f"{rollout}.temperature", r.temperature),
+        (f"{rollout}.n", r.n_per_task),
+        (f"{rollout}.max_model_len", m.max_context),
+        (f"{rollout}.prompt_length", m.max_context - r.max_tokens),
+        (f"{rollout}.response_length", r.max_tokens),
+        (f"{rollout}.free_cache_engine", True),
+        (f"{rollout}.calculate_log_probs", True),
+        (f"{rollout}.logprobs_mode", "raw_logprobs"),
+        (f"{rollout}.log_prob_use_dynamic_bsz", True),
+        (f"{rollout}.log_prob_max_token_len_per_gpu", v.max_token_len_per_gpu),
+        (f"{rollout}.checkpoint_engine.backend", "naive"),
+        (f"++{rollout}.engine_kwargs.vllm.served_model_name", served_model_name(recipe)),
+        ("algorithm.adv_estimator", "gae" if sao else ADV_ESTIMATORS[a.name]),  # SAO: swerl runs its own linked GAE
+        ("algorithm.gamma", a.gamma),
+        ("algorithm.lam", a.lam),
+        ("algorithm.norm_adv_by_std_in_grpo", a.std_normalize),
+        ("algorithm.use_kl_in_reward", False),
+        ("critic.enable", sao),
+        ("trainer.nnodes", v.nnodes),
+        ("trainer.n_gpus_per_node", v.gpus_per_node),
+        ("trainer.device", "cuda"),
+        ("trainer.project_name", "swerl"),
+        ("trainer.experiment_name", recipe.name),
+        ("trainer.logger", ["console"]),
+        ("trainer.critic_warmup", a.critic_warmup_steps if sao else 0),
+    ]
+    if checkpoint_dir:
+        kv.append(("trainer.default_local_dir", checkpoint_dir))
+    if sao:
+        kv += [
+            ("critic.strategy", v.strategy),
+            ("critic.fsdp.strategy", v.strategy),
+            ("critic.model.path", path),
+            ("critic.model.enable_gradient_checkpointing", v.gradient_checkpointing),
+            ("critic.model.use_remove_padding", True),
+            ("critic.fsdp.param_offload", v.param_offload),
+            ("critic.fsdp.optimizer_offload", v.optimizer_offload),
+            ("critic.fsdp.ulysses_sequence_parallel_size", v.ulysses_sp),
+            ("critic.fsdp.use_orig_params", True),
+            ("critic.optim.lr", a.value_lr),
+            ("critic.optim.weight_decay", t.weight_decay),
+            ("critic.optim.clip_grad", t.grad_clip),
+            ("critic.ppo_epochs", a.critic_updates),
+            ("critic.shuffle", False),
+            ("critic.use_dynamic_bsz", True),
+            ("critic.ppo_max_token_len_per_gpu", v.max_token_len_per_gpu),
+            ("critic.loss_agg_mode", VERL_AGG[a.loss_agg]),
+        ]
+    return [f"{k}={_fmt(val)}" for k, val in kv] + list(v.overrides)
+
+
+__all__ = ["ADV_ESTIMATORS", "CRITIC_MODEL_TYPE", "POLICY_LOSSES", "VERL_AGG", "served_model_name", "verl_overrides"]

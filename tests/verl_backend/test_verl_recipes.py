@@ -1,0 +1,115 @@
+"""The verl recipes and the dry-run resource plan: main venv, no verl, not slow."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from swerl.config import VerlConfig, load_recipe
+from swerl.errors import ConfigError
+from swerl.train.backends.verl.plan import dry_run_text, estimate_params, render_plan, resource_plan
+from swerl.train.backends.verl.settings import verl_overrides
+
+
+def _overrides(recipe_name: str, *sets: str) -> dict[str, str]:
+    return dict(x.split("=", 1) for x in verl_overrides(load_recipe(recipe_name, list(sets))))
+
+
+def test_qwen9b_recipe_is_al1_setup() -> None:
+    r = load_recipe("qwen9b")
+    assert r.train.backend == "verl" and r.train.mode == "collocated"
+    assert r.model.path == "Qwen/Qwen3.5-9B" and r.rollout.harness == "mini-swe-agent"
+    assert (r.rollout.n_per_task, r.rollout.temperature) == (8, 1.0)
+    assert (r.algorithm.name, r.algorithm.advantage_level, r.algorithm.loss_agg) == ("grpo", "rollout", "rollout-mean")
+    assert r.sandbox.backend in ("docker", "kubernetes") and r.sandbox.network_allow == []
+    assert r.model.max_context >= 32768 and r.data.val_split == "test"
+    assert (r.inference.engine, r.inference.model) == ("openai", "policy")  # verl's vLLM replicas, not embedded
+
+
+def test_qwen9b_sao_recipe_has_sao_coding_settings() -> None:
+    r = load_recipe("qwen9b-sao")
+    a = r.algorithm
+    assert (a.name, a.policy_loss, r.rollout.n_per_task) == ("sao", "dis", 1)
+    assert (a.dis_eps_low, a.dis_eps_high, a.value_lr, r.train.lr) == (0.8, 3.0, 5e-6, 1e-6)
+    assert (a.critic_updates, a.critic_warmup_steps) == (2, 10)
+    assert r.verl.strategy == "fsdp2"
+
+
+def test_tiny_recipe_keeps_verl_defaults_and_section_forbids_typos() -> None:
+    assert load_recipe("tiny").verl == VerlConfig()
+    with pytest.raises(ConfigError, match=r"verl\.gpus_per_nod"):
+        load_recipe("qwen9b", ["verl.gpus_per_nod=4"])
+    with pytest.raises(ConfigError, match=r"verl\.rollout_gpu_memory_utilization"):
+        load_recipe("qwen9b", ["verl.rollout_gpu_memory_utilization=1.5"])
+    assert load_recipe("qwen9b", ["verl.nnodes=4"]).verl.nnodes == 4
+
+
+@pytest.mark.parametrize("name", ["qwen9b", "qwen9b-sao"])
+def test_plan_renders_and_fits_on_one_8x80_node(name: str) -> None:
+    plan = resource_plan(load_recipe(name))
+    text = render_plan(plan)
+    assert plan.fits, text
+    assert plan.gpus == 8 and plan.vllm_replicas == 8 and plan.data_parallel == 4
+    assert "8 = 1 node(s) x 8, 80 GiB" in text and "sandboxes       128 x docker" in text
+    assert max(plan.update_gib, plan.rollout_gib) < 80
+    assert ("critic" in text) == (name == "qwen9b-sao")
+    # 9B parameters under FSDP over 8 GPUs: 4 B/param of fp32 weights per GPU
+    w = next(x for x in plan.update_lines if x.name.startswith("actor weights"))
+    assert w.gib == pytest.approx(9e9 * 4 / 8 / 2**30)
+
+
+def test_plan_flags_recipes_that_cannot_run() -> None:
+    bad = resource_plan(load_recipe("qwen9b", ["verl.ulysses_sp=3", "verl.max_token_len_per_gpu=8192"]))
+    assert not bad.fits
+    assert any("ulysses_sp=3 does not divide" in x for x in bad.issues)
+    assert any("max_context=65536 exceeds" in x for x in bad.issues)
+    small = resource_plan(load_recipe("qwen9b", ["verl.gpu_memory_gb=24", "verl.gpus_per_node=1"]))
+    assert not small.fits and any("per GPU >" in x for x in small.issues)
+    assert any("no group baseline" in x for x in resource_plan(load_recipe("qwen9b", ["rollout.n_per_task=1"])).issues)
+    multi = resource_plan(load_recipe("qwen9b", ["verl.nnodes=4"]))
+    assert multi.gpus == 32 and any("kubernetes" in w for w in multi.warnings)
+    assert "PROBLEM" in render_plan(bad) and "fits: NO" in render_plan(bad)
+
+
+def test_plan_for_the_cpu_torch_recipe() -> None:
+    plan = resource_plan(load_recipe("tiny"))
+    assert plan.fits and plan.gpus == 0 and plan.vllm_replicas == 0
+    assert plan.params_estimated and plan.params_b * 1e9 == estimate_params(64, 2, 8192)
+    assert "none (CPU)" in render_plan(plan)
+
+
+def test_overrides_map_the_recipe_onto_verl_keys() -> None:
+    o = _overrides("qwen9b")
+    assert o["algorithm.adv_estimator"] == "swerl_grpo"
+    assert o["actor_rollout_ref.actor.policy_loss.loss_mode"] == "swerl_ppo"
+    assert (o["actor_rollout_ref.actor.clip_ratio_low"], o["actor_rollout_ref.actor.clip_ratio_high"]) == ("0.2", "0.28")
+    assert o["actor_rollout_ref.rollout.n"] == "8" and o["actor_rollout_ref.rollout.max_model_len"] == "65536"
+    assert o["actor_rollout_ref.actor.ppo_epochs"] == "1" and o["critic.enable"] == "false"
+    s = _overrides("qwen9b-sao")
+    assert s["actor_rollout_ref.actor.policy_loss.loss_mode"] == "swerl_dis"
+    assert (s["actor_rollout_ref.actor.clip_ratio_low"], s["actor_rollout_ref.actor.clip_ratio_high"]) == ("0.8", "3.0")
+    assert (s["critic.enable"], s["critic.optim.lr"], s["critic.ppo_epochs"]) == ("true", "5e-06", "2")
+    assert _overrides("qwen9b", "algorithm.name=rloo")["algorithm.adv_estimator"] == "swerl_rloo"
+    assert o["++actor_rollout_ref.rollout.engine_kwargs.vllm.served_model_name"] == "policy"
+    user = verl_overrides(load_recipe("qwen9b", ["verl.overrides=[trainer.save_freq=5]"]))
+    assert user[-1] == "trainer.save_freq=5"  # the escape hatch is applied last
+    with pytest.raises(ConfigError, match="max_tokens"):
+        verl_overrides(load_recipe("qwen9b", ["rollout.max_tokens=70000"]))
+
+
+def test_package_imports_without_verl() -> None:
+    code = ("import sys; import swerl.train.backends.verl as v; from swerl.train.backends.verl import settings; "
+            "assert 'verl' not in sys.modules, 'verl imported'; print(v.resource_plan.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+
+
+def test_dry_run_text_shows_recipe_plan_and_verl_overrides() -> None:
+    text = dry_run_text(load_recipe("qwen9b", ["verl.nnodes=2"]))
+    assert "# resolved recipe" in text and "path: Qwen/Qwen3.5-9B" in text and "nnodes: 2" in text
+    assert "GPUs            16 = 2 node(s) x 8" in text
+    assert "  algorithm.adv_estimator=swerl_grpo" in text and "  trainer.nnodes=2" in text
+    tiny = dry_run_text(load_recipe("tiny"))
+    assert "backend torch" in tiny and "verl overrides" not in tiny

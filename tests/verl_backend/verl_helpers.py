@@ -1,0 +1,72 @@
+"""Sample builders shared by the verl backend tests (a uniquely named module, importable from each test)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def make_sample(rollout_id: str, sample_index: int, n_tokens: int, response: list[tuple[int, int]], *,
+                group_id: str = "g", reward: float | None = 1.0, seed: int = 0, vocab: int = 8000) -> Any:
+    """A Sample with random ids, mask-1 spans `response` ([start, end) pairs) and logged log-probs on them."""
+    from swerl.train.schema import Sample
+
+    rng = np.random.default_rng(seed)
+    mask = np.zeros(n_tokens, dtype=np.int8)
+    for s, e in response:
+        mask[s:e] = 1
+    return Sample(input_ids=rng.integers(0, vocab, n_tokens), loss_mask=mask,
+                  rollout_logprobs=np.where(mask > 0, -3.0 * rng.random(n_tokens), 0.0), rollout_id=rollout_id,
+                  group_id=group_id, sample_index=sample_index, reward=reward, policy_versions=[0])
+
+
+def random_batch(seed: int, *, groups: int = 3, per_group: int = 3, max_samples: int = 3, vocab: int = 8000,
+                 min_len: int = 6, max_len: int = 40) -> list[Any]:
+    """Whole rollouts of random multi-turn samples: each rollout has 1..max_samples samples (split rollouts),
+    each sample a prompt then alternating action / observation spans; rewards 0/1 per rollout."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(groups):
+        for r in range(per_group):
+            reward = float(rng.integers(0, 2))
+            for j in range(int(rng.integers(1, max_samples + 1))):
+                n = int(rng.integers(min_len, max_len + 1))
+                start, spans = int(rng.integers(1, max(2, n // 3))), []
+                while start < n:
+                    end = min(n, start + int(rng.integers(1, 6)))
+                    spans.append((start, end))
+                    start = end + int(rng.integers(1, 6))
+                out.append(make_sample(f"r{g}.{r}", j, n, spans, group_id=f"g{g}", reward=reward,
+                                       seed=int(rng.integers(1 << 30)), vocab=vocab))
+    return out
+
+
+def engine_backward(model: Any, td: Any, dp_size: int, loss_fn: Any, cfg: Any, budget: int = 48) -> float:
+    """Re-enact verl's worker update on CPU: per rank `train_mini_batch` (one mini-batch) ->
+    `forward_backward_batch` (token-budget micro-batches) -> `forward_step` (packed no-padding forward,
+    log-probs of the rolled ids) -> `loss_fn`. FSDP's averaging over ranks is a division by dp_size.
+    Gradients accumulate in `model`; returns the step loss."""
+    import torch
+    from verl.utils import tensordict_utils as tu
+    from verl.workers.engine.utils import prepare_micro_batches
+
+    from swerl.train.losses import token_logprobs
+
+    total = 0.0
+    batch_num_tokens = int(td["loss_mask"].sum())  # verl all-reduces this over the dp group
+    for rank_td in tu.chunk_tensordict(td, dp_size):
+        (mb,) = list(tu.make_iterator(rank_td, mini_batch_size=len(rank_td), epochs=1,
+                                      dataloader_kwargs={"shuffle": False}))
+        tu.assign_non_tensor(mb, use_dynamic_bsz=True, max_token_len_per_gpu=budget, dp_size=dp_size,
+                             batch_num_tokens=batch_num_tokens)
+        micro, _ = prepare_micro_batches(mb)
+        for m in micro:
+            ids, pos = m["input_ids"], m["position_ids"]
+            logits = model(input_ids=ids.values()[None], position_ids=pos.values()[None], use_cache=False).logits[0]
+            lp = token_logprobs(logits, torch.roll(ids.values(), -1))
+            out = torch.nested.nested_tensor_from_jagged(lp, ids.offsets())
+            loss, _ = loss_fn(cfg, {"log_probs": out}, m)
+            (loss / dp_size).backward()
+            total += float(loss) / dp_size
+    return total
