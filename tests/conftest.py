@@ -1,9 +1,15 @@
-"""Shared test setup: offline hubs, quiet mini-swe-agent, and an isolated config dir."""
+"""Shared test setup: offline hubs, quiet mini-swe-agent, an isolated config dir, and one private dockerd
+per session (`dockerd` / `docker_client`, used by tests/sandbox and tests/eval)."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
@@ -11,3 +17,31 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
 os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", tempfile.mkdtemp(prefix="mswea-"))
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@pytest.fixture(scope="session")
+def dockerd() -> Iterator[str]:
+    """A private dockerd (own socket, data root, exec root); failing to start fails the tests."""
+    from swerl.sandbox.base import SandboxError
+    from swerl.sandbox.dockerd import DockerDaemon
+
+    if shutil.which("dockerd") is None:
+        pytest.fail("dockerd is not installed: run scripts/setup.sh (apt-get install docker.io)")
+    daemon = DockerDaemon()
+    try:
+        url = daemon.start()
+    except SandboxError as exc:
+        pytest.fail(f"could not start a private dockerd: {exc}")
+    try:
+        yield url
+    finally:
+        daemon.stop()
+
+
+@pytest.fixture(scope="session")
+def docker_client(dockerd: str) -> Iterator[Any]:
+    import docker
+
+    client = docker.DockerClient(base_url=dockerd, timeout=600)
+    yield client
+    client.close()

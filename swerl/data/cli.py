@@ -103,3 +103,62 @@ def filter_(
     for name, n in report.splits.items():
         table.add_row(f"split: {name}", str(n), style="bold")
     console.print(table)
+
+
+@app.command("probe")
+def probe(
+    probe_results: Path = typer.Option(..., "--probe-results",
+                                       help="JSONL to append {instance_id, attempt, resolved} to (resumable)."),
+    attempts: int = typer.Option(4, "--attempts", min=1, help="Rollouts per task (k)."),
+    endpoint: str | None = typer.Option(None, "--endpoint", help="OpenAI-compatible engine base URL "
+                                                                 "(e.g. http://127.0.0.1:8000/v1)."),
+    model: str | None = typer.Option(None, "--model", help="Model name to request (default: recipe model.path)."),
+    api_key_env: str | None = typer.Option(None, "--api-key-env",
+                                           help="--direct: environment variable holding the endpoint's API key."),
+    direct: bool = typer.Option(False, "--direct", help="Call --endpoint directly instead of through a gateway "
+                                                        "started here (nothing recorded)."),
+    gateway: str | None = typer.Option(None, "--gateway", help="Use a running gateway instead (its engines)."),
+    admin_token_file: Path | None = typer.Option(None, "--admin-token-file", help="Admin token of --gateway."),
+    store: Path | None = typer.Option(None, "--store", help="Store of the gateway started here "
+                                                            "(default: PROBE_RESULTS.gateway.sqlite)."),
+    concurrency: int | None = typer.Option(None, "--concurrency", min=1, help="Default: recipe rollout.concurrency."),
+    dataset: str | None = typer.Option(None, "--dataset", help="Tasks: taskpack or a rows file (default: recipe)."),
+    split: str | None = typer.Option(None, "--split"),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
+    repos: Path | None = typer.Option(None, "--repos", help="bwrap: DIR/<name> is the git mirror of owner/<name>."),
+    recipe: str = typer.Option("tiny", "--recipe", help="Recipe (rollout, sandbox and model sections)."),
+    set_: list[str] = typer.Option([], "--set", help="Recipe override (repeatable)."),
+    rootfs: str = typer.Option("auto", "--rootfs", help="bwrap system tree: auto, host or a directory."),
+    trajectories: Path | None = typer.Option(None, "--trajectories", help="Save trajectories here (redacted)."),
+) -> None:
+    """Difficulty probe: k real rollouts per task (agent in a sandbox, graded fresh) for `filter --probe-results`."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from swerl.rollout.context import WorkerOptions
+    from swerl.rollout.probe import ProbeOptions, probe_main
+
+    opts = ProbeOptions(
+        probe_results=probe_results, attempts=attempts, endpoint=endpoint, model=model, api_key_env=api_key_env,
+        direct=direct, gateway=gateway, admin_token_file=admin_token_file, store=store, concurrency=concurrency,
+        limit=limit, worker=WorkerOptions(recipe=recipe, overrides=list(set_), dataset=dataset, split=split,
+                                          repos=repos, rootfs=rootfs, trajectories=trajectories))
+    with Progress(TextColumn("{task.description:<24}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("{task.fields[resolved]} resolved"), console=Console(stderr=True)) as bar:
+        task = bar.add_task("probe", total=None, resolved=0)
+        seen = {"resolved": 0}
+
+        def progress(done: int, total: int, rec: object) -> None:
+            seen["resolved"] += int(bool(getattr(rec, "resolved", False)))
+            bar.update(task, completed=done, total=total, resolved=seen["resolved"])
+
+        report = probe_main(opts, progress)
+    table = Table(title=f"swerl data probe → {probe_results}")
+    table.add_column("")
+    table.add_column("attempts", justify="right")
+    table.add_row("planned", str(report.total))
+    table.add_row("already recorded (skipped)", str(report.skipped))
+    table.add_row("recorded now", str(report.recorded))
+    table.add_row("resolved now", str(report.resolved), style="green")
+    table.add_row("infra failures (not recorded)", str(len(report.infra_failed)),
+                  style="red" if report.infra_failed else None)
+    console.print(table)

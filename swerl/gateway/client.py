@@ -141,6 +141,14 @@ class GatewayClient:
                 return out
             after = page["next_cursor"]
 
+    def events_after(self, rollout_id: str, after_seq: int = 0, kinds: list[str] | None = None,
+                     include_json: bool = False, limit: int = 100) -> list[dict]:
+        """One page of a rollout's events after `after_seq` (e.g. just its last call, with its request JSON)."""
+        params: dict[str, Any] = {"after_seq": after_seq, "limit": limit, "include_json": include_json}
+        if kinds:
+            params["kind"] = kinds
+        return self._call("GET", f"/rollouts/{rollout_id}/events", params=params)["items"]
+
     def completed(self, after: int = 0, wait_s: float = 30.0, states: list[str] | None = None,
                   limit: int = 1000) -> dict[str, Any]:
         """Rollouts that finished after `after` (long-polls up to wait_s); pass next_cursor back."""

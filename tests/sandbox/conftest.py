@@ -1,14 +1,13 @@
 """Session fixtures for the sandbox suite: the debootstrap rootfs, a private dockerd, images, the task pack.
 
-Everything is real: bwrap, a dockerd started here on a private socket (killed at the end),
+Everything is real: bwrap, a private dockerd (the `dockerd` / `docker_client` session fixtures live in
+tests/conftest.py, shared with tests/eval, so one session starts one daemon; killed at the end),
 images built locally from the cached debootstrap base, git repositories from the task pack.
 If dockerd cannot start, the docker tests fail with the daemon's log: they are never skipped.
 """
 
 from __future__ import annotations
 
-import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,34 +52,6 @@ def bwrap_percommand_sandbox(rootfs: Path) -> Any:
     from swerl.sandbox.bwrap import BwrapSandbox
 
     return BwrapSandbox(SandboxSettings(command_timeout_s=30, bwrap=BwrapSettings(rootfs=rootfs, persistent=False)))
-
-
-@pytest.fixture(scope="session")
-def dockerd() -> Iterator[str]:
-    """A private dockerd (own socket, data root, exec root); failing to start fails the tests."""
-    from swerl.sandbox.base import SandboxError
-    from swerl.sandbox.dockerd import DockerDaemon
-
-    if shutil.which("dockerd") is None:
-        pytest.fail("dockerd is not installed: run scripts/setup.sh (apt-get install docker.io)")
-    daemon = DockerDaemon()
-    try:
-        url = daemon.start()
-    except SandboxError as exc:
-        pytest.fail(f"could not start a private dockerd: {exc}")
-    try:
-        yield url
-    finally:
-        daemon.stop()
-
-
-@pytest.fixture(scope="session")
-def docker_client(dockerd: str) -> Iterator[Any]:
-    import docker
-
-    client = docker.DockerClient(base_url=dockerd, timeout=600)
-    yield client
-    client.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,135 @@
+"""One mini-swe-agent run on one task in one hardened sandbox: `run_agent`.
+
+    run_agent(task, *, sandbox, endpoint, agent_config=None, output_path=None) -> AgentResult
+
+- `task`: a `TaskRow` (SWE-smith/SWE-bench schema; task-pack rows find their local
+  repo) or a ready `SandboxTask`.
+- `sandbox`: any `swerl.sandbox.base.Sandbox` (`load_backend(SandboxSettings.from_recipe(
+  recipe.sandbox))`). A hardened sandbox is started for the run and **always** stopped,
+  on success, on any exception and on Ctrl-C.
+- `endpoint`: a `ModelEndpoint` - the gateway's per-rollout proxy
+  (`client.proxy_base_url(id)` + the rollout's token) or any OpenAI-compatible server.
+- `agent_config`: mini-swe-agent-shaped overrides, plus two swerl keys:
+  `harness` (`mini-swe-agent` = tool calls, the default; `mini-swe-agent-textbased` =
+  ```mswea_bash_command blocks, needed by engines that return no `tool_calls`, e.g.
+  the embedded tiny model and the scripted engine) and `step_limit` (default 30).
+  Example: `{"harness": "mini-swe-agent-textbased", "step_limit": 8,
+  "agent": {"max_consecutive_format_errors": 2}}`.
+- `output_path`: where the trajectory is written, in mini-swe-agent's own format
+  (`trajectory_format: mini-swe-agent-1.1`) plus `info.swerl`, with the API key, bearer
+  tokens and rollout tokens redacted. mini-swe-agent itself is never given the path:
+  it would write the un-redacted config (api_key included) after every step.
+
+mini-swe-agent runs unchanged (`DefaultAgent` + `LitellmModel`/`LitellmTextbasedModel`
++ the `SwerlEnvironment` adapter) in this process, outside the sandbox: the sandbox
+has no route to the gateway and never sees a token. The patch is computed on the host
+when the agent submits. The outcome is classified (`swerl.rollout.classify`): agent
+failures are trainable reward-0 rollouts, infrastructure failures are retried.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from swerl.data.schema import TaskRow
+from swerl.log import get_logger
+from swerl.rollout.classify import classify_exception, classify_exit
+from swerl.rollout.harness import agent_settings, harness_env, make_model, resolve
+from swerl.rollout.redact import redact
+from swerl.rollout.schema import HARNESS_TOOLCALL, AgentResult, ModelEndpoint
+from swerl.rollout.tasks import as_sandbox_task
+from swerl.sandbox.base import Sandbox, SandboxHandle
+from swerl.sandbox.schema import PatchResult, SandboxTask
+
+log = get_logger(__name__)
+
+DEFAULT_STEP_LIMIT = 30
+
+
+def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelEndpoint,
+              agent_config: dict[str, Any] | None = None, output_path: Path | None = None) -> AgentResult:
+    """Run mini-swe-agent on `task` in a fresh hardened sandbox against `endpoint` (see the module docstring)."""
+    t0 = time.monotonic()
+    cfg = dict(agent_config or {})
+    harness = cfg.pop("harness", HARNESS_TOOLCALL)
+    step_limit = int(cfg.pop("step_limit", DEFAULT_STEP_LIMIT))
+    stask = as_sandbox_task(task)
+    handle: SandboxHandle | None = None
+    agent: Any = None
+    env: Any = None
+    result = AgentResult(instance_id=stask.instance_id, exit_status="NotStarted")
+    try:
+        harness_env()
+        from minisweagent.agents.default import DefaultAgent
+
+        from swerl.sandbox.minisweagent_env import SwerlEnvironment
+
+        spec = resolve(harness)
+        settings = agent_settings(spec, step_limit=step_limit, overrides=cfg)
+        model = make_model(spec, endpoint, settings["model"])
+        handle = sandbox.start(stask)
+        env = SwerlEnvironment(sandbox=sandbox, handle=handle, **{
+            "timeout": int(sandbox.settings.command_timeout_s), **settings["environment"]})
+        agent = DefaultAgent(model, env, **{
+            "wall_time_limit_seconds": int(sandbox.settings.rollout_timeout_s), **settings["agent"]})
+        info = agent.run(_problem_statement(task, stask))
+        result.exit_status = str(info.get("exit_status") or "Unknown")
+        result.error_kind = classify_exit(result.exit_status)
+        submission = getattr(env, "submission", None)
+        if result.exit_status == "Submitted" and isinstance(submission, PatchResult):
+            result.submitted = True
+            result.patch, result.files, result.dropped = submission.patch, submission.files, submission.dropped
+        elif result.error_kind == "agent":
+            result.error = _exit_reason(agent)
+    except Exception as exc:  # classified, never raised: the caller records the outcome
+        result.exit_status = type(exc).__name__
+        result.error_kind = classify_exception(exc)
+        result.error = f"{type(exc).__name__}: {exc}"[:4000]
+        log.warning("agent run failed", instance=stask.instance_id, kind=result.error_kind, error=result.error[:300])
+    finally:  # also on KeyboardInterrupt: the sandbox never outlives the run
+        if handle is not None:
+            sandbox.stop(handle)
+        result.n_calls = int(getattr(agent, "n_calls", 0))
+        result.duration_s = time.monotonic() - t0
+        if output_path is not None:
+            result.trajectory_path = Path(output_path)
+            save_trajectory(Path(output_path), agent, result, secrets=[endpoint.api_key.get_secret_value()])
+    log.info("agent finished", instance=stask.instance_id, exit_status=result.exit_status, kind=result.error_kind,
+             calls=result.n_calls, submitted=result.submitted, seconds=round(result.duration_s, 2))
+    return result
+
+
+def _problem_statement(task: TaskRow | SandboxTask, stask: SandboxTask) -> str:
+    text = task.problem_statement if isinstance(task, TaskRow) else stask.row.get("problem_statement")
+    return str(text or "")
+
+
+def _exit_reason(agent: Any) -> str | None:
+    last = agent.messages[-1] if agent is not None and agent.messages else {}
+    extra = last.get("extra", {}) if isinstance(last, dict) else {}
+    return str(extra.get("reason") or extra.get("exit_status") or last.get("content") or "")[:4000] or None
+
+
+def save_trajectory(path: Path, agent: Any, result: AgentResult, secrets: list[str]) -> None:
+    """Write the trajectory in mini-swe-agent's format (+ `info.swerl`), redacted, atomically."""
+    swerl_info = {"info": {"swerl": result.model_dump(mode="json", exclude={"trajectory_path"})}}
+    if agent is not None:
+        data = agent.serialize(swerl_info)
+    else:  # the run failed before the agent existed (e.g. the sandbox did not start)
+        data = {**swerl_info, "messages": [], "trajectory_format": "mini-swe-agent-1.1"}
+        data["info"] |= {"exit_status": result.exit_status, "submission": ""}
+    data = redact(data, secrets)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=2, default=str)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

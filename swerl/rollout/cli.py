@@ -1,0 +1,156 @@
+"""`swerl rollout ...`: run one rollout (what launchers start), declare rollouts, serve the controller loop."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from swerl.errors import SwerlError
+
+app = typer.Typer(help="Rollouts: mini-swe-agent in hardened sandboxes through the gateway; the controller.",
+                  no_args_is_help=True)
+
+RECIPE = typer.Option("tiny", "--recipe", help="Recipe name or YAML path (rollout/sandbox/model sections).")
+SET = typer.Option([], "--set", help="Recipe override, e.g. --set rollout.harness=mini-swe-agent-textbased.")
+DATASET = typer.Option(None, "--dataset", help="Tasks: taskpack or a rows file/dir/hub name (default: recipe).")
+SPLIT = typer.Option(None, "--split", help="Split of --dataset (default: recipe data.split).")
+REPOS = typer.Option(None, "--repos", help="bwrap: DIR/<name> is the git mirror of repo owner/<name>.")
+ROOTFS = typer.Option("auto", "--rootfs", help="bwrap system tree: auto (cached debootstrap), host, or a dir.")
+TRAJ = typer.Option(None, "--trajectories", help="Directory for trajectories (mini-swe-agent format, redacted).")
+GATEWAY = typer.Option(..., "--gateway", help="Gateway URL, e.g. http://127.0.0.1:8900.")
+TOKEN = typer.Option(..., "--admin-token-file", help="File holding the gateway's admin token.")
+
+
+def _opts(recipe: str, set_: list[str], dataset: str | None, split: str | None, repos: Path | None, rootfs: str,
+          trajectories: Path | None) -> Any:
+    from swerl.rollout.context import WorkerOptions
+
+    return WorkerOptions(recipe=recipe, overrides=list(set_), dataset=dataset, split=split, repos=repos,
+                         rootfs=rootfs, trajectories=trajectories)
+
+
+def _client(gateway: str, token_file: Path) -> Any:
+    from swerl.gateway.auth import load_admin_token
+    from swerl.gateway.client import GatewayClient
+
+    return GatewayClient(gateway, load_admin_token(token_file, create=False))
+
+
+@app.command("run-one")
+def run_one(
+    rollout_id: str = typer.Argument(..., help="The rollout to run (declared in the gateway)."),
+    attempt: int | None = typer.Option(None, "--attempt", min=1,
+                                       help="Run exactly this attempt once (launchers); without it, claim a queued "
+                                            "rollout and retry infra failures here."),
+    gateway: str = GATEWAY, admin_token_file: Path = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
+    dataset: str | None = DATASET, split: str | None = SPLIT, repos: Path | None = REPOS, rootfs: str = ROOTFS,
+    trajectories: Path | None = TRAJ,
+) -> None:
+    """Run one rollout: agent against the gateway proxy, grade in a fresh sandbox, record reward and state.
+
+    Prints the outcome as one JSON line. Exit 0 whenever an outcome was recorded (an
+    infra failure included: it is the controller's to retry); non-zero only on a crash.
+    """
+    from swerl.rollout.context import WorkerContext
+    from swerl.rollout.runner import Runner
+
+    ctx = WorkerContext(_opts(recipe, set_, dataset, split, repos, rootfs, trajectories))
+    ctx.prepare_images()
+    with _client(gateway, admin_token_file) as client:
+        runner = Runner(client, ctx.sandbox, ctx.tasks.task, ctx.settings)
+        out = runner.run_attempt(rollout_id, attempt=attempt) if attempt else runner.run(rollout_id)
+    typer.echo(out.model_dump_json(exclude={"agent", "grade"}))
+
+
+@app.command("declare")
+def declare_cmd(
+    n: int = typer.Option(None, "--n", min=1, help="Rollouts per task (default: recipe rollout.n_per_task)."),
+    prefix: str = typer.Option("", "--prefix", help="Group-id prefix, e.g. step3/ (ids must stay unique)."),
+    instance: list[str] = typer.Option([], "--instance", help="Only these instance ids (repeatable)."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
+    gateway: str = GATEWAY, admin_token_file: Path = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
+    dataset: str | None = DATASET, split: str | None = SPLIT,
+) -> None:
+    """Declare n rollouts per task (queued; idempotent). The controller runs them."""
+    from swerl.rollout.context import WorkerContext
+    from swerl.rollout.controller import declare, plan
+
+    ctx = WorkerContext(_opts(recipe, set_, dataset, split, None, "host", None))
+    ids = instance or ctx.tasks.instance_ids
+    unknown = sorted(set(ids) - set(ctx.tasks.instance_ids))
+    if unknown:
+        raise SwerlError(f"--instance: not in the dataset: {', '.join(unknown)}")
+    ids = ids[:limit] if limit else ids
+    reqs = plan(ids, n or ctx.recipe.rollout.n_per_task, prefix=prefix,
+                max_attempts=ctx.recipe.rollout.max_infra_retries + 1)
+    with _client(gateway, admin_token_file) as client:
+        declared = declare(client, reqs)
+    typer.echo(f"declared {len(declared)} rollouts ({len(ids)} tasks)")
+
+
+@app.command("controller")
+def controller_cmd(
+    launcher: str = typer.Option("process", "--launcher", help="process (one worker process per attempt), "
+                                                               "thread (in this process) or kubernetes (Jobs)."),
+    concurrency: int | None = typer.Option(None, "--concurrency", min=1, help="Default: recipe rollout.concurrency."),
+    rate: float = typer.Option(0.0, "--rate", min=0, help="Max launches per second (0 = unlimited)."),
+    grace: float = typer.Option(300.0, "--grace", min=0, help="Seconds past sandbox.rollout_timeout_s before a "
+                                                              "running rollout is declared dead (grading, start-up)."),
+    poll: float = typer.Option(1.0, "--poll", min=0.05, help="Seconds between reconcile passes."),
+    until_done: bool = typer.Option(False, "--until-done", help="Exit once nothing is queued, running or retryable."),
+    logs: Path | None = typer.Option(None, "--logs", help="process launcher: one log file per worker here."),
+    image: str | None = typer.Option(None, "--image", help="kubernetes: the worker image (has swerl installed)."),
+    namespace: str = typer.Option("swerl", "--namespace", help="kubernetes: namespace of the worker Jobs."),
+    token_secret: str = typer.Option("swerl-admin-token", "--token-secret",
+                                     help="kubernetes: Secret (key 'token') with the admin token."),
+    gateway: str = GATEWAY, admin_token_file: Path = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
+    dataset: str | None = DATASET, split: str | None = SPLIT, repos: Path | None = REPOS, rootfs: str = ROOTFS,
+    trajectories: Path | None = TRAJ,
+) -> None:
+    """Serve the reconciliation loop against a gateway (Ctrl-C stops it; state stays in the gateway)."""
+    from swerl.rollout.context import WorkerContext
+    from swerl.rollout.controller import Controller
+
+    opts = _opts(recipe, set_, dataset, split, repos, rootfs, trajectories)
+    ctx = WorkerContext(opts)
+    client = _client(gateway, admin_token_file)
+    lnch = _launcher(launcher, ctx, client, gateway, admin_token_file, logs, image, namespace, token_secret)
+    ctl = Controller(client, lnch, concurrency=concurrency or ctx.recipe.rollout.concurrency, rate=rate,
+                     deadline_s=ctx.recipe.sandbox.rollout_timeout_s, grace_s=grace, poll_s=poll)
+    try:
+        rep = ctl.serve(until_idle=until_done)
+        typer.echo(f"controller stopped: queued={rep.queued} running={rep.running} active={rep.active}")
+    except KeyboardInterrupt:
+        typer.echo("controller interrupted; state is in the gateway, a restart carries on", err=True)
+    finally:
+        lnch.close()
+        client.close()
+
+
+def _launcher(kind: str, ctx: Any, client: Any, gateway: str, token_file: Path, logs: Path | None,
+              image: str | None, namespace: str, token_secret: str) -> Any:
+    from swerl.rollout.launchers import ProcessLauncher, ThreadLauncher
+
+    if kind == "thread":
+        from swerl.rollout.runner import Runner
+
+        ctx.prepare_images()
+        runner = Runner(client, ctx.sandbox, ctx.tasks.task, ctx.settings)
+        return ThreadLauncher(lambda rid, att: runner.run_attempt(rid, attempt=att))
+    if kind == "process":
+        ctx.prepare_images()
+        base = [sys.executable, "-m", "swerl.rollout", "run-one"]
+        tail = ["--gateway", gateway, "--admin-token-file", str(Path(token_file).resolve()), *ctx.opts.argv()]
+        return ProcessLauncher(lambda rid, att: [*base, rid, "--attempt", str(att), *tail], log_dir=logs)
+    if kind == "kubernetes":
+        from swerl.rollout.k8s import JobLauncher, JobTemplate
+
+        if not image:
+            raise SwerlError("--launcher kubernetes needs --image (a worker image with swerl installed)")
+        tpl = JobTemplate(image=image, namespace=namespace, gateway_url=gateway, token_secret=token_secret,
+                          worker_args=ctx.opts.argv(), deadline_s=ctx.recipe.sandbox.rollout_timeout_s)
+        return JobLauncher(tpl)
+    raise SwerlError(f"--launcher {kind!r}: expected process, thread or kubernetes")

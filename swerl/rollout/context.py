@@ -1,0 +1,77 @@
+"""Everything a rollout worker needs, built once from a recipe and CLI flags (shared by `swerl rollout` and
+`swerl data probe`), and the flags themselves, so a controller can start workers with exactly its own setup.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from swerl.rollout.schema import RolloutSettings
+
+
+class WorkerOptions(BaseModel):
+    """The flags that define a worker's setup; `argv()` renders them back for `swerl rollout run-one`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    recipe: str = "tiny"
+    overrides: list[str] = Field(default_factory=list)
+    dataset: str | None = None
+    split: str | None = None
+    repos: Path | None = None
+    rootfs: str = "auto"
+    trajectories: Path | None = None
+
+    def argv(self) -> list[str]:
+        out = ["--recipe", self.recipe, "--rootfs", self.rootfs]
+        for o in self.overrides:
+            out += ["--set", o]
+        for flag, value in (("--dataset", self.dataset), ("--split", self.split), ("--repos", self.repos),
+                            ("--trajectories", self.trajectories)):
+            if value is not None:
+                out += [flag, str(value)]
+        return out
+
+
+class WorkerContext:
+    """Recipe, rollout settings, the sandbox backend and the task source, each built on first use."""
+
+    def __init__(self, opts: WorkerOptions, **settings_overrides: Any) -> None:
+        from swerl.config import load_recipe
+
+        self.opts = opts
+        self.recipe = load_recipe(opts.recipe, opts.overrides)
+        extra = {"trajectories_dir": opts.trajectories} if opts.trajectories else {}
+        self.settings = RolloutSettings.from_recipe(self.recipe, **extra, **settings_overrides)
+
+    @functools.cached_property
+    def sandbox(self) -> Any:
+        from swerl.rollout.runner import load_sandbox
+        from swerl.sandbox.base import SandboxError
+
+        try:
+            return load_sandbox(self.recipe.sandbox, self.opts.rootfs)
+        except SandboxError as exc:
+            from swerl.errors import SwerlError
+
+            raise SwerlError(f"sandbox.backend {self.recipe.sandbox.backend}: {exc}") from exc
+
+    @functools.cached_property
+    def tasks(self) -> Any:
+        from swerl.rollout.tasks import TaskSource
+
+        return TaskSource(self.opts.dataset or self.recipe.data.dataset, self.opts.split or self.recipe.data.split,
+                          self.opts.repos)
+
+    def prepare_images(self) -> None:
+        """Docker: build the task pack's images on first use (bwrap needs none)."""
+        sb = self.sandbox
+        if getattr(sb, "name", "") == "docker" and (self.opts.dataset or self.recipe.data.dataset) == "taskpack":
+            from swerl.sandbox.images import ensure_taskpack_images
+            from swerl.sandbox.tasks import load_taskpack
+
+            ensure_taskpack_images(sb.client, load_taskpack()[0])

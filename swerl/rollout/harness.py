@@ -1,0 +1,160 @@
+"""Which mini-swe-agent model class and configuration a rollout uses, built from mini-swe-agent's own files.
+
+Two harnesses, chosen by `rollout.harness`:
+
+- `mini-swe-agent` - `LitellmModel`: actions are OpenAI `tool_calls` of the `bash`
+  tool (mini-swe-agent's default since 2.0). Needs an engine that returns
+  `tool_calls` (vLLM with `--enable-auto-tool-choice --tool-call-parser hermes`,
+  hosted APIs). Config: mini-swe-agent's `benchmarks/swebench.yaml`.
+- `mini-swe-agent-textbased` - `LitellmTextbasedModel`: one ```mswea_bash_command
+  block per answer, parsed from plain text. Works with any engine, so it is the one
+  for the embedded tiny model and the scripted engine (neither parses tool calls).
+  Config: `benchmarks/swebench_backticks.yaml`.
+
+Both keep mini-swe-agent's templates except the "## Submission" section: git is
+disabled in swerl's sandboxes and the patch is collected on the host, so the agent
+is told to just run `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT` (the upstream text
+asks for `git diff > patch.txt`, which would fail). A model class may also be given
+by import path (`pkg.mod:Class`) with `config` naming a mini-swe-agent config file.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+
+from swerl.errors import ConfigError
+from swerl.rollout.schema import HARNESS_TEXT, HARNESS_TOOLCALL, ModelEndpoint
+
+
+@dataclass(frozen=True)
+class HarnessSpec:
+    model_class: str
+    config: str
+    textbased: bool
+
+
+HARNESSES: dict[str, HarnessSpec] = {
+    HARNESS_TOOLCALL: HarnessSpec("minisweagent.models.litellm_model:LitellmModel", "benchmarks/swebench.yaml", False),
+    HARNESS_TEXT: HarnessSpec("minisweagent.models.litellm_textbased_model:LitellmTextbasedModel",
+                              "benchmarks/swebench_backticks.yaml", True),
+}
+
+_SUBMISSION = re.compile(r"## Submission\n.*?(?=</instructions>)", re.DOTALL)
+
+SUBMISSION_TEXT = """## Submission
+
+git is disabled in this environment (there is no repository history, and `git` commands fail).
+You do not need to create a patch: your changes to the files in {{cwd}} are collected automatically
+when you submit. Do not modify test files; changes to tests, conftest.py and test configuration are
+discarded.
+
+When you are done, submit with this EXACT command, on its own:
+
+<FENCE>
+echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT
+```
+
+<CRITICAL>
+- Do not combine the submit command with any other command.
+- You CANNOT continue working on this task after submitting.
+</CRITICAL>
+"""
+
+
+def harness_env() -> None:
+    """Process-wide settings mini-swe-agent and litellm read from the environment (set only if unset).
+
+    - `LITELLM_LOCAL_MODEL_COST_MAP`: no remote fetch of litellm's price list at import.
+    - `MSWEA_SILENT_STARTUP`: no banner on stdout.
+    - `litellm.suppress_debug_info`: litellm prints help banners on stdout for every
+      unpriced (local) model; stdout belongs to the CLI.
+    - `MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT=2`: mini-swe-agent retries a failed call up to
+      10 times with 4-60 s waits; the gateway already retries engine failures with
+      backoff, and a held call simply waits, so a second harness-side layer would only
+      delay classifying a dead engine as an infrastructure failure by minutes.
+    """
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+    os.environ.setdefault("MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT", "2")
+    import litellm
+
+    litellm.suppress_debug_info = True  # no "Provider List" banners on stdout for unpriced local models
+
+
+def resolve(harness: str, config: str | None = None) -> HarnessSpec:
+    """`mini-swe-agent`, `mini-swe-agent-textbased`, or `pkg.mod:Class` (a mini-swe-agent Model class)."""
+    if harness in HARNESSES:
+        spec = HARNESSES[harness]
+        return HarnessSpec(spec.model_class, config or spec.config, spec.textbased) if config else spec
+    if ":" in harness:
+        return HarnessSpec(harness, config or HARNESSES[HARNESS_TEXT].config, textbased="textbased" in harness.lower())
+    raise ConfigError(f"rollout.harness {harness!r}: expected {HARNESS_TOOLCALL}, {HARNESS_TEXT} or pkg.mod:Class")
+
+
+def load_class(path: str) -> Any:
+    mod, _, name = path.partition(":")
+    try:
+        return getattr(importlib.import_module(mod), name)
+    except (ImportError, AttributeError) as exc:
+        raise ConfigError(f"rollout.harness: cannot import {path!r}: {exc}") from exc
+
+
+def base_config(spec: HarnessSpec) -> dict[str, Any]:
+    """mini-swe-agent's config file for this harness with swerl's submission section."""
+    from minisweagent.config import get_config_path
+
+    try:
+        cfg = yaml.safe_load(get_config_path(spec.config).read_text())
+    except FileNotFoundError as exc:
+        raise ConfigError(f"harness config {spec.config!r}: {exc}") from exc
+    agent = cfg.setdefault("agent", {})
+    template = agent.get("instance_template", "")
+    section = SUBMISSION_TEXT.replace("<FENCE>", "```mswea_bash_command" if spec.textbased else "```bash")
+    if not spec.textbased:
+        section = section.replace("submit with this EXACT command", "submit by calling the bash tool with this "
+                                                                     "EXACT command")
+    new, n = _SUBMISSION.subn(lambda _: section, template)
+    if n != 1:
+        raise ConfigError(f"harness config {spec.config!r}: no '## Submission' section to replace "
+                          "(mini-swe-agent's template changed?)")
+    agent["instance_template"] = new
+    return cfg
+
+
+def agent_settings(spec: HarnessSpec, *, step_limit: int, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The `DefaultAgent` keyword arguments and the model template settings, `overrides` merged on top.
+
+    `overrides` has the shape of a mini-swe-agent config: `{"agent": {...}, "model": {...},
+    "environment": {...}}`. Cost limits are off (the gateway serves local engines); the
+    step limit is the recipe's `rollout.max_steps`; the time limit is the sandbox's
+    per-rollout budget.
+    """
+    from minisweagent.utils.serialize import recursive_merge
+
+    cfg = base_config(spec)
+    agent = {k: v for k, v in cfg.get("agent", {}).items() if k in {
+        "system_template", "instance_template", "max_consecutive_format_errors"}}
+    agent |= {"step_limit": step_limit, "cost_limit": 0.0}
+    model = {k: v for k, v in cfg.get("model", {}).items() if k in {
+        "observation_template", "format_error_template", "action_regex"}}
+    model_kwargs = {k: v for k, v in (cfg.get("model", {}).get("model_kwargs") or {}).items()}
+    base = {"agent": agent, "model": {**model, "model_kwargs": model_kwargs}, "environment": {}}
+    return recursive_merge(copy.deepcopy(base), copy.deepcopy(overrides or {}))
+
+
+def make_model(spec: HarnessSpec, endpoint: ModelEndpoint, model_cfg: dict[str, Any]) -> Any:
+    """A mini-swe-agent litellm model pointed at `endpoint` (`openai/<model>`, api_base, api_key)."""
+    cls = load_class(spec.model_class)
+    kwargs = dict(model_cfg.get("model_kwargs") or {})
+    kwargs |= {"api_base": endpoint.base_url, "api_key": endpoint.api_key.get_secret_value(),
+               "temperature": endpoint.temperature, "max_tokens": endpoint.max_tokens, "timeout": endpoint.timeout_s,
+               **endpoint.extra}
+    cfg = {k: v for k, v in model_cfg.items() if k != "model_kwargs"}
+    return cls(model_name=f"openai/{endpoint.model}", model_kwargs=kwargs, cost_tracking="ignore_errors", **cfg)

@@ -1,0 +1,137 @@
+"""Pydantic models of the rollout room: what the agent is pointed at, what one run returns, what a rollout ends as.
+
+One module so the eval room (which calls `run_agent`), the trainer (which declares
+rollouts) and the controller share one vocabulary and never reach into the runner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from swerl.sandbox.schema import DroppedFile, GradeResult
+
+ErrorKind = Literal["agent", "infra"]
+HARNESS_TOOLCALL = "mini-swe-agent"
+HARNESS_TEXT = "mini-swe-agent-textbased"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ModelEndpoint(_Model):
+    """An OpenAI-compatible endpoint for the harness: the gateway's per-rollout proxy, or any engine directly.
+
+    `api_key` is a `SecretStr` so that logging or dumping the endpoint never shows it;
+    for the gateway it is the rollout's own token (scoped to that rollout's proxy path).
+    """
+
+    base_url: str = Field(description="OpenAI base URL: `gateway.proxy_base_url(id)` or e.g. http://127.0.0.1:8000/v1.")
+    api_key: SecretStr = Field(SecretStr("none"), description="Bearer token (the rollout's token via the gateway).")
+    model: str = Field("swerl", description="Model name sent upstream (litellm gets `openai/<model>`).")
+    temperature: float = Field(1.0, ge=0)
+    max_tokens: int = Field(512, gt=0)
+    timeout_s: float = Field(600.0, gt=0, description="HTTP timeout of one call; a call held by a paused gateway "
+                                                      "waits inside it.")
+    extra: dict[str, Any] = Field(default_factory=dict, description="More litellm model_kwargs (top_p, seed, ...).")
+
+
+class AgentResult(_Model):
+    """What one mini-swe-agent run in one hardened sandbox produced, classified.
+
+    `error_kind`: None = the agent submitted; "agent" = the agent failed on its own
+    (step limit, repeated format errors, time budget, context overflow) - trained as
+    reward 0; "infra" = the machinery failed (sandbox died, engine unreachable, gateway
+    down or the rollout taken away) - retried, never trained on.
+    """
+
+    instance_id: str
+    exit_status: str = Field(description="mini-swe-agent's exit status (Submitted, LimitsExceeded, TimeExceeded, "
+                                         "RepeatedFormatError) or the exception class name.")
+    submitted: bool = False
+    patch: str = Field("", description="The host-side patch (kept hunks only) if the agent submitted.")
+    files: list[str] = Field(default_factory=list)
+    dropped: list[DroppedFile] = Field(default_factory=list, description="Hunks removed from the patch (tests, "
+                                                                        "conftest.py, ...).")
+    n_calls: int = 0
+    error_kind: ErrorKind | None = None
+    error: str | None = None
+    trajectory_path: Path | None = None
+    duration_s: float = 0.0
+
+
+class RolloutOutcome(_Model):
+    """The end of one rollout attempt as the runner recorded it in the gateway.
+
+    `state` is the gateway state written (`succeeded`: the agent submitted and the patch
+    was graded, reward 0 or 1; `failed_agent`: no submission, reward 0; `failed_infra`:
+    no reward, retried), or `stale` when another attempt owns the rollout now.
+    """
+
+    rollout_id: str
+    attempt: int
+    state: Literal["succeeded", "failed_agent", "failed_infra", "stale", "skipped"]
+    instance_id: str | None = None
+    reward: float | None = None
+    resolved: bool | None = None
+    error_kind: ErrorKind | None = None
+    error: str | None = None
+    agent: AgentResult | None = None
+    grade: GradeResult | None = None
+    duration_s: float = 0.0
+
+
+class RolloutRequest(_Model):
+    """One declared rollout: the trainer asks for `n` of these per task, sharing a group id."""
+
+    rollout_id: str
+    group_id: str
+    instance_id: str
+    max_attempts: int = Field(3, ge=1)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class ProbeRecord(_Model):
+    """One line of `--probe-results` (read by `swerl data filter`, see swerl/data/difficulty.py)."""
+
+    instance_id: str
+    attempt: int = Field(ge=0)
+    resolved: bool
+
+
+class RolloutSettings(_Model):
+    """How the runner drives one rollout; `from_recipe` reads the recipe's `rollout:` (and `model:`) sections."""
+
+    harness: str = Field(HARNESS_TOOLCALL, description="mini-swe-agent (tool calls), mini-swe-agent-textbased, "
+                                                       "or a model class pkg.mod:Class.")
+    step_limit: int = Field(30, gt=0)
+    model: str = Field("swerl", description="Model name sent upstream (the gateway may override it per engine).")
+    temperature: float = Field(1.0, ge=0)
+    max_tokens: int = Field(512, gt=0)
+    call_timeout_s: float = Field(600.0, gt=0)
+    model_kwargs: dict[str, Any] = Field(default_factory=dict, description="More litellm model_kwargs (top_p, "
+                                                                           "seed, ...).")
+    agent_config: dict[str, Any] = Field(default_factory=dict, description="mini-swe-agent config overrides "
+                                                                           "({agent, model, environment}).")
+    max_infra_retries: int = Field(2, ge=0)
+    retry_delay_s: float = Field(1.0, ge=0)
+    trajectories_dir: Path | None = None
+
+    @classmethod
+    def from_recipe(cls, recipe: Any, **overrides: Any) -> RolloutSettings:
+        r = recipe.rollout
+        return cls(**{"harness": r.harness, "step_limit": r.max_steps, "model": recipe.model.path,
+                      "temperature": r.temperature, "max_tokens": r.max_tokens,
+                      "max_infra_retries": r.max_infra_retries, **overrides})
+
+    def endpoint(self, base_url: str, api_key: str) -> ModelEndpoint:
+        return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,
+                             temperature=self.temperature, max_tokens=self.max_tokens, timeout_s=self.call_timeout_s,
+                             extra=dict(self.model_kwargs))
+
+    def agent_overrides(self) -> dict[str, Any]:
+        """The `agent_config` argument of `run_agent`."""
+        return {**self.agent_config, "harness": self.harness, "step_limit": self.step_limit}

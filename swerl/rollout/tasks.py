@@ -1,0 +1,79 @@
+"""Where rollouts get their tasks: the bundled task pack or SWE-smith rows, by `instance_id`.
+
+A rollout in the gateway carries only `metadata.instance_id`; every worker (a thread,
+a `swerl rollout run-one` process, a Kubernetes Job) resolves it the same way from
+the same source, so the declared rollout stays small and the task is never shipped
+through the store.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+from swerl.data.schema import TaskRow
+from swerl.errors import DataError
+from swerl.sandbox.schema import SandboxTask
+
+TASKPACK = "taskpack"
+
+
+def as_sandbox_task(task: TaskRow | SandboxTask | dict[str, Any], repos: Path | None = None) -> SandboxTask:
+    """A sandbox task from a row: task-pack rows get their local repo (bwrap) and test command."""
+    if isinstance(task, SandboxTask):
+        return task
+    row = task if isinstance(task, TaskRow) else TaskRow.model_validate(task)
+    from swerl.data.taskpack import OWNER
+    from swerl.sandbox.tasks import load_taskpack, task_from_row
+
+    if row.repo.startswith(OWNER + "/"):
+        _, tasks = load_taskpack()
+        if row.instance_id in tasks:
+            return tasks[row.instance_id]
+    repo_dir = (Path(repos) / row.repo.split("/", 1)[-1]) if repos else None
+    return task_from_row(row, repo_dir=repo_dir)
+
+
+class TaskSource:
+    """Rows of `dataset` (`taskpack`, or anything `swerl.data.load.load_rows` reads) indexed by instance_id.
+
+    `repos` (optional) is a directory of local git mirrors, `repos/<name>` for repo
+    `owner/<name>`, so the bwrap backend can run rows outside the task pack.
+    """
+
+    def __init__(self, dataset: str = TASKPACK, split: str = "train", repos: Path | None = None,
+                 limit: int | None = None) -> None:
+        self.dataset, self.split, self.repos = dataset, split, repos
+        rows = self._load()
+        self.rows: list[TaskRow] = rows[:limit] if limit else rows
+        self._by_id = {r.instance_id: r for r in self.rows}
+
+    def _load(self) -> list[TaskRow]:
+        if self.dataset == TASKPACK:
+            from swerl.sandbox.tasks import load_taskpack
+
+            return list(load_taskpack()[0].rows)
+        from swerl.data.load import load_rows
+
+        ds = load_rows(self.dataset, self.split)
+        return [TaskRow.model_validate(r) for r in ds]
+
+    @property
+    def instance_ids(self) -> list[str]:
+        return [r.instance_id for r in self.rows]
+
+    def row(self, instance_id: str) -> TaskRow:
+        try:
+            return self._by_id[instance_id]
+        except KeyError:
+            raise DataError(f"row {instance_id!r}: not in --dataset {self.dataset!r}") from None
+
+    def task(self, instance_id: str) -> SandboxTask:
+        return as_sandbox_task(self.row(instance_id), self.repos)
+
+
+@functools.cache
+def cached_source(dataset: str = TASKPACK, split: str = "train", repos: str | None = None) -> TaskSource:
+    """One `TaskSource` per process and dataset (a controller's threads share it)."""
+    return TaskSource(dataset, split, Path(repos) if repos else None)
