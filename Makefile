@@ -17,6 +17,7 @@ test: setup
 	$(PY) -m pytest -m "not slow" -q
 
 test-full: setup
+	@scripts/setup-vllm.sh
 	$(PY) -m pytest -q
 	@scripts/setup-verl.sh
 	.venv-verl/bin/python -m pytest -q -p no:cacheprovider tests/verl_backend
