@@ -1,0 +1,178 @@
+"""`swerl eval ...`: SWE-bench evaluation runs, reports and run comparison. Heavy imports stay inside commands."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from swerl.errors import SwerlError
+
+app = typer.Typer(help="SWE-bench evaluation: agent over instances, official-harness grading, run comparison.",
+                  no_args_is_help=True)
+console = Console()
+err_console = Console(stderr=True)
+
+VERIFIED = "princeton-nlp/SWE-bench_Verified"
+
+
+def _tame_third_party_logging() -> None:
+    """`import swebench` runs `logging.basicConfig(level=INFO)` (in its collect/inference modules), which would
+    print every INFO record of every library (and swerl's twice). This CLI owns the process: undo it."""
+    import swebench  # noqa: F401
+
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.setLevel(logging.WARNING)
+
+
+@app.command("swebench")
+def swebench(
+    model: str | None = typer.Option(None, "--model", help="OpenAI-compatible endpoint URL (used as is) or a "
+                                                           "checkpoint dir (served by vLLM on GPU / embedded on CPU)."),
+    out: Path = typer.Option(..., "--out", help="Run dir: preds.jsonl, report.json, trajectories, harness logs. "
+                                                "Rerun with the same --out to resume."),
+    dataset: str = typer.Option(VERIFIED, "--dataset", help="HF hub name, a .jsonl/.json/.parquet file or save_to_disk "
+                                                            "dir (SWE-bench or SWE-smith rows, e.g. `swerl data filter`'s "
+                                                            "test split), or taskpack / taskpack:swebench."),
+    split: str = typer.Option("test", "--split", help="Split of a hub dataset or a saved DatasetDict."),
+    instances: str | None = typer.Option(None, "--instances", help="Instance ids (comma-separated) or a file with one "
+                                                                   "per line."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N selected instances."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Instances run in parallel."),
+    backend: str = typer.Option("docker", "--backend", help="docker, kubernetes or bwrap (local repos only)."),
+    attempts: int = typer.Option(1, "--attempts", min=1, help="Runs per instance; reports pass@1..pass@k."),
+    grade_only: Path | None = typer.Option(None, "--grade-only", help="Grade this predictions file (.jsonl, or "
+                                                                     "mini-swe-agent's preds.json); no agent."),
+    run_only: bool = typer.Option(False, "--run-only", help="Write predictions, skip grading."),
+    redo: bool = typer.Option(False, "--redo", help="Re-run the selected instances even if they have predictions."),
+    grader: str = typer.Option("auto", "--grader", help="auto (swebench's run_instance for SWE-bench rows on docker, "
+                                                        "else the sandbox's fresh-container grading), official, "
+                                                        "sandbox."),
+    model_name: str | None = typer.Option(None, "--model-name", help="Model name sent to the endpoint (default: its "
+                                                                     "first /models entry) and written to preds."),
+    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API "
+                                                                            "key (never written to the run dir)."),
+    engine: str = typer.Option("auto", "--engine", help="For a checkpoint: auto, embedded or vllm."),
+    harness: str | None = typer.Option(None, "--harness", help="mini-swe-agent (tool calls), "
+                                                               "mini-swe-agent-textbased, or pkg.mod:Class."),
+    agent_config: Path | None = typer.Option(None, "--agent-config", help="YAML merged over mini-swe-agent's "
+                                                                          "swebench config (agent/model/environment)."),
+    step_limit: int = typer.Option(250, "--step-limit", min=1, help="Agent steps (model calls) per instance."),
+    temperature: float = typer.Option(0.0, "--temperature", min=0.0),
+    max_tokens: int = typer.Option(4096, "--max-tokens", min=1, help="Per model call."),
+    command_timeout: float = typer.Option(60.0, "--command-timeout", help="Seconds per agent command."),
+    rollout_timeout: float = typer.Option(3600.0, "--instance-timeout", help="Seconds per agent run (wall clock)."),
+    grade_timeout: float = typer.Option(1800.0, "--grade-timeout", help="Seconds for the tests when grading."),
+    infra_retries: int = typer.Option(2, "--infra-retries", min=0, help="Retries of an infrastructure failure."),
+    docker_host: str | None = typer.Option(None, "--docker-host", envvar="DOCKER_HOST", help="Docker engine URL."),
+    rootfs: str = typer.Option("auto", "--rootfs", help="bwrap system tree: auto, host or a directory."),
+    pull: bool = typer.Option(True, "--pull/--no-pull", help="docker: pull missing instance images."),
+    gateway: str | None = typer.Option(None, "--gateway", help="Send model calls through this swerl gateway "
+                                                               "(recorded per instance)."),
+    gateway_token_file: Path | None = typer.Option(None, "--gateway-token-file", help="The gateway's admin token."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json instead of tables."),
+) -> None:
+    """Evaluate a model on SWE-bench (Verified by default): mini-swe-agent in hardened sandboxes, official grading."""
+    from rich.markup import escape
+
+    from swerl.eval.options import EvalOptions
+    from swerl.eval.report import render
+    from swerl.eval.runner import load_agent_config, run_eval
+
+    _tame_third_party_logging()
+    if grade_only is not None and run_only:
+        raise SwerlError("--grade-only and --run-only exclude each other")
+    if grade_only is not None and attempts != 1:
+        raise SwerlError("--attempts: a predictions file holds one attempt; grade each file into its own --out")
+    if grader not in ("auto", "official", "sandbox"):
+        raise SwerlError(f"--grader {grader!r}: expected auto, official or sandbox")
+    if engine not in ("auto", "embedded", "vllm"):
+        raise SwerlError(f"--engine {engine!r}: expected auto, embedded or vllm")
+    opts = EvalOptions(
+        out=out, model=model, model_name=model_name, api_key_env=api_key_env, engine=engine, dataset=dataset,
+        split=split, instances=instances, limit=limit, workers=workers, attempts=attempts, backend=backend,
+        docker_host=docker_host, rootfs=rootfs, grader=grader, grade_only=grade_only, run_only=run_only, redo=redo,
+        harness=harness, agent_config=load_agent_config(str(agent_config) if agent_config else None),
+        agent_config_path=str(agent_config) if agent_config else None, step_limit=step_limit,
+        temperature=temperature, max_tokens=max_tokens, command_timeout_s=command_timeout,
+        rollout_timeout_s=rollout_timeout, grade_timeout_s=grade_timeout, infra_retries=infra_retries, pull=pull,
+        gateway=gateway, gateway_token_file=gateway_token_file)
+    def progress(iid: str, attempt: int, outcome: str, detail: str, n: int, total: int) -> None:
+        style = {"resolved": "green", "infra_failure": "red", "error": "yellow"}.get(outcome, "")
+        tag = f"[{style}]{outcome}[/{style}]" if style else outcome
+        which = f"{iid} (attempt {attempt})" if attempt else iid
+        err_console.print(f"\\[{n}/{total}] {which}: {tag} - {escape(detail)}", highlight=False)
+
+    report = run_eval(opts, on_done=None if as_json else progress)
+    if as_json:
+        typer.echo(json.dumps(report.model_dump(mode="json", exclude={"instances"}), indent=2))
+        return
+    for table in render(report):
+        console.print(table)
+    console.print(f"report: {out / 'report.json'}   predictions: {out / 'preds.jsonl'}")
+
+
+@app.command("report")
+def report_cmd(
+    run_dir: Path = typer.Argument(..., help="A run dir written by `swerl eval swebench`."),
+    as_json: bool = typer.Option(False, "--json", help="Print report.json instead of tables."),
+) -> None:
+    """Rebuild report.json of a run dir from its records (e.g. after an interrupted run) and print it."""
+    from swerl.eval.report import build_report, render
+    from swerl.eval.store import RunStore, write_json_atomic
+
+    store = RunStore(run_dir)
+    manifest = store.manifest()
+    if manifest is None:
+        raise SwerlError(f"RUN_DIR {str(run_dir)!r}: no run.json (not a `swerl eval swebench` run dir)")
+    rep = build_report(store, manifest)
+    write_json_atomic(run_dir / "report.json", rep.model_dump(mode="json"))
+    if as_json:
+        typer.echo(json.dumps(rep.model_dump(mode="json", exclude={"instances"}), indent=2))
+        return
+    for table in render(rep):
+        console.print(table)
+
+
+@app.command("compare")
+def compare_cmd(
+    run_a: Path = typer.Argument(..., help="Baseline run dir (e.g. before training)."),
+    run_b: Path = typer.Argument(..., help="Run dir to compare against it (e.g. after training)."),
+    out: Path | None = typer.Option(None, "--out", help="Where compare.json and compare.png go "
+                                                       "(default RUN_B/compare-vs-<RUN_A name>)."),
+    samples: int = typer.Option(10_000, "--samples", help="Bootstrap resamples."),
+    seed: int = typer.Option(0, "--seed"),
+    confidence: float = typer.Option(0.95, "--confidence"),
+    as_json: bool = typer.Option(False, "--json", help="Print compare.json instead of tables."),
+) -> None:
+    """Per-instance flips, per-repo deltas, a paired bootstrap CI of B - A, and a PNG bar chart."""
+    from swerl.eval.compare import compare, render
+    from swerl.eval.store import write_json_atomic
+
+    dest = out or (run_b / f"compare-vs-{run_a.resolve().name}")
+    rep = compare(run_a, run_b, samples=samples, seed=seed, confidence=confidence, chart=dest / "compare.png")
+    write_json_atomic(dest / "compare.json", rep.model_dump(mode="json"))
+    if as_json:
+        typer.echo(json.dumps(rep.model_dump(mode="json"), indent=2))
+        return
+    for table in render(rep):
+        console.print(table)
+    console.print(f"chart: {rep.chart}   json: {dest / 'compare.json'}")
+
+
+@app.command("taskpack")
+def taskpack_cmd(
+    out: Path = typer.Option(..., "--out", help="Directory for instances.jsonl and one git repo per instance."),
+    force: bool = typer.Option(False, "--force", help="Rebuild even if --out has instances.jsonl."),
+) -> None:
+    """Write the bundled task pack as SWE-bench-schema rows (base_commit, test_patch, JSON-string test lists)."""
+    from swerl.eval.taskpack import build
+
+    path = build(out, force=force)
+    n = sum(1 for line in path.read_text().splitlines() if line.strip())
+    console.print(f"{n} SWE-bench-schema instances: {path}  (use: swerl eval swebench --dataset {path} ...)")

@@ -1,0 +1,132 @@
+"""`swerl eval compare RUN_A RUN_B`: which instances flipped, per-repo deltas, and how sure we can be.
+
+The comparison is paired: only instances both runs evaluated count, each contributing
+(a_resolved, b_resolved) from attempt 0. The confidence interval on the difference in
+resolved rate (B - A) is a paired bootstrap: resample instances with replacement,
+recompute the mean difference, take percentiles. On 500 Verified instances a 2-point
+difference is usually inside the noise; the interval says so instead of a bare delta.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from swerl.errors import SwerlError
+from swerl.eval.schema import CompareReport, EvalReport, Flip, RepoDelta
+
+
+def load_report(run_dir: Path) -> EvalReport:
+    path = Path(run_dir) / "report.json"
+    if not path.is_file():
+        raise SwerlError(f"{run_dir}: no report.json (not an eval run dir, or not finished: "
+                         f"`swerl eval report {run_dir}` rebuilds it)")
+    try:
+        return EvalReport.model_validate_json(path.read_text())
+    except Exception as exc:
+        raise SwerlError(f"{path}: not a swerl eval report: {exc}") from exc
+
+
+def paired_bootstrap(a: list[bool], b: list[bool], *, samples: int = 10_000, seed: int = 0,
+                     confidence: float = 0.95) -> tuple[float, float, float]:
+    """(delta, low, high) in percentage points for mean(b) - mean(a) over paired outcomes."""
+    import numpy as np
+
+    if len(a) != len(b) or not a:
+        raise ValueError("paired bootstrap needs two non-empty lists of the same length")
+    diff = np.asarray(b, dtype=float) - np.asarray(a, dtype=float)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(diff), size=(samples, len(diff)))
+    means = diff[idx].mean(axis=1)
+    alpha = (1 - confidence) / 2
+    low, high = np.quantile(means, [alpha, 1 - alpha])
+    return 100 * float(diff.mean()), 100 * float(low), 100 * float(high)
+
+
+def compare(run_a: Path, run_b: Path, *, samples: int = 10_000, seed: int = 0, confidence: float = 0.95,
+            chart: Path | None = None) -> CompareReport:
+    if samples < 100:
+        raise SwerlError(f"--samples {samples}: use at least 100 bootstrap samples")
+    if not 0.5 <= confidence < 1:
+        raise SwerlError(f"--confidence {confidence}: must be in [0.5, 1)")
+    ra, rb = load_report(run_a), load_report(run_b)
+    a = {x.instance_id: x for x in ra.instances if x.attempt == 0}
+    b = {x.instance_id: x for x in rb.instances if x.attempt == 0}
+    common = sorted(set(a) & set(b))
+    if not common:
+        raise SwerlError(f"{run_a} and {run_b} have no instance in common: nothing to compare")
+    ya = [a[i].outcome == "resolved" for i in common]
+    yb = [b[i].outcome == "resolved" for i in common]
+    delta, low, high = paired_bootstrap(ya, yb, samples=samples, seed=seed, confidence=confidence)
+    flips = [Flip(instance_id=i, repo=b[i].repo, a=x, b=y) for i, x, y in zip(common, ya, yb, strict=True) if x != y]
+    repos: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+    for i, x, y in zip(common, ya, yb, strict=True):
+        repos[b[i].repo].append((x, y))
+    per_repo = [RepoDelta(repo=r, instances=len(v), a_resolved=sum(x for x, _ in v), b_resolved=sum(y for _, y in v),
+                          delta_pct=round(100 * (sum(y for _, y in v) - sum(x for x, _ in v)) / len(v), 2))
+                for r, v in sorted(repos.items())]
+    rep = CompareReport(
+        run_a=str(run_a), run_b=str(run_b), common=len(common), only_a=sorted(set(a) - set(b)),
+        only_b=sorted(set(b) - set(a)), a_resolved_pct=round(100 * sum(ya) / len(common), 2),
+        b_resolved_pct=round(100 * sum(yb) / len(common), 2), delta_pct=round(delta, 2), ci_low=round(low, 2),
+        ci_high=round(high, 2), confidence=confidence, bootstrap_samples=samples, seed=seed,
+        gained=[f for f in flips if f.b], lost=[f for f in flips if f.a], per_repo=per_repo)
+    if chart is not None:
+        plot(rep, chart, label_a=Path(run_a).name or str(run_a), label_b=Path(run_b).name or str(run_b))
+        rep.chart = str(chart)
+    return rep
+
+
+def plot(rep: CompareReport, path: Path, *, label_a: str, label_b: str) -> None:
+    """Resolved % per repository (and overall) for A and B, side by side; Agg backend (no display)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    names = ["overall"] + [r.repo for r in rep.per_repo]
+    va = [rep.a_resolved_pct] + [100 * r.a_resolved / r.instances for r in rep.per_repo]
+    vb = [rep.b_resolved_pct] + [100 * r.b_resolved / r.instances for r in rep.per_repo]
+    x = np.arange(len(names))
+    fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(names) + 2), 4.5))
+    try:
+        ax.bar(x - 0.2, va, 0.4, label=label_a)
+        ax.bar(x + 0.2, vb, 0.4, label=label_b)
+        ax.set_xticks(x, names, rotation=30, ha="right")
+        ax.set_ylabel("resolved %")
+        ax.set_ylim(0, 100)
+        ax.set_title(f"B - A = {rep.delta_pct:+.1f} pts, {int(rep.confidence * 100)}% CI "
+                     f"[{rep.ci_low:+.1f}, {rep.ci_high:+.1f}] (n={rep.common})")
+        ax.legend()
+        fig.tight_layout()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=100)
+    finally:
+        plt.close(fig)
+
+
+def render(rep: CompareReport) -> list[object]:
+    from rich.table import Table
+
+    head = Table(title=f"{rep.run_b} vs {rep.run_a} ({rep.common} common instances)")
+    head.add_column("metric")
+    head.add_column("value", justify="right")
+    head.add_row("A resolved", f"{rep.a_resolved_pct:.1f}%")
+    head.add_row("B resolved", f"{rep.b_resolved_pct:.1f}%")
+    head.add_row("B - A", f"{rep.delta_pct:+.1f} pts")
+    head.add_row(f"{int(rep.confidence * 100)}% CI (paired bootstrap)", f"[{rep.ci_low:+.1f}, {rep.ci_high:+.1f}]")
+    head.add_row("gained / lost", f"{len(rep.gained)} / {len(rep.lost)}")
+    if rep.only_a or rep.only_b:
+        head.add_row("only in A / only in B", f"{len(rep.only_a)} / {len(rep.only_b)}")
+    flips = Table(title="flips")
+    for col in ("instance", "repo", "A", "B"):
+        flips.add_column(col)
+    for f in rep.gained + rep.lost:
+        flips.add_row(f.instance_id, f.repo, "✓" if f.a else "✗", "✓" if f.b else "✗")
+    repos = Table(title="per repository")
+    for col in ("repo", "instances", "A", "B", "Δ %"):
+        repos.add_column(col, justify="left" if col == "repo" else "right")
+    for r in rep.per_repo:
+        repos.add_row(r.repo, str(r.instances), str(r.a_resolved), str(r.b_resolved), f"{r.delta_pct:+.1f}")
+    return [head, repos] + ([flips] if rep.gained or rep.lost else [])

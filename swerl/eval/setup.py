@@ -1,0 +1,143 @@
+"""What a run needs before the first instance: the sandbox backend, its images, and a grader per row.
+
+Images: for docker, the bundled pack's images are built locally (no registry here);
+any other instance image is pulled on first use (`swebench/sweb.eval.x86_64.*` from
+Docker Hub for Verified). A missing image that cannot be pulled is an infrastructure
+failure of that instance, not of the run.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from swerl.errors import SwerlError
+from swerl.eval.dataset import EvalInstance
+from swerl.eval.grading import Grader, OfficialDockerGrader, SandboxGrader
+from swerl.eval.options import EvalOptions
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+
+_PULL_LOCK = threading.Lock()
+
+# SWE-bench images activate the `testbed` conda env from /root/.bashrc, which the sandbox's `bash -lc` (and a
+# non-root Kubernetes pod) may never read; putting the env first on PATH gives the agent and the tests its Python.
+SWEBENCH_PATH = ("/opt/miniconda3/envs/testbed/bin:/opt/miniconda3/bin:"
+                 "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin")
+
+
+def build_sandbox(opts: EvalOptions, *, swebench_rows: bool = False) -> Any:
+    from swerl.sandbox.base import SandboxError, load_backend
+    from swerl.sandbox.schema import BwrapSettings, DockerSettings, SandboxSettings
+
+    settings = opts.sandbox
+    if settings is None:
+        bw = BwrapSettings()
+        if opts.backend == "bwrap" and opts.rootfs != "host":
+            if opts.rootfs == "auto":
+                from swerl.sandbox.images import ensure_rootfs
+
+                bw = BwrapSettings(rootfs=ensure_rootfs())
+            elif Path(opts.rootfs).is_dir():
+                bw = BwrapSettings(rootfs=Path(opts.rootfs))
+            else:
+                raise SwerlError(f"--rootfs {opts.rootfs!r}: not a directory (auto, host or a root filesystem dir)")
+        env = {"PATH": SWEBENCH_PATH} if swebench_rows and opts.backend in ("docker", "kubernetes") else {}
+        settings = SandboxSettings(backend=opts.backend, command_timeout_s=opts.command_timeout_s,
+                                   rollout_timeout_s=opts.rollout_timeout_s, bwrap=bw, env=env,
+                                   docker=DockerSettings(base_url=opts.docker_host))
+    try:
+        return load_backend(settings)
+    except SandboxError as exc:
+        raise SwerlError(f"--backend {settings.backend}: {exc}") from exc
+
+
+def docker_client(sandbox: Any) -> Any:
+    """The docker SDK client of a docker backend (None for bwrap, kubernetes, custom backends)."""
+    return getattr(sandbox, "client", None) if getattr(sandbox, "name", "") == "docker" else None
+
+
+def check_backend(sandbox: Any, instances: list[EvalInstance]) -> None:
+    """bwrap runs local repositories only: say which row cannot run before anything starts."""
+    if getattr(sandbox, "name", "") == "bwrap":
+        missing = [i.instance_id for i in instances if i.repo_dir is None or not Path(i.repo_dir).is_dir()]
+        if missing:
+            raise SwerlError(f"--backend bwrap: no local git repository for {', '.join(missing[:5])}"
+                             f"{' ...' if len(missing) > 5 else ''} (bwrap needs the row's repo_dir; "
+                             f"use --backend docker or kubernetes for image-based rows)")
+
+
+def prepare_images(sandbox: Any, instances: list[EvalInstance]) -> None:
+    """docker: build the bundled pack's images locally (SWE-bench- and SWE-smith-schema rows)."""
+    client = docker_client(sandbox)
+    if client is None:
+        return
+    from swerl.data.taskpack import OWNER
+
+    ours = [i for i in instances if i.repo.startswith(OWNER + "/")]
+    swebench = [i for i in ours if i.kind == "swebench" and i.repo_dir is not None]
+    if swebench:
+        from swerl.eval.taskpack import ensure_images
+
+        ensure_images(client, [{"instance_id": i.instance_id, "repo_dir": str(i.repo_dir)} for i in swebench], Path("/"))
+    if any(i.kind == "swesmith" for i in ours):
+        from swerl.sandbox.images import ensure_taskpack_images
+        from swerl.sandbox.tasks import load_taskpack
+
+        ensure_taskpack_images(client, load_taskpack()[0])
+
+
+def ensure_image(sandbox: Any, inst: EvalInstance, pull: bool) -> None:
+    """docker: make sure the instance image is on the engine (pull it once if allowed); SandboxError if not."""
+    client = docker_client(sandbox)
+    image = inst.row.image_name
+    if client is None or not image:
+        return
+    import docker
+
+    from swerl.sandbox.base import SandboxError
+
+    with _PULL_LOCK:
+        try:
+            client.images.get(image)
+            return
+        except docker.errors.ImageNotFound:
+            if not pull:
+                raise SandboxError(f"image {image} is not on the engine (and --no-pull)") from None
+        except Exception as exc:
+            raise SandboxError(f"docker engine: {exc}") from exc
+        log.info("pulling image", image=image)
+        try:
+            client.images.pull(image)
+        except Exception as exc:
+            raise SandboxError(f"image {image} is not on the engine and cannot be pulled: {exc}") from exc
+
+
+class Graders:
+    """Picks the grader per row: `auto` = the official harness for SWE-bench rows on docker, else the sandbox's."""
+
+    def __init__(self, opts: EvalOptions, sandbox: Any, run_id: str, run_dir: Path) -> None:
+        self.kind = opts.grader
+        is_docker = docker_client(sandbox) is not None
+        if self.kind == "official" and not is_docker:
+            raise SwerlError("--grader official runs swebench's harness on a docker engine: use --backend docker")
+        self.sandbox_grader = SandboxGrader(sandbox, run_id, run_dir, opts.grade_timeout_s)
+        self.official = (OfficialDockerGrader(sandbox.client, run_id, run_dir, opts.grade_timeout_s)
+                         if is_docker and self.kind != "sandbox" else None)
+
+    @staticmethod
+    def label(opts: EvalOptions, sandbox: Any) -> str:
+        """What the manifest records as the grader."""
+        box = f"sandbox-{getattr(sandbox, 'name', 'custom')}"
+        if docker_client(sandbox) is not None and opts.grader == "auto":
+            return f"official-docker for SWE-bench rows, else {box}"
+        return {"auto": box, "official": "official-docker", "sandbox": box}[opts.grader]
+
+    def for_instance(self, inst: EvalInstance) -> Grader:
+        if self.official is not None and inst.kind == "swebench":
+            return self.official
+        if self.kind == "official":
+            raise SwerlError(f"--grader official: row {inst.instance_id!r} is a SWE-smith row (use --grader sandbox)")
+        return self.sandbox_grader

@@ -1,0 +1,50 @@
+"""Helpers for the eval tests: a mini-swe-agent DeterministicModel script whose behaviour depends on the task.
+
+One script serves every instance (mini-swe-agent's DeterministicModel replays the same
+outputs for each run), so the first command looks at the checked-out code and acts on
+the bug it finds: fixes median_even (resolves), breaks wrap_off_by_one differently
+(unresolved), does nothing on slug_trailing_sep (empty patch) and sleeps past the
+instance time budget on camel_case_capitalize (TimeExceeded).
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from swerl.eval.options import EvalOptions
+
+RESOLVES = "swerl-taskpack__calc-median_even"
+WRONG = "swerl-taskpack__textkit-wrap_off_by_one"
+EMPTY = "swerl-taskpack__textkit-slug_trailing_sep"
+TIMEOUT = "swerl-taskpack__textkit-camel_case_capitalize"
+NOAPPLY = "swerl-taskpack__ledger-discount_truncates"
+
+WORK = r"""F=calc/stats.py; if [ -f $F ] && grep -q 'ordered\[mid\] + ordered\[mid + 1\]' $F; then sed -i 's/ordered\[mid\] + ordered\[mid + 1\]/ordered[mid - 1] + ordered[mid]/' $F; fi
+F=textkit/wrap.py; if [ -f $F ] && grep -q 'len(candidate) < width:' $F; then sed -i 's/len(candidate) < width:/len(candidate) < width - 1:/' $F; fi
+F=textkit/case.py; if [ -f $F ] && grep -q 'for w in words)$' $F; then sleep 60; fi
+echo worked
+"""
+
+
+def _out(content: str, command: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": content, "extra": {"actions": [{"command": command}]}}
+
+
+def deterministic_config(pre_sleep: float = 0.0) -> dict[str, Any]:
+    """`agent_config` for `run_agent`: mini-swe-agent's DeterministicModel playing the script above."""
+    work = (f"sleep {pre_sleep}\n" if pre_sleep else "") + WORK
+    return copy.deepcopy({
+        "harness": "minisweagent.models.test_models:DeterministicModel",
+        "model": {"outputs": [_out("THOUGHT: fix what I recognise", work),
+                              _out("THOUGHT: submit", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")]},
+    })
+
+
+def options(out: Path, dataset: Path | str, instances: list[str] | None, **kw: Any) -> EvalOptions:
+    """Options for a DeterministicModel run (the endpoint is never called: the model class is the script)."""
+    base: dict[str, Any] = dict(out=out, model="http://127.0.0.1:9/v1", model_name="deterministic",
+                                dataset=str(dataset), instances=",".join(instances) if instances else None,
+                                agent_config=deterministic_config(), infra_retries=0)
+    return EvalOptions(**{**base, **kw})

@@ -1,0 +1,74 @@
+"""`--model CHECKPOINT` on CPU: the embedded engine serves a (tiny, random) checkpoint for the run, and the
+calls go through a real swerl gateway that records them per instance."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from eval_helpers import RESOLVES
+
+from swerl.eval.options import EvalOptions
+from swerl.eval.runner import run_eval
+
+ADMIN = "eval-test-admin-token-0123456789"
+
+
+@pytest.fixture(scope="module")
+def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from swerl.train.models import build_tiny_model, build_tiny_tokenizer
+
+    tok = build_tiny_tokenizer()
+    d = tmp_path_factory.mktemp("ckpt") / "tiny-step0"
+    build_tiny_model(tok, max_position_embeddings=4096).save_pretrained(d)
+    tok.save_pretrained(d)
+    return d
+
+
+@pytest.fixture
+def gateway(tmp_path: Path) -> Iterator[str]:
+    from swerl.gateway.app import create_app
+    from swerl.gateway.server import ServerThread
+    from swerl.gateway.service import Gateway, GatewayConfig
+
+    server = ServerThread(create_app(Gateway(GatewayConfig(store=str(tmp_path / "gw.sqlite"), admin_token=ADMIN))))
+    server.start()
+    yield server.url
+    server.stop()
+
+
+def test_checkpoint_served_on_cpu_through_the_gateway(checkpoint: Path, gateway: str, sb_pack: Path,
+                                                      bwrap_settings: Any, tmp_path: Path) -> None:
+    import httpx
+
+    token_file = tmp_path / "admin.token"
+    token_file.write_text(ADMIN)
+    out = tmp_path / "run"
+    rep = run_eval(EvalOptions(out=out, model=str(checkpoint), dataset=str(sb_pack), instances=RESOLVES,
+                               backend="bwrap", sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}),
+                               step_limit=2, max_tokens=16, temperature=1.0, infra_retries=0, gateway=gateway,
+                               gateway_token_file=token_file))
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["model"] == {"kind": "checkpoint", "source": str(checkpoint.resolve()), "name": "tiny-step0",
+                                 "engine": "embedded", "gateway": gateway}
+    # a random model never submits: two model calls, then the step limit; real tokens were counted
+    (inst,) = rep.instances
+    assert (inst.outcome, inst.exit_status, inst.n_calls) == ("empty_patch", "LimitsExceeded", 2)
+    assert inst.tokens > 0 and rep.mean_tokens == inst.tokens
+    assert json.loads((out / "preds.jsonl").read_text())["model_name_or_path"] == "tiny-step0"
+
+    # the gateway recorded the run: one rollout for the instance, both model calls with token ids, reward 0
+    admin = httpx.Client(base_url=gateway, headers={"Authorization": f"Bearer {ADMIN}"})
+    (ro,) = [r for r in admin.get("/rollouts").json()["items"] if r["metadata"].get("eval_run_id") == rep.run_id]
+    assert ro["metadata"]["instance_id"] == RESOLVES and ro["state"] == "failed_agent"
+    events = admin.get(f"/rollouts/{ro['id']}/events", params={"limit": 100}).json()["items"]
+    calls = [e for e in events if e["kind"] == "model_request"]
+    assert len(calls) == 2 and all(e["prompt_ids"] and e["response_ids"] for e in calls)
+    assert [e["reward"] for e in events if e["kind"] == "reward"] == [0.0]
+    # the engine this run started is gone with it
+    with pytest.raises(httpx.HTTPError):
+        httpx.get(admin.get("/admin/engines").json()[0]["url"] + "/models", timeout=2)
+    admin.close()
