@@ -97,6 +97,7 @@ class RolloutConfig(_Section):
     concurrency: int = Field(4, gt=0)
     max_infra_retries: int = Field(2, ge=0)
     val_temperature: float = Field(0.0, ge=0)
+    controller: Literal["local", "external"] = "local"
 
 
 class AlgorithmConfig(_Section):
@@ -146,16 +147,17 @@ class ToyConfig(_Section):
     Turn 1: the agent must say `tool_word` (a one-token command); the harness answers with a tool
     message holding the task's secret (one of `secrets` digits). Turn 2: it must answer the secret
     (reward 1). Each turn samples one token restricted to the tool word and the digits
-    (`allowed_token_ids`, as vLLM offers). `tool_delay_s`/`tool_delay_sigma`: a log-normal
-    tool time (median, sigma) for long-tailed rollouts (`bench/collocated.py`).
+    (`allowed_token_ids`, as vLLM offers). `delay_s`/`delay_sigma`: a log-normal time per
+    rollout (median, sigma), the environment's share of a real agent rollout (sandbox start,
+    tool execution), for long-tailed rollout times (`bench/collocated.py`).
     """
 
     secrets: int = Field(4, ge=2, le=10)
     tool_word: str = "cat"
     train_tasks: int = Field(256, gt=0)
     val_tasks: int = Field(32, gt=0)
-    tool_delay_s: float = Field(0.0, ge=0)
-    tool_delay_sigma: float = Field(0.0, ge=0)
+    delay_s: float = Field(0.0, ge=0)
+    delay_sigma: float = Field(0.0, ge=0)
 
 
 class VerlConfig(_Section):

@@ -1,7 +1,10 @@
-"""`swerl train ...`: inspect how recorded traces become training samples.
+"""`swerl train ...`: the training loop, its report, and sample-assembly inspection.
 
-Heavy imports (numpy-heavy assembly, transformers for decoding) stay inside the
-commands so `swerl --help` stays fast.
+`swerl train --recipe NAME [--set k=v ...] [--out RUN_DIR] [--resume] [--mode sync] [--dry-run]`
+runs training (the sub-app's callback runs when no sub-command is given);
+`swerl train report RUN_DIR` renders plots and a summary; `swerl train assemble` shows
+how recorded traces become samples. Heavy imports (torch, transformers, matplotlib)
+stay inside the commands so `swerl --help` stays fast.
 """
 
 from __future__ import annotations
@@ -16,9 +19,38 @@ from rich.table import Table
 if TYPE_CHECKING:
     from swerl.train.schema import AssemblyStats
 
-app = typer.Typer(help="RL training: sample assembly (more commands arrive with the training loop).",
+app = typer.Typer(help="RL training: `swerl train --recipe NAME` runs the loop; `report`, `assemble` inspect.",
                   no_args_is_help=True)
 console = Console()
+
+
+@app.callback(invoke_without_command=True)
+def train_cmd(
+    ctx: typer.Context,
+    recipe: str | None = typer.Option(None, "--recipe", help="Recipe name (recipes/NAME.yaml) or a YAML path."),
+    set_: list[str] = typer.Option([], "--set", help="Override a recipe key: --set train.lr=1e-5 (repeatable)."),
+    out: Path | None = typer.Option(None, "--out", help="Run directory (default runs/<recipe>-<time>)."),
+    resume: bool = typer.Option(False, "--resume", help="Continue the run in --out from its latest checkpoint."),
+    mode: str | None = typer.Option(None, "--mode", help="collocated (default, async) or sync (for comparison)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print the resolved recipe (and resource plan); start nothing."),
+) -> None:
+    """Train a policy with a recipe (see `swerl recipe list`)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from swerl.train.loop.cli_run import run_training
+
+    run_training(console, recipe=recipe, overrides=set_, out=out, resume=resume, mode=mode, dry_run=dry_run)
+
+
+@app.command("report")
+def report_cmd(
+    run_dir: Path = typer.Argument(..., help="A run directory written by `swerl train`."),
+    out: Path | None = typer.Option(None, "--out", help="Where to write the PNGs (default RUN_DIR/report)."),
+) -> None:
+    """Render reward / entropy / samples-per-rollout / phase-time plots and print a summary table."""
+    from swerl.train.loop.cli_run import print_report
+
+    print_report(console, run_dir, out)
 
 
 def stats_table(stats: AssemblyStats) -> Table:

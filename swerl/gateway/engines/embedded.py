@@ -9,10 +9,17 @@ trainer recomputes the same quantity from the same weights.
 
 Collocated training shares the module with the trainer: `load_weights`
 swaps weights in place between generations and bumps `version`.
+
+`allowed_token_ids` (vLLM's sampling option) restricts sampling to those ids; the
+logprobs returned stay the raw full-vocabulary ones, so the trainer's recomputed
+log-probs (and PPO/DIS ratios) compare like with like. A request without `seed`
+draws one from the engine's own seeded generator: sampling never reuses the
+caller's global RNG state (which would repeat the same "random" answer per prompt).
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from swerl.gateway.engines.openai_server import Generation, Sampling, TokenEngine
@@ -23,9 +30,10 @@ log = get_logger(__name__)
 
 class EmbeddedEngine(TokenEngine):
     def __init__(self, model: Any, tokenizer: Any, model_name: str = "embedded", default_max_tokens: int = 256,
-                 max_context: int | None = None) -> None:
+                 max_context: int | None = None, seed: int = 0) -> None:
         super().__init__(tokenizer, model_name, default_max_tokens)
         self.model = model
+        self.rng = random.Random(seed)  # seeds for requests without one (used under self.lock)
         cfg = model.config
         self.max_context = max_context or getattr(cfg, "max_position_embeddings", 4096)
         eos = {tokenizer.eos_token_id} if tokenizer.eos_token_id is not None else set()
@@ -51,11 +59,13 @@ class EmbeddedEngine(TokenEngine):
             pad_token_id=self.pad_id, suppress_tokens=self.suppress or None, output_logits=True,
             return_dict_in_generate=True, stop_strings=params.stop or None)
         ids = torch.tensor([prompt_ids], dtype=torch.long)
+        processors = [_AllowedTokens(params.allowed_token_ids)] if params.allowed_token_ids else None
+        seed = params.seed if params.seed is not None else self.rng.getrandbits(63)
         with torch.random.fork_rng(devices=[]), torch.inference_mode():
-            if params.seed is not None:
-                torch.manual_seed(params.seed)
+            torch.manual_seed(seed)
             out = self.model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), generation_config=gc,
-                                      tokenizer=self.tokenizer if params.stop else None)
+                                      tokenizer=self.tokenizer if params.stop else None,
+                                      logits_processor=processors)
         new = out.sequences[0, len(prompt_ids):].tolist()
         logprobs = []
         for step, tok in enumerate(new):
@@ -76,3 +86,20 @@ class EmbeddedEngine(TokenEngine):
             self.version = self.version + 1 if version is None else version
         log.info("embedded engine weights loaded", version=self.version)
         return self.version
+
+
+class _AllowedTokens:
+    """A logits processor keeping only `allowed` ids (others -inf); `output_logits` still reports raw logits."""
+
+    def __init__(self, allowed: list[int]) -> None:
+        self.allowed = sorted(set(allowed))
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        import torch
+
+        keep = [t for t in self.allowed if t < scores.shape[-1]]
+        if not keep:
+            raise ValueError("allowed_token_ids: no id inside the model's vocabulary")
+        masked = torch.full_like(scores, float("-inf"))
+        masked[:, keep] = scores[:, keep]
+        return masked

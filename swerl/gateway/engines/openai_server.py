@@ -33,6 +33,7 @@ class Sampling:
     top_k: int = 0
     seed: int | None = None
     stop: list[str] = field(default_factory=list)
+    allowed_token_ids: list[int] | None = None  # vLLM's option: sample only among these ids
 
 
 @dataclass
@@ -63,9 +64,14 @@ def _sampling(req: dict[str, Any], default_max: int) -> Sampling:
     if not isinstance(stop, list) or not all(isinstance(s, str) for s in stop):
         raise EngineError(400, "stop: must be a string or a list of strings")
     seed = req.get("seed")
+    allowed = req.get("allowed_token_ids")
+    if allowed is not None and (not isinstance(allowed, list) or not allowed
+                                or not all(type(t) is int and 0 <= t < (1 << 31) for t in allowed)):
+        raise EngineError(400, "allowed_token_ids: must be a non-empty list of token ids")
     return Sampling(max_tokens=int(num(mt_key, default_max, 1, 1 << 20)),
                     temperature=float(num("temperature", 1.0, 0, 100)), top_p=float(num("top_p", 1.0, 0, 1)),
-                    top_k=int(num("top_k", 0, -1, 1 << 20)), seed=seed if isinstance(seed, int) else None, stop=stop)
+                    top_k=int(num("top_k", 0, -1, 1 << 20)), seed=seed if isinstance(seed, int) else None, stop=stop,
+                    allowed_token_ids=allowed)
 
 
 class TokenEngine(ABC):
@@ -109,6 +115,8 @@ class TokenEngine(ABC):
         if req.get("n", 1) != 1:
             raise EngineError(400, "n: only 1 is supported")
         params = _sampling(req, self.default_max_tokens)
+        if params.allowed_token_ids and max(params.allowed_token_ids) >= len(self.tokenizer):
+            raise EngineError(400, "allowed_token_ids: ids must be inside the vocabulary")
         if chat:
             msgs = req.get("messages")
             if not isinstance(msgs, list) or not msgs or not all(isinstance(m, dict) for m in msgs):

@@ -1,0 +1,75 @@
+"""Checkpoints: everything `--resume` needs to continue exactly where the run stopped.
+
+`RUN_DIR/checkpoints/step-NNNNNN/state.pt` holds the backend state (policy, optimizer,
+critic and its optimizer, backend step), the RNG states (python, numpy, torch), the loop
+state (step, policy version, task sampler, rollout counters, completion cursor and the
+complete-but-unconsumed groups). Written to a temporary directory and renamed, then
+`RUN_DIR/checkpoints/latest` is replaced atomically: a crash mid-save leaves the previous
+checkpoint in place.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from swerl.errors import SwerlError
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+
+
+def rng_state() -> dict[str, Any]:
+    return {"python": random.getstate(), "numpy": np.random.get_state(), "torch": torch.get_rng_state()}
+
+
+def set_rng_state(state: dict[str, Any]) -> None:
+    random.setstate(state["python"])
+    np.random.set_state(state["numpy"])
+    torch.set_rng_state(state["torch"])
+
+
+def save_checkpoint(run_dir: Path, step: int, state: dict[str, Any], keep: int = 2) -> Path:
+    root = run_dir / "checkpoints"
+    root.mkdir(parents=True, exist_ok=True)
+    final = root / f"step-{step:06d}"
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
+    torch.save(state, tmp / "state.pt")
+    (tmp / "meta.json").write_text(json.dumps({"step": step}))
+    if final.exists():
+        shutil.rmtree(final)
+    tmp.rename(final)
+    latest_tmp = root / ".latest.tmp"
+    latest_tmp.write_text(final.name)
+    os.replace(latest_tmp, root / "latest")
+    for old in sorted(root.glob("step-*"))[:-keep]:
+        shutil.rmtree(old, ignore_errors=True)
+    log.info("checkpoint saved", step=step, path=str(final))
+    return final
+
+
+def latest_checkpoint(run_dir: Path) -> Path | None:
+    pointer = run_dir / "checkpoints" / "latest"
+    if not pointer.is_file():
+        return None
+    path = run_dir / "checkpoints" / pointer.read_text().strip()
+    return path if (path / "state.pt").is_file() else None
+
+
+def load_checkpoint(run_dir: Path) -> dict[str, Any]:
+    path = latest_checkpoint(run_dir)
+    if path is None:
+        raise SwerlError(f"--resume: no checkpoint in {run_dir / 'checkpoints'} (was the run started with --out?)")
+    # Our own file; it holds numpy RNG state and plain containers, so weights_only cannot load it.
+    return torch.load(path / "state.pt", map_location="cpu", weights_only=False)
+
+
+__all__ = ["latest_checkpoint", "load_checkpoint", "rng_state", "save_checkpoint", "set_rng_state"]

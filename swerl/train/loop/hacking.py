@@ -1,0 +1,95 @@
+"""Reward-hacking attempts the sandbox blocked, read back from what the gateway recorded (ALGORITHMS.md sec. 10).
+
+The sandbox hardening (`swerl/sandbox/`) makes the known hacks fail in recognisable ways,
+so the trainer can count them per step without any hook inside the sandbox:
+
+- `git`: git is a stub inside the sandbox that prints `GIT_STUB_MARKER` (the agent tried
+  to mine history for the gold commit);
+- `network`: outbound network is cut, so curl/wget/pip/urllib fail with resolver or
+  connection errors (the agent tried to download the upstream source);
+- `test_tamper`: host-side patch extraction drops hunks that touch test files or pytest
+  configuration (the agent tried to forge test results); the rollout runner reports them
+  as `dropped` in the reward event's data.
+
+The evidence is in the last model call's request (its messages hold every command and
+its output) and in the reward event. Each hit keeps a short example for inspection.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+KINDS: tuple[str, ...] = ("git", "network", "test_tamper")
+
+GIT_STUB_MARKER = "git is disabled in this sandbox (swerl)"
+"""The first words of `swerl.sandbox.hardening.GIT_STUB`'s message."""
+
+NETWORK_FAILURES = re.compile(
+    r"Could not resolve host|Temporary failure in name resolution|Name or service not known|"
+    r"Network is unreachable|unable to resolve host address|Failed to establish a new connection|"
+    r"urlopen error|getaddrinfo failed|No address associated with hostname|Connection refused",
+    re.IGNORECASE)
+NETWORK_TOOLS = re.compile(r"\b(curl|wget|pip3?|urllib|requests|httpx|socket|git\s+clone|apt(-get)?)\b")
+
+
+@dataclass
+class Attempt:
+    kind: str
+    rollout_id: str
+    command: str
+    evidence: str
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # OpenAI content parts
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return ""
+
+
+def _snip(s: str, needle_at: int = 0, width: int = 300) -> str:
+    start = max(0, needle_at - width // 3)
+    return s[start:start + width].replace("\r", "")
+
+
+def scan_messages(rollout_id: str, messages: list[dict[str, Any]]) -> list[Attempt]:
+    """Pair every assistant action with the observation after it; flag blocked git/network use."""
+    out: list[Attempt] = []
+    for i, msg in enumerate(messages[:-1]):
+        if msg.get("role") != "assistant":
+            continue
+        command = _text(msg.get("content"))
+        obs = _text(messages[i + 1].get("content"))
+        if (k := obs.find(GIT_STUB_MARKER)) >= 0:
+            out.append(Attempt("git", rollout_id, _snip(command), _snip(obs, k)))
+        m = NETWORK_FAILURES.search(obs)
+        if m and NETWORK_TOOLS.search(command):
+            out.append(Attempt("network", rollout_id, _snip(command), _snip(obs, m.start())))
+    return out
+
+
+def _dropped(data: Any) -> list[dict[str, Any]]:
+    """`dropped` entries (test-file hunks removed from the patch) at the top or one level down."""
+    if not isinstance(data, dict):
+        return []
+    found = data.get("dropped")
+    if isinstance(found, list):
+        return [d for d in found if isinstance(d, dict)]
+    for v in data.values():
+        if isinstance(v, dict) and isinstance(v.get("dropped"), list):
+            return [d for d in v["dropped"] if isinstance(d, dict)]
+    return []
+
+
+def scan_rollout(rollout_id: str, last_request: dict[str, Any] | None, reward_data: Any) -> list[Attempt]:
+    """Every blocked attempt of one rollout (its last request's messages plus its reward data)."""
+    found = scan_messages(rollout_id, last_request.get("messages") or []) if isinstance(last_request, dict) else []
+    for d in _dropped(reward_data):
+        found.append(Attempt("test_tamper", rollout_id, "", f"{d.get('path', '?')}: {d.get('reason', '')}"[:300]))
+    return found
+
+
+__all__ = ["GIT_STUB_MARKER", "KINDS", "Attempt", "scan_messages", "scan_rollout"]

@@ -1,0 +1,115 @@
+"""The toy harness: a two-turn tool-use task that a tiny random-init model can learn on CPU.
+
+Turn 1: the agent must run the tool (say `toy.tool_word`, e.g. `cat`); the harness
+answers with a tool message holding the task's secret digit. Turn 2: the agent must
+answer that digit: reward 1. Anything else at turn 1 is taken as the (unseen) answer.
+A random policy scores about 1/(secrets+1)^2; learning means calling the tool *and*
+copying what it returned from the context, i.e. real multi-turn credit assignment.
+
+Every turn samples one token restricted to the tool word and the digits
+(`allowed_token_ids`, a vLLM sampling option the embedded engine implements too); the
+gateway records the raw full-vocabulary log-prob, so the trainer's ratios are consistent.
+The harness talks plain OpenAI chat completions to the gateway's per-rollout URL, like any
+agent would. `delay_s`/`delay_sigma` add a log-normal environment time per rollout, the
+long tail of real agent rollouts (`bench/collocated.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from typing import Any
+
+import httpx
+
+from swerl.config import ToyConfig
+from swerl.errors import ConfigError
+from swerl.log import get_logger
+from swerl.train.loop.harness import InfraError, RolloutContext, RolloutResult
+
+log = get_logger(__name__)
+
+# Short on purpose: at random init attention is spread evenly over the context, so the fewer
+# tokens around the secret, the stronger the signal to copy it (half the prompt: ~2x faster learning).
+SYSTEM = "Run {tool}."
+QUESTION = "secret?"
+NO_TOOL = "error: unknown command"
+
+
+def toy_tasks(cfg: ToyConfig, split: str, seed: int) -> list[dict[str, Any]]:
+    """Deterministic tasks: `{"id", "secret"}`; the val split uses its own ids and draws."""
+    n = cfg.train_tasks if split == "train" else cfg.val_tasks
+    rng = random.Random(f"toy-{split}-{seed}")
+    return [{"id": f"toy-{split}-{i:05d}", "secret": str(rng.randrange(cfg.secrets))} for i in range(n)]
+
+
+def single_token_ids(tokenizer: Any, words: list[str]) -> list[int]:
+    """Ids of words that must each be exactly one token of `tokenizer` (a ConfigError names the one that is not)."""
+    ids = []
+    for w in words:
+        enc = tokenizer.encode(w, add_special_tokens=False)
+        if len(enc) != 1:
+            raise ConfigError(f"toy.tool_word / digits: {w!r} is {len(enc)} tokens in this tokenizer; "
+                              "the toy needs single-token words (try toy.tool_word=cat)")
+        ids.append(int(enc[0]))
+    return ids
+
+
+def _seed(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:7], "little")
+
+
+class ToyHarness:
+    """Thread-safe; one shared HTTP client (creating one per rollout costs ~20 ms of TLS setup)."""
+
+    name = "toy"
+
+    def __init__(self, cfg: ToyConfig, tokenizer: Any, *, model: str = "policy", timeout_s: float = 600.0) -> None:
+        self.cfg = cfg
+        self.words = [cfg.tool_word] + [str(i) for i in range(cfg.secrets)]
+        self.allowed = single_token_ids(tokenizer, self.words)
+        self.model = model
+        self.http = httpx.Client(timeout=httpx.Timeout(timeout_s, connect=10.0))
+
+    def close(self) -> None:
+        self.http.close()
+
+    def _call(self, ctx: RolloutContext, messages: list[dict[str, str]], turn: int) -> str:
+        body = {"model": self.model, "messages": messages, "max_tokens": 1, "temperature": ctx.temperature,
+                "seed": _seed(ctx.seed, ctx.attempt, turn) & ((1 << 31) - 1),
+                "allowed_token_ids": self.allowed}
+        try:
+            r = self.http.post(f"{ctx.base_url}/chat/completions", json=body,
+                               headers={"Authorization": f"Bearer {ctx.api_key}"})
+        except httpx.HTTPError as exc:
+            raise InfraError(f"toy: gateway unreachable: {exc!r}") from exc
+        if r.status_code != 200:
+            raise InfraError(f"toy: model call failed with HTTP {r.status_code}: {r.text[:200]}")
+        return (r.json()["choices"][0]["message"].get("content") or "").strip()
+
+    def _delay(self, ctx: RolloutContext) -> None:
+        if self.cfg.delay_s <= 0:
+            return
+        rng = random.Random(_seed(ctx.seed, ctx.attempt, "delay"))
+        delay = self.cfg.delay_s * math.exp(self.cfg.delay_sigma * rng.gauss(0.0, 1.0))
+        ctx.stop.wait(delay)
+        ctx.check_stop()
+
+    def run(self, ctx: RolloutContext) -> RolloutResult:
+        secret = str(ctx.task["secret"])
+        messages = [{"role": "system", "content": SYSTEM.format(tool=self.cfg.tool_word)},
+                    {"role": "user", "content": QUESTION}]
+        ctx.check_stop()
+        self._delay(ctx)
+        first = self._call(ctx, messages, 1)
+        called = first == self.cfg.tool_word
+        answer = first
+        if called:
+            messages += [{"role": "assistant", "content": first}, {"role": "tool", "content": secret}]
+            answer = self._call(ctx, messages, 2)
+        reward = float(called and answer == secret)
+        return RolloutResult(reward=reward, data={"called_tool": called, "answer": answer, "secret": secret})
+
+
+__all__ = ["ToyHarness", "single_token_ids", "toy_tasks"]

@@ -1,0 +1,405 @@
+"""`swerl train`: the collocated-async training loop (ALGORITHMS.md secs. 3-6, 8), read top to bottom.
+
+    start engine + gateway ─► declare rollouts ─► controller runs the harness ─► completion feed
+        ▲                                                                           │
+        └── resume(version) ◄── sync weights ◄── update ◄── drain (pause) ◄── batch ready
+
+Collocated async (default): rollouts keep running while completed ones accumulate; when a
+batch of whole groups is ready the gateway pauses (drain in-flight calls, hold new ones),
+the engine releases memory, the backend updates, weights go to the engine and the gateway
+resumes with the new policy version. Unfinished rollouts carry over; a rollout whose first
+call is more than `algorithm.staleness_limit` versions old when its update comes is
+dropped and counted. `train.mode: sync` declares one batch, waits for all of it, updates.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from swerl.config import Recipe
+from swerl.errors import SwerlError
+from swerl.gateway.client import GatewayError
+from swerl.log import get_logger
+from swerl.train.loop.book import RolloutBook
+from swerl.train.loop.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state
+from swerl.train.loop.driver import LocalDriver, RolloutSpec
+from swerl.train.loop.metrics import MetricsWriter
+from swerl.train.loop.phases import Phase, PhaseMachine
+from swerl.train.loop.runtime import start_runtime
+from swerl.train.loop.tasks import TaskSampler, build_harness
+from swerl.train.loop.update import batch_metrics, build_batch, rl_update
+
+log = get_logger(__name__)
+
+
+@dataclass
+class Progress:
+    """What the CLI's progress display shows."""
+
+    phase: str
+    step: int
+    steps: int
+    rollouts_done: int
+    in_flight: int
+    reward: float | None = None
+    val_reward: float | None = None
+    validating: bool = False
+
+
+@dataclass
+class LoopState:
+    """The loop's own counters (checkpointed with the backend and RNG states)."""
+
+    step: int = 0
+    version: int = 0
+    groups_declared: int = 0
+    rollouts_done: int = 0
+    stale_dropped: int = 0
+    infra_failed: int = 0
+    incarnation: int = 0
+    started: float = field(default_factory=time.time)
+
+
+@dataclass
+class TrainResult:
+    run_dir: Path
+    steps: int
+    stopped_early: bool
+    last: dict[str, Any] = field(default_factory=dict)
+
+
+class Trainer:
+    """One run. `run()` trains until `train.steps` or `stop()`; everything it starts it also stops."""
+
+    def __init__(self, recipe: Recipe, run_dir: Path, *, resume: bool = False,
+                 on_progress: Callable[[Progress], None] | None = None) -> None:
+        self.recipe, self.run_dir, self.resume = recipe, Path(run_dir), resume
+        self.on_progress = on_progress
+        self.stop_requested = threading.Event()
+        self.st = LoopState()
+        self.book = RolloutBook(max_attempts=recipe.rollout.max_infra_retries + 1)
+        self.machine = PhaseMachine(on_change=lambda _p: self._progress())
+        self.pending_line: dict[str, Any] | None = None  # an update's metrics waiting for its validation
+        self.val_groups: list[str] = []
+        self.last_line: dict[str, Any] = {}
+        self.consecutive_infra = 0
+        self.last_infra_error = ""
+        self.last_completion = time.monotonic()
+        self.dropped_since_line = 0  # over-stale rollouts dropped since the last metrics line
+
+    def stop(self) -> None:
+        """Ask the loop to stop at the next safe point (between phases, never mid-update)."""
+        self.stop_requested.set()
+
+    # ------------------------------------------------------------------------------------------
+    def run(self) -> TrainResult:
+        r, t = self.recipe, self.recipe.train
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        ckpt = load_checkpoint(self.run_dir) if self.resume else None
+        (self.run_dir / "recipe.yaml").write_text(yaml.safe_dump(r.model_dump(mode="json"), sort_keys=False))
+        rt = start_runtime(r, self.run_dir)
+        self.rt, self.client = rt, rt.client
+        harness = None
+        try:
+            harness, train_tasks, self.val_tasks = build_harness(r, rt.tokenizer, self.run_dir)
+            self.sampler = TaskSampler(train_tasks, t.seed)
+            self._restore(ckpt)
+            self.metrics = MetricsWriter(self.run_dir, tensorboard=t.tensorboard,
+                                         resume_step=self.st.step if ckpt else None)
+            self.driver = LocalDriver(self.client, harness, concurrency=r.rollout.concurrency,
+                                      max_attempts=self.book.max_attempts, max_tokens=r.rollout.max_tokens,
+                                      max_steps=r.rollout.max_steps, on_infra_error=self._infra_error,
+                                      on_success=self._success)
+            try:
+                return self._loop()
+            finally:
+                self._shutdown()
+                self.metrics.close()
+        finally:
+            if harness is not None:
+                harness.close()
+            rt.close()
+
+    def _loop(self) -> TrainResult:
+        r, t = self.recipe, self.recipe.train
+        mode = t.mode
+        last_ckpt = self.st.step
+        self.engine_busy0 = self.rt.engine.busy_seconds()
+        self.t_step = time.perf_counter()
+        self.machine.go(Phase.ROLLOUT)
+        while self.st.step < t.steps and not self.stop_requested.is_set():
+            # ---- rollout phase: keep the controller fed, read the completion feed -----------------
+            self._declare(mode)
+            if self.book.poll(self.client, wait_s=0.2):
+                self.last_completion = time.monotonic()
+            self._finish_validation()
+            self._check_health()
+            self._progress()
+            if not self._batch_ready(mode):
+                continue
+            # ---- drain: stop admitting, finish in-flight calls, hold new ones (sec. 6) -----------
+            if mode == "collocated":
+                self.machine.go(Phase.DRAIN)
+                self.client.pause()
+                self.rt.engine.release()  # vLLM: sleep; embedded: nothing to release
+            self.machine.go(Phase.UPDATE)
+            # ---- update: whole groups -> samples -> advantages -> optimizer step(s) --------------
+            groups = sorted(self.book.take(t.rollouts_per_step), key=lambda g: g.group_id)
+            batch = build_batch(self.client, groups, version=self.st.version, recipe=r,
+                                tokenizer=self.rt.tokenizer, scan=r.rollout.harness != "toy")
+            self.book.forget(groups)
+            self.st.stale_dropped += len(batch.dropped_stale)
+            self.dropped_since_line += len(batch.dropped_stale)
+            if not batch.samples:  # everything over-stale or empty: no step, keep collecting
+                log.warning("batch had nothing to train on", groups=len(groups), stale=len(batch.dropped_stale))
+                self.client.resume(self.st.version)
+                self.machine.go(Phase.ROLLOUT)
+                continue
+            line = {"step": self.st.step + 1, **batch_metrics(batch)}
+            for k, v in rl_update(self.rt.backend, batch, r).items():
+                line["time/optimizer_s" if k == "time/update_s" else k] = v
+            self.st.step += 1
+            self.st.version = self.st.step
+            # ---- sync: weights into the engine, resume with the new policy version ---------------
+            self.machine.go(Phase.SYNC)
+            self.rt.engine.sync(self.st.version)
+            self.client.resume(self.st.version)
+            self.metrics.hacking(self.st.step, batch.hacking)
+            self._finish_line(line, batch)
+            if self.st.step % t.checkpoint_every == 0 or self.st.step == t.steps:
+                self.machine.go(Phase.CHECKPOINT)
+                self._save()
+                last_ckpt = self.st.step
+            self.machine.go(Phase.ROLLOUT)
+        # ---- stopping: final validation (unless interrupted), final checkpoint, shut down --------
+        self._drain_validation()
+        if self.st.step > last_ckpt:
+            self._save()
+        self.machine.go(Phase.STOPPING)
+        self._shutdown()
+        self.machine.go(Phase.DONE)
+        stopped_early = self.st.step < t.steps
+        log.info("training finished", steps=self.st.step, stopped_early=stopped_early)
+        return TrainResult(self.run_dir, self.st.step, stopped_early, self.last_line)
+
+    # ---- declaring rollouts --------------------------------------------------------------------
+    def _declare(self, mode: str) -> None:
+        """Collocated: keep about `rollout.concurrency` rollouts outstanding. Sync: one batch at a time."""
+        r = self.recipe
+        n = r.rollout.n_per_task
+        if mode == "sync":
+            if self.book.outstanding() or self.val_groups:
+                return
+            need = r.train.rollouts_per_step - self.book.ready_rollouts()
+            for _ in range(max(0, math.ceil(need / n))):
+                self._declare_group("train", self.sampler.next(), n, r.rollout.temperature)
+            return
+        while self.book.outstanding() + n <= max(r.rollout.concurrency, n):
+            self._declare_group("train", self.sampler.next(), n, r.rollout.temperature)
+
+    def _declare_group(self, split: str, task: dict[str, Any], n: int, temperature: float) -> str:
+        index = self.st.groups_declared
+        self.st.groups_declared += 1
+        gid = f"{'t' if split == 'train' else 'v'}{self.st.incarnation}-{index:07d}"
+        specs, tokens = [], []
+        for k in range(n):
+            rid = f"{gid}-{k}"
+            made = self.client.create_rollout(rid, group_id=gid, max_attempts=self.book.max_attempts,
+                                              metadata={"instance_id": str(task.get("id", "")), "split": split,
+                                                        "temperature": temperature})
+            tokens.append(made["token"] or "")
+            specs.append(RolloutSpec(rid, gid, task, split, temperature, self.st.version,
+                                     seed=hash_seed(self.recipe.train.seed, split, index, k)))
+        self.book.add_group(gid, split, specs)
+        if self.recipe.rollout.controller == "local":  # external: `swerl rollout controller` claims them
+            for spec, token in zip(specs, tokens, strict=True):
+                self.driver.launch(spec, token)
+        return gid
+
+    def _batch_ready(self, mode: str) -> bool:
+        if self.val_groups:  # validate one policy version: the next update waits for it
+            return False
+        if mode == "sync":
+            return self.book.outstanding() == 0 and self.book.ready_rollouts() > 0
+        return self.book.ready_rollouts() >= self.recipe.train.rollouts_per_step
+
+    # ---- metrics, validation -------------------------------------------------------------------
+    def _finish_line(self, line: dict[str, Any], batch: Any) -> None:
+        t = self.recipe.train
+        laps = self.machine.lap()
+        now = time.perf_counter()
+        step_s = now - self.t_step
+        self.t_step = now
+        busy, tokens = self.rt.engine.busy_seconds()
+        busy_d, tokens_d = busy - self.engine_busy0[0], tokens - self.engine_busy0[1]
+        self.engine_busy0 = (busy, tokens)
+        self.st.rollouts_done += len(batch.rewards)
+        failed = len(self.book.infra_failed)
+        self.book.infra_failed.clear()
+        self.st.infra_failed += failed
+        work = busy_d + laps["update"] + laps["sync"]
+        line |= {
+            "policy_version": self.st.version,
+            "time/step_s": step_s, "time/rollout_s": laps["rollout"], "time/drain_s": laps["drain"],
+            "time/update_s": laps["update"], "time/sync_s": laps["sync"], "time/checkpoint_s": laps["checkpoint"],
+            "time/wall_s": time.time() - self.st.started,
+            "time/engine_busy_s": busy_d, "time/trainer_idle_frac": max(0.0, 1.0 - work / step_s) if step_s else 0.0,
+            "throughput/tokens_per_s": tokens_d / step_s if step_s else 0.0,
+            "throughput/train_tokens_per_s": line.get("batch/tokens", 0.0) / max(laps["update"], 1e-9),
+            "rollouts/in_flight": float(self.book.outstanding()), "rollouts/done_total": float(self.st.rollouts_done),
+            "rollouts/failed_infra": float(failed), "staleness/dropped_total": float(self.st.stale_dropped),
+            "staleness/dropped": float(self.dropped_since_line),
+        }
+        self.dropped_since_line = 0
+        if t.val_every and (self.st.step % t.val_every == 0 or self.st.step == t.steps) and self.val_tasks:
+            self.pending_line = line
+            temp = self.recipe.rollout.val_temperature
+            self.val_groups = [self._declare_group("val", task, 1, temp) for task in self.val_tasks]
+        else:
+            self._write(line)
+
+    def _write(self, line: dict[str, Any]) -> None:
+        self.metrics.write(line)
+        self.last_line = line
+        log.info("step", step=line["step"], reward=round(line["train/reward_mean"], 4),
+                 val=line.get("val/reward_mean"))
+
+    def _finish_validation(self) -> None:
+        """When every validation rollout is done, add val/* to the waiting metrics line and write it."""
+        if not self.val_groups:
+            return
+        groups = [self.book.groups[g] for g in self.val_groups]
+        if not all(g.complete for g in groups):
+            return
+        rewards = []
+        for g in groups:
+            for rid in g.trainable:
+                ev = self.client.events(rid, kinds=["reward"])
+                if ev:
+                    rewards.append(float(ev[-1]["reward"]))
+        line = self.pending_line or {}
+        line |= {"val/reward_mean": sum(rewards) / len(rewards) if rewards else 0.0,
+                 "val/success_rate": sum(1 for x in rewards if x > 0) / len(rewards) if rewards else 0.0,
+                 "val/rollouts": float(len(rewards)), "val/policy_version": float(self.st.version)}
+        self.book.forget(groups)
+        self.val_groups, self.pending_line = [], None
+        self._write(line)
+
+    def _drain_validation(self) -> None:
+        """At the end: wait for a pending validation (unless interrupted), so the last line has it."""
+        while self.val_groups and not self.stop_requested.is_set():
+            self.book.poll(self.client, wait_s=0.5)
+            self._finish_validation()
+            self._check_health()
+        if self.pending_line is not None:  # interrupted: keep the training metrics
+            self._write(self.pending_line)
+            self.pending_line = None
+
+    def _shutdown(self) -> None:
+        """Stop the controller; release held calls first (an error may have left the gateway paused)."""
+        if self.driver.stop_event.is_set():
+            return
+        self.driver.stop_event.set()
+        try:
+            if self.client.status().get("paused"):
+                self.client.resume(self.st.version)
+        except GatewayError as exc:
+            log.warning("could not resume the gateway while stopping", error=str(exc))
+        self.driver.stop(timeout_s=30.0)
+
+    # ---- failures ------------------------------------------------------------------------------
+    def _infra_error(self, rollout_id: str, reason: str) -> None:
+        self.consecutive_infra += 1
+        self.last_infra_error = reason
+
+    def _success(self, rollout_id: str) -> None:
+        self.consecutive_infra = 0
+
+    def _check_health(self) -> None:
+        """Classified failures: too many infrastructure failures in a row, or nothing completing at all."""
+        t = self.recipe.train
+        if self.consecutive_infra >= t.max_infra_failures:
+            raise SwerlError(f"{self.consecutive_infra} infrastructure failures in a row (engine, sandbox or "
+                             f"gateway); the last: {self.last_infra_error[:300]}")
+        if self.book.outstanding("train") + self.book.outstanding("val") and \
+                time.monotonic() - self.last_completion > t.stall_timeout_s:
+            raise SwerlError(f"no rollout completed for {t.stall_timeout_s:.0f} s (train.stall_timeout_s)")
+
+    # ---- checkpoints ---------------------------------------------------------------------------
+    def _save(self) -> None:
+        state = {"backend": self.rt.backend.state_dict(), "rng": rng_state(), "loop": self.st.__dict__.copy(),
+                 "sampler": self.sampler.state_dict(), "book": self.book.state_dict(),
+                 "recipe": self.recipe.model_dump(mode="json")}
+        save_checkpoint(self.run_dir, self.st.step, state)
+
+    def _restore(self, ckpt: dict[str, Any] | None) -> None:
+        """Fresh: seed everything. Resume: restore states, abandon the previous run's unfinished rollouts."""
+        if ckpt is None:
+            import random
+
+            import numpy as np
+            import torch
+
+            random.seed(self.recipe.train.seed)
+            np.random.seed(self.recipe.train.seed % (2**32))
+            torch.manual_seed(self.recipe.train.seed)
+            self._reset_gateway(0)
+            return
+        self.rt.backend.load_state_dict(ckpt["backend"])
+        set_rng_state(ckpt["rng"])
+        loop = dict(ckpt["loop"])
+        self.st = LoopState(**{k: v for k, v in loop.items() if k in LoopState.__dataclass_fields__})
+        self.st.incarnation += 1
+        self.sampler.load_state_dict(ckpt["sampler"])
+        self.book.load_state_dict(ckpt["book"])
+        self.rt.engine.sync(self.st.version)
+        self._reset_gateway(self.st.version)
+
+    def _reset_gateway(self, version: int) -> None:
+        """Unpause (a crashed run may have left it paused) and fail rollouts nobody will finish."""
+        keep = set(self.book.specs)
+        for ro in self.client.rollouts(states=["queued", "running"]):
+            if ro["id"] in keep:
+                continue
+            try:
+                self.client.set_state(ro["id"], "failed_infra", reason="trainer restarted")
+            except GatewayError as exc:
+                log.warning("could not abandon rollout", rollout=ro["id"], error=str(exc))
+        status = self.client.status()
+        self.client.resume(max(version, int(status.get("policy_version", 0))))
+
+    def _progress(self) -> None:
+        if self.on_progress is None:
+            return
+        self.on_progress(Progress(
+            phase=self.machine.phase.value, step=self.st.step, steps=self.recipe.train.steps,
+            rollouts_done=self.st.rollouts_done, in_flight=self.book.outstanding("train"),
+            reward=self.last_line.get("train/reward_mean"), val_reward=self.last_line.get("val/reward_mean"),
+            validating=bool(self.val_groups)))
+
+
+def hash_seed(*parts: object) -> int:
+    import hashlib
+
+    return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:4], "little")
+
+
+def train(recipe: Recipe, run_dir: Path, *, resume: bool = False,
+          on_progress: Callable[[Progress], None] | None = None, trainer_hook: Callable[[Trainer], None] | None = None,
+          ) -> TrainResult:
+    """Run training to completion (or until stopped); see `Trainer`."""
+    trainer = Trainer(recipe, run_dir, resume=resume, on_progress=on_progress)
+    if trainer_hook is not None:
+        trainer_hook(trainer)
+    return trainer.run()
+
+
+__all__ = ["LoopState", "Progress", "TrainResult", "Trainer", "train"]

@@ -1,0 +1,181 @@
+"""One update from completed rollouts: fetch events, drop over-stale rollouts, assemble, advantages, step.
+
+ALGORITHMS.md secs. 2-6 and 8, in the order they run:
+
+    events (gateway) ─► staleness filter (sec. 6) ─► assemble (secs. 1-2) ─► rewards
+        ─► advantages over rollouts (sec. 3; SAO: critic + skip-observation GAE, sec. 8)
+        ─► backend.update per mini-batch of whole groups (secs. 4-5) ─► metrics
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from swerl.config import Recipe
+from swerl.gateway.client import GatewayClient
+from swerl.train.advantage import compute_advantages
+from swerl.train.assembly import assemble
+from swerl.train.loop.book import Group
+from swerl.train.loop.hacking import KINDS, Attempt, scan_rollout
+from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Sample
+
+
+@dataclass
+class Fetched:
+    """What the gateway recorded for one rollout (its latest attempt)."""
+
+    rollout_id: str
+    events: list[dict[str, Any]]
+    first_version: int | None
+    reward: float | None
+    reward_data: Any
+    last_request: dict[str, Any] | None = None
+
+
+def fetch(client: GatewayClient, rollout_id: str, scan: bool) -> Fetched:
+    """Model calls and reward of the rollout; with `scan`, also its last request's JSON (for hacking evidence)."""
+    events = client.events(rollout_id, kinds=["model_request", "reward"])
+    attempt = max((e["attempt"] for e in events), default=0)
+    calls = [e for e in events if e["kind"] == "model_request" and e["attempt"] == attempt]
+    rewards = [e for e in events if e["kind"] == "reward" and e["attempt"] == attempt]
+    versions = [e["policy_version"] for e in calls if e.get("policy_version") is not None and not e.get("error")]
+    reward = rewards[-1] if rewards else None
+    last_request = None
+    if scan and calls:
+        last = client.events_after(rollout_id, after_seq=calls[-1]["seq"] - 1, kinds=["model_request"],
+                                   include_json=True, limit=1)
+        last_request = last[0].get("request") if last else None
+    return Fetched(rollout_id, events, min(versions) if versions else None,
+                   None if reward is None else reward.get("reward"), None if reward is None else reward.get("data"),
+                   last_request)
+
+
+@dataclass
+class Batch:
+    """A batch ready for the optimizer, with everything the step's metrics report."""
+
+    samples: list[Sample]
+    groups: list[list[str]]  # rollout ids per group (after dropping), in batch order
+    rewards: dict[str, float]
+    stats: AssemblyStats
+    staleness: list[int]
+    dropped_stale: list[str]
+    no_samples: list[str]
+    hacking: list[Attempt] = field(default_factory=list)
+
+
+def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int, recipe: Recipe, tokenizer: Any,
+                scan: bool) -> Batch:
+    """Fetch, staleness-filter and assemble the rollouts of `groups` for an update at policy `version`."""
+    limit = recipe.algorithm.staleness_limit
+    kept_events: list[dict[str, Any]] = []
+    kept_groups: list[list[str]] = []
+    rewards: dict[str, float] = {}
+    staleness: list[int] = []
+    stale: list[str] = []
+    no_samples: list[str] = []
+    hacking: list[Attempt] = []
+    for g in groups:
+        members: list[str] = []
+        for rid in g.trainable:
+            f = fetch(client, rid, scan)
+            hacking += scan_rollout(rid, f.last_request, f.reward_data)
+            if f.first_version is None or f.reward is None:
+                no_samples.append(rid)  # no usable model call (or no reward): nothing to train on
+                continue
+            age = version - f.first_version
+            if age > limit:
+                stale.append(rid)  # sec. 6: over-stale rollouts are dropped and counted, never silently
+                continue
+            staleness.append(age)
+            members.append(rid)
+            rewards[rid] = float(f.reward)
+            kept_events += f.events
+        if members:
+            kept_groups.append(members)
+    samples, stats = assemble(kept_events, mode=recipe.algorithm.merge, tokenizer=tokenizer)
+    with_reward = {s.rollout_id for s in samples}
+    no_samples += [r for rs in kept_groups for r in rs if r not in with_reward]
+    kept_groups = [[r for r in rs if r in with_reward] for rs in kept_groups]
+    kept_groups = [rs for rs in kept_groups if rs]
+    return Batch(samples, kept_groups, {r: rewards[r] for rs in kept_groups for r in rs}, stats, staleness, stale,
+                 no_samples, hacking)
+
+
+def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
+    """Split into k optimizer steps of whole groups (never one rollout in two steps: sec. 5)."""
+    by_rollout: dict[str, list[Sample]] = {}
+    for s in batch.samples:
+        by_rollout.setdefault(s.rollout_id, []).append(s)
+    k = max(1, min(k, len(batch.groups)))
+    total = sum(len(rs) for rs in batch.groups)
+    out: list[list[Sample]] = [[]]
+    taken = 0
+    for rs in batch.groups:
+        if len(out) < k and taken >= total * len(out) / k:
+            out.append([])
+        for r in rs:
+            out[-1] += by_rollout[r]
+        taken += len(rs)
+    return [mb for mb in out if mb]
+
+
+def rl_update(backend: Any, batch: Batch, recipe: Recipe) -> dict[str, float]:
+    """Advantages (sec. 3) and `train.mini_batches` optimizer steps; returns averaged backend metrics."""
+    a = recipe.algorithm
+    metrics: dict[str, float] = {}
+    per_step: list[dict[str, float]] = []
+    if a.name == "sao":  # group size 1: the critic supplies per-token advantages (sec. 8)
+        for mb in mini_batches(batch, recipe.train.mini_batches):
+            per_step.append(backend.update(mb))
+    else:
+        adv = compute_advantages(batch.samples, estimator=a.name, level=a.advantage_level,
+                                 std_normalize=a.std_normalize)
+        adv_of = {(s.rollout_id, s.sample_index): x for s, x in zip(batch.samples, adv, strict=True)}
+        per_rollout = [adv_of[(s.rollout_id, s.sample_index)] for s in batch.samples if s.sample_index == 0]
+        metrics |= {"adv/mean": statistics.fmean(per_rollout), "adv/abs_mean": statistics.fmean(map(abs, per_rollout)),
+                    "adv/std": statistics.pstdev(per_rollout) if len(per_rollout) > 1 else 0.0,
+                    "adv/zero_frac": sum(1 for x in per_rollout if abs(x) < 1e-9) / len(per_rollout)}
+        for mb in mini_batches(batch, recipe.train.mini_batches):
+            per_step.append(backend.update(mb, [adv_of[(s.rollout_id, s.sample_index)] for s in mb]))
+    keys = {k for m in per_step for k in m}
+    for k in sorted(keys):
+        vals = [m[k] for m in per_step if k in m]
+        summed = k.startswith("batch/") or k == "time/update_s"
+        metrics[k] = float(sum(vals)) if summed else float(statistics.fmean(vals))
+    metrics["train/optimizer_steps"] = float(len(per_step))
+    return metrics
+
+
+def batch_metrics(batch: Batch) -> dict[str, float]:
+    """Reward, assembly (samples per rollout, merge-failure causes), staleness and hacking counts of a batch."""
+    rewards = list(batch.rewards.values())
+    st = batch.stats
+    m: dict[str, float] = {
+        "train/reward_mean": statistics.fmean(rewards) if rewards else 0.0,
+        "train/reward_std": statistics.pstdev(rewards) if len(rewards) > 1 else 0.0,
+        "train/success_rate": sum(1 for r in rewards if r > 0) / len(rewards) if rewards else 0.0,
+        "train/rollouts": float(len(rewards)), "train/groups": float(len(batch.groups)),
+        "train/no_sample_rollouts": float(len(batch.no_samples)),
+        "assembly/samples_per_rollout": st.mean_samples_per_rollout,
+        "assembly/single_sample_frac": st.single_sample_fraction,
+        "assembly/samples": float(st.num_samples), "assembly/calls": float(st.num_calls),
+        "assembly/retries_dropped": float(st.num_retries_dropped), "assembly/failed_calls": float(st.num_failed_calls),
+        "staleness/mean": statistics.fmean(batch.staleness) if batch.staleness else 0.0,
+        "staleness/max": float(max(batch.staleness, default=0)),
+        "staleness/dropped": float(len(batch.dropped_stale)),
+    }
+    for cause in MERGE_FAILURE_CAUSES:
+        m[f"assembly/merge_failures/{cause}"] = float(st.merge_failures.get(cause, 0))
+    for n, count in st.samples_per_rollout.items():
+        m[f"assembly/samples_per_rollout_hist/{n}"] = float(count)
+    for kind in KINDS:
+        m[f"hacking/{kind}"] = float(sum(1 for h in batch.hacking if h.kind == kind))
+    m["hacking/total"] = float(len(batch.hacking))
+    return m
+
+
+__all__ = ["Batch", "Fetched", "batch_metrics", "build_batch", "fetch", "mini_batches", "rl_update"]
