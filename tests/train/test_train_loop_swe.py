@@ -46,7 +46,6 @@ def tiny(*overrides: str) -> Any:
                                 "data.limit=1", *overrides])
 
 
-@pytest.mark.slow
 def test_blocked_hacks_are_counted_with_examples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import swerl.train.loop.runtime as runtime
 
