@@ -306,7 +306,7 @@ class VerlBackend:
 
         For a Hugging Face export use verl's model merger on a checkpoint (docs/verl.md).
         """
-        raise NotImplementedError("VerlBackend keeps weights sharded on its workers: use sync_weights(version) "
+        raise ConfigError("VerlBackend keeps weights sharded on its workers: use sync_weights(version) "
                                   "for the inference engine, or save_checkpoint() + `python -m verl.model_merger`")
 
 
