@@ -153,8 +153,8 @@ def processes() -> object:
 
 
 def start_fake(procs: list) -> int:
-    p = spawn([sys.executable, "-m", "swerl.gateway.engines.fake", "--port", "0"], LOAD_CPU, stdout=subprocess.PIPE,
-              text=True)
+    p = spawn([sys.executable, str(ROOT / "tests" / "gateway" / "fake_engine.py"), "--port", "0"], LOAD_CPU,
+              stdout=subprocess.PIPE, text=True)
     procs.append(p)
     line = p.stdout.readline()  # type: ignore[union-attr]
     return int(line.split()[1])

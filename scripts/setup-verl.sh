@@ -2,9 +2,9 @@
 # Idempotent setup of .venv-verl: swerl + the verl training backend (verl 0.9.x), kept apart from .venv.
 #
 # Why a second venv: verl 0.9.x pins transformers<5.11 and pulls ray/hydra/tensordict; the base
-# install must not carry that (docs/verl.md, ENVIRONMENT.md). On a CPU box this gives the pure
-# pieces (core_algos, DataProto, tensordict utils) that tests/verl_backend/ exercise. On GPU nodes use
-# verl's own CUDA image (vLLM + flash-attn) and `pip install -e . --no-deps` there instead.
+# install must not carry that (docs/verl.md). On a CPU box this runs verl's real workers (local Ray,
+# FSDP2 over gloo, swerl's CPU platform plugin) for tests/verl_backend/ and `swerl train --recipe
+# tiny-verl`. On GPU nodes use verl's own CUDA image (vLLM + flash-attn) and `pip install -e . --no-deps`.
 #
 # Usage: scripts/setup-verl.sh [extras]     (default extras: all,dev,verl)
 #        VENV=.venv-verl PYTHON=python3 scripts/setup-verl.sh

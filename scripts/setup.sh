@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Idempotent setup for a fresh machine: system packages (apt) and the .venv.
 # Usage: scripts/setup.sh [extras]   (default extras: all,dev)
+# Prints one line per step as it starts and when it ends (with seconds taken), so a log shows
+# where the minutes go; steps with nothing to do say so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXTRAS="${1:-all,dev}"
 export DEBIAN_FRONTEND=noninteractive PIP_DISABLE_PIP_VERSION_CHECK=1
+T0=$SECONDS
+step_start() { STEP_T=$SECONDS; echo "[setup] $1 ..."; }
+step_done() { echo "[setup]   done in $((SECONDS - STEP_T)) s${1:+ ($1)}"; }
 
 # --- system packages: bubblewrap (default sandbox), git, docker engine + debootstrap (docker tests)
 need=()
@@ -14,19 +19,36 @@ command -v dockerd >/dev/null || need+=(docker.io)
 command -v debootstrap >/dev/null || need+=(debootstrap)
 if ((${#need[@]})); then
   if [[ $(id -u) -eq 0 ]]; then SUDO=""; else SUDO="sudo"; fi
-  echo "[setup] apt-get install ${need[*]}"
+  step_start "apt-get update"
   $SUDO apt-get update -qq
+  step_done
+  step_start "apt-get install ${need[*]}"
   $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  note=""
+  [[ " ${need[*]} " == *" docker.io "* ]] && note="docker.io is installed, not started: tests start their own dockerd; to use it: sudo systemctl start docker (or sudo dockerd &)"
+  step_done "$note"
+else
+  echo "[setup] system packages: bubblewrap, git, docker.io, debootstrap already installed"
 fi
 
 # --- python environment
 stamp=".venv/.swerl-setup-$(cat pyproject.toml | sha1sum | cut -c1-12)-${EXTRAS//,/_}"
 if [[ ! -f $stamp ]]; then
-  [[ -x .venv/bin/python ]] || python3 -m venv .venv
+  if [[ ! -x .venv/bin/python ]]; then
+    step_start "python3 -m venv .venv"
+    python3 -m venv .venv
+    step_done
+  fi
   # torch first, pinned to the CPU build that lies on disk (a bare "torch" pulls CUDA).
+  step_start "pip install torch==2.13.0 (CPU build)"
   .venv/bin/pip install -q torch==2.13.0 2> >(grep -v "^WARNING: Location" >&2)
+  step_done
+  step_start "pip install -e .[${EXTRAS}] (the longest step: a few minutes on a fresh .venv)"
   .venv/bin/pip install -q -e ".[${EXTRAS}]" 2> >(grep -v "^WARNING: Location" >&2)
+  step_done
   rm -f .venv/.swerl-setup-*
   touch "$stamp"
+else
+  echo "[setup] .venv is up to date with pyproject.toml (extras ${EXTRAS})"
 fi
-echo "[setup] ok"
+echo "[setup] ok ($((SECONDS - T0)) s)"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import sys
 
 import typer
@@ -30,15 +31,20 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+def _print_version(value: bool) -> None:
+    """Eager: runs while parsing, before Click asks for a sub-command (`swerl --version` alone)."""
+    if value:
+        typer.echo(f"swerl {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", help="Print the version and exit."),
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", is_eager=True,
+                                 callback=_print_version),
     log_level: str = typer.Option("WARNING", "--log-level", help="Log level for swerl's structured logs."),
 ) -> None:
     configure(log_level.upper())
-    if version:
-        console.print(__version__)
-        raise typer.Exit()
 
 
 recipe_app = typer.Typer(help="Inspect training recipes (recipes/*.yaml).", no_args_is_help=True)
@@ -47,11 +53,24 @@ app.add_typer(recipe_app, name="recipe")
 
 @recipe_app.command("list")
 def recipe_list() -> None:
-    """List the bundled recipes."""
+    """List the bundled recipes (name, training backend, description), in aligned columns."""
     from swerl.config import available_recipes, load_recipe
 
+    rows = [("RECIPE", "BACKEND", "DESCRIPTION")]
     for name in available_recipes():
-        console.print(f"[bold]{name}[/bold]  {load_recipe(name).description}")
+        r = load_recipe(name)
+        rows.append((name, r.train.backend, " ".join(r.description.split())))
+    typer.echo(format_columns(rows))
+
+
+def format_columns(rows: list[tuple[str, ...]]) -> str:
+    """Plain left-aligned columns, two spaces apart; the last column is never padded or wrapped.
+
+    Plain text (not a rich table) so the alignment survives pipes and narrow terminals.
+    """
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join("  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip()
+                     for r in rows)
 
 
 @recipe_app.command("show")
@@ -83,12 +102,29 @@ _register_rooms()
 
 
 def main() -> None:
-    """Console entry point: user errors print one clear line and exit 2, never a traceback."""
+    """Console entry point: user errors print one clear line and exit 2, never a traceback.
+
+    An `OSError` that reaches here (a path that cannot be created or written, a full disk) is
+    the user's environment, not a bug: it is printed as one line naming the path too.
+    `SWERL_TRACEBACK=1` re-raises either, for debugging.
+    """
     try:
         app()
-    except SwerlError as exc:
-        err_console.print(f"[bold red]error:[/bold red] {exc}")
+    except (SwerlError, OSError) as exc:
+        if os.environ.get("SWERL_TRACEBACK") == "1":
+            raise
+        from rich.markup import escape  # messages quote user input: `[a, b]` must print, not style
+
+        err_console.print(f"[bold red]error:[/bold red] {escape(_one_line(exc))}", soft_wrap=True, highlight=False)
         sys.exit(2)
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and not isinstance(exc, SwerlError):
+        where = f" {exc.filename}" if exc.filename else ""
+        where += f" -> {exc.filename2}" if exc.filename2 else ""
+        return f"{exc.strerror or type(exc).__name__}:{where}" if exc.strerror else f"{type(exc).__name__}: {exc}"
+    return str(exc)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swerl.errors import ConfigError
 
@@ -96,12 +96,15 @@ class RolloutConfig(_Section):
     max_tokens: int = Field(512, gt=0)
     concurrency: int = Field(4, gt=0)
     max_infra_retries: int = Field(2, ge=0)
+    keep_rejected_replies: bool = Field(False, description="mini-swe-agent: keep a reply rejected as a format "
+                                                           "error in the history, so the next call extends the "
+                                                           "previous one (one sample instead of a branch).")
     val_temperature: float = Field(0.0, ge=0)
     controller: Literal["local", "external"] = "local"
 
 
 class AlgorithmConfig(_Section):
-    """ALGORITHMS.md sections 3, 4, 8."""
+    """docs/algorithms.md sections 3, 4, 8."""
 
     name: Literal["grpo", "rloo", "sao"] = "grpo"
     advantage_level: Literal["rollout", "sample"] = "rollout"
@@ -111,12 +114,15 @@ class AlgorithmConfig(_Section):
     policy_loss: Literal["ppo", "dis"] = "ppo"
     clip_low: float = Field(0.2, ge=0)
     clip_high: float = Field(0.28, ge=0)
+    clip_ratio_c: float | None = Field(3.0, gt=1, description="Dual-clip PPO: for A < 0 the loss is capped at "
+                                                              "-A * c (verl's clip_ratio_c, default 3.0); null = off.")
     dis_eps_low: float = Field(0.8, ge=0, le=1)
     dis_eps_high: float = Field(3.0, ge=0)
     gamma: float = Field(1.0, ge=0, le=1)
     lam: float = Field(1.0, ge=0, le=1)
     critic_updates: int = Field(2, ge=1)
-    critic_warmup_steps: int = Field(10, ge=0)
+    critic_warmup_steps: int = Field(10, ge=0, description="SAO: updates (not optimizer steps) at the start in "
+                                                           "which only the critic trains.")
     value_lr: float = Field(5e-6, gt=0)
     staleness_limit: int = Field(4, ge=0)
 
@@ -137,8 +143,21 @@ class TrainConfig(_Section):
     seed: int = 0
     threads: int = Field(0, ge=0)
     tensorboard: bool = True
+    # Metric views beside metrics.jsonl: tensorboard (RUN_DIR/tensorboard; off if `tensorboard: false`) and
+    # wandb (Weights & Biases; offline without WANDB_API_KEY or with WANDB_MODE=offline; extra `swerl[wandb]`).
+    loggers: list[Literal["tensorboard", "wandb"]] = Field(default_factory=lambda: ["tensorboard"])
     max_infra_failures: int = Field(50, gt=0)
     stall_timeout_s: float = Field(1800.0, gt=0)
+
+    @field_validator("loggers")
+    @classmethod
+    def _loggers_available(cls, v: list[str]) -> list[str]:
+        """wandb asked for but not installed: say so when the recipe loads, not after the run has started."""
+        import importlib.util
+
+        if "wandb" in v and importlib.util.find_spec("wandb") is None:
+            raise ValueError("wandb is not installed: pip install 'swerl[wandb]' (or drop wandb from the list)")
+        return list(dict.fromkeys(v))
 
 
 class ToyConfig(_Section):
@@ -182,6 +201,8 @@ class VerlConfig(_Section):
     param_offload: bool = False
     optimizer_offload: bool = False
     gradient_checkpointing: bool = True
+    max_ckpt_to_keep: int | None = Field(2, gt=0, description="verl checkpoints (global_step_N) kept on disk; "
+                                                              "older ones are deleted after a save. null = all")
     overrides: list[str] = Field(default_factory=list)
 
 

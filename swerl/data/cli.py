@@ -31,6 +31,64 @@ def taskpack(
     console.print(table)
 
 
+@app.command("taskgen")
+def taskgen(
+    out: Path = typer.Option(..., "--out", help="Directory for tasks.jsonl, train.jsonl, test.jsonl, repos/, report.json."),
+    repos: list[str] = typer.Option([], "--repo", help="Bundled repo to use (repeatable; default: all)."),
+    families: list[str] = typer.Option([], "--family", help="Bug family (repeatable; default: all)."),
+    max_per_function: int = typer.Option(6, "--max-per-function", help="Tasks kept per function (seeded)."),
+    test_frac: float = typer.Option(0.2, "--test-frac", help="Share of tasks in the held-out split (whole files)."),
+    seed: int = typer.Option(0, "--seed", help="Seed for selection, the split and statement phrasing."),
+    workers: int = typer.Option(2, "--workers", help="Parallel test runs during verification."),
+    force: bool = typer.Option(False, "--force", help="Replace --out if it exists."),
+) -> None:
+    """Generate SWE-smith-style tasks from the bundled repos: bugs verified by running the tests, held-out files."""
+    from pydantic import ValidationError
+
+    from swerl.data.taskgen import FAMILIES, TaskgenParams, generate
+    from swerl.errors import DataError
+
+    try:
+        params = TaskgenParams(out=out, repos=list(repos), families=list(families) or list(FAMILIES),
+                               max_per_function=max_per_function, test_frac=test_frac, seed=seed, workers=workers,
+                               force=force)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        flag = "--" + str(err["loc"][0]).replace("_", "-")
+        raise DataError(f"{flag}: {err['msg']} (got {err.get('input')!r})") from None
+    report = generate(params)
+    table = Table(title=f"swerl data taskgen → {out}")
+    table.add_column("")
+    table.add_column("tasks", justify="right")
+    table.add_row("candidate edits", str(report.candidates))
+    for reason, n in sorted(report.dropped.items()):
+        table.add_row(f"dropped: {reason}", str(n))
+    for fam, n in sorted(report.families.items()):
+        table.add_row(f"family: {fam}", str(n))
+    for name, n in sorted(report.splits.items()):
+        table.add_row(f"split: {name}", str(n), style="bold")
+    console.print(table)
+    console.print(f"held-out files (test split only): {', '.join(report.heldout_files) or 'none'}")
+
+
+@app.command("expert")
+def expert(
+    tasks: Path = typer.Option(..., "--tasks", help="Rows written by `swerl data taskgen` (e.g. DIR/train.jsonl)."),
+    out: Path = typer.Option(..., "--out", help="Directory for <instance_id>.traj.json and summary.json."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N rows."),
+    workers: int = typer.Option(1, "--workers", min=1, help="Agents run at once."),
+    rootfs: str = typer.Option("auto", "--rootfs", help="bwrap system tree: auto, host or a directory."),
+) -> None:
+    """Expert trajectories: mini-swe-agent with a scripted solver in a real sandbox, graded fresh (SFT data)."""
+    from swerl.data.expert import run_expert
+
+    summary = run_expert(tasks, out, limit=limit, workers=workers, rootfs=rootfs)
+    console.print(f"expert trajectories → {out}: {summary['resolved']}/{summary['tasks']} resolved")
+    failed = [r for r in summary["results"] if not r["resolved"]]
+    for r in failed[:5]:
+        console.print(f"[red]not resolved[/red] {r['instance_id']}: {r['exit_status']} {r['error'] or ''}"[:200])
+
+
 @app.command("filter")
 def filter_(
     dataset: str = typer.Option("SWE-bench/SWE-smith", "--dataset",
@@ -81,8 +139,9 @@ def filter_(
     import datasets
 
     datasets.disable_progress_bars()
+    err = Console(stderr=True)
     with Progress(TextColumn("{task.description:<30}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True)) as bar:
+                  console=err, disable=not err.is_terminal) as bar:  # no bar drawings in a log file
         tasks: dict[str, int] = {}
 
         def progress(stage: str, completed: int, total: int) -> None:
@@ -142,14 +201,20 @@ def probe(
         direct=direct, gateway=gateway, admin_token_file=admin_token_file, store=store, concurrency=concurrency,
         limit=limit, worker=WorkerOptions(recipe=recipe, overrides=list(set_), dataset=dataset, split=split,
                                           repos=repos, rootfs=rootfs, trajectories=trajectories))
+    err = Console(stderr=True)
+    plain = not err.is_terminal  # a log file or scheduler: one line per recorded attempt instead of a bar
     with Progress(TextColumn("{task.description:<24}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.fields[resolved]} resolved"), console=Console(stderr=True)) as bar:
+                  TextColumn("{task.fields[resolved]} resolved"), console=err, disable=plain) as bar:
         task = bar.add_task("probe", total=None, resolved=0)
         seen = {"resolved": 0}
 
         def progress(done: int, total: int, rec: object) -> None:
             seen["resolved"] += int(bool(getattr(rec, "resolved", False)))
             bar.update(task, completed=done, total=total, resolved=seen["resolved"])
+            if plain:
+                err.print(f"probe {done}/{total}  {getattr(rec, 'instance_id', '?')} attempt "
+                          f"{getattr(rec, 'attempt', '?')}: {'resolved' if getattr(rec, 'resolved', False) else 'not resolved'}"
+                          f"  ({seen['resolved']} resolved so far)", markup=False, highlight=False, soft_wrap=True)
 
         report = probe_main(opts, progress)
     table = Table(title=f"swerl data probe → {probe_results}")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from swerl.data import difficulty, filters
 from swerl.data.inventory import BranchInventory, ImageUnavailable, make_inventory
-from swerl.data.load import load_rows
+from swerl.data.load import LoadedRows, load_rows_checked
 from swerl.data.params import (
     ALL_FAIL,
     BAD_ROW,
@@ -202,10 +202,12 @@ def filter_dataset(
     probes: difficulty.ProbeResults | None = None,
     progress: ProgressHook = _no_progress,
     work_dir: Path | None = None,
+    row_label: Callable[[int], str] | None = None,
 ) -> FilterOutcome:
     """Classify every row (bad row, stages 1-4), then split the kept rows.
 
     Nothing is written except scratch files in `work_dir` (None: scratch stays in memory).
+    `row_label(i)` names row i in errors (`FILE:LINE`); `run_filter` passes the loader's.
     """
     from datasets import Dataset as HFDataset
 
@@ -214,7 +216,7 @@ def filter_dataset(
     dropped: list[tuple[int, str | None, str]] = []
 
     progress(STAGE_NORMALISE, 0, n)
-    cur, had_bad = _screen_rows(ds, params, num_proc, dropped, work_dir)
+    cur, had_bad = _screen_rows(ds, params, num_proc, dropped, work_dir, row_label)
     progress(STAGE_NORMALISE, n, n)
 
     cur = _stage(cur, STAGE_1, dropped, progress, filters.stage1_batch, ["problem_statement"], num_proc)
@@ -245,7 +247,8 @@ def filter_dataset(
 
 
 def _screen_rows(ds: Dataset, params: FilterParams, num_proc: int | None,
-                 dropped: list[tuple[int, str | None, str]], work_dir: Path | None) -> tuple[_Survivors, bool]:
+                 dropped: list[tuple[int, str | None, str]], work_dir: Path | None,
+                 row_label: Callable[[int], str] | None = None) -> tuple[_Survivors, bool]:
     """Normalise, then stop on the first malformed row (`error`) or drop them all as `bad_row` (`skip`)."""
     full, bad = normalise(ds, num_proc, work_dir)
     ids: list[Any] = ds["instance_id"][:]
@@ -253,8 +256,10 @@ def _screen_rows(ds: Dataset, params: FilterParams, num_proc: int | None,
         bad[i] = bad[i] or msg
     bad_rows = [i for i, msg in enumerate(bad) if msg]
     if bad_rows and params.on_bad_row == "error":
+        where = f"--dataset {row_label(bad_rows[0])}: " if row_label is not None else ""
         raise DataError(
-            f"{bad[bad_rows[0]]} ({len(bad_rows)} malformed row(s); --on-bad-row skip drops them as {BAD_ROW})"
+            f"{where}{bad[bad_rows[0]]} ({len(bad_rows)} malformed row(s); "
+            f"--on-bad-row skip drops them as {BAD_ROW})"
         )
     dropped.extend((i, ids[i], BAD_ROW) for i in bad_rows)
     good = [i for i, msg in enumerate(bad) if not msg]
@@ -313,6 +318,17 @@ def _finalise(cls: type[Dataset], ds: Dataset, positions: list[int], split: str,
     return cls(InMemoryTable(table), info=info, split=NamedSplit(split), fingerprint=fp)
 
 
+def _add_skipped(outcome: FilterOutcome, loaded: LoadedRows) -> None:
+    """Rows the loader left out (`--on-bad-row skip`) join the dropped list as `bad_row`, in input order."""
+    if not loaded.skipped:
+        return
+    outcome.dropped = sorted([(loaded.position(i), iid, reason) for i, iid, reason in outcome.dropped]
+                             + [(b.position, b.instance_id, BAD_ROW) for b in loaded.skipped], key=lambda d: d[0])
+    outcome.n_input = loaded.n_input
+    if BAD_ROW not in outcome.reasons:
+        outcome.reasons.insert(0, BAD_ROW)
+
+
 def run_filter(params: FilterParams, progress: ProgressHook = _no_progress) -> FilterReport:
     """The whole command: check `--out`, build the inventory, load, filter, write atomically.
 
@@ -330,10 +346,12 @@ def run_filter(params: FilterParams, progress: ProgressHook = _no_progress) -> F
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.work-", dir=out.parent))
     try:
         progress(STAGE_LOAD, 0, 1)
-        ds = load_rows(params.dataset, params.split, num_proc=params.num_proc, cache_dir=work / "hf")
+        loaded = load_rows_checked(params.dataset, params.split, num_proc=params.num_proc, cache_dir=work / "hf",
+                                   on_bad_row=params.on_bad_row)
         progress(STAGE_LOAD, 1, 1)
-        outcome = filter_dataset(ds, params, inventory=inventory, probes=probes, progress=progress,
-                                 work_dir=work)
+        outcome = filter_dataset(loaded.ds, params, inventory=inventory, probes=probes, progress=progress,
+                                 work_dir=work, row_label=loaded.label)
+        _add_skipped(outcome, loaded)
         report = outcome.report(params)
         progress(STAGE_WRITE, 0, 1)
         write_outputs(outcome, report, out)

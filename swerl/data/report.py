@@ -30,6 +30,14 @@ def check_out_dir(out: Path) -> None:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise DataError(f"--out {str(out)!r}: exists and is not a directory")
+    parent = out.absolute().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DataError(f"--out {str(out)!r}: cannot create its parent directory {str(parent)!r}: "
+                        f"{exc.strerror or exc}") from None
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise DataError(f"--out {str(out)!r}: cannot write in {str(parent)!r} (permission denied)")
     if out.is_dir() and any(out.iterdir()) and not (out / "report.json").is_file():
         raise DataError(f"--out {str(out)!r}: not empty and not a previous `swerl data filter` output; "
                         f"refusing to replace it")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from pathlib import Path
 
 import typer
@@ -44,7 +45,8 @@ def swebench(
                                                                    "per line."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N selected instances."),
     workers: int = typer.Option(1, "--workers", min=1, help="Instances run in parallel."),
-    backend: str = typer.Option("docker", "--backend", help="docker, kubernetes or bwrap (local repos only)."),
+    backend: str = typer.Option("auto", "--backend", help="auto (docker if an engine answers, else bwrap), docker, "
+                                                          "kubernetes or bwrap (local repos only, e.g. taskpack)."),
     attempts: int = typer.Option(1, "--attempts", min=1, help="Runs per instance; reports pass@1..pass@k."),
     grade_only: Path | None = typer.Option(None, "--grade-only", help="Grade this predictions file (.jsonl, or "
                                                                      "mini-swe-agent's preds.json); no agent."),
@@ -77,7 +79,11 @@ def swebench(
     gateway_token_file: Path | None = typer.Option(None, "--gateway-token-file", help="The gateway's admin token."),
     as_json: bool = typer.Option(False, "--json", help="Print report.json instead of tables."),
 ) -> None:
-    """Evaluate a model on SWE-bench (Verified by default): mini-swe-agent in hardened sandboxes, official grading."""
+    """Evaluate a model on SWE-bench (Verified by default): mini-swe-agent in hardened sandboxes, official grading.
+
+    Offline first run: `swerl eval swebench --dataset taskpack --backend bwrap --model ENDPOINT --out DIR`
+    (the bundled tasks, no hub, no Docker).
+    """
     from rich.markup import escape
 
     from swerl.eval.options import EvalOptions
@@ -93,6 +99,16 @@ def swebench(
         raise SwerlError(f"--grader {grader!r}: expected auto, official or sandbox")
     if engine not in ("auto", "embedded", "vllm"):
         raise SwerlError(f"--engine {engine!r}: expected auto, embedded or vllm")
+    if backend not in ("auto", "docker", "kubernetes", "bwrap"):
+        raise SwerlError(f"--backend {backend!r}: expected auto, docker, kubernetes or bwrap")
+    check_out(out)
+    if grade_only is None and model_name is None and model is not None and model.startswith(("http://", "https://")):
+        check_endpoint(model, api_key_env)  # before asking it for its model list: say if it cannot be reached
+    from swerl.eval.setup import pick_backend
+
+    backend, note = pick_backend(backend, docker_host)
+    if note:
+        err_console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
     opts = EvalOptions(
         out=out, model=model, model_name=model_name, api_key_env=api_key_env, engine=engine, dataset=dataset,
         split=split, instances=instances, limit=limit, workers=workers, attempts=attempts, backend=backend,
@@ -106,7 +122,9 @@ def swebench(
         style = {"resolved": "green", "infra_failure": "red", "error": "yellow"}.get(outcome, "")
         tag = f"[{style}]{outcome}[/{style}]" if style else outcome
         which = f"{iid} (attempt {attempt})" if attempt else iid
-        err_console.print(f"\\[{n}/{total}] {which}: {tag} - {escape(detail)}", highlight=False)
+        if detail == "resumed":  # the prediction was already in --out: from --grade-only, or an earlier run
+            detail = "prediction from --grade-only" if grade_only is not None else "prediction from an earlier run"
+        err_console.print(f"\\[{n}/{total}] {which}: {tag} - {escape(detail)}", highlight=False, soft_wrap=True)
 
     report = run_eval(opts, on_done=None if as_json else progress)
     if as_json:
@@ -115,6 +133,40 @@ def swebench(
     for table in render(report):
         console.print(table)
     console.print(f"report: {out / 'report.json'}   predictions: {out / 'preds.jsonl'}")
+
+
+def check_out(out: Path, flag: str = "--out") -> None:
+    """The run dir must be a directory we can create and write: say so before any work, naming the flag.
+
+    Nothing is created here (a run that fails on a later check leaves no empty run dir).
+    """
+    if out.exists() and not out.is_dir():
+        raise SwerlError(f"{flag} {str(out)!r}: exists and is not a directory")
+    base = out.absolute()
+    while not base.exists() and base != base.parent:
+        base = base.parent
+    if not base.is_dir():
+        raise SwerlError(f"{flag} {str(out)!r}: cannot create it: {str(base)!r} is not a directory")
+    if not os.access(base, os.W_OK | os.X_OK):
+        raise SwerlError(f"{flag} {str(out)!r}: cannot write in {str(base)!r} (permission denied)")
+
+
+def check_endpoint(url: str, api_key_env: str) -> None:
+    """An endpoint that cannot be reached is named as such (refused, timed out, DNS), not as "lists no model"."""
+    import httpx
+
+    base = url.rstrip("/")
+    key = os.environ.get(api_key_env, "") or "none"
+    try:
+        httpx.get(base + "/models", headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    except httpx.ConnectError as exc:
+        raise SwerlError(f"--model {url!r}: cannot connect to {base}/models ({exc}); is the server running "
+                         f"and listening there? (vLLM: `vllm serve MODEL --port 8000` serves "
+                         f"http://127.0.0.1:8000/v1)") from None
+    except httpx.TimeoutException:
+        raise SwerlError(f"--model {url!r}: {base}/models did not answer within 10 s") from None
+    except httpx.HTTPError as exc:
+        raise SwerlError(f"--model {url!r}: request to {base}/models failed: {type(exc).__name__}: {exc}") from None
 
 
 @app.command("report")

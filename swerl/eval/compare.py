@@ -11,9 +11,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from swerl.errors import SwerlError
 from swerl.eval.schema import CompareReport, EvalReport, Flip, RepoDelta
+
+# Below this many paired instances a bootstrap interval is not worth quoting: with n=2 it can only take a
+# handful of values, and it understates the uncertainty of any small sample.
+SMALL_N = 30
+
+
+def small_n_warning(n: int) -> str | None:
+    """The caveat printed (and drawn) when `n` common instances are too few for a confidence interval."""
+    if n >= SMALL_N:
+        return None
+    return (f"only {n} common instance(s): too few for a meaningful confidence interval "
+            f"(use at least {SMALL_N}; SWE-bench Verified has 500)")
 
 
 def load_report(run_dir: Path) -> EvalReport:
@@ -78,7 +91,24 @@ def compare(run_a: Path, run_b: Path, *, samples: int = 10_000, seed: int = 0, c
 
 
 def plot(rep: CompareReport, path: Path, *, label_a: str, label_b: str) -> None:
-    """Resolved % per repository (and overall) for A and B, side by side; Agg backend (no display)."""
+    """Write `compare_figure(...)` to `path` (PNG)."""
+    import matplotlib.pyplot as plt
+
+    fig = compare_figure(rep, label_a=label_a, label_b=label_b)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=100, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+
+
+def compare_figure(rep: CompareReport, *, label_a: str, label_b: str) -> Any:
+    """Resolved % per repository (and overall) for A and B, side by side; Agg backend (no display).
+
+    Each bar carries its value; the legend sits outside the axes (inside, it would cover a bar
+    whenever one reaches 100%); below `SMALL_N` common instances the title says the interval
+    is not meaningful. Returns the matplotlib figure (the caller closes it).
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -90,20 +120,21 @@ def plot(rep: CompareReport, path: Path, *, label_a: str, label_b: str) -> None:
     vb = [rep.b_resolved_pct] + [100 * r.b_resolved / r.instances for r in rep.per_repo]
     x = np.arange(len(names))
     fig, ax = plt.subplots(figsize=(max(6.0, 0.9 * len(names) + 2), 4.5))
-    try:
-        ax.bar(x - 0.2, va, 0.4, label=label_a)
-        ax.bar(x + 0.2, vb, 0.4, label=label_b)
-        ax.set_xticks(x, names, rotation=30, ha="right")
-        ax.set_ylabel("resolved %")
-        ax.set_ylim(0, 100)
-        ax.set_title(f"B - A = {rep.delta_pct:+.1f} pts, {int(rep.confidence * 100)}% CI "
-                     f"[{rep.ci_low:+.1f}, {rep.ci_high:+.1f}] (n={rep.common})")
-        ax.legend()
-        fig.tight_layout()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, dpi=100)
-    finally:
-        plt.close(fig)
+    ax.bar(x - 0.2, va, 0.4, label=label_a)
+    ax.bar(x + 0.2, vb, 0.4, label=label_b)
+    ax.set_xticks(x, names, rotation=30, ha="right")
+    ax.set_ylabel("resolved %")
+    ax.set_ylim(0, 108)  # room for the value label of a 100% bar
+    ax.set_yticks(range(0, 101, 20))
+    title = (f"B - A = {rep.delta_pct:+.1f} pts, {int(rep.confidence * 100)}% CI "
+             f"[{rep.ci_low:+.1f}, {rep.ci_high:+.1f}] (n={rep.common})")
+    short = f"\nn={rep.common} is too few for a meaningful CI (use >= {SMALL_N})" if rep.common < SMALL_N else ""
+    ax.set_title(title + short, fontsize="medium")
+    for bars in ax.containers:  # the value on each bar, so no bar needs the axis to be read
+        ax.bar_label(bars, fmt="%.0f", fontsize="small", padding=2)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, title="run")
+    fig.tight_layout()
+    return fig
 
 
 def render(rep: CompareReport) -> list[object]:
@@ -117,6 +148,7 @@ def render(rep: CompareReport) -> list[object]:
     head.add_row("B - A", f"{rep.delta_pct:+.1f} pts")
     head.add_row(f"{int(rep.confidence * 100)}% CI (paired bootstrap)", f"[{rep.ci_low:+.1f}, {rep.ci_high:+.1f}]")
     head.add_row("gained / lost", f"{len(rep.gained)} / {len(rep.lost)}")
+
     if rep.only_a or rep.only_b:
         head.add_row("only in A / only in B", f"{len(rep.only_a)} / {len(rep.only_b)}")
     flips = Table(title="flips")
@@ -129,4 +161,10 @@ def render(rep: CompareReport) -> list[object]:
         repos.add_column(col, justify="left" if col == "repo" else "right")
     for r in rep.per_repo:
         repos.add_row(r.repo, str(r.instances), str(r.a_resolved), str(r.b_resolved), f"{r.delta_pct:+.1f}")
-    return [head, repos] + ([flips] if rep.gained or rep.lost else [])
+    out: list[object] = [head, repos] + ([flips] if rep.gained or rep.lost else [])
+    warning = small_n_warning(rep.common)
+    if warning:
+        from rich.text import Text
+
+        out.append(Text(f"warning: {warning}", style="yellow"))
+    return out

@@ -74,20 +74,26 @@ class SandboxGrader:
         except SandboxError as exc:
             return GradeRecord(**base, outcome="infra_failure", error=f"{type(exc).__name__}: {exc}",
                                duration_s=time.monotonic() - t0)
+        if res.error_kind == "infra":  # the grading sandbox failed: graded again on resume
+            return GradeRecord(**base, outcome="infra_failure", error=res.error, duration_s=time.monotonic() - t0)
         log_path = self.run_dir / log_rel
         log_path.parent.mkdir(parents=True, exist_ok=True)
         log_path.write_text(res.log_tail)
         if res.resolved:
             outcome = "resolved"
-        elif not res.patch_applied or res.timed_out:
+        elif not res.patch_applied or res.timed_out or res.error_kind == "agent":
             outcome = "error"
         else:
             outcome = "unresolved"
         error = None
-        if not res.patch_applied:
+        if res.tampering:
+            error = "tampering: " + "; ".join(res.tampering)[:500]
+        elif not res.patch_applied:
             error = "patch did not apply"
         elif res.timed_out:
             error = "tests timed out"
+        elif res.error:
+            error = res.error
         return GradeRecord(**base, outcome=outcome, resolved=res.resolved, resolution=res.resolution,
                            patch_applied=res.patch_applied, fail_to_pass=res.fail_to_pass.model_dump(),
                            pass_to_pass=res.pass_to_pass.model_dump(), error=error, duration_s=time.monotonic() - t0,

@@ -3,6 +3,8 @@
 - `http(s)://...` is used as is (the name sent upstream: `--model-name`, else the
   server's first `/models` entry); the API key comes from an environment variable and
   is never written to the run directory (trajectories are redacted by the rollout room).
+- A `swerl train` run directory or checkpoint (`checkpoints/step-N`, `state.pt`) is first
+  exported to a temporary `transformers` directory (`swerl.train.export`), then served like one.
 - A directory with `config.json` (a `transformers` checkpoint, tokenizer alongside) is
   served for the run: by vLLM when a GPU and the `vllm` package are present (its OpenAI
   server, tool calls parsed by `hermes`), else by swerl's embedded engine on CPU
@@ -22,6 +24,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,8 +74,8 @@ def _free_port() -> int:
 def _serve_embedded(ckpt: Path, name: str, max_tokens: int) -> tuple[str, Callable[[], None]]:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
+    from swerl.gateway.engines import ServedEngine
     from swerl.gateway.engines.embedded import EmbeddedEngine
-    from swerl.gateway.server import ServerThread
 
     try:
         tok = AutoTokenizer.from_pretrained(str(ckpt), local_files_only=True)
@@ -80,9 +83,9 @@ def _serve_embedded(ckpt: Path, name: str, max_tokens: int) -> tuple[str, Callab
     except Exception as exc:
         raise SwerlError(f"--model {str(ckpt)!r}: cannot load the checkpoint with transformers: {exc}") from exc
     model.eval()
-    server = ServerThread(EmbeddedEngine(model, tok, model_name=name, default_max_tokens=max_tokens).app()).start()
-    log.info("embedded engine serving", checkpoint=str(ckpt), url=server.url)
-    return f"{server.url}/v1", server.stop
+    engine = ServedEngine(EmbeddedEngine(model, tok, model_name=name, default_max_tokens=max_tokens))
+    log.info("embedded engine serving", checkpoint=str(ckpt), url=engine.urls()[0])
+    return engine.urls()[0], engine.close
 
 
 def _serve_vllm(ckpt: Path, name: str, timeout_s: float = 1800.0) -> tuple[str, Callable[[], None]]:
@@ -142,20 +145,46 @@ def resolve_model(source: str, *, name: str | None = None, api_key_env: str = "O
         spec = ModelSpec(kind="endpoint", source=source, name=resolved)
         return ServedModel(spec, base, api_key, HARNESS_TOOLCALL)
     ckpt = Path(source).expanduser()
-    if not (ckpt.is_dir() and (ckpt / "config.json").exists()):
-        raise SwerlError(f"--model {source!r}: neither an http(s):// endpoint nor a checkpoint directory "
-                         f"(a transformers model dir with config.json)")
-    resolved = name or ckpt.resolve().name
     if engine not in ("auto", "embedded", "vllm"):
         raise SwerlError(f"--engine {engine!r}: expected auto, embedded or vllm")
+    closers: list[Callable[[], None]] = []
+    served, resolved = ckpt, name or ckpt.resolve().name
+    if not (ckpt.is_dir() and (ckpt / "config.json").exists()):
+        served, training_name = _export_training_checkpoint(source, ckpt, closers)
+        resolved = name or training_name
     use = engine if engine != "auto" else ("vllm" if _gpu_vllm() else "embedded")
     if use == "vllm":
         if shutil.which(sys.executable) is None or not _gpu_vllm():
             raise SwerlError("--engine vllm: needs a GPU and the vllm package in this environment")
-        url, stop = _serve_vllm(ckpt.resolve(), resolved)
+        url, stop = _serve_vllm(served.resolve(), resolved)
         harness = HARNESS_TOOLCALL
     else:
-        url, stop = _serve_embedded(ckpt.resolve(), resolved, max_tokens)
+        url, stop = _serve_embedded(served.resolve(), resolved, max_tokens)
         harness = HARNESS_TEXT
     spec = ModelSpec(kind="checkpoint", source=str(ckpt.resolve()), name=resolved, engine=use)  # type: ignore[arg-type]
-    return ServedModel(spec, url, "none", harness, [stop])
+    return ServedModel(spec, url, "none", harness, [*closers, stop])
+
+
+def _export_training_checkpoint(source: str, ckpt: Path, closers: list[Callable[[], None]]) -> tuple[Path, str]:
+    """A `swerl train` run dir / checkpoint: exported (as `swerl train export` does) to a temporary model dir.
+
+    The directory is removed when the run ends (the closer); export it once with `swerl train export`
+    to keep it.
+    """
+    try:
+        from swerl.train.export import export_checkpoint, find_checkpoint
+    except ImportError as exc:  # torch/transformers missing: the train extra is not installed
+        raise SwerlError(f"--model {source!r}: serving a training checkpoint needs swerl's train extra ({exc})") from exc
+    found = find_checkpoint(ckpt)
+    if found is None:
+        raise SwerlError(f"--model {source!r}: neither an http(s):// endpoint, a model directory (config.json) nor "
+                         "a `swerl train` run / checkpoint directory (checkpoints/latest, state.pt)")
+    tmp = Path(tempfile.mkdtemp(prefix="swerl-eval-model-"))
+    closers.append(lambda: shutil.rmtree(tmp, ignore_errors=True))
+    try:
+        out = export_checkpoint(found.state_path, tmp / found.name)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    log.info("training checkpoint exported for the run", source=str(found.state_path), step=found.step, dir=str(out))
+    return out, found.name

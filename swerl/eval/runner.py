@@ -4,7 +4,8 @@ Per (instance, attempt), in a pool of `workers` threads:
 
 1. unless the run directory already has its prediction (resume; `redo` forces a rerun):
    run mini-swe-agent through `swerl.rollout.agent.run_agent` in a hardened sandbox of
-   the instance's image, retrying infrastructure failures (`infra_retries`); append the
+   the instance's image, retrying infrastructure failures (`infra_retries`, the rollout
+   room's `retrying_infra`: the same bounded policy as every rollout); append the
    AgentRecord, then the prediction line - the moment the patch exists;
 2. unless `run_only`, or this run already graded this exact patch: grade it (an empty
    patch is not graded, as in swebench) and append the GradeRecord.
@@ -253,6 +254,7 @@ class EvalRun:
 
         from swerl.eval.setup import ensure_image
         from swerl.rollout.agent import run_agent
+        from swerl.rollout.runner import Attempt, retrying_infra
         from swerl.rollout.schema import AgentResult, ModelEndpoint
 
         o, served = self.opts, self.served
@@ -261,9 +263,9 @@ class EvalRun:
         cfg.setdefault("step_limit", o.step_limit)
         traj_rel = Path("trajs") / inst.instance_id / f"attempt{attempt}.traj.json"
         detail = "not started"
-        for tries in range(o.infra_retries + 1):
-            if self._cancel.is_set():
-                return None, "stopped"
+
+        def one_try(tries: int) -> Attempt:
+            nonlocal detail
             ro = None
             try:
                 ro = self.recorder.begin(inst.instance_id, attempt) if self.recorder else None
@@ -287,19 +289,26 @@ class EvalRun:
                               trajectory=str(traj_rel) if (o.out / traj_rel).exists() else None)
             self.store.add_agent(rec)
             detail = f"{res.exit_status}, {res.n_calls} steps" + (f": {res.error[:120]}" if res.error else "")
-            if res.error_kind != "infra":
-                pred = PredRow(instance_id=inst.instance_id, model_name_or_path=self.manifest.model.name,
-                               model_patch=res.patch)
-                self.store.add_pred(attempt, pred)
+            if res.error_kind == "infra":
                 if ro is not None:
-                    self._gw_pending[(inst.instance_id, attempt)] = (ro, res)
-                    if o.run_only or not res.patch.strip():
-                        self._finish_gateway(inst.instance_id, attempt, None)
-                return pred, detail
-            log.warning("infra failure", instance=inst.instance_id, attempt=attempt, tries=tries + 1, error=res.error)
+                    self.recorder.finish(ro, submitted=False, infra=True, resolved=None, reason=res.error)
+                return Attempt(res, "failed_infra", error=res.error)
             if ro is not None:
-                self.recorder.finish(ro, submitted=False, infra=True, resolved=None, reason=res.error)
-        return None, detail
+                self._gw_pending[(inst.instance_id, attempt)] = (ro, res)
+            return Attempt(res, "succeeded" if res.submitted else "failed_agent")
+
+        att = retrying_infra(one_try, o.infra_retries, stop=self._cancel)
+        if att is None:
+            return None, "stopped"
+        if att.state == "failed_infra" or att.agent is None:
+            return None, detail
+        res = att.agent
+        pred = PredRow(instance_id=inst.instance_id, model_name_or_path=self.manifest.model.name,
+                       model_patch=res.patch)
+        self.store.add_pred(attempt, pred)
+        if (inst.instance_id, attempt) in self._gw_pending and (o.run_only or not res.patch.strip()):
+            self._finish_gateway(inst.instance_id, attempt, None)
+        return pred, detail
 
     def _finish_gateway(self, iid: str, attempt: int, grade: GradeRecord | None) -> None:
         item = self._gw_pending.pop((iid, attempt), None)

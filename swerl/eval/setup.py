@@ -51,7 +51,47 @@ def build_sandbox(opts: EvalOptions, *, swebench_rows: bool = False) -> Any:
     try:
         return load_backend(settings)
     except SandboxError as exc:
-        raise SwerlError(f"--backend {settings.backend}: {exc}") from exc
+        hint = f"; {DOCKER_HINT}" if settings.backend == "docker" else ""
+        raise SwerlError(f"--backend {settings.backend}: {exc}{hint}") from exc
+
+
+# What to do when no Docker engine answers: start one, or run the bundled tasks without Docker.
+DOCKER_HINT = ("start a Docker engine (`sudo systemctl start docker`, or `sudo dockerd &` where there is no "
+               "systemd; scripts/setup.sh installs docker.io but does not start it) and pass --docker-host if it "
+               "is not at the default socket, or evaluate the bundled tasks without Docker: "
+               "--dataset taskpack --backend bwrap")
+
+
+def docker_reachable(docker_host: str | None, timeout_s: float = 3.0) -> str | None:
+    """None if a Docker engine answers a ping at `docker_host` (default: DOCKER_HOST / the local socket), else why not."""
+    try:
+        import docker
+    except ImportError:
+        return "the docker package is not installed (pip install 'swerl[docker]')"
+    try:
+        client = docker.DockerClient(base_url=docker_host, timeout=int(timeout_s)) if docker_host \
+            else docker.from_env(timeout=int(timeout_s))
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except Exception as exc:
+        return f"no Docker engine answers at {docker_host or 'the default socket (DOCKER_HOST unset)'} ({exc})"
+    return None
+
+
+def pick_backend(backend: str, docker_host: str | None) -> tuple[str, str | None]:
+    """`--backend auto`: docker when an engine answers, else bwrap (local repositories only). (backend, note)."""
+    if backend != "auto":
+        return backend, None
+    why = docker_reachable(docker_host)
+    if why is None:
+        return "docker", None
+    import shutil
+
+    if shutil.which("bwrap") is None:
+        raise SwerlError(f"--backend auto: {why}, and bubblewrap (bwrap) is not installed; {DOCKER_HINT}")
+    return "bwrap", f"{why}: using --backend bwrap (local git repositories only, e.g. --dataset taskpack)"
 
 
 def docker_client(sandbox: Any) -> Any:
@@ -66,7 +106,7 @@ def check_backend(sandbox: Any, instances: list[EvalInstance]) -> None:
         if missing:
             raise SwerlError(f"--backend bwrap: no local git repository for {', '.join(missing[:5])}"
                              f"{' ...' if len(missing) > 5 else ''} (bwrap needs the row's repo_dir; "
-                             f"use --backend docker or kubernetes for image-based rows)")
+                             f"use --backend docker or kubernetes for image-based rows: {DOCKER_HINT})")
 
 
 def prepare_images(sandbox: Any, instances: list[EvalInstance]) -> None:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from swerl.data.schema import swebench_image_name
-from swerl.data.taskpack import OWNER, git
+from swerl.data.taskpack import HIDDEN_TESTS_COMMIT, OWNER, git
 from swerl.errors import SwerlError
 from swerl.log import get_logger
 
@@ -116,7 +116,8 @@ def _build_instance(pack: Any, row: Any, out: Path) -> dict[str, Any]:
     src = pack.repo_dir(row)
     repo = out / "repos" / iid
     repo.mkdir(parents=True)
-    _export(src, row.instance_id, repo)  # the problem branch: the buggy code with every test
+    hidden = git(src, "log", "-1", "--format=%s", row.instance_id).strip() == HIDDEN_TESTS_COMMIT
+    _export(src, row.instance_id + ("~1" if hidden else ""), repo)  # the buggy code with every test
     by_file: dict[str, set[str]] = {}
     for test in row.FAIL_TO_PASS:
         file, _, name = test.partition("::")

@@ -1,4 +1,4 @@
-"""`swerl gateway ...`: serve the recording gateway; run the fake engine (tests, benchmarks)."""
+"""`swerl gateway serve`: the recording gateway."""
 
 from __future__ import annotations
 
@@ -10,6 +10,11 @@ from swerl.errors import SwerlError
 
 app = typer.Typer(help="The recording gateway: rollout API + OpenAI-compatible proxy per rollout.",
                   no_args_is_help=True)
+
+
+@app.callback()
+def _group() -> None:
+    """The recording gateway: rollout API + OpenAI-compatible proxy per rollout."""
 
 
 @app.command("serve")
@@ -26,6 +31,9 @@ def serve_cmd(
     max_body_mb: float = typer.Option(32.0, "--max-body-mb", min=0.001, help="Largest request body accepted."),
     retries: int = typer.Option(4, "--upstream-attempts", min=1, max=20, help="Tries per call on engine failure."),
     upstream_timeout: float = typer.Option(600.0, "--upstream-timeout", min=1, help="Seconds to wait for an engine."),
+    max_hold_s: float = typer.Option(1800.0, "--max-hold-s", min=1,
+                                     help="Longest a call is held by a pause (then 503); harness timeouts must "
+                                          "exceed this plus --upstream-timeout (GET /admin/status: client_timeout_s)."),
     continuous_tokens: bool = typer.Option(False, "--continuous-tokens/--no-continuous-tokens",
                                            help="Feed the engine exact prior tokens when a call extends the last."),
     tokenizer: str | None = typer.Option(None, "--tokenizer", help="qwen2.5, tiny-bpe or a tokenizer directory "
@@ -53,7 +61,7 @@ def serve_cmd(
     cfg = GatewayConfig(store=str(store), admin_token=load_admin_token(admin_token_file), upstreams=list(upstream),
                         upstream_model=upstream_model, synchronous=sync.upper(),
                         max_body_bytes=int(max_body_mb * (1 << 20)), continuous_tokens=continuous_tokens,
-                        retry_attempts=retries, read_timeout_s=upstream_timeout)
+                        retry_attempts=retries, read_timeout_s=upstream_timeout, max_hold_s=max_hold_s)
     run_gateway(cfg, host, port, tok)
 
 
@@ -67,24 +75,3 @@ def run_gateway(cfg: object, host: str, port: int, tokenizer: object = None) -> 
     except (OSError, ValueError) as exc:
         raise SwerlError(f"--store {getattr(cfg, 'store', '?')}: {exc}") from exc
     serve(create_app(gw), host, port)
-
-
-@app.command("fake-engine")
-def fake_engine_cmd(
-    port: int = typer.Option(8000, "--port", min=0, max=65535),
-    prompt_len: int = typer.Option(2000, "--prompt-len", min=1),
-    response_len: int = typer.Option(200, "--response-len", min=1),
-    delay_s: float = typer.Option(0.0, "--delay-s", min=0),
-) -> None:
-    """A fast fake OpenAI-compatible engine on 127.0.0.1 (token ids + logprobs), for tests and benchmarks."""
-    import asyncio
-
-    from swerl.gateway.engines.fake import FakeConfig, FakeUpstream
-
-    async def run() -> None:
-        f = FakeUpstream(FakeConfig(prompt_len=prompt_len, response_len=response_len, delay_s=delay_s))
-        await f.start(port)
-        typer.echo(f"READY {f.port}")
-        await asyncio.Event().wait()
-
-    asyncio.run(run())

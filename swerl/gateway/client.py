@@ -1,6 +1,6 @@
 """A small synchronous client of the gateway's admin API, for the trainer, controller and runner.
 
-Every rollout-management endpoint is idempotent (ALGORITHMS.md section 7), so
+Every rollout-management endpoint is idempotent, so
 the client retries transport failures and 502/503/504 answers with backoff,
 bounded by `retry_for_s`. Model calls are never made through this client: the
 harness talks to `proxy_base_url(rollout_id)` with the rollout's token.
@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 
 from swerl.log import get_logger
+from swerl.tokens import MEDIA_TYPE as TOKENS_MEDIA_TYPE
+from swerl.tokens import TokenBatch
 
 log = get_logger(__name__)
 
@@ -65,6 +67,8 @@ class GatewayClient:
             except (ValueError, KeyError, TypeError):
                 msg = r.text[:500]
             raise GatewayError(r.status_code, msg)
+        if kw.get("headers", {}).get("Accept") == TOKENS_MEDIA_TYPE:
+            return r.content
         return r.json() if r.content else None
 
     def proxy_base_url(self, rollout_id: str) -> str:
@@ -141,13 +145,38 @@ class GatewayClient:
                 return out
             after = page["next_cursor"]
 
-    def events_after(self, rollout_id: str, after_seq: int = 0, kinds: list[str] | None = None,
-                     include_json: bool = False, limit: int = 100) -> list[dict]:
-        """One page of a rollout's events after `after_seq` (e.g. just its last call, with its request JSON)."""
-        params: dict[str, Any] = {"after_seq": after_seq, "limit": limit, "include_json": include_json}
+    def query_events(self, rollout_ids: list[str], kinds: list[str] | None = None, current_attempt: bool = False,
+                     include_json: str = "none", page_size: int = 200_000) -> list[dict]:
+        """The events of many rollouts in commit order: one request (more only past `page_size` events).
+
+        `include_json`: "none", "last" (request/response on each rollout's last model call) or "all".
+        """
+        out: list[dict] = []
+        after = 0
+        while True:
+            body: dict[str, Any] = {"rollout_ids": rollout_ids, "current_attempt": current_attempt,
+                                    "include_json": include_json, "after": after, "limit": page_size}
+            if kinds:
+                body["kinds"] = kinds
+            page = self._call("POST", "/events/query", json=body, timeout=600)
+            out += page["items"]
+            if page["next_cursor"] is None:
+                return out
+            after = page["next_cursor"]
+
+    def token_batch(self, rollout_ids: list[str], kinds: list[str] | None = None, current_attempt: bool = True,
+                    include_json: str = "none") -> TokenBatch:
+        """The events of many rollouts as one binary batch (`swerl.tokens`): the trainer's fetch for an update.
+
+        Prompts arrive as the store keeps them (delta records), so the transfer is linear in unique
+        tokens; `include_json="last"` adds each rollout's last request JSON (`TokenBatch.requests`).
+        """
+        body: dict[str, Any] = {"rollout_ids": rollout_ids, "current_attempt": current_attempt,
+                                "include_json": include_json}
         if kinds:
-            params["kind"] = kinds
-        return self._call("GET", f"/rollouts/{rollout_id}/events", params=params)["items"]
+            body["kinds"] = kinds
+        raw = self._call("POST", "/events/query", json=body, timeout=600, headers={"Accept": TOKENS_MEDIA_TYPE})
+        return TokenBatch.from_bytes(raw)
 
     def completed(self, after: int = 0, wait_s: float = 30.0, states: list[str] | None = None,
                   limit: int = 1000) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Continuous-token mode: keep a rollout one token sequence (ALGORITHMS.md section 2).
+"""Continuous-token mode: keep a rollout one token sequence.
 
 When a chat request extends the rollout's previous call (same messages, then
 the assistant reply the engine produced, then new messages), the engine is fed

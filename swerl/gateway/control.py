@@ -1,22 +1,43 @@
-"""Pause / drain / hold for collocated training (ALGORITHMS.md section 6).
+"""Pause / drain / hold for collocated training.
 
 `pause()` stops admitting calls and returns once in-flight calls have finished
 (drained). Calls that arrive while paused are *held*: their HTTP request just
-waits (no 429, AL1's harnesses would burn retries on it). `resume(version)`
+waits (no 429: harnesses would burn their retries on it). `resume(version)`
 releases them and they are served, and recorded, with the new policy version.
 A call's policy version is fixed when it is admitted, and a pause drains
-before any update, so a call is never served by two policies.
+before any update, so a call is never served by two policies. A held call whose
+client goes away leaves the hold (`ClientGone`) and is never served: nobody
+would see the answer, and the harness's resend is the call that counts.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+
+
+class ClientGone(Exception):
+    """The client disconnected while its call was held."""
+
+
+class HeldTooLong(Exception):
+    """A call was held longer than the gate's `max_hold_s`; it is answered 503 (the harness retries)."""
+
+
+async def _either(a: asyncio.Event, b: asyncio.Event, timeout: float) -> None:
+    tasks = [asyncio.ensure_future(a.wait()), asyncio.ensure_future(b.wait())]
+    try:
+        await asyncio.wait(tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()
 
 
 class Gate:
-    def __init__(self, policy_version: int = 0, paused: bool = False) -> None:
+    """`max_hold_s` bounds how long a call is held, so that a client timeout of `max_hold_s` plus the
+    engine's read timeout can never fire because of a pause (see `GatewayConfig.client_timeout_s`)."""
+
+    def __init__(self, policy_version: int = 0, paused: bool = False, max_hold_s: float = 1800.0) -> None:
+        self.max_hold_s = max_hold_s
         self.policy_version = policy_version
         self.paused = paused
         self.in_flight = 0
@@ -27,15 +48,29 @@ class Gate:
             self._open.set()
         self._drained.set()
 
-    async def enter(self) -> int:
+    async def enter(self, gone: asyncio.Event | None = None) -> int:
         """Hold while paused, then count the call in flight; returns the policy version serving it.
 
-        Every `enter` must be paired with one `leave` (a streamed call leaves when its stream ends).
+        Every successful `enter` must be paired with one `leave` (a streamed call leaves when its
+        stream ends). Raises (not entered) `ClientGone` if `gone` is set while the call is held, and
+        `HeldTooLong` once it has been held for `max_hold_s`.
         """
+        if not self.paused:
+            self.in_flight += 1
+            self._drained.clear()
+            return self.policy_version
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.max_hold_s
+        never = asyncio.Event()
         while self.paused:
             self.held += 1
             try:
-                await self._open.wait()
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise HeldTooLong
+                await _either(self._open, gone or never, left)
+                if gone is not None and gone.is_set():
+                    raise ClientGone
             finally:
                 self.held -= 1
         self.in_flight += 1
@@ -46,14 +81,6 @@ class Gate:
         self.in_flight -= 1
         if self.in_flight == 0:
             self._drained.set()
-
-    @asynccontextmanager
-    async def admit(self) -> AsyncIterator[int]:
-        version = await self.enter()
-        try:
-            yield version
-        finally:
-            self.leave()
 
     async def pause(self, timeout: float | None = None) -> bool:
         """Stop admitting; return True once drained (False if `timeout` passed first: still paused)."""

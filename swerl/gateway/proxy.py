@@ -5,12 +5,20 @@ This is the gateway's hot path, so the body is handled as raw bytes + orjson
 blobs, and when the harness asked for neither token ids nor logprobs one
 serialised body serves both the store and the response. The event commits
 before the response is sent: whatever the harness saw is in the store.
+
+The converse holds too: an event says `http_status 200` only if the client was
+still connected when its answer was recorded. A client that went away (its
+timeout fired, it was killed) gets its call recorded as 499, and the trainer
+never trains on it: the harness never saw that response. A call held by a
+pause whose client leaves is not served at all.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
+from array import array
 from typing import Any
 
 import orjson
@@ -19,14 +27,14 @@ from fastapi.responses import Response, StreamingResponse
 
 from swerl.gateway import sql
 from swerl.gateway.continuous import LastCall, as_chat, as_chat_chunk, completion_request, normalise
+from swerl.gateway.control import ClientGone, HeldTooLong
 from swerl.gateway.errors import ApiError
 from swerl.gateway.httpclient import TransportError
 from swerl.gateway.recorder import (
     BadUpstreamResponse,
     Tokens,
     error_json,
-    extract_chat,
-    extract_completion,
+    extract,
     for_storage,
     redacted_json,
     strip_for_client,
@@ -36,9 +44,38 @@ from swerl.gateway.sse import StreamAccumulator, data_events
 from swerl.gateway.store import StoreError
 from swerl.gateway.upstream import Engine, UpstreamFailed
 from swerl.log import get_logger
+from swerl.tokens import Parent, as_ids, encode_prompt
 
 log = get_logger(__name__)
 JSON = "application/json"
+GONE = 499  # nginx's "client closed request": recorded, never trained on
+
+
+class ClientWatch:
+    """Notices the client's disconnect once its request body has been read.
+
+    One task per call reads the ASGI `receive` channel, which after the body yields only
+    `http.disconnect` (when the connection drops, or once the response is complete).
+    `receive` is what a streamed response listens on instead of the raw channel.
+    """
+
+    def __init__(self, receive: Any) -> None:
+        self._receive = receive
+        self.gone = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        with contextlib.suppress(Exception):
+            while (await self._receive())["type"] != "http.disconnect":
+                pass
+        self.gone.set()
+
+    async def receive(self) -> dict[str, str]:
+        await self.gone.wait()
+        return {"type": "http.disconnect"}
+
+    def close(self) -> None:
+        self._task.cancel()
 
 
 def _check(kind: str, req: Any) -> None:
@@ -63,6 +100,30 @@ def _check(kind: str, req: Any) -> None:
         raise ApiError(400, "stream: must be a boolean")
     if "model" in req and not isinstance(req["model"], str):
         raise ApiError(400, "model: must be a string")
+    for key in _MAX_KEYS:
+        v = req.get(key)
+        if v is not None and (type(v) not in (int, float) or v < 1 or v != v):
+            raise ApiError(400, f"{key}: must be a positive integer number of tokens")
+
+
+_MAX_KEYS = ("max_tokens", "max_completion_tokens")
+INT32_MAX = 2**31 - 1
+
+
+async def _check_limit(call: Call, eng: Engine) -> None:
+    """A `max_tokens` the engine cannot honour is the client's error (400), not the engine's crash."""
+    asked = [(k, call.req[k]) for k in _MAX_KEYS if call.req.get(k) is not None]
+    if not asked:
+        return
+    limit = await call.gw.engines.context_limit(eng)
+    for key, v in asked:
+        shown = v if type(v) is int else f"{v:g}"
+        if limit is not None and v > limit:
+            raise ApiError(400, f"{key}: {shown} is more than the engine's context limit of {limit} tokens")
+        if v > INT32_MAX or type(v) is not int:
+            where = f"the engine's context limit is {limit} tokens" if limit else \
+                "the engine does not report its context limit"
+            raise ApiError(400, f"{key}: {shown} is not a token count the engine can take ({where})")
 
 
 def _upstream_body(kind: str, req: dict[str, Any], eng: Engine) -> dict[str, Any]:
@@ -81,9 +142,11 @@ class Call:
     """The per-call context shared by the plain, continuous and streamed paths."""
 
     def __init__(self, gw: Gateway, rec: RolloutRec, kind: str, raw: bytes, req: dict[str, Any], token: str,
-                 t_arrival: float) -> None:
+                 t_arrival: float, watch: ClientWatch) -> None:
         self.gw, self.rec, self.kind, self.raw, self.req = gw, rec, kind, raw, req
         self.token = token
+        self.watch = watch
+        self.held = False
         self.t_arrival = t_arrival
         self.t_start = 0.0
         self.version = 0
@@ -91,28 +154,35 @@ class Call:
         self.engine: Engine | None = None
         self.pin: str | None = None
         self.want_ids = req.get("return_token_ids") is True
+        self.next_parent: tuple[int, bytes] | None = None  # (attempt, prompt ++ response) once committed
         self.want_lp = bool(req.get("logprobs"))
 
     def stored_request(self) -> bytes:
         return redacted_json(self.raw, self.req, (self.token, self.gw.cfg.admin_token))
 
     def values(self, toks: Tokens | None, *, status: int, error: str | None, response: bytes | None) -> tuple:
+        if self.watch.gone.is_set() and status < 400:
+            status, error = GONE, "; ".join(filter(None, ["client disconnected before the response", error]))
+        prompt, parent, shared = self.delta(toks, status, error)
         return event_values(
             self.rec, "model_request", policy_version=self.version, mode=self.mode,
-            engine=self.engine.name if self.engine else None,
-            prompt_ids=toks.prompt_ids if toks else None, response_ids=toks.response_ids if toks else None,
-            logprobs=toks.logprobs if toks else None, finish_reason=toks.finish_reason if toks else None,
+            engine=self.engine.name if self.engine else None, prompt_parent=parent, prompt_shared=shared,
+            prompt_ids=prompt, response_ids=toks.response_ids if toks else None,
+            response_logprobs=toks.logprobs if toks else None, finish_reason=toks.finish_reason if toks else None,
             error=error, http_status=status, request=self.stored_request(), response=response,
             t_arrival=self.t_arrival, t_start=self.t_start, t_end=time.time())
 
     def submit(self, values: tuple) -> Any:
-        """Queue the event (and the engine pin of a rollout's first call) as one write."""
+        """Queue the event (with the engine pin of a rollout's first call, and its held time) as one write."""
         pin, rid = self.pin, self.rec.id
+        held = self.rec.held_total if self.held else None
         self.pin = None
 
         def job(c: Any) -> tuple[int, int]:
             if pin is not None:
                 sql.set_engine(c, rid, pin)
+            if held is not None:
+                sql.set_held(c, rid, held)
             return sql.insert_event(c, values)
 
         return self.gw.store.write(job)
@@ -124,12 +194,30 @@ class Call:
         finally:
             self.rec.pending -= 1
 
+    def delta(self, toks: Tokens | None, status: int, error: str | None) -> tuple[Any, int | None, int | None]:
+        """(stored prompt, parent event id, shared length): the prompt as a delta record against the
+        rollout's last recorded call (swerl.tokens), so the store grows with unique tokens, not with
+        calls x context. A usable call becomes the next call's parent once its write commits."""
+        if toks is None or toks.prompt_ids is None:
+            return None, None, None
+        parent, shared, suffix = encode_prompt(toks.prompt_ids, self.rec.tok_parent, self.rec.attempt)
+        if error is None and status == 200 and toks.response_ids is not None and toks.logprobs is not None:
+            full = as_ids(toks.prompt_ids).tobytes() + as_ids(toks.response_ids).tobytes()
+            self.next_parent = (self.rec.attempt, full)
+        stored = array("i")
+        stored.frombytes(suffix)
+        return stored, parent, shared if parent is not None else None
+
     async def _await(self, fut: Any) -> tuple[int, int]:
         try:
-            return await fut
+            ids = await fut
         except StoreError as exc:
             log.error("store write failed", error=str(exc))
             raise ApiError(503, "the gateway store could not commit; retry later") from exc
+        if self.next_parent is not None:  # durable now: later calls may be stored against it
+            self.rec.tok_parent = Parent(ids[0], self.next_parent[0], self.next_parent[1])
+            self.next_parent = None
+        return ids
 
     async def failed(self, status: int, message: str, upstream_body: bytes | None = None) -> Response:
         """Record a failed call, then answer with an OpenAI-style error (or the engine's own 4xx JSON)."""
@@ -170,8 +258,37 @@ async def handle(gw: Gateway, rid: str, request: Request, kind: str) -> Response
     except orjson.JSONDecodeError:
         raise ApiError(400, "the request body is not valid JSON") from None
     _check(kind, req)
-    call = Call(gw, rec, kind, raw, req, header.partition(" ")[2].strip() if header else "", t_arrival)
-    call.version = await gw.gate.enter()
+    call = Call(gw, rec, kind, raw, req, header.partition(" ")[2].strip() if header else "", t_arrival,
+                ClientWatch(request.receive))
+    resp = None
+    try:
+        resp = await _admitted(call)
+        return resp
+    finally:
+        if not isinstance(resp, _Stream):  # a stream closes the watch when it ends
+            call.watch.close()
+
+
+async def _admitted(call: Call) -> Response:
+    """Hold while paused (a gone client leaves the hold unserved), then serve the call."""
+    gw, rec, req = call.gw, call.rec, call.req
+    if gw.gate.paused:
+        call.held = True
+        rec.hold_begin()
+        failure = None
+        try:
+            call.version = await gw.gate.enter(call.watch.gone)
+        except ClientGone:
+            failure = (GONE, "client disconnected while the call was held")
+        except HeldTooLong:
+            failure = (503, f"held for {gw.gate.max_hold_s:.0f} s by a paused gateway; retry")
+        finally:
+            rec.hold_end()  # before the event's write, which persists the rollout's held time
+            call.t_start = time.time()
+        if failure:
+            return await call.failed(*failure)
+    else:
+        call.version = await gw.gate.enter()
     streaming = False
     try:
         call.t_start = time.time()
@@ -181,6 +298,10 @@ async def handle(gw: Gateway, rid: str, request: Request, kind: str) -> Response
         call.engine = eng
         if rec.engine != eng.name:
             call.pin = rec.engine = eng.name
+        try:
+            await _check_limit(call, eng)
+        except ApiError as exc:
+            return await call.failed(exc.status, exc.message)
         if req.get("stream") is True:
             resp = await _stream(call)
             streaming = isinstance(resp, _Stream)
@@ -221,7 +342,7 @@ async def _plain(call: Call) -> Response:
             raise BadUpstreamResponse("not a JSON object")
         if call.mode == "continuous":
             d = as_chat(d)
-        toks = extract_chat(d) if call.kind == "chat" else extract_completion(d)
+        toks = extract(d, call.kind == "chat")
     except (orjson.JSONDecodeError, BadUpstreamResponse, KeyError, IndexError, TypeError, AttributeError) as exc:
         return await call.failed(502, f"engine returned an unusable response: {exc}")
     if toks.problems:
@@ -238,16 +359,21 @@ async def _plain(call: Call) -> Response:
 
 
 class _Stream(StreamingResponse):
-    """A streamed answer whose cleanup (gate leave, pending write) runs even if it never started."""
+    """A streamed answer whose cleanup (gate leave, pending write) runs even if it never started.
 
-    def __init__(self, gen: Any, cleanup: Any, headers: dict[str, str]) -> None:
+    It listens for the disconnect on the call's `ClientWatch` (the raw channel has one reader).
+    """
+
+    def __init__(self, gen: Any, cleanup: Any, headers: dict[str, str], watch: ClientWatch) -> None:
         super().__init__(gen, media_type="text/event-stream", headers=headers)
         self._cleanup = cleanup
+        self._watch = watch
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, self._watch.receive, send)
         finally:
+            self._watch.close()
             self._cleanup()
 
 
@@ -270,6 +396,7 @@ async def _stream(call: Call) -> Response:
         return await call.failed(sr.status, f"engine rejected the request ({sr.status})", body)
     state = {"submitted": False, "closed": False}
     acc = StreamAccumulator(call.kind)
+    gone = call.watch.gone
 
     def cleanup() -> None:
         if state["closed"]:
@@ -277,7 +404,7 @@ async def _stream(call: Call) -> Response:
         state["closed"] = True
         if not state["submitted"]:  # the client went away mid-stream: record what was served anyway
             toks = acc.tokens()
-            call.submit(call.values(toks, status=499, error="client disconnected mid-stream",
+            call.submit(call.values(toks, status=GONE, error="client disconnected mid-stream",
                                     response=acc.response_json()))
         gw.gate.leave()
 
@@ -285,7 +412,7 @@ async def _stream(call: Call) -> Response:
         error = None
         try:
             async for data in data_events(sr.iter_bytes()):
-                if data.strip() == b"[DONE]":
+                if data.strip() == b"[DONE]" or gone.is_set():
                     break
                 try:
                     obj = orjson.loads(data)
@@ -321,4 +448,5 @@ async def _stream(call: Call) -> Response:
             call.rec.pending -= 1
         yield b"data: [DONE]\n\n"
 
-    return _Stream(gen(), cleanup, {"x-swerl-policy-version": str(call.version), "x-swerl-mode": call.mode})
+    return _Stream(gen(), cleanup, {"x-swerl-policy-version": str(call.version), "x-swerl-mode": call.mode},
+                   call.watch)

@@ -90,47 +90,29 @@ def _int_array(x: Any, what: str) -> array:
         raise BadUpstreamResponse(f"{what} are not int32 token ids") from exc
 
 
-def extract_chat(d: dict[str, Any]) -> Tokens:
-    """Token ids and logprobs of a vLLM-style chat completion (prompt ids top-level or on the choice)."""
+def extract(d: dict[str, Any], chat: bool) -> Tokens:
+    """Token ids and logprobs of a vLLM-style chat or text completion.
+
+    Chat: prompt ids top-level (or on the choice), logprobs in `logprobs.content[].logprob`;
+    completion: prompt ids on the choice (or top-level), logprobs in `logprobs.token_logprobs`.
+    """
     t = Tokens()
     choices = d.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise BadUpstreamResponse("no choices")
     ch = choices[0]
     t.finish_reason = ch.get("finish_reason") if isinstance(ch.get("finish_reason"), str) else None
-    msg = ch.get("message")
-    if isinstance(msg, dict) and isinstance(msg.get("content"), str):
-        t.text = msg["content"]
-    _fill(t, d.get("prompt_token_ids", ch.get("prompt_token_ids")), ch.get("token_ids"))
+    text = ch.get("message", {}).get("content") if chat and isinstance(ch.get("message"), dict) else ch.get("text")
+    t.text = text if isinstance(text, str) else ""
+    top, own = d.get("prompt_token_ids"), ch.get("prompt_token_ids")
+    _fill(t, (top if "prompt_token_ids" in d else own) if chat else (own if "prompt_token_ids" in ch else top),
+          ch.get("token_ids"))
     lp = ch.get("logprobs")
-    content = lp.get("content") if isinstance(lp, dict) else None
-    if isinstance(content, list):
+    values = lp.get("content" if chat else "token_logprobs") if isinstance(lp, dict) else None
+    if isinstance(values, list):
         try:
-            t.logprobs = array("d", [e["logprob"] for e in content])
+            t.logprobs = array("d", [e["logprob"] for e in values] if chat else values)
         except (TypeError, KeyError):
-            t.problems.append("logprobs malformed")
-    else:
-        t.problems.append("logprobs missing")
-    _check(t)
-    return t
-
-
-def extract_completion(d: dict[str, Any]) -> Tokens:
-    """Token ids and logprobs of a vLLM-style text completion."""
-    t = Tokens()
-    choices = d.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise BadUpstreamResponse("no choices")
-    ch = choices[0]
-    t.finish_reason = ch.get("finish_reason") if isinstance(ch.get("finish_reason"), str) else None
-    t.text = ch.get("text") if isinstance(ch.get("text"), str) else ""
-    _fill(t, ch.get("prompt_token_ids", d.get("prompt_token_ids")), ch.get("token_ids"))
-    lp = ch.get("logprobs")
-    tl = lp.get("token_logprobs") if isinstance(lp, dict) else None
-    if isinstance(tl, list):
-        try:
-            t.logprobs = array("d", tl)
-        except TypeError:
             t.problems.append("logprobs malformed")
     else:
         t.problems.append("logprobs missing")

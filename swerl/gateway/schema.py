@@ -1,4 +1,4 @@
-"""Every pydantic model of the gateway's HTTP API, in one place.
+"""Every pydantic model of the gateway's HTTP API, in one place (the `Event` record is `swerl.events`).
 
 The proxy endpoints parse their (large) bodies by hand for speed; the
 `ChatCompletionRequest`/`CompletionRequest` models here only document them in
@@ -11,8 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-State = Literal["queued", "running", "succeeded", "failed_agent", "failed_infra"]
-EventKind = Literal["model_request", "reward", "status"]
+from swerl.events import Event, EventKind, State
+
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
 Id = Annotated[str, Field(pattern=ID_PATTERN, description="1-128 chars of [A-Za-z0-9._:-]")]
 # SQLite integers are 64-bit; keep every client-supplied integer well inside.
@@ -54,6 +54,9 @@ class Rollout(BaseModel):
     metadata: dict[str, Any]
     created: float
     updated: float
+    held_s: float = Field(0.0, description="Seconds during which the gateway held this rollout's calls (paused "
+                                           "for an update), cumulative over its attempts and including a hold in "
+                                           "progress: time the agent did not have; subtract it from time budgets.")
 
 
 class RolloutCreated(Rollout):
@@ -77,7 +80,7 @@ class TokenIssued(BaseModel):
     token: str
 
 
-class EventIn(_In):
+class NewEvent(_In):
     """An event appended by the trainer/runner (the proxy records model_request events itself)."""
 
     kind: EventKind
@@ -96,36 +99,26 @@ class EventIn(_In):
     data: dict[str, Any] = Field(default_factory=dict)
 
 
-class Event(BaseModel):
-    id: int = Field(description="Global cursor: strictly increasing in commit order.")
-    rollout_id: str
-    group_id: str
-    attempt: int
-    seq: int = Field(description="Per-rollout order, from 1.")
-    kind: EventKind
-    policy_version: int | None
-    mode: str | None = Field(None, description="model_request: 'chat', 'completion' or 'continuous'.")
-    engine: str | None
-    prompt_ids: list[int] | None
-    response_ids: list[int] | None
-    response_logprobs: list[float] | None
-    finish_reason: str | None
-    error: str | None
-    http_status: int | None
-    state: State | None
-    reward: float | None
-    data: dict[str, Any] | None
-    request: Any | None = None
-    response: Any | None = None
-    t_arrival: float | None
-    t_start: float | None
-    t_end: float | None
-    created: float
-
-
-class EventPage(BaseModel):
+class PageOfEvents(BaseModel):
     items: list[Event]
-    next_cursor: int = Field(description="Pass back as after/after_seq to continue.")
+    next_cursor: int | None = Field(description="Pass back as after/after_seq to continue (POST /events/query: "
+                                                "null once everything was returned).")
+
+
+class RolloutEventsQuery(_In):
+    """The events of many rollouts in one request: what the trainer fetches for an update.
+
+    The answer is `PageOfEvents` JSON; the request shape does not depend on it, so a binary
+    token format can be offered later by content negotiation (`Accept`).
+    """
+
+    rollout_ids: list[Id] = Field(min_length=1, max_length=100_000)
+    kinds: list[EventKind] | None = Field(None, description="Only these kinds (default: all).")
+    current_attempt: bool = Field(False, description="Only events of each rollout's current attempt.")
+    include_json: Literal["none", "last", "all"] = Field(
+        "none", description="Request/response JSON: on no event, on each rollout's last model_request, on all.")
+    after: BigInt = Field(0, description="Global cursor: only events with a larger id (paging).")
+    limit: int = Field(200_000, ge=1, le=1_000_000)
 
 
 class Completed(BaseModel):
@@ -172,6 +165,9 @@ class GatewayStatus(BaseModel):
     policy_version: int
     engines: list[Engine]
     continuous_tokens: bool
+    max_hold_s: float = Field(description="A call held longer than this is answered 503.")
+    client_timeout_s: float = Field(description="The HTTP timeout a harness should use: a pause (at most "
+                                                "max_hold_s) plus the engine's read timeout always fit in it.")
 
 
 class ChatMessage(BaseModel):

@@ -11,6 +11,7 @@ so nothing is acknowledged before it is durable.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 import uuid
 from collections import OrderedDict
@@ -24,7 +25,7 @@ from swerl.gateway import sql
 from swerl.gateway.auth import bearer, new_token, same, token_hash
 from swerl.gateway.control import Gate
 from swerl.gateway.errors import ApiError, bad_request, conflict, not_found
-from swerl.gateway.schema import EventIn, RolloutCreate
+from swerl.gateway.schema import NewEvent, RolloutCreate
 from swerl.gateway.states import TERMINAL, TRAINABLE, TransitionError, transition
 from swerl.gateway.store import Store, StoreError
 from swerl.gateway.upstream import Engines, Retry
@@ -46,8 +47,18 @@ class GatewayConfig:
     retry_backoff_s: float = 0.05
     connect_timeout_s: float = 5.0
     read_timeout_s: float = 600.0
+    max_hold_s: float = 1800.0
     rollout_cache: int = 20000
     max_wait_s: float = 60.0
+
+    @property
+    def client_timeout_s(self) -> float:
+        """The HTTP timeout a harness needs so that neither a pause nor a slow engine can time it out.
+
+        A call is held at most `max_hold_s` (then answered 503) and an engine answer takes at most
+        `read_timeout_s`; a client that gives up earlier leaves an abandoned call and a resend.
+        """
+        return self.max_hold_s + self.read_timeout_s + 60.0
 
 
 @dataclass(slots=True)
@@ -63,23 +74,64 @@ class RolloutRec:
     metadata: dict[str, Any]
     created: float
     updated: float
+    held_total: float = 0.0  # seconds the rollout's calls were held by finished holds (persisted)
     pending: int = 0
     last_write: asyncio.Future | None = None
     last_call: Any = None  # continuous-token mode: the previous call (see continuous.py)
+    tok_parent: Any = None  # swerl.tokens.Parent: the last recorded call, base of the next delta record
+    holding: int = 0
+    hold_since: float = 0.0
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> RolloutRec:
         return cls(r["n"], r["id"], r["group_id"], r["state"], r["attempt"], r["max_attempts"], r["token_hash"],
-                   r["engine"], r["metadata"], r["created"], r["updated"])
+                   r["engine"], r["metadata"], r["created"], r["updated"], r["held_s"])
+
+    def hold_begin(self) -> None:
+        if self.holding == 0:
+            self.hold_since = time.time()
+        self.holding += 1
+
+    def hold_end(self) -> None:
+        self.holding -= 1
+        if self.holding == 0:
+            self.held_total += time.time() - self.hold_since
+
+    @property
+    def held_s(self) -> float:
+        """Wall time during which at least one of the rollout's calls was held, including a hold now."""
+        return self.held_total + (time.time() - self.hold_since if self.holding else 0.0)
 
     def public(self) -> dict[str, Any]:
         return {"id": self.id, "group_id": self.group_id, "state": self.state, "attempt": self.attempt,
                 "max_attempts": self.max_attempts, "engine": self.engine, "metadata": self.metadata,
-                "created": self.created, "updated": self.updated}
+                "created": self.created, "updated": self.updated, "held_s": self.held_s}
+
+
+def _non_finite(obj: Any, path: str) -> str | None:
+    """Where a NaN or infinity hides in parsed JSON (orjson would store it as null), else None."""
+    if isinstance(obj, float):
+        return None if math.isfinite(obj) else path
+    if isinstance(obj, dict):
+        items: Any = obj.items()
+    elif isinstance(obj, list):
+        items = enumerate(obj)
+    else:
+        return None
+    for k, v in items:
+        if isinstance(v, float | dict | list):
+            found = _non_finite(v, f"{path}.{k}" if isinstance(k, str) else f"{path}[{k}]")
+            if found:
+                return found
+    return None
 
 
 def dumps(obj: Any, field: str) -> bytes:
-    """JSON for the store, or a 422 naming the field (ints beyond 64 bits, lone surrogates, odd keys)."""
+    """JSON for the store; 400 for NaN/infinity (not JSON), 422 for what JSON cannot hold (ints beyond 64 bits,
+    lone surrogates, odd keys). Both name the field."""
+    bad = _non_finite(obj, field)
+    if bad:
+        raise ApiError(400, f"{bad}: NaN and infinity are not valid JSON numbers")
     try:
         return orjson.dumps(obj)
     except (TypeError, orjson.JSONEncodeError) as exc:
@@ -96,18 +148,12 @@ def text(s: str | None, field: str) -> str | None:
     return s
 
 
-def event_values(rec: RolloutRec, kind: str, *, attempt: int | None = None, policy_version: int | None = None,
-                 mode: str | None = None, engine: str | None = None, prompt_ids: Any = None,
-                 response_ids: Any = None, logprobs: Any = None, finish_reason: str | None = None,
-                 error: str | None = None, http_status: int | None = None, state: str | None = None,
-                 reward: float | None = None, data: dict | None = None, request: bytes | None = None,
-                 response: bytes | None = None, t_arrival: float | None = None, t_start: float | None = None,
-                 t_end: float | None = None, idem: str | None = None) -> tuple:
-    """One events row in sql.EVENT_INSERT_COLS order."""
-    return (rec.id, rec.group_id, rec.attempt if attempt is None else attempt, kind, policy_version, mode, engine,
-            sql.ids_blob(prompt_ids), sql.ids_blob(response_ids), sql.floats_blob(logprobs), finish_reason, error,
-            http_status, state, reward, dumps(data, "data") if data else None, request, response, t_arrival,
-            t_start, t_end, time.time(), idem)
+def event_values(rec: RolloutRec, kind: str, *, attempt: int | None = None, data: dict | None = None,
+                 idem: str | None = None, **fields: Any) -> tuple:
+    """One events row of `rec` (`sql.event_row`); `fields` are further `swerl.events.Event` fields."""
+    return sql.event_row(rollout_id=rec.id, group_id=rec.group_id, attempt=rec.attempt if attempt is None else attempt,
+                         kind=kind, data=dumps(data, "data") if data else None, created=time.time(), idem=idem,
+                         **fields)
 
 
 class Gateway:
@@ -119,7 +165,7 @@ class Gateway:
             sql.get_meta(c, "policy_version"), sql.get_meta(c, "paused"), sql.get_meta(c, "engines"),
             c.execute("SELECT engine, COUNT(*) FROM rollouts WHERE state IN ('queued', 'running') "
                       "AND engine IS NOT NULL GROUP BY engine").fetchall()))
-        self.gate = Gate(policy_version=int(version or 0), paused=bool(paused))
+        self.gate = Gate(policy_version=int(version or 0), paused=bool(paused), max_hold_s=cfg.max_hold_s)
         self.engines = Engines(connect_timeout=cfg.connect_timeout_s, read_timeout=cfg.read_timeout_s,
                                retry=Retry(cfg.retry_attempts, cfg.retry_backoff_s))
         for e in engines or []:
@@ -173,6 +219,11 @@ class Gateway:
             rec = RolloutRec.from_row(row)
             self._cache_put(rec)
         return rec
+
+    def held_s(self, rid: str) -> float | None:
+        """In-process (any thread): seconds the rollout's calls have been held so far, None if not cached."""
+        rec = self._rollouts.get(rid)
+        return None if rec is None else rec.held_s
 
     async def must(self, rid: str) -> RolloutRec:
         rec = await self.rollout(rid)
@@ -271,7 +322,7 @@ class Gateway:
         finally:
             rec.pending -= 1
         if out.state in TERMINAL:
-            rec.last_call = None
+            rec.last_call = rec.tok_parent = None
             if rec.engine in self.engines.by_name:
                 self.engines.by_name[rec.engine].rollouts -= 1
         log.info("rollout state", rollout=rid, state=out.state, attempt=out.attempt)
@@ -292,7 +343,7 @@ class Gateway:
         return token
 
     # ---- events --------------------------------------------------------------------------------
-    async def append_event(self, rid: str, ev: EventIn) -> dict[str, Any]:
+    async def append_event(self, rid: str, ev: NewEvent) -> dict[str, Any]:
         rec = await self.must(rid)
         if ev.idempotency_key:
             found = await self.store.read(lambda c: sql.event_by_idem(c, rid, ev.idempotency_key or ""))
@@ -312,7 +363,7 @@ class Gateway:
         else:
             values = event_values(rec, "model_request", attempt=ev.attempt, policy_version=ev.policy_version,
                                   mode="external", prompt_ids=ev.prompt_ids, response_ids=ev.response_ids,
-                                  logprobs=ev.response_logprobs, finish_reason=text(ev.finish_reason, "finish_reason"),
+                                  response_logprobs=ev.response_logprobs, finish_reason=text(ev.finish_reason, "finish_reason"),
                                   data=ev.data,
                                   request=dumps(ev.request, "request") if ev.request is not None else None,
                                   response=dumps(ev.response, "response") if ev.response is not None else None,

@@ -12,13 +12,17 @@ import sqlite3
 import sys
 from array import array
 from collections.abc import Sequence
-from typing import Any
+from operator import itemgetter
+from typing import Any, get_args
 
 import orjson
 
-SCHEMA_VERSION = 1
+from swerl.events import Event
+from swerl.tokens import ROW_FIELDS, TokenBatch, resolve_prompts
 
-SCHEMA = """
+SCHEMA_VERSION = 2
+
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS rollouts(
   n INTEGER PRIMARY KEY,
   id TEXT NOT NULL UNIQUE,
@@ -30,111 +34,119 @@ CREATE TABLE IF NOT EXISTS rollouts(
   engine TEXT,
   metadata BLOB NOT NULL,
   created REAL NOT NULL,
-  updated REAL NOT NULL
+  updated REAL NOT NULL,
+  held_s REAL NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS rollouts_state ON rollouts(state, n);
-CREATE TABLE IF NOT EXISTS events(
-  id INTEGER PRIMARY KEY,
-  rollout_id TEXT NOT NULL,
-  group_id TEXT NOT NULL,
-  attempt INTEGER NOT NULL,
-  seq INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  policy_version INTEGER,
-  mode TEXT,
-  engine TEXT,
-  prompt_ids BLOB,
-  response_ids BLOB,
-  response_logprobs BLOB,
-  finish_reason TEXT,
-  error TEXT,
-  http_status INTEGER,
-  state TEXT,
-  reward REAL,
-  data BLOB,
-  request BLOB,
-  response BLOB,
-  t_arrival REAL,
-  t_start REAL,
-  t_end REAL,
-  created REAL NOT NULL,
-  idem TEXT,
-  UNIQUE(rollout_id, seq)
-);
+{events}
 CREATE UNIQUE INDEX IF NOT EXISTS events_idem ON events(rollout_id, idem) WHERE idem IS NOT NULL;
 CREATE INDEX IF NOT EXISTS events_kind ON events(kind, id);
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);
 """
 
-ROLLOUT_COLS = "n, id, group_id, state, attempt, max_attempts, token_hash, engine, metadata, created, updated"
-EVENT_INSERT_COLS = ("rollout_id", "group_id", "attempt", "kind", "policy_version", "mode", "engine",
-                     "prompt_ids", "response_ids", "response_logprobs", "finish_reason", "error",
-                     "http_status", "state", "reward", "data", "request", "response", "t_arrival",
-                     "t_start", "t_end", "created", "idem")
+ROLLOUT_FIELDS = ("n", "id", "group_id", "state", "attempt", "max_attempts", "token_hash", "engine", "metadata",
+                  "created", "updated", "held_s")
+ROLLOUT_COLS = ", ".join(ROLLOUT_FIELDS)
+
+# ---- the events table, derived from `swerl.events.Event` ---------------------------------------------
+_IDS = frozenset({"prompt_ids", "response_ids"})  # int32 blobs
+_F64 = frozenset({"response_logprobs"})  # float64 blobs (bit-exact)
+_JSON = frozenset({"data", "request", "response"})  # JSON blobs
+_NOT_NULL = frozenset({"rollout_id", "group_id", "attempt", "seq", "kind", "created"})
+BULKY = ("request", "response")
+"""Columns read only when asked for (`include_json`)."""
+EVENT_COLS: tuple[str, ...] = tuple(Event.model_fields)
+EVENT_LIGHT_COLS: tuple[str, ...] = tuple(c for c in EVENT_COLS if c not in BULKY)
+EVENT_INSERT_COLS: tuple[str, ...] = (*(c for c in EVENT_COLS if c not in ("id", "seq")), "idem")
+
+
+def _sql_type(name: str) -> str:
+    if name in _IDS or name in _F64 or name in _JSON:
+        return "BLOB"
+    ann = Event.model_fields[name].annotation
+    args = get_args(ann) or (ann,)
+    return "INTEGER" if int in args else "REAL" if float in args else "TEXT"
+
+
+def _column(name: str) -> str:
+    if name == "id":
+        return "id INTEGER PRIMARY KEY"
+    return f"{name} {_sql_type(name)}{' NOT NULL' if name in _NOT_NULL else ''}"
+
+
+SCHEMA = _SCHEMA.format(events="CREATE TABLE IF NOT EXISTS events(\n  " + ",\n  ".join(
+    [*(_column(c) for c in EVENT_COLS), "idem TEXT", "UNIQUE(rollout_id, seq)"]) + "\n);")
 _EVENT_INSERT = (
     f"INSERT INTO events({', '.join(EVENT_INSERT_COLS)}, seq) VALUES ({', '.join('?' * len(EVENT_INSERT_COLS))}, "
     "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE rollout_id = ?)) RETURNING id, seq")
-EVENT_LIGHT_COLS = ("id, rollout_id, group_id, attempt, seq, kind, policy_version, mode, engine, prompt_ids, "
-                    "response_ids, response_logprobs, finish_reason, error, http_status, state, reward, data, "
-                    "t_arrival, t_start, t_end, created")
-EVENT_ALL_COLS = EVENT_LIGHT_COLS + ", request, response"
-TERMINAL_SQL = "('succeeded', 'failed_agent', 'failed_infra')"
 
 _SWAP = sys.byteorder != "little"
 
 
-def ids_blob(ids: Sequence[int] | array | None) -> bytes | None:
-    """int32 little-endian; raises TypeError/OverflowError for anything that is not a token id."""
-    if ids is None:
+def _blob(xs: Sequence[Any] | array | None, code: str) -> bytes | None:
+    if xs is None:
         return None
-    a = ids if isinstance(ids, array) and ids.typecode == "i" else array("i", ids)
+    a = xs if isinstance(xs, array) and xs.typecode == code else array(code, xs)
     if _SWAP:
-        a = array("i", a)
+        a = array(code, a)
         a.byteswap()
     return a.tobytes()
+
+
+def _unblob(b: bytes | None, code: str) -> list[Any] | None:
+    if b is None:
+        return None
+    a = array(code)
+    a.frombytes(b)
+    if _SWAP:
+        a.byteswap()
+    return a.tolist()
+
+
+def ids_blob(ids: Sequence[int] | array | None) -> bytes | None:
+    """int32 little-endian; raises TypeError/OverflowError for anything that is not a token id."""
+    return _blob(ids, "i")
 
 
 def floats_blob(xs: Sequence[float] | array | None) -> bytes | None:
-    if xs is None:
-        return None
-    a = xs if isinstance(xs, array) and xs.typecode == "d" else array("d", xs)
-    if _SWAP:
-        a = array("d", a)
-        a.byteswap()
-    return a.tobytes()
+    return _blob(xs, "d")
 
 
 def blob_ids(b: bytes | None) -> list[int] | None:
-    if b is None:
-        return None
-    a = array("i")
-    a.frombytes(b)
-    if _SWAP:
-        a.byteswap()
-    return a.tolist()
+    return _unblob(b, "i")
 
 
 def blob_floats(b: bytes | None) -> list[float] | None:
-    if b is None:
-        return None
-    a = array("d")
-    a.frombytes(b)
-    if _SWAP:
-        a.byteswap()
-    return a.tolist()
+    return _unblob(b, "d")
+
+
+def _json_blob(v: Any) -> bytes | None:
+    return v if v is None or isinstance(v, bytes) else orjson.dumps(v)
+
+
+_ENCODERS = tuple((i, ids_blob if c in _IDS else floats_blob if c in _F64 else _json_blob)
+                  for i, c in enumerate(EVENT_INSERT_COLS) if c in _IDS | _F64 | _JSON)
 
 
 def init(conn: sqlite3.Connection) -> None:
+    """Create the tables; add columns a store written by an older version lacks."""
     conn.executescript(SCHEMA)
+    have = {r[1] for r in conn.execute("PRAGMA table_info(rollouts)")}
+    if "held_s" not in have:
+        conn.execute("ALTER TABLE rollouts ADD COLUMN held_s REAL NOT NULL DEFAULT 0")
+    have = {r[1] for r in conn.execute("PRAGMA table_info(events)")}
+    for c in EVENT_COLS:
+        if c not in have:
+            conn.execute(f"ALTER TABLE events ADD COLUMN {c} {_sql_type(c)}")
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 # ---- rollouts ---------------------------------------------------------------------------------------
 
 def rollout_dict(row: tuple) -> dict[str, Any]:
-    return {"n": row[0], "id": row[1], "group_id": row[2], "state": row[3], "attempt": row[4],
-            "max_attempts": row[5], "token_hash": row[6], "engine": row[7], "metadata": orjson.loads(row[8]),
-            "created": row[9], "updated": row[10]}
+    d = dict(zip(ROLLOUT_FIELDS, row, strict=True))
+    d["metadata"] = orjson.loads(d["metadata"])
+    return d
 
 
 def insert_rollout(conn: sqlite3.Connection, r: dict[str, Any]) -> int:
@@ -178,36 +190,73 @@ def set_engine(conn: sqlite3.Connection, rollout_id: str, engine: str | None) ->
     conn.execute("UPDATE rollouts SET engine = ? WHERE id = ?", (engine, rollout_id))
 
 
+def set_held(conn: sqlite3.Connection, rollout_id: str, held_s: float) -> None:
+    conn.execute("UPDATE rollouts SET held_s = ? WHERE id = ?", (held_s, rollout_id))
+
+
 def set_token(conn: sqlite3.Connection, rollout_id: str, token_hash: bytes, updated: float) -> None:
     conn.execute("UPDATE rollouts SET token_hash = ?, updated = ? WHERE id = ?", (token_hash, updated, rollout_id))
 
 
 # ---- events -----------------------------------------------------------------------------------------
 
+_NO_VALUES = dict.fromkeys(EVENT_INSERT_COLS)
+_PICK = itemgetter(*EVENT_INSERT_COLS)
+
+
+def event_row(**fields: Any) -> tuple:
+    """One events row in EVENT_INSERT_COLS order from `Event` field values (plus `idem`).
+
+    Token ids and log-probs may be lists or arrays; JSON columns take objects or already serialised
+    bytes. Raises TypeError/OverflowError for anything that is not a token id.
+    """
+    d = {**_NO_VALUES, **fields}
+    if len(d) != len(_NO_VALUES):
+        raise TypeError(f"not event columns: {sorted(d.keys() - _NO_VALUES.keys())}")
+    row = list(_PICK(d))
+    for i, enc in _ENCODERS:
+        if row[i] is not None:
+            row[i] = enc(row[i])
+    return tuple(row)
+
+
 def insert_event(conn: sqlite3.Connection, values: tuple) -> tuple[int, int]:
-    """`values` in EVENT_INSERT_COLS order; the per-rollout seq is assigned here, inside the write."""
+    """`values` from `event_row`; the per-rollout seq is assigned here, inside the write."""
     row = conn.execute(_EVENT_INSERT, (*values, values[0])).fetchall()[0]
     return int(row[0]), int(row[1])
 
 
-def event_by_idem(conn: sqlite3.Connection, rollout_id: str, idem: str) -> dict[str, Any] | None:
-    row = conn.execute(f"SELECT {EVENT_ALL_COLS} FROM events WHERE rollout_id = ? AND idem = ?",
-                       (rollout_id, idem)).fetchone()
-    return event_dict(row, True) if row else None
-
-
-def event_dict(row: tuple, with_json: bool) -> dict[str, Any]:
-    d = {"id": row[0], "rollout_id": row[1], "group_id": row[2], "attempt": row[3], "seq": row[4],
-         "kind": row[5], "policy_version": row[6], "mode": row[7], "engine": row[8],
-         "prompt_ids": blob_ids(row[9]), "response_ids": blob_ids(row[10]),
-         "response_logprobs": blob_floats(row[11]), "finish_reason": row[12], "error": row[13],
-         "http_status": row[14], "state": row[15], "reward": row[16],
-         "data": orjson.loads(row[17]) if row[17] else None, "t_arrival": row[18], "t_start": row[19],
-         "t_end": row[20], "created": row[21]}
-    if with_json:
-        d["request"] = orjson.loads(row[22]) if row[22] else None
-        d["response"] = orjson.loads(row[23]) if row[23] else None
+def event_dict(cols: Sequence[str], row: Sequence[Any]) -> dict[str, Any]:
+    """A stored row as JSON-ready `Event` fields (token arrays as lists)."""
+    d = dict(zip(cols, row, strict=True))
+    for c in cols:
+        v = d[c]
+        if v is None:
+            continue
+        if c in _IDS:
+            d[c] = blob_ids(v)
+        elif c in _F64:
+            d[c] = blob_floats(v)
+        elif c in _JSON:
+            d[c] = orjson.loads(v)
     return d
+
+
+def _select(conn: sqlite3.Connection, cols: Sequence[str], where: str, params: Sequence[Any]) -> list[dict]:
+    rows = conn.execute(f"SELECT {', '.join(cols)} FROM events WHERE {where}", params).fetchall()
+    items = [event_dict(cols, r) for r in rows]
+    if "prompt_ids" in cols and "prompt_parent" in cols:
+        _full_prompts(conn, items)
+    return items
+
+
+def _cols(with_json: bool) -> tuple[str, ...]:
+    return EVENT_COLS if with_json else EVENT_LIGHT_COLS
+
+
+def event_by_idem(conn: sqlite3.Connection, rollout_id: str, idem: str) -> dict[str, Any] | None:
+    rows = _select(conn, ("id", "seq"), "rollout_id = ? AND idem = ?", (rollout_id, idem))
+    return rows[0] if rows else None
 
 
 def _kinds_clause(kinds: Sequence[str] | None) -> tuple[str, tuple]:
@@ -218,31 +267,102 @@ def _kinds_clause(kinds: Sequence[str] | None) -> tuple[str, tuple]:
 
 def list_events(conn: sqlite3.Connection, rollout_id: str, after_seq: int, limit: int,
                 kinds: Sequence[str] | None, with_json: bool) -> list[dict[str, Any]]:
-    cols = EVENT_ALL_COLS if with_json else EVENT_LIGHT_COLS
     kc, kp = _kinds_clause(kinds)
-    rows = conn.execute(f"SELECT {cols} FROM events WHERE rollout_id = ? AND seq > ?{kc} ORDER BY seq LIMIT ?",
-                        (rollout_id, after_seq, *kp, limit)).fetchall()
-    return [event_dict(r, with_json) for r in rows]
+    return _select(conn, _cols(with_json), f"rollout_id = ? AND seq > ?{kc} ORDER BY seq LIMIT ?",
+                   (rollout_id, after_seq, *kp, limit))
 
 
 def list_events_global(conn: sqlite3.Connection, after: int, limit: int, kinds: Sequence[str] | None,
                        with_json: bool) -> list[dict[str, Any]]:
-    cols = EVENT_ALL_COLS if with_json else EVENT_LIGHT_COLS
     kc, kp = _kinds_clause(kinds)
-    rows = conn.execute(f"SELECT {cols} FROM events WHERE id > ?{kc} ORDER BY id LIMIT ?",
-                        (after, *kp, limit)).fetchall()
-    return [event_dict(r, with_json) for r in rows]
+    return _select(conn, _cols(with_json), f"id > ?{kc} ORDER BY id LIMIT ?", (after, *kp, limit))
+
+
+def events_of(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Sequence[str] | None,
+              current_attempt: bool, include_json: str, after: int, limit: int) -> list[dict[str, Any]]:
+    """The events of many rollouts in commit order (one query: the trainer's fetch for an update).
+
+    `current_attempt` keeps only events of each rollout's current attempt. `include_json`: `none`,
+    `all`, or `last` (request/response JSON only on each rollout's last model_request here).
+    """
+    kc, kp = _kinds_clause(kinds)
+    att = " AND attempt = (SELECT r.attempt FROM rollouts r WHERE r.id = events.rollout_id)" if current_attempt else ""
+    items = _select(conn, _cols(include_json == "all"),
+                    f"rollout_id IN (SELECT value FROM json_each(?)) AND id > ?{kc}{att} ORDER BY id LIMIT ?",
+                    (orjson.dumps(list(rollout_ids)).decode(), after, *kp, limit))
+    if include_json == "last":
+        for e in items:
+            e["request"] = e["response"] = None
+        last = {e["id"]: e for e in {e["rollout_id"]: e for e in items if e["kind"] == "model_request"}.values()}
+        if last:
+            for r in _select(conn, ("id", *BULKY), f"id IN ({','.join('?' * len(last))})", list(last)):
+                last[r["id"]].update(r)
+    return items
 
 
 def list_completed(conn: sqlite3.Connection, after: int, limit: int, states: Sequence[str]) -> list[dict]:
-    rows = conn.execute(
-        f"SELECT id, rollout_id, group_id, attempt, state FROM events WHERE kind = 'status' AND id > ? "
-        f"AND state IN ({','.join('?' * len(states))}) ORDER BY id LIMIT ?", (after, *states, limit)).fetchall()
-    return [{"cursor": r[0], "rollout_id": r[1], "group_id": r[2], "attempt": r[3], "state": r[4]} for r in rows]
+    rows = _select(conn, ("id", "rollout_id", "group_id", "attempt", "state"),
+                   f"kind = 'status' AND id > ? AND state IN ({','.join('?' * len(states))}) ORDER BY id LIMIT ?",
+                   (after, *states, limit))
+    for r in rows:
+        r["cursor"] = r.pop("id")
+    return rows
 
 
-def last_event_id(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()[0])
+# ---- delta-encoded prompts and the binary token batch (swerl.tokens) --------------------------------
+
+_CHAIN_COLS = ("id", "prompt_parent", "prompt_shared", "prompt_ids", "response_ids")
+
+
+def _full_prompts(conn: sqlite3.Connection, items: list[dict[str, Any]]) -> None:
+    """Delta-encoded prompts back to whole prompt lists, in place: the JSON API always shows full prompts."""
+    if not any(e.get("prompt_parent") is not None for e in items):
+        return
+
+    def fetch(ids: list[int]) -> list[dict[str, Any]]:
+        rows = conn.execute(f"SELECT {', '.join(_CHAIN_COLS)} FROM events WHERE id IN "
+                            "(SELECT value FROM json_each(?))", (orjson.dumps(ids).decode(),)).fetchall()
+        return [event_dict(_CHAIN_COLS, r) for r in rows]
+
+    resolve_prompts(items, fetch)
+
+
+def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Sequence[str] | None,
+                current_attempt: bool, include_json: str) -> bytes:
+    """The events of many rollouts as one binary `swerl.tokens.TokenBatch` (the trainer's fetch).
+
+    Blobs go into the batch as stored (no per-token work): prompts stay delta records, so the
+    batch is as small as the store. A call that did not end in a 200 answer is marked failed.
+    `include_json`: "last" adds each rollout's last model_request's request JSON, "all" every one.
+    """
+    kc, kp = _kinds_clause(kinds)
+    kc = kc.replace(" kind IN", " +kind IN")  # look rollouts up by their index, never scan every event of a kind
+    att = " AND attempt = (SELECT r.attempt FROM rollouts r WHERE r.id = events.rollout_id)" if current_attempt else ""
+    cols = ", ".join("CASE WHEN error IS NULL AND http_status IS NOT NULL AND http_status != 200 THEN "
+                     "'http_status ' || http_status ELSE error END" if c == "error" else c for c in ROW_FIELDS)
+    rows = conn.execute(f"SELECT {cols} FROM events WHERE rollout_id IN (SELECT value FROM json_each(?)){kc}{att}",
+                        (orjson.dumps(list(rollout_ids)).decode(), *kp)).fetchall()
+    rows.sort(key=lambda r: r[0])  # commit order; sorted here, not in SQL (which would sort the blobs too)
+    have = {r[0] for r in rows}
+    missing = {r[7] for r in rows if r[7] is not None} - have
+    while missing:  # never expected (parents are earlier calls of the same attempt), but a batch must be whole
+        more = conn.execute(f"SELECT {cols} FROM events WHERE id IN (SELECT value FROM json_each(?))",
+                            (orjson.dumps(sorted(missing)).decode(),)).fetchall()
+        if not more:
+            raise ValueError(f"events {sorted(missing)[:5]}: parents of stored prompts are missing from the store")
+        rows = sorted([*rows, *more], key=lambda r: r[0])
+        have |= {r[0] for r in more}
+        missing = {r[7] for r in more if r[7] is not None} - have
+    requests: dict[int, Any] = {}
+    if include_json in ("last", "all"):
+        calls = {r[0]: i for i, r in enumerate(rows) if r[5] == "model_request"}
+        want = list(calls) if include_json == "all" else list({r[1]: r[0] for r in rows
+                                                                if r[5] == "model_request"}.values())
+        for eid, req in conn.execute("SELECT id, request FROM events WHERE id IN (SELECT value FROM json_each(?))",
+                                     (orjson.dumps(want).decode(),)):
+            if req:
+                requests[calls[eid]] = orjson.loads(req)
+    return TokenBatch.from_rows(rows, logprob_bytes_dtype="<f8", requests=requests).to_bytes()
 
 
 # ---- meta -------------------------------------------------------------------------------------------

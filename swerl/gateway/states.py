@@ -1,4 +1,4 @@
-"""The rollout state machine as a transition table (ARCHITECTURE.md: failures are classified).
+"""The rollout state machine as a transition table.
 
 queued -> running -> succeeded | failed_agent | failed_infra; failed_infra -> queued
 retries the rollout as a new attempt, up to the rollout's max_attempts. Agent

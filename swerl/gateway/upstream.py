@@ -13,6 +13,8 @@ import hashlib
 import random
 from dataclasses import dataclass, field
 
+import orjson
+
 from swerl.gateway.httpclient import (
     HttpPool,
     HttpResponse,
@@ -45,6 +47,8 @@ class Engine:
     model: str | None
     pool: HttpPool
     rollouts: int = 0
+    max_model_len: int | None = None  # its context limit, as its /models reports it (vLLM's max_model_len)
+    asked_limit: float = 0.0  # when /models was last asked (an engine that does not say is asked again later)
 
 
 def normalise_url(url: str) -> str:
@@ -132,6 +136,21 @@ class Engines:
                 delay = min(delay * 2, self.retry.max_backoff_s)
         assert last is not None
         raise last
+
+    async def context_limit(self, eng: Engine) -> int | None:
+        """The engine's context length in tokens (`max_model_len` of its /models answer), if it reports one."""
+        now = asyncio.get_running_loop().time()
+        if eng.max_model_len is None and now - eng.asked_limit > 60:
+            eng.asked_limit = now
+            try:
+                r = await eng.pool.request("GET", "/models")
+                cards = orjson.loads(r.body).get("data") if r.status == 200 else None
+                lens = [c.get("max_model_len") for c in cards or [] if isinstance(c, dict)]
+                lens = [n for n in lens if type(n) is int and n > 0]
+                eng.max_model_len = min(lens) if lens else None
+            except (TransportError, orjson.JSONDecodeError, AttributeError) as exc:
+                log.info("engine context limit unknown", engine=eng.name, error=str(exc))
+        return eng.max_model_len
 
     async def aclose(self) -> None:
         for eng in self.by_name.values():

@@ -1,7 +1,9 @@
-"""Runs mini-swe-agent (unchanged) for one rollout; reward; the controller.
+"""The one rollout path: training, validation, the probe and `swerl rollout` all run rollouts here.
 
-Start at `agent.run_agent` (one agent run in one hardened sandbox), `runner.Runner`
-(one rollout through the gateway: claim, run, grade, reward, state), and
-`controller.Controller` (declarative rollouts + reconciliation over launchers).
-Models live in `schema`; `probe` is `swerl data probe`. See docs/rollout.md.
+Start at `agent.run_agent` (one mini-swe-agent run, unchanged, in one hardened sandbox),
+`runner.Runner` (one attempt through the gateway: claim, run a harness, reward, state;
+harnesses: `runner.MiniSweHarness`, `toy.ToyHarness`), `classify` (agent failure or
+infrastructure) and `controller.Controller` (declared rollouts reconciled over launchers:
+threads, processes, Kubernetes Jobs). Models live in `schema`; `probe` is `swerl data
+probe`. See docs/rollout.md.
 """

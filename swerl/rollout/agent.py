@@ -9,10 +9,12 @@
   on success, on any exception and on Ctrl-C.
 - `endpoint`: a `ModelEndpoint` - the gateway's per-rollout proxy
   (`client.proxy_base_url(id)` + the rollout's token) or any OpenAI-compatible server.
-- `agent_config`: mini-swe-agent-shaped overrides, plus two swerl keys:
+- `agent_config`: mini-swe-agent-shaped overrides, plus three swerl keys:
   `harness` (`mini-swe-agent` = tool calls, the default; `mini-swe-agent-textbased` =
   ```mswea_bash_command blocks, needed by engines that return no `tool_calls`, e.g.
-  the embedded tiny model and the scripted engine) and `step_limit` (default 30).
+  the embedded tiny model and the scripted engine), `step_limit` (default 30) and
+  `keep_rejected_replies` (default False: a reply rejected as a format error stays in
+  the history, `swerl.rollout.harness.keeping_rejected_replies`).
   Example: `{"harness": "mini-swe-agent-textbased", "step_limit": 8,
   "agent": {"max_consecutive_format_errors": 2}}`.
 - `output_path`: where the trajectory is written, in mini-swe-agent's own format
@@ -33,6 +35,7 @@ import json
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,12 +55,16 @@ DEFAULT_STEP_LIMIT = 30
 
 
 def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelEndpoint,
-              agent_config: dict[str, Any] | None = None, output_path: Path | None = None) -> AgentResult:
-    """Run mini-swe-agent on `task` in a fresh hardened sandbox against `endpoint` (see the module docstring)."""
+              agent_config: dict[str, Any] | None = None, output_path: Path | None = None,
+              held_s: Callable[[], float] | None = None) -> AgentResult:
+    """Run mini-swe-agent on `task` in a fresh hardened sandbox against `endpoint` (see the module docstring).
+    `held_s`: seconds the gateway has held this rollout's calls so far (paused for an update); the sandbox
+    deadline moves by every increase, so the time budget counts only time the agent had."""
     t0 = time.monotonic()
     cfg = dict(agent_config or {})
     harness = cfg.pop("harness", HARNESS_TOOLCALL)
     step_limit = int(cfg.pop("step_limit", DEFAULT_STEP_LIMIT))
+    keep_rejected = bool(cfg.pop("keep_rejected_replies", False))
     stask = as_sandbox_task(task)
     handle: SandboxHandle | None = None
     agent: Any = None
@@ -71,12 +78,15 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
 
         spec = resolve(harness)
         settings = agent_settings(spec, step_limit=step_limit, overrides=cfg)
-        model = make_model(spec, endpoint, settings["model"])
+        model = make_model(spec, endpoint, settings["model"], keep_rejected_replies=keep_rejected)
         handle = sandbox.start(stask)
         env = SwerlEnvironment(sandbox=sandbox, handle=handle, **{
             "timeout": int(sandbox.settings.command_timeout_s), **settings["environment"]})
-        agent = DefaultAgent(model, env, **{
-            "wall_time_limit_seconds": int(sandbox.settings.rollout_timeout_s), **settings["agent"]})
+        if held_s is not None:
+            env.execute = _excluding_held_time(env.execute, handle, held_s)
+        # The time budget is the sandbox deadline (RolloutDeadline -> TimeExceeded at the next command), which
+        # excludes held time; mini-swe-agent's own wall-time limit would count the trainer's pauses.
+        agent = DefaultAgent(model, env, **{"wall_time_limit_seconds": 0, **settings["agent"]})
         info = agent.run(_problem_statement(task, stask))
         result.exit_status = str(info.get("exit_status") or "Unknown")
         result.error_kind = classify_exit(result.exit_status)
@@ -102,6 +112,30 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
     log.info("agent finished", instance=stask.instance_id, exit_status=result.exit_status, kind=result.error_kind,
              calls=result.n_calls, submitted=result.submitted, seconds=round(result.duration_s, 2))
     return result
+
+
+def _excluding_held_time(execute: Callable[..., dict[str, Any]], handle: SandboxHandle,
+                         held_s: Callable[[], float]) -> Callable[..., dict[str, Any]]:
+    """`execute` that first moves the sandbox deadline by the held time accrued since the last command."""
+    seen = [_read_held(held_s, 0.0)]
+
+    def run(*args: Any, **kw: Any) -> dict[str, Any]:
+        now = _read_held(held_s, seen[0])
+        if now > seen[0]:
+            handle.deadline += now - seen[0]
+            log.info("time budget extended by held time", sandbox=handle.id, seconds=round(now - seen[0], 2))
+            seen[0] = now
+        return execute(*args, **kw)
+
+    return run
+
+
+def _read_held(held_s: Callable[[], float], default: float) -> float:
+    try:
+        return float(held_s())
+    except Exception as exc:  # the gateway is briefly unreachable: no extension now, the next command catches up
+        log.warning("could not read held time", error=str(exc)[:200])
+        return default
 
 
 def _problem_statement(task: TaskRow | SandboxTask, stask: SandboxTask) -> str:

@@ -1,16 +1,22 @@
-"""Agent failure or infrastructure failure? (ARCHITECTURE.md: infra failures are retried, never trained as reward 0.)
+"""Agent failure or infrastructure failure: the rule every rollout outcome goes through.
 
-The rule: a failure is the agent's only when the agent's own behaviour caused it and a
-retry with the same policy would likely fail the same way - it used up its steps or
-its time, kept answering in the wrong format, or grew its conversation past the
-model's context. Everything the agent cannot cause is infrastructure: the sandbox
-died or could not start, the engine or the gateway could not be reached or answered
-5xx, the rollout's token was rotated or the rollout finished under us (another attempt
-owns it), and unexpected exceptions in swerl itself. Calling an unknown failure
-"infra" errs on the side of not training on it; the retry budget bounds the cost.
+A failure is the agent's when the agent's own actions caused it: it used up its steps
+or its time, kept answering in the wrong format, grew its conversation past the
+model's context, or broke its sandbox from inside (killed the exec server, wrote
+garbage to the exec channel, grew its work tree past the copy limit, left files that
+break the grader: `AgentFault`, `CopyLimitExceeded`, a grade with `error_kind="agent"`
+or `tampering`). Those are trained as reward 0, so an agent can never choose "infra"
+(no reward, retried) by sabotage. Infrastructure is what the agent cannot cause: the
+sandbox or the grading sandbox could not start or died, the engine or the gateway
+could not be reached or answered 5xx, the rollout was taken away (token rotated,
+409), unexpected exceptions in swerl. Infra failures are retried a bounded number of
+times and never trained; calling an unknown failure "infra" errs on the side of not
+training on it, and the retry budget bounds the cost.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from swerl.rollout.schema import ErrorKind
 
@@ -25,11 +31,24 @@ def status_code(exc: BaseException) -> int | None:
     return code if isinstance(code, int) else None
 
 
-def classify_exception(exc: BaseException) -> ErrorKind:
-    """The kind of an exception that ended an agent run (see the module docstring)."""
-    from swerl.sandbox.base import RolloutDeadline, SandboxError
+def _agent_fault_types() -> tuple[type[BaseException], ...]:
+    """Exceptions that mean "the agent broke its own sandbox". `AgentFault` is the sandbox room's
+    (looked up on each call: a backend may define it after this module was imported)."""
+    from swerl.sandbox import base
+    from swerl.sandbox.hostfs import CopyLimitExceeded
 
-    if isinstance(exc, RolloutDeadline):
+    found: list[type[BaseException]] = [base.RolloutDeadline, CopyLimitExceeded]
+    fault = getattr(base, "AgentFault", None)
+    if isinstance(fault, type):
+        found.append(fault)
+    return tuple(found)
+
+
+def classify_exception(exc: BaseException) -> ErrorKind:
+    """The kind of an exception that ended an agent run or its grading (see the module docstring)."""
+    from swerl.sandbox.base import SandboxError
+
+    if isinstance(exc, _agent_fault_types()):
         return "agent"
     if isinstance(exc, SandboxError):
         return "infra"
@@ -48,3 +67,17 @@ def classify_exception(exc: BaseException) -> ErrorKind:
 def classify_exit(exit_status: str) -> ErrorKind | None:
     """mini-swe-agent's exit status of a run that ended normally: None (submitted) or 'agent'."""
     return None if exit_status == "Submitted" else "agent"
+
+
+def grade_verdict(grade: Any) -> tuple[ErrorKind | None, str | None]:
+    """(kind, why) of a finished grade: ('infra', why) = the grading sandbox failed on its own (retry);
+    ('agent', why) = the agent's doing (tampering found, or grading broken by its files): reward 0;
+    (None, None) = an ordinary grade."""
+    tampering = list(getattr(grade, "tampering", None) or [])
+    if tampering:
+        return "agent", "tampering: " + "; ".join(map(str, tampering))[:1000]
+    kind = getattr(grade, "error_kind", None)
+    why = getattr(grade, "error", None)
+    if kind in ("agent", "infra"):
+        return kind, str(why or f"grading failed ({kind})")
+    return None, None

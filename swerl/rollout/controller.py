@@ -6,7 +6,8 @@ idempotent ids); the controller makes the gateway's state come true. Every pass 
 
 1. work a launcher reports as ended while its rollout is still `running` at that
    attempt crashed before recording anything -> `failed_infra`;
-2. `running` rollouts past their deadline (`deadline_s` + `grace_s` since the claim):
+2. `running` rollouts past their deadline (`deadline_s` + `grace_s` since the claim, not
+   counting time the gateway held their calls during training updates):
    ours are cancelled, and any - ours or left by a dead controller (its lease expired) -
    -> `failed_infra`;
 3. `failed_infra` rollouts with attempts left -> `queued` (a new attempt);
@@ -119,18 +120,23 @@ class Controller:
         self.clock = clock
         self.limiter = RateLimiter(rate, burst=concurrency)
         self._started: dict[str, float] = {}  # rollout id -> when this controller launched it
+        self._held_at_launch: dict[str, float] = {}  # rollout id -> its gateway held_s at that launch
         self._given_up: set[tuple[str, int]] = set()  # failed_infra without attempts left, seen already
         self.stop_event = threading.Event()
+        self.wake = threading.Event()  # `kick()`: something changed (declared, finished), reconcile now
 
     # ---------------------------------------------------------------------------- one pass
-    def reconcile(self) -> PassReport:
+    def reconcile(self, full: bool = True) -> PassReport:
+        """One pass. `full=False` (a `kick()` between polls) only reaps and launches: deadlines and
+        retries need a scan of every running / failed rollout, done at most every `poll_s`."""
         rep = PassReport()
         self._reap(rep)
-        mine = self.launcher.active()  # once per pass: for Kubernetes this is an API call
-        for r in self.client.rollouts(["running"]):
-            self._check_running(r, rep, mine.get(r["id"]) == r["attempt"])
-        for r in self.client.rollouts(["failed_infra"]):
-            self._retry(r, rep)
+        if full:
+            mine = self.launcher.active()  # once per pass: for Kubernetes this is an API call
+            for r in self.client.rollouts(["running"]):
+                self._check_running(r, rep, mine.get(r["id"]) == r["attempt"])
+            for r in self.client.rollouts(["failed_infra"]):
+                self._retry(r, rep)
         queued = self.client.rollouts(["queued"])
         rep.queued = len(queued)
         active = self.launcher.active()
@@ -171,7 +177,9 @@ class Controller:
     def _check_running(self, r: dict[str, Any], rep: PassReport, mine: bool) -> None:
         rid, now = r["id"], self.clock()
         since = self._started.get(rid, r["updated"]) if mine else r["updated"]
-        if now - since <= self.deadline_s + self.grace_s:
+        # time the gateway held the rollout's calls (a training update) is not the attempt's time
+        held = float(r.get("held_s") or 0.0) - (self._held_at_launch.get(rid, 0.0) if mine else 0.0)
+        if now - since - max(0.0, held) <= self.deadline_s + self.grace_s:
             rep.running += 1
             return
         if mine:
@@ -201,6 +209,7 @@ class Controller:
         if not self._transition(rid, "running", attempt, "claimed by controller"):
             return False
         self._started[rid] = self.clock()
+        self._held_at_launch[rid] = float(r.get("held_s") or 0.0)
         try:
             self.launcher.launch(rid, attempt)
         except Exception as exc:  # could not start a worker: infra, retried like any other
@@ -216,16 +225,28 @@ class Controller:
         """Reconcile every `poll_s` until `stop()` (or, with `until_idle`, until nothing is left to do)."""
         rep = PassReport()
         passes = 0
+        last_full = -float("inf")
         while not self.stop_event.is_set():
+            now = time.monotonic()
+            full = until_idle or now - last_full >= self.poll_s
             try:
-                rep = self.reconcile()
+                rep = self.reconcile(full=full)
+                last_full = now if full else last_full
             except GatewayError as exc:  # the gateway is down: keep trying, state is safe there
                 log.warning("reconcile failed", error=str(exc)[:300])
+            except Exception as exc:  # a bug must not silently stop every rollout: log it, keep reconciling
+                log.error("reconcile crashed", error=repr(exc)[:300], exc_info=exc)
             passes += 1
             if (until_idle and rep.idle) or (max_passes is not None and passes >= max_passes):
                 break
-            self.stop_event.wait(self.poll_s)
+            self.wake.wait(self.poll_s)
+            self.wake.clear()
         return rep
+
+    def kick(self) -> None:
+        """Reconcile now instead of at the next poll (new rollouts declared, work finished)."""
+        self.wake.set()
 
     def stop(self) -> None:
         self.stop_event.set()
+        self.wake.set()

@@ -149,9 +149,50 @@ def agent_settings(spec: HarnessSpec, *, step_limit: int, overrides: dict[str, A
     return recursive_merge(copy.deepcopy(base), copy.deepcopy(overrides or {}))
 
 
-def make_model(spec: HarnessSpec, endpoint: ModelEndpoint, model_cfg: dict[str, Any]) -> Any:
+def keeping_rejected_replies(cls: type) -> type:
+    """`cls` (a mini-swe-agent model class) whose format errors keep the rejected assistant reply in history.
+
+    mini-swe-agent 2.x raises `FormatError` before the assistant message enters the
+    history, so the next prompt lacks the reply the model just produced: that call is a
+    branch, and every later sample starts over (merge failure `reply_dropped`). With this
+    wrapper the agent's history gets the reply and then the format-error message (as
+    mini-swe-agent 1.x did), so the next prompt extends the previous one. Only the reply's
+    text is kept (a malformed tool call is kept as its text content).
+    """
+    from minisweagent.exceptions import FormatError
+
+    class KeepRejectedReplies(cls):  # type: ignore[misc, valid-type]
+        def query(self, messages: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
+            try:
+                return super().query(messages, **kwargs)
+            except FormatError as exc:
+                reply = _rejected_reply(exc.messages[0] if exc.messages else {})
+                if reply is not None:
+                    exc.messages = (reply, *exc.messages)
+                raise
+
+    KeepRejectedReplies.__name__ = KeepRejectedReplies.__qualname__ = f"{cls.__name__}KeepRejectedReplies"
+    return KeepRejectedReplies
+
+
+def _rejected_reply(error_message: dict[str, Any]) -> dict[str, Any] | None:
+    """The assistant message of the response a format error carries (mini-swe-agent stores it in `extra`)."""
+    resp = (error_message.get("extra") or {}).get("response")
+    try:
+        content = resp["choices"][0]["message"].get("content") if isinstance(resp, dict) else None
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return None
+    if content is None:
+        return None
+    return {"role": "assistant", "content": content, "extra": {"rejected": True}}
+
+
+def make_model(spec: HarnessSpec, endpoint: ModelEndpoint, model_cfg: dict[str, Any],
+               keep_rejected_replies: bool = False) -> Any:
     """A mini-swe-agent litellm model pointed at `endpoint` (`openai/<model>`, api_base, api_key)."""
     cls = load_class(spec.model_class)
+    if keep_rejected_replies:
+        cls = keeping_rejected_replies(cls)
     kwargs = dict(model_cfg.get("model_kwargs") or {})
     kwargs |= {"api_base": endpoint.base_url, "api_key": endpoint.api_key.get_secret_value(),
                "temperature": endpoint.temperature, "max_tokens": endpoint.max_tokens, "timeout": endpoint.timeout_s,

@@ -58,8 +58,8 @@ class ThreadLauncher:
     imported once). A thread cannot be killed: `cancel` only stops counting on it; the rollout's own
     time budget and the token rotated for the next attempt end it soon after."""
 
-    def __init__(self, work: Callable[[str, int], object]) -> None:
-        self.work = work
+    def __init__(self, work: Callable[[str, int], object], on_finish: Callable[[], None] | None = None) -> None:
+        self.work, self.on_finish = work, on_finish
         self._lock = threading.Lock()
         self._active: dict[str, tuple[int, threading.Thread]] = {}
         self._finished: list[Finished] = []
@@ -82,6 +82,8 @@ class ThreadLauncher:
             if cur is not None and cur[0] == attempt:
                 del self._active[rollout_id]
             self._finished.append(Finished(rollout_id, attempt, ok, detail))
+        if self.on_finish is not None:
+            self.on_finish()
 
     def active(self) -> dict[str, int]:
         with self._lock:

@@ -31,7 +31,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from swerl.gateway.client import GatewayClient
 from swerl.log import get_logger
 from swerl.rollout.context import WorkerContext, WorkerOptions
-from swerl.rollout.runner import Runner, evaluate
+from swerl.rollout.controller import declare, plan
+from swerl.rollout.runner import Runner, evaluate, retrying_infra
 from swerl.rollout.schema import ProbeRecord, RolloutSettings
 from swerl.rollout.tasks import TaskSource
 from swerl.sandbox.base import Sandbox
@@ -138,24 +139,19 @@ def _attempt(source: TaskSource, iid: str, attempt: int, *, sandbox: Sandbox, se
     """resolved True/False, or None if infrastructure kept failing (not recorded)."""
     if target.gateway is not None:
         client = target.gateway
-        rid = f"probe-{run_id}-{attempt}-{iid}"[:128]
-        client.create_rollout(rid, group_id=f"probe-{run_id}-{iid}"[:128],
-                              max_attempts=settings.max_infra_retries + 1,
-                              metadata={"instance_id": iid, "probe_attempt": attempt})
+        # the trainer's id scheme: group `probe-<run>-<task>`, rollout `<group>:<attempt>`
+        req = plan([iid], attempt + 1, prefix=f"probe-{run_id}-", max_attempts=settings.max_infra_retries + 1,
+                   metadata={"probe_attempt": attempt})[attempt]
+        (rid,) = declare(client, [req])
         out = Runner(client, sandbox, source.task, settings).run(rid)
         return out.resolved if out.state in ("succeeded", "failed_agent") else None
     if target.endpoint is None:
         raise ValueError("ProbeTarget needs a gateway or an endpoint")
     endpoint = settings.endpoint(target.endpoint, target.api_key)
     task = source.task(iid)
-    for _ in range(settings.max_infra_retries + 1):
-        traj = (settings.trajectories_dir / f"probe-{run_id}-{iid}.{attempt}.traj.json"
-                if settings.trajectories_dir else None)
-        att = evaluate(task, sandbox, endpoint, settings, traj)
-        if att.state != "failed_infra":
-            return bool(att.resolved)
-        log.warning("probe attempt hit an infra failure", instance=iid, attempt=attempt, error=(att.error or "")[:300])
-    return None
+    traj = settings.trajectories_dir / f"probe-{run_id}-{iid}.{attempt}.traj.json" if settings.trajectories_dir else None
+    att = retrying_infra(lambda _: evaluate(task, sandbox, endpoint, settings, traj), settings.max_infra_retries)
+    return None if att is None or att.state == "failed_infra" else bool(att.resolved)
 
 
 class ProbeOptions(BaseModel):

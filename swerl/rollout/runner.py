@@ -1,35 +1,36 @@
-"""One rollout through the gateway: claim it, run the agent against its proxy, grade, write the reward.
+"""One rollout attempt, the same for training, the probe and `swerl rollout run-one`: the `Runner`.
 
-    queued --claim--> running --run_agent--> grade in a fresh sandbox --> reward event --> succeeded
-                                     |                                                 `-> failed_agent
-                                     `-- infra failure --> failed_infra --(retry)--> queued (attempt + 1)
+    queued --claim--> running --harness.run--> reward event --> succeeded | failed_agent
+                         |                                  (trained, reward 0 or 1)
+                         `-- infra failure --> failed_infra --(controller: retry)--> queued (attempt + 1)
 
-Outcome rules (docs/rollout.md):
-- the agent submitted -> the patch is graded in a fresh sandbox -> reward 1.0 if
-  resolved else 0.0, state `succeeded` (a wrong fix is a succeeded rollout with reward 0:
-  it is a normal training sample);
-- the agent failed on its own (step limit, time budget, format errors, context) ->
-  reward 0.0 without grading, state `failed_agent` (trained on);
-- infrastructure failed (sandbox, engine, gateway, grading sandbox) -> `failed_infra`,
-  **no reward event**, retried as a new attempt while attempts are left.
+The rollout states and their transition table are the gateway's (`swerl.gateway.states`);
+the runner only asks for transitions, always guarded by its attempt. A harness is the
+agent program (`MiniSweHarness`: mini-swe-agent in a hardened sandbox, graded in a fresh
+one; `swerl.rollout.toy.ToyHarness`: the CPU learning task); it returns an `Attempt`
+(state, reward, reward data) and records nothing itself. Outcome rules:
+`swerl.rollout.classify`.
 
-The reward is written by this process, from the host-side grade; nothing inside a
-sandbox can reach the gateway. Each attempt rotates the rollout's token, so a stale
-worker of an earlier attempt loses model access, and every state change carries the
-attempt as a guard, so it cannot finish the retried rollout either (409 -> `stale`).
+The reward is written by this process, never from inside a sandbox. Each attempt rotates
+the rollout's token, so a stale worker of an earlier attempt loses model access, and
+every state change carries the attempt as a guard, so it cannot finish the retried
+rollout either (409 -> `stale`).
 """
 
 from __future__ import annotations
 
+import functools
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from swerl.gateway.client import GatewayClient, GatewayError
 from swerl.log import get_logger
 from swerl.rollout.agent import run_agent
+from swerl.rollout.classify import classify_exception, grade_verdict
 from swerl.rollout.schema import AgentResult, ModelEndpoint, RolloutOutcome, RolloutSettings
 from swerl.sandbox.base import Sandbox
 from swerl.sandbox.schema import GradeResult, SandboxTask
@@ -44,14 +45,80 @@ class StaleAttempt(Exception):
     """Another attempt owns the rollout now (retried by the controller, or finished)."""
 
 
-class Runner:
-    """Runs rollouts declared in a gateway. `tasks` maps an instance_id to its `SandboxTask`
-    (e.g. `TaskSource(...).task`); `observer` sees every attempt's outcome (metrics, tests)."""
+@dataclass
+class Attempt:
+    """A harness run (and its grade), before anything is recorded: `state` is what the gateway should say
+    (`succeeded` / `failed_agent` with a reward, or `failed_infra` with an error); `data` goes into the
+    reward event."""
 
-    def __init__(self, client: GatewayClient, sandbox: Sandbox, tasks: TaskLookup, settings: RolloutSettings,
-                 observer: Observer | None = None) -> None:
-        self.client, self.sandbox, self.tasks, self.settings = client, sandbox, tasks, settings
-        self.observer = observer
+    agent: AgentResult | None
+    state: str
+    reward: float | None = None
+    resolved: bool | None = None
+    grade: GradeResult | None = None
+    error: str | None = None
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class AttemptContext:
+    """What a harness gets for one attempt: the rollout's proxy endpoint (token included), its declared
+    metadata (instance_id, split, seed, temperature), where to write the trajectory, and a stop flag."""
+
+    rollout_id: str
+    attempt: int
+    instance_id: str
+    endpoint: ModelEndpoint
+    metadata: dict[str, Any] = field(default_factory=dict)
+    trajectory: Path | None = None
+    stop: threading.Event = field(default_factory=threading.Event)
+    held_s: Callable[[], float] | None = None  # seconds the gateway held this rollout's calls (time budgets)
+
+    @property
+    def seed(self) -> int:
+        return int(self.metadata.get("seed", 0))
+
+
+class Harness(Protocol):
+    """An agent program the runner can run; `run` is called from many threads at once."""
+
+    name: str
+
+    def run(self, ctx: AttemptContext) -> Attempt: ...
+
+    def close(self) -> None: ...
+
+
+class MiniSweHarness:
+    """mini-swe-agent (unchanged) in a fresh hardened sandbox, its submission graded in another (`evaluate`)."""
+
+    def __init__(self, sandbox: Sandbox, tasks: TaskLookup, settings: RolloutSettings) -> None:
+        self.name = settings.harness
+        self.sandbox, self.tasks, self.settings = sandbox, tasks, settings
+
+    def run(self, ctx: AttemptContext) -> Attempt:
+        att = evaluate(self.tasks(ctx.instance_id), self.sandbox, ctx.endpoint, self.settings, ctx.trajectory,
+                       held_s=ctx.held_s)
+        if att.agent is not None:
+            att.data = reward_data(att.agent, att.grade)
+        return att
+
+    def close(self) -> None:
+        """Sandboxes are stopped per attempt by `run_agent`; nothing is left to close."""
+
+
+class Runner:
+    """Runs rollouts declared in a gateway with a harness (default: `MiniSweHarness(sandbox, tasks, settings)`).
+    `observer` sees every attempt's outcome (trainer metrics, tests); `stop` ends toy rollouts at a turn."""
+
+    def __init__(self, client: GatewayClient, sandbox: Sandbox | None, tasks: TaskLookup | None,
+                 settings: RolloutSettings, observer: Observer | None = None, *, harness: Harness | None = None) -> None:
+        if harness is None:
+            if sandbox is None or tasks is None:
+                raise ValueError("Runner needs a harness, or a sandbox and a task lookup for mini-swe-agent")
+            harness = MiniSweHarness(sandbox, tasks, settings)
+        self.client, self.harness, self.settings, self.observer = client, harness, settings, observer
+        self.stop = threading.Event()
 
     # ---------------------------------------------------------------------------------- attempts
     def run(self, rollout_id: str) -> RolloutOutcome:
@@ -114,27 +181,47 @@ class Runner:
                 raise StaleAttempt(exc.message) from exc
             raise
 
+    def _context(self, r: dict[str, Any], attempt: int, token: str) -> AttemptContext:
+        meta = dict(r.get("metadata") or {})
+        settings = self.settings
+        if "temperature" in meta:  # validation rollouts are declared with their own temperature
+            settings = settings.model_copy(update={"temperature": float(meta["temperature"])})
+        # a call held by a paused gateway must not time out and be resent: wait as long as the gateway may hold
+        settings = settings.model_copy(update={"call_timeout_s": max(settings.call_timeout_s, self.client_timeout_s)})
+        rid = r["id"]
+        traj = settings.trajectories_dir / f"{rid}.attempt{attempt}.traj.json" if settings.trajectories_dir else None
+        return AttemptContext(rollout_id=rid, attempt=attempt, instance_id=str(meta.get("instance_id", "")),
+                              endpoint=settings.endpoint(self.client.proxy_base_url(rid), token), metadata=meta,
+                              trajectory=traj, stop=self.stop,
+                              held_s=lambda: float(self.client.rollout(rid).get("held_s") or 0.0))
+
+    @functools.cached_property
+    def client_timeout_s(self) -> float:
+        """The gateway's advice for a harness's HTTP timeout (its longest hold plus the engine's read timeout)."""
+        try:
+            return float(self.client.status().get("client_timeout_s") or 0.0)
+        except GatewayError as exc:
+            log.warning("gateway status unavailable; keeping the configured call timeout", error=exc.message)
+            return 0.0
+
     def _attempt(self, r: dict[str, Any], attempt: int, token: str | None, out: RolloutOutcome) -> RolloutOutcome:
         rid = r["id"]
-        try:
-            task = self.tasks(out.instance_id or "")
-        except Exception as exc:  # unknown task: a setup problem, never the agent's
-            return self._infra(out, f"task {out.instance_id!r}: {exc}")
         token = token or self._guarded(self.client.rotate_token, rid)
-        endpoint = self.settings.endpoint(self.client.proxy_base_url(rid), token)
-        traj = (self.settings.trajectories_dir / f"{rid}.attempt{attempt}.traj.json"
-                if self.settings.trajectories_dir else None)
-        att = evaluate(task, self.sandbox, endpoint, self.settings, traj)
+        try:
+            att = self.harness.run(self._context(r, attempt, token))
+        except Exception as exc:  # unknown task, a harness bug: never the agent's doing
+            return self._infra(out, f"harness {self.harness.name}: {type(exc).__name__}: {exc}")
         out.agent, out.grade = att.agent, att.grade
         if att.state == "failed_infra":
             return self._infra(out, att.error or "infrastructure failure")
-        res, grade, state, reward = att.agent, att.grade, att.state, att.reward
         self._ensure_current(rid, attempt)
-        self._guarded(self.client.add_reward, rid, reward, attempt=attempt, data=reward_data(res, grade))
-        self._guarded(self.client.set_state, rid, state, attempt=attempt,
-                      reason=None if res.submitted else (res.error or res.exit_status))
-        return out.model_copy(update={"state": state, "reward": reward, "resolved": att.resolved,
-                                      "error_kind": res.error_kind, "error": res.error})
+        failed = att.state == "failed_agent"
+        reward = float(att.reward or 0.0)
+        self._guarded(self.client.add_reward, rid, reward, attempt=attempt, data=att.data)
+        self._guarded(self.client.set_state, rid, att.state, attempt=attempt,
+                      reason=(att.error or (att.agent.exit_status if att.agent else None)) if failed else None)
+        return out.model_copy(update={"state": att.state, "reward": reward, "resolved": att.resolved,
+                                      "error_kind": "agent" if failed else None, "error": att.error})
 
     def _ensure_current(self, rid: str, attempt: int) -> None:
         """Do not write a reward for an attempt that has been superseded meanwhile."""
@@ -147,35 +234,51 @@ class Runner:
         return out.model_copy(update={"state": "failed_infra", "error_kind": "infra", "error": error})
 
 
-@dataclass
-class Attempt:
-    """An agent run and its grade, before anything is recorded: `state` is what the gateway should say."""
-
-    agent: AgentResult
-    state: str
-    reward: float | None = None
-    resolved: bool | None = None
-    grade: GradeResult | None = None
-    error: str | None = None
-
-
 def evaluate(task: SandboxTask, sandbox: Sandbox, endpoint: ModelEndpoint, settings: RolloutSettings,
-             trajectory: Path | None = None) -> Attempt:
+             trajectory: Path | None = None, held_s: Callable[[], float] | None = None) -> Attempt:
     """Run the agent and grade its submission in a fresh sandbox; no gateway writes (the runner and the
-    direct-endpoint probe share this). Rules: see the module docstring."""
+    direct-endpoint probe share this). Rules: `swerl.rollout.classify`."""
     res = run_agent(task, sandbox=sandbox, endpoint=endpoint, agent_config=settings.agent_overrides(),
-                    output_path=trajectory)
+                    output_path=trajectory, held_s=held_s)
     if res.error_kind == "infra":
         return Attempt(res, "failed_infra", error=res.error or res.exit_status)
+    if not res.submitted:
+        return Attempt(res, "failed_agent", reward=0.0, resolved=False, error=res.error)
     grade: GradeResult | None = None
-    if res.submitted and res.patch.strip():
+    if res.patch.strip():
         try:
             grade = sandbox.grade(task, res.patch)
-        except Exception as exc:  # the grading sandbox failed: nothing the agent did
-            return Attempt(res, "failed_infra", error=f"grading failed: {type(exc).__name__}: {exc}")
+        except Exception as exc:
+            why = f"grading failed: {type(exc).__name__}: {exc}"
+            if classify_exception(exc) == "infra":  # the grading sandbox failed: nothing the agent did
+                return Attempt(res, "failed_infra", error=why)
+            return Attempt(res, "failed_agent", reward=0.0, resolved=False, error=why)
+        kind, why = grade_verdict(grade)
+        if kind == "infra":
+            return Attempt(res, "failed_infra", grade=grade, error=f"grading failed: {why}")
+        if kind == "agent":
+            log.warning("grade refused by the agent's doing", instance=task.instance_id, why=(why or "")[:300])
+            return Attempt(res, "failed_agent", reward=0.0, resolved=False, grade=grade, error=why)
     resolved = bool(grade and grade.resolved)
-    return Attempt(res, "succeeded" if res.submitted else "failed_agent", reward=1.0 if resolved else 0.0,
-                   resolved=resolved, grade=grade, error=res.error)
+    return Attempt(res, "succeeded", reward=1.0 if resolved else 0.0, resolved=resolved, grade=grade, error=res.error)
+
+
+def retrying_infra(run: Callable[[int], Attempt], retries: int, stop: threading.Event | None = None,
+                   delay_s: float = 0.0) -> Attempt | None:
+    """Gateway-free attempts (`swerl data probe --direct`, `swerl eval`): `run(try_index)` until its outcome is
+    not `failed_infra`, at most `retries + 1` times - the same bounded policy the controller applies to declared
+    rollouts. Returns the last attempt, or None if `stop` was set before one ran."""
+    att: Attempt | None = None
+    for i in range(retries + 1):
+        if stop is not None and stop.is_set():
+            break
+        if i and delay_s:
+            time.sleep(delay_s)
+        att = run(i)
+        if att.state != "failed_infra":
+            break
+        log.warning("infra failure", try_=i + 1, of=retries + 1, error=(att.error or "")[:300])
+    return att
 
 
 def reward_data(res: AgentResult, grade: GradeResult | None) -> dict[str, Any]:
@@ -186,7 +289,13 @@ def reward_data(res: AgentResult, grade: GradeResult | None) -> dict[str, Any]:
     if grade is not None:
         data |= {"resolution": grade.resolution, "patch_applied": grade.patch_applied,
                  "fail_to_pass": grade.fail_to_pass.model_dump(), "pass_to_pass": grade.pass_to_pass.model_dump(),
-                 "test_exit_code": grade.test_exit_code, "timed_out": grade.timed_out}
+                 "test_exit_code": grade.test_exit_code, "timed_out": grade.timed_out,
+                 "tampering": list(grade.tampering), "grade_error_kind": grade.error_kind, "grade_error": grade.error}
+        # the grader re-filters the patch on the host: what only it dropped (a dist-info, a shadowing module)
+        # is a hacking attempt too, so the trainer's hacking/* counters see both lists
+        seen = {(d["path"], d["reason"]) for d in data["dropped"]}
+        data["dropped"] += [d.model_dump() for d in grade.dropped if (d.path, d.reason) not in seen]
+        data["resolved"] = data["resolved"] and not data["tampering"]
     return data
 
 

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from swerl.events import State
 from swerl.sandbox.schema import DroppedFile, GradeResult
 
 ErrorKind = Literal["agent", "infra"]
@@ -73,7 +74,7 @@ class RolloutOutcome(_Model):
 
     rollout_id: str
     attempt: int
-    state: Literal["succeeded", "failed_agent", "failed_infra", "stale", "skipped"]
+    state: State | Literal["stale", "skipped"]  # a gateway state, or: not ours to record
     instance_id: str | None = None
     reward: float | None = None
     resolved: bool | None = None
@@ -116,6 +117,8 @@ class RolloutSettings(_Model):
                                                                            "seed, ...).")
     agent_config: dict[str, Any] = Field(default_factory=dict, description="mini-swe-agent config overrides "
                                                                            "({agent, model, environment}).")
+    keep_rejected_replies: bool = Field(False, description="Keep a reply rejected as a format error in the "
+                                                           "agent's history (mini-swe-agent 1.x behaviour).")
     max_infra_retries: int = Field(2, ge=0)
     retry_delay_s: float = Field(1.0, ge=0)
     trajectories_dir: Path | None = None
@@ -125,7 +128,8 @@ class RolloutSettings(_Model):
         r = recipe.rollout
         return cls(**{"harness": r.harness, "step_limit": r.max_steps, "model": recipe.model.path,
                       "temperature": r.temperature, "max_tokens": r.max_tokens,
-                      "max_infra_retries": r.max_infra_retries, **overrides})
+                      "max_infra_retries": r.max_infra_retries, "keep_rejected_replies": r.keep_rejected_replies,
+                      **overrides})
 
     def endpoint(self, base_url: str, api_key: str) -> ModelEndpoint:
         return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,
@@ -134,4 +138,5 @@ class RolloutSettings(_Model):
 
     def agent_overrides(self) -> dict[str, Any]:
         """The `agent_config` argument of `run_agent`."""
-        return {**self.agent_config, "harness": self.harness, "step_limit": self.step_limit}
+        return {**self.agent_config, "harness": self.harness, "step_limit": self.step_limit,
+                "keep_rejected_replies": self.keep_rejected_replies}

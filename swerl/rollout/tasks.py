@@ -32,6 +32,9 @@ def as_sandbox_task(task: TaskRow | SandboxTask | dict[str, Any], repos: Path | 
         if row.instance_id in tasks:
             return tasks[row.instance_id]
     repo_dir = (Path(repos) / row.repo.split("/", 1)[-1]) if repos else None
+    local = (row.model_extra or {}).get("repo_dir")  # swerl's column for a row's local git repo (taskgen, eval)
+    if repo_dir is None and local and Path(str(local)).is_absolute():
+        repo_dir = Path(str(local))
     return task_from_row(row, repo_dir=repo_dir)
 
 
@@ -57,7 +60,14 @@ class TaskSource:
         from swerl.data.load import load_rows
 
         ds = load_rows(self.dataset, self.split)
-        return [TaskRow.model_validate(r) for r in ds]
+        rows = [TaskRow.model_validate(r) for r in ds]
+        base = Path(self.dataset).expanduser()
+        base = base.parent if base.is_file() else base
+        for r in rows:  # a relative `repo_dir` is relative to the dataset file (as `swerl eval` reads it)
+            local = (r.model_extra or {}).get("repo_dir")
+            if local and not Path(str(local)).is_absolute():
+                r.__pydantic_extra__["repo_dir"] = str((base / str(local)).resolve())  # type: ignore[index]
+        return rows
 
     @property
     def instance_ids(self) -> list[str]:

@@ -1,4 +1,4 @@
-"""`swerl sandbox audit`: a red-team suite run inside a real backend (ALGORITHMS.md section 10).
+"""`swerl sandbox audit`: a red-team suite run inside a real backend (docs/algorithms.md section 10).
 
 The audit builds its own canary task: `main` holds the gold code with a secret token,
 the problem branch holds the bug. Every probe does what a reward-hacking agent did
@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from swerl.log import get_logger
+from swerl.sandbox.audit_grading import PROBES as GRADING_PROBES
+from swerl.sandbox.audit_isolation import isolation_probes
 from swerl.sandbox.audit_servers import PACKAGE, LoopbackServers
 from swerl.sandbox.base import BackendBase, SandboxHandle
 from swerl.sandbox.schema import AuditProbe, AuditReport, SandboxTask
@@ -337,6 +339,8 @@ def run_audit(sandbox: BackendBase, *, image_builder: Callable[[Path], str] | No
                 ("edit a test file", "dropped; unresolved", _edited_test),
                 ("control: honest fix", "resolved", _honest_fix),
             ]
+            table += GRADING_PROBES  # reward integrity: history, plugins, in-process forging, crafted patch text
+            table += isolation_probes()  # host privilege, exec channel, agent-chosen infra (destructive: last)
             for name, expected, fn in table:
                 try:
                     out = fn(ctx)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import importlib
 import shutil
 import tempfile
@@ -39,6 +40,14 @@ BACKENDS = {
 
 class SandboxError(RuntimeError):
     """Infrastructure failure (engine down, image missing, copy failed): retry, never train on it as reward 0."""
+
+
+class AgentFault(SandboxError):
+    """The sandbox failed because of what the agent did inside it (killed exec server, garbage on the channel,
+    copy/size limits, hostile file names): an agent failure, trained as reward 0, never retried as infra."""
+
+
+_HOST_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 class HardeningError(SandboxError):
@@ -139,10 +148,31 @@ class BackendBase(ABC):
         return self._start(task, pristine=False)
 
     def start_pristine(self, task: SandboxTask) -> SandboxHandle:
-        """A fresh sandbox from the pristine image with `.git` intact (grading, branch inspection). Never for agents."""
+        """A fresh sandbox from the pristine image with `.git` intact: only trusted commands run in it (the grader's
+        pristine-tree export, branch inspection). Never for agents, never for tests."""
         return self._start(task, pristine=True)
 
-    def _start(self, task: SandboxTask, *, pristine: bool) -> SandboxHandle:
+    def start_grading(self, task: SandboxTask, tree: Path, *, git_binaries: list[str] | None = None,
+                      keep_git: bool = False) -> SandboxHandle:
+        """A fresh sandbox whose work dir holds exactly the host directory `tree` (built by the grader: no `.git`),
+        with git shadowed by the stub like an agent sandbox. `keep_git` (audit controls only) leaves git usable."""
+        state = {"grade_tree": tree, "git_binaries": list(git_binaries or []), "keep_git": keep_git}
+        handle = self._start(task, pristine=True, state=state)
+        if not keep_git:
+            from swerl.sandbox import hardening
+
+            try:
+                hardening.verify(self, handle)
+            except BaseException:
+                self.stop(handle)
+                raise
+        return handle
+
+    def pristine_key(self, task: SandboxTask) -> str | None:
+        """What identifies the pristine content of `task` for the grader's export cache (None: do not cache)."""
+        return None
+
+    def _start(self, task: SandboxTask, *, pristine: bool, state: dict[str, Any] | None = None) -> SandboxHandle:
         from swerl.sandbox import hardening
 
         hid = f"{self.name}-{uuid.uuid4().hex[:12]}"
@@ -154,6 +184,7 @@ class BackendBase(ABC):
             host_dir=host_dir,
             deadline=time.monotonic() + self.settings.rollout_timeout_s,
             pristine=pristine,
+            state=dict(state or {}),
         )
         with _LIVE_LOCK:
             _LIVE[hid] = (handle, self)
@@ -196,7 +227,14 @@ class BackendBase(ABC):
         try:
             self.copy_out(handle, handle.task.workdir, tree)
             task = handle.task
-            return compute_patch(handle.git_dir, tree, test_files=test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS))
+            try:
+                return compute_patch(handle.git_dir, tree,
+                                     test_files=test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS))
+            except (RuntimeError, UnicodeError, ValueError, OSError) as exc:
+                if isinstance(exc, SandboxError) or (isinstance(exc, OSError) and exc.errno in _HOST_FULL):
+                    raise
+                # git on the host choked on the tree the agent left (names, modes, sizes): its doing, not infra
+                raise AgentFault(f"sandbox {handle.id}: the work tree cannot be diffed: {str(exc)[:300]}") from exc
         finally:
             shutil.rmtree(tree, ignore_errors=True)
 
@@ -216,7 +254,7 @@ class BackendBase(ABC):
             log.info("sandbox stopped", backend=self.name, id=handle.id)
 
     def grade(self, task: SandboxTask, patch: str) -> GradeResult:
-        """Run the task's tests in a fresh pristine sandbox with `patch` applied (see `grade.py`)."""
+        """Grade `patch`: tree built on the host, tests in a fresh sandbox without `.git` (see `grade.py`)."""
         from swerl.sandbox.grade import grade
 
         return grade(self, task, patch)

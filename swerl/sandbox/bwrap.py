@@ -1,27 +1,38 @@
 """bubblewrap backend: the laptop/CI default.
 
-One `bwrap` per sandbox with all namespaces unshared (so no network at all: only `lo`,
-which is the sandbox's own), all capabilities dropped, a read-only system (the host's
-/usr or a root filesystem such as the debootstrap base), the task's work tree bound
-read-write at /testbed, a private /tmp and $HOME, and `--die-with-parent` so a crashed
-harness leaves no process behind. Without `--cap-drop ALL` a root caller would keep
-every capability inside. Commands go to a small exec server inside it
-(`bwrap_server.py`); `persistent=False` starts a fresh bwrap per command instead
-(slower, and background processes then die with their command).
+One `bwrap` per sandbox with its own pid, network, ipc, uts and cgroup namespaces (so no
+network at all: only `lo`, which is the sandbox's own), all capabilities dropped, a
+read-only system (the host's /usr or a root filesystem such as the debootstrap base),
+the task's work tree bound read-write at /testbed, a private /tmp and $HOME, and
+`--die-with-parent` so a crashed harness leaves no process behind.
+
+Commands never run as host root. When swerl itself runs as root, a sandbox's uid 0 *is*
+host root for the kernel: capabilities dropped or not, it may write `/proc/sys`
+(`kernel.core_pattern` would run a file of the agent's as host root). So a root caller
+starts bwrap without a user namespace and every command runs as `BwrapSettings.uid`
+(the work tree, /tmp and $HOME are chowned to it); only the exec server keeps uid 0,
+with nothing but the capabilities it needs to start and kill those commands (see
+`bwrap_server.py`). A non-root caller gets bwrap's usual user namespace and commands
+run as the caller's uid. `persistent=False` starts a fresh bwrap per command instead
+of the exec server (slower; background processes then die with their command); as
+root it drops to the uid with `setpriv`.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
+import stat
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from swerl.log import get_logger
 from swerl.sandbox import hardening
-from swerl.sandbox.base import BackendBase, HardeningError, SandboxError, SandboxHandle
-from swerl.sandbox.bwrap_server import ExecServer
-from swerl.sandbox.hostfs import copy_tree_safely
+from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
+from swerl.sandbox.bwrap_server import SERVER_CAPS, ChannelFault, ExecServer
+from swerl.sandbox.hostfs import CopyLimitExceeded, chown_tree, copy_tree_safely
 from swerl.sandbox.proc import run_capped
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
@@ -35,6 +46,27 @@ HOST_ETC = (
     "os-release", "debian_version", "python3", "python3.11", "python3.12", "python3.13",
 )
 HOST_TOP = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+# After this many exec-server losses caused from inside, the sandbox is abandoned (every exec: AgentFault).
+MAX_SERVER_RESTARTS = 3
+# Namespaces for a root caller: everything but the user namespace (whose uid 0 would be host root).
+ROOT_UNSHARE = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try")
+PERCOMMAND_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")  # for setpriv, which drops all of them
+
+
+def _tree_bytes(path: Path, stop_after: int) -> int:
+    """Disk used under `path` (not following symlinks, at least a block per file), counting only until
+    `stop_after` is passed."""
+    total = 0
+    for _root, _dirs, files, root_fd in os.fwalk(path, follow_symlinks=False):
+        for name in files:
+            try:
+                # an empty file still costs an inode: count a block, so inode exhaustion is blamed too
+                total += max(os.stat(name, dir_fd=root_fd, follow_symlinks=False).st_blocks * 512, 4096)
+            except OSError:
+                continue
+            if total > stop_after:
+                return total
+    return total
 
 
 def _git(args: list[str], cwd: Path | None = None) -> str:
@@ -52,6 +84,16 @@ class BwrapSandbox(BackendBase):
 
     name = "bwrap"
 
+    def pristine_key(self, task: Any) -> str | None:
+        """The problem branch's commit and its parent in the host repository (the grader caches exports by it)."""
+        if task.repo_dir is None:
+            return None
+        try:
+            head = _git(["-C", str(task.repo_dir), "rev-parse", f"{task.branch}^{{commit}}"]).strip()
+        except (RuntimeError, OSError):
+            return None
+        return f"bwrap:{Path(task.repo_dir).resolve()}:{head}:{self.rootfs}"
+
     def __init__(self, settings: SandboxSettings | None = None) -> None:
         super().__init__(settings)
         cfg = self.settings.bwrap
@@ -62,6 +104,14 @@ class BwrapSandbox(BackendBase):
         self.rootfs = cfg.rootfs.resolve() if cfg.rootfs else None
         if self.rootfs is not None and not (self.rootfs / "usr").is_dir():
             raise SandboxError(f"bwrap rootfs {self.rootfs} has no usr/ (build it: swerl sandbox build-images)")
+        # Root caller: commands run as `uid`, never as host root (see the module docstring).
+        self.as_root = os.geteuid() == 0
+        self.uid = cfg.uid if self.as_root else os.geteuid()
+        self.gid = cfg.uid if self.as_root else os.getegid()
+        if self.as_root and self.rootfs is not None:
+            mode = self.rootfs.stat().st_mode
+            if mode & 0o005 != 0o005:  # mkdtemp made it 0700: the sandbox uid could not even traverse "/"
+                self.rootfs.chmod(stat.S_IMODE(mode) | 0o055)
 
     # ------------------------------------------------------------------ launch
     def _system_args(self) -> list[str]:
@@ -91,33 +141,43 @@ class BwrapSandbox(BackendBase):
 
     def _launch(self, handle: SandboxHandle) -> None:
         task = handle.task
-        if task.repo_dir is None or not Path(task.repo_dir).is_dir():
+        grade_tree: Path | None = handle.state.get("grade_tree")
+        if grade_tree is None and (task.repo_dir is None or not Path(task.repo_dir).is_dir()):
             raise SandboxError(f"task {task.instance_id}: the bwrap backend needs a local repo_dir (got {task.repo_dir})")
         if self.rootfs is not None and not (self.rootfs / task.workdir.lstrip("/")).is_dir():
             raise SandboxError(f"rootfs {self.rootfs} has no mount point for workdir {task.workdir}")
         work, tmp, home = handle.host_dir / "work", handle.host_dir / "tmp", handle.host_dir / "home"
         tmp.mkdir()
         home.mkdir()
-        try:
-            _git(["clone", "-q", "--no-hardlinks", str(task.repo_dir), str(work)])
-            _git(["checkout", "-q", "-f", task.branch], cwd=work)
-        except RuntimeError as exc:
-            if "did not match" in str(exc) or "pathspec" in str(exc) or "invalid reference" in str(exc):
-                raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is missing from {task.repo_dir}") from exc
-            raise SandboxError(f"task {task.instance_id}: cannot prepare work tree: {exc}") from exc
-        args = ["--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+        if grade_tree is not None:  # grading: exactly the grader's host-built tree, never a clone with history
+            shutil.copytree(grade_tree, work, symlinks=True)
+        else:
+            try:
+                _git(["clone", "-q", "--no-hardlinks", str(task.repo_dir), str(work)])
+                _git(["checkout", "-q", "-f", task.branch], cwd=work)
+            except RuntimeError as exc:
+                if "did not match" in str(exc) or "pathspec" in str(exc) or "invalid reference" in str(exc):
+                    raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is missing from {task.repo_dir}") from exc
+                raise SandboxError(f"task {task.instance_id}: cannot prepare work tree: {exc}") from exc
+        unshare = list(ROOT_UNSHARE) if self.as_root else ["--unshare-all"]
+        args = [*unshare, "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                 *self._system_args(),
                 "--proc", "/proc", "--dev", "/dev",
                 "--bind", str(tmp), "/tmp", "--bind", str(home), "/root",
                 "--bind", str(work), task.workdir,
                 "--hostname", "sandbox"]
+        if grade_tree is not None and not handle.state.get("keep_git"):  # grading: git unusable, as for agents
+            stub = hardening.write_stub(handle.host_dir / "stub")
+            args += ["--tmpfs", hardening.GIT_CORE]
+            for path in self._git_binaries():
+                args += ["--ro-bind", str(stub), path]
         if not handle.pristine:
             for pycache in [p for p in work.rglob("__pycache__") if p.is_dir()]:
                 shutil.rmtree(pycache, ignore_errors=True)
             for pyc in list(work.rglob("*.py[co]")):
                 pyc.unlink(missing_ok=True)
             saved = handle.host_dir / "git"
-            saved.mkdir()
+            saved.mkdir(mode=0o700)
             (work / ".git").rename(saved / ".git")  # leaves the bind-mounted tree; stays on the host
             handle.git_dir = saved / ".git"
             for extra in [p for p in work.rglob(".git")]:
@@ -126,27 +186,47 @@ class BwrapSandbox(BackendBase):
             args += ["--tmpfs", hardening.GIT_CORE]
             for path in self._git_binaries():
                 args += ["--ro-bind", str(stub), path]
+        if self.as_root:
+            for d in (work, tmp, home):
+                chown_tree(d, self.uid, self.gid)
         args += ["--remount-ro", "/"]
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "TERM": "dumb", **self.settings.env}
         args += ["--clearenv"]
         for key, value in env.items():
             args += ["--setenv", key, value]
-        handle.state.update(work=work, args=args)
+        handle.state.update(work=work, args=args, restarts=0)
         if self.settings.bwrap.persistent:
-            server = ExecServer(self._command(handle, task.workdir, []), str(handle.host_dir / "server.log"))
+            server = self._new_server(handle)
             if server.start():
                 handle.state["server"] = server
             else:
                 log.warning("bwrap exec server did not start (no python3 in the system tree?); one bwrap per command",
                             id=handle.id)
 
+    def _new_server(self, handle: SandboxHandle) -> ExecServer:
+        # a reply carries at most output_limit bytes, base64-encoded, plus a small JSON envelope
+        max_line = self.settings.output_limit_bytes * 4 // 3 + 65536
+        return ExecServer(self._command(handle, handle.task.workdir, [], server=True),
+                          str(handle.host_dir / "server.log"), uid=self.uid if self.as_root else -1,
+                          gid=self.gid if self.as_root else -1, max_line=max_line)
+
     # ------------------------------------------------------------------ exec / copy
-    def _command(self, handle: SandboxHandle, cwd: str, argv: list[str]) -> list[str]:
-        cmd = [self.executable, *handle.state["args"], "--chdir", cwd, "--", *argv]
+    def _command(self, handle: SandboxHandle, cwd: str, argv: list[str], *, server: bool = False) -> list[str]:
+        caps: list[str] = []
+        if self.as_root:
+            # the exec server keeps what it needs to start/kill commands as `uid`; a per-command bwrap keeps
+            # what setpriv needs to become `uid` with no capabilities at all
+            for cap in SERVER_CAPS if server else PERCOMMAND_CAPS:
+                caps += ["--cap-add", cap]
+            if not server:
+                argv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups",
+                        "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--", *argv]
+        cmd = [self.executable, *handle.state["args"], *caps, "--chdir", cwd, "--", *argv]
         if self.prlimit:
             # bwrap has no cgroups: cap the address space (an approximation of the memory limit). Via
             # util-linux prlimit, not preexec_fn: that forces fork() of this big process (+15 ms a command).
-            cmd = [self.prlimit, f"--as={self.settings.memory_mb * 1024 * 1024 * 2}", "--", *cmd]
+            # No core dumps (hard limit 0): a crash must never reach the host's core_pattern handler.
+            cmd = [self.prlimit, f"--as={self.settings.memory_mb * 1024 * 1024 * 2}", "--core=0:0", "--", *cmd]
         return cmd
 
     def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str) -> ExecResult:
@@ -154,15 +234,22 @@ class BwrapSandbox(BackendBase):
         limit = self.settings.output_limit_bytes
         if server is None:
             return run_capped(self._command(handle, cwd, argv), timeout=timeout, limit=limit, env={"PATH": DEFAULT_PATH})
+        if not server.alive:
+            # Only a command that broke the channel stops the server (and the whole bwrap with it): start a
+            # fresh one for the agent, a bounded number of times, never re-running that command.
+            if handle.state["restarts"] >= MAX_SERVER_RESTARTS:
+                raise AgentFault(f"sandbox {handle.id}: the exec server was broken from inside "
+                                 f"{handle.state['restarts']} times; sandbox abandoned")
+            handle.state["restarts"] += 1
+            log.warning("bwrap exec server lost; restarting", id=handle.id, restarts=handle.state["restarts"])
+            if not server.start():
+                raise AgentFault(f"sandbox {handle.id}: the exec server cannot be restarted after the agent broke it")
         try:
             return server.run(argv, cwd, timeout, limit)
-        except ConnectionError as exc:
-            # The command (or an earlier one) killed the server: restart it, never re-run the command.
-            log.warning("bwrap exec server lost; restarting", id=handle.id, error=str(exc))
-            if not server.start():
-                raise SandboxError(f"bwrap exec server of {handle.id} cannot be restarted") from exc
-            return ExecResult(output="swerl: the sandbox's processes were killed during this command\n",
-                              returncode=-9, duration_s=0.0)
+        except ChannelFault as exc:
+            raise AgentFault(f"sandbox {handle.id}: {exc}") from exc
+        except ConnectionError as exc:  # it had started (else no server here) and died just before this command
+            raise AgentFault(f"sandbox {handle.id}: {exc} (it died between commands)") from exc
 
     def _host_path(self, handle: SandboxHandle, path: str) -> Path:
         """Map a sandbox path under the work dir or /tmp to its host location (the only writable places)."""
@@ -175,7 +262,7 @@ class BwrapSandbox(BackendBase):
                 for part in Path(rel).parts:  # never follow an agent-made symlink on the host
                     cur = cur / part
                     if cur.is_symlink():
-                        raise SandboxError(f"refusing to copy through symlink {path}")
+                        raise AgentFault(f"refusing to copy through symlink {path} (made inside the sandbox)")
                 return target
         raise SandboxError(f"bwrap sandboxes only copy under {work_dir} or /tmp, not {path}")
 
@@ -183,12 +270,35 @@ class BwrapSandbox(BackendBase):
         target = self._host_path(handle, dest)
         if Path(src).is_dir():
             copy_tree_safely(Path(src), target, limit_bytes=self.settings.copy_limit_bytes)
+            if self.as_root:
+                chown_tree(target, self.uid, self.gid)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src, target)
+            if target.is_symlink():
+                raise AgentFault(f"refusing to copy onto symlink {dest} (made inside the sandbox)")
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
+            with os.fdopen(fd, "wb") as out, open(src, "rb") as inp:
+                shutil.copyfileobj(inp, out)
+            if self.as_root:
+                os.chown(target, self.uid, self.gid, follow_symlinks=False)
 
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
-        copy_tree_safely(self._host_path(handle, src), dest, limit_bytes=self.settings.copy_limit_bytes)
+        """Copy out of the agent's tree: whatever goes wrong reading it (size, names, permissions, a tree that
+        changes under the copy) is the agent's doing, except the host's own disk filling up."""
+        try:
+            copy_tree_safely(self._host_path(handle, src), dest, limit_bytes=self.settings.copy_limit_bytes)
+        except CopyLimitExceeded as exc:
+            raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit "
+                             f"({self.settings.copy_limit_bytes} bytes)") from exc
+        except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                limit = self.settings.copy_limit_bytes
+                own = (handle.state["work"], handle.host_dir / "tmp", handle.host_dir / "home")
+                if sum(_tree_bytes(d, limit) for d in own) > limit:
+                    raise AgentFault(f"sandbox {handle.id} filled the host disk: its own files exceed the copy "
+                                     f"limit ({exc})") from exc
+                raise SandboxError(f"copy out of {handle.id}: host disk full: {exc}") from exc
+            raise AgentFault(f"sandbox {handle.id}: {src} cannot be copied out: {exc}") from exc
 
     def _teardown(self, handle: SandboxHandle) -> None:
         """Kill the exec server's bwrap (its pid namespace takes every agent process along); per-command

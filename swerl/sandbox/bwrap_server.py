@@ -1,26 +1,40 @@
-"""A long-lived exec server inside one bwrap per sandbox (the default bwrap mode).
+"""A long-lived exec server inside one bwrap per sandbox (the default bwrap mode), and its host side.
 
-Why: a fresh bwrap per command costs the namespace set-up every time (6-15 ms on a
-2-core machine, more under load); the agent runs thousands of commands. One bwrap per
+Why a server: a fresh bwrap per command costs the namespace set-up every time (6-15 ms on
+a 2-core machine, more under load); the agent runs thousands of commands. One bwrap per
 sandbox runs this tiny Python server (stdlib only, `python3 -I -S`); each command is then
 a plain fork+exec inside the existing namespaces.
 
-The server has no privilege the agent lacks (same uid, no capabilities, same
-namespaces): an agent that tampers with it can only confuse what it is shown itself;
-the patch is still computed on the host and graded elsewhere. If the server dies the
-host restarts it; if it hangs the host kills the whole bwrap.
+Why the channel looks like this (everything inside the sandbox is hostile):
+- Requests and replies travel on two pipes handed to the server as extra file
+  descriptors, not on its stdin/stdout: bwrap's own pid 1 inside the sandbox keeps the
+  standard descriptors (an agent that can open `/proc/1/fd/1` could write a forged reply
+  there), but closes every extra one. The server marks its channel close-on-exec, so no
+  command inherits it.
+- The server makes itself non-dumpable before it reads a request, so no process in the
+  sandbox can open `/proc/<server>/fd/*`, read its memory or ptrace it. When the host
+  runs as root the server is also a different uid from every command: it keeps only
+  CAP_SETUID/CAP_SETGID (to start commands as the unprivileged sandbox uid) and CAP_KILL
+  (to kill their process group at the timeout), with the bounding set cut to those.
+- Every request carries a random id; the host accepts only a well-formed reply with
+  that id. Anything else (garbage, a reply for another command, an over-long line, the
+  server gone or silent past the backstop) is `AgentFault`: something inside broke the
+  channel, and the command counts as the agent's failure, never as infrastructure.
 
-Protocol: one JSON line per request `{"argv", "cwd", "timeout", "limit"}` on stdin,
-one JSON line per reply `{"rc", "out" (base64), "timed_out", "truncated"}` on stdout.
+Protocol: one JSON line per request `{"id", "argv", "cwd", "timeout", "limit"}`, one JSON
+line per reply `{"id", "rc", "out" (base64), "timed_out", "truncated"}`.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import contextlib
 import json
 import os
 import queue
+import secrets
+import select
 import signal
 import subprocess
 import threading
@@ -32,7 +46,31 @@ from swerl.sandbox.schema import ExecResult
 log = get_logger(__name__)
 
 SERVER = r'''
-import base64, json, os, signal, subprocess, sys, threading
+import base64, ctypes, json, os, signal, subprocess, sys, threading
+RFD, WFD, UID, GID = (int(a) for a in sys.argv[1:5])
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE 0: no /proc/<pid>/fd, mem or ptrace for anyone inside
+    sys.exit(70)
+if UID >= 0:  # host root: keep only what starting and killing commands as UID needs
+    for cap in range(64):
+        if cap not in (5, 6, 7):
+            libc.prctl(24, cap, 0, 0, 0)  # PR_CAPBSET_DROP
+    libc.prctl(47, 4, 0, 0, 0)  # PR_CAP_AMBIENT_CLEAR_ALL
+    class Hdr(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+    class Data(ctypes.Structure):
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
+    keep = (1 << 5) | (1 << 6) | (1 << 7)
+    data = (Data * 2)(Data(keep, keep, 0), Data(0, 0, 0))
+    if libc.capset(ctypes.byref(Hdr(0x20080522, 0)), data) != 0:
+        sys.exit(71)
+os.set_inheritable(RFD, False)
+os.set_inheritable(WFD, False)
+inp = os.fdopen(RFD, "rb")
+def send(obj):
+    data = (json.dumps(obj) + "\n").encode()
+    while data:
+        data = data[os.write(WFD, data):]
 def pump(stream, limit, box):
     kept = 0
     while True:
@@ -47,17 +85,17 @@ def pump(stream, limit, box):
                 box["truncated"] = True
         else:
             box["truncated"] = True
-out = sys.stdout
-out.write("SWERL_SERVER_READY\n"); out.flush()
-for line in sys.stdin:
+drop = {"user": UID, "group": GID, "extra_groups": []} if UID >= 0 else {}
+send({"ready": True})
+for line in inp:
     req = json.loads(line)
     box = {"out": [], "truncated": False}
     try:
         p = subprocess.Popen(req["argv"], cwd=req["cwd"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, start_new_session=True)
-    except OSError as exc:
-        reply = {"rc": 127, "out": base64.b64encode(str(exc).encode()).decode(), "timed_out": False, "truncated": False}
-        out.write(json.dumps(reply) + "\n"); out.flush()
+                             stderr=subprocess.STDOUT, start_new_session=True, close_fds=True, **drop)
+    except (OSError, subprocess.SubprocessError) as exc:
+        send({"id": req["id"], "rc": 127, "out": base64.b64encode(str(exc).encode()).decode(), "timed_out": False,
+              "truncated": False})
         continue
     t = threading.Thread(target=pump, args=(p.stdout, req["limit"], box), daemon=True)
     t.start()
@@ -72,77 +110,179 @@ for line in sys.stdin:
             pass
         rc = p.wait()
     t.join(timeout=1.0)
-    reply = {"rc": -9 if timed_out else rc, "out": base64.b64encode(b"".join(box["out"])).decode(),
-             "timed_out": timed_out, "truncated": box["truncated"]}
-    out.write(json.dumps(reply) + "\n"); out.flush()
+    send({"id": req["id"], "rc": -9 if timed_out else rc, "out": base64.b64encode(b"".join(box["out"])).decode(),
+          "timed_out": timed_out, "truncated": box["truncated"]})
 '''
 
 BACKSTOP_S = 10.0
+# Capabilities the server keeps when the host is root (bwrap --cap-add); the server cuts its bounding set to these.
+SERVER_CAPS = ("CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP")
+
+
+class ChannelFault(Exception):
+    """The exec channel broke after a successful start: the server died, hung, or sent something that is not
+    the reply to the command just sent. Raised to the backend, which turns it into `AgentFault`."""
+
+
+class _Overflow:
+    """Queue marker: a line longer than the reply cap arrived (the reader stops there)."""
 
 
 class ExecServer:
-    """Host side: starts `argv_prefix + [python3 -I -S -u -c SERVER]` and sends requests one at a time."""
+    """Host side: starts `argv_prefix + [python3 -I -S -u -c SERVER RFD WFD UID GID]` and sends requests one at a time.
 
-    def __init__(self, argv_prefix: list[str], stderr_path: str) -> None:
-        self.argv = [*argv_prefix, "python3", "-I", "-S", "-u", "-c", SERVER]
+    `uid`/`gid` >= 0: the server runs as root (host caller is root) and starts every command as that uid.
+    `verify_ids=False` and `leak_channel=True` exist only to build the audit's deliberately weakened control
+    sandbox (a reader that takes the first line it sees, a reply pipe every command inherits).
+    """
+
+    def __init__(self, argv_prefix: list[str], stderr_path: str, *, uid: int = -1, gid: int = -1,
+                 max_line: int = 1 << 24, verify_ids: bool = True, leak_channel: bool = False) -> None:
+        self.argv_prefix = argv_prefix
         self.stderr_path = stderr_path
+        self.uid, self.gid = uid, gid
+        self.max_line = max_line
+        self.verify_ids = verify_ids
+        self.leak_channel = leak_channel
         self.proc: subprocess.Popen[bytes] | None = None
-        self.lines: queue.Queue[bytes | None] = queue.Queue()
+        self.lines: queue.Queue[bytes | _Overflow | None] = queue.Queue()
         self.lock = threading.Lock()
+        self._req_w: int | None = None
+
+    def _server_argv(self, rfd: int, wfd: int) -> list[str]:
+        script = SERVER.replace("os.set_inheritable(WFD, False)\n", "") if self.leak_channel else SERVER
+        if self.leak_channel:
+            script = script.replace("close_fds=True", "close_fds=False")
+        return [*self.argv_prefix, "python3", "-I", "-S", "-u", "-c", script, str(rfd), str(wfd), str(self.uid),
+                str(self.gid)]
 
     def start(self, timeout: float = 30.0) -> bool:
         """Start the server; False if it does not come up (no python3 in the system tree)."""
-        with open(self.stderr_path, "ab") as err:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
-                                         start_new_session=True, env={"PATH": "/usr/bin:/bin"})
+        self._close_channel()
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        try:
+            with open(self.stderr_path, "ab") as err:
+                self.proc = subprocess.Popen(self._server_argv(req_r, rep_w), stdin=subprocess.DEVNULL, stdout=err,
+                                             stderr=err, start_new_session=True, pass_fds=(req_r, rep_w),
+                                             env={"PATH": "/usr/bin:/bin"})
+        finally:
+            os.close(req_r)
+            os.close(rep_w)
+        self._req_w = req_w
         self.lines = queue.Queue()
-        threading.Thread(target=self._read, args=(self.proc, self.lines), daemon=True).start()
+        threading.Thread(target=self._read, args=(rep_r, self.lines, self.max_line), daemon=True).start()
         try:
             ready = self.lines.get(timeout=timeout)
         except queue.Empty:
             ready = None
-        if ready != b"SWERL_SERVER_READY\n":
+        if ready != b'{"ready": true}\n':
             self.kill()
             return False
         return True
 
     @staticmethod
-    def _read(proc: subprocess.Popen[bytes], lines: queue.Queue[bytes | None]) -> None:
-        assert proc.stdout is not None
-        for line in proc.stdout:
-            lines.put(line)
-        lines.put(None)
+    def _read(fd: int, lines: queue.Queue[bytes | _Overflow | None], max_line: int) -> None:
+        """Split the reply pipe into lines; a line over `max_line` bytes ends the stream (garbage flood).
+        The thread owns `fd` and closes it at the end (closing it elsewhere could hand its number to another file)."""
+        buf = b""
+        try:
+            while True:
+                try:
+                    chunk = os.read(fd, 1 << 20)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    break
+                buf += chunk
+                while (nl := buf.find(b"\n")) >= 0:
+                    lines.put(buf[: nl + 1])
+                    buf = buf[nl + 1:]
+                if len(buf) > max_line:
+                    lines.put(_Overflow())
+                    return
+            lines.put(None)
+        finally:
+            os.close(fd)
 
     @property
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def _send(self, data: bytes, deadline: float) -> None:
+        """Write a request without ever blocking past `deadline` (a stopped server stops reading its pipe)."""
+        assert self._req_w is not None
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ChannelFault("exec server stopped reading requests")
+            poller = select.poll()
+            poller.register(self._req_w, select.POLLOUT)
+            if poller.poll(min(left, 1.0) * 1000):
+                try:
+                    n = os.write(self._req_w, view[: 1 << 16])
+                except (BrokenPipeError, OSError) as exc:
+                    raise ChannelFault(f"exec server request pipe closed: {exc}") from exc
+                view = view[n:]
+
     def run(self, argv: list[str], cwd: str, timeout: float, limit: int) -> ExecResult:
-        """One command. Raises ConnectionError if the server is gone (the caller restarts it)."""
+        """One command. Raises ChannelFault if the server is gone, silent, or answers with anything but
+        the reply to this request; ConnectionError if it was never running."""
         with self.lock:
-            if not self.alive or self.proc is None or self.proc.stdin is None:
+            if not self.alive or self._req_w is None:
                 raise ConnectionError("exec server is not running")
             t0 = time.monotonic()
-            req = json.dumps({"argv": argv, "cwd": cwd, "timeout": timeout, "limit": limit}) + "\n"
+            deadline = t0 + timeout + BACKSTOP_S
+            nonce = secrets.token_hex(16)
+            req = json.dumps({"id": nonce, "argv": argv, "cwd": cwd, "timeout": timeout, "limit": limit}) + "\n"
             try:
-                self.proc.stdin.write(req.encode())
-                self.proc.stdin.flush()
-            except (BrokenPipeError, OSError) as exc:
-                raise ConnectionError(f"exec server stdin closed: {exc}") from exc
-            try:
-                line = self.lines.get(timeout=timeout + BACKSTOP_S)
+                self._send(req.encode(), deadline)
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
-                # the server itself hangs (the agent stopped it?): kill the sandbox's processes
-                log.warning("exec server unresponsive; killing it", timeout=timeout)
                 self.kill()
-                return ExecResult(output="", returncode=-9, timed_out=True, duration_s=time.monotonic() - t0)
+                raise ChannelFault(f"exec server gave no reply within {timeout + BACKSTOP_S:.0f}s (stopped or "
+                                   "starved by the sandbox's processes)") from None
+            except ChannelFault:
+                self.kill()
+                raise
             if line is None:
                 self.kill()
-                raise ConnectionError("exec server exited")
+                raise ChannelFault("exec server exited during the command (killed from inside the sandbox?)")
+            if isinstance(line, _Overflow):
+                self.kill()
+                raise ChannelFault(f"exec channel carried a line over {self.max_line} bytes")
+            try:
+                return self._parse(line, nonce, time.monotonic() - t0)
+            except ChannelFault:
+                self.kill()
+                raise
+
+    def _parse(self, line: bytes, nonce: str, duration: float) -> ExecResult:
+        try:
             reply = json.loads(line)
-            return ExecResult(output=base64.b64decode(reply["out"]).decode("utf-8", errors="replace"),
-                              returncode=int(reply["rc"]), timed_out=bool(reply["timed_out"]),
-                              truncated=bool(reply["truncated"]), duration_s=time.monotonic() - t0)
+            if not isinstance(reply, dict):
+                raise TypeError("not an object")
+            if self.verify_ids and reply.get("id") != nonce:
+                raise ChannelFault("exec channel carried a reply that is not for this command")
+            rc, out = reply["rc"], reply["out"]
+            if not isinstance(rc, int) or isinstance(rc, bool) or not isinstance(out, str):
+                raise TypeError("bad field types")
+            data = base64.b64decode(out, validate=True)
+            return ExecResult(output=data.decode("utf-8", errors="replace"), returncode=rc,
+                              timed_out=reply.get("timed_out") is True, truncated=reply.get("truncated") is True,
+                              duration_s=duration)
+        except ChannelFault:
+            raise
+        except (ValueError, TypeError, KeyError, binascii.Error) as exc:
+            raise ChannelFault(f"exec channel carried garbage ({type(exc).__name__}: {str(exc)[:80]})") from exc
+
+    def _close_channel(self) -> None:
+        """Close the request pipe (the reply pipe belongs to its reader thread)."""
+        if self._req_w is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._req_w)
+        self._req_w = None
 
     def kill(self) -> None:
         """Kill bwrap's process group: its pid namespace, and every process in it, goes with it."""
@@ -152,7 +292,4 @@ class ExecServer:
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(Exception):
             self.proc.wait(timeout=10)
-        for stream in (self.proc.stdin, self.proc.stdout):
-            with contextlib.suppress(Exception):
-                if stream is not None:
-                    stream.close()
+        self._close_channel()

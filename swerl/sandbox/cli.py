@@ -156,6 +156,10 @@ def grade(
             typer.echo(f"{status:8s} {test}")
         for d in result.dropped:
             typer.echo(f"dropped  {d.path}: {d.reason}")
+        for reason in result.tampering:
+            typer.echo(f"tamper   {reason}")
+        if result.error:
+            typer.echo(f"error    ({result.error_kind}) {result.error}")
         typer.echo(f"{task.instance_id}: {'RESOLVED' if result.resolved else 'UNRESOLVED'} ({result.resolution}; "
                    f"test exit {result.test_exit_code}; patch {'applied' if result.patch_applied else 'NOT applied'})")
     raise typer.Exit(0 if result.resolved else 1)

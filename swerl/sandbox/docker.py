@@ -8,14 +8,24 @@ backstop) and a per-rollout lifetime (PID 1 is `sleep <rollout budget>`). Every 
 is labelled; `reap()` removes what a crashed run left behind.
 
 Two containers per hardened sandbox: a *prep* container checks out the problem branch
-on the volume and hands `.git` to the host, then is removed; the *agent* container
-mounts the same volume and never had a `.git` in it. Git binaries are shadowed by a
-read-only stub and git-core by an empty tmpfs.
+on the volume, hands `.git` to the host and gives the tree to the command user, then is
+removed; the *agent* container mounts the same volume and never had a `.git` in it. Git
+binaries are shadowed by a read-only stub and git-core by an empty tmpfs.
+
+Commands (`exec`) run as `DockerSettings.user` (default 1000:1000, not root) while PID 1
+stays root with no capabilities at all: a command can neither kill the container's main
+process nor write the kernel settings the runtime leaves read-only (`/proc/sys`,
+`/proc/sysrq-trigger`; those masked paths are never loosened). Only the short-lived prep
+containers, which run no agent code, get CHOWN/DAC_OVERRIDE/FOWNER to hand the tree over.
+A failure the agent caused (the container stopped from inside, a tree over the copy
+limit or that cannot be archived) is `AgentFault`; an engine that cannot be reached is
+`SandboxError`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import socket
@@ -28,14 +38,16 @@ from typing import Any
 
 from swerl.log import get_logger
 from swerl.sandbox import hardening
-from swerl.sandbox.base import BackendBase, HardeningError, SandboxError, SandboxHandle
-from swerl.sandbox.hostfs import extract_tar_safely
+from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
+from swerl.sandbox.hostfs import CopyLimitExceeded, extract_tar_safely
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
 log = get_logger(__name__)
 
 LABEL = "swerl.sandbox"
 TIMEOUT_GRACE_S = 5.0
+ROOT_USERS = ("root", "0", "0:0")
+PREP_CAPS = ["CHOWN", "DAC_OVERRIDE", "FOWNER"]  # prep containers only: hand the tree to the command user
 
 
 class _IterStream(io.RawIOBase):
@@ -78,6 +90,7 @@ class DockerSandbox(BackendBase):
         import docker
 
         cfg = self.settings.docker
+        self.non_root = cfg.user not in ROOT_USERS
         try:
             api_timeout = int(max(600, self.settings.command_timeout_s + 120))  # streamed exec reads use it
             self.client = client or (docker.DockerClient(base_url=cfg.base_url, timeout=api_timeout) if cfg.base_url
@@ -131,6 +144,8 @@ class DockerSandbox(BackendBase):
 
     # ------------------------------------------------------------------ launch
     def _run_kwargs(self, handle: SandboxHandle, role: str) -> dict[str, Any]:
+        import docker
+
         s, cfg = self.settings, self.settings.docker
         kwargs: dict[str, Any] = dict(
             command=["sleep", str(int(s.rollout_timeout_s) + 60)],
@@ -139,14 +154,15 @@ class DockerSandbox(BackendBase):
             labels=self._labels(handle, role),
             hostname="sandbox",
             working_dir=handle.task.workdir,
-            user=cfg.user,
-            environment={"LANG": "C.UTF-8", **s.env},
+            user="0:0",  # PID 1: root without capabilities, out of reach of the commands (run as cfg.user)
+            environment={"LANG": "C.UTF-8", **({"HOME": "/tmp"} if self.non_root else {}), **s.env},
             cap_drop=["ALL"],
             security_opt=["no-new-privileges:true"],
             pids_limit=s.pids_limit,
             mem_limit=f"{s.memory_mb}m",
             memswap_limit=f"{s.memory_mb}m",
             nano_cpus=int(s.cpus * 1e9),
+            ulimits=[docker.types.Ulimit(name="core", soft=0, hard=0)],  # a crash never reaches the host's core_pattern
             read_only=cfg.read_only_root,
             tmpfs={"/tmp": f"rw,nosuid,nodev,size={cfg.tmpfs_size_mb}m"},
             volumes={handle.state["volume"]: {"bind": handle.task.workdir, "mode": "rw"}},
@@ -183,25 +199,34 @@ class DockerSandbox(BackendBase):
         vol = self.client.volumes.create(name=f"swerl-{handle.id}", labels=self._labels(handle, "volume"))
         handle.state["volume"] = vol.name
         self._setup_network(handle)
+        if handle.state.get("grade_tree") is not None:
+            self._launch_grading(handle)
+            return
         if handle.pristine:
+            if self.non_root:
+                self._hand_over(handle)
             handle.state["container"] = self.client.containers.run(task.image, **self._run_kwargs(handle, "pristine"))
             return
-        prep = self.client.containers.run(task.image, **self._run_kwargs(handle, "prep"))
+        prep = self.client.containers.run(task.image, **self._prep_kwargs(handle))
         handle.state["prep"] = prep
         try:
             res = self._exec_container(prep, ["sh", "-c", hardening.prep_script(task.branch, task.workdir)], 300,
-                                       task.workdir)
+                                       task.workdir, user="0:0")
             if hardening.branch_missing(res.output):
                 raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is not in image {task.image}")
             if res.returncode != 0:
                 raise SandboxError(f"task {task.instance_id}: prep failed: {res.output[-800:]}")
-            binaries = hardening.git_binaries(self._exec_container(prep, ["sh", "-c", hardening.FIND_GIT], 60, "/").output)
-            chunks, _ = prep.get_archive(f"{task.workdir.rstrip('/')}/.git")
-            extract_tar_safely(_IterStream(iter(chunks)), handle.host_dir / "git", limit_bytes=self.settings.copy_limit_bytes)
+            binaries = hardening.git_binaries(self._exec_container(prep, ["sh", "-c", hardening.FIND_GIT], 60, "/",
+                                                                   user="0:0").output)
+            with self._archive(prep, f"{task.workdir.rstrip('/')}/.git") as stream:
+                extract_tar_safely(stream, handle.host_dir / "git", limit_bytes=self.settings.copy_limit_bytes)
             handle.git_dir = handle.host_dir / "git" / ".git"
-            rm = self._exec_container(prep, ["sh", "-c", hardening.remove_git_script(task.workdir)], 120, "/")
+            rm = self._exec_container(prep, ["sh", "-c", hardening.remove_git_script(task.workdir)], 120, "/",
+                                      user="0:0")
             if "SWERL_GIT_REMOVED" not in rm.output:
                 raise HardeningError(f"task {task.instance_id}: removing .git failed: {rm.output[-500:]}")
+            if self.non_root:
+                self._chown_workdir(prep, handle)
         finally:
             with contextlib.suppress(Exception):
                 prep.remove(force=True)
@@ -212,14 +237,77 @@ class DockerSandbox(BackendBase):
         kwargs["mounts"] = [docker.types.Mount(target=p, source=str(stub), type="bind", read_only=True) for p in binaries]
         handle.state["container"] = self.client.containers.run(task.image, **kwargs)
 
+    def _launch_grading(self, handle: SandboxHandle) -> None:
+        """Grading: an empty volume (`nocopy`: the image's /testbed with its `.git` is never copied in) receives the
+        grader's host-built tree; git is shadowed by the stub unless `keep_git` (audit controls only)."""
+        import docker
+
+        wd = handle.task.workdir
+        kwargs = self._run_kwargs(handle, "grade")
+        kwargs["volumes"] = {handle.state["volume"]: {"bind": wd, "mode": "rw,nocopy"}}
+        if self.non_root:  # PID 1 (root, out of the commands' reach) chowns the volume root once, below
+            kwargs["cap_add"] = ["CHOWN"]
+        if not handle.state.get("keep_git"):
+            stub = hardening.write_stub(handle.host_dir / "stub")
+            kwargs["tmpfs"][hardening.GIT_CORE] = "ro,size=4k"
+            kwargs["mounts"] = [docker.types.Mount(target=p, source=str(stub), type="bind", read_only=True)
+                                for p in handle.state.get("git_binaries") or []]
+        container = self.client.containers.run(handle.task.image, **kwargs)
+        handle.state["container"] = container
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            tree = Path(handle.state["grade_tree"])
+            for child in sorted(tree.iterdir()):
+                tar.add(str(child), arcname=child.name, filter=self._owned)
+        if not container.put_archive(wd, buf.getvalue()):
+            raise SandboxError(f"copying the grading tree into {handle.id} failed")
+        if self.non_root:  # the fresh volume's root belongs to root: hand it to the command user (members already are)
+            res = self._exec_container(container, ["chown", self.settings.docker.user, wd], 60, "/", user="0:0")
+            if res.returncode != 0:
+                raise SandboxError(f"giving {wd} to {self.settings.docker.user} failed: {res.output[-300:]}")
+
+    def pristine_key(self, task: Any) -> str | None:
+        """The image id: the grader caches pristine exports per task and image content."""
+        if not task.image:
+            return None
+        try:
+            return f"docker:{self.client.images.get(task.image).id}"
+        except Exception:
+            return None
+
+    def _prep_kwargs(self, handle: SandboxHandle) -> dict[str, Any]:
+        """A prep container runs only trusted commands: it may chown (and read root's files to do so)."""
+        kwargs = self._run_kwargs(handle, "prep")
+        kwargs["cap_add"] = list(PREP_CAPS)
+        return kwargs
+
+    def _chown_workdir(self, prep: Any, handle: SandboxHandle) -> None:
+        wd = handle.task.workdir
+        res = self._exec_container(prep, ["chown", "-R", self.settings.docker.user, wd], 300, "/", user="0:0")
+        if res.returncode != 0:
+            raise SandboxError(f"giving {wd} to {self.settings.docker.user} failed: {res.output[-300:]}")
+
+    def _hand_over(self, handle: SandboxHandle) -> None:
+        """Pristine sandboxes: a throw-away prep container chowns the volume, so the grading container needs no caps."""
+        prep = self.client.containers.run(handle.task.image, **self._prep_kwargs(handle))
+        handle.state["prep"] = prep
+        try:
+            self._chown_workdir(prep, handle)
+        finally:
+            with contextlib.suppress(Exception):
+                prep.remove(force=True)
+            handle.state.pop("prep", None)
+
     # ------------------------------------------------------------------ exec / copy
-    def _exec_container(self, container: Any, argv: list[str], timeout: float, cwd: str) -> ExecResult:
+    def _exec_container(self, container: Any, argv: list[str], timeout: float, cwd: str,
+                        user: str | None = None) -> ExecResult:
         api = self.client.api
         t0 = time.monotonic()
         secs = max(1, int(timeout + 0.999))
         wrapped = ["timeout", "-k", "2", str(secs), *argv]
         exec_id = api.exec_create(container.id, wrapped, stdout=True, stderr=True, stdin=False, tty=False,
-                                  workdir=cwd, environment=self.settings.env or None, user=self.settings.docker.user)["Id"]
+                                  workdir=cwd, environment=self.settings.env or None,
+                                  user=user or self.settings.docker.user)["Id"]
         stream = api.exec_start(exec_id, stream=True, demux=False)
         limit = self.settings.output_limit_bytes
         sink: list[bytes] = []
@@ -264,7 +352,24 @@ class DockerSandbox(BackendBase):
         except SandboxError:
             raise
         except Exception as exc:
-            raise SandboxError(f"docker exec in {handle.id} failed: {exc}") from exc
+            raise self._classify(handle, f"docker exec in {handle.id} failed: {exc}") from exc
+
+    def _classify(self, handle: SandboxHandle, message: str) -> SandboxError:
+        """Who broke it: an engine that does not answer is infrastructure; a sandbox container that stopped
+        while the engine is fine was stopped from inside (its PID 1 killed, memory exhausted): the agent."""
+        try:
+            self.client.ping()
+        except Exception:
+            return SandboxError(message + " (engine unreachable)")
+        try:
+            c = self._container(handle)
+            c.reload()
+            running = c.status == "running"
+        except Exception:
+            running = False
+        if not running:
+            return AgentFault(message + " (the sandbox container stopped from inside)")
+        return SandboxError(message)
 
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
         """put_archive works on the work-tree volume (not on tmpfs): other targets are staged there and moved."""
@@ -275,7 +380,7 @@ class DockerSandbox(BackendBase):
         stage_name = dest_p.name if direct else f".swerl-in-{os.urandom(6).hex()}"
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w") as tar:
-            tar.add(str(src), arcname=stage_name)
+            tar.add(str(src), arcname=stage_name, filter=self._owned)
         buf.seek(0)
         parent = str(dest_p.parent) if direct else workdir
         if direct:
@@ -288,12 +393,49 @@ class DockerSandbox(BackendBase):
             if res.returncode != 0:
                 raise SandboxError(f"copy into {handle.id}:{dest} failed: {res.output}")
 
-    def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
+    def _owned(self, info: tarfile.TarInfo) -> tarfile.TarInfo:
+        """Files copied in belong to the command user (and never carry setuid bits)."""
+        user, _, group = self.settings.docker.user.partition(":")
+        if self.non_root and user.isdigit():
+            info.uid, info.gid = int(user), int(group or user)
+            info.uname = info.gname = ""
+        info.mode &= 0o777
+        return info
+
+    @contextlib.contextmanager
+    def _archive(self, container: Any, path: str) -> Iterator[_IterStream]:
+        """`get_archive` as a stream that is always closed: the engine keeps the container locked (every exec,
+        even removal, waits) until the archive response is closed, e.g. after the copy limit stopped reading."""
+        api = self.client.api
+        res = api._get(api._url("/containers/{0}/archive", container.id), params={"path": path}, stream=True,
+                       headers={"Accept-Encoding": "identity"})
         try:
-            chunks, _ = self._container(handle).get_archive(src)
+            api._raise_for_status(res)
+            yield _IterStream(res.iter_content(1 << 16, False))
+        finally:
+            res.close()
+
+    def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
+        """What the agent's tree does to the copy (size, names the host cannot write) is its fault; a broken
+        engine connection is decided by whether the engine still answers."""
+        import requests
+
+        try:
+            with self._archive(self._container(handle), src) as stream:
+                extract_tar_safely(stream, dest, strip=1, limit_bytes=self.settings.copy_limit_bytes)
+        except CopyLimitExceeded as exc:
+            raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit "
+                             f"({self.settings.copy_limit_bytes} bytes)") from exc
+        except (tarfile.TarError, UnicodeError, ValueError) as exc:
+            raise AgentFault(f"sandbox {handle.id}: {src} cannot be archived: {exc}") from exc
+        except SandboxError:
+            raise
         except Exception as exc:
-            raise SandboxError(f"copy out of {handle.id}:{src} failed: {exc}") from exc
-        extract_tar_safely(_IterStream(iter(chunks)), dest, strip=1, limit_bytes=self.settings.copy_limit_bytes)
+            if isinstance(exc, OSError) and not isinstance(exc, requests.RequestException):
+                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                    raise SandboxError(f"copy out of {handle.id}: host disk full: {exc}") from exc
+                raise AgentFault(f"sandbox {handle.id}: {src} cannot be copied out: {exc}") from exc
+            raise self._classify(handle, f"copy out of {handle.id}:{src} failed: {exc}") from exc
 
     def _teardown(self, handle: SandboxHandle) -> None:
         for key in ("prep", "container"):

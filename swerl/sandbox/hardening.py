@@ -1,4 +1,4 @@
-"""Hardening common to all backends (ALGORITHMS.md section 10: agents mined git history for the gold commit).
+"""Hardening common to all backends (docs/algorithms.md section 10: agents mined git history for the gold commit).
 
 Before the agent's first command:
 1. the problem branch is checked out and `__pycache__`/`*.pyc` are deleted (stale

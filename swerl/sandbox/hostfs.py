@@ -24,6 +24,17 @@ class CopyLimitExceeded(RuntimeError):
     """The tree is larger than the configured copy limit."""
 
 
+# Every entry (file, dir, link) also costs this much of the copy budget: a tree of millions of empty files
+# would otherwise copy for hours (or exhaust the host's inodes) while staying "under" a byte limit.
+ENTRY_COST = 512
+
+
+def _charge(budget: list[int], n: int) -> None:
+    budget[0] -= n
+    if budget[0] < 0:
+        raise CopyLimitExceeded("copy limit exceeded")
+
+
 def _mode(raw: int) -> int:
     """Only the bits git tracks matter: executable or not."""
     return 0o755 if raw & 0o111 else 0o644
@@ -66,6 +77,7 @@ def extract_tar_safely(stream: IO[bytes], dest: Path, *, strip: int = 0, limit_b
     skipped = 0
     with tarfile.open(fileobj=stream, mode="r|*") as tar:
         for m in tar:
+            _charge(budget, ENTRY_COST)
             raw = PurePosixPath(m.name)
             parts = raw.parts[strip:]
             if raw.is_absolute() or not parts or any(p in ("..", "") for p in parts):
@@ -109,26 +121,54 @@ def extract_tar_safely(stream: IO[bytes], dest: Path, *, strip: int = 0, limit_b
 
 
 def copy_tree_safely(src: Path, dest: Path, *, limit_bytes: int = 1 << 40) -> int:
-    """Copy directory `src` into `dest` without following symlinks; return the number of special files skipped."""
+    """Copy directory `src` into `dest` without following symlinks; return the number of special files skipped.
+
+    The source is walked through directory file descriptors (`openat` with O_NOFOLLOW at every step), not
+    path strings: the agent's processes keep running while the host copies, and a directory swapped for a
+    symlink between two steps must not lead the copy out of the tree (e.g. to the host's gold checkout).
+    """
     budget = [limit_bytes]
     skipped = 0
     dest.mkdir(parents=True, exist_ok=True)
-    stack = [(src, dest)]
-    while stack:
-        s_dir, d_dir = stack.pop()
-        with os.scandir(s_dir) as it:
-            for entry in it:
-                target = d_dir / entry.name
-                st = entry.stat(follow_symlinks=False)
-                if stat.S_ISLNK(st.st_mode):
-                    os.symlink(os.readlink(entry.path), target)
-                elif stat.S_ISDIR(st.st_mode):
-                    target.mkdir()
-                    stack.append((Path(entry.path), target))
-                elif stat.S_ISREG(st.st_mode):
-                    fd = os.open(entry.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-                    with os.fdopen(fd, "rb") as f:
-                        _write_file(target, f, _mode(st.st_mode), budget)
-                else:
-                    skipped += 1
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    root_fd = os.open(src, flags)
+    stack: list[tuple[int, Path]] = [(root_fd, dest)]
+    try:
+        while stack:
+            dir_fd, d_dir = stack.pop()
+            try:
+                with os.scandir(dir_fd) as it:
+                    entries = [(e.name, e.stat(follow_symlinks=False)) for e in it]
+                for name, st in entries:
+                    _charge(budget, ENTRY_COST)
+                    target = d_dir / name
+                    if stat.S_ISLNK(st.st_mode):
+                        os.symlink(os.readlink(name, dir_fd=dir_fd), target)
+                    elif stat.S_ISDIR(st.st_mode):
+                        child = os.open(name, flags, dir_fd=dir_fd)
+                        target.mkdir()
+                        stack.append((child, target))
+                    elif stat.S_ISREG(st.st_mode):
+                        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
+                        with os.fdopen(fd, "rb") as f:
+                            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped for a FIFO/device
+                                skipped += 1
+                                continue
+                            _write_file(target, f, _mode(st.st_mode), budget)
+                    else:
+                        skipped += 1
+            finally:
+                os.close(dir_fd)
+    finally:
+        for fd, _ in stack:
+            os.close(fd)
     return skipped
+
+
+def chown_tree(path: Path, uid: int, gid: int) -> None:
+    """Give a tree to the sandbox's unprivileged uid, never following a symlink (walked by directory fds:
+    the tree may be inside a live sandbox whose processes swap directories for symlinks)."""
+    os.chown(path, uid, gid, follow_symlinks=False)
+    for _root, dirs, files, root_fd in os.fwalk(path, follow_symlinks=False):
+        for name in dirs + files:
+            os.chown(name, uid, gid, dir_fd=root_fd, follow_symlinks=False)

@@ -17,6 +17,7 @@ import contextlib
 import functools
 import io
 import shlex
+import tarfile
 import time
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,8 @@ from typing import Any
 from swerl.log import get_logger
 from swerl.sandbox import hardening
 from swerl.sandbox import k8s_manifests as km
-from swerl.sandbox.base import BackendBase, HardeningError, SandboxError, SandboxHandle
-from swerl.sandbox.hostfs import extract_tar_safely
+from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
+from swerl.sandbox.hostfs import CopyLimitExceeded, extract_tar_safely
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
 log = get_logger(__name__)
@@ -90,10 +91,13 @@ class KubernetesSandbox(BackendBase):
         if not task.image:
             raise SandboxError(f"task {task.instance_id}: the kubernetes backend needs an image")
         m = self.manifests(handle)
+        grading = handle.state.get("grade_tree") is not None
+        if grading:
+            m["job"] = grading_job(m["job"], task, keep_git=bool(handle.state.get("keep_git")))
         for manifest in m.values():
             km.validate(manifest)
         try:
-            if not handle.pristine:
+            if not handle.pristine or (grading and not handle.state.get("keep_git")):
                 self._ensure_stub(m["configmap"])
             self.net.create_namespaced_network_policy(self.ns, m["network_policy"])
             handle.state["network_policy"] = m["network_policy"]["metadata"]["name"]
@@ -106,8 +110,24 @@ class KubernetesSandbox(BackendBase):
         except ApiException as exc:
             raise SandboxError(f"kubernetes API refused the sandbox objects: {exc.status} {exc.reason}") from exc
         handle.state["pod"] = self._wait_for_pod(handle)
-        if not handle.pristine:
+        if grading:
+            self._ship_tree(handle, Path(handle.state["grade_tree"]))
+        elif not handle.pristine:
             self._harden(handle)
+
+    def _ship_tree(self, handle: SandboxHandle, tree: Path) -> None:
+        """The grader's host-built tree into the (empty) work dir: tar | base64 over the exec subresource."""
+        import tarfile
+
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            for child in sorted(tree.iterdir()):
+                tar.add(str(child), arcname=child.name)
+        wd = shlex.quote(handle.task.workdir)
+        res = self._exec(handle, ["sh", "-c", f"head -n 1 | base64 -d | tar -C {wd} -xf - --no-same-owner"], 600, "/",
+                         stdin=buf.getvalue())
+        if res.returncode != 0:
+            raise SandboxError(f"copying the grading tree into {handle.id} failed: {res.output[-300:]}")
 
     def _wait_for_pod(self, handle: SandboxHandle) -> str:
         """Watch the Job's pods until one runs; a failed init container (missing branch) is a HardeningError."""
@@ -198,9 +218,16 @@ class KubernetesSandbox(BackendBase):
 
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
         res = self._exec(handle, ["sh", "-c", f"tar -C {shlex.quote(src)} -cf - . 2>/dev/null | base64"], 600, "/", capture_all=True)
+        if res.truncated:
+            raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit ({self.settings.copy_limit_bytes} bytes)")
         if res.returncode != 0:
             raise SandboxError(f"copy out of {handle.id}:{src} failed: {res.output[-300:]}")
-        extract_tar_safely(io.BytesIO(base64.b64decode(res.output)), dest, limit_bytes=self.settings.copy_limit_bytes)
+        try:
+            extract_tar_safely(io.BytesIO(base64.b64decode(res.output)), dest, limit_bytes=self.settings.copy_limit_bytes)
+        except CopyLimitExceeded as exc:
+            raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit") from exc
+        except (tarfile.TarError, ValueError, UnicodeError) as exc:  # the agent's tree, archived inside the pod
+            raise AgentFault(f"sandbox {handle.id}: {src} cannot be archived: {exc}") from exc
 
     def _teardown(self, handle: SandboxHandle) -> None:
         from kubernetes.client import ApiException
@@ -211,3 +238,22 @@ class KubernetesSandbox(BackendBase):
         if handle.state.get("network_policy"):
             with contextlib.suppress(ApiException):
                 self.net.delete_namespaced_network_policy(handle.state["network_policy"], self.ns)
+
+
+def grading_job(job: dict[str, Any], task: Any, *, keep_git: bool) -> dict[str, Any]:
+    """The grading Job: built like the agent's (stub over git, git-core empty) but *without* the init container that
+    checks out the branch - the work dir is an empty emptyDir that receives the grader's tree (no `.git`)."""
+    import copy
+
+    job = copy.deepcopy(job)
+    spec = job["spec"]["template"]["spec"]
+    spec.pop("initContainers", None)
+    container = spec["containers"][0]
+    container["env"] = [e for e in container.get("env", []) if not e["name"].startswith("GIT_CONFIG_")]
+    if not keep_git:
+        container["volumeMounts"] = [*container["volumeMounts"],
+                                     {"name": "git-core", "mountPath": hardening.GIT_CORE, "readOnly": True},
+                                     {"name": "git-stub", "mountPath": "/usr/bin/git", "subPath": "git", "readOnly": True}]
+        spec["volumes"] = [*spec["volumes"], {"name": "git-core", "emptyDir": {"sizeLimit": "1Mi"}},
+                           {"name": "git-stub", "configMap": {"name": km.STUB_CONFIGMAP, "defaultMode": 0o555}}]
+    return job

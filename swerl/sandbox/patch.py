@@ -102,18 +102,44 @@ def _strip_prefix(path: str) -> str | None:
     return path[2:] if path[:2] in ("a/", "b/") else path
 
 
+_HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
 def _paths_of(chunk: list[str]) -> set[str]:
-    """All paths a per-file diff section names (old and new; renames/copies included)."""
+    """All paths a per-file diff section names (old and new; renames/copies included) - also file headers that
+    follow a hunk: `git apply` starts a new file at a `---`/`+++` pair once the hunk's line counts are used up."""
     paths: set[str] = set()
+    old_left = new_left = 0
+    binary = False
     for line in chunk:
+        if old_left > 0 or new_left > 0:  # inside a hunk: consume its lines by the header's counts
+            tag = line[:1]
+            if tag in (" ", "\n", ""):
+                old_left, new_left = old_left - 1, new_left - 1
+            elif tag == "-":
+                old_left -= 1
+            elif tag == "+":
+                new_left -= 1
+            elif tag == "\\":
+                pass
+            else:
+                old_left = new_left = 0
+            if old_left > 0 or new_left > 0 or tag in ("-", "+", " ", "\\"):
+                continue
+        if binary and not line.startswith(("diff --git ", "--- ", "+++ ")):
+            continue
         if line.startswith(("--- ", "+++ ")):
+            binary = False
             p = _strip_prefix(line[4:].rstrip("\n"))
             if p:
                 paths.add(p)
         elif line.startswith(("rename from ", "rename to ", "copy from ", "copy to ")):
             paths.add(_unquote(line.split(" ", 2)[2].rstrip("\n")))
-        elif line.startswith("@@") or line.startswith("GIT binary patch"):
-            break
+        elif line.startswith("GIT binary patch"):
+            binary = True
+        elif (m := _HUNK.match(line)) is not None:
+            old_left = int(m.group(1)) if m.group(1) is not None else 1
+            new_left = int(m.group(2)) if m.group(2) is not None else 1
     if not paths:
         header = chunk[0].rstrip("\n")[len("diff --git "):]
         if header.startswith('"'):

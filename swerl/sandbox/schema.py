@@ -28,7 +28,8 @@ class DockerSettings(_Model):
     base_url: str | None = Field(None, description="Engine URL (unix:///...); None = DOCKER_HOST or the default socket.")
     read_only_root: bool = Field(True, description="Read-only image root; /testbed, /tmp and $HOME stay writable.")
     tmpfs_size_mb: int = Field(512, gt=0)
-    user: str = "root"
+    user: str = Field("1000:1000", description="uid:gid every command runs as (PID 1 stays root with no capabilities, "
+                                               "so commands cannot kill it); 'root' only for images that need it.")
     start_timeout_s: float = Field(120.0, gt=0)
 
 
@@ -38,6 +39,8 @@ class BwrapSettings(_Model):
     executable: str = "bwrap"
     rootfs: Path | None = Field(None, description="A root filesystem directory (e.g. the debootstrap base); None = host /usr.")
     persistent: bool = Field(True, description="One bwrap + exec server per sandbox (fast); False: a bwrap per command.")
+    uid: int = Field(1000, gt=0, description="Non-root uid (and gid) that commands run as when swerl runs as root "
+                                             "(otherwise they run as the caller's own uid).")
 
 
 class AllowedService(_Model):
@@ -163,6 +166,17 @@ class GradeResult(_Model):
     parser: str = Field("", description="Which harness produced the status map (swesmith profile / swebench parser).")
     duration_s: float = 0.0
     log_tail: str = ""
+    tampering: list[str] = Field(default_factory=list,
+                                 description="Why the grade is refused as tampering (non-empty => resolved is False).")
+    error: str | None = Field(None, description="One line: why grading could not produce a verdict.")
+    error_kind: Literal["agent", "infra"] | None = Field(
+        None, description="Who is to blame when grading could not produce a verdict: the agent's patch/tree, or "
+                          "the infrastructure (grading sandbox, engine).")
+    patch_files: list[str] = Field(default_factory=list, description="Every file header the submitted diff names.")
+    changed: list[str] = Field(default_factory=list, description="Files the applied patch really changed (tree diff).")
+    hidden_tests: list[str] = Field(default_factory=list,
+                                    description="Test files restored from the parent commit (SWE-smith hidden tests).")
+    report: str = Field("", description="Structured report the verdict used: junit / text.")
 
 
 class AuditProbe(_Model):

@@ -25,6 +25,10 @@ def task_from_row(row: Any, *, repo_dir: Path | None = None, test_cmd: str | Non
         row = TaskRow.model_validate(row)
     data = row.model_dump(mode="json")
     is_swebench = bool(data.get("version")) and "base_commit" in data and "test_patch" in data
+    if repo_dir is not None and not is_swebench:  # a local SWE-smith-style repo (e.g. `swerl data taskgen`)
+        from swerl.sandbox.profiles import register_local_profile
+
+        register_local_profile(row.repo)  # no-op when swesmith already knows the repo
     return SandboxTask(
         instance_id=row.instance_id,
         repo=row.repo,

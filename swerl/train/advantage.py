@@ -1,4 +1,4 @@
-"""Outcome advantages with a group baseline over rollouts (ALGORITHMS.md sec. 3, AL1 sec. 2.2).
+"""Outcome advantages with a group baseline over rollouts (docs/algorithms.md sec. 3, AL1 sec. 2.2).
 
 Every sample of rollout rho gets the rollout's advantage. The baseline is computed
 over the *rollouts* of a group, so splitting a rollout into more samples changes
@@ -52,7 +52,7 @@ def compute_advantages(
     std_normalize: bool = False,
     eps: float = 1e-6,
 ) -> list[float]:
-    """One advantage per sample, in the order given (ALGORITHMS.md sec. 3).
+    """One advantage per sample, in the order given (docs/algorithms.md sec. 3).
 
     `level="rollout"` (default, AL1): group statistics over the distinct rollouts of
     each `group_id`; all samples of a rollout share its advantage. `level="sample"`:

@@ -1,4 +1,4 @@
-"""Sample assembly: recorded calls -> training samples by best-effort prefix merging (ALGORITHMS.md secs. 1-2).
+"""Sample assembly: recorded calls -> training samples by best-effort prefix merging (docs/algorithms.md secs. 1-2).
 
 For each rollout, walk its calls in `seq` order keeping a current sequence
 `S = p_i ++ a_i`. If `S` is an exact token prefix of the next prompt `p_{i+1}`,
@@ -13,6 +13,9 @@ operations plus ~T*n*4 bytes of memcmp, instead of T*n Python comparisons.
 Why merges fail (`MERGE_FAILURE_CAUSES`), decided from token-level evidence at the
 first mismatching position `m` between `S` and the next prompt `q`:
 
+- `reply_dropped`: `m` is at the start of the last response and that response is nowhere
+  in `q` (the harness rejected the reply, e.g. a mini-swe-agent format error, and left it
+  out of its history: `rollout.keep_rejected_replies` keeps it).
 - `context_edit`: `m` lies in a prompt/observation region of `S` (the harness changed
   earlier context: summarisation, truncated observations, a sub-agent), or `q` is a
   strict prefix of `S` (history shortened).
@@ -33,7 +36,7 @@ first mismatching position `m` between `S` and the next prompt `q`:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -42,6 +45,7 @@ from pydantic import ValidationError
 
 from swerl.errors import DataError
 from swerl.log import get_logger
+from swerl.tokens import F_ERROR, USABLE, TokenBatch
 from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
 
 log = get_logger(__name__)
@@ -70,6 +74,7 @@ class _Call:
     version: int | None
     pb: bytes
     ab: bytes
+    arrival: float = 0.0
 
 
 @dataclass(slots=True)
@@ -131,27 +136,40 @@ def _group_by_rollout(events: Iterable[Any]) -> dict[str, _Rollout]:
 
 
 def _dedupe_retries(calls: list[Event]) -> tuple[list[_Call], int]:
-    """Sec. 1: among calls with an identical prompt, keep only the latest (by seq)."""
+    """Sec. 1: among attempts of one call (identical prompts) keep the one the harness saw.
+
+    That is the attempt whose prompt ++ response a later, different prompt starts with; when
+    none does (the harness edited its context) or several do (equal answers), the latest by
+    arrival (`t_arrival`, else seq). Completion order says nothing: an orphaned attempt held
+    through a pause can complete after the resend the harness used. Abandoned calls (status
+    499) never get here: they are not usable.
+    """
     calls = sorted(calls, key=lambda e: e.seq)
-    kept: list[_Call | None] = []
+    groups: list[list[_Call]] = []
     index: dict[tuple[int, bytes, bytes], list[int]] = {}
-    dropped = 0
     for ev in calls:
         assert ev.prompt_ids is not None and ev.response_ids is not None and ev.response_logprobs is not None
         pb = np.ascontiguousarray(ev.prompt_ids).tobytes()
         call = _Call(ev.seq, ev.prompt_ids, ev.response_ids, ev.response_logprobs, ev.policy_version,
-                     pb, np.ascontiguousarray(ev.response_ids).tobytes())
+                     pb, np.ascontiguousarray(ev.response_ids).tobytes(),
+                     ev.seq if ev.t_arrival is None else ev.t_arrival)
         key = (len(pb), pb[:64], pb[-64:])  # cheap pre-filter; equality is confirmed by memcmp
         bucket = index.setdefault(key, [])
         for j in bucket:
-            prev = kept[j]
-            if prev is not None and prev.pb == pb:
-                kept[j] = None
-                dropped += 1
+            if groups[j][0].pb == pb:
+                groups[j].append(call)
                 break
-        bucket.append(len(kept))
-        kept.append(call)
-    return [c for c in kept if c is not None], dropped
+        else:
+            bucket.append(len(groups))
+            groups.append([call])
+    kept = [g[0] for g in groups if len(g) == 1]
+    for g in groups:
+        if len(g) > 1:
+            later = [c for h in groups if h is not g for c in h if c.seq > g[0].seq]
+            seen = [c for c in g if any(_extends(c, x) for x in later)]
+            kept.append(max(seen or g, key=lambda c: (c.arrival, c.seq)))
+    kept.sort(key=lambda c: c.seq)
+    return kept, len(calls) - len(kept)
 
 
 def _extends(last: _Call, nxt: _Call) -> bool:
@@ -203,6 +221,25 @@ def _resyncs(seq: np.ndarray, q: np.ndarray, m: int, e: int) -> bool:
     return False
 
 
+def _probes(seq: np.ndarray, s: int, e: int, width: int = 4) -> list[np.ndarray]:
+    """A few tokens from the head and the tail of response [s, e), off its edges (which may re-encode
+    differently): if neither is anywhere in the next prompt, the reply is not there."""
+    if e - s <= 2 + width:
+        return [seq[s:e]]
+    return [seq[s + 1:s + 1 + width], seq[e - 1 - width:e - 1]]
+
+
+def _appears(hay: np.ndarray, needle: np.ndarray) -> bool:
+    """Is `needle` a contiguous run of `hay` (token ids)?"""
+    if needle.size == 0:
+        return True
+    h, n = np.asarray(hay, dtype=np.int32).tobytes(), np.asarray(needle, dtype=np.int32).tobytes()
+    i = h.find(n)
+    while i >= 0 and i % 4:
+        i = h.find(n, i + 1)
+    return i >= 0
+
+
 def classify_merge_failure(
     seq: np.ndarray,
     response_spans: Sequence[tuple[int, int]],
@@ -210,17 +247,27 @@ def classify_merge_failure(
     *,
     tokenizer: Decoder | None = None,
     think_token_ids: tuple[int, int] | None = QWEN_THINK_TOKEN_IDS,
+    first_mismatch: int | None = None,
 ) -> str:
     """Why `seq` (the current S, with its response spans [s, e)) is not a prefix of `next_prompt`.
 
-    Returns one of `MERGE_FAILURE_CAUSES`; the rules are in the module docstring.
+    Returns one of `MERGE_FAILURE_CAUSES`; the rules are in the module docstring. `first_mismatch`:
+    the first differing position when the caller already knows it (a delta record's shared length),
+    which saves a scan of the whole sequence.
     """
     q = next_prompt
     n = min(len(seq), len(q))
-    neq = np.flatnonzero(seq[:n] != q[:n])
-    m = int(neq[0]) if neq.size else n
+    if first_mismatch is not None:
+        m = first_mismatch
+    else:
+        neq = np.flatnonzero(seq[:n] != q[:n])
+        m = int(neq[0]) if neq.size else n
     if m >= len(q):
         return "context_edit"
+    if response_spans:  # the harness left its last reply out of the history (a rejected reply)
+        s_last, e_last = response_spans[-1]
+        if s_last - _BOUNDARY <= m <= s_last and not any(_appears(q[m:], p) for p in _probes(seq, s_last, e_last)):
+            return "reply_dropped"
     # the response containing m, or starting within _BOUNDARY tokens after it (a template token
     # such as "assistant\n" can merge with the start of the response when re-encoded)
     span = next(((s, e) for s, e in response_spans if s - _BOUNDARY <= m < e), None)
@@ -258,13 +305,18 @@ def _think_ids_of(tokenizer: Decoder | None) -> tuple[int, int] | None:
 
 
 def assemble(
-    events: Iterable[Event | Mapping[str, Any]],
+    events: Iterable[Event | Mapping[str, Any]] | TokenBatch,
     mode: Literal["best_effort", "per_call"] = "best_effort",
     *,
     tokenizer: Decoder | None = None,
     think_token_ids: tuple[int, int] | None = None,
+    rollouts: Collection[str] | None = None,
 ) -> tuple[list[Sample], AssemblyStats]:
-    """Turn gateway events into training samples (ALGORITHMS.md secs. 1-2).
+    """Turn gateway events into training samples (docs/algorithms.md secs. 1-2).
+
+    `events` may be a `swerl.tokens.TokenBatch` (delta-encoded prompts, the binary form the
+    gateway serves the trainer): then `assemble_batch` builds the samples from the parent
+    chain with the same results and statistics.
 
     `events`: `Event`s or dicts with `kind`, `rollout_id`, `group_id`, `seq`, and for
     `model_request` `prompt_ids`, `response_ids`, `response_logprobs`, `policy_version`;
@@ -277,9 +329,16 @@ def assemble(
     sample per call. `tokenizer` (optional) sharpens failure-cause detection by
     decoding; `think_token_ids` defaults to the tokenizer's `<think>`/`</think>`, else Qwen's.
 
+    `rollouts`: assemble only these rollout ids (e.g. the ones kept after the staleness filter).
+
     Returns samples (rollouts in order of first appearance, `sample_index` 0..N_rho-1)
     and `AssemblyStats`. Bad events raise `DataError` naming the event and field.
     """
+    if isinstance(events, TokenBatch):
+        return assemble_batch(events, mode, tokenizer=tokenizer, think_token_ids=think_token_ids, rollouts=rollouts)
+    if rollouts is not None:
+        wanted = set(rollouts)
+        events = [e for e in events if (e.rollout_id if isinstance(e, Event) else e.get("rollout_id")) in wanted]
     if mode not in ("best_effort", "per_call"):
         raise DataError(f"mode {mode!r}: expected 'best_effort' or 'per_call'")
     think_ids = think_token_ids if think_token_ids is not None else _think_ids_of(tokenizer)
@@ -332,4 +391,231 @@ def assemble(
     return samples, stats
 
 
-__all__ = ["MERGE_FAILURE_CAUSES", "QWEN_THINK_TOKEN_IDS", "assemble", "classify_merge_failure"]
+# ---- assembly straight from delta-encoded prompts (swerl.tokens) ----------------------------------------
+
+@dataclass(slots=True)
+class _BRollout:
+    attempt: int = -1
+    calls: list[int] = field(default_factory=list)
+    rewards: list[int] = field(default_factory=list)
+    dropped_attempt_events: int = 0
+    failed_calls: int = 0
+
+
+class _Chains:
+    """One batch's rows with materialised prompts/sequences cached (only failures and closes need them)."""
+
+    def __init__(self, b: TokenBatch) -> None:
+        self.b = b
+        self.plen = b.prompt_len.tolist()
+        self.flen = b.full_len.tolist()
+        self.parent = b.parent_row.tolist()
+        self.shared = b.shared.tolist()
+        self._full: dict[int, np.ndarray] = {}
+        self._prompt: dict[int, np.ndarray] = {}
+
+    def full(self, r: int) -> np.ndarray:
+        """prompt ++ response of row r: from the parent's cached sequence when there is one, else the chain."""
+        a = self._full.get(r)
+        if a is None:
+            base = self._full.get(self.parent[r])
+            if base is not None:
+                a = np.concatenate([base[:self.shared[r]], self.b.suffix(r), self.b.response(r)])
+            else:
+                a = self.b.full(r)
+            self._full[r] = a
+        return a
+
+    def prompt(self, r: int) -> np.ndarray:
+        a = self._prompt.get(r)
+        if a is None:
+            if r in self._full:
+                a = self._full[r][:self.plen[r]]
+            elif self.parent[r] in self._full:
+                a = np.concatenate([self._full[self.parent[r]][:self.shared[r]], self.b.suffix(r)])
+            else:
+                a = self.b.prompt(r)
+            self._prompt[r] = a
+        return a
+
+    def extends(self, last: int, c: int) -> bool:
+        """Is full(last) an exact prefix of prompt(c)? Free when c's stored parent is `last` with everything shared."""
+        if self.parent[c] == last and self.shared[c] == self.flen[last]:
+            return True  # prompt(c) = full(last) ++ suffix by construction: nothing to compare
+        if self.parent[c] == last and self.shared[c] < self.plen[c]:
+            # the stored prefix is a common prefix, so the first difference can only be at or after `shared`
+            n = self.flen[last]
+            if self.plen[c] < n:
+                return False
+            seq = self.full(last)
+            k = self.shared[c]
+            return self.b.suffix(c)[:n - k].tobytes() == seq[k:n].tobytes()
+        n = self.flen[last]
+        if self.plen[c] < n:
+            return False
+        seq = self.full(last)  # first: the cause classifier needs it, and prompt(c) may build on it
+        return self.prompt(c)[:n].tobytes() == seq.tobytes()
+
+    def mismatch_at(self, last: int, c: int) -> int | None:
+        """Where prompt(c) first differs from full(last), when the delta record says so (else None: scan)."""
+        k = self.shared[c]
+        if self.parent[c] != last or k >= self.flen[last]:
+            return None
+        if k >= self.plen[c]:
+            return k  # the prompt ends inside full(last): it is a strict prefix
+        return k if self.b.prompt_pool[self.b.prompt_off[c]] != self.full(last)[k] else None
+
+    def same_prompt(self, a: int, c: int) -> bool:
+        if self.plen[a] != self.plen[c]:
+            return False
+        if self.parent[a] == self.parent[c] and self.shared[a] == self.shared[c]:
+            return self.b.suffix(a).tobytes() == self.b.suffix(c).tobytes()
+        return self.prompt(a).tobytes() == self.prompt(c).tobytes()
+
+
+def _dedupe_rows(ch: _Chains, calls: list[int], seqs: list[int], arrival: list[float]) -> tuple[list[int], int]:
+    """Sec. 1 retries on rows, the rule of `_dedupe_retries`: among identical prompts keep the attempt the
+    harness saw (a later, different prompt extends it), else the latest by arrival (then seq)."""
+    calls = sorted(calls, key=lambda r: seqs[r])
+    groups: list[list[int]] = []
+    index: dict[int, list[int]] = {}
+    for r in calls:
+        bucket = index.setdefault(ch.plen[r], [])
+        for j in bucket:
+            if ch.same_prompt(groups[j][0], r):
+                groups[j].append(r)
+                break
+        else:
+            bucket.append(len(groups))
+            groups.append([r])
+    kept = [g[0] for g in groups if len(g) == 1]
+    for g in groups:
+        if len(g) > 1:
+            later = [c for h in groups if h is not g for c in h if seqs[c] > seqs[g[0]]]
+            seen = [c for c in g if any(ch.extends(c, x) for x in later)]
+            kept.append(max(seen or g, key=lambda c: (seqs[c] if arrival[c] != arrival[c] else arrival[c], seqs[c])))
+    kept.sort(key=lambda r: seqs[r])
+    return kept, len(calls) - len(kept)
+
+
+def _close_rows(ch: _Chains, chain: list[int], rollout_id: str, group_id: str, index: int, reward: float | None,
+                versions: list[int]) -> Sample:
+    last = chain[-1]
+    ids = ch.full(last)
+    mask = np.zeros(len(ids), dtype=np.int8)
+    logp = np.zeros(len(ids), dtype=np.float32)
+    for c in chain:
+        s, e = ch.plen[c], ch.flen[c]
+        mask[s:e] = 1
+        logp[s:e] = ch.b.logprobs(c)
+    return Sample.model_construct(
+        input_ids=ids, loss_mask=mask, rollout_logprobs=logp, rollout_id=rollout_id, group_id=group_id,
+        sample_index=index, reward=reward, policy_versions=[None if versions[c] < 0 else versions[c] for c in chain],
+    )
+
+
+def assemble_batch(
+    batch: TokenBatch,
+    mode: Literal["best_effort", "per_call"] = "best_effort",
+    *,
+    tokenizer: Decoder | None = None,
+    think_token_ids: tuple[int, int] | None = None,
+    rollouts: Collection[str] | None = None,
+) -> tuple[list[Sample], AssemblyStats]:
+    """`assemble` on a delta-encoded `TokenBatch`: the same samples and statistics, from the parent chain.
+
+    `rollouts`: assemble only these rollout ids (the rest of the batch, e.g. over-stale rollouts
+    fetched in the same request, is ignored).
+
+    Why it is fast: a call whose stored parent is the chain's last call with the whole of it
+    shared *is* an extension (its prompt is defined as that sequence plus a suffix), so the
+    common case compares nothing; only samples being closed, a retokenisation break or a
+    branch materialise tokens, and materialising costs the chain's unique tokens, not its
+    calls x context. Merge-failure causes are classified exactly as in `assemble`.
+    """
+    if mode not in ("best_effort", "per_call"):
+        raise DataError(f"mode {mode!r}: expected 'best_effort' or 'per_call'")
+    think_ids = think_token_ids if think_token_ids is not None else _think_ids_of(tokenizer)
+    stats = AssemblyStats(mode=mode)
+    samples: list[Sample] = []
+    hist: dict[int, int] = {}
+    ch = _Chains(batch)
+    b = batch
+    rollout, attempt, kind, flags = b.rollout.tolist(), b.attempt.tolist(), b.kind.tolist(), b.flags.tolist()
+    seqs, versions, rewards_col = b.seq.tolist(), b.policy_version.tolist(), b.reward.tolist()
+    arrival = b.arrival.tolist()
+    per: dict[int, _BRollout] = {}
+    wanted = None if rollouts is None else set(rollouts)
+    skip = None if wanted is None else {i for i, (rid, _) in enumerate(b.rollouts) if rid not in wanted}
+    for r in range(len(b)):
+        ro = per.get(rollout[r])
+        if ro is None:
+            if skip is not None and rollout[r] in skip:
+                continue
+            ro = per[rollout[r]] = _BRollout()
+        a = attempt[r]
+        if a < ro.attempt:
+            ro.dropped_attempt_events += 1
+            continue
+        if a > ro.attempt:
+            ro.dropped_attempt_events += len(ro.calls) + len(ro.rewards) + ro.failed_calls
+            ro.calls, ro.rewards, ro.attempt, ro.failed_calls = [], [], a, 0
+        k = kind[r]
+        if k == 0:  # model_request
+            if flags[r] & (USABLE | F_ERROR) == USABLE:
+                ro.calls.append(r)
+            else:
+                ro.failed_calls += 1
+        elif k == 1:
+            if rewards_col[r] != rewards_col[r]:
+                rid = b.rollouts[rollout[r]][0]
+                raise DataError(f"event {int(b.event_id[r])} (rollout_id={rid!r}, seq={seqs[r]}): "
+                                "value (or reward) is required for a reward event")
+            ro.rewards.append(r)
+    for ri, ro in per.items():
+        rollout_id, gid = b.rollouts[ri]
+        stats.num_superseded_attempt_events += ro.dropped_attempt_events
+        stats.num_failed_calls += ro.failed_calls
+        if not ro.calls:
+            log.warning("rollout has no model calls; skipped", rollout_id=rollout_id)
+            continue
+        calls, dropped = _dedupe_rows(ch, ro.calls, seqs, arrival)
+        stats.num_retries_dropped += dropped
+        stats.num_calls += len(calls)
+        reward = rewards_col[max(ro.rewards, key=lambda r: seqs[r])] if ro.rewards else None
+        stats.num_rollouts_without_reward += reward is None
+        chains: list[list[int]] = []
+        if mode == "per_call":
+            chains = [[c] for c in calls]
+        else:
+            chain = [calls[0]]
+            for c in calls[1:]:
+                last = chain[-1]
+                if ch.extends(last, c):
+                    chain.append(c)
+                    continue
+                spans = [(ch.plen[x], ch.flen[x]) for x in chain]
+                cause = classify_merge_failure(ch.full(last), spans, ch.prompt(c), tokenizer=tokenizer,
+                                               think_token_ids=think_ids, first_mismatch=ch.mismatch_at(last, c))
+                stats.merge_failures[cause] += 1
+                chains.append(chain)
+                chain = [c]
+            chains.append(chain)
+        for j, chain in enumerate(chains):
+            sample = _close_rows(ch, chain, rollout_id, gid, j, reward, versions)
+            stats.num_tokens += sample.num_tokens
+            stats.num_response_tokens += sum(ch.flen[c] - ch.plen[c] for c in chain)
+            samples.append(sample)
+        hist[len(chains)] = hist.get(len(chains), 0) + 1
+        stats.num_rollouts += 1
+    stats.num_samples = len(samples)
+    stats.samples_per_rollout = dict(sorted(hist.items()))
+    if stats.num_rollouts:
+        stats.single_sample_fraction = hist.get(1, 0) / stats.num_rollouts
+        stats.mean_samples_per_rollout = stats.num_samples / stats.num_rollouts
+    log.info("assembled", mode=mode, rollouts=stats.num_rollouts, samples=stats.num_samples,
+             failures={k: v for k, v in stats.merge_failures.items() if v}, encoded=True)
+    return samples, stats
+
+
+__all__ = ["MERGE_FAILURE_CAUSES", "QWEN_THINK_TOKEN_IDS", "assemble", "assemble_batch", "classify_merge_failure"]

@@ -1,4 +1,4 @@
-"""Batching (ALGORITHMS.md sec. 5, AL1 sec. 2.4): steps of whole rollouts, packed rows, balanced ranks.
+"""Batching (docs/algorithms.md sec. 5, AL1 sec. 2.4): steps of whole rollouts, packed rows, balanced ranks.
 
 Flattening rollouts into tensors changes only the physical layout:
 

@@ -104,3 +104,63 @@ def assemble_cmd(
     if out is not None:
         n = write_samples_jsonl(samples, out)
         console.print(f"wrote {n} samples to {out}")
+
+
+@app.command("sft")
+def sft_cmd(
+    data: list[Path] = typer.Option(..., "--data", help="*.traj.json files/dirs (mini-swe-agent) or SWE-smith "
+                                                        "trajectory rows (.jsonl/.json/.parquet with `messages`)."),
+    out: Path = typer.Option(..., "--out", help="Model directory to write (transformers + tokenizer)."),
+    recipe: str = typer.Option("swe-tiny", "--recipe", help="Recipe whose model section sizes a tiny init and "
+                                                           "names the tokenizer."),
+    init: str = typer.Option("tiny", "--init", help="tiny (random init) or a model directory to continue from."),
+    epochs: int = typer.Option(3, "--epochs"),
+    lr: float = typer.Option(1e-3, "--lr"),
+    batch_tokens: int = typer.Option(16384, "--batch-tokens", help="Padded tokens per optimizer step."),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", help="Cut conversations at the last assistant "
+                                                                     "turn that fits (default model.max_context)."),
+    only_resolved: bool = typer.Option(True, "--only-resolved/--all", help="Skip unresolved trajectories."),
+    seed: int = typer.Option(0, "--seed"),
+    threads: int = typer.Option(0, "--threads", help="torch threads (0: torch's default)."),
+    force: bool = typer.Option(False, "--force", help="Replace --out if it exists."),
+) -> None:
+    """Supervised warm-start on assistant turns of agent trajectories (the rollouts' chat template)."""
+    from pydantic import ValidationError
+
+    from swerl.errors import SwerlError
+    from swerl.train.sft import SftParams, run_sft
+
+    try:
+        params = SftParams(data=list(data), out=out, recipe=recipe, init=init, epochs=epochs, lr=lr,
+                           batch_tokens=batch_tokens, max_tokens=max_tokens, only_resolved=only_resolved, seed=seed,
+                           threads=threads, force=force)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise SwerlError(f"--{str(err['loc'][0]).replace('_', '-')}: {err['msg']} (got {err.get('input')!r})") from None
+    summary = run_sft(params)
+    table = Table(title=f"swerl train sft → {out}")
+    table.add_column("")
+    table.add_column("value", justify="right")
+    c = summary["counts"]
+    table.add_row("conversations (examples)", f"{c['conversations']} ({c['examples']})")
+    table.add_row("skipped unresolved / too long", f"{c['skipped_unresolved']} / {c['too_long']}")
+    table.add_row("tokens (assistant)", f"{c['tokens']} ({c['assistant_tokens']})")
+    for ep in summary["epochs"]:
+        table.add_row(f"epoch {ep['epoch']}: loss / token acc", f"{ep['loss']:.3f} / {ep['token_acc']:.3f}")
+    table.add_row("steps / seconds", f"{summary['steps']} / {summary['seconds']}")
+    console.print(table)
+    console.print(f"next: swerl train --recipe swe-tiny --set model.path={out} --set model.tokenizer={out}")
+
+
+@app.command("export")
+def export_cmd(
+    source: Path = typer.Argument(..., help="A run directory (its latest checkpoint), a checkpoint dir or state.pt."),
+    out: Path = typer.Option(..., "--out", help="Directory for the transformers model + tokenizer."),
+    force: bool = typer.Option(False, "--force", help="Replace --out if it exists."),
+) -> None:
+    """Export a training checkpoint as a transformers model directory (for eval, vLLM or another recipe)."""
+    from swerl.train.export import export_checkpoint
+
+    path = export_checkpoint(source, out, force=force)
+    console.print(f"exported {source} → {path}")
+    console.print(f"next: swerl eval swebench --model {path} --dataset taskpack --backend bwrap --out runs/eval-after")

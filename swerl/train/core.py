@@ -1,9 +1,10 @@
-"""swerl's RL core: the public math API (ALGORITHMS.md sections 1-5 and 8).
+"""swerl's RL core: the public math API (docs/algorithms.md sections 1-5 and 8).
 
 Pure functions, documented with the equations they implement; other rooms, the
 backends and external checks import from here:
 
 - `assemble(events, mode)` -> (samples, stats)                   secs. 1-2
+- `assemble_batch(token_batch, mode)`: the same from delta-encoded prompts (swerl.tokens)
 - `compute_advantages(samples, estimator, level, std_normalize)`  sec. 3
 - `aggregate_loss(token_loss, loss_mask, rollout_index, mode)`    sec. 4, eqs. 14-16
 - `dis_mask(logp, rollout_logp, eps_low, eps_high)`               sec. 8 (SAO DIS)
@@ -12,7 +13,7 @@ backends and external checks import from here:
 """
 
 from swerl.train.advantage import compute_advantages, group_advantages
-from swerl.train.assembly import QWEN_THINK_TOKEN_IDS, assemble, classify_merge_failure
+from swerl.train.assembly import QWEN_THINK_TOKEN_IDS, assemble, assemble_batch, classify_merge_failure
 from swerl.train.batching import MicroBatch, Row, StepPlan, pack_rows, plan_batches
 from swerl.train.gae import rollout_gae, skip_observation_gae
 from swerl.train.losses import (
@@ -41,6 +42,7 @@ __all__ = [
     "StepPlan",
     "aggregate_loss",
     "assemble",
+    "assemble_batch",
     "classify_merge_failure",
     "compute_advantages",
     "dis_mask",

@@ -1,4 +1,4 @@
-"""Skip-observation GAE (ALGORITHMS.md sec. 8, SAO).
+"""Skip-observation GAE (docs/algorithms.md sec. 8, SAO).
 
 A rollout's token sequence is [a_0, o_0, a_1, o_1, ...] (actions, observations).
 Observation tokens are skipped: the recursion runs over action tokens only, so the

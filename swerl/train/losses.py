@@ -1,4 +1,4 @@
-"""Policy losses and loss aggregation (ALGORITHMS.md sec. 4 eqs. 14-16, sec. 8 DIS), as pure tensor functions.
+"""Policy losses and loss aggregation (docs/algorithms.md sec. 4 eqs. 14-16, sec. 8 DIS), as pure tensor functions.
 
 Shapes: B rows, T positions. A row may hold one sample or several packed samples,
 so aggregation is driven by per-token `sample_index` / `rollout_index` tensors, not
@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import torch
 import torch.nn.functional as F
 
 from swerl.errors import ConfigError
-from swerl.train.schema import Sample
+
+if TYPE_CHECKING:  # only for annotations: torch-only machines (scripts/gpu_check.sh) import these losses
+    from swerl.train.schema import Sample
 
 LossAgg = Literal["token-mean", "seq-mean-token-mean", "rollout-mean"]
 LOSS_AGG_MODES: tuple[str, ...] = ("token-mean", "seq-mean-token-mean", "rollout-mean")
@@ -29,8 +31,8 @@ class StepDenominators:
     """Counts of one whole optimizer step, indexed by step-global sample / rollout ids.
 
     num_tokens      sum_{rho,j} L_{rho,j}                  (eq. 14 denominator)
-    num_samples     sum_rho N_rho                          (eq. 15)
-    num_rollouts    R                                      (eq. 16)
+    num_samples     sum_rho N_rho                          (eq. 15; samples with response tokens)
+    num_rollouts    R                                      (eq. 16; rollouts with response tokens)
     sample_tokens   (S,) L_{rho,j} per sample              (eq. 15)
     rollout_tokens  (R,) sum_j L_{rho,j} per rollout       (eq. 16)
     """
@@ -50,7 +52,9 @@ class StepDenominators:
         rollout_tokens = torch.zeros(len(rollout_of), dtype=torch.float64)
         if samples:
             rollout_tokens.index_add_(0, torch.tensor(idx), sample_tokens)
-        den = cls(int(sample_tokens.sum().item()), len(samples), len(rollout_of), sample_tokens, rollout_tokens)
+        # A rollout (sample) without response tokens has nothing to average: it is not in R (sum N).
+        den = cls(int(sample_tokens.sum().item()), int((sample_tokens > 0).sum().item()),
+                  int((rollout_tokens > 0).sum().item()), sample_tokens, rollout_tokens)
         return den, idx
 
     @classmethod
@@ -66,8 +70,8 @@ class StepDenominators:
         n_s = int(s.max().item()) + 1 if s.numel() else 0
         rollout_tokens = torch.zeros(n_r, dtype=torch.float64, device=m.device).index_add_(0, r, w)
         sample_tokens = torch.zeros(n_s, dtype=torch.float64, device=m.device).index_add_(0, s, w)
-        return cls(int(w.sum().item()), int(s.unique().numel()), int(r.unique().numel()), sample_tokens,
-                   rollout_tokens)
+        return cls(int(w.sum().item()), int((sample_tokens > 0).sum().item()), int((rollout_tokens > 0).sum().item()),
+                   sample_tokens, rollout_tokens)
 
 
 def _per_token(index: torch.Tensor, like: torch.Tensor) -> torch.Tensor:
@@ -85,7 +89,7 @@ def aggregate_loss(
     sample_index: torch.Tensor | None = None,
     denominators: StepDenominators | None = None,
 ) -> torch.Tensor:
-    """Reduce per-token losses l_{rho,j,t} to a scalar (ALGORITHMS.md sec. 4).
+    """Reduce per-token losses l_{rho,j,t} to a scalar (docs/algorithms.md sec. 4).
 
     token_loss     (B, T) float  l per position (any value where the mask is 0)
     loss_mask      (B, T) {0,1}  1 on response tokens
@@ -126,7 +130,7 @@ def aggregate_loss(
 def dis_mask(
     logp: torch.Tensor, rollout_logp: torch.Tensor, eps_low: float, eps_high: float
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """SAO direct importance sampling (ALGORITHMS.md sec. 8), shapes (...) -> ((...), (...) bool).
+    """SAO direct importance sampling (docs/algorithms.md sec. 8), shapes (...) -> ((...), (...) bool).
 
     r_t = exp(logp_theta - logp_rollout); f(r) = r if 1-eps_low < r < 1+eps_high else 0.
     Returns (ratio, keep): `ratio` carries the gradient of logp; `keep` is the hard

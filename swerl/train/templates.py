@@ -1,6 +1,6 @@
 """Qwen chat templates (Jinja), kept as plain strings so tokenizers built offline carry them.
 
-Two variants matter for sample assembly (ALGORITHMS.md sec. 2):
+Two variants matter for sample assembly (docs/algorithms.md sec. 2):
 
 - `QWEN_CHAT_TEMPLATE` is Qwen2.5's template (system prompt, tools, `<tool_call>` /
   `<tool_response>` blocks). It renders every earlier assistant message verbatim,

@@ -71,11 +71,19 @@ def test_plain_dir_is_not_a_dataset(tmp_path: Path) -> None:
         load_rows(str(tmp_path))
 
 
-def test_unreadable_file_is_a_data_error(tmp_path: Path) -> None:
+def test_unreadable_file_is_a_data_error_naming_the_line_or_the_cause(tmp_path: Path) -> None:
     bad = tmp_path / "rows.jsonl"
     bad.write_text('{"instance_id": "a"\n')
-    with pytest.raises(DataError, match=r"--dataset .*could not be read"):
+    with pytest.raises(DataError, match=r"--dataset .*rows\.jsonl:1: not valid JSON: Expecting ',' delimiter "
+                                        r"\(column 20\)"):
         load_rows(str(bad), cache_dir=tmp_path / "hf")
+    corrupt = tmp_path / "rows.parquet"
+    corrupt.write_bytes(b"PAR1 this is not parquet")
+    with pytest.raises(DataError) as exc:  # datasets' generic wrapper is replaced by the arrow error inside it
+        load_rows(str(corrupt), cache_dir=tmp_path / "hf")
+    msg = str(exc.value)
+    assert msg.startswith(f"--dataset {str(corrupt)!r}: could not be read: ")
+    assert "An error occurred while generating the dataset" not in msg and "Parquet" in msg
 
 
 def test_hub_name_offline_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

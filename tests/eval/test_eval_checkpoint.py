@@ -4,6 +4,7 @@ calls go through a real swerl gateway that records them per instance."""
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from eval_helpers import RESOLVES
 
+from swerl.errors import SwerlError
 from swerl.eval.options import EvalOptions
 from swerl.eval.runner import run_eval
 
@@ -72,3 +74,61 @@ def test_checkpoint_served_on_cpu_through_the_gateway(checkpoint: Path, gateway:
     with pytest.raises(httpx.HTTPError):
         httpx.get(admin.get("/admin/engines").json()[0]["url"] + "/models", timeout=2)
     admin.close()
+
+
+@pytest.fixture(scope="module")
+def train_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A `swerl train` run dir as the trainer leaves it (recipe.yaml, checkpoints/step-000002/state.pt, latest)."""
+    import yaml
+
+    from swerl.config import load_recipe
+    from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+    from swerl.train.loop.checkpoint import rng_state, save_checkpoint
+    from swerl.train.models import build_tiny_model, load_tokenizer
+
+    run = tmp_path_factory.mktemp("train") / "tinyrun"
+    run.mkdir()
+    r = load_recipe("tiny")
+    (run / "recipe.yaml").write_text(yaml.safe_dump(r.model_dump(mode="json"), sort_keys=False))
+    tok = load_tokenizer(r.model.tokenizer, vocab_size=r.model.vocab_size)
+    backend = TorchBackend(build_tiny_model(tok, max_position_embeddings=r.model.max_context),
+                           TorchBackendConfig.from_recipe(r), pad_token_id=tok.pad_token_id)
+    save_checkpoint(run, 2, {"backend": backend.state_dict(), "rng": rng_state(), "loop": {"step": 2}})
+    return run
+
+
+def test_training_run_dir_is_exported_and_served(train_run: Path) -> None:
+    """`--model RUN_DIR`: the latest checkpoint is exported to a temporary model dir, served, and cleaned up."""
+    import httpx
+
+    from swerl.eval.model import resolve_model
+
+    served = resolve_model(str(train_run), engine="embedded", max_tokens=8)
+    try:
+        assert (served.spec.kind, served.spec.name, served.spec.engine) == ("checkpoint", "tinyrun-step-000002",
+                                                                            "embedded")
+        assert served.spec.source == str(train_run.resolve())
+        models = httpx.get(served.base_url + "/models", timeout=10).json()["data"]
+        assert models[0]["id"] == "tinyrun-step-000002"
+        exported = [p for p in Path(tempfile.gettempdir()).glob("swerl-eval-model-*/tinyrun-step-000002")]
+        assert exported and (exported[0] / "config.json").is_file()
+    finally:
+        served.close()
+    assert not any(p.exists() for p in exported)  # the temporary export is gone with the run
+
+
+def test_eval_swebench_accepts_a_training_checkpoint_dir(train_run: Path, sb_pack: Path, bwrap_settings: Any,
+                                                         tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    step_dir = train_run / "checkpoints" / "step-000002"
+    rep = run_eval(EvalOptions(out=out, model=str(step_dir), dataset=str(sb_pack), instances=RESOLVES,
+                               backend="bwrap", sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}),
+                               step_limit=2, max_tokens=16, temperature=1.0, infra_retries=0))
+    manifest = json.loads((out / "run.json").read_text())
+    assert manifest["model"]["kind"] == "checkpoint" and manifest["model"]["name"] == "tinyrun-step-000002"
+    (inst,) = rep.instances
+    assert (inst.outcome, inst.exit_status, inst.n_calls) == ("empty_patch", "LimitsExceeded", 2)
+    with pytest.raises(SwerlError, match="neither an http"):
+        from swerl.eval.model import resolve_model
+
+        resolve_model(str(tmp_path))

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_engine import FakeConfig, FakeUpstream
 from gateway_helpers import ADMIN, GatewayHandle, start_gateway
-
-from swerl.gateway.engines.fake import FakeConfig, FakeUpstream
 
 
 @pytest.fixture

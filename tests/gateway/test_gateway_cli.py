@@ -50,4 +50,4 @@ def test_admin_token_file_is_created_private_and_reused(tmp_path: Path) -> None:
 
 def test_help_lists_the_commands() -> None:
     res = runner.invoke(app, ["--help"])
-    assert res.exit_code == 0 and "serve" in res.output and "fake-engine" in res.output
+    assert res.exit_code == 0 and "serve" in res.output

@@ -7,24 +7,31 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import orjson
 import pytest
 import torch
 from gateway_helpers import GatewayHandle
 
+from swerl.gateway.engines import InferenceEngine, RemoteEngine, ServedEngine
 from swerl.gateway.engines.embedded import EmbeddedEngine
 from swerl.gateway.engines.scripted import ScriptedEngine, scripted_logprob
-from swerl.gateway.server import ServerThread
 
 MSGS = [{"role": "system", "content": "You fix bugs."}, {"role": "user", "content": "The test fails. Fix it."}]
 
 
+class _Srv:
+    """The served engine's address in the shape the tests use (`srv.url`, no /v1)."""
+
+    def __init__(self, served: ServedEngine) -> None:
+        self.url = served.urls()[0].removesuffix("/v1")
+
+
 @pytest.fixture
-def embedded(tiny_tok: Any, tiny_model: Any) -> Iterator[tuple[EmbeddedEngine, ServerThread]]:
-    eng = EmbeddedEngine(tiny_model, tiny_tok, default_max_tokens=12)
-    srv = ServerThread(eng.app()).start()
-    yield eng, srv
-    srv.stop()
+def embedded(tiny_tok: Any, tiny_model: Any) -> Iterator[tuple[EmbeddedEngine, _Srv]]:
+    served = ServedEngine(EmbeddedEngine(tiny_model, tiny_tok, default_max_tokens=12))
+    yield served.engine, _Srv(served)  # type: ignore[misc]
+    served.close()
 
 
 def _check_against_engine(ev: dict, produced: dict) -> None:
@@ -35,7 +42,7 @@ def _check_against_engine(ev: dict, produced: dict) -> None:
 
 
 def test_recorded_tokens_and_logprobs_equal_what_the_engine_produced(
-        embedded: tuple[EmbeddedEngine, ServerThread], gateway_factory: Any, tiny_tok: Any, tiny_model: Any) -> None:
+        embedded: tuple[EmbeddedEngine, _Srv], gateway_factory: Any, tiny_tok: Any, tiny_model: Any) -> None:
     eng, srv = embedded
     g: GatewayHandle = gateway_factory(upstreams=[srv.url])
     tok = g.create("emb")
@@ -67,10 +74,12 @@ def test_recorded_tokens_and_logprobs_equal_what_the_engine_produced(
     assert ref == pytest.approx(evs[0]["response_logprobs"], abs=1e-4)
 
 
-def test_load_weights_bumps_version_and_changes_the_policy(
-        embedded: tuple[EmbeddedEngine, ServerThread], gateway_factory: Any, tiny_model: Any) -> None:
-    eng, srv = embedded
-    g: GatewayHandle = gateway_factory(upstreams=[srv.url])
+def test_load_weights_bumps_version_and_changes_the_policy(gateway_factory: Any, tiny_tok: Any,
+                                                           tiny_model: Any) -> None:
+    new: dict[str, Any] = {}
+    served = ServedEngine(EmbeddedEngine(tiny_model, tiny_tok, default_max_tokens=12), weights=lambda: new)
+    eng = served.engine
+    g: GatewayHandle = gateway_factory(upstreams=served.urls())
     tok = g.create("w")
     c = g.rollout_client("w", tok)
     body = {"messages": MSGS, "temperature": 0, "max_tokens": 8}
@@ -78,12 +87,15 @@ def test_load_weights_bumps_version_and_changes_the_policy(
     original = {k: v.clone() for k, v in tiny_model.state_dict().items()}
     try:
         g.admin().post("/admin/pause")
-        new = {k: v + 0.5 * torch.randn_like(v) if v.is_floating_point() else v for k, v in original.items()}
-        assert eng.load_weights(new) == 1
+        served.release()
+        new.update({k: v + 0.5 * torch.randn_like(v) if v.is_floating_point() else v for k, v in original.items()})
+        served.load_weights(1)  # the engine interface: the weights provider's state dict, as version 1
+        assert eng.version == 1
         g.admin().post("/admin/resume", json={"policy_version": eng.version})
         after = c.post("/chat/completions", json=body)
     finally:
         eng.load_weights(original, version=0)
+        served.close()
     evs = g.events("w", kind="model_request")
     assert [e["policy_version"] for e in evs] == [0, 1]
     assert evs[0]["response_logprobs"] != evs[1]["response_logprobs"]
@@ -92,7 +104,7 @@ def test_load_weights_bumps_version_and_changes_the_policy(
 
 
 def test_continuous_token_mode_keeps_a_rollout_one_sequence(
-        embedded: tuple[EmbeddedEngine, ServerThread], gateway_factory: Any, tiny_tok: Any) -> None:
+        embedded: tuple[EmbeddedEngine, _Srv], gateway_factory: Any, tiny_tok: Any) -> None:
     eng, srv = embedded
     g: GatewayHandle = gateway_factory(upstreams=[srv.url], continuous_tokens=True, tokenizer=tiny_tok)
     tok = g.create("ct")
@@ -167,10 +179,9 @@ def test_continuer_falls_back_when_the_template_rewrites_history(tiny_tok: Any) 
 
 def test_scripted_engine_plays_its_script_with_real_token_ids(gateway_factory: Any, tiny_tok: Any) -> None:
     script = ["THOUGHT: look\n```bash\nls\n```", "```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"]
-    eng = ScriptedEngine(tiny_tok, script)
-    srv = ServerThread(eng.app()).start()
+    served = ServedEngine(ScriptedEngine(tiny_tok, script))
     try:
-        g: GatewayHandle = gateway_factory(upstreams=[srv.url])
+        g: GatewayHandle = gateway_factory(upstreams=served.urls())
         tok = g.create("sc")
         c = g.rollout_client("sc", tok)
         msgs = list(MSGS)
@@ -185,5 +196,37 @@ def test_scripted_engine_plays_its_script_with_real_token_ids(gateway_factory: A
             assert ev["response_ids"] == want
             assert ev["response_logprobs"] == [scripted_logprob(j) for j in range(len(want))]
             assert orjson.loads(orjson.dumps(ev["request"]))["messages"][-1]["role"] == "user"
+        served.load_weights(4)  # no weights to load: the version still moves on
+        assert served.engine.version == 4 and served.busy_seconds()[1] == sum(len(e["response_ids"]) for e in evs)
     finally:
-        srv.stop()
+        served.close()
+
+
+def test_every_engine_kind_speaks_the_one_interface(tiny_tok: Any, fake: Any) -> None:
+    calls: list[tuple] = []
+
+    class Owner:  # what verl's backend does with its vLLM replicas
+        def release_engine(self) -> None:
+            calls.append(("release",))
+
+        def sync_weights(self, version: int) -> None:
+            calls.append(("sync", version))
+
+        def shutdown(self) -> None:
+            calls.append(("shutdown",))
+
+    remote = RemoteEngine(["http://10.0.0.1:8000/v1"], Owner())
+    served = ServedEngine(ScriptedEngine(tiny_tok, ["hi"]))
+    try:
+        for e in (remote, served, fake):
+            assert isinstance(e, InferenceEngine)
+            assert all(u.endswith("/v1") for u in e.urls())
+        remote.release()
+        remote.load_weights(2)
+        remote.close()
+        assert calls == [("release",), ("sync", 2), ("shutdown",)]
+        assert RemoteEngine(["http://x/v1"]).busy_seconds() == (0.0, 0)  # unowned: lifecycle is not ours
+        models = httpx.get(served.urls()[0] + "/models").json()["data"][0]
+        assert models["max_model_len"] == served.engine.max_model_len  # the context limit the gateway checks
+    finally:
+        served.close()

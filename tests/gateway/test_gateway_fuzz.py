@@ -8,12 +8,11 @@ from typing import Any
 
 import pytest
 import schemathesis
+from fake_engine import FakeConfig, FakeUpstream
 from gateway_helpers import ADMIN, GatewayHandle, start_gateway
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis.generation.modes import GenerationMode
-
-from swerl.gateway.engines.fake import FakeConfig, FakeUpstream
 
 TOKENS: dict[str, str] = {}
 

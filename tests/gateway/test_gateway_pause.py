@@ -6,9 +6,8 @@ import asyncio
 from typing import Any
 
 import httpx
+from fake_engine import FakeConfig, FakeUpstream
 from gateway_helpers import A
-
-from swerl.gateway.engines.fake import FakeConfig, FakeUpstream
 
 MSGS = [{"role": "user", "content": "go"}]
 

@@ -7,9 +7,8 @@ from typing import Any
 import httpx
 import orjson
 import pytest
+from fake_engine import FakeConfig, FakeUpstream, response_logprob
 from gateway_helpers import GatewayHandle
-
-from swerl.gateway.engines.fake import FakeConfig, FakeUpstream, response_logprob
 
 MSGS = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "fix it"}]
 
@@ -197,8 +196,8 @@ def test_unreachable_engine_and_no_engine(gateway_factory: Any) -> None:
 
 def test_engine_4xx_is_passed_through_not_retried(gw: GatewayHandle, fake: FakeUpstream) -> None:
     tok = gw.create("e4")
-    r = gw.rollout_client("e4", tok).post("/chat/completions", json={"messages": MSGS, "max_tokens": 0})
-    assert r.status_code == 400 and r.json()["error"]["message"] == "max_tokens must be at least 1"
+    r = gw.rollout_client("e4", tok).post("/chat/completions", json={"messages": MSGS, "temperature": -1})
+    assert r.status_code == 400 and r.json()["error"]["message"] == "temperature must be non-negative"
     assert fake.stats.requests == 1
     [ev] = gw.events("e4", kind="model_request")
     assert ev["http_status"] == 400 and ev["response_ids"] is None

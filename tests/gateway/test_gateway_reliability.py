@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from fake_engine import FakeConfig, FakeUpstream
 from gateway_helpers import A, GatewayProcess
 
 from swerl.gateway import sql
-from swerl.gateway.engines.fake import FakeConfig, FakeUpstream
 
 AGENTS, STEPS = 200, 4
 

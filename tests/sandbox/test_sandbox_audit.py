@@ -11,13 +11,16 @@ import pytest
 from swerl.sandbox.audit import render, run_audit
 from swerl.sandbox.audit_servers import LoopbackServers
 from swerl.sandbox.base import SandboxHandle
-from swerl.sandbox.bwrap import BwrapSandbox
+from swerl.sandbox.bwrap import ROOT_UNSHARE, BwrapSandbox
 
 SPEC_PROBES = {
     "git log --all", "git show HEAD~1", "git diff origin/main", "read .git objects directly", "curl (GitHub stand-in)",
     "wget (GitHub stand-in)", "pip download --index-url", "python urllib", "python raw socket",
     "DNS lookup (loopback resolver)", "forged conftest.py forces passes", "edit a test file", "environment credentials",
     "write outside the work tree",
+    # isolation (audit_isolation.py): host privilege, exec channel, agent-chosen infra failures
+    "host kernel settings (/proc/sys, sysrq, /sys)", "commands run as host root",
+    "devices, sockets, inherited descriptors", "forged exec reply", "agent-chosen infra failure",
 }
 
 
@@ -61,8 +64,10 @@ class LeakyBwrap(BwrapSandbox):
         handle.pristine = False
         work = handle.state["work"]
         handle.git_dir = work / ".git"
-        args = [a for a in handle.state["args"] if a != "--unshare-all"]
-        args[:0] = ["--unshare-user-try", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--share-net"]
+        args = [a for a in handle.state["args"] if a not in ("--unshare-all", *ROOT_UNSHARE)]
+        # as root, no user namespace: commands drop to the sandbox uid, which a 0->0 map would not contain
+        args[:0] = [*([] if self.as_root else ["--unshare-user-try"]), "--unshare-pid", "--unshare-ipc",
+                    "--unshare-uts", "--share-net"]
         handle.state["args"] = [*args, "--setenv", "GITHUB_TOKEN", "swerl-audit-secret-GITHUB_TOKEN"]  # after --clearenv
 
     def start(self, task: Any) -> SandboxHandle:  # skip hardening verification on purpose

@@ -27,6 +27,10 @@ def test_agent_container_hardening_flags(docker_sandbox: Any, calc_task: tuple[A
         assert hc["ReadonlyRootfs"] is True and hc["Privileged"] is False
         assert hc["PidsLimit"] == 128 and hc["Memory"] == 512 * 1024 * 1024 and hc["MemorySwap"] == hc["Memory"]
         assert hc["NanoCpus"] == 1_000_000_000
+        assert hc["Ulimits"] == [{"Name": "core", "Soft": 0, "Hard": 0}]
+        # the runtime's read-only / masked /proc paths are kept (a root command could write /proc/sys otherwise)
+        assert {"/proc/sys", "/proc/sysrq-trigger"} <= set(hc["ReadonlyPaths"]) and "/proc/kcore" in hc["MaskedPaths"]
+        assert docker_sandbox.exec(h, "id -u").output.strip() == "1000"  # commands are not root
         assert c.labels["swerl.sandbox"] == "1" and c.labels["swerl.handle"] == h.id
         # only the agent container is left: the prep container (which saw .git) is gone
         left = docker_sandbox.client.containers.list(all=True, filters={"label": f"swerl.handle={h.id}"})

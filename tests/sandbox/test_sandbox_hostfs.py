@@ -74,3 +74,18 @@ def test_copy_tree_keeps_links_as_links_and_skips_fifos(tmp_path: Path) -> None:
     assert (dest / "d" / "f.txt").read_text() == "hello"
     assert (dest / "etc-link").is_symlink() and os.readlink(dest / "etc-link") == "/etc"
     assert not (dest / "pipe").exists()
+
+
+def test_copy_limit_also_counts_entries(tmp_path: Path) -> None:
+    """Thousands of empty files cost budget too: no tree copies for hours while staying under a byte cap."""
+    from swerl.sandbox.hostfs import ENTRY_COST
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for i in range(200):
+        (src / f"e{i}").touch()
+    assert copy_tree_safely(src, tmp_path / "ok", limit_bytes=200 * ENTRY_COST) == 0
+    with pytest.raises(CopyLimitExceeded):
+        copy_tree_safely(src, tmp_path / "over", limit_bytes=100 * ENTRY_COST)
+    with pytest.raises(CopyLimitExceeded):
+        extract_tar_safely(_tar([_file(f"e{i}", b"") for i in range(200)]), tmp_path / "t", limit_bytes=100 * ENTRY_COST)

@@ -1,4 +1,4 @@
-"""Rollout-level advantages (ALGORITHMS.md sec. 3, AL1 Fig. 4) and their split invariance."""
+"""Rollout-level advantages (docs/algorithms.md sec. 3, AL1 Fig. 4) and their split invariance."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sample assembly (ALGORITHMS.md secs. 1-2): merging, retries, attempts, failure causes."""
+"""Sample assembly (docs/algorithms.md secs. 1-2): merging, retries, attempts, failure causes."""
 
 from __future__ import annotations
 

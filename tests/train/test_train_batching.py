@@ -1,4 +1,4 @@
-"""Batching (ALGORITHMS.md sec. 5): whole rollouts per step, packed rows, balanced ranks."""
+"""Batching (docs/algorithms.md sec. 5): whole rollouts per step, packed rows, balanced ranks."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Skip-observation GAE (ALGORITHMS.md sec. 8) against hand computations."""
+"""Skip-observation GAE (docs/algorithms.md sec. 8) against hand computations."""
 
 from __future__ import annotations
 

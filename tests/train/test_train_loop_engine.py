@@ -10,7 +10,7 @@ import torch
 
 from swerl.gateway.engines.embedded import EmbeddedEngine
 from swerl.gateway.server import ServerThread
-from swerl.train.loop.toy import single_token_ids
+from swerl.rollout.toy import single_token_ids
 
 MSGS = [{"role": "user", "content": "What is the secret?"}]
 

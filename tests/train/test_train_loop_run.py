@@ -10,9 +10,9 @@ import torch
 
 from swerl.config import Recipe, load_recipe
 from swerl.errors import ConfigError, SwerlError
+from swerl.rollout.runner import Attempt, AttemptContext
 from swerl.train.loop import Trainer, train
 from swerl.train.loop.checkpoint import latest_checkpoint, load_checkpoint
-from swerl.train.loop.harness import InfraError, RolloutContext, RolloutResult
 from swerl.train.loop.metrics import read_metrics
 
 REQUIRED = ["step", "train/reward_mean", "adv/mean", "adv/std", "policy/entropy", "policy/clip_frac",
@@ -96,8 +96,8 @@ def test_staleness_limit_drops_and_counts(tmp_path: Path) -> None:
 class _BrokenHarness:
     name = "broken"
 
-    def run(self, ctx: RolloutContext) -> RolloutResult:
-        raise InfraError("sandbox exploded")
+    def run(self, ctx: AttemptContext) -> Attempt:
+        return Attempt(None, "failed_infra", error="sandbox exploded")
 
     def close(self) -> None:
         pass
@@ -110,8 +110,8 @@ def test_infrastructure_failures_are_classified_and_stop_the_run(tmp_path: Path,
     real = trainer_mod.build_harness
 
     def broken(recipe: Recipe, tok: Any, run_dir: Path) -> Any:
-        _, tr, va = real(recipe, tok, run_dir)
-        return _BrokenHarness(), tr, va
+        _, settings, tr, va = real(recipe, tok, run_dir)
+        return _BrokenHarness(), settings, tr, va
 
     monkeypatch.setattr(trainer_mod, "build_harness", broken)
     with pytest.raises(SwerlError, match=r"infrastructure failures in a row.*sandbox exploded"):

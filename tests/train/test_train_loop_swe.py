@@ -47,9 +47,11 @@ def tiny(*overrides: str) -> Any:
 
 
 def test_blocked_hacks_are_counted_with_examples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import swerl.train.loop.runtime as runtime
+    import swerl.gateway.engines.embedded as embedded
 
     class Scripted(ScriptedEngine):
+        """Stands in for the embedded engine the loop builds (same constructor, weights ignored)."""
+
         busy_s = 0.0
         tokens = 0
 
@@ -60,7 +62,7 @@ def test_blocked_hacks_are_counted_with_examples(tmp_path: Path, monkeypatch: py
             self.version = version or self.version + 1
             return self.version
 
-    monkeypatch.setattr(runtime, "_timed_engine_class", lambda: Scripted)
+    monkeypatch.setattr(embedded, "EmbeddedEngine", Scripted)
     run = tmp_path / "run"
     res = train(tiny("rollout.max_tokens=256"), run)
     assert res.steps == 1

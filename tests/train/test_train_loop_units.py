@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 
 from swerl.config import ToyConfig
+from swerl.rollout.schema import RolloutRequest
+from swerl.rollout.toy import toy_tasks
 from swerl.train.loop.book import RolloutBook
-from swerl.train.loop.driver import RolloutSpec
 from swerl.train.loop.hacking import GIT_STUB_MARKER, scan_rollout
 from swerl.train.loop.metrics import MetricsWriter, read_metrics, truncate_after
 from swerl.train.loop.phases import TRANSITIONS, Phase, PhaseError, PhaseMachine
 from swerl.train.loop.report import render_report
 from swerl.train.loop.tasks import TaskSampler
-from swerl.train.loop.toy import toy_tasks
 from swerl.train.loop.update import Batch, mini_batches
 from swerl.train.schema import AssemblyStats
 
@@ -39,7 +39,8 @@ def test_phase_machine_follows_the_table_and_times_phases() -> None:
 
 
 def _group(book: RolloutBook, gid: str, n: int, split: str = "train") -> list[str]:
-    specs = [RolloutSpec(f"{gid}-{k}", gid, {"id": gid}, split) for k in range(n)]
+    specs = [RolloutRequest(rollout_id=f"{gid}:{k}", group_id=gid, instance_id=gid, metadata={"split": split})
+             for k in range(n)]
     book.add_group(gid, split, specs)
     return [s.rollout_id for s in specs]
 
@@ -51,7 +52,7 @@ def test_book_groups_become_ready_only_when_whole_and_infra_retries_wait() -> No
     assert book.outstanding() == 4
     book.mark(a[0], "succeeded", 1)
     assert book.ready == []
-    book.mark(a[1], "failed_infra", 1)  # attempt 1 of 2: the driver retries it
+    book.mark(a[1], "failed_infra", 1)  # attempt 1 of 2: the controller retries it
     assert book.ready == [] and book.outstanding() == 3
     book.mark(a[1], "failed_agent", 2)
     assert book.ready == ["a"] and book.ready_rollouts() == 2

@@ -18,6 +18,7 @@ from swerl.train.models import (
     build_tiny_model,
     build_tiny_tokenizer,
     load_tokenizer,
+    resolve_model_dir,
 )
 
 TEXTS = [
@@ -130,7 +131,7 @@ def test_load_tokenizer_specs(tiny_tok: Any, tok_cache: Path, tmp_path: Path) ->
     assert len(load_tokenizer("tiny-bpe", tok_cache)) == 8192
     tiny_tok.save_pretrained(str(tmp_path / "tok"))
     assert load_tokenizer(str(tmp_path / "tok")).encode("hello") == tiny_tok.encode("hello")
-    with pytest.raises(ConfigError, match="--tokenizer 'nope'"):
+    with pytest.raises(ConfigError, match="--tokenizer 'nope': expected"):
         load_tokenizer("nope")
     with pytest.raises(ConfigError, match="vocab_size"):
         build_tiny_tokenizer(tmp_path, vocab_size=100)
@@ -151,3 +152,63 @@ def test_tiny_model_is_seeded_and_offline(tiny_tok: Any) -> None:
     assert m1(ids).logits.shape == (1, ids.shape[1], m1.config.vocab_size)
     with pytest.raises(ConfigError, match="divisible"):
         build_tiny_model(tiny_tok, hidden_size=30, num_heads=4)
+
+
+# ---- model names as users write them: local directories and Hugging Face hub ids ---------------------------
+
+def _hub_cache_entry(cache: Path, repo_id: str) -> Path:
+    """A snapshot laid out as huggingface_hub caches one (refs/main -> snapshots/<commit>/)."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repo = cache / f"models--{repo_id.replace('/', '--')}"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(commit)
+    snap = repo / "snapshots" / commit
+    snap.mkdir(parents=True)
+    return snap
+
+
+def test_hub_id_offline_and_not_cached_names_the_id_and_the_fix(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    with pytest.raises(ConfigError) as err:
+        load_tokenizer("Qwen/Qwen3.5-9B", field="model.tokenizer")
+    msg = str(err.value)
+    assert msg.startswith("model.tokenizer 'Qwen/Qwen3.5-9B': ") and "not cached" in msg and "HF_HUB_OFFLINE=1" in msg
+    assert "--set model.path=/models/Qwen3.5-9B model.tokenizer=/models/Qwen3.5-9B" in msg
+    with pytest.raises(ConfigError, match=r"model.path 'Qwen/Qwen3\.5-9B': a Hugging Face hub id"):
+        resolve_model_dir("Qwen/Qwen3.5-9B")
+    # neither a directory nor an org/name id: the error says what is accepted
+    with pytest.raises(ConfigError, match=r"model.path 'no/such/dir': not a local directory, and not a Hugging"):
+        resolve_model_dir("no/such/dir")
+
+
+def test_hub_id_resolves_to_its_cached_snapshot_offline(tiny_tok: Any, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    snap = _hub_cache_entry(tmp_path / "hub", "acme/tiny-coder")
+    tiny_tok.save_pretrained(str(snap))
+    tok = load_tokenizer("acme/tiny-coder", field="model.tokenizer")
+    assert tok.encode("def foo(): pass") == tiny_tok.encode("def foo(): pass")
+    # the tokenizer files alone are not a model: model.path asks for config.json, then weights
+    with pytest.raises(ConfigError, match=r"model.path 'acme/tiny-coder': the cached snapshot .* has no config\.json"):
+        resolve_model_dir("acme/tiny-coder")
+    build_tiny_model(tiny_tok, hidden_size=32, num_layers=1).save_pretrained(str(snap))
+    assert resolve_model_dir("acme/tiny-coder") == snap
+    assert resolve_model_dir(str(snap)) == snap  # a local directory is itself
+
+
+def test_swerl_train_qwen9b_offline_says_the_hub_id_is_not_cached(tmp_path: Path) -> None:
+    """`swerl train --recipe qwen9b` as the issue reports it: one clear error, not a traceback, before any work."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "hf"), "COLUMNS": "400"}
+    env.pop("HF_HUB_CACHE", None)
+    proc = subprocess.run([sys.executable, "-m", "swerl.cli", "train", "--recipe", "qwen9b", "--out",
+                           str(tmp_path / "run")], capture_output=True, text=True, env=env, timeout=300)
+    out = " ".join((proc.stdout + proc.stderr).split())
+    assert proc.returncode != 0, out
+    assert "model.tokenizer 'Qwen/Qwen3.5-9B': a Hugging Face hub id that is not cached" in out
+    assert "--set model.path=/models/Qwen3.5-9B" in out and "Traceback" not in out

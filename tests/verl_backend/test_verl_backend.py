@@ -1,4 +1,4 @@
-"""`VerlBackend`'s driver logic with stand-in worker groups (verl's real workers need CUDA: scripts/gpu_check.sh).
+"""`VerlBackend`'s driver logic with stand-in worker groups (the real workers run in test_verl_cpu_run.py).
 
 The stand-ins receive exactly the TensorDicts the backend would send to verl's workers and
 run them through verl's batching utilities and swerl's loss functions on a tiny CPU model,
@@ -137,7 +137,9 @@ def test_sao_update_warms_up_the_critic_then_trains_both(tiny_model: torch.nn.Mo
     assert len(actor.batches) == 1 and critic.epochs == [2] * 11  # K=2 critic updates per policy update
     td = critic.batches[-1]
     assert "returns" in td and "values" in td
-    assert m["critic/value_loss"] == pytest.approx(0.375) and "critic/explained_variance" in m
+    # TorchBackend's definitions: the first epoch's loss, the last epoch's loss and grad norm
+    assert (m["critic/value_loss"], m["critic/value_loss_last"], m["critic/grad_norm"]) == (0.5, 0.25, 0.5)
+    assert "critic/explained_variance" in m
     # the advantages the policy trained on are the linked skip-observation GAE of the critic's values
     dp_td = actor.batches[0]
     from verl.workers.utils.padding import no_padding_2_padding

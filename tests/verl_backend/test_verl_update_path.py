@@ -1,10 +1,10 @@
 """The worker-side update path on CPU: verl's batching + swerl's loss functions give TorchBackend's gradient.
 
-verl's FSDP engine needs CUDA, so the engine's forward step is re-enacted here with the
-same verl utilities it calls (chunking per rank, mini-batch iterator, token-budget
-micro-batches, no-padding log-probs, `no_padding_2_padding`) around a tiny Hugging Face
-model; FSDP's gradient averaging over ranks is a division by dp_size. The GPU run of
-the real engine is `scripts/gpu_check.sh`.
+The engine's forward step is re-enacted here with the same verl utilities it calls
+(chunking per rank, mini-batch iterator, token-budget micro-batches, no-padding log-probs,
+`no_padding_2_padding`) around a tiny Hugging Face model, which isolates each loss mode;
+FSDP's gradient averaging over ranks is a division by dp_size. The real FSDP2 engine on
+CPU is `test_verl_cpu_run.py`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from verl_helpers import engine_backward, random_batch
 from swerl.config import load_recipe
 from swerl.train.advantage import compute_advantages
 from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+from swerl.train.backends.verl.algos import dual_clip
 from swerl.train.backends.verl.critic import freeze_attention, is_critic_trainable
 from swerl.train.backends.verl.loss_fns import swerl_actor_loss, swerl_value_loss
 from swerl.train.backends.verl.proto import (
@@ -74,7 +75,7 @@ def test_policy_gradient_matches_torch_backend(tiny_model: torch.nn.Module, acto
     tb_cfg = TorchBackendConfig(policy_loss=loss, loss_agg=mode, clip_low=cfg.clip_ratio_low,  # type: ignore[arg-type]
                                 clip_high=cfg.clip_ratio_high, dis_eps_low=cfg.clip_ratio_low,
                                 dis_eps_high=cfg.clip_ratio_high, lr=0.0, grad_clip=1e9, micro_batch_tokens=64,
-                                compute_entropy=False)
+                                compute_entropy=False, clip_ratio_c=dual_clip(cfg))  # the recipe's dual-clip
     ref = TorchBackend(copy.deepcopy(tiny_model), tb_cfg)
     want_loss = ref.policy_loss(samples, adv)
     metrics = ref.update(samples, adv)

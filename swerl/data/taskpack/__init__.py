@@ -30,6 +30,7 @@ log = get_logger(__name__)
 PACK_DIR = Path(__file__).resolve().parent
 REPOS_DIR = PACK_DIR / "repos"
 OWNER = "swerl-taskpack"
+HIDDEN_TESTS_COMMIT = "Remove F2P Tests"  # swesmith's message for the commit that hides the F2P test files
 _GIT_ENV = {
     "GIT_AUTHOR_NAME": "swerl",
     "GIT_AUTHOR_EMAIL": "swerl@localhost",
@@ -90,8 +91,12 @@ class TaskPack:
         return self.root / "repos" / row.repo.split("/", 1)[1]
 
     def gold_patch(self, row: TaskRow) -> str:
-        """The fix: the diff from the problem branch back to clean `main`."""
-        return git(self.repo_dir(row), "diff", "--no-color", row.instance_id, "main")
+        """The fix: the diff from the problem branch back to clean `main` (for a branch that hides its tests, from
+        the bug commit: the fix never re-adds the hidden test files)."""
+        repo = self.repo_dir(row)
+        tip_msg = git(repo, "log", "-1", "--format=%s", row.instance_id).strip()
+        start = f"{row.instance_id}~1" if tip_msg == HIDDEN_TESTS_COMMIT else row.instance_id
+        return git(repo, "diff", "--no-color", start, "main")
 
     def test_cmd(self, row: TaskRow) -> str:
         """The command that runs the repo's tests with per-test (-rA) output for log parsing."""
@@ -125,6 +130,10 @@ def _build_repo(name: str, dest: Path, tasks: list[dict]) -> list[TaskRow]:
             f.write_text(text.replace(edit["old"], edit["new"]))
         git(dest, "commit", "-q", "-am", f"Introduce bug {task['id']}")
         patch = git(dest, "diff", "--no-color", "main", iid)
+        if task.get("hidden_tests"):  # SWE-smith: a last commit removes the F2P test files (the agent never sees them)
+            for test_file in sorted({t.split("::", 1)[0] for t in task["FAIL_TO_PASS"]}):
+                git(dest, "rm", "-q", test_file)
+            git(dest, "commit", "-q", "-m", HIDDEN_TESTS_COMMIT)
         git(dest, "checkout", "-q", "main")
         f2p = list(task["FAIL_TO_PASS"])
         unknown = sorted(set(f2p) - set(all_tests))

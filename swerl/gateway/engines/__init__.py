@@ -1,1 +1,116 @@
-"""Inference engines behind the gateway: embedded (HF generate), scripted (real ids, fixed replies), fake (fast)."""
+"""Inference engines behind the gateway, all driven through one interface, `InferenceEngine`.
+
+The training loop needs the same four things from every engine: the OpenAI base URLs to
+register with the gateway, `release()` before an update (vLLM: sleep, freeing the
+accelerator for the trainer), `load_weights(version)` after it (the new policy in, awake
+again) and `close()`. Two adapters cover every engine the project runs:
+
+- `ServedEngine`: a `TokenEngine` served in-process over HTTP (a thread on loopback) -
+  the embedded Hugging Face model (`embedded.py`, weights synced from the trainer) and
+  the scripted engine (`scripted.py`, fixed replies with real token ids).
+- `RemoteEngine`: OpenAI-compatible servers at known URLs (vLLM); when an owner (the verl
+  backend, which runs the vLLM replicas) is given, sleep, weight sync and shutdown are its.
+
+The tests' fake engine implements the same interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from swerl.gateway.engines.openai_server import TokenEngine
+
+
+@runtime_checkable
+class InferenceEngine(Protocol):
+    def urls(self) -> list[str]:
+        """OpenAI base URLs (ending in /v1) for the gateway to forward to."""
+        ...
+
+    def release(self) -> None:
+        """Before an update (the gateway has drained): free what the trainer needs (vLLM sleeps)."""
+        ...
+
+    def load_weights(self, version: int) -> None:
+        """After an update: serve the policy of `version` from now on (awake again)."""
+        ...
+
+    def busy_seconds(self) -> tuple[float, int]:
+        """Generation seconds and tokens so far (0, 0 when the engine does not tell)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class ServedEngine:
+    """A `TokenEngine` served over HTTP in a background thread; `weights()` gives the state dict to load."""
+
+    def __init__(self, engine: TokenEngine, weights: Callable[[], dict[str, Any]] | None = None,
+                 host: str = "127.0.0.1") -> None:
+        from swerl.gateway.server import ServerThread
+
+        self.engine = engine
+        self.weights = weights
+        self.server = ServerThread(engine.app(), host=host).start()
+
+    def urls(self) -> list[str]:
+        return [f"{self.server.url}/v1"]
+
+    def release(self) -> None:
+        """Nothing to free: the model stays in (CPU) memory and is idle once the gateway drained."""
+
+    def load_weights(self, version: int) -> None:
+        if self.weights is None:  # a scripted engine has no weights: only the version moves on
+            self.engine.version = version
+            return
+        self.engine.load_weights(self.weights(), version=version)  # type: ignore[attr-defined]
+
+    def busy_seconds(self) -> tuple[float, int]:
+        return self.engine.busy_s, self.engine.tokens
+
+    def close(self) -> None:
+        self.server.stop()
+
+
+class EngineOwner(Protocol):
+    """Who runs remote engines (verl's backend and its vLLM replicas)."""
+
+    def release_engine(self) -> None: ...
+
+    def sync_weights(self, version: int) -> None: ...
+
+    def shutdown(self) -> None: ...
+
+
+@dataclass
+class RemoteEngine:
+    """OpenAI-compatible engines at `base_urls`; without an `owner` their lifecycle is someone else's."""
+
+    base_urls: list[str]
+    owner: EngineOwner | None = None
+    version: int = field(default=0)
+
+    def urls(self) -> list[str]:
+        return list(self.base_urls)
+
+    def release(self) -> None:
+        if self.owner is not None:
+            self.owner.release_engine()
+
+    def load_weights(self, version: int) -> None:
+        if self.owner is not None:
+            self.owner.sync_weights(version)
+        self.version = version
+
+    def busy_seconds(self) -> tuple[float, int]:
+        return 0.0, 0
+
+    def close(self) -> None:
+        if self.owner is not None:
+            self.owner.shutdown()
+
+
+__all__ = ["EngineOwner", "InferenceEngine", "RemoteEngine", "ServedEngine"]

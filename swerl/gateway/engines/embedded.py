@@ -35,7 +35,7 @@ class EmbeddedEngine(TokenEngine):
         self.model = model
         self.rng = random.Random(seed)  # seeds for requests without one (used under self.lock)
         cfg = model.config
-        self.max_context = max_context or getattr(cfg, "max_position_embeddings", 4096)
+        self.max_context = self.max_model_len = max_context or getattr(cfg, "max_position_embeddings", 4096)
         eos = {tokenizer.eos_token_id} if tokenizer.eos_token_id is not None else set()
         cfg_eos = getattr(cfg, "eos_token_id", None)
         eos |= set(cfg_eos if isinstance(cfg_eos, list) else [cfg_eos] if cfg_eos is not None else [])

@@ -82,7 +82,10 @@ class TokenEngine(ABC):
         self.tokenizer = tokenizer
         self.model_name = model_name
         self.default_max_tokens = default_max_tokens
+        self.max_model_len = 32768  # the context limit /v1/models reports (as vLLM does)
         self.version = 0
+        self.busy_s = 0.0  # time spent generating, and tokens generated (the trainer's idle/throughput metrics)
+        self.tokens = 0
         self.lock = threading.Lock()  # one generation (or weight load) at a time
         self.history: deque[dict[str, Any]] = deque(maxlen=history)  # what was produced, for checks
 
@@ -96,7 +99,10 @@ class TokenEngine(ABC):
 
     def _run(self, prompt: list[int], params: Sampling) -> Generation:
         with self.lock:
+            t0 = time.perf_counter()
             gen = self.generate(prompt, params)
+            self.busy_s += time.perf_counter() - t0
+            self.tokens += len(gen.token_ids)
             self.history.append({"prompt_ids": list(prompt), "token_ids": list(gen.token_ids),
                                  "logprobs": list(gen.logprobs), "finish_reason": gen.finish_reason,
                                  "version": self.version})
@@ -244,7 +250,8 @@ class TokenEngine(ABC):
 
         @app.get("/v1/models")
         async def models() -> dict:
-            return {"object": "list", "data": [{"id": self.model_name, "object": "model", "version": self.version}]}
+            return {"object": "list", "data": [{"id": self.model_name, "object": "model", "version": self.version,
+                                                "max_model_len": self.max_model_len}]}
 
         @app.get("/health")
         async def health() -> dict:

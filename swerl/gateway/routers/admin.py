@@ -43,7 +43,8 @@ def _engines(gw: GW) -> list[Engine]:
 async def status(gw: GW) -> GatewayStatus:
     g = gw.gate
     return GatewayStatus(paused=g.paused, in_flight=g.in_flight, held=g.held, policy_version=g.policy_version,
-                         engines=_engines(gw), continuous_tokens=gw.continuous is not None)
+                         engines=_engines(gw), continuous_tokens=gw.continuous is not None,
+                         max_hold_s=gw.cfg.max_hold_s, client_timeout_s=gw.cfg.client_timeout_s)
 
 
 @router.get("/engines", response_model=list[Engine])

@@ -17,9 +17,12 @@ from swerl.train.schema import Sample
 class TrainingBackend(Protocol):
     """What the trainer loop (issue 6) calls; the verl backend (issue 8) implements the same."""
 
-    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None) -> dict[str, float]:
+    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
+               update_index: int | None = None) -> dict[str, float]:
         """One optimizer step on `samples` (whole rollouts). `advantages`: one per sample, or None to let
-        a critic compute them (SAO). Returns metrics."""
+        a critic compute them (SAO). `update_index`: how many loop updates came before this one (SAO's
+        critic warm-up counts updates; None = count optimizer steps). Returns metrics, with
+        `policy/updated` 0.0 when the policy did not change (warm-up)."""
         ...
 
     def state_dict(self) -> dict[str, Any]:

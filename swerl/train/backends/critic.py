@@ -1,4 +1,4 @@
-"""SAO's critic (ALGORITHMS.md sec. 8): a value head over a copy of the policy's transformer.
+"""SAO's critic (docs/algorithms.md sec. 8): a value head over a copy of the policy's transformer.
 
 Frozen attention: only the MLP/MoE projections of the copy and the value head
 train; attention, embeddings and norms stay as initialised. The value for a

@@ -90,6 +90,7 @@ class TorchBackendConfig:
         a, t = recipe.algorithm, recipe.train
         return cls(
             policy_loss=a.policy_loss, loss_agg=a.loss_agg, clip_low=a.clip_low, clip_high=a.clip_high,
+            clip_ratio_c=a.clip_ratio_c,
             dis_eps_low=a.dis_eps_low, dis_eps_high=a.dis_eps_high, lr=t.lr, weight_decay=t.weight_decay,
             grad_clip=t.grad_clip, micro_batch_tokens=t.micro_batch_tokens, row_tokens=recipe.model.max_context,
             use_critic=a.name == "sao", value_lr=a.value_lr, critic_updates=a.critic_updates,
@@ -167,7 +168,8 @@ class TorchBackend:
                               self.config.loss_agg, sample_index=b.sample_index[b.target_mask], denominators=den)
 
     # ---- public API -----------------------------------------------------------------------------
-    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None) -> dict[str, float]:
+    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
+               update_index: int | None = None) -> dict[str, float]:
         """One optimizer step over `samples` (all samples of whole rollouts); returns metrics.
 
         `advantages`: one per sample (GRPO/RLOO via `compute_advantages`); with a critic
@@ -195,7 +197,9 @@ class TorchBackend:
         adv_all = torch.cat([b.targets("advantages") for b in batches])
         metrics["policy/advantage_mean"] = float(adv_all.mean()) if adv_all.numel() else 0.0
 
-        train_policy = self.critic is None or self.step >= cfg.critic_warmup_steps
+        # warm-up counts the loop's updates (`update_index`: one update may be several optimizer steps)
+        done = self.step if update_index is None else update_index
+        train_policy = self.critic is None or done >= cfg.critic_warmup_steps
         metrics["policy/updated"] = float(train_policy)
         if train_policy:
             metrics.update(self._policy_step(batches, den))

@@ -1,4 +1,4 @@
-"""The training loop (`swerl train`): collocated-async RL over the recording gateway (ALGORITHMS.md secs. 3-6, 8)."""
+"""The training loop (`swerl train`): collocated-async RL over the recording gateway (docs/algorithms.md secs. 3-6, 8)."""
 
 from swerl.train.loop.trainer import Progress, Trainer, TrainResult, train
 

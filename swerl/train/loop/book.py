@@ -5,20 +5,20 @@ long-poll), never from polling rollouts one by one. A rollout is *done* when it 
 a trainable final state (succeeded / failed_agent) or fails on infrastructure with no
 attempts left. A group is ready when all of its rollouts are done (GRPO/RLOO need the
 whole group for the baseline; SAO's groups have one rollout). Batches take whole groups
-in completion order, so all samples of a rollout land in one update (ALGORITHMS.md sec. 5).
+in completion order, so all samples of a rollout land in one update (docs/algorithms.md sec. 5).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from swerl.gateway.client import GatewayClient
-from swerl.train.loop.driver import RolloutSpec
+from swerl.gateway.states import TERMINAL, TRAINABLE
+from swerl.rollout.schema import RolloutRequest
 
-FINAL_STATES = ["succeeded", "failed_agent", "failed_infra"]
-TRAINABLE = frozenset({"succeeded", "failed_agent"})
+FINAL_STATES = sorted(TERMINAL)
 
 
 @dataclass
@@ -43,13 +43,13 @@ class RolloutBook:
     def __init__(self, max_attempts: int) -> None:
         self.max_attempts = max_attempts
         self.cursor = 0
-        self.specs: dict[str, RolloutSpec] = {}
+        self.specs: dict[str, RolloutRequest] = {}
         self.groups: OrderedDict[str, Group] = OrderedDict()
         self.ready: list[str] = []  # complete train groups, in completion order
         self.infra_failed: list[str] = []  # rollouts that ran out of attempts (not trained)
 
     # ---- declaring ------------------------------------------------------------------------------
-    def add_group(self, group_id: str, split: str, specs: list[RolloutSpec]) -> None:
+    def add_group(self, group_id: str, split: str, specs: list[RolloutRequest]) -> None:
         self.groups[group_id] = Group(group_id, split, [s.rollout_id for s in specs])
         for s in specs:
             self.specs[s.rollout_id] = s
@@ -76,7 +76,7 @@ class RolloutBook:
         if spec is None:
             return 0  # not ours (another run on the same gateway, or consumed already)
         if state == "failed_infra" and attempt < self.max_attempts:
-            return 0  # the driver retries it as a new attempt
+            return 0  # the controller retries it as a new attempt
         group = self.groups[spec.group_id]
         if rid in group.done:
             return 0
@@ -114,12 +114,12 @@ class RolloutBook:
         ready = [self.groups[g] for g in self.ready]
         return {"cursor": self.cursor, "ready": [
             {"group_id": g.group_id, "split": g.split, "rollout_ids": g.rollout_ids, "done": g.done,
-             "specs": [asdict(self.specs[r]) for r in g.rollout_ids]} for g in ready]}
+             "specs": [self.specs[r].model_dump(mode="json") for r in g.rollout_ids]} for g in ready]}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.cursor = int(state["cursor"])
         for g in state.get("ready", []):
-            specs = [RolloutSpec(**s) for s in g["specs"]]
+            specs = [RolloutRequest.model_validate(s) for s in g["specs"]]
             self.add_group(g["group_id"], g["split"], specs)
             self.groups[g["group_id"]].done = dict(g["done"])
             self.ready.append(g["group_id"])

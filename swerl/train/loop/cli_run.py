@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -50,12 +51,14 @@ def print_dry_run(console: Console, r: Recipe) -> None:
     from swerl.train.loop.runtime import check_recipe
 
     check_recipe(r)
-    console.print(yaml.safe_dump(r.model_dump(mode="json"), sort_keys=False), end="", markup=False, highlight=False)
-    try:
+    try:  # the plan first: it is the answer to "will this fit?"; the long recipe follows for reference
         from swerl.train.backends.verl.plan import render_plan, resource_plan
     except ImportError:
-        return
-    console.print(render_plan(resource_plan(r)), markup=False, highlight=False)
+        pass
+    else:
+        console.print(render_plan(resource_plan(r)) + "\n", markup=False, highlight=False, soft_wrap=True)
+    console.print("# resolved recipe", markup=False, highlight=False)
+    console.print(yaml.safe_dump(r.model_dump(mode="json"), sort_keys=False), end="", markup=False, highlight=False)
 
 
 def run_training(console: Console, *, recipe: str | None, overrides: list[str], out: Path | None, resume: bool,
@@ -70,17 +73,33 @@ def run_training(console: Console, *, recipe: str | None, overrides: list[str], 
     if dry_run:
         print_dry_run(console, r)
         return
+    # Not a terminal (a pipe, a log file, a scheduler): no live bar, one plain line per update instead.
+    plain = not console.is_terminal
     bar = Progress(TextColumn("[bold]{task.fields[phase]:<10}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("rollouts done {task.fields[done]} · in flight {task.fields[flight]} · "
                               "reward {task.fields[reward]} · val {task.fields[val]}"),
-                   TimeElapsedColumn(), console=console, transient=False)
+                   TimeElapsedColumn(), console=console, transient=False, disable=plain)
     task = bar.add_task("train", total=r.train.steps, phase="starting", done=0, flight=0, reward="-", val="-")
+    echoed = {"step": 0}
+    echo_lock = threading.Lock()
+
+    def echo_updates() -> None:
+        from swerl.train.loop.metrics import format_update_line
+
+        with echo_lock:
+            line = trainer.last_line
+            if line and int(line.get("step", 0)) > echoed["step"]:
+                echoed["step"] = int(line["step"])
+                console.print(format_update_line(line, r.train.steps), markup=False, highlight=False,
+                              soft_wrap=True)
 
     def show(p: LoopProgress) -> None:
         phase = p.phase + ("+val" if p.validating else "")
         bar.update(task, completed=p.step, phase=phase, done=p.rollouts_done, flight=p.in_flight,
                    reward="-" if p.reward is None else f"{p.reward:.3f}",
                    val="-" if p.val_reward is None else f"{p.val_reward:.3f}")
+        if plain:
+            echo_updates()
 
     trainer = Trainer(r, run_dir, resume=resume, on_progress=show)
     interrupts = 0
@@ -100,6 +119,8 @@ def run_training(console: Console, *, recipe: str | None, overrides: list[str], 
             result = trainer.run()
     finally:
         signal.signal(signal.SIGINT, previous)
+    if plain:
+        echo_updates()
     state = "stopped early" if result.stopped_early else "finished"
     last = result.last
     reward = f"; last train reward {last['train/reward_mean']:.3f}" if "train/reward_mean" in last else ""

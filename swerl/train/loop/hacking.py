@@ -1,4 +1,4 @@
-"""Reward-hacking attempts the sandbox blocked, read back from what the gateway recorded (ALGORITHMS.md sec. 10).
+"""Reward-hacking attempts the sandbox blocked, read back from what the gateway recorded (docs/algorithms.md sec. 10).
 
 The sandbox hardening (`swerl/sandbox/`) makes the known hacks fail in recognisable ways,
 so the trainer can count them per step without any hook inside the sandbox:
@@ -9,7 +9,9 @@ so the trainer can count them per step without any hook inside the sandbox:
   connection errors (the agent tried to download the upstream source);
 - `test_tamper`: host-side patch extraction drops hunks that touch test files or pytest
   configuration (the agent tried to forge test results); the rollout runner reports them
-  as `dropped` in the reward event's data.
+  as `dropped` in the reward event's data;
+- `tampering`: the grader found the agent forging results (the grade's `tampering`
+  list, kept in the reward event's data; the rollout got reward 0).
 
 The evidence is in the last model call's request (its messages hold every command and
 its output) and in the reward event. Each hit keeps a short example for inspection.
@@ -21,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-KINDS: tuple[str, ...] = ("git", "network", "test_tamper")
+KINDS: tuple[str, ...] = ("git", "network", "test_tamper", "tampering")
 
 GIT_STUB_MARKER = "git is disabled in this sandbox (swerl)"
 """The first words of `swerl.sandbox.hardening.GIT_STUB`'s message."""
@@ -89,6 +91,9 @@ def scan_rollout(rollout_id: str, last_request: dict[str, Any] | None, reward_da
     found = scan_messages(rollout_id, last_request.get("messages") or []) if isinstance(last_request, dict) else []
     for d in _dropped(reward_data):
         found.append(Attempt("test_tamper", rollout_id, "", f"{d.get('path', '?')}: {d.get('reason', '')}"[:300]))
+    tampering = reward_data.get("tampering") if isinstance(reward_data, dict) else None
+    for t in tampering if isinstance(tampering, list) else []:
+        found.append(Attempt("tampering", rollout_id, "", str(t)[:300]))
     return found
 
 

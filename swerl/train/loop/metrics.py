@@ -1,19 +1,28 @@
-"""Per-update metrics: one JSON object per line in `RUN_DIR/metrics.jsonl`, mirrored to TensorBoard.
+"""Per-update metrics: one JSON object per line in `RUN_DIR/metrics.jsonl`, mirrored to TensorBoard / W&B.
 
-The JSONL file is the record (`swerl train report` reads it); TensorBoard is a view. Lines
-are appended and flushed per update, so a killed run keeps every finished step; on
-`--resume`, lines beyond the checkpoint's step are dropped first so the file never holds a
-step twice. Hacking examples go to `RUN_DIR/hacking.jsonl` (one per blocked attempt).
+The JSONL file is the record (`swerl train report` reads it); TensorBoard and Weights &
+Biases (`train.loggers`) are views. Lines are appended and flushed per update, so a killed
+run keeps every finished step; on `--resume`, lines beyond the checkpoint's step are dropped
+first so the file never holds a step twice. Hacking examples go to `RUN_DIR/hacking.jsonl`
+(one per blocked attempt). `format_update_line` is the one plain line per update that
+`swerl train` prints when its output is not a terminal (logs, pipes, schedulers).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from swerl.errors import ConfigError
 from swerl.log import get_logger
+
+if TYPE_CHECKING:
+    from swerl.config import Recipe
 
 log = get_logger(__name__)
 
@@ -25,7 +34,16 @@ def _clean(v: Any) -> Any:
 
 
 class MetricsWriter:
-    def __init__(self, run_dir: Path, *, tensorboard: bool = True, resume_step: int | None = None) -> None:
+    """metrics.jsonl plus the loggers the recipe asks for.
+
+    `recipe` (optional) supplies `train.loggers` and, for W&B, the run's name and config;
+    without it only TensorBoard (per `tensorboard`) is written.
+    """
+
+    def __init__(self, run_dir: Path, *, tensorboard: bool = True, resume_step: int | None = None,
+                 recipe: Recipe | None = None) -> None:
+        loggers: Sequence[str] = recipe.train.loggers if recipe is not None else ("tensorboard",)
+        tensorboard = tensorboard and "tensorboard" in loggers
         self.path = run_dir / "metrics.jsonl"
         self.hacking_path = run_dir / "hacking.jsonl"
         if resume_step is not None:
@@ -41,6 +59,9 @@ class MetricsWriter:
                 self._tb = SummaryWriter(log_dir=str(run_dir / "tensorboard"))
             except ImportError as exc:  # tensorboard is in the train extra; without it, JSONL only
                 log.warning("tensorboard unavailable", error=str(exc))
+        self._wandb: Any = None
+        if "wandb" in loggers and recipe is not None:
+            self._wandb = start_wandb(run_dir, recipe, resume=resume_step is not None)
 
     def write(self, line: dict[str, Any]) -> None:
         self._f.write(json.dumps({k: _clean(v) for k, v in line.items()}, sort_keys=False) + "\n")
@@ -51,6 +72,10 @@ class MetricsWriter:
                 if k != "step" and isinstance(v, int | float) and math.isfinite(float(v)):
                     self._tb.add_scalar(k, float(v), step)
             self._tb.flush()
+        if self._wandb is not None:
+            self._wandb.log({k: float(v) for k, v in line.items()
+                             if k != "step" and isinstance(v, int | float) and math.isfinite(float(v))},
+                            step=int(line["step"]))
 
     def hacking(self, step: int, attempts: list[Any]) -> None:
         for a in attempts:
@@ -64,6 +89,60 @@ class MetricsWriter:
         self._h.close()
         if self._tb is not None:
             self._tb.close()
+        if self._wandb is not None:
+            self._wandb.finish()
+            self._wandb = None
+
+
+def start_wandb(run_dir: Path, recipe: Recipe, *, resume: bool) -> Any:
+    """A W&B run under `RUN_DIR/wandb`, named after the run dir, with the resolved recipe as its config.
+
+    Works without an account: `WANDB_MODE=offline` (or no API key, then offline is chosen
+    here) writes the run locally for a later `wandb sync RUN_DIR/wandb/offline-run-*`. The run id
+    is derived from the run dir's path, so `--resume` continues the same W&B run.
+    """
+    try:
+        import wandb
+    except ImportError as exc:
+        raise ConfigError("train.loggers includes wandb but the wandb package is not installed: "
+                          "pip install 'swerl[wandb]' (or drop wandb from train.loggers)") from exc
+    mode = os.environ.get("WANDB_MODE") or ("online" if os.environ.get("WANDB_API_KEY") else "offline")
+    if mode == "online" and not os.environ.get("WANDB_API_KEY"):
+        log.warning("WANDB_MODE=online without WANDB_API_KEY: wandb uses its stored login, if any")
+    out = Path(run_dir).absolute()
+    (out / "wandb").mkdir(parents=True, exist_ok=True)
+    # Stable per run directory (so --resume continues the W&B run), unique across directories of the same name.
+    slug = "".join(c if c.isalnum() else "-" for c in out.name)[-40:]
+    run_id = f"swerl-{slug}-{hashlib.sha1(str(out).encode()).hexdigest()[:8]}"
+    try:
+        run = wandb.init(project=os.environ.get("WANDB_PROJECT", "swerl"), name=out.name, id=run_id,
+                         dir=str(out), mode=mode, config=recipe.model_dump(mode="json"),
+                         resume="allow" if resume else None, reinit="create_new",
+                         settings=wandb.Settings(silent=True, console="off"))
+    except Exception as exc:  # W&B unreachable or misconfigured: the run's record (metrics.jsonl) still holds all
+        log.warning("wandb unavailable; metrics go to metrics.jsonl (and TensorBoard) only",
+                    error=f"{type(exc).__name__}: {exc}", hint="WANDB_MODE=offline logs without a server")
+        return None
+    log.info("wandb run", mode=mode, dir=str(out / "wandb"), id=run_id)
+    return run
+
+
+def format_update_line(line: dict[str, Any], steps: int | None = None) -> str:
+    """One plain line per update for logs: step, reward, val, samples/rollout, staleness, time.
+
+    Fields the update did not record print as `-`, so columns keep their meaning.
+    """
+
+    def num(key: str, digits: int) -> str:
+        v = line.get(key)
+        return f"{float(v):.{digits}f}" if isinstance(v, int | float) and math.isfinite(float(v)) else "-"
+
+    step = f"{line.get('step', '?')}" + (f"/{steps}" if steps else "")
+    return (f"update {step}  reward {num('train/reward_mean', 3)}  val {num('val/reward_mean', 3)}  "
+            f"samples/rollout {num('assembly/samples_per_rollout', 2)}  "
+            f"staleness {num('staleness/mean', 2)} (max {num('staleness/max', 0)}, "
+            f"dropped {num('staleness/dropped', 0)})  "
+            f"time {num('time/step_s', 1)}s (total {num('time/wall_s', 0)}s)")
 
 
 def truncate_after(path: Path, step: int) -> None:
@@ -87,4 +166,4 @@ def read_metrics(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-__all__ = ["MetricsWriter", "read_metrics", "truncate_after"]
+__all__ = ["MetricsWriter", "format_update_line", "read_metrics", "start_wandb", "truncate_after"]

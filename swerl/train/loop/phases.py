@@ -1,4 +1,4 @@
-"""The trainer's phases as a transition table (ALGORITHMS.md sec. 6), with wall time per phase.
+"""The trainer's phases as a transition table (docs/algorithms.md sec. 6), with wall time per phase.
 
     starting ─► rollout ─► drain ─► update ─► sync ─► rollout ─► ... ─► stopping ─► done
                    │  ▲                          │

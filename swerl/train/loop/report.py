@@ -2,7 +2,7 @@
 
 Plots: `reward.png` (train reward per update, validation reward where validated),
 `entropy.png`, `samples_per_rollout.png` (mean samples per rollout and the single-sample
-fraction over training, like AL1 Fig. 10), `phases.png` (seconds per update in each
+fraction over training, like Fig. 10 of Agent Lightning, "AL1" in docs/algorithms.md), `phases.png` (seconds per update in each
 phase: rollout, drain, update, sync) and `staleness.png`.
 """
 
@@ -37,27 +37,76 @@ def _smooth(ys: list[float], k: int = 5) -> list[float]:
     return [statistics.fmean(ys[max(0, i - k + 1):i + 1]) for i in range(len(ys))]
 
 
-def _plot(path: Path, title: str, ylabel: str, curves: list[tuple[str, list[int], list[float], str]]) -> Path | None:
+def _plot(path: Path, title: str, ylabel: str, curves: list[tuple[str, list[int], list[float], str]],
+          *, ylim: tuple[float, float] | None = None) -> Path | None:
+    """Write `make_figure(...)` to `path` (None, and no file, when every curve is empty)."""
+    import matplotlib.pyplot as plt
+
+    fig = make_figure(title, ylabel, curves, ylim=ylim)
+    if fig is None:
+        return None
+    try:
+        fig.savefig(path, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return path
+
+
+def make_figure(title: str, ylabel: str, curves: list[tuple[str, list[int], list[float], str]],
+                *, ylim: tuple[float, float] | None = None) -> Any:
+    """One line chart over update steps, drawn so it reads right at a glance.
+
+    Update steps are integers (no 2.5 ticks); the y axis never uses offset notation
+    (`1e-6 + 8.9979`), and a nearly flat series gets a span wide enough that float noise does
+    not look like a trend; `ylim` pins a known range (rewards: [0, 1]) unless data leave it;
+    the legend sits outside the axes so it never hides a line. Returns the matplotlib
+    figure (the caller closes it), or None when there is nothing to draw.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator, ScalarFormatter
 
     curves = [c for c in curves if c[1]]
     if not curves:
         return None
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=100)
+    fig, ax = plt.subplots(figsize=(8, 4), dpi=100)
     for label, xs, ys, style in curves:
-        ax.plot(xs, ys, style, label=label, markersize=4)
+        ax.plot(xs, ys, style, label=label, markersize=4, clip_on=False)
     ax.set_title(title)
     ax.set_xlabel("update step")
     ax.set_ylabel(ylabel)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    fmt = ScalarFormatter(useOffset=False)
+    fmt.set_scientific(False)
+    ax.yaxis.set_major_formatter(fmt)
+    ax.set_ylim(*_y_range([y for c in curves for y in c[2]], ylim))
+    xs_all = [x for c in curves for x in c[1]]
+    if min(xs_all) == max(xs_all):
+        ax.set_xlim(min(xs_all) - 1, max(xs_all) + 1)
     ax.grid(alpha=0.3)
-    ax.legend()
+    if len(curves) > 1:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize="small")
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return fig
+
+
+def _y_range(ys: list[float], pinned: tuple[float, float] | None) -> tuple[float, float]:
+    """`pinned` if every value fits in it; else the data's range (never inside `pinned`'s bounds that the data
+    reach), widened to a visible minimum span and padded 5%."""
+    lo, hi = min(ys), max(ys)
+    if pinned is not None:
+        if pinned[0] <= lo and hi <= pinned[1]:
+            return pinned
+        lo, hi = min(lo, pinned[0]), max(hi, pinned[1])
+    mid = (lo + hi) / 2
+    min_span = max(abs(mid) * 0.05, 1e-3)
+    if hi - lo < min_span:
+        lo, hi = mid - min_span / 2, mid + min_span / 2
+    pad = (hi - lo) * 0.05
+    keep_lo = pinned is not None and lo == pinned[0] and min(ys) >= pinned[0]
+    return (lo if keep_lo else lo - pad), hi + pad
 
 
 def render_report(run_dir: Path, out_dir: Path | None = None) -> Summary:
@@ -77,9 +126,10 @@ def render_report(run_dir: Path, out_dir: Path | None = None) -> Summary:
     fx, fy = _series(lines, "assembly/single_sample_frac")
     plots = [
         _plot(out / "reward.png", "reward", "mean reward",
-              [("train", sx, sy, "-"), ("train (5-step mean)", sx, _smooth(sy), "--"), ("validation", vx, vy, "o-")]),
+              [("train", sx, sy, "-"), ("train (5-step mean)", sx, _smooth(sy), "--"), ("validation", vx, vy, "o-")],
+              ylim=(0.0, 1.0)),
         _plot(out / "entropy.png", "policy entropy (response tokens)", "nats", [("entropy", ex, ey, "-")]),
-        _plot(out / "samples_per_rollout.png", "samples per rollout (AL1 Fig. 10)", "value",
+        _plot(out / "samples_per_rollout.png", "samples per rollout (cf. AL1 Fig. 10)", "value",
               [("mean samples per rollout", nx, ny, "-"), ("single-sample fraction", fx, fy, "--")]),
         _plot(out / "phases.png", "time per update by phase", "seconds",
               [(p, *_series(lines, f"time/{p}_s"), "-") for p in ("rollout", "drain", "update", "sync")]),
@@ -130,4 +180,4 @@ def _rows(lines: list[dict[str, Any]], rewards: list[float], val: list[float]) -
     return rows
 
 
-__all__ = ["Summary", "render_report"]
+__all__ = ["Summary", "make_figure", "render_report"]

@@ -6,9 +6,9 @@ tokenizer and model paths, then the engine (must answer one request within
 an existing one at `gateway.url`). The trainer reaches the gateway only through
 `GatewayClient` (HTTP), also when it runs in the same process.
 
-Engines behind one small interface, `EngineHandle`: `release()` before an update (vLLM
-sleep; the embedded engine has nothing to release), `sync(version)` after it (weights
-into the engine, awake again).
+Engines behind the gateway's one interface, `swerl.gateway.engines.InferenceEngine`:
+`release()` before an update (vLLM sleep; the embedded engine has nothing to release),
+`load_weights(version)` after it (the policy's weights into the engine, awake again).
 """
 
 from __future__ import annotations
@@ -19,97 +19,26 @@ import secrets
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import httpx
 
 from swerl.config import Recipe
 from swerl.errors import ConfigError, SwerlError
 from swerl.gateway.client import GatewayClient, GatewayError
+from swerl.gateway.engines import InferenceEngine, RemoteEngine, ServedEngine
 from swerl.log import get_logger
+from swerl.train.backends import TrainingBackend
 
 log = get_logger(__name__)
-
-
-class EngineHandle(Protocol):
-    urls: list[str]
-
-    def release(self) -> None: ...
-
-    def sync(self, version: int) -> None: ...
-
-    def busy_seconds(self) -> tuple[float, int]: ...
-
-    def close(self) -> None: ...
-
-
-def _timed_engine_class() -> type:
-    from swerl.gateway.engines.embedded import EmbeddedEngine
-
-    class TimedEmbeddedEngine(EmbeddedEngine):
-        """Counts generation time and tokens (trainer idle fraction, tokens/s)."""
-
-        busy_s = 0.0
-        tokens = 0
-
-        def generate(self, prompt_ids: list[int], params: Any) -> Any:
-            t0 = time.perf_counter()
-            gen = super().generate(prompt_ids, params)
-            self.busy_s += time.perf_counter() - t0
-            self.tokens += len(gen.token_ids)
-            return gen
-
-    return TimedEmbeddedEngine
-
-
-@dataclass
-class EmbeddedHandle:
-    """The embedded engine on an inference copy of the policy, served over HTTP in a thread."""
-
-    engine: Any
-    server: Any
-    backend: Any
-    urls: list[str] = field(default_factory=list)
-
-    def release(self) -> None:
-        """Nothing to free on CPU: the gateway has drained, so the engine is idle."""
-
-    def sync(self, version: int) -> None:
-        self.engine.load_weights(self.backend.policy_weights(), version=version)
-
-    def busy_seconds(self) -> tuple[float, int]:
-        return self.engine.busy_s, self.engine.tokens
-
-    def close(self) -> None:
-        self.server.stop()
-
-
-@dataclass
-class BackendEngineHandle:
-    """Engines owned by the backend (verl's vLLM replicas): sleep/wake and weight sync are the backend's."""
-
-    backend: Any
-    urls: list[str] = field(default_factory=list)
-
-    def release(self) -> None:
-        self.backend.release_engine()
-
-    def sync(self, version: int) -> None:
-        self.backend.sync_weights(version)
-
-    def busy_seconds(self) -> tuple[float, int]:
-        return 0.0, 0
-
-    def close(self) -> None:
-        self.backend.shutdown()
 
 
 @dataclass
 class Runtime:
     recipe: Recipe
     tokenizer: Any
-    backend: Any
-    engine: EngineHandle
+    backend: TrainingBackend
+    engine: InferenceEngine
     client: GatewayClient
     gateway_server: Any = None
     closers: list[Any] = field(default_factory=list)
@@ -145,12 +74,16 @@ def load_model_and_tokenizer(recipe: Recipe) -> tuple[Any, Any]:
     from swerl.train.models import build_tiny_model, load_tokenizer
 
     m = recipe.model
-    tok = load_tokenizer(m.tokenizer, vocab_size=m.vocab_size)
+    tok = load_tokenizer(m.tokenizer, vocab_size=m.vocab_size, field="model.tokenizer")
+    if recipe.train.backend == "verl" and recipe.inference.engine != "embedded":
+        return None, tok  # verl's workers and replicas load the weights (VerlBackend.start resolves model.path)
     if m.path == "tiny":
         model = build_tiny_model(tok, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
                                  seed=recipe.train.seed, max_position_embeddings=max(m.max_context, 512))
         return model, tok
-    path = Path(m.path).expanduser()
+    from swerl.train.models import is_hub_id, resolve_model_dir
+
+    path = resolve_model_dir(m.path, field="model.path") if is_hub_id(m.path) else Path(m.path).expanduser()
     if not path.is_dir() or not (path / "config.json").is_file():
         raise ConfigError(f"model.path {m.path!r}: not 'tiny' and not a local model directory with config.json")
     import torch
@@ -183,28 +116,29 @@ def _check_engine(url: str, timeout_s: float, model: str | None) -> None:
                      f"({problem}); check inference.url / inference.startup_timeout_s")
 
 
-def start_engine(recipe: Recipe, model: Any, tok: Any, backend: Any) -> EngineHandle:
+def start_engine(recipe: Recipe, model: Any, tok: Any, backend: Any) -> InferenceEngine:
     i = recipe.inference
-    if i.engine == "embedded" and recipe.train.backend == "torch":
-        from swerl.gateway.server import ServerThread
+    if i.engine == "embedded":  # torch backend, or verl without its replicas (CPU): weights via policy_weights
+        from swerl.gateway.engines.embedded import EmbeddedEngine
 
-        engine = _timed_engine_class()(copy.deepcopy(model).eval(), tok, model_name="policy",
-                                       default_max_tokens=recipe.rollout.max_tokens,
-                                       max_context=recipe.model.max_context, seed=recipe.train.seed)
-        server = ServerThread(engine.app()).start()
-        handle = EmbeddedHandle(engine, server, backend, [f"{server.url}/v1"])
-        try:
-            _check_engine(handle.urls[0], i.startup_timeout_s, None)
-        except SwerlError:
-            handle.close()
-            raise
-        return handle
-    urls = list(backend.engine_urls()) if hasattr(backend, "engine_urls") else [i.url or ""]
-    for u in urls:
-        if not u:
+        engine: InferenceEngine = ServedEngine(
+            EmbeddedEngine(copy.deepcopy(model).eval(), tok, model_name="policy",
+                           default_max_tokens=recipe.rollout.max_tokens, max_context=recipe.model.max_context,
+                           seed=recipe.train.seed), weights=backend.policy_weights)
+        model_name = None
+    else:
+        urls = list(backend.engine_urls()) if hasattr(backend, "engine_urls") else [i.url or ""]
+        if not all(urls):
             raise ConfigError("inference.engine=openai needs inference.url")
-        _check_engine(u, i.startup_timeout_s, i.model)
-    return BackendEngineHandle(backend, urls)
+        engine = RemoteEngine(urls, backend if hasattr(backend, "engine_urls") else None)
+        model_name = i.model
+    try:
+        for u in engine.urls():
+            _check_engine(u, i.startup_timeout_s, model_name)
+    except SwerlError:
+        engine.close()
+        raise
+    return engine
 
 
 def start_gateway(recipe: Recipe, run_dir: Path, engine_urls: list[str], tok: Any) -> tuple[GatewayClient, Any]:
@@ -240,7 +174,7 @@ def start_gateway(recipe: Recipe, run_dir: Path, engine_urls: list[str], tok: An
     return GatewayClient(server.url, token, retry_for_s=60), server
 
 
-def build_backend(recipe: Recipe, model: Any, tok: Any, run_dir: Path) -> Any:
+def build_backend(recipe: Recipe, model: Any, tok: Any, run_dir: Path) -> TrainingBackend:
     if recipe.train.backend == "torch":
         from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
 
@@ -249,7 +183,8 @@ def build_backend(recipe: Recipe, model: Any, tok: Any, run_dir: Path) -> Any:
         from swerl.train.backends.verl.backend import VerlBackend
     except ImportError as exc:  # pragma: no cover - depends on the verl extra
         raise ConfigError(f"train.backend=verl: the verl backend is not importable ({exc})") from exc
-    return VerlBackend(recipe, checkpoint_dir=str(run_dir / "checkpoints" / "verl")).start()
+    return VerlBackend(recipe, checkpoint_dir=str(run_dir / "checkpoints" / "verl"),
+                       with_rollout=recipe.inference.engine != "embedded").start()
 
 
 def start_runtime(recipe: Recipe, run_dir: Path) -> Runtime:
@@ -265,7 +200,7 @@ def start_runtime(recipe: Recipe, run_dir: Path) -> Runtime:
         backend = build_backend(recipe, model, tok, run_dir)
         engine = start_engine(recipe, model, tok, backend)
         closers.append(engine.close)
-        client, gw_server = start_gateway(recipe, run_dir, engine.urls, tok)
+        client, gw_server = start_gateway(recipe, run_dir, engine.urls(), tok)
         closers.append(client.close)
         if gw_server is not None:
             closers.append(gw_server.stop)
@@ -277,4 +212,4 @@ def start_runtime(recipe: Recipe, run_dir: Path) -> Runtime:
     return Runtime(recipe, tok, backend, engine, client, gw_server, closers)
 
 
-__all__ = ["EngineHandle", "Runtime", "check_recipe", "load_model_and_tokenizer", "start_runtime"]
+__all__ = ["Runtime", "check_recipe", "load_model_and_tokenizer", "start_runtime"]

@@ -1,8 +1,11 @@
-"""Task sources and the harness for a recipe, and the seeded task sampler.
+"""The recipe's harness and task ids (train and held-out validation), and the seeded task sampler.
 
-`rollout.harness` picks the agent program: `toy` (in-process, no sandbox) or
-`mini-swe-agent` (the rollout room's runner over a hardened sandbox). The train split is
-what rollouts are declared for; the validation split is held out (never trained on).
+`rollout.harness` picks the agent program the rollout runner runs: `toy` (the CPU
+learning task, no sandbox) or mini-swe-agent (`mini-swe-agent`, `-textbased`, or a
+`pkg.mod:Class` model class) in hardened sandboxes. Rollouts are declared for the train
+split; validation tasks are never trained on: `data.val_split` of the dataset, or, for
+the bundled task pack (no splits), `data.val_limit` (default 2) tasks held out by a
+seeded shuffle.
 """
 
 from __future__ import annotations
@@ -13,13 +16,19 @@ from typing import Any
 
 from swerl.config import Recipe
 from swerl.errors import ConfigError
-from swerl.train.loop.harness import Harness
+from swerl.log import get_logger
+from swerl.rollout.runner import Harness
+from swerl.rollout.schema import RolloutSettings
+
+log = get_logger(__name__)
+
+TASKPACK_VAL = 2
 
 
 class TaskSampler:
-    """Epochs over the tasks in a seeded shuffled order; its state is checkpointed."""
+    """Epochs over the task ids in a seeded shuffled order; its state is checkpointed."""
 
-    def __init__(self, tasks: list[dict[str, Any]], seed: int) -> None:
+    def __init__(self, tasks: list[str], seed: int) -> None:
         if not tasks:
             raise ConfigError("the recipe's train split has no tasks")
         self.tasks = tasks
@@ -27,7 +36,7 @@ class TaskSampler:
         self.order: list[int] = []
         self.pos = 0
 
-    def next(self) -> dict[str, Any]:
+    def next(self) -> str:
         if self.pos >= len(self.order):
             self.order = list(range(len(self.tasks)))
             self.rng.shuffle(self.order)
@@ -44,26 +53,63 @@ class TaskSampler:
         self.order, self.pos = list(state["order"]), int(state["pos"])
 
 
-def build_harness(recipe: Recipe, tokenizer: Any, run_dir: Path) -> tuple[Harness, list[dict], list[dict]]:
-    """(harness, train tasks, validation tasks) for `rollout.harness`."""
+def build_harness(recipe: Recipe, tokenizer: Any, run_dir: Path) -> tuple[Harness, RolloutSettings, list[str],
+                                                                          list[str]]:
+    """(harness, rollout settings, train task ids, validation task ids) for `rollout.harness`."""
     name = recipe.rollout.harness
     if name == "toy":
-        from swerl.train.loop.toy import ToyHarness, toy_tasks
+        from swerl.rollout.toy import ToyHarness, toy_tasks
 
-        harness = ToyHarness(recipe.toy, tokenizer, timeout_s=recipe.inference.request_timeout_s + 60)
-        train = toy_tasks(recipe.toy, "train", recipe.train.seed)
-        val = toy_tasks(recipe.toy, "val", recipe.train.seed)
-        return harness, _limit(train, recipe.data.limit), _limit(val, recipe.data.val_limit)
-    if name.startswith("mini-swe-agent") or ":" in name:  # the rollout room's harnesses (or pkg.mod:Class)
-        from swerl.train.loop.swe import build_swe_harness
-
-        return build_swe_harness(recipe, tokenizer, run_dir)
+        train = _limit(toy_tasks(recipe.toy, "train", recipe.train.seed), recipe.data.limit)
+        val = _limit(toy_tasks(recipe.toy, "val", recipe.train.seed), recipe.data.val_limit)
+        harness = ToyHarness(recipe.toy, tokenizer, train + val, timeout_s=recipe.inference.request_timeout_s + 60)
+        return harness, RolloutSettings.from_recipe(recipe), [t["id"] for t in train], [t["id"] for t in val]
+    if name.startswith("mini-swe-agent") or ":" in name:
+        return _swe(recipe, run_dir)
     raise ConfigError(f"rollout.harness {name!r}: expected toy, mini-swe-agent, mini-swe-agent-textbased "
                       "or pkg.mod:Class")
 
 
-def _limit(tasks: list[dict], n: int | None) -> list[dict]:
-    return tasks[:n] if n else tasks
+def _source(dataset: str, split: str) -> Any:
+    from swerl.rollout.tasks import TaskSource
+
+    try:
+        return TaskSource(dataset, split)
+    except Exception as exc:  # a missing file / split / hub name: before any work starts
+        raise ConfigError(f"data.dataset {dataset!r} split {split!r}: cannot load tasks: {exc}") from exc
+
+
+def _swe(recipe: Recipe, run_dir: Path) -> tuple[Harness, RolloutSettings, list[str], list[str]]:
+    from swerl.rollout.context import WorkerContext, WorkerOptions
+    from swerl.rollout.runner import MiniSweHarness
+
+    d = recipe.data
+    train_src = _source(d.dataset, d.split)
+    ids = list(train_src.instance_ids)
+    by_id = {i: train_src.task(i) for i in ids}
+    if d.val_split and d.dataset != "taskpack":
+        val_src = _source(d.dataset, d.val_split)
+        val_ids = list(val_src.instance_ids)
+        by_id |= {i: val_src.task(i) for i in val_ids}
+    else:  # the task pack: hold out a seeded few (never trained on)
+        shuffled = sorted(ids)
+        random.Random(f"val-{recipe.train.seed}").shuffle(shuffled)
+        n_val = min(d.val_limit or TASKPACK_VAL, max(0, len(ids) - 1))
+        val_ids = sorted(shuffled[:n_val])
+        ids = [i for i in ids if i not in set(val_ids)]
+    ids, val_ids = _limit(ids, d.limit), _limit(val_ids, d.val_limit)
+    if not ids:
+        raise ConfigError(f"data.dataset {d.dataset!r}: no training tasks")
+    ctx = WorkerContext(WorkerOptions(recipe=str(run_dir / "recipe.yaml"), rootfs="auto",
+                                      trajectories=run_dir / "trajectories"))
+    sandbox = ctx.sandbox  # an unavailable backend fails here, before any rollout
+    ctx.prepare_images()
+    log.info("tasks", train=len(ids), val=len(val_ids))
+    return MiniSweHarness(sandbox, by_id.__getitem__, ctx.settings), ctx.settings, ids, val_ids
+
+
+def _limit(items: list[Any], n: int | None) -> list[Any]:
+    return items[:n] if n else items
 
 
 __all__ = ["TaskSampler", "build_harness"]

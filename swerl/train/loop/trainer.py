@@ -1,4 +1,4 @@
-"""`swerl train`: the collocated-async training loop (ALGORITHMS.md secs. 3-6, 8), read top to bottom.
+"""`swerl train`: the collocated-async training loop (docs/algorithms.md secs. 3-6, 8), read top to bottom.
 
     start engine + gateway ─► declare rollouts ─► controller runs the harness ─► completion feed
         ▲                                                                           │
@@ -27,10 +27,14 @@ import yaml
 from swerl.config import Recipe
 from swerl.errors import SwerlError
 from swerl.gateway.client import GatewayError
+from swerl.gateway.states import TRAINABLE
 from swerl.log import get_logger
+from swerl.rollout.controller import Controller, declare, plan
+from swerl.rollout.launchers import ThreadLauncher
+from swerl.rollout.runner import Runner
+from swerl.rollout.schema import RolloutOutcome
 from swerl.train.loop.book import RolloutBook
 from swerl.train.loop.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state
-from swerl.train.loop.driver import LocalDriver, RolloutSpec
 from swerl.train.loop.metrics import MetricsWriter
 from swerl.train.loop.phases import Phase, PhaseMachine
 from swerl.train.loop.runtime import start_runtime
@@ -38,6 +42,9 @@ from swerl.train.loop.tasks import TaskSampler, build_harness
 from swerl.train.loop.update import batch_metrics, build_batch, rl_update
 
 log = get_logger(__name__)
+
+CONTROLLER_GRACE_S = 300.0
+"""Seconds past `sandbox.rollout_timeout_s` before the controller declares a running attempt dead."""
 
 
 @dataclass
@@ -91,7 +98,9 @@ class Trainer:
         self.val_groups: list[str] = []
         self.last_line: dict[str, Any] = {}
         self.consecutive_infra = 0
+        self.infra_attempts = 0  # attempts that failed on infrastructure since the last metrics line
         self.last_infra_error = ""
+        self.stopping = False
         self.last_completion = time.monotonic()
         self.dropped_since_line = 0  # over-stale rollouts dropped since the last metrics line
 
@@ -109,15 +118,12 @@ class Trainer:
         self.rt, self.client = rt, rt.client
         harness = None
         try:
-            harness, train_tasks, self.val_tasks = build_harness(r, rt.tokenizer, self.run_dir)
+            harness, settings, train_tasks, self.val_tasks = build_harness(r, rt.tokenizer, self.run_dir)
             self.sampler = TaskSampler(train_tasks, t.seed)
             self._restore(ckpt)
             self.metrics = MetricsWriter(self.run_dir, tensorboard=t.tensorboard,
-                                         resume_step=self.st.step if ckpt else None)
-            self.driver = LocalDriver(self.client, harness, concurrency=r.rollout.concurrency,
-                                      max_attempts=self.book.max_attempts, max_tokens=r.rollout.max_tokens,
-                                      max_steps=r.rollout.max_steps, on_infra_error=self._infra_error,
-                                      on_success=self._success)
+                                         resume_step=self.st.step if ckpt else None, recipe=r)
+            self._start_controller(Runner(self.client, None, None, settings, self._observe, harness=harness))
             try:
                 return self._loop()
             finally:
@@ -164,13 +170,15 @@ class Trainer:
                 self.machine.go(Phase.ROLLOUT)
                 continue
             line = {"step": self.st.step + 1, **batch_metrics(batch)}
-            for k, v in rl_update(self.rt.backend, batch, r).items():
+            for k, v in rl_update(self.rt.backend, batch, r, update_index=self.st.step).items():
                 line["time/optimizer_s" if k == "time/update_s" else k] = v
             self.st.step += 1
-            self.st.version = self.st.step
+            changed = line.get("policy/updated", 1.0) > 0  # SAO warm-up trains only the critic
             # ---- sync: weights into the engine, resume with the new policy version ---------------
             self.machine.go(Phase.SYNC)
-            self.rt.engine.sync(self.st.version)
+            if changed:  # an update that left the policy as it was is not a new version (staleness)
+                self.st.version += 1
+                self.rt.engine.load_weights(self.st.version)
             self.client.resume(self.st.version)
             self.metrics.hacking(self.st.step, batch.hacking)
             self._finish_line(line, batch)
@@ -205,24 +213,21 @@ class Trainer:
         while self.book.outstanding() + n <= max(r.rollout.concurrency, n):
             self._declare_group("train", self.sampler.next(), n, r.rollout.temperature)
 
-    def _declare_group(self, split: str, task: dict[str, Any], n: int, temperature: float) -> str:
+    def _declare_group(self, split: str, task: str, n: int, temperature: float) -> str:
+        """Declare `n` rollouts of `task` as one group; the controller (ours, or an external one) runs them.
+        Ids: group `<t|v><incarnation>-<index>.<task>`, rollouts `<group>:<k>`; the sampling seed is in the
+        metadata and does not depend on the ids (they differ after --resume)."""
         index = self.st.groups_declared
         self.st.groups_declared += 1
-        gid = f"{'t' if split == 'train' else 'v'}{self.st.incarnation}-{index:07d}"
-        specs, tokens = [], []
-        for k in range(n):
-            rid = f"{gid}-{k}"
-            made = self.client.create_rollout(rid, group_id=gid, max_attempts=self.book.max_attempts,
-                                              metadata={"instance_id": str(task.get("id", "")), "split": split,
-                                                        "temperature": temperature})
-            tokens.append(made["token"] or "")
-            specs.append(RolloutSpec(rid, gid, task, split, temperature, self.st.version,
-                                     seed=hash_seed(self.recipe.train.seed, split, index, k)))
-        self.book.add_group(gid, split, specs)
-        if self.recipe.rollout.controller == "local":  # external: `swerl rollout controller` claims them
-            for spec, token in zip(specs, tokens, strict=True):
-                self.driver.launch(spec, token)
-        return gid
+        reqs = plan([task], n, prefix=f"{'t' if split == 'train' else 'v'}{self.st.incarnation}-{index:07d}.",
+                    max_attempts=self.book.max_attempts,
+                    metadata={"split": split, "temperature": temperature, "declared_version": self.st.version})
+        for k, req in enumerate(reqs):
+            req.metadata["seed"] = hash_seed(self.recipe.train.seed, split, index, k)
+        declare(self.client, reqs)
+        self.book.add_group(reqs[0].group_id, split, reqs)
+        self.controller.kick()
+        return reqs[0].group_id
 
     def _batch_ready(self, mode: str) -> bool:
         if self.val_groups:  # validate one policy version: the next update waits for it
@@ -255,10 +260,12 @@ class Trainer:
             "throughput/tokens_per_s": tokens_d / step_s if step_s else 0.0,
             "throughput/train_tokens_per_s": line.get("batch/tokens", 0.0) / max(laps["update"], 1e-9),
             "rollouts/in_flight": float(self.book.outstanding()), "rollouts/done_total": float(self.st.rollouts_done),
-            "rollouts/failed_infra": float(failed), "staleness/dropped_total": float(self.st.stale_dropped),
+            "rollouts/failed_infra": float(failed), "rollouts/infra_attempts": float(self.infra_attempts),
+            "staleness/dropped_total": float(self.st.stale_dropped),
             "staleness/dropped": float(self.dropped_since_line),
         }
         self.dropped_since_line = 0
+        self.infra_attempts = 0
         if t.val_every and (self.st.step % t.val_every == 0 or self.st.step == t.steps) and self.val_tasks:
             self.pending_line = line
             temp = self.recipe.rollout.val_temperature
@@ -303,29 +310,62 @@ class Trainer:
             self._write(self.pending_line)
             self.pending_line = None
 
+    # ---- the rollout path: controller -> launcher (threads here) -> runner -> harness ------------
+    def _start_controller(self, runner: Runner) -> None:
+        """The embedded default runs the controller in a thread of this process and each attempt in a
+        thread (`ThreadLauncher`); with `rollout.controller: external`, `swerl rollout controller` (processes
+        or Kubernetes Jobs) runs the same runner against the same gateway, and nothing starts here."""
+        r = self.recipe
+        self.runner = runner
+        launcher = ThreadLauncher(self._work)
+        self.controller = Controller(self.client, launcher, concurrency=r.rollout.concurrency,
+                                     deadline_s=r.sandbox.rollout_timeout_s, grace_s=CONTROLLER_GRACE_S,
+                                     poll_s=0.5)
+        launcher.on_finish = self.controller.kick
+        self.controller_thread: threading.Thread | None = None
+        if r.rollout.controller == "local":
+            self.controller_thread = threading.Thread(target=self.controller.serve, name="controller", daemon=True)
+            self.controller_thread.start()
+
+    def _work(self, rollout_id: str, attempt: int) -> RolloutOutcome:
+        return self.runner.run_attempt(rollout_id, attempt=attempt)
+
     def _shutdown(self) -> None:
-        """Stop the controller; release held calls first (an error may have left the gateway paused)."""
-        if self.driver.stop_event.is_set():
+        """Stop the controller; release held calls first (an error may have left the gateway paused).
+        Running attempts end at their next turn (toy) or run out (mini-swe-agent; waited for up to 30 s,
+        their late writes are refused as stale); what they leave is failed on `--resume`."""
+        if self.stopping:
             return
-        self.driver.stop_event.set()
+        self.stopping = True
+        self.runner.stop.set()
+        self.controller.stop()
         try:
             if self.client.status().get("paused"):
                 self.client.resume(self.st.version)
         except GatewayError as exc:
             log.warning("could not resume the gateway while stopping", error=str(exc))
-        self.driver.stop(timeout_s=30.0)
+        if self.controller_thread is not None:
+            self.controller_thread.join(timeout=30.0)
+        deadline = time.monotonic() + 30.0
+        while self.controller.launcher.active() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.controller.launcher.close()
 
     # ---- failures ------------------------------------------------------------------------------
-    def _infra_error(self, rollout_id: str, reason: str) -> None:
-        self.consecutive_infra += 1
-        self.last_infra_error = reason
-
-    def _success(self, rollout_id: str) -> None:
-        self.consecutive_infra = 0
+    def _observe(self, out: RolloutOutcome) -> None:
+        """Every attempt's outcome (worker threads): consecutive infra failures stop the run."""
+        if out.state == "failed_infra":
+            self.consecutive_infra += 1
+            self.infra_attempts += 1
+            self.last_infra_error = out.error or ""
+        elif out.state in TRAINABLE:
+            self.consecutive_infra = 0
 
     def _check_health(self) -> None:
         """Classified failures: too many infrastructure failures in a row, or nothing completing at all."""
         t = self.recipe.train
+        if self.controller_thread is not None and not self.controller_thread.is_alive() and not self.stopping:
+            raise SwerlError("the rollout controller thread died (see the log); no rollouts are being run")
         if self.consecutive_infra >= t.max_infra_failures:
             raise SwerlError(f"{self.consecutive_infra} infrastructure failures in a row (engine, sandbox or "
                              f"gateway); the last: {self.last_infra_error[:300]}")
@@ -360,7 +400,7 @@ class Trainer:
         self.st.incarnation += 1
         self.sampler.load_state_dict(ckpt["sampler"])
         self.book.load_state_dict(ckpt["book"])
-        self.rt.engine.sync(self.st.version)
+        self.rt.engine.load_weights(self.st.version)
         self._reset_gateway(self.st.version)
 
     def _reset_gateway(self, version: int) -> None:

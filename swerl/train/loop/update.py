@@ -1,6 +1,6 @@
 """One update from completed rollouts: fetch events, drop over-stale rollouts, assemble, advantages, step.
 
-ALGORITHMS.md secs. 2-6 and 8, in the order they run:
+docs/algorithms.md secs. 2-6 and 8, in the order they run:
 
     events (gateway) ─► staleness filter (sec. 6) ─► assemble (secs. 1-2) ─► rewards
         ─► advantages over rollouts (sec. 3; SAO: critic + skip-observation GAE, sec. 8)
@@ -18,39 +18,11 @@ from swerl.config import Recipe
 from swerl.gateway.client import GatewayClient
 from swerl.train.advantage import compute_advantages
 from swerl.train.assembly import assemble
+from swerl.train.backends import TrainingBackend
+from swerl.train.io import fetch_rollouts, fetch_rollouts_batch
 from swerl.train.loop.book import Group
 from swerl.train.loop.hacking import KINDS, Attempt, scan_rollout
-from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Sample
-
-
-@dataclass
-class Fetched:
-    """What the gateway recorded for one rollout (its latest attempt)."""
-
-    rollout_id: str
-    events: list[dict[str, Any]]
-    first_version: int | None
-    reward: float | None
-    reward_data: Any
-    last_request: dict[str, Any] | None = None
-
-
-def fetch(client: GatewayClient, rollout_id: str, scan: bool) -> Fetched:
-    """Model calls and reward of the rollout; with `scan`, also its last request's JSON (for hacking evidence)."""
-    events = client.events(rollout_id, kinds=["model_request", "reward"])
-    attempt = max((e["attempt"] for e in events), default=0)
-    calls = [e for e in events if e["kind"] == "model_request" and e["attempt"] == attempt]
-    rewards = [e for e in events if e["kind"] == "reward" and e["attempt"] == attempt]
-    versions = [e["policy_version"] for e in calls if e.get("policy_version") is not None and not e.get("error")]
-    reward = rewards[-1] if rewards else None
-    last_request = None
-    if scan and calls:
-        last = client.events_after(rollout_id, after_seq=calls[-1]["seq"] - 1, kinds=["model_request"],
-                                   include_json=True, limit=1)
-        last_request = last[0].get("request") if last else None
-    return Fetched(rollout_id, events, min(versions) if versions else None,
-                   None if reward is None else reward.get("reward"), None if reward is None else reward.get("data"),
-                   last_request)
+from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
 
 
 @dataclass
@@ -71,17 +43,20 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
                 scan: bool) -> Batch:
     """Fetch, staleness-filter and assemble the rollouts of `groups` for an update at policy `version`."""
     limit = recipe.algorithm.staleness_limit
-    kept_events: list[dict[str, Any]] = []
+    kept_events: list[Event] = []
+    kept_ids: list[str] = []
     kept_groups: list[list[str]] = []
     rewards: dict[str, float] = {}
     staleness: list[int] = []
     stale: list[str] = []
     no_samples: list[str] = []
     hacking: list[Attempt] = []
+    fetch = fetch_rollouts_batch if hasattr(client, "token_batch") else fetch_rollouts  # binary when offered
+    fetched = fetch(client, [rid for g in groups for rid in g.trainable], last_request=scan)
     for g in groups:
         members: list[str] = []
         for rid in g.trainable:
-            f = fetch(client, rid, scan)
+            f = fetched[rid]
             hacking += scan_rollout(rid, f.last_request, f.reward_data)
             if f.first_version is None or f.reward is None:
                 no_samples.append(rid)  # no usable model call (or no reward): nothing to train on
@@ -94,9 +69,12 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
             members.append(rid)
             rewards[rid] = float(f.reward)
             kept_events += f.events
+            kept_ids.append(rid)
         if members:
             kept_groups.append(members)
-    samples, stats = assemble(kept_events, mode=recipe.algorithm.merge, tokenizer=tokenizer)
+    src = next((f.batch for f in fetched.values() if f.batch is not None), None)  # the binary fetch
+    samples, stats = assemble(kept_events if src is None else src, mode=recipe.algorithm.merge, tokenizer=tokenizer,
+                              rollouts=None if src is None else kept_ids)
     with_reward = {s.rollout_id for s in samples}
     no_samples += [r for rs in kept_groups for r in rs if r not in with_reward]
     kept_groups = [[r for r in rs if r in with_reward] for rs in kept_groups]
@@ -123,14 +101,15 @@ def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
     return [mb for mb in out if mb]
 
 
-def rl_update(backend: Any, batch: Batch, recipe: Recipe) -> dict[str, float]:
-    """Advantages (sec. 3) and `train.mini_batches` optimizer steps; returns averaged backend metrics."""
+def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_index: int) -> dict[str, float]:
+    """Advantages (sec. 3) and `train.mini_batches` optimizer steps; returns averaged backend metrics.
+    `update_index` (updates done before this one) drives SAO's critic warm-up."""
     a = recipe.algorithm
     metrics: dict[str, float] = {}
     per_step: list[dict[str, float]] = []
     if a.name == "sao":  # group size 1: the critic supplies per-token advantages (sec. 8)
         for mb in mini_batches(batch, recipe.train.mini_batches):
-            per_step.append(backend.update(mb))
+            per_step.append(backend.update(mb, update_index=update_index))
     else:
         adv = compute_advantages(batch.samples, estimator=a.name, level=a.advantage_level,
                                  std_normalize=a.std_normalize)
@@ -140,7 +119,8 @@ def rl_update(backend: Any, batch: Batch, recipe: Recipe) -> dict[str, float]:
                     "adv/std": statistics.pstdev(per_rollout) if len(per_rollout) > 1 else 0.0,
                     "adv/zero_frac": sum(1 for x in per_rollout if abs(x) < 1e-9) / len(per_rollout)}
         for mb in mini_batches(batch, recipe.train.mini_batches):
-            per_step.append(backend.update(mb, [adv_of[(s.rollout_id, s.sample_index)] for s in mb]))
+            per_step.append(backend.update(mb, [adv_of[(s.rollout_id, s.sample_index)] for s in mb],
+                                           update_index=update_index))
     keys = {k for m in per_step for k in m}
     for k in sorted(keys):
         vals = [m[k] for m in per_step if k in m]
@@ -178,4 +158,4 @@ def batch_metrics(batch: Batch) -> dict[str, float]:
     return m
 
 
-__all__ = ["Batch", "Fetched", "batch_metrics", "build_batch", "fetch", "mini_batches", "rl_update"]
+__all__ = ["Batch", "batch_metrics", "build_batch", "mini_batches", "rl_update"]

@@ -16,6 +16,9 @@ The rest import verl when first used:
   rollouts per data-parallel rank.
 - `critic`: SAO's frozen-attention value model as a verl engine.
 - `backend.VerlBackend`: the `TrainingBackend` driving verl's workers.
+- `cpu_platform`: verl's platform plugin for CPU (gloo, logical GPUs), so the real workers
+  run without a GPU (`train.device: cpu`, `recipes/tiny-verl.yaml`).
+- `node_check`: one short run on a GPU node that has verl + vLLM (docs/verl.md).
 """
 
 from swerl.train.backends.verl.plan import MemoryLine, ResourcePlan, dry_run_text, render_plan, resource_plan

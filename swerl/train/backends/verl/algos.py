@@ -4,7 +4,7 @@ Registered on import (idempotent), so any verl process that imports this module
 (the driver, and every Ray worker that unpickles `loss_fns.swerl_actor_loss`) knows them:
 
 - advantage estimators `swerl_grpo`, `swerl_rloo` (`algorithm.adv_estimator`): rollout-level
-  baselines (ALGORITHMS.md sec. 3) computed by `swerl.train.advantage.group_advantages`.
+  baselines (docs/algorithms.md sec. 3) computed by `swerl.train.advantage.group_advantages`.
   verl's built-in GRPO treats every row as a group member; a rollout split into N rows
   would count N times (AL1 Fig. 4: baseline 3/4 instead of 1/2). Pass `rollout_index`
   (one id per row) to group rows into rollouts; without it each row is a rollout, which
@@ -24,6 +24,7 @@ seq-mean-token-mean and has no rollout-mean.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -153,17 +154,41 @@ def aggregate(loss_mat: torch.Tensor, response_mask: torch.Tensor, loss_agg_mode
     return agg_loss(loss_mat, response_mask, loss_agg_mode, **{k: info[k] for k in _VERL_AGG_KEYS if k in info})
 
 
+SUM_PREFIX = "actor/swerl_sum_"
+"""Per-token sums a policy loss reports (summed over micro-batches, then divided by `tokens` on the driver),
+so `policy/clip_frac` & co. are whole-step token means exactly as `TorchBackend` defines them; verl's own
+per-micro-batch means (`actor/pg_clipfrac`) weigh a short micro-batch like a long one."""
+
+
+def token_sums(flagged: torch.Tensor, old_log_prob: torch.Tensor, log_prob: torch.Tensor,
+               mask: torch.Tensor) -> dict[str, float]:
+    """Sums over the micro-batch's response tokens: flagged (clipped / DIS-masked), log-ratio, ratio, count."""
+    m = mask.to(torch.float64)
+    lr = (log_prob - old_log_prob).to(torch.float64)
+    return {f"{SUM_PREFIX}flagged": float((flagged.to(torch.float64) * m).sum()),
+            f"{SUM_PREFIX}kl": float((-lr * m).sum()), f"{SUM_PREFIX}ratio": float((lr.exp() * m).sum()),
+            f"{SUM_PREFIX}tokens": float(m.sum())}
+
+
+def dual_clip(config: Any) -> float | None:
+    """verl's `clip_ratio_c` as swerl's dual-clip bound: None (off) when unset or infinite."""
+    c = getattr(config, "clip_ratio_c", None)
+    return float(c) if c is not None and math.isfinite(float(c)) else None
+
+
 def swerl_ppo_policy_loss(old_log_prob: torch.Tensor, log_prob: torch.Tensor, advantages: torch.Tensor,
                           response_mask: torch.Tensor, loss_agg_mode: str = "token-mean", config: Any = None,
                           rollout_is_weights: torch.Tensor | None = None) -> tuple[torch.Tensor, dict[str, Any]]:
     """verl policy loss `swerl_ppo`, (b, R) tensors -> (loss, metrics); `old_log_prob` is logp_rollout."""
-    tok, clipped = ppo_clip_loss(log_prob, old_log_prob, advantages, config.clip_ratio_low, config.clip_ratio_high)
+    tok, clipped = ppo_clip_loss(log_prob, old_log_prob, advantages, config.clip_ratio_low, config.clip_ratio_high,
+                                 dual_clip(config))
     if rollout_is_weights is not None:
         tok = tok * rollout_is_weights
     mask = response_mask.bool()
     with torch.no_grad():
         metrics = {"actor/pg_clipfrac": masked_mean(clipped.float(), mask).item(),
-                   "actor/ppo_kl": masked_mean(old_log_prob - log_prob, mask).item()}
+                   "actor/ppo_kl": masked_mean(old_log_prob - log_prob, mask).item(),
+                   **token_sums(clipped, old_log_prob, log_prob, mask)}
     return aggregate(tok, mask, loss_agg_mode, config), metrics
 
 
@@ -177,7 +202,8 @@ def swerl_dis_policy_loss(old_log_prob: torch.Tensor, log_prob: torch.Tensor, ad
     mask = response_mask.bool()
     with torch.no_grad():
         metrics = {"actor/dis_masked_frac": masked_mean((~keep).float(), mask).item(),
-                   "actor/ppo_kl": masked_mean(old_log_prob - log_prob, mask).item()}
+                   "actor/ppo_kl": masked_mean(old_log_prob - log_prob, mask).item(),
+                   **token_sums(~keep, old_log_prob, log_prob, mask)}
     return aggregate(tok, mask, loss_agg_mode, config), metrics
 
 
@@ -195,14 +221,17 @@ register()
 
 __all__ = [
     "STEP_KEY",
+    "SUM_PREFIX",
     "StepInfo",
     "aggregate",
     "denominators_from_meta",
     "denominators_to_meta",
+    "dual_clip",
     "register",
     "rollout_advantages",
     "swerl_dis_policy_loss",
     "swerl_grpo_advantage",
     "swerl_ppo_policy_loss",
     "swerl_rloo_advantage",
+    "token_sums",
 ]

@@ -10,7 +10,7 @@ distributed engine. Only verl's workers and managers are used, never its fit loo
     engine_urls()      the replicas' OpenAI-compatible servers: the gateway's upstreams.
     release_engine()   vLLM sleep (weights + KV cache freed) before an update, after the
                        gateway paused and drained (the replica also waits for its queue).
-    update(samples)    one optimizer step over whole rollouts (ALGORITHMS.md secs. 3-5, 8).
+    update(samples)    one optimizer step over whole rollouts (docs/algorithms.md secs. 3-5, 8).
     sync_weights(v)    trainer -> vLLM weights, vLLM awake again; then the gateway resumes with v.
     state_dict()       sharded verl checkpoint of actor (+ critic) under `checkpoint_dir`,
                        returned as a small dict that `load_state_dict` restores from.
@@ -18,7 +18,7 @@ distributed engine. Only verl's workers and managers are used, never its fit loo
 One `update` for SAO: critic values (forward only) -> skip-observation GAE linked across
 each rollout's rows on the driver (`proto.rows_gae`) -> policy step (after the critic's
 warm-up) -> K critic steps on the same batch (`epochs=K`), as `TorchBackend` does.
-verl's workers need CUDA; `scripts/gpu_check.sh` exercises this class on a GPU machine.
+With `train.device: cpu` the same workers run on CPU (local Ray, FSDP2 over gloo; `cpu_platform`).
 """
 
 from __future__ import annotations
@@ -43,21 +43,55 @@ _RENAME = {
     "actor/dis_masked_frac": "policy/dis_masked_frac", "actor/ppo_kl": "policy/approx_kl",
     "actor/entropy": "policy/entropy", "actor/grad_norm": "policy/grad_norm", "actor/lr": "policy/lr",
     "critic/vf_loss": "critic/value_loss", "critic/grad_norm": "critic/grad_norm",
-    "critic/vpred_mean": "critic/value_mean",
 }
 
 
-def _reduce(metrics: dict[str, Any], prefix: str) -> dict[str, float]:
-    """verl's per-mini-batch metric lists -> floats under swerl's names (`prefix` for unprefixed keys)."""
+def _reduce(metrics: dict[str, Any], prefix: str, flag_key: str = "policy/clip_frac") -> dict[str, float]:
+    """verl's per-mini-batch metric lists -> floats under swerl's names (`prefix` for unprefixed keys).
+
+    The policy's token sums (`algos.SUM_PREFIX`) become whole-step token means with `TorchBackend`'s
+    definitions: `flag_key` (clip or DIS-masked fraction), `policy/approx_kl`, `policy/ratio_mean`,
+    `policy/entropy`; they replace verl's per-micro-batch means of the same quantities."""
     from verl.utils.metric import reduce_metrics
 
+    from swerl.train.backends.verl.algos import SUM_PREFIX
+
     out: dict[str, float] = {}
+    sums: dict[str, float] = {}
     for k, v in reduce_metrics(dict(metrics)).items():
         key = k if "/" in k else f"{prefix}/{k}"
         try:
-            out[_RENAME.get(key, key)] = float(v)
+            value = float(v)
         except (TypeError, ValueError):
             continue
+        if key.startswith(SUM_PREFIX):
+            sums[key.removeprefix(SUM_PREFIX)] = value
+        else:
+            out[_RENAME.get(key, key)] = value
+    n = sums.get("tokens")
+    if n is not None:
+        n = max(n, 1e-12)
+        out[flag_key] = sums.get("flagged", 0.0) / n
+        out["policy/approx_kl"] = sums.get("kl", 0.0) / n
+        out["policy/ratio_mean"] = sums.get("ratio", 0.0) / n
+        if "entropy" in sums:
+            out["policy/entropy"] = sums["entropy"] / n
+    return out
+
+
+def _reduce_critic(metrics: dict[str, Any]) -> dict[str, float]:
+    """The critic's K epochs (one list entry each) under `TorchBackend`'s definitions: `critic/value_loss`
+    of the first epoch, `critic/value_loss_last` of the last, `critic/grad_norm` of the last step;
+    `critic/value_mean` stays the pre-update mean that `_gae` reports (not verl's in-training `vpred_mean`)."""
+    raw = dict(metrics)
+    out: dict[str, float] = {}
+    loss, norm = raw.pop("critic/vf_loss", None), raw.pop("grad_norm", None)
+    raw.pop("critic/vpred_mean", None)
+    if isinstance(loss, list) and loss:
+        out["critic/value_loss"], out["critic/value_loss_last"] = float(loss[0]), float(loss[-1])
+    if isinstance(norm, list) and norm:
+        out["critic/grad_norm"] = float(norm[-1])
+    out.update(_reduce(raw, "critic"))
     return out
 
 
@@ -80,6 +114,7 @@ class VerlBackend:
         self.ray_address = ray_address
         self.calculate_entropy = calculate_entropy
         self.use_critic = recipe.algorithm.name == "sao"
+        self.on_cpu = recipe.train.device == "cpu"
         self.step = 0
         self.dp_size = 1
         self.pad_token_id = 0
@@ -111,16 +146,31 @@ class VerlBackend:
             build_verl_config,
             critic_worker_config,
         )
+        from swerl.train.models import resolve_model_dir
 
         t0 = time.perf_counter()
+        v = self.recipe.verl
+        if self.model_path == "tiny":  # the same seeded random-init model the loop's embedded engine builds
+            self.model_path = self._materialize_tiny_model()
+        self.model_path = str(resolve_model_dir(self.model_path, field="model.path"))
+        env = {"TOKENIZERS_PARALLELISM": "false"}
+        extra = list(self.overrides)
+        if self.on_cpu:  # verl's real workers on CPU: swerl's platform plugin, gloo, logical GPUs (cpu_platform)
+            from swerl.train.backends.verl.cpu_platform import activate, cpu_env, cpu_overrides
+
+            activate()
+            env.update(cpu_env())
+            extra = cpu_overrides(self.use_critic) + extra
         cfg = self.cfg = build_verl_config(self.recipe, model_path=self.model_path, checkpoint_dir=self.checkpoint_dir,
-                                           extra=self.overrides)
+                                           extra=extra)
         tok = AutoTokenizer.from_pretrained(self.model_path)
         self.pad_token_id = tok.pad_token_id if tok.pad_token_id is not None else (tok.eos_token_id or 0)
         self.vocab_size = getattr(AutoConfig.from_pretrained(self.model_path), "vocab_size", None)
         if not ray.is_initialized():
-            ray.init(address=self.ray_address, runtime_env={"env_vars": {"TOKENIZERS_PARALLELISM": "false"}})
-        v = self.recipe.verl
+            world = v.nnodes * v.gpus_per_node  # CPU: logical GPUs (one per rank) and enough logical CPUs for
+            logical = {"num_gpus": world, "num_cpus": 4 * world + 4}  # verl's bundles (3 CPUs per GPU)
+            ray.init(address=self.ray_address, runtime_env={"env_vars": env},
+                     **(logical if self.on_cpu and self.ray_address is None else {}))
         pool = RayResourcePool(process_on_nodes=[v.gpus_per_node] * v.nnodes, use_gpu=True, max_colocate_count=3,
                                name_prefix="swerl")
         role = "actor_rollout" if self.with_rollout else "actor"  # "actor" builds no vLLM engine
@@ -130,7 +180,7 @@ class VerlBackend:
             c_cfg, worker_cfg = critic_worker_config(cfg)
             classes["critic"] = RayClassWithInitArgs(cls=ray.remote(CriticWorker), config=worker_cfg)
         group = RayWorkerGroup(resource_pool=pool, ray_cls_with_init=create_colocated_worker_cls(classes),
-                               device_name="cuda")
+                               device_name="cpu" if self.on_cpu else "cuda")
         wgs = group.spawn(prefix_set=classes.keys())
         if self.use_critic:
             self.critic_wg = wgs["critic"]
@@ -139,7 +189,7 @@ class VerlBackend:
         self.actor_wg = wgs["actor_rollout"]
         self.actor_wg.init_model()
         self.actor_wg.set_loss_fn(partial(swerl_actor_loss, config=actor_config(cfg)))
-        self.dp_size = self._dp_size(self.actor_wg, "actor")
+        self.dp_size = self._dp_size(self.actor_wg.parallel_info())
         if self.with_rollout:
             from verl.checkpoint_engine import CheckpointEngineManager
             from verl.workers.rollout.llm_server import LLMServerManager
@@ -156,11 +206,28 @@ class VerlBackend:
                  replicas=len(self.engine_urls()), start_s=round(time.perf_counter() - t0, 1))
         return self
 
+    def _materialize_tiny_model(self) -> str:
+        """`model.path: tiny` as a Hugging Face directory (verl's workers load from a path): the recipe's
+        tiny model and tokenizer, built exactly as `loop.runtime.load_model_and_tokenizer` builds them."""
+        from swerl.train.models import build_tiny_model, load_tokenizer
+
+        m = self.recipe.model
+        path = os.path.join(self.checkpoint_dir, "base-model")
+        tok = load_tokenizer(m.tokenizer, vocab_size=m.vocab_size, field="model.tokenizer")
+        model = build_tiny_model(tok, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
+                                 seed=self.recipe.train.seed, max_position_embeddings=max(m.max_context, 512))
+        os.makedirs(path, exist_ok=True)
+        model.save_pretrained(path)
+        tok.save_pretrained(path)
+        return path
+
     @staticmethod
-    def _dp_size(wg: Any, mesh: str) -> int:
-        if mesh not in wg._dispatch_info:
-            wg._dispatch_info[mesh] = wg._query_dispatch_info(mesh)
-        return max(wg._dispatch_info[mesh]) + 1
+    def _dp_size(infos: list[dict[str, int]]) -> int:
+        """The data-parallel size every rank reports (`ActorWorker.parallel_info`); ranks must agree."""
+        sizes = {int(i["dp_size"]) for i in infos}
+        if len(sizes) != 1:
+            raise ConfigError(f"verl workers disagree on the data-parallel size: {sorted(sizes)}")
+        return sizes.pop()
 
     def _require_started(self) -> None:
         if self.actor_wg is None:
@@ -207,8 +274,10 @@ class VerlBackend:
         return time.perf_counter() - t0
 
     # ---- update ---------------------------------------------------------------------------------
-    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None) -> dict[str, float]:
-        """One optimizer step over `samples` (whole rollouts); see `TrainingBackend.update`."""
+    def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
+               update_index: int | None = None) -> dict[str, float]:
+        """One optimizer step over `samples` (whole rollouts); see `TrainingBackend.update`
+        (`update_index`: the loop's updates so far, which SAO's critic warm-up counts)."""
         from verl.utils import tensordict_utils as tu
 
         from swerl.train.backends.verl.proto import rollout_layout, samples_to_dataproto, to_worker_tensordict
@@ -232,20 +301,22 @@ class VerlBackend:
         metrics: dict[str, float] = {
             "batch/samples": float(len(samples)), "batch/rollouts": float(len({s.rollout_id for s in samples})),
             "batch/rows": float(len(dp)), "batch/padding_rows": float(layout.rows.count(-1)),
-            "batch/response_tokens": float(mask.sum()), "batch/tokens": float(dp.batch["attention_mask"].sum()),
+            "batch/response_tokens": float(mask.sum()), "batch/tokens": float(sum(s.num_tokens for s in samples)),
         }
         if self.use_critic:
             metrics.update(self._gae(dp))
         adv = dp.batch["advantages"][mask.bool()]
         metrics["policy/advantage_mean"] = float(adv.mean()) if adv.numel() else 0.0
-        train_policy = not self.use_critic or self.step >= a.critic_warmup_steps
+        done = self.step if update_index is None else update_index
+        train_policy = not self.use_critic or done >= a.critic_warmup_steps
         metrics["policy/updated"] = float(train_policy)
         if train_policy:
             out = self.actor_wg.update_actor(to_worker_tensordict(dp, calculate_entropy=self.calculate_entropy))
-            metrics.update(_reduce(tu.get(out, "metrics"), "actor"))
+            flag_key = "policy/clip_frac" if a.policy_loss == "ppo" else "policy/dis_masked_frac"
+            metrics.update(_reduce(tu.get(out, "metrics"), "actor", flag_key))
         if self.use_critic:
             out = self.critic_wg.train_mini_batch(to_worker_tensordict(dp, epochs=a.critic_updates)).get()
-            metrics.update(_reduce(tu.get(out, "metrics"), "critic"))
+            metrics.update(_reduce_critic(tu.get(out, "metrics")))
         self.step += 1
         dt = time.perf_counter() - t0
         metrics["time/update_s"] = dt
@@ -280,7 +351,30 @@ class VerlBackend:
         self.actor_wg.save_checkpoint(os.path.join(path, "actor"), global_step=self.step)
         if self.critic_wg is not None:
             self.critic_wg.save_checkpoint(os.path.join(path, "critic"), global_step=self.step)
+        self._prune_checkpoints(keep=path)
         return path
+
+    def _prune_checkpoints(self, keep: str) -> list[str]:
+        """Delete all but the newest `verl.max_ckpt_to_keep` `global_step_N` directories of `checkpoint_dir`.
+
+        Done here rather than by verl's own `max_ckpt_to_keep`, which only counts saves of the
+        current process (a resumed run would never delete what an earlier one wrote) and leaves
+        the emptied `global_step_N` directories behind. The checkpoint just written is never deleted."""
+        import re
+        import shutil
+
+        n = self.recipe.verl.max_ckpt_to_keep
+        root = self.checkpoint_dir
+        if not n or not os.path.isdir(root):
+            return []
+        steps = sorted((int(m.group(1)), d) for d in os.listdir(root)
+                       if (m := re.fullmatch(r"global_step_(\d+)", d)) and os.path.isdir(os.path.join(root, d)))
+        doomed = [os.path.join(root, d) for _, d in steps[:-n] if os.path.join(root, d) != keep]
+        for d in doomed:
+            shutil.rmtree(d, ignore_errors=True)
+        if doomed:
+            log.info("verl_checkpoints_pruned", removed=[os.path.basename(d) for d in doomed], kept=n)
+        return doomed
 
     def load_checkpoint(self, path: str, step: int) -> None:
         self._require_started()
@@ -302,12 +396,16 @@ class VerlBackend:
         self.load_checkpoint(state["checkpoint"], state["step"])
 
     def policy_weights(self) -> dict[str, Any]:
-        """Not gathered on the driver: a 9B policy stays sharded; `sync_weights` streams it to vLLM instead.
+        """The policy's full state dict on the driver, for an engine that is not verl's (the loop's embedded one).
 
-        For a Hugging Face export use verl's model merger on a checkpoint (docs/verl.md).
-        """
-        raise ConfigError("VerlBackend keeps weights sharded on its workers: use sync_weights(version) "
-                                  "for the inference engine, or save_checkpoint() + `python -m verl.model_merger`")
+        Only without verl's replicas (`with_rollout=False`): with them, weights go to vLLM through
+        `sync_weights` and a 9B policy stays sharded. Gathers every parameter from the FSDP shards,
+        so it is meant for models that fit the driver's memory (CPU runs, small models). For a
+        Hugging Face export use verl's model merger on a checkpoint (docs/verl.md)."""
+        if self.with_rollout or self.actor_wg is None:
+            raise ConfigError("VerlBackend keeps weights sharded on its workers: use sync_weights(version) "
+                              "for the inference engine, or save_checkpoint() + `python -m verl.model_merger`")
+        return self.actor_wg.full_state_dict()[0]
 
 
 __all__ = ["VerlBackend"]

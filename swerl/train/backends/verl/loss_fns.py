@@ -26,7 +26,7 @@ from verl.utils import tensordict_utils as tu
 from verl.utils.metric import AggregationType, Metric
 from verl.workers.utils.padding import no_padding_2_padding
 
-from swerl.train.backends.verl.algos import STEP_KEY, StepInfo, aggregate, denominators_from_meta
+from swerl.train.backends.verl.algos import STEP_KEY, SUM_PREFIX, StepInfo, aggregate, denominators_from_meta
 from swerl.train.losses import aggregate_loss, masked_mean
 
 STEP_META = "swerl_step"
@@ -71,12 +71,16 @@ def swerl_actor_loss(config: Any, model_output: dict[str, Any], data: Any,
             response_mask=mask, loss_agg_mode=config.loss_agg_mode, config=config,
             rollout_is_weights=batch.get("rollout_is_weights", None))
         loss = pg_loss
-        metrics: dict[str, Any] = {k: Metric(AggregationType.MEAN, v) for k, v in pg_metrics.items()}
+        metrics: dict[str, Any] = {
+            k: Metric(AggregationType.SUM if k.startswith(SUM_PREFIX) else AggregationType.MEAN, v)
+            for k, v in pg_metrics.items()}
         metrics["actor/pg_loss"] = Metric(AggregationType.SUM, pg_loss.detach())
         entropy = model_output.get("entropy")
         if entropy is not None:
             entropy = no_padding_2_padding(entropy, data)
             metrics["actor/entropy"] = Metric(AggregationType.MEAN, masked_mean(entropy.detach(), mask).item())
+            metrics[f"{SUM_PREFIX}entropy"] = Metric(
+                AggregationType.SUM, float((entropy.detach().double() * mask).sum()))
             if config.entropy_coeff:
                 loss = loss - config.entropy_coeff * aggregate(entropy, mask, config.loss_agg_mode, config)
     finally:

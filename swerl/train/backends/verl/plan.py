@@ -12,7 +12,8 @@ Per GPU, during an update (vLLM asleep, its weights and KV cache released):
     actor   4 B/param fp32 weights + 4 B grads + 8 B Adam (0 when offloaded), / n_gpus
     critic  (SAO) 4 B/param weights + 12 B per *trainable* (MLP) param, / n_gpus
     act.    max_token_len_per_gpu x layers x hidden x 2 B (checkpoints) + 20 B x tokens x hidden (one layer)
-    logits  max_token_len_per_gpu x vocab x 4 B
+    logits  max_token_len_per_gpu x vocab x (4 B fp32 logits + 2 B their bf16 gradient)
+            + (verl) one entropy chunk of 2048 x vocab x 8 B (chunked, recomputed in backward)
 During rollout: the trainer's resident weights (+ Adam unless offloaded) + vLLM's pool
 (gpu_memory_utilization x GPU memory, holding bf16 weights / rollout_tp and the KV cache).
 """
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from swerl.config import Recipe
 
 GIB = float(1 << 30)
+ENTROPY_CHUNK = 2048
+"""Positions per entropy chunk (verl's `entropy_from_logits_chunk_size`)."""
 HEADROOM_GIB = 3.0
 """CUDA context, NCCL buffers and allocator fragmentation, per GPU."""
 MLP_FRACTION = 9.0 / 13.0
@@ -144,7 +147,11 @@ def resource_plan(recipe: Recipe, *, peak_tflops: float = 989.0, mfu: float = 0.
                     MemoryLine("critic Adam (resident)", c_adam / GIB)]
     act = tokens * m.num_layers * m.hidden_size * 2 + 20.0 * tokens * m.hidden_size
     update += [MemoryLine("activations", act / GIB, f"{tokens} tokens/micro-batch, checkpointed layers"),
-               MemoryLine("logits (fp32)", tokens * m.vocab_size * 4 / GIB, f"{tokens} x {m.vocab_size}")]
+               MemoryLine("logits (fp32)", tokens * m.vocab_size * 4 / GIB, f"{tokens} x {m.vocab_size}"),
+               MemoryLine("logits gradient (bf16)", tokens * m.vocab_size * 2 / GIB, "backward of the log-probs")]
+    if t.backend == "verl":  # entropy metric: chunked and recomputed in backward (settings.verl_overrides)
+        update.append(MemoryLine("entropy chunk (fp32)", ENTROPY_CHUNK * m.vocab_size * 4 * 2 / GIB,
+                                 f"{ENTROPY_CHUNK} x {m.vocab_size}, softmax + product"))
     if gpu_gib:
         update.append(MemoryLine("headroom", HEADROOM_GIB, "CUDA context, NCCL, fragmentation"))
     if replicas:

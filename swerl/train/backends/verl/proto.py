@@ -5,7 +5,7 @@ response token (left-padded to P), its "response" is the rest: actions *and* the
 observation tokens between them (right-padded to R), with `response_mask` 1 on actions
 only, as verl's multi-turn agent loop lays out tool outputs. `old_log_probs` is the
 logged `logp_rollout`: swerl's behaviour policy is the rollout's, never a recomputed one
-(ALGORITHMS.md sec. 8), and one `update()` is one optimizer step.
+(docs/algorithms.md sec. 8), and one `update()` is one optimizer step.
 
 Rollouts are never split (sec. 5): `rollout_layout` balances *whole rollouts* over the
 data-parallel ranks with verl's own workload model and Karmarkar-Karp partitioner, puts

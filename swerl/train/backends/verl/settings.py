@@ -7,7 +7,7 @@ composes exactly this list. The user's `verl.overrides` come last and win.
 
 Why some values are fixed rather than read from the recipe:
 - `ppo_epochs=1`, `shuffle=false`: one `update()` is one optimizer step over whole
-  rollouts (ALGORITHMS.md sec. 5); the backend passes the mini-batch size per call.
+  rollouts (docs/algorithms.md sec. 5); the backend passes the mini-batch size per call.
 - `use_dynamic_bsz=true`: micro-batches are cut by tokens (`max_token_len_per_gpu`), so
   a rank's row count never has to divide a fixed micro-batch size.
 - `loss_agg_mode`: verl validates it against its own modes; swerl's mode (rollout-mean
@@ -16,6 +16,9 @@ Why some values are fixed rather than read from the recipe:
 - `logprobs_mode=raw_logprobs`: the gateway records vLLM's raw log-probs (before
   temperature), the quantity the trainer recomputes.
 - `served_model_name`: the replicas answer to one fixed model name (`served_model_name`).
+- `clip_ratio_c`: `algorithm.clip_ratio_c` (dual-clip), `inf` when the recipe turns it off.
+- `entropy_from_logits_with_chunking` + `entropy_checkpointing`: the entropy metric never holds
+  a full tokens x vocabulary softmax (at 32k x 248k that alone is 30 GiB in fp32).
 """
 
 from __future__ import annotations
@@ -89,6 +92,11 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
         (f"{actor}.policy_loss.loss_mode", POLICY_LOSSES[a.policy_loss]),
         (f"{actor}.clip_ratio_low", low),
         (f"{actor}.clip_ratio_high", high),
+        (f"{actor}.clip_ratio_c", a.clip_ratio_c if a.clip_ratio_c is not None else float("inf")),  # inf: dual-clip off
+        # entropy is a metric here (coefficient 0): chunked and recomputed in backward, so no full
+        # tokens x vocabulary softmax is kept for the update (the plan counts one chunk)
+        (f"{actor}.entropy_from_logits_with_chunking", True),
+        (f"{actor}.entropy_checkpointing", True),
         (f"{actor}.loss_agg_mode", VERL_AGG[a.loss_agg]),
         (f"{actor}.entropy_coeff", 0),
         (f"{actor}.use_kl_loss", False),

@@ -1,6 +1,6 @@
-"""One short GPU run of the verl backend (`scripts/gpu_check.sh`): start, rollout round trip, update, weight sync.
+"""One short run of the verl backend on a GPU node with verl + vLLM: start, rollout round trip, update, weight sync.
 
-    python -m swerl.train.backends.verl.gpu_check --out DIR [--gpus N] [--sao] [--no-rollout]
+    python -m swerl.train.backends.verl.node_check --out DIR [--gpus N] [--sao] [--no-rollout]
 
 1. a random-init small Qwen3 model (+ swerl's locally trained tiny BPE tokenizer with the
    Qwen chat template) is written to DIR/model: no hub access needed;
@@ -11,7 +11,7 @@
    `Sample`s (groups of 4, random 0/1 rewards);
 4. `release_engine()` (vLLM sleep) -> one `update()` on those samples -> a second update on
    synthetic long samples for throughput -> `sync_weights(1)` -> the replicas serve again;
-5. DIR/gpu_check.json: timings, trained tokens/s, GPU memory (verl's
+5. DIR/node_check.json: timings, trained tokens/s, GPU memory (verl's
    perf/max_memory_allocated_gb and nvidia-smi), metrics, and pass/fail of each stage.
 
 Exit status 0 only if every stage passed. Progress goes to stderr as structured logs.
@@ -33,7 +33,7 @@ import numpy as np
 
 from swerl.log import configure, get_logger
 
-log = get_logger("swerl.gpu_check")
+log = get_logger("swerl.node_check")
 
 
 def build_model(out: Path, *, hidden: int = 256, layers: int = 4, heads: int = 4, seed: int = 0) -> tuple[Path, Any]:
@@ -184,7 +184,7 @@ def run(report: dict[str, Any], out: Path, gpus: int, sao: bool, with_rollout: b
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "gpu_check_out")))
+    p.add_argument("--out", type=Path, default=Path(os.environ.get("OUT", "node_check_out")))
     p.add_argument("--gpus", type=int, default=1)
     p.add_argument("--sao", action="store_true", help="the SAO recipe: critic with frozen attention, DIS")
     p.add_argument("--no-rollout", action="store_true", help="skip vLLM (trainer only)")
@@ -199,9 +199,9 @@ def main(argv: list[str] | None = None) -> int:
         report.setdefault("error", repr(exc))
         code = 1
     finally:
-        path = args.out / "gpu_check.json"
+        path = args.out / "node_check.json"
         path.write_text(json.dumps(report, indent=2, default=str))
-        sys.stderr.write(f"gpu_check: report at {path}\n")
+        sys.stderr.write(f"node_check: report at {path}\n")
     return code
 
 

@@ -1,4 +1,4 @@
-"""A fast fake OpenAI-compatible engine for tests and `bench/gateway.py`.
+"""A fast fake OpenAI-compatible engine for the gateway tests and `bench/gateway.py` (run as a script there).
 
 It speaks just enough HTTP/1.1 (keep-alive, Content-Length requests, chunked
 SSE responses) on a raw asyncio protocol so that it costs a few tens of
@@ -32,6 +32,8 @@ class FakeConfig:
     drop_every: int = 0  # every k-th request closes the connection without answering
     fail_first: int = 0  # the first n requests answer 503
     delay_s: float = 0.0  # answer after this long (keeps calls in flight)
+    chunk_delay_s: float = 0.0  # streamed answers: this long between chunks
+    max_model_len: int = 32768  # the context limit /models reports
     model: str = "fake"
 
 
@@ -138,13 +140,19 @@ class _Protocol(asyncio.Protocol):
         self.transport.write(b"HTTP/1.1 %d X\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n%s"
                              % (status, ctype, len(body), body))
 
-    def send_chunks(self, chunks: list[bytes]) -> None:
+    def send_chunks(self, chunks: list[bytes], gap_s: float = 0.0) -> None:
         if self.transport is None or self.transport.is_closing():
             return
         out = [b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"]
         out += [b"%x\r\n%s\r\n" % (len(c), c) for c in chunks]
         out.append(b"0\r\n\r\n")
-        self.transport.write(b"".join(out))
+        if gap_s <= 0:
+            self.transport.write(b"".join(out))
+            return
+        loop = asyncio.get_running_loop()
+        for i, piece in enumerate(out):
+            loop.call_later(i * gap_s, lambda p=piece: self.transport and not self.transport.is_closing()
+                            and self.transport.write(p))
 
 
 class FakeUpstream:
@@ -157,6 +165,7 @@ class FakeUpstream:
         self._server: asyncio.AbstractServer | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.port = 0
+        self.version = 0
 
     @property
     def url(self) -> str:
@@ -188,10 +197,27 @@ class FakeUpstream:
         if self._loop is not None:
             self._loop.call_soon_threadsafe(self._loop.stop)
 
+    # the gateway's engine interface (swerl.gateway.engines.InferenceEngine)
+    def urls(self) -> list[str]:
+        return [self.url]
+
+    def release(self) -> None:
+        """Nothing to free."""
+
+    def load_weights(self, version: int) -> None:
+        self.version = version
+
+    def busy_seconds(self) -> tuple[float, int]:
+        return 0.0, 0
+
+    def close(self) -> None:
+        self.stop_thread()
+
     def _handle(self, proto: _Protocol, method: str, path: str, body: bytes) -> None:
         st, cfg = self.stats, self.cfg
         if method == "GET":
-            proto.send(200, b'{"object":"list","data":[{"id":"%s","object":"model"}]}' % self._bodies.model)
+            proto.send(200, b'{"object":"list","data":[{"id":"%s","object":"model","max_model_len":%d}]}'
+                       % (self._bodies.model, cfg.max_model_len))
             return
         st.requests += 1
         k = st.requests
@@ -211,13 +237,13 @@ class FakeUpstream:
             return
         if st.record:
             st.bodies.append(req)
-        if isinstance(req.get("max_tokens"), int) and req["max_tokens"] < 1:  # like vLLM's validation
-            proto.send(400, b'{"error":{"message":"max_tokens must be at least 1","type":"BadRequestError",'
+        if isinstance(req.get("temperature"), int | float) and req["temperature"] < 0:  # like vLLM's validation
+            proto.send(400, b'{"error":{"message":"temperature must be non-negative","type":"BadRequestError",'
                             b'"code":400}}')
             return
         if path.endswith("/chat/completions"):
             if req.get("stream"):
-                reply = lambda: proto.send_chunks(self._bodies.chat_chunks(k))  # noqa: E731
+                reply = lambda: proto.send_chunks(self._bodies.chat_chunks(k), cfg.chunk_delay_s)  # noqa: E731
             else:
                 out = self._bodies.chat(k)
                 reply = lambda: proto.send(200, out)  # noqa: E731
@@ -245,7 +271,7 @@ class FakeUpstream:
 
 
 def main() -> None:
-    """`python -m swerl.gateway.engines.fake --port P`: run the fake as its own process (benchmarks)."""
+    """`python tests/gateway/fake_engine.py --port P`: run the fake as its own process (benchmarks)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--prompt-len", type=int, default=2000)

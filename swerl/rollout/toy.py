@@ -10,7 +10,8 @@ Every turn samples one token restricted to the tool word and the digits
 (`allowed_token_ids`, a vLLM sampling option the embedded engine implements too); the
 gateway records the raw full-vocabulary log-prob, so the trainer's ratios are consistent.
 The harness talks plain OpenAI chat completions to the gateway's per-rollout URL, like any
-agent would. `delay_s`/`delay_sigma` add a log-normal environment time per rollout, the
+agent would; the `Runner` runs it like mini-swe-agent (claim, run, record), so the trainer
+has one rollout path for both. `delay_s`/`delay_sigma` add a log-normal environment time per rollout, the
 long tail of real agent rollouts (`bench/collocated.py`).
 """
 
@@ -26,7 +27,7 @@ import httpx
 from swerl.config import ToyConfig
 from swerl.errors import ConfigError
 from swerl.log import get_logger
-from swerl.train.loop.harness import InfraError, RolloutContext, RolloutResult
+from swerl.rollout.runner import Attempt, AttemptContext
 
 log = get_logger(__name__)
 
@@ -60,56 +61,70 @@ def _seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256("/".join(map(str, parts)).encode()).digest()[:7], "little")
 
 
+class _Infra(Exception):
+    """The model call failed for reasons outside the agent (gateway unreachable, HTTP error)."""
+
+
+class _Stopped(Exception):
+    """The runner is stopping (trainer Ctrl-C): the attempt ends at a turn boundary."""
+
+
 class ToyHarness:
-    """Thread-safe; one shared HTTP client (creating one per rollout costs ~20 ms of TLS setup)."""
+    """Thread-safe; one shared HTTP client (creating one per rollout costs ~20 ms of TLS setup).
+    `tasks` maps a task id to `{"id", "secret"}` (`toy_tasks`)."""
 
     name = "toy"
 
-    def __init__(self, cfg: ToyConfig, tokenizer: Any, *, model: str = "policy", timeout_s: float = 600.0) -> None:
+    def __init__(self, cfg: ToyConfig, tokenizer: Any, tasks: list[dict[str, Any]], *, model: str = "policy",
+                 timeout_s: float = 600.0) -> None:
         self.cfg = cfg
         self.words = [cfg.tool_word] + [str(i) for i in range(cfg.secrets)]
         self.allowed = single_token_ids(tokenizer, self.words)
+        self.tasks = {t["id"]: t for t in tasks}
         self.model = model
         self.http = httpx.Client(timeout=httpx.Timeout(timeout_s, connect=10.0))
 
     def close(self) -> None:
         self.http.close()
 
-    def _call(self, ctx: RolloutContext, messages: list[dict[str, str]], turn: int) -> str:
-        body = {"model": self.model, "messages": messages, "max_tokens": 1, "temperature": ctx.temperature,
+    def _call(self, ctx: AttemptContext, messages: list[dict[str, str]], turn: int) -> str:
+        if ctx.stop.is_set():
+            raise _Stopped(f"rollout {ctx.rollout_id}: stopping")
+        body = {"model": self.model, "messages": messages, "max_tokens": 1, "temperature": ctx.endpoint.temperature,
                 "seed": _seed(ctx.seed, ctx.attempt, turn) & ((1 << 31) - 1),
                 "allowed_token_ids": self.allowed}
         try:
-            r = self.http.post(f"{ctx.base_url}/chat/completions", json=body,
-                               headers={"Authorization": f"Bearer {ctx.api_key}"})
+            r = self.http.post(f"{ctx.endpoint.base_url}/chat/completions", json=body,
+                               headers={"Authorization": f"Bearer {ctx.endpoint.api_key.get_secret_value()}"})
         except httpx.HTTPError as exc:
-            raise InfraError(f"toy: gateway unreachable: {exc!r}") from exc
+            raise _Infra(f"toy: gateway unreachable: {exc!r}") from exc
         if r.status_code != 200:
-            raise InfraError(f"toy: model call failed with HTTP {r.status_code}: {r.text[:200]}")
+            raise _Infra(f"toy: model call failed with HTTP {r.status_code}: {r.text[:200]}")
         return (r.json()["choices"][0]["message"].get("content") or "").strip()
 
-    def _delay(self, ctx: RolloutContext) -> None:
+    def _delay(self, ctx: AttemptContext) -> None:
         if self.cfg.delay_s <= 0:
             return
         rng = random.Random(_seed(ctx.seed, ctx.attempt, "delay"))
-        delay = self.cfg.delay_s * math.exp(self.cfg.delay_sigma * rng.gauss(0.0, 1.0))
-        ctx.stop.wait(delay)
-        ctx.check_stop()
+        ctx.stop.wait(self.cfg.delay_s * math.exp(self.cfg.delay_sigma * rng.gauss(0.0, 1.0)))
 
-    def run(self, ctx: RolloutContext) -> RolloutResult:
-        secret = str(ctx.task["secret"])
+    def run(self, ctx: AttemptContext) -> Attempt:
+        secret = str(self.tasks[ctx.instance_id]["secret"])
         messages = [{"role": "system", "content": SYSTEM.format(tool=self.cfg.tool_word)},
                     {"role": "user", "content": QUESTION}]
-        ctx.check_stop()
-        self._delay(ctx)
-        first = self._call(ctx, messages, 1)
-        called = first == self.cfg.tool_word
-        answer = first
-        if called:
-            messages += [{"role": "assistant", "content": first}, {"role": "tool", "content": secret}]
-            answer = self._call(ctx, messages, 2)
+        try:
+            self._delay(ctx)
+            first = self._call(ctx, messages, 1)
+            called = first == self.cfg.tool_word
+            answer = first
+            if called:
+                messages += [{"role": "assistant", "content": first}, {"role": "tool", "content": secret}]
+                answer = self._call(ctx, messages, 2)
+        except (_Infra, _Stopped) as exc:
+            return Attempt(None, "failed_infra", error=str(exc))
         reward = float(called and answer == secret)
-        return RolloutResult(reward=reward, data={"called_tool": called, "answer": answer, "secret": secret})
+        return Attempt(None, "succeeded", reward=reward, resolved=bool(reward),
+                       data={"called_tool": called, "answer": answer, "secret": secret})
 
 
 __all__ = ["ToyHarness", "single_token_ids", "toy_tasks"]

@@ -1,0 +1,145 @@
+"""The real loop learns? taskgen -> expert trajectories -> SFT -> held-out eval -> RL -> held-out eval -> compare.
+
+Every stage is the public CLI, run as a subprocess exactly as a user types it:
+
+1. `swerl data taskgen` - generated SWE-smith-style tasks (train split; test split = held-out files);
+2. `swerl data expert` - mini-swe-agent + the scripted expert in bwrap, graded fresh -> `.traj.json`;
+3. `swerl train sft` - warm-start of the `swe-tiny` architecture on the resolved trajectories;
+4. `swerl eval swebench --model SFT_DIR` on `--heldout` tasks of the test split (before);
+5. `swerl train --recipe swe-tiny` - RL from the SFT checkpoint through the real loop (mini-swe-agent,
+   bwrap, fresh-sandbox grading, gateway, best-effort merge, rollout-level GRPO, collocated async);
+6. `swerl eval swebench --model RL_RUN_DIR` (the run dir: exported on the fly) on the same tasks (after);
+7. `swerl eval compare before after` - paired bootstrap CI of the difference.
+
+Prints each stage's wall time, then
+
+    BENCH swe_tiny_train_reward_first <v> reward goal >0
+    BENCH swe_tiny_train_reward_last <v> reward goal >first
+    BENCH swe_tiny_heldout_resolved_before <v> % goal >=0
+    BENCH swe_tiny_heldout_resolved_after <v> % goal >before
+    BENCH swe_tiny_heldout_gain_ci_low <v> pct-points goal >0
+    BENCH swe_tiny_total_time <v> s goal <=2400
+
+`--tasks DIR` / `--expert DIR` / `--sft DIR` reuse earlier stages' outputs (the expensive ones on a small
+machine). Sizes default to a run that fits ~40 minutes on 2 free cores; `--quick` shrinks every stage
+to prove the pipeline end to end in a few minutes (its numbers say nothing about learning).
+
+Usage: .venv/bin/python bench/swe_learning.py [--work DIR] [--quick] [--expert-limit 120] [--sft-epochs 8]
+       [--heldout 24] [--rl-steps 8] [--rl-rollouts 16] [--tasks DIR] [--expert DIR] [--sft DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SWERL = [sys.executable, "-m", "swerl.cli"] if not (ROOT / ".venv" / "bin" / "swerl").exists() else \
+    [str(ROOT / ".venv" / "bin" / "swerl")]
+
+
+def sh(stage: str, args: list[str], times: dict[str, float], log: Path) -> str:
+    t0 = time.perf_counter()
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+           "MSWEA_SILENT_STARTUP": "1", "TOKENIZERS_PARALLELISM": "false", "COLUMNS": "160"}
+    res = subprocess.run([*SWERL, *args], cwd=ROOT, env=env, capture_output=True, text=True)
+    times[stage] = time.perf_counter() - t0
+    with log.open("a") as fh:
+        fh.write(f"$ swerl {' '.join(args)}\n{res.stdout}\n{res.stderr[-4000:]}\n")
+    if res.returncode != 0:
+        raise SystemExit(f"stage {stage} failed (exit {res.returncode}); see {log}\n{res.stderr[-1500:]}")
+    print(f"[{stage}] {times[stage]:.0f}s", flush=True)
+    return res.stdout
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--work", type=Path, default=ROOT / "runs" / "bench-swe-learning")
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--tasks", type=Path)
+    ap.add_argument("--expert", type=Path)
+    ap.add_argument("--sft", type=Path)
+    ap.add_argument("--expert-limit", type=int, default=120)
+    ap.add_argument("--sft-epochs", type=int, default=8)
+    ap.add_argument("--sft-lr", type=float, default=3e-3)
+    ap.add_argument("--heldout", type=int, default=24)
+    ap.add_argument("--rl-steps", type=int, default=8)
+    ap.add_argument("--rl-rollouts", type=int, default=16)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    a = ap.parse_args()
+    if a.quick:
+        a.expert_limit, a.sft_epochs, a.heldout, a.rl_steps, a.rl_rollouts = 6, 2, 3, 1, 4
+    work = a.work.resolve()
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    log = work / "bench.log"
+    times: dict[str, float] = {}
+    t_all = time.perf_counter()
+
+    tasks = a.tasks.resolve() if a.tasks else work / "tasks"
+    if not a.tasks:
+        sh("taskgen", ["data", "taskgen", "--out", str(tasks), "--seed", str(a.seed), "--workers", str(a.workers)],
+           times, log)
+    expert = a.expert.resolve() if a.expert else work / "expert"
+    if not a.expert and not a.sft:
+        sh("expert", ["data", "expert", "--tasks", str(tasks / "train.jsonl"), "--out", str(expert),
+                      "--limit", str(a.expert_limit), "--workers", str(a.workers)], times, log)
+    sft = a.sft.resolve() if a.sft else work / "sft"
+    if not a.sft:
+        sh("sft", ["train", "sft", "--data", str(expert), "--out", str(sft), "--recipe", "swe-tiny",
+                   "--epochs", str(a.sft_epochs), "--lr", str(a.sft_lr), "--seed", str(a.seed)], times, log)
+
+    # the held-out subset: a seeded sample of the test split (files never edited in any train task)
+    test_rows = [json.loads(line) for line in (tasks / "test.jsonl").read_text().splitlines() if line.strip()]
+    random.Random(f"heldout-{a.seed}").shuffle(test_rows)
+    heldout = tasks / f"heldout-{a.heldout}-seed{a.seed}.jsonl"  # beside test.jsonl: repo_dir stays valid
+    heldout.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in test_rows[:a.heldout]))
+    eval_args = ["--dataset", str(heldout), "--backend", "bwrap", "--harness", "mini-swe-agent-textbased",
+                 "--step-limit", "7", "--max-tokens", "96", "--temperature", "0", "--workers", str(a.workers),
+                 "--engine", "embedded", "--infra-retries", "1"]
+    sh("eval_before", ["eval", "swebench", "--model", str(sft), "--out", str(work / "eval-before"), *eval_args],
+       times, log)
+    rl = work / "rl"
+    sh("rl", ["train", "--recipe", "swe-tiny", "--out", str(rl), "--set", f"model.path={sft}",
+              "--set", f"data.dataset={tasks / 'train.jsonl'}", "--set", f"train.steps={a.rl_steps}",
+              "--set", f"train.rollouts_per_step={a.rl_rollouts}", "--set", f"train.checkpoint_every={a.rl_steps}",
+              "--set", f"train.seed={a.seed}"], times, log)
+    sh("eval_after", ["eval", "swebench", "--model", str(rl), "--out", str(work / "eval-after"), *eval_args],
+       times, log)
+    out = sh("compare", ["eval", "compare", str(work / "eval-before"), str(work / "eval-after"), "--json",
+                         "--seed", str(a.seed)], times, log)
+    cmp = json.loads(out[out.index("{"):])
+    total = time.perf_counter() - t_all
+
+    metrics = [json.loads(line) for line in (rl / "metrics.jsonl").read_text().splitlines() if line.strip()]
+    rewards = [m["train/reward_mean"] for m in metrics]
+    before = json.loads((work / "eval-before" / "report.json").read_text())["resolved_pct"]
+    after = json.loads((work / "eval-after" / "report.json").read_text())["resolved_pct"]
+    sft_info = json.loads((sft / "sft.json").read_text())
+    print(f"work dir {work}; stage times: " + ", ".join(f"{k} {v:.0f}s" for k, v in times.items()))
+    print(f"sft: {sft_info['counts']['examples']} trajectories, epochs loss "
+          + " ".join(f"{e['loss']:.2f}" for e in sft_info["epochs"]))
+    print("rl train reward per update: " + " ".join(f"{r:.3f}" for r in rewards))
+    print(f"held-out: {a.heldout} tasks, resolved {before:.1f}% -> {after:.1f}%, delta {cmp['delta_pct']:+.1f} "
+          f"[{cmp['ci_low']:+.1f}, {cmp['ci_high']:+.1f}] ({cmp['confidence']:.0%} paired bootstrap)")
+    first, last = rewards[0], rewards[-1]
+    print(f"BENCH swe_tiny_train_reward_first {first:.3f} reward goal >0 {'met' if first > 0 else 'missed'}")
+    print(f"BENCH swe_tiny_train_reward_last {last:.3f} reward goal >{first:.3f} {'met' if last > first else 'missed'}")
+    print(f"BENCH swe_tiny_heldout_resolved_before {before:.1f} % goal >=0 met")
+    print(f"BENCH swe_tiny_heldout_resolved_after {after:.1f} % goal >{before:.1f} {'met' if after > before else 'missed'}")
+    print(f"BENCH swe_tiny_heldout_gain_ci_low {cmp['ci_low']:.1f} pct-points goal >0 "
+          f"{'met' if cmp['ci_low'] > 0 else 'missed'}")
+    print(f"BENCH swe_tiny_total_time {total:.0f} s goal <=2400 {'met' if total <= 2400 else 'missed'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,168 @@
+"""Expert trajectories: mini-swe-agent (unchanged) driven by a scripted solver, in a real sandbox, really graded.
+
+SWE-smith makes SFT data by running SWE-agent with a strong model on its tasks and keeping
+the resolved trajectories. Without a strong model on a laptop, the "expert" here is a
+mini-swe-agent `Model` class that knows each generated task's fix (`fix` column written by
+`swerl data taskgen`) and answers like a careful engineer would, one text-based action per
+turn: find the function, read it with line numbers, fix the line with `sed -i`, run the
+failing tests, submit. Everything else is the real path: mini-swe-agent's `DefaultAgent`
+and swebench_backticks templates (swerl's submission text), the hardened sandbox, the
+patch extracted on the host, grading of that patch in a fresh sandbox. The trajectory is
+mini-swe-agent's own `.traj.json` (what `swerl train sft` reads), with `info.swerl.grade`
+added; only resolved ones are kept for SFT.
+
+    swerl data expert --tasks runs/gen/train.jsonl --out runs/expert [--limit N] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from swerl.errors import DataError, SwerlError
+from swerl.log import get_logger
+from swerl.rollout.harness import harness_env
+
+harness_env()  # before mini-swe-agent/litellm are imported: no remote price-list fetch, no banners
+from minisweagent.models.litellm_textbased_model import LitellmTextbasedModel  # noqa: E402
+
+log = get_logger(__name__)
+
+HARNESS = "swerl.data.expert:ExpertTextbasedModel"
+SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+
+
+def sed_escape(old: str, new: str) -> tuple[str, str]:
+    """BRE-escape `old` and escape `new` for `sed s/old/new/` inside single quotes."""
+    pat = re.sub(r"([\\/.*\[\]^$&])", r"\\\1", old)
+    rep = re.sub(r"([\\/&])", r"\\\1", new)
+    return pat.replace("'", "'\\''"), rep.replace("'", "'\\''")
+
+
+def _def_range(source: str, function: str, line: int) -> tuple[int, int]:
+    """Line span of the function (qualified name) holding `line`; the line +-3 if it is not found."""
+    tree = ast.parse(source)
+    name = function.split(".")[-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name and node.lineno <= line <= (node.end_lineno or 0):
+            return node.lineno, node.end_lineno or line
+    return max(1, line - 3), line + 3
+
+
+def expert_plan(row: dict[str, Any], buggy_source: str) -> dict[str, Any]:
+    """What the expert needs for one task: the file, the function's span, the fix, the tests to run."""
+    fix = row.get("fix")
+    if not isinstance(fix, dict) or not {"file", "line", "old", "new"} <= set(fix):
+        raise DataError(f"row {row.get('instance_id')!r}: field fix is missing (rows from `swerl data taskgen` "
+                        "carry it)")
+    start, end = _def_range(buggy_source, str(row.get("function", "")), int(fix["line"]))
+    test_files = sorted({t.split("::")[0] for t in row["FAIL_TO_PASS"]})
+    return {"file": fix["file"], "line": int(fix["line"]), "old": fix["old"], "new": fix["new"],
+            "function": str(row.get("function", "")).split(".")[-1], "start": start, "end": end,
+            "tests": test_files}
+
+
+def script(plan: dict[str, Any]) -> list[str]:
+    """The expert's answers, one mini-swe-agent text action each (THOUGHT, then one mswea_bash_command block)."""
+    f, fn, ln = plan["file"], plan["function"], plan["line"]
+    pkg = f.split("/")[0]
+    old, new = sed_escape(plan["old"], plan["new"])
+
+    def act(thought: str, cmd: str) -> str:
+        return f"THOUGHT: {thought}\n\n```mswea_bash_command\n{cmd}\n```"
+
+    return [
+        act(f"The report points at `{fn}`. Let me find where it is defined.", f"grep -rn \"def {fn}\" {pkg}/"),
+        act(f"Let me read `{fn}` in {f} with line numbers.", f"nl -ba {f} | sed -n '{plan['start']},{plan['end']}p'"),
+        act(f"Line {ln} is wrong: `{plan['old'].strip()}` should be `{plan['new'].strip()}`. Fix it and show the line.",
+            f"sed -i '{ln}s/{old}/{new}/' {f} && sed -n '{ln}p' {f}"),
+        act("Now run the tests that exercise this code.", f"python -m pytest -q -p no:cacheprovider {' '.join(plan['tests'])}"),
+        act("The tests pass. Submit.", SUBMIT),
+    ]
+
+
+class ExpertTextbasedModel(LitellmTextbasedModel):
+    """A mini-swe-agent text-based model whose i-th answer is the scripted expert's i-th action.
+
+    Takes `expert` (an `expert_plan`) as an extra model config key; everything mini-swe-agent does
+    with the answer (parsing, observation formatting, serialisation) is its own code.
+    """
+
+    def __init__(self, *, expert: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        if not expert:
+            raise SwerlError("ExpertTextbasedModel: needs the model config key `expert` (a plan)")
+        self.answers = script(expert)
+        super().__init__(**kwargs)
+
+    def _query(self, messages: list[dict[str, str]], **kwargs: Any) -> Any:
+        import litellm
+
+        turn = sum(1 for m in messages if m.get("role") == "assistant")
+        text = self.answers[min(turn, len(self.answers) - 1)]
+        return litellm.ModelResponse(model="swerl-expert", choices=[
+            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}])
+
+
+def _buggy_source(row: dict[str, Any], repo_dir: Path) -> str:
+    from swerl.data.taskpack import git
+
+    return git(repo_dir, "show", f"{row['instance_id']}:{row['fix']['file']}")
+
+
+def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int = 1, backend: str = "bwrap",
+               rootfs: str = "auto", step_limit: int = 10) -> dict[str, Any]:
+    """Run the expert on every row of `tasks` (a taskgen JSONL); write `OUT/<id>.traj.json` and `OUT/summary.json`."""
+    from pydantic import SecretStr
+
+    from swerl.config import SandboxConfig
+    from swerl.data.taskgen import load_rows, register_profiles
+    from swerl.rollout.agent import run_agent
+    from swerl.rollout.runner import load_sandbox
+    from swerl.rollout.schema import ModelEndpoint
+    from swerl.sandbox.tasks import task_from_row
+
+    rows = load_rows(tasks)[:limit] if limit else load_rows(tasks)
+    if not rows:
+        raise DataError(f"--tasks {tasks}: no rows")
+    register_profiles(rows)
+    sandbox = load_sandbox(SandboxConfig(backend=backend, command_timeout_s=60, rollout_timeout_s=300), rootfs)
+    out.mkdir(parents=True, exist_ok=True)
+    endpoint = ModelEndpoint(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("none"), model="swerl-expert",
+                             temperature=0.0, max_tokens=512, timeout_s=60)
+
+    def one(row: dict[str, Any]) -> dict[str, Any]:
+        repo_dir = (tasks.parent / row["repo_dir"]).resolve()
+        task = task_from_row(row, repo_dir=repo_dir)
+        plan = expert_plan(row, _buggy_source(row, repo_dir))
+        path = out / f"{row['instance_id']}.traj.json"
+        t0 = time.monotonic()
+        res = run_agent(task, sandbox=sandbox, endpoint=endpoint, output_path=path,
+                        agent_config={"harness": HARNESS, "step_limit": step_limit, "model": {"expert": plan}})
+        grade = sandbox.grade(task, res.patch) if res.submitted and res.patch else None
+        resolved = bool(grade and grade.resolved)
+        data = json.loads(path.read_text())
+        data.setdefault("info", {}).setdefault("swerl", {})["grade"] = (
+            grade.model_dump(mode="json", include={"resolved", "resolution", "fail_to_pass", "pass_to_pass"})
+            if grade else None)
+        data["info"]["swerl"]["resolved"] = resolved
+        data["instance_id"] = row["instance_id"]
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=2, default=str))
+        tmp.replace(path)
+        return {"instance_id": row["instance_id"], "resolved": resolved, "exit_status": res.exit_status,
+                "seconds": round(time.monotonic() - t0, 2), "error": res.error}
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        results = list(pool.map(one, rows))
+    summary = {"tasks": len(results), "resolved": sum(r["resolved"] for r in results), "results": results}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    log.info("expert trajectories", out=str(out), tasks=summary["tasks"], resolved=summary["resolved"])
+    return summary
+
+
+__all__ = ["HARNESS", "ExpertTextbasedModel", "expert_plan", "run_expert", "script", "sed_escape"]

@@ -1,0 +1,581 @@
+"""The grading tree, built on the host: pristine export, host-side `git apply`, the true change set, the policy.
+
+Why on the host: a grading sandbox that holds `.git` and a working git lets code the
+agent added run `git diff HEAD HEAD~1 | git apply` at import time and grade the gold
+fix. So the problem branch is exported once per task and image (a short-lived prep
+sandbox runs only trusted git commands; the result is cached on the host), the agent's
+patch is applied to a scratch copy on the host with git outside any repository (no
+hooks, no config, no `.git` of the agent's), and the fresh grading sandbox receives the
+final tree without any `.git`.
+
+Why a tree diff: security decisions come from what the patch really did to the tree
+(path, type, mode, bytes), never from parsing diff text (a second `--- a/tests/...`
+header after the first hunk edits a test file that a header-only filter does not see).
+The policy restores protected paths from pristine, deletes new ones and reports every
+drop as a `DroppedFile` (the trainer's hacking log reads them).
+
+SWE-smith hidden tests: a problem branch whose last commit only deletes test files
+(SWE-smith's "Remove F2P Tests" commit) hides them from the agent; swesmith's harness
+grades at `HEAD~1`. Here the host restores exactly those files from the parent commit
+into the grading tree; the agent's tree never had them.
+"""
+
+from __future__ import annotations
+
+import base64
+import configparser
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from swerl.log import get_logger
+from swerl.sandbox.patch import is_bytecode, protected_reason, test_files_of
+from swerl.sandbox.schema import DroppedFile, SandboxTask
+
+if TYPE_CHECKING:
+    from swerl.sandbox.base import BackendBase
+
+log = get_logger(__name__)
+
+MAX_PATCH_BYTES = 32 * 1024 * 1024
+# Import names the test runner itself (or the interpreter) loads: a new top-level module with one of these
+# names in the repository root would run instead of the real one.
+RUNNER_MODULES = frozenset({
+    "pytest", "_pytest", "pluggy", "py", "iniconfig", "packaging", "exceptiongroup", "tomli", "tomllib", "attr",
+    "attrs", "pygments", "colorama", "setuptools", "pkg_resources", "_distutils_hack", "pip", "wheel", "six",
+    "typing_extensions", "importlib_metadata", "zipp", "xdist", "execnet", "coverage", "pytest_cov", "hypothesis",
+    "sitecustomize", "usercustomize", "conftest", "nose", "unittest2", "mock", "_swerl_pytest",
+})
+BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll", ".exe", ".pyc", ".pyo", ".a", ".o")
+_BINARY_MAGIC = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
+_SAFE_NAME = re.compile(r"^[^\x00-\x1f\x7f]+$")
+_PYTEST_INI = {"pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "noxfile.py"}
+
+
+class PatchRejected(Exception):
+    """The agent's patch cannot be applied or turned into a tree (an agent failure, not infrastructure)."""
+
+
+# ---------------------------------------------------------------------------- tree snapshots
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str  # file | dir | link | other
+    exec_bit: bool = False
+    digest: str = ""
+
+
+def _rel(root: Path, path: str) -> str:
+    return Path(path).relative_to(root).as_posix()
+
+
+def snapshot(root: Path) -> dict[str, Entry]:
+    """Every entry under `root` (never following symlinks): kind, executable bit, content hash."""
+    out: dict[str, Entry] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            st = os.lstat(full)
+            rel = _rel(root, full)
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = Entry("link", digest=os.readlink(full))
+            elif stat.S_ISDIR(st.st_mode):
+                out[rel] = Entry("dir")
+            elif stat.S_ISREG(st.st_mode):
+                h = hashlib.sha256()
+                with open(full, "rb") as fh:
+                    while chunk := fh.read(1 << 20):
+                        h.update(chunk)
+                out[rel] = Entry("file", bool(st.st_mode & 0o111), h.hexdigest())
+            else:
+                out[rel] = Entry("other")
+        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+    return out
+
+
+@dataclass
+class Change:
+    path: str
+    what: str  # added | removed | modified | mode | type
+    before: Entry | None
+    after: Entry | None
+
+
+def diff_trees(before: dict[str, Entry], after: dict[str, Entry]) -> list[Change]:
+    """The true change set between two snapshots (directories only when added/removed)."""
+    changes: list[Change] = []
+    for path in sorted(set(before) | set(after)):
+        a, b = before.get(path), after.get(path)
+        if a == b:
+            continue
+        if a is None:
+            changes.append(Change(path, "added", a, b))
+        elif b is None:
+            changes.append(Change(path, "removed", a, b))
+        elif a.kind != b.kind:
+            changes.append(Change(path, "type", a, b))
+        elif a.digest != b.digest:
+            changes.append(Change(path, "modified", a, b))
+        else:
+            changes.append(Change(path, "mode", a, b))
+    return changes
+
+
+# ---------------------------------------------------------------------------- host-side apply
+
+
+def _git_env(home: Path, ceiling: Path) -> dict[str, str]:
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_CEILING_DIRECTORIES": str(ceiling),
+        "GIT_OPTIONAL_LOCKS": "0",
+    }
+
+
+def _has_symlink(root: Path) -> bool:
+    return any(os.path.islink(os.path.join(d, n)) for d, ds, fs in os.walk(root) for n in ds + fs)
+
+
+def apply_patch(pristine: Path, dest: Path, patch: str) -> str:
+    """Copy `pristine` to `dest` and apply `patch` there with git outside any repository; return the tool used.
+
+    Tries `git apply` (as swesmith's first GIT_APPLY_CMDS), then GNU `patch --fuzz=5` (its last), each on a
+    fresh copy. `patch` only runs on trees without symlinks (it is the one tool that could follow one).
+    Raises `PatchRejected` (the agent's fault) when nothing applies.
+    """
+    data = patch.encode("utf-8", "surrogateescape")
+    if len(data) > MAX_PATCH_BYTES:
+        raise PatchRejected(f"patch is {len(data)} bytes (limit {MAX_PATCH_BYTES})")
+    with tempfile.TemporaryDirectory(prefix="swerl-apply-") as tmp:
+        pfile = Path(tmp) / "model.patch"
+        pfile.write_bytes(data)
+        env = _git_env(Path(tmp), dest.parent)
+        attempts: list[tuple[str, list[str]]] = [
+            ("git apply", ["git", "-c", "core.hooksPath=/dev/null", "-c", "core.symlinks=true", "apply", "--verbose",
+                           "--whitespace=nowarn", str(pfile)]),
+            ("git apply --recount", ["git", "-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--recount",
+                                     "--whitespace=nowarn", str(pfile)]),
+        ]
+        if shutil.which("patch") and not _has_symlink(pristine):
+            attempts.append(("patch --fuzz=5", ["patch", "--batch", "--fuzz=5", "-p1", "--no-backup-if-mismatch",
+                                                "-i", str(pfile)]))
+        errors: list[str] = []
+        for name, argv in attempts:
+            if dest.exists():
+                shutil.rmtree(dest)
+            shutil.copytree(pristine, dest, symlinks=True)
+            try:
+                proc = subprocess.run(argv, cwd=dest, env=env, capture_output=True, timeout=120, check=False)
+            except subprocess.TimeoutExpired:
+                errors.append(f"{name}: timed out")
+                continue
+            if proc.returncode == 0 and not (name.startswith("patch") and _has_symlink(dest)):
+                return name
+            errors.append(f"{name}: {proc.stderr.decode(errors='replace').strip()[-300:]}")
+        raise PatchRejected("patch does not apply: " + " | ".join(errors))
+
+
+# ---------------------------------------------------------------------------- diff text (reporting only)
+
+
+def patch_headers(patch: str) -> dict[str, int]:
+    """Every path any header of the diff names (anywhere, also after hunks) -> number of hunks after it.
+
+    Reporting only: what the patch did is decided by the tree diff. Never raises.
+    """
+    from swerl.sandbox.patch import _strip_prefix, _unquote
+
+    paths: dict[str, int] = {}
+    current: list[str] = []
+    for line in patch.splitlines():
+        p: str | None = None
+        if line.startswith(("--- ", "+++ ")):
+            p = _strip_prefix(line[4:])
+        elif line.startswith(("rename from ", "rename to ", "copy from ", "copy to ")):
+            p = _unquote(line.split(" ", 2)[2])
+        elif line.startswith("diff --git "):
+            current = []
+            continue
+        elif line.startswith("@@"):
+            for c in current:
+                paths[c] = paths.get(c, 0) + 1
+            continue
+        if p:
+            if p not in current:
+                current.append(p)
+            paths.setdefault(p, 0)
+    return paths
+
+
+# ---------------------------------------------------------------------------- policy
+
+
+def _pytest_config_toml(text: str) -> Any:
+    data = tomllib.loads(text)
+    tool = data.get("tool", {}) if isinstance(data.get("tool"), dict) else {}
+    project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
+    eps = project.get("entry-points", {}) if isinstance(project.get("entry-points"), dict) else {}
+    poetry = tool.get("poetry", {}) if isinstance(tool.get("poetry"), dict) else {}
+    return {"pytest": tool.get("pytest"), "tox": tool.get("tox"), "pytest11": eps.get("pytest11"),
+            "poetry_plugins": poetry.get("plugins"), "setuptools": tool.get("setuptools")}
+
+
+def _pytest_config_cfg(text: str) -> Any:
+    cp = configparser.RawConfigParser(strict=False, interpolation=None)
+    cp.read_string(text)
+    keep = {}
+    for section in cp.sections():
+        low = section.strip().lower()
+        if "pytest" in low or low.startswith("tool:") or low in {"options.entry_points", "tox", "testenv"}:
+            keep[low] = sorted(cp.items(section))
+    return keep
+
+
+def _config_changed(name: str, old: bytes | None, new: bytes | None) -> str | None:
+    """For pyproject.toml / setup.cfg: compare the parsed test-runner configuration, not the text."""
+    parse = _pytest_config_toml if name == "pyproject.toml" else _pytest_config_cfg
+    try:
+        before = parse(old.decode()) if old is not None else None
+    except Exception:
+        before = "unparsable"
+    try:
+        after = parse(new.decode()) if new is not None else None
+    except Exception:
+        return f"{name} does not parse after the patch"
+    if before == after or (before is None and after in ({}, {"pytest": None, "tox": None, "pytest11": None,
+                                                               "poetry_plugins": None, "setuptools": None})):
+        return None
+    return f"pytest configuration in {name}"
+
+
+@dataclass
+class Policy:
+    """What may not change in a graded tree. `shadow` are import names a new top-level module may not take."""
+
+    test_files: set[str] = field(default_factory=set)
+    shadow: frozenset[str] = field(default_factory=frozenset)
+
+    @classmethod
+    def for_task(cls, task: SandboxTask) -> Policy:
+        return cls(test_files=test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS), shadow=shadow_names())
+
+    def reason(self, change: Change, pristine_root: Path, new_root: Path, roots: set[str]) -> str | None:
+        path = change.path
+        p = PurePosixPath(path)
+        if not _SAFE_NAME.match(path) or any("\udc80" <= ch <= "\udcff" for ch in path):
+            return "unsafe file name"
+        if ".git" in p.parts:
+            return "git metadata"
+        r = protected_reason(path, self.test_files)
+        if r and r != "pytest/tox/setup.cfg configuration":
+            return r
+        if p.name in _PYTEST_INI:
+            return "pytest/tox configuration"
+        if any(part.endswith((".dist-info", ".egg-info")) for part in p.parts) or p.name.endswith(".egg-link"):
+            return "package metadata (entry points / plugins)"
+        stems = {part[:-3] if part.endswith(".py") else part for part in p.parts}
+        if stems & {"sitecustomize", "usercustomize", "conftest"}:
+            return "interpreter/pytest start-up hook"
+        for e in (change.before, change.after):
+            if e is not None and e.kind in ("link", "other"):
+                return "symlink or special file"
+        if change.after is not None and change.after.kind == "file":
+            if path.endswith(BINARY_SUFFIXES):
+                return "compiled binary"
+            with contextlib.suppress(OSError), open(new_root / path, "rb") as fh:
+                if fh.read(4).startswith(_BINARY_MAGIC):
+                    return "executable binary"
+        if change.what == "added":
+            parts = p.parts[1:] if (p.parts[0] == "src" and "src" in roots and len(p.parts) > 1) else p.parts
+            top = parts[0]
+            name = top[:-3] if top.endswith(".py") else top
+            existing = roots if parts is p.parts else set(os.listdir(pristine_root / "src"))
+            if top not in existing and name in self.shadow:
+                return f"new top-level module {name!r} shadows an installed or standard-library module"
+        if p.name in ("pyproject.toml", "setup.cfg"):
+            old = (pristine_root / path).read_bytes() if change.before and change.before.kind == "file" else None
+            new = (new_root / path).read_bytes() if change.after and change.after.kind == "file" else None
+            return _config_changed(p.name, old, new)
+        return None
+
+
+# Directory names some distributions install by mistake: never treated as shadowing (a fix may add `scripts/`).
+GENERIC_NAMES = frozenset({"tests", "test", "testing", "docs", "doc", "examples", "example", "scripts", "src",
+                           "benchmarks", "bench", "tools", "utils", "util", "data", "build", "dist", "lib"})
+
+
+def installed_names(names: object) -> frozenset[str]:
+    """Import names usable for the shadow check: identifiers, minus generic directory names."""
+    return frozenset(n for n in names if isinstance(n, str) and n.isidentifier() and n not in GENERIC_NAMES)
+
+
+@functools.cache
+def shadow_names() -> frozenset[str]:
+    """Standard library, the test runner's own imports and every import name installed on the grading host
+    (computed once per process: scanning the installed distributions takes ~0.5 s)."""
+    names = set(sys.stdlib_module_names) | RUNNER_MODULES
+    with contextlib.suppress(Exception):
+        import importlib.metadata as md
+
+        names |= installed_names(md.packages_distributions())
+    return frozenset(names)
+
+
+def _restore(path: str, pristine: Path, tree: Path) -> None:
+    target = tree / path
+    if target.is_symlink() or target.is_file():
+        target.unlink()
+    elif target.is_dir():
+        shutil.rmtree(target)
+    src = pristine / path
+    if src.is_symlink():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(os.readlink(src), target)
+    elif src.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, target)
+    elif src.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+
+
+def enforce(changes: list[Change], pristine: Path, tree: Path, policy: Policy,
+            hunks: dict[str, int] | None = None) -> tuple[list[Change], list[DroppedFile]]:
+    """Restore/delete every protected change in `tree`; return (kept changes, dropped files)."""
+    roots = {PurePosixPath(p).parts[0] for p in os.listdir(pristine)}
+    kept: list[Change] = []
+    dropped: list[DroppedFile] = []
+    for ch in sorted(changes, key=lambda c: (c.path.count("/"), c.path)):
+        if any(ch.path.startswith(d.path + "/") for d in dropped):
+            continue  # inside a dropped new directory
+        reason = policy.reason(ch, pristine, tree, roots)
+        if reason is None:
+            kept.append(ch)
+            continue
+        if not is_bytecode(ch.path):
+            dropped.append(DroppedFile(path=ch.path, reason=reason, hunks=max((hunks or {}).get(ch.path, 1), 1)))
+        _restore(ch.path, pristine, tree)
+    if dropped:
+        log.info("protected changes dropped", files=[d.path for d in dropped])
+    return kept, dropped
+
+
+# ---------------------------------------------------------------------------- pristine export
+
+
+@dataclass
+class PristineTree:
+    """`tip`: the problem branch as the agent saw it; `base`: the same plus restored hidden tests."""
+
+    tip: Path
+    base: Path
+    hidden: list[str]
+    git_binaries: list[str]
+    env_modules: list[str] = field(default_factory=list)  # importable top-level names in the grading environment
+
+
+_CACHE_LOCK = threading.Lock()
+_MEMO: dict[str, PristineTree] = {}
+
+
+def _cache_root() -> Path:
+    from swerl.sandbox.images import cache_dir
+
+    return cache_dir() / "grade-trees"
+
+
+def hidden_test_files(name_status: bytes, task: SandboxTask) -> list[str]:
+    """Files the tip commit deleted, when it *only* deleted test files (SWE-smith's "Remove F2P Tests")."""
+    parts = [p.decode("utf-8", "surrogateescape") for p in name_status.split(b"\0") if p]
+    pairs = list(zip(parts[0::2], parts[1::2], strict=False))
+    if not pairs or any(st != "D" for st, _ in pairs):
+        return []
+    tests = test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS)
+    files = [p for _, p in pairs]
+    if all(p in tests or protected_reason(p, tests) in ("test file", "test file of FAIL_TO_PASS/PASS_TO_PASS")
+           for p in files):
+        return sorted(files)
+    return []
+
+
+# Top-level import names of the grading environment's interpreter (standard library + everything on sys.path but
+# the work tree): a new repository module with one of these names could shadow it.
+ENV_MODULES = (
+    "cd /; if [ -f /opt/miniconda3/bin/activate ]; then . /opt/miniconda3/bin/activate testbed >/dev/null 2>&1; fi; "
+    "py=$(command -v python || command -v python3) || exit 0; \"$py\" -I -c '"
+    "import sys, pkgutil, json; names = set(sys.stdlib_module_names) | {m.name for m in pkgutil.iter_modules()}; "
+    "print(\"SWERL_MODS \" + json.dumps(sorted(names)))'"
+)
+
+
+def _env_modules(output: str) -> list[str]:
+    for line in output.splitlines():
+        if line.startswith("SWERL_MODS "):
+            with contextlib.suppress(ValueError):
+                return sorted(n for n in json.loads(line[len("SWERL_MODS "):]) if isinstance(n, str))
+    return []
+
+
+def _prep_script(task: SandboxTask) -> str:
+    wd, br = shlex.quote(task.workdir), shlex.quote(task.branch)
+    git = "git -c safe.directory='*' -c core.hooksPath=/dev/null -c advice.detachedHead=false"
+    return (f"cd {wd} || exit 90; {git} checkout -q -f {br} >/dev/null 2>&1 || {{ echo SWERL_BRANCH_MISSING; exit 3; }}; "
+            f"echo SWERL_NS_BEGIN; if {git} rev-parse -q --verify 'HEAD~1^{{commit}}' >/dev/null; then "
+            f"{git} diff-tree -r -z --no-commit-id --name-status --no-renames HEAD | base64 | tr -d '\\n'; fi; "
+            "echo; echo SWERL_NS_END")
+
+
+def _restore_script(task: SandboxTask, hidden: list[str], keep_git: bool) -> str:
+    wd = shlex.quote(task.workdir)
+    git = "git -c safe.directory='*' -c core.hooksPath=/dev/null -c advice.detachedHead=false"
+    lines = [f"cd {wd} || exit 90"]
+    if hidden:
+        lines.append(f"{git} checkout -q HEAD~1 -- {' '.join(shlex.quote(h) for h in hidden)} || exit 4")
+    if not keep_git:
+        lines.append(f"find {wd} -name .git -prune -exec rm -rf {{}} +")
+    lines += ["find . -name __pycache__ -type d -prune -exec rm -rf {} +", "find . -name '*.py[co]' -type f -delete",
+              "echo SWERL_EXPORT_OK"]
+    return "\n".join(lines)
+
+
+def export_pristine(sandbox: BackendBase, task: SandboxTask, *, keep_git: bool = False) -> PristineTree:
+    """The problem branch as a host directory (cached per task + image/repo state), hidden tests restored.
+
+    Runs only trusted commands in a pristine prep sandbox. `keep_git` (audit controls only) keeps `.git`.
+    """
+    from swerl.sandbox import hardening
+    from swerl.sandbox.base import HardeningError, SandboxError
+
+    key_src = sandbox.pristine_key(task)
+    key = None
+    if key_src is not None and not keep_git:
+        key = hashlib.sha256(json.dumps([key_src, task.instance_id, task.branch, task.workdir,
+                                         sorted(test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS)), 3]).encode()
+                             ).hexdigest()[:24]
+        with _CACHE_LOCK:
+            hit = _MEMO.get(key)
+        if hit is not None and hit.tip.is_dir() and hit.base.is_dir():
+            with contextlib.suppress(OSError):
+                os.utime(hit.tip.parent)
+            return hit
+        cached = _load_cached(key)
+        if cached is not None:
+            with contextlib.suppress(OSError):
+                os.utime(cached.tip.parent)  # least recently used goes first when the cache is pruned
+            with _CACHE_LOCK:
+                _MEMO[key] = cached
+            return cached
+    handle = sandbox.start_pristine(task)
+    staging = Path(tempfile.mkdtemp(prefix="swerl-pristine-"))
+    try:
+        res = sandbox.exec_argv(handle, ["sh", "-c", _prep_script(task)], timeout=300, cwd="/")
+        if hardening.branch_missing(res.output):
+            raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is missing")
+        m = re.search(r"SWERL_NS_BEGIN\n(.*?)\nSWERL_NS_END", res.output, re.S)
+        if res.returncode != 0 or m is None:
+            raise SandboxError(f"task {task.instance_id}: pristine export failed: {res.output[-500:]}")
+        hidden = hidden_test_files(base64.b64decode(m.group(1).strip() or b""), task)
+        res = sandbox.exec_argv(handle, ["sh", "-c", _restore_script(task, hidden, keep_git)], timeout=300, cwd="/")
+        if "SWERL_EXPORT_OK" not in res.output:
+            raise SandboxError(f"task {task.instance_id}: pristine export failed: {res.output[-500:]}")
+        binaries = hardening.git_binaries(sandbox.exec_argv(handle, ["sh", "-c", hardening.FIND_GIT], timeout=60,
+                                                            cwd="/").output)
+        env_modules = _env_modules(sandbox.exec_argv(handle, ["sh", "-c", ENV_MODULES], timeout=120, cwd="/").output)
+        base = staging / "base"
+        sandbox.copy_out(handle, task.workdir, base)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    finally:
+        sandbox.stop(handle)
+    tip = staging / "tip"
+    shutil.copytree(base, tip, symlinks=True)
+    for h in hidden:
+        (tip / h).unlink(missing_ok=True)
+    tree = PristineTree(tip=tip, base=base, hidden=hidden, git_binaries=binaries, env_modules=env_modules)
+    if key is None:
+        return tree
+    return _store_cached(key, staging, tree)
+
+
+def _load_cached(key: str) -> PristineTree | None:
+    d = _cache_root() / key
+    meta = d / "meta.json"
+    if not meta.is_file():
+        return None
+    try:
+        data = json.loads(meta.read_text())
+        return PristineTree(tip=d / "tip", base=d / "base", hidden=list(data["hidden"]),
+                            git_binaries=list(data["git_binaries"]), env_modules=list(data.get("env_modules", [])))
+    except Exception:
+        return None
+
+
+def _store_cached(key: str, staging: Path, tree: PristineTree) -> PristineTree:
+    """Atomic: written next to the cache entry, then renamed; a concurrent writer's entry wins."""
+    root = _cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    (staging / "meta.json").write_text(json.dumps({"hidden": tree.hidden, "git_binaries": tree.git_binaries,
+                                                   "env_modules": tree.env_modules}))
+    final = root / key
+    tmp = root / f".{key}.{os.getpid()}.{threading.get_ident()}"
+    shutil.move(str(staging), tmp)
+    try:
+        tmp.rename(final)
+    except OSError:  # someone else stored it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    cached = _load_cached(key)
+    if cached is None:
+        raise RuntimeError(f"grade-tree cache entry {final} unreadable")
+    with _CACHE_LOCK:
+        _MEMO[key] = cached
+    _prune(root, keep=key)
+    return cached
+
+
+def cache_budget_bytes() -> int:
+    """`SWERL_GRADE_CACHE_MB` (default 4096): the pristine-tree cache is pruned, least recently used first."""
+    try:
+        return int(float(os.environ.get("SWERL_GRADE_CACHE_MB", "4096")) * 1024 * 1024)
+    except ValueError:
+        return 4096 * 1024 * 1024
+
+
+def _tree_bytes(path: Path) -> int:
+    return sum(os.lstat(os.path.join(d, f)).st_size for d, _, fs in os.walk(path) for f in fs)
+
+
+def _prune(root: Path, keep: str) -> None:
+    """Delete least recently used entries until the cache fits its budget (never `keep`); errors are ignored."""
+    with contextlib.suppress(OSError):
+        entries = [(e.stat().st_mtime, e) for e in root.iterdir() if e.is_dir() and not e.name.startswith(".")]
+        sizes = {e.name: _tree_bytes(e) for _, e in entries}
+        total, budget = sum(sizes.values()), cache_budget_bytes()
+        for _, entry in sorted(entries, key=lambda x: x[0]):
+            if total <= budget:
+                break
+            if entry.name == keep:
+                continue
+            shutil.rmtree(entry, ignore_errors=True)
+            total -= sizes[entry.name]
+            with _CACHE_LOCK:
+                _MEMO.pop(entry.name, None)

@@ -1,0 +1,718 @@
+"""Token traffic linear in unique tokens: delta records and the binary batch format.
+
+Why: every LLM call of a multi-turn rollout re-sends the whole context, so storing
+and shipping each call's full `prompt_ids` grows with calls x context (quadratic in
+the rollout's length) while the information is only the unique tokens. Two pieces
+keep it linear:
+
+**Delta record.** A call's prompt is stored as `(parent, shared, suffix)` with
+
+    prompt(i) = full(parent)[:shared] ++ suffix(i),    full(x) = prompt(x) ++ response(x)
+
+where `parent` is an earlier call of the same rollout attempt (the recorder picks the
+rollout's last recorded call) and `shared` is the longest common prefix of the new
+prompt with `full(parent)`. A call that extends its parent exactly (`p_{i+1}` starts
+with `p_i ++ a_i`, token for token) has `shared == len(full(parent))`: only the new
+observation is stored. A retokenisation break or a harness edit stores the tokens
+after the first difference; only a true branch (nothing in common) stores a fresh
+prompt (`parent` None, `shared` 0). Decoding is exact by construction: no heuristics,
+and the prefix is never compared again by whoever reads it.
+
+**Binary batch** (`TokenBatch`). Many events in one buffer: a small JSON header
+(rollout ids, sparse error/data fields, buffer table) followed by raw little-endian
+numpy columns, each 8-byte aligned: per-event fixed-width columns (id, rollout index,
+attempt, seq, kind, flags, policy version, parent id, shared length, reward) and
+three pools (prompt suffix ids int32, response ids int32, log-probs float32) with
+int64 offsets. Decoding is `np.frombuffer` views (no per-token Python work) plus one
+vectorised validation pass; a malformed buffer raises `TokenFormatError` naming the
+field and the row.
+
+Layout: ``b"SWTB" | u32 version | u64 header length | header JSON | pad to 8 | buffers``.
+
+This module is the ground floor shared by the gateway (writes records and batches)
+and the trainer (reads them): numpy and orjson only.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import orjson
+
+from swerl.errors import DataError
+
+MAGIC = b"SWTB"
+VERSION = 1
+MEDIA_TYPE = "application/vnd.swerl.tokens"
+"""HTTP media type of a serialised `TokenBatch`."""
+
+KINDS: tuple[str, ...] = ("model_request", "reward", "status")
+KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
+
+F_ERROR = 1
+"""flags bit: the event has `error` set (a failed or abandoned call; never trained)."""
+F_PROMPT = 2
+"""flags bit: the event carries prompt ids (possibly empty)."""
+F_RESPONSE = 4
+"""flags bit: the event carries response ids."""
+F_LOGPROBS = 8
+"""flags bit: the event carries response log-probs (as many as response ids)."""
+USABLE = F_PROMPT | F_RESPONSE | F_LOGPROBS
+
+_I32 = np.dtype("<i4")
+_I64 = np.dtype("<i8")
+_F32 = np.dtype("<f4")
+_F64 = np.dtype("<f8")
+_U8 = np.dtype("u1")
+_I8 = np.dtype("i1")
+
+_COLUMNS: tuple[tuple[str, np.dtype], ...] = (
+    ("event_id", _I64), ("rollout", _I32), ("attempt", _I32), ("seq", _I64), ("kind", _I8), ("flags", _U8),
+    ("policy_version", _I64), ("parent", _I64), ("shared", _I64), ("reward", _F64), ("arrival", _F64),
+    ("prompt_off", _I64), ("resp_off", _I64), ("prompt_pool", _I32), ("resp_pool", _I32), ("logp_pool", _F32),
+)
+_DTYPES = dict(_COLUMNS)
+_HEAD = struct.Struct("<4sIQ")
+
+
+ROW_FIELDS: tuple[str, ...] = ("id", "rollout_id", "group_id", "attempt", "seq", "kind", "policy_version",
+                               "prompt_parent", "prompt_shared", "prompt_ids", "response_ids", "response_logprobs",
+                               "error", "reward", "data", "t_arrival")
+"""Field order of the rows `TokenBatch.from_rows` takes (the store's column names)."""
+
+
+class TokenFormatError(DataError):
+    """A token batch or delta record is malformed; the message names the field and the row."""
+
+
+# ---- delta records ------------------------------------------------------------------------------
+
+def as_ids(value: Any) -> np.ndarray:
+    """int32 token ids as a numpy array without copying when possible (arrays, `array('i')`, int32 LE bytes)."""
+    if isinstance(value, np.ndarray):
+        return value if value.dtype == _I32 or value.dtype == np.int32 else value.astype(np.int32)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return np.frombuffer(value, dtype=_I32)
+    if hasattr(value, "typecode") and value.typecode == "i":  # array.array: zero-copy view
+        return np.frombuffer(value, dtype=np.int32)
+    return np.asarray(value, dtype=np.int32)
+
+
+def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+    """Length of the longest common prefix of two int32 arrays.
+
+    The common case (one extends the other) is one `bytes.startswith` (memcmp); only a
+    real difference pays a vectorised scan for its position.
+    """
+    n = min(len(a), len(b))
+    if n == 0:
+        return 0
+    if a[:n].tobytes() == b[:n].tobytes():  # two copies + memcmp: ~4x faster than an elementwise compare
+        return n
+    neq = a[:n] != b[:n]
+    return int(neq.argmax()) if neq.any() else n
+
+
+def delta(prompt: Any, parent_full: Any | None) -> tuple[int, np.ndarray]:
+    """(shared, suffix) of `prompt` against its parent's `prompt ++ response` (None: a fresh prompt)."""
+    p = as_ids(prompt)
+    if parent_full is None:
+        return 0, p
+    shared = common_prefix(as_ids(parent_full), p)
+    return shared, p[shared:]
+
+
+@dataclass(slots=True)
+class Parent:
+    """What a recorder keeps per rollout to delta-encode its next call: the last call and its sequence."""
+
+    event_id: int
+    attempt: int
+    full: bytes  # prompt ++ response, int32 little-endian
+
+
+def encode_prompt(prompt: Any, last: Parent | None, attempt: int) -> tuple[int | None, int, bytes]:
+    """(parent event id or None, shared length, stored prompt bytes) for a call about to be recorded.
+
+    The hot path of recording: the usual case (the prompt extends the last call exactly) is one
+    `bytes.startswith` (memcmp); a break pays one vectorised scan. A parent of another attempt is
+    never used (its events are superseded), nor one sharing nothing (a true branch: stored whole).
+    """
+    p = as_ids(prompt)
+    pb = p.tobytes()
+    if last is None or last.attempt != attempt:
+        return None, 0, pb
+    if pb.startswith(last.full):
+        n = len(last.full)
+        return last.event_id, n // 4, pb[n:]
+    shared = common_prefix(np.frombuffer(last.full, dtype=np.int32), p)
+    if shared == 0:
+        return None, 0, pb
+    return last.event_id, shared, pb[4 * shared:]
+
+
+def resolve_prompts(rows: list[dict[str, Any]], fetch: Any, *, parent_key: str = "prompt_parent",
+                    shared_key: str = "prompt_shared", prompt_key: str = "prompt_ids") -> None:
+    """Replace delta-encoded prompts in JSON-ready event dicts by the full prompt lists, in place.
+
+    `rows` carry `prompt_key` (the stored suffix, a list) and `parent_key`/`shared_key`; `fetch(ids)`
+    returns dicts (with `id`, `response_ids` and the same keys) for ancestors that are not in `rows`.
+    For humans and the JSON API; the trainer reads the binary batch instead.
+    """
+    known: dict[int, dict[str, Any]] = {int(r["id"]): r for r in rows if r.get("id") is not None}
+    want = [r for r in rows if r.get(parent_key) is not None and r.get(prompt_key) is not None]
+    if not want:
+        return
+    missing = {int(r[parent_key]) for r in want} - known.keys()
+    while missing:
+        got = fetch(sorted(missing))
+        if not got:
+            raise TokenFormatError(f"event(s) {sorted(missing)[:5]}: parent of a stored prompt not found")
+        for g in got:
+            known[int(g["id"])] = g
+        missing = {int(g[parent_key]) for g in got if g.get(parent_key) is not None} - known.keys()
+    full: dict[int, list[int]] = {}
+
+    def full_of(eid: int) -> list[int]:
+        if eid in full:
+            return full[eid]
+        path = []
+        e = known[eid]
+        while True:
+            path.append(e)
+            par = e.get(parent_key)
+            if par is None or int(par) in full:
+                break
+            e = known[int(par)]
+        seq: list[int] = [] if path[-1].get(parent_key) is None else full[int(path[-1][parent_key])]
+        for e in reversed(path):
+            seq = seq[:int(e[shared_key] or 0)] + list(e[prompt_key] or []) if e.get(parent_key) is not None \
+                else list(e[prompt_key] or [])
+            e["_prompt"] = seq
+            seq = seq + list(e.get("response_ids") or [])
+            full[int(e["id"])] = seq
+        return full[eid]
+
+    for r in want:
+        full_of(int(r["id"]))
+    for r in known.values():
+        if "_prompt" in r:
+            r[prompt_key] = r.pop("_prompt")
+
+
+# ---- the batch ------------------------------------------------------------------------------------
+
+@dataclass(eq=False)
+class TokenBatch:
+    """Events of one or more rollouts, columnar; prompts as delta records against earlier rows.
+
+    Row `i`'s prompt is `full(parent_row[i])[:shared[i]] ++ prompt_pool[prompt_off[i]:prompt_off[i+1]]`.
+    A parent is named by event id and must be an earlier event (smaller id) of the same rollout
+    in the same batch. Build one with `BatchBuilder` or `from_events`; read one with `from_bytes`.
+    """
+
+    rollouts: list[tuple[str, str]]  # (rollout_id, group_id) per rollout index
+    event_id: np.ndarray
+    rollout: np.ndarray
+    attempt: np.ndarray
+    seq: np.ndarray
+    kind: np.ndarray
+    flags: np.ndarray
+    policy_version: np.ndarray  # -1: none
+    parent: np.ndarray  # parent event id, -1: none
+    shared: np.ndarray
+    reward: np.ndarray  # NaN: none
+    arrival: np.ndarray  # t_arrival (request received), NaN: unknown
+    prompt_off: np.ndarray
+    resp_off: np.ndarray
+    prompt_pool: np.ndarray
+    resp_pool: np.ndarray
+    logp_pool: np.ndarray
+    errors: dict[int, str] = field(default_factory=dict)
+    data: dict[int, Any] = field(default_factory=dict)
+    requests: dict[int, Any] = field(default_factory=dict)  # request JSON of some rows (e.g. each rollout's last call)
+    parent_row: np.ndarray = field(init=False, repr=False)
+    prompt_len: np.ndarray = field(init=False, repr=False)
+    full_len: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._validate()
+
+    def __len__(self) -> int:
+        return len(self.event_id)
+
+    # ---- validation ----
+    def _bad(self, what: str, rows: np.ndarray) -> TokenFormatError:
+        r = int(rows[0])
+        where = f"row {r}"
+        if 0 <= r < len(self.event_id):
+            where += f" (event_id={int(self.event_id[r])}"
+            ro = int(self.rollout[r])
+            if 0 <= ro < len(self.rollouts):
+                where += f", rollout_id={self.rollouts[ro][0]!r}"
+            where += ")"
+        extra = f" and {len(rows) - 1} more rows" if len(rows) > 1 else ""
+        return TokenFormatError(f"token batch {where}{extra}: {what}")
+
+    def _validate(self) -> None:
+        n = len(self.event_id)
+        for name, dt in _COLUMNS:
+            arr = getattr(self, name)
+            if not isinstance(arr, np.ndarray) or arr.ndim != 1:
+                raise TokenFormatError(f"token batch: field {name} must be a one-dimensional array")
+            if arr.dtype.kind != dt.kind or arr.dtype.itemsize != dt.itemsize:
+                raise TokenFormatError(f"token batch: field {name} has dtype {arr.dtype}, expected {dt}")
+            want = n + 1 if name.endswith("_off") else n
+            if not name.endswith("_pool") and len(arr) != want:
+                raise TokenFormatError(f"token batch: field {name} has {len(arr)} values, expected {want}")
+        for name, pool in (("prompt_off", self.prompt_pool), ("resp_off", self.resp_pool)):
+            off = getattr(self, name)
+            if off[0] != 0 or off[-1] != len(pool):
+                raise TokenFormatError(f"token batch: field {name} must run from 0 to the pool size {len(pool)}")
+            bad = np.flatnonzero(np.diff(off) < 0)
+            if bad.size:
+                raise self._bad(f"field {name} decreases", bad)
+        if len(self.logp_pool) != len(self.resp_pool):
+            raise TokenFormatError(f"token batch: {len(self.logp_pool)} log-probs for {len(self.resp_pool)} "
+                                   "response ids (field logp_pool)")
+        if not n:
+            self.parent_row = np.zeros(0, np.int64)
+            self.prompt_len = self.full_len = np.zeros(0, np.int64)
+            return
+        checks = (
+            ("field rollout: index out of range", (self.rollout < 0) | (self.rollout >= len(self.rollouts))),
+            ("field kind: unknown kind code", (self.kind < 0) | (self.kind >= len(KINDS))),
+            ("field shared: negative", self.shared < 0),
+            ("field prompt_pool: token ids must be >= 0", None),
+        )
+        for what, mask in checks:
+            if mask is not None and mask.any():
+                raise self._bad(what, np.flatnonzero(mask))
+        if self.prompt_pool.size and int(self.prompt_pool.min()) < 0:
+            raise TokenFormatError("token batch: field prompt_pool: token ids must be >= 0")
+        if self.resp_pool.size and int(self.resp_pool.min()) < 0:
+            raise TokenFormatError("token batch: field resp_pool: token ids must be >= 0")
+        suffix_len = np.diff(self.prompt_off)
+        resp_len = np.diff(self.resp_off)
+        has_p = (self.flags & F_PROMPT) != 0
+        has_r = (self.flags & F_RESPONSE) != 0
+        for what, mask in (("prompt ids present without the prompt flag", ~has_p & (suffix_len > 0)),
+                           ("response ids present without the response flag", ~has_r & (resp_len > 0)),
+                           ("a parent without prompt ids", ~has_p & (self.parent >= 0))):
+            if mask.any():
+                raise self._bad(what, np.flatnonzero(mask))
+        # parents: by event id, earlier (smaller id) rows of the same rollout that carry prompt and response
+        order = np.argsort(self.event_id, kind="stable")
+        sorted_ids = self.event_id[order]
+        dup = np.flatnonzero(sorted_ids[1:] == sorted_ids[:-1])
+        if dup.size:
+            raise self._bad("field event_id: duplicate id", order[dup + 1])
+        has_parent = self.parent >= 0
+        pos = np.searchsorted(sorted_ids, self.parent)
+        pos_c = np.minimum(pos, n - 1)
+        found = has_parent & (sorted_ids[pos_c] == self.parent)
+        missing = has_parent & ~found
+        if missing.any():
+            raise self._bad("field parent: the parent event is not in this batch", np.flatnonzero(missing))
+        prow = np.where(found, order[pos_c], -1)
+        for what, mask in (
+                ("field parent: must be an earlier event (smaller id)", found & (self.parent >= self.event_id)),
+                ("field parent: belongs to another rollout", found & (self.rollout[np.maximum(prow, 0)] != self.rollout)),
+                ("field parent: the parent has no prompt and response ids",
+                 found & ((self.flags[np.maximum(prow, 0)] & (F_PROMPT | F_RESPONSE)) != (F_PROMPT | F_RESPONSE))),
+                ("field shared: must be 0 without a parent", ~has_parent & (self.shared != 0))):
+            if mask.any():
+                raise self._bad(what, np.flatnonzero(mask))
+        self.parent_row = prow.astype(np.int64)
+        # a prompt is `shared` tokens of its parent plus its suffix: lengths need no walk up the chain
+        plen = self.shared.astype(np.int64) + suffix_len
+        flen = plen + resp_len
+        over = found & (self.shared > flen[np.maximum(prow, 0)])
+        if over.any():
+            raise self._bad("field shared: longer than the parent's prompt and response", np.flatnonzero(over))
+        self.prompt_len, self.full_len = plen, flen
+
+    # ---- reading ----
+    def response(self, row: int) -> np.ndarray:
+        return self.resp_pool[self.resp_off[row]:self.resp_off[row + 1]]
+
+    def logprobs(self, row: int) -> np.ndarray:
+        return self.logp_pool[self.resp_off[row]:self.resp_off[row + 1]]
+
+    def suffix(self, row: int) -> np.ndarray:
+        return self.prompt_pool[self.prompt_off[row]:self.prompt_off[row + 1]]
+
+    def _path(self, row: int) -> list[int]:
+        path = [row]
+        pr = self.parent_row
+        p = int(pr[row])
+        while p >= 0:
+            path.append(p)
+            p = int(pr[p])
+        path.reverse()
+        return path
+
+    def full(self, row: int, *, prompt_only: bool = False) -> np.ndarray:
+        """Materialise `prompt(row) ++ response(row)` (or just the prompt) from the parent chain.
+
+        Cost: the unique tokens along the chain (each ancestor's suffix and response written
+        once), never the sum of the ancestors' full lengths.
+        """
+        path = self._path(row)
+        fl = self.full_len
+        size = int(max(fl[r] for r in path))
+        out = np.empty(size, np.int32)
+        po, ro = self.prompt_off, self.resp_off
+        pp, rp = self.prompt_pool, self.resp_pool
+        sh = self.shared
+        last = len(path) - 1
+        for k, r in enumerate(path):
+            pos = int(sh[r])
+            a, b = int(po[r]), int(po[r + 1])
+            out[pos:pos + b - a] = pp[a:b]
+            pos += b - a
+            if k == last and prompt_only:
+                break
+            a, b = int(ro[r]), int(ro[r + 1])
+            out[pos:pos + b - a] = rp[a:b]
+        n = int(self.prompt_len[row] if prompt_only else fl[row])
+        return out if n == size else out[:n].copy()
+
+    def prompt(self, row: int) -> np.ndarray:
+        return self.full(row, prompt_only=True)
+
+    def rows_by_rollout(self) -> dict[str, list[int]]:
+        """Row indices of each rollout, in batch order."""
+        out: dict[str, list[int]] = {rid: [] for rid, _ in self.rollouts}
+        for r, ro in enumerate(self.rollout.tolist()):
+            out[self.rollouts[ro][0]].append(r)
+        return out
+
+    def kind_of(self, row: int) -> str:
+        return KINDS[int(self.kind[row])]
+
+    def to_events(self) -> list[dict[str, Any]]:
+        """Every row as a JSON-ready dict with full `prompt_ids` lists (for humans and tests; not a hot path)."""
+        out = []
+        for r in range(len(self)):
+            f = int(self.flags[r])
+            rid, gid = self.rollouts[int(self.rollout[r])]
+            pv = int(self.policy_version[r])
+            rw = float(self.reward[r])
+            out.append({
+                "id": int(self.event_id[r]), "rollout_id": rid, "group_id": gid, "attempt": int(self.attempt[r]),
+                "seq": int(self.seq[r]), "kind": self.kind_of(r), "policy_version": None if pv < 0 else pv,
+                "prompt_ids": self.prompt(r).tolist() if f & F_PROMPT else None,
+                "response_ids": self.response(r).tolist() if f & F_RESPONSE else None,
+                "response_logprobs": self.logprobs(r).tolist() if f & F_LOGPROBS else None,
+                "error": self.errors.get(r, "error") if f & F_ERROR else None,
+                "reward": None if rw != rw else rw, "data": self.data.get(r), "request": self.requests.get(r)})
+        return out
+
+    def stored_bytes(self) -> int:
+        """Bytes of token payload held: prompt suffixes and response ids (int32), log-probs (float32)."""
+        return int(self.prompt_pool.nbytes + self.resp_pool.nbytes + self.logp_pool.nbytes)
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Sequence[Any]], *, logprob_bytes_dtype: str = "<f8",
+                  requests: dict[int, Any] | None = None) -> TokenBatch:
+        """A batch from event rows as a store keeps them, in `ROW_FIELDS` order, without per-row Python work
+        beyond one pass per column: token payloads are int32 little-endian blobs, log-probs blobs of
+        `logprob_bytes_dtype`, `data` JSON bytes (or objects). Rollouts are numbered in order of first
+        appearance. A failed call (error set) whose log-probs do not match its response keeps no log-probs.
+        """
+        n = len(rows)
+        if not n:
+            return BatchBuilder(logprob_bytes_dtype).build()
+        (eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr) = zip(*rows, strict=True)
+        lp_dt = np.dtype(logprob_bytes_dtype)
+        index: dict[str, int] = {}
+        rollouts: list[tuple[str, str]] = []
+        ro = np.empty(n, np.int32)
+        for i, (a, g) in enumerate(zip(rid, gid, strict=True)):
+            j = index.get(a)
+            if j is None:
+                j = index[a] = len(rollouts)
+                rollouts.append((a, g if g is not None else a))
+            ro[i] = j
+        try:
+            kinds = np.fromiter((KIND_CODE[k] for k in kind), np.int8, n)
+        except KeyError as exc:
+            raise TokenFormatError(f"token batch: field kind: {exc.args[0]!r} is not one of {', '.join(KINDS)}") from None
+        size = lambda xs, w: np.fromiter((0 if x is None else len(x) // w for x in xs), np.int64, n)  # noqa: E731
+        has = lambda xs: np.fromiter((x is not None for x in xs), bool, n)  # noqa: E731
+        has_p, has_r, has_l, has_e = has(p), has(r), has(lp), has(err)
+        rlen, llen = size(r, 4), size(lp, lp_dt.itemsize)
+        bad = has_r & has_l & (rlen != llen)
+        if (bad & ~has_e).any():
+            i = int(np.flatnonzero(bad & ~has_e)[0])
+            raise TokenFormatError(f"event {eid[i]} (rollout_id={rid[i]!r}, seq={seq[i]}): field response_logprobs: "
+                                   f"{llen[i]} values for {rlen[i]} response ids")
+        has_l &= ~bad  # a failed call recorded what it got; it is never trained on
+        lp_parts = [lp[i] if has_l[i] else np.full(rlen[i], np.nan, lp_dt).tobytes()
+                    for i in np.flatnonzero(has_r).tolist()]
+        flags = (has_e * F_ERROR | has_p * F_PROMPT | has_r * F_RESPONSE | (has_l & has_r) * F_LOGPROBS).astype(np.uint8)
+        opt = lambda xs, none, dt: np.fromiter((none if x is None else x for x in xs), dt, n)  # noqa: E731
+        off = lambda lens: np.concatenate([np.zeros(1, np.int64), np.cumsum(lens)])  # noqa: E731
+        pool = lambda parts, dt: np.frombuffer(b"".join(parts), dtype=dt)  # noqa: E731
+        plen = size(p, 4)
+        return cls(
+            rollouts=rollouts, event_id=np.fromiter(eid, np.int64, n), rollout=ro,
+            attempt=np.fromiter(att, np.int32, n), seq=np.fromiter(seq, np.int64, n), kind=kinds, flags=flags,
+            policy_version=opt(pv, -1, np.int64), parent=opt(par, -1, np.int64), shared=opt(sh, 0, np.int64),
+            reward=opt(rew, np.nan, np.float64), arrival=opt(arr, np.nan, np.float64),
+            prompt_off=off(plen), resp_off=off(np.where(has_r, rlen, 0)),
+            prompt_pool=pool([x for x in p if x is not None], _I32),
+            resp_pool=pool([x for x in r if x is not None], _I32),
+            logp_pool=pool(lp_parts, lp_dt).astype(_F32),
+            errors={i: e for i, e in enumerate(err) if e is not None},
+            data={i: orjson.loads(d) if isinstance(d, bytes | bytearray | memoryview) else d
+                  for i, d in enumerate(data) if d is not None},
+            requests=dict(requests or {}))
+
+    # ---- serialisation ----
+    def to_bytes(self) -> bytes:
+        """One buffer: header + aligned raw columns (see the module docstring); each column copied once."""
+        cols = [(np.ascontiguousarray(getattr(self, name), dtype=dt)) for name, dt in _COLUMNS]
+        header = orjson.dumps({
+            "n": len(self), "rollouts": self.rollouts, "buffers": [[name, len(a)] for (name, _), a in
+                                                                   zip(_COLUMNS, cols, strict=True)],
+            "errors": {str(k): v for k, v in self.errors.items()}, "data": {str(k): v for k, v in self.data.items()},
+            "requests": {str(k): v for k, v in self.requests.items()}})
+        start = _HEAD.size + len(header) + (-len(header) % 8)
+        total = start + sum(a.nbytes + (-a.nbytes % 8) for a in cols)
+        out = bytearray(total)
+        _HEAD.pack_into(out, 0, MAGIC, VERSION, len(header))
+        out[_HEAD.size:_HEAD.size + len(header)] = header
+        pos = start
+        for a in cols:
+            out[pos:pos + a.nbytes] = memoryview(a).cast("B")
+            pos += a.nbytes + (-a.nbytes % 8)
+        return bytes(out)
+
+    @classmethod
+    def from_bytes(cls, buf: bytes | bytearray | memoryview) -> TokenBatch:
+        """Decode `to_bytes` output: zero-copy column views, then full validation."""
+        mv = memoryview(buf).cast("B")
+        if len(mv) < _HEAD.size:
+            raise TokenFormatError(f"token batch: {len(mv)} bytes is too short for a header")
+        magic, version, hlen = _HEAD.unpack_from(mv, 0)
+        if magic != MAGIC:
+            raise TokenFormatError(f"token batch: bad magic {magic!r} (expected {MAGIC!r}): not a token batch")
+        if version != VERSION:
+            raise TokenFormatError(f"token batch: format version {version}, this reader knows {VERSION}")
+        start = _HEAD.size
+        if hlen > len(mv) - start:
+            raise TokenFormatError(f"token batch: header length {hlen} runs past the end ({len(mv)} bytes)")
+        try:
+            head = orjson.loads(mv[start:start + hlen])
+            n = int(head["n"])
+            rollouts = [(str(a), str(b)) for a, b in head["rollouts"]]
+            table = {str(name): int(count) for name, count in head["buffers"]}
+            errors = {int(k): str(v) for k, v in head.get("errors", {}).items()}
+            data = {int(k): v for k, v in head.get("data", {}).items()}
+            requests = {int(k): v for k, v in head.get("requests", {}).items()}
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise TokenFormatError(f"token batch: bad header ({exc})") from None
+        off = start + hlen + (-hlen % 8)
+        cols: dict[str, np.ndarray] = {}
+        for name, dt in _COLUMNS:
+            if name not in table:
+                raise TokenFormatError(f"token batch: header lists no buffer {name}")
+            count = table[name]
+            size = count * dt.itemsize
+            if count < 0 or off + size > len(mv):
+                raise TokenFormatError(f"token batch: buffer {name} ({count} values) runs past the end")
+            cols[name] = np.frombuffer(mv, dtype=dt, count=count, offset=off)
+            off += size + (-size % 8)
+        if off != len(mv):
+            raise TokenFormatError(f"token batch: {len(mv) - off} unexpected trailing bytes")
+        if len(cols["event_id"]) != n:
+            raise TokenFormatError(f"token batch: header says {n} events, field event_id has {len(cols['event_id'])}")
+        return cls(rollouts=rollouts, errors=errors, data=data, requests=requests, **cols)
+
+
+class BatchBuilder:
+    """Append events row by row (ids, blobs or arrays), then `build()` one `TokenBatch`.
+
+    Token payloads may be int32 little-endian bytes (as a store keeps them), numpy arrays or
+    sequences; log-probs may be float64 little-endian bytes (`logprob_bytes_dtype`) or arrays.
+    """
+
+    def __init__(self, logprob_bytes_dtype: str = "<f8") -> None:
+        self._lp_dtype = np.dtype(logprob_bytes_dtype)
+        self._rollouts: dict[str, int] = {}
+        self._rollout_list: list[tuple[str, str]] = []
+        self._cols: dict[str, list[Any]] = {k: [] for k in ("event_id", "rollout", "attempt", "seq", "kind", "flags",
+                                                           "policy_version", "parent", "shared", "reward",
+                                                           "arrival")}
+        self._prompts: list[Any] = []
+        self._resps: list[Any] = []
+        self._logps: list[Any] = []
+        self.errors: dict[int, str] = {}
+        self.data: dict[int, Any] = {}
+        self.requests: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self._cols["event_id"])
+
+    def rollout_index(self, rollout_id: str, group_id: str | None) -> int:
+        i = self._rollouts.get(rollout_id)
+        if i is None:
+            i = self._rollouts[rollout_id] = len(self._rollout_list)
+            self._rollout_list.append((rollout_id, group_id if group_id is not None else rollout_id))
+        return i
+
+    def add(self, *, event_id: int, rollout_id: str, group_id: str | None, attempt: int, seq: int, kind: str,
+            policy_version: int | None = None, parent: int | None = None, shared: int = 0,
+            prompt: Any = None, response: Any = None, logprobs: Any = None, error: str | None = None,
+            reward: float | None = None, data: Any = None, request: Any = None,
+            arrival: float | None = None) -> int:
+        """Append one event; `prompt` is the suffix when `parent` is given, else the whole prompt."""
+        row = len(self)
+        code = KIND_CODE.get(kind)
+        if code is None:
+            raise TokenFormatError(f"event {event_id} (rollout_id={rollout_id!r}, seq={seq}): field kind: "
+                                   f"{kind!r} is not one of {', '.join(KINDS)}")
+        if response is not None and logprobs is not None:
+            nr = len(response) // 4 if isinstance(response, bytes | bytearray | memoryview) else len(response)
+            nl = len(logprobs) // self._lp_dtype.itemsize if isinstance(logprobs, bytes | bytearray | memoryview) \
+                else len(logprobs)
+            if nr != nl:
+                if error is None:
+                    raise TokenFormatError(f"event {event_id} (rollout_id={rollout_id!r}, seq={seq}): field "
+                                           f"response_logprobs: {nl} values for {nr} response ids")
+                logprobs = None  # a failed call recorded what it got; it is never trained on
+        flags = (F_ERROR if error is not None else 0) | (F_PROMPT if prompt is not None else 0) \
+            | (F_RESPONSE if response is not None else 0) | (F_LOGPROBS if logprobs is not None else 0)
+        c = self._cols
+        c["event_id"].append(event_id)
+        c["rollout"].append(self.rollout_index(rollout_id, group_id))
+        c["attempt"].append(attempt)
+        c["seq"].append(seq)
+        c["kind"].append(code)
+        c["flags"].append(flags)
+        c["policy_version"].append(-1 if policy_version is None else policy_version)
+        c["parent"].append(-1 if parent is None else parent)
+        c["shared"].append(shared)
+        c["reward"].append(np.nan if reward is None else reward)
+        c["arrival"].append(np.nan if arrival is None else arrival)
+        self._prompts.append(prompt)
+        self._resps.append(response)
+        self._logps.append(logprobs if response is not None else None)
+        if error is not None:
+            self.errors[row] = error
+        if data is not None:
+            self.data[row] = data
+        if request is not None:
+            self.requests[row] = request
+        return row
+
+    @staticmethod
+    def _pool(items: list[Any], dtype: np.dtype, bytes_dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
+        lens = np.zeros(len(items) + 1, np.int64)
+        parts: list[np.ndarray] = []
+        for i, x in enumerate(items):
+            if x is None:
+                continue
+            if isinstance(x, bytes | bytearray | memoryview):
+                if len(x) % bytes_dtype.itemsize:
+                    raise TokenFormatError(f"token batch row {i}: a blob of {len(x)} bytes is not whole "
+                                           f"{bytes_dtype} values")
+                a = np.frombuffer(x, dtype=bytes_dtype)
+            else:
+                a = as_ids(x) if dtype == _I32 else np.asarray(x, dtype=dtype)
+            lens[i + 1] = len(a)
+            parts.append(a)
+        off = np.cumsum(lens)
+        pool = np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
+        return off, pool
+
+    def build(self) -> TokenBatch:
+        c = self._cols
+        prompt_off, prompt_pool = self._pool(self._prompts, _I32, _I32)
+        resp_off, resp_pool = self._pool(self._resps, _I32, _I32)
+        logp_items = [lp if lp is not None else (None if r is None else np.full(
+            len(r) // 4 if isinstance(r, bytes | bytearray | memoryview) else len(r), np.nan, np.float32))
+            for lp, r in zip(self._logps, self._resps, strict=True)]
+        _, logp_pool = self._pool(logp_items, _F32, self._lp_dtype)
+        return TokenBatch(
+            rollouts=list(self._rollout_list),
+            event_id=np.asarray(c["event_id"], _I64), rollout=np.asarray(c["rollout"], _I32),
+            attempt=np.asarray(c["attempt"], _I32), seq=np.asarray(c["seq"], _I64), kind=np.asarray(c["kind"], _I8),
+            flags=np.asarray(c["flags"], _U8), policy_version=np.asarray(c["policy_version"], _I64),
+            parent=np.asarray(c["parent"], _I64), shared=np.asarray(c["shared"], _I64),
+            reward=np.asarray(c["reward"], _F64), arrival=np.asarray(c["arrival"], _F64), prompt_off=prompt_off, resp_off=resp_off,
+            prompt_pool=prompt_pool, resp_pool=resp_pool, logp_pool=logp_pool,
+            errors=dict(self.errors), data=dict(self.data), requests=dict(self.requests))
+
+
+def _get(e: Any, key: str, default: Any = None) -> Any:
+    if isinstance(e, Mapping):
+        return e.get(key, default)
+    return getattr(e, key, default)
+
+
+def from_events(events: Iterable[Any], *, encode: bool = True) -> TokenBatch:
+    """Encode full-prompt events (dicts or objects with `prompt_ids` etc.) into a batch.
+
+    With `encode`, each usable call's prompt becomes a delta record against the previous usable
+    call of the same rollout attempt (what the recorder does as calls arrive); without it every
+    prompt is stored whole (parent none). Event ids are the events' `id` when present (parents
+    must then have smaller ids), else their position. `value` or `reward` carries a reward.
+    """
+    b = BatchBuilder(logprob_bytes_dtype="<f8")
+    last: dict[tuple[str, int], tuple[int, np.ndarray]] = {}
+    for i, e in enumerate(events):
+        eid = _get(e, "id")
+        eid = i if eid is None else int(eid)
+        rid = str(_get(e, "rollout_id"))
+        attempt = int(_get(e, "attempt", 0) or 0)
+        kind = str(_get(e, "kind"))
+        prompt, response, logp = _get(e, "prompt_ids"), _get(e, "response_ids"), _get(e, "response_logprobs")
+        err = _get(e, "error")
+        value = _get(e, "value")
+        if value is None:
+            value = _get(e, "reward")
+        parent, shared, stored = None, 0, prompt
+        if prompt is not None:
+            p = as_ids(prompt)
+            stored = p
+            key = (rid, attempt)
+            prev = last.get(key) if encode else None
+            if prev is not None and prev[0] < eid:
+                shared, stored = delta(p, prev[1])
+                parent = prev[0]
+                if shared == 0:
+                    parent = None
+            if kind == "model_request" and err is None and response is not None and logp is not None:
+                last[key] = (eid, np.concatenate([p, as_ids(response)]))
+        b.add(event_id=eid, rollout_id=rid, group_id=_get(e, "group_id"), attempt=attempt,
+              seq=int(_get(e, "seq", 0) or 0), kind=kind, policy_version=_get(e, "policy_version"),
+              parent=parent, shared=shared, prompt=stored,
+              response=None if response is None else as_ids(response),
+              logprobs=None if logp is None else np.asarray(logp, np.float32), error=err,
+              reward=None if value is None else float(value), data=_get(e, "data"), arrival=_get(e, "t_arrival"))
+    return b.build()
+
+
+def logical_tokens(batch: TokenBatch) -> int:
+    """Prompt + response tokens of every event as if stored whole (what full-prompt records would hold)."""
+    has_r = (batch.flags & F_RESPONSE) != 0
+    has_p = (batch.flags & F_PROMPT) != 0
+    return int(batch.prompt_len[has_p].sum() + np.diff(batch.resp_off)[has_r].sum())
+
+
+def concat_ids(parts: Sequence[np.ndarray]) -> np.ndarray:
+    """Concatenate int32 id arrays (helper for callers that keep `prompt ++ response` for the next delta)."""
+    return np.concatenate(parts).astype(np.int32, copy=False) if parts else np.zeros(0, np.int32)
+
+
+__all__ = ["F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",
+           "USABLE", "VERSION",
+           "BatchBuilder", "Parent", "TokenBatch", "TokenFormatError", "as_ids", "common_prefix", "concat_ids",
+           "delta", "encode_prompt", "from_events", "logical_tokens", "resolve_prompts"]

@@ -1,0 +1,376 @@
+"""`swerl train sft`: supervised warm-start from agent trajectories, so RL starts from a policy that acts.
+
+A random model never emits a parsable mini-swe-agent action, so RL from it sees reward 0
+and no gradient. SWE-smith's recipe is to fine-tune on resolved trajectories of a strong
+agent first; this is that step.
+
+Inputs (`--data`, repeatable):
+
+- mini-swe-agent trajectories (`*.traj.json`, or a directory of them): `messages` as the
+  agent saw them. With `--only-resolved` (default) a trajectory counts when
+  `info.swerl.resolved` is true (written by `swerl data expert` and swerl's rollouts) or, for
+  foreign files without it, when `info.exit_status == "Submitted"`.
+- SWE-smith trajectory rows (`.jsonl` / `.json` / `.parquet`): a `messages` column (a list,
+  or its JSON string) of `{role, content}` where content is a string or a list of
+  `{"type": "text", "text": ...}` parts; rows with `resolved: false` are skipped under
+  `--only-resolved`.
+
+Tokenisation is the rollouts' own: each assistant turn is trained exactly as the engine
+would produce it after `apply_chat_template(messages[:k], add_generation_prompt=True)` -
+the prompt text (everything the template renders before the turn) is encoded as one
+piece, the assistant content as another followed by the end-of-turn token. Loss is on
+assistant tokens (content + `<|im_end|>`) only; system, user and observation tokens are
+context. A conversation longer than `--max-tokens` is cut at the last assistant turn
+that fits (never mid-turn).
+
+Output (`--out DIR`, written to a temporary directory and renamed): a `transformers`
+model directory with the tokenizer (`config.json`, weights, `tokenizer.json`, chat
+template), so a recipe starts RL from it with `model.path: DIR` and `swerl eval
+swebench --model DIR` serves it; `sft.json` (data counts, settings, loss per epoch) and
+`metrics.jsonl` (one line per optimizer step).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from swerl.errors import DataError, SwerlError
+from swerl.log import get_logger
+
+log = get_logger(__name__)
+
+END_OF_TURN = "<|im_end|>"
+
+
+class SftParams(BaseModel):
+    """`swerl train sft` settings; a bad value names its flag."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    data: list[Path] = Field(min_length=1)
+    out: Path
+    recipe: str = "swe-tiny"
+    init: str = Field("tiny", description="`tiny` (random init, sized by the recipe's model section) or a model dir.")
+    epochs: int = Field(3, ge=1)
+    lr: float = Field(1e-3, gt=0)
+    batch_tokens: int = Field(16384, gt=0)
+    max_tokens: int | None = Field(None, gt=0, description="Default: the recipe's model.max_context.")
+    only_resolved: bool = True
+    seed: int = 0
+    threads: int = Field(0, ge=0, description="torch threads; 0: the recipe's train.threads (else torch's).")
+    force: bool = False
+
+
+@dataclass
+class Example:
+    source: str
+    input_ids: list[int]
+    loss_mask: list[int]
+
+
+# --------------------------------------------------------------------------------------------------- reading
+
+
+def _text(content: Any, where: str) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for p in content:
+            if isinstance(p, dict) and p.get("type", "text") == "text" and isinstance(p.get("text"), str):
+                parts.append(p["text"])
+            elif isinstance(p, str):
+                parts.append(p)
+        return "".join(parts)
+    if content is None:
+        return ""
+    raise DataError(f"{where}: message content must be a string or a list of text parts")
+
+
+def normalise_messages(raw: Any, where: str) -> list[dict[str, str]]:
+    """`[{role, content}]` with text content; mini-swe-agent's `extra` and tool-call fields dropped."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise DataError(f"{where}: field messages is not a JSON list: {exc.msg}") from exc
+    if hasattr(raw, "tolist"):
+        raw = raw.tolist()
+    if not isinstance(raw, list) or not raw:
+        raise DataError(f"{where}: field messages must be a non-empty list")
+    out = []
+    for i, m in enumerate(raw):
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str):
+            raise DataError(f"{where}: messages[{i}] has no role")
+        if m["role"] == "exit":  # mini-swe-agent's closing record (exit status, submission): never sent to a model
+            continue
+        role = "user" if m["role"] == "tool" else m["role"]  # text-based harness: observations are user turns
+        if role not in ("system", "user", "assistant"):
+            raise DataError(f"{where}: messages[{i}].role {m['role']!r} is not system/user/assistant/tool/exit")
+        out.append({"role": role, "content": _text(m.get("content"), f"{where}: messages[{i}]")})
+    if not any(m["role"] == "assistant" for m in out):
+        raise DataError(f"{where}: no assistant message to learn from")
+    return out
+
+
+def _traj_resolved(data: dict[str, Any]) -> bool:
+    info = data.get("info") or {}
+    swerl = info.get("swerl") or {}
+    if "resolved" in swerl:
+        return bool(swerl["resolved"])
+    return info.get("exit_status") == "Submitted"
+
+
+def read_conversations(paths: list[Path], only_resolved: bool = True) -> tuple[list[tuple[str, list[dict]]], dict]:
+    """(source, messages) pairs from trajectory files/dirs and SWE-smith trajectory rows; and counts."""
+    files: list[Path] = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            found = sorted(p.rglob("*.traj.json"))
+            if not found:
+                raise DataError(f"--data {p}: a directory without *.traj.json files")
+            files += found
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise DataError(f"--data {p}: no such file or directory")
+    convs: list[tuple[str, list[dict]]] = []
+    counts = {"files": len(files), "conversations": 0, "skipped_unresolved": 0}
+    for f in files:
+        for where, raw, resolved in _records(f):
+            if only_resolved and resolved is False:
+                counts["skipped_unresolved"] += 1
+                continue
+            convs.append((where, normalise_messages(raw, where)))
+    counts["conversations"] = len(convs)
+    if not convs:
+        raise DataError(f"--data: no usable conversations in {', '.join(str(p) for p in paths)} "
+                        f"({counts['skipped_unresolved']} unresolved skipped; --no-only-resolved keeps them)")
+    return convs, counts
+
+
+def _records(f: Path) -> Iterator[tuple[str, Any, bool | None]]:
+    name = f.name.lower()
+    if name.endswith(".traj.json") or (name.endswith(".json") and not name.endswith(".jsonl")):
+        try:
+            data = json.loads(f.read_text())
+        except json.JSONDecodeError as exc:
+            raise DataError(f"--data {f}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+        if isinstance(data, dict) and "messages" in data:
+            yield str(f), data["messages"], _traj_resolved(data)
+            return
+        rows = data if isinstance(data, list) else None
+        if rows is None:
+            raise DataError(f"--data {f}: expected a mini-swe-agent trajectory (a `messages` key) or a list of rows")
+        for i, r in enumerate(rows):
+            yield from _row(r, f"{f} row {i}")
+        return
+    if name.endswith(".jsonl"):
+        for n, line in enumerate(f.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise DataError(f"--data {f}: line {n} is not valid JSON: {exc.msg}") from exc
+            yield from _row(r, f"{f} line {n}")
+        return
+    if name.endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        for i, r in enumerate(pq.read_table(f).to_pylist()):
+            yield from _row(r, f"{f} row {i}")
+        return
+    raise DataError(f"--data {f}: unsupported file (use *.traj.json, a directory of them, .jsonl, .json or .parquet)")
+
+
+def _row(r: Any, where: str) -> Iterator[tuple[str, Any, bool | None]]:
+    if not isinstance(r, dict) or "messages" not in r:
+        raise DataError(f"{where}: field messages is missing")
+    resolved = r.get("resolved")
+    yield (f"{where} ({r.get('instance_id') or r.get('traj_id') or '?'})", r["messages"],
+           None if resolved is None else bool(resolved))
+
+
+# -------------------------------------------------------------------------------------------- tokenisation
+
+
+def encode_conversation(tokenizer: Any, messages: list[dict[str, str]], max_tokens: int) -> tuple[list[int], list[int]]:
+    """(input_ids, loss_mask) exactly as rollouts see them: prompt pieces as rendered, assistant turns as generated."""
+    eot = tokenizer.convert_tokens_to_ids(END_OF_TURN)
+    if eot is None or eot == tokenizer.unk_token_id:
+        raise SwerlError(f"tokenizer has no {END_OF_TURN} token (a Qwen-style chat template is expected)")
+    ids: list[int] = []
+    mask: list[int] = []
+    rendered = ""
+    for k, m in enumerate(messages):
+        if m["role"] != "assistant":
+            continue
+        prompt = tokenizer.apply_chat_template(messages[:k], tokenize=False, add_generation_prompt=True)
+        if not prompt.startswith(rendered):
+            raise SwerlError("the chat template does not render the history verbatim; cannot build SFT samples")
+        piece = tokenizer.encode(prompt[len(rendered):], add_special_tokens=False)
+        answer = [*tokenizer.encode(m["content"], add_special_tokens=False), eot]
+        if len(ids) + len(piece) + len(answer) > max_tokens:
+            break
+        ids += piece + answer
+        mask += [0] * len(piece) + [1] * len(answer)
+        rendered = prompt + m["content"] + END_OF_TURN
+    return ids, mask
+
+
+# ------------------------------------------------------------------------------------------------ training
+
+
+def _batches(examples: list[Example], batch_tokens: int, rng: random.Random) -> list[list[Example]]:
+    """Length-sorted buckets under a padded-token budget, in a seeded random order."""
+    order = sorted(examples, key=lambda e: len(e.input_ids))
+    batches: list[list[Example]] = []
+    cur: list[Example] = []
+    for e in order:
+        longest = max([len(x.input_ids) for x in cur] + [len(e.input_ids)])
+        if cur and longest * (len(cur) + 1) > batch_tokens:
+            batches.append(cur)
+            cur = []
+        cur.append(e)
+    if cur:
+        batches.append(cur)
+    rng.shuffle(batches)
+    return batches
+
+
+def _step_loss(model: Any, batch: list[Example], pad_id: int) -> tuple[Any, int, int]:
+    import torch
+
+    n = max(len(e.input_ids) for e in batch)
+    ids = torch.full((len(batch), n), pad_id, dtype=torch.long)
+    att = torch.zeros((len(batch), n), dtype=torch.long)
+    lab = torch.full((len(batch), n), -100, dtype=torch.long)
+    for i, e in enumerate(batch):
+        t = torch.tensor(e.input_ids, dtype=torch.long)
+        ids[i, :len(t)] = t
+        att[i, :len(t)] = 1
+        m = torch.tensor(e.loss_mask, dtype=torch.bool)
+        lab[i, :len(t)] = torch.where(m, t, torch.full_like(t, -100))
+    out = model.model(input_ids=ids, attention_mask=att)
+    hidden = out.last_hidden_state[:, :-1]
+    target = lab[:, 1:]
+    sel = target != -100
+    logits = model.lm_head(hidden[sel]).float()  # only positions that predict an assistant token
+    loss = torch.nn.functional.cross_entropy(logits, target[sel], reduction="sum")
+    correct = int((logits.argmax(-1) == target[sel]).sum())
+    return loss, int(sel.sum()), correct
+
+
+def _build_model(params: SftParams, recipe: Any, tok: Any) -> Any:
+    m = recipe.model
+    if params.init == "tiny":
+        from swerl.train.models import build_tiny_model
+
+        return build_tiny_model(tok, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
+                                seed=params.seed, max_position_embeddings=max(m.max_context, 4096))
+    from transformers import AutoModelForCausalLM
+
+    path = Path(params.init).expanduser()
+    if not (path / "config.json").is_file():
+        raise SwerlError(f"--init {params.init!r}: not 'tiny' and not a model directory with config.json")
+    return AutoModelForCausalLM.from_pretrained(str(path), local_files_only=True)
+
+
+def run_sft(params: SftParams) -> dict[str, Any]:
+    """Fine-tune on the assistant turns of `params.data`; write the model dir to `params.out` (see module doc)."""
+    import torch
+
+    from swerl.config import load_recipe
+    from swerl.train.models import load_tokenizer
+
+    out = Path(params.out)
+    if out.exists() and any(out.iterdir()) and not params.force:
+        raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
+    recipe = load_recipe(params.recipe)
+    threads = params.threads or recipe.train.threads  # 1 on a shared box: torch's default oversubscribes
+    if threads:
+        torch.set_num_threads(threads)
+    init_dir = Path(params.init).expanduser()
+    tok = load_tokenizer(str(init_dir) if params.init != "tiny" else recipe.model.tokenizer,
+                         vocab_size=recipe.model.vocab_size)
+    max_tokens = params.max_tokens or recipe.model.max_context
+    convs, counts = read_conversations(params.data, params.only_resolved)
+    examples = []
+    for src, msgs in convs:
+        ids, mask = encode_conversation(tok, msgs, max_tokens)
+        if sum(mask):
+            examples.append(Example(src, ids, mask))
+    counts["examples"] = len(examples)
+    counts["too_long"] = len(convs) - len(examples)
+    if not examples:
+        raise DataError(f"--data: every conversation is longer than --max-tokens {max_tokens} before its first answer")
+    counts["tokens"] = sum(len(e.input_ids) for e in examples)
+    counts["assistant_tokens"] = sum(sum(e.loss_mask) for e in examples)
+    model = _build_model(params, recipe, tok)
+    model.train()
+    opt = torch.optim.AdamW(model.parameters(), lr=params.lr, weight_decay=0.0)
+    rng = random.Random(f"sft-{params.seed}")
+    torch.manual_seed(params.seed)
+    pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
+    n_steps = params.epochs * len(_batches(examples, params.batch_tokens, random.Random(0)))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 10) * max(0.1, 0.5 * (
+        1 + math.cos(math.pi * min(s, n_steps) / max(1, n_steps)))))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        epochs: list[dict[str, float]] = []
+        step, t0 = 0, time.monotonic()
+        with (tmp / "metrics.jsonl").open("w") as mf:
+            for epoch in range(params.epochs):
+                tot_loss, tot_tok, tot_ok = 0.0, 0, 0
+                for batch in _batches(examples, params.batch_tokens, rng):
+                    loss_sum, n_tok, ok = _step_loss(model, batch, pad_id)
+                    opt.zero_grad(set_to_none=True)
+                    (loss_sum / max(1, n_tok)).backward()
+                    gnorm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0))
+                    opt.step()
+                    sched.step()
+                    step += 1
+                    tot_loss, tot_tok, tot_ok = tot_loss + float(loss_sum.detach()), tot_tok + n_tok, tot_ok + ok
+                    mf.write(json.dumps({"step": step, "epoch": epoch, "loss": float(loss_sum.detach()) / max(1, n_tok),
+                                         "token_acc": ok / max(1, n_tok), "grad_norm": gnorm,
+                                         "lr": sched.get_last_lr()[0], "tokens": n_tok,
+                                         "wall_s": round(time.monotonic() - t0, 2)}) + "\n")
+                    mf.flush()
+                ep = {"epoch": epoch, "loss": tot_loss / max(1, tot_tok), "token_acc": tot_ok / max(1, tot_tok)}
+                epochs.append(ep)
+                log.info("sft epoch", **ep, seconds=round(time.monotonic() - t0, 1))
+        model.eval()
+        model.save_pretrained(tmp)
+        tok.save_pretrained(tmp)
+        summary = {"data": [str(p) for p in params.data], "counts": counts, "epochs": epochs, "steps": step,
+                   "seconds": round(time.monotonic() - t0, 1),
+                   "params": params.model_dump(mode="json", exclude={"data", "out", "force"}),
+                   "model": {"parameters": sum(p.numel() for p in model.parameters()),
+                             "hidden_size": model.config.hidden_size, "layers": model.config.num_hidden_layers}}
+        (tmp / "sft.json").write_text(json.dumps(summary, indent=2) + "\n")
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    log.info("sft done", out=str(out), examples=counts["examples"], steps=step, loss=epochs[-1]["loss"])
+    return summary
+
+
+__all__ = ["SftParams", "encode_conversation", "normalise_messages", "read_conversations", "run_sft"]

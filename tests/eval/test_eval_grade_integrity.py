@@ -1,0 +1,43 @@
+"""Crafted patch text through `swerl eval swebench --grade-only` (bwrap, SWE-bench-schema rows).
+
+The prediction's first section edits the source; a second `--- a/tests/...`/`+++` header after
+the first hunk rewrites the test file so the FAIL_TO_PASS test passes. The grader decides from
+the tree diff: the test file is restored, the task's test_patch applied on the host, and the
+prediction is not resolved. The gold prediction still resolves in the same run.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from eval_helpers import RESOLVES
+from typer.testing import CliRunner
+
+from swerl.cli import app
+from swerl.sandbox.audit_grading import crafted_patch
+
+
+def test_crafted_second_header_is_not_resolved_via_grade_only(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
+                                                             tmp_path: Path) -> None:
+    row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
+    crafted = crafted_patch(
+        "calc/stats.py", '"""Descriptive statistics over sequences of numbers."""', '"""Descriptive statistics."""',
+        "tests/test_stats.py", "import pytest",
+        "import pytest\nimport calc.stats\ncalc.stats.median = lambda v: 2.5 if len(v) == 4 else sorted(v)[len(v) // 2]")
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": crafted}) + "\n")
+    out = tmp_path / "graded"
+    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
+                                   str(sb_pack), "--grade-only", str(preds), "--out", str(out)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    grades = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
+    assert len(grades) == 1 and grades[0]["resolved"] is False and grades[0]["outcome"] == "unresolved"
+    assert grades[0]["fail_to_pass"]["failure"] == json.loads(row["FAIL_TO_PASS"])
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": row["patch"]}) + "\n")
+    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
+                                   str(sb_pack), "--grade-only", str(gold), "--out", str(tmp_path / "gold")])
+    grades = [json.loads(line) for line in (tmp_path / "gold" / "grades.jsonl").read_text().splitlines()]
+    assert grades[0]["resolved"] is True, res.output
