@@ -32,7 +32,7 @@ from swerl.log import get_logger
 from swerl.sandbox import hardening
 from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
 from swerl.sandbox.bwrap_server import SERVER_CAPS, ChannelFault, ExecServer
-from swerl.sandbox.hostfs import CopyLimitExceeded, chown_tree, copy_tree_safely
+from swerl.sandbox.hostfs import CopyLimitExceeded, chown_tree, copy_tree_safely, read_only_tree
 from swerl.sandbox.proc import run_capped
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
@@ -187,8 +187,13 @@ class BwrapSandbox(BackendBase):
             for path in self._git_binaries():
                 args += ["--ro-bind", str(stub), path]
         if self.as_root:
-            for d in (work, tmp, home):
+            # grading: the tree stays host root's and read-only to the tests' uid, so code under test can neither
+            # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
+            read_only = grade_tree is not None and not handle.state.get("keep_git")  # keep_git: audit controls
+            for d in ((tmp, home) if read_only else (work, tmp, home)):
                 chown_tree(d, self.uid, self.gid)
+            if read_only:
+                read_only_tree(work)
         args += ["--remount-ro", "/"]
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "TERM": "dumb", **self.settings.env}
         args += ["--clearenv"]

@@ -245,7 +245,8 @@ class DockerSandbox(BackendBase):
         wd = handle.task.workdir
         kwargs = self._run_kwargs(handle, "grade")
         kwargs["volumes"] = {handle.state["volume"]: {"bind": wd, "mode": "rw,nocopy"}}
-        if self.non_root:  # PID 1 (root, out of the commands' reach) chowns the volume root once, below
+        read_only = not handle.state.get("keep_git")  # keep_git: the audit's undefended control
+        if self.non_root and not read_only:  # PID 1 (root, out of the commands' reach) chowns the volume root below
             kwargs["cap_add"] = ["CHOWN"]
         if not handle.state.get("keep_git"):
             stub = hardening.write_stub(handle.host_dir / "stub")
@@ -258,13 +259,15 @@ class DockerSandbox(BackendBase):
         with tarfile.open(fileobj=buf, mode="w") as tar:
             tree = Path(handle.state["grade_tree"])
             for child in sorted(tree.iterdir()):
-                tar.add(str(child), arcname=child.name, filter=self._owned)
+                tar.add(str(child), arcname=child.name, filter=self._read_only if read_only else self._owned)
         if not container.put_archive(wd, buf.getvalue()):
             raise SandboxError(f"copying the grading tree into {handle.id} failed")
-        if self.non_root:  # the fresh volume's root belongs to root: hand it to the command user (members already are)
+        if self.non_root and not read_only:
             res = self._exec_container(container, ["chown", self.settings.docker.user, wd], 60, "/", user="0:0")
             if res.returncode != 0:
                 raise SandboxError(f"giving {wd} to {self.settings.docker.user} failed: {res.output[-300:]}")
+        # the tree (and the volume root) stay root's and read-only to the command user: code under test can neither
+        # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
 
     def pristine_key(self, task: Any) -> str | None:
         """The image id: the grader caches pristine exports per task and image content."""
@@ -388,10 +391,21 @@ class DockerSandbox(BackendBase):
         if not c.put_archive(parent, buf.getvalue()):
             raise SandboxError(f"copy into {handle.id}:{dest} failed")
         if not direct:
+            # a grading tree is root's and read-only to the command user: only root can take the staged file out
+            ro_tree = handle.state.get("grade_tree") is not None and not handle.state.get("keep_git")
             res = self._exec_container(c, ["sh", "-c", 'mkdir -p "$(dirname "$2")" && mv "$1" "$2"', "mv",
-                                           f"{workdir}/{stage_name}", dest], 60, "/")
+                                           f"{workdir}/{stage_name}", dest], 60, "/",
+                                       **({"user": "0:0"} if ro_tree else {}))
             if res.returncode != 0:
                 raise SandboxError(f"copy into {handle.id}:{dest} failed: {res.output}")
+
+    @staticmethod
+    def _read_only(info: tarfile.TarInfo) -> tarfile.TarInfo:
+        """Grading tree members: root's, no write bits for the command user, never setuid."""
+        info.uid = info.gid = 0
+        info.uname = info.gname = ""
+        info.mode &= 0o755
+        return info
 
     def _owned(self, info: tarfile.TarInfo) -> tarfile.TarInfo:
         """Files copied in belong to the command user (and never carry setuid bits)."""

@@ -168,8 +168,25 @@ def test_script(task: SandboxTask, plan: HarnessPlan, *, defended: bool, log_lim
               f'else "$py" -I -c {shlex.quote(_JUNIT_GZ)} "$rdir/junit.xml"; fi; fi; echo; echo SWERL_JUNIT_END',
               'echo "SWERL_LOG_BYTES=$(wc -c < "$rdir/out.txt")"',
               "set -x", f": '{START_TEST_OUTPUT}'", f'tail -c {int(log_limit)} "$rdir/out.txt"',
-              f": '{END_TEST_OUTPUT}'", "set +x"]
+              f": '{END_TEST_OUTPUT}'", "set +x", "exit 0"]
     return "\n".join(lines) + "\n", True
+
+
+_FRAME_MARKERS = ("SWERL_TEST_EXIT=", "SWERL_JUNIT_BEGIN", "SWERL_LOG_BYTES=")
+
+
+def _frame_forgery(output: str, returncode: int | None) -> list[str]:
+    """The trusted frame (exit code, JUnit block, log size) is printed once by the grading script after the tests
+    ended. A process of the tests' uid can still write to the script's stdout (its /proc/PID/fd/1) or kill it,
+    so a frame printed twice, a second witness record, or a script that did not exit 0 is tampering."""
+    found = [f"the grading script's {m.rstrip('=')} line appears {n} times" for m in _FRAME_MARKERS
+             if (n := len(re.findall(rf"(?m)^{re.escape(m)}", output))) > 1]
+    witnesses = len(re.findall(rf"(?m)^{re.escape(reports.WITNESS_MARKER)}", output))
+    if witnesses > 1:
+        found.append(f"the launcher's witness record appears {witnesses} times")
+    if returncode not in (0, None):
+        found.append(f"the grading script was interrupted (exit {returncode})")
+    return found
 
 
 def _junit_block(output: str, *, first: bool) -> bytes | None:
@@ -318,6 +335,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         sandbox.stop(handle)
     output = res.output + (f"\n{TESTS_TIMEOUT}\n" if res.timed_out else "")
     exits = _EXIT_RE.findall(output)
+    forged_frames = _frame_forgery(output, None if res.timed_out else res.returncode) if structured and defences else []
     exit_code = int(exits[0 if structured else -1]) if exits else None  # ours: before the log / after the tests
     junit_xml = _junit_block(output, first=True) if structured else None
     sizes = _LOG_BYTES_RE.findall(output)
@@ -336,6 +354,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
                                  text_complete=text_complete)
     else:  # the old grader: the harness's own map (last status wins), exit code ignored
         verdict = reports.Verdict(statuses={t: (harness_map or {}).get(t, "MISSING") for t in required})
+    verdict.tampering += forged_frames
     statuses = verdict.statuses
     errors += verdict.errors
     seen = {t: st for t, st in statuses.items() if st != "MISSING"}  # the harness counts absent tests as failed

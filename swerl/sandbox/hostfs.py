@@ -172,3 +172,16 @@ def chown_tree(path: Path, uid: int, gid: int) -> None:
     for _root, dirs, files, root_fd in os.fwalk(path, follow_symlinks=False):
         for name in dirs + files:
             os.chown(name, uid, gid, dir_fd=root_fd, follow_symlinks=False)
+
+
+def read_only_tree(root: Path) -> None:
+    """Owner root, no write bits for anyone else: a grading tree the tests' uid can read and import but not change
+    (no new files either, so no planted `__pycache__`, conftest or test file mid-run)."""
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in [*dirnames, *filenames]:
+            path = os.path.join(dirpath, name)
+            os.lchown(path, 0, 0)
+            if not os.path.islink(path):
+                os.chmod(path, os.lstat(path).st_mode & 0o755)
+    os.lchown(root, 0, 0)
+    os.chmod(root, 0o755)

@@ -19,6 +19,7 @@ WATCH_MODULES = frozenset({
     "_pytest", "pytest", "pluggy", "atexit", "ctypes", "gc", "subprocess", "pty", "signal", "faulthandler",
     "multiprocessing", "builtins", "__builtin__", "_thread", "marshal", "importlib", "runpy", "code", "codeop",
     "sysconfig", "site", "_ctypes", "cffi", "posix", "nt", "resource", "mmap", "tracemalloc", "sys.monitoring",
+    "concurrent.futures.process", "asyncio.subprocess", "_posixsubprocess", "_winapi", "zipimport", "pdb", "bdb",
 })
 WATCH_ATTRS = frozenset({
     "os._exit", "os.write", "os.writev", "os.pwrite", "os.system", "os.popen", "os.fork", "os.forkpty", "os.kill",
@@ -32,21 +33,26 @@ WATCH_ATTRS = frozenset({
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "inspect.currentframe", "inspect.stack",
     "inspect.getouterframes", "inspect.trace", "threading.settrace", "threading.setprofile",
     "atexit.register", "codecs.register", "importlib.import_module", "importlib.reload", "io.open_code",
+    "sys.pycache_prefix", "sys.dont_write_bytecode", "sys.flags", "os.getppid", "os.setsid", "os.setpgrp",
+    "os.setpgid", "os.daemon", "concurrent.futures.ProcessPoolExecutor", "asyncio.create_subprocess_exec",
+    "asyncio.create_subprocess_shell", "os.chmod", "os.utime", "os.replace", "os.rename", "os.link", "os.symlink",
 })
 WATCH_NAMES = frozenset({"exec", "eval", "compile", "__import__", "breakpoint", "__builtins__"})
 DUNDER_ATTRS = frozenset({
     "__code__", "__globals__", "__builtins__", "__subclasses__", "f_back", "f_globals", "f_locals", "f_builtins",
     "tb_frame", "gi_frame", "cr_frame", "__closure__", "co_code", "__loader__", "__spec__", "__traceback__",
-    "tb_next", "__mro__", "__bases__",
+    "tb_next", "__mro__", "__bases__", "__dict__",
 })
 PYTEST_WORDS = frozenset({"TestReport", "CallInfo", "longrepr", "hookimpl", "hookwrapper", "get_result",
                           "force_result", "force_exception", "pluginmanager", "pytest_runtest_makereport",
                           "pytest_runtest_logreport", "pytest_report_teststatus", "pytest_terminal_summary"})
 STORE_ATTRS = frozenset({"outcome", "passed", "failed", "when", "sys.stdout", "sys.stderr", "sys.modules",
-                         "sys.path", "builtins"})
-_STRINGS = re.compile(r"/proc/|/dev/fd|/dev/stdout|_pytest|pytest|\bPASSED\b|\bFAILED\b|junit|\.git\b|"
+                         "sys.path", "builtins", "sys.pycache_prefix", "sys.dont_write_bytecode"})
+# Names whose lookup by a computed string hides which attribute is fetched (`getattr(os, "fo" + "rk")`).
+INTROSPECT_CALLS = frozenset({"getattr", "vars", "globals", "locals", "dir"})
+_STRINGS = re.compile(r"/proc\b|^proc$|^fd$|/dev/fd|\.pyc\b|__pycache__|SWERL_|/dev/stdout|_pytest|pytest|\bPASSED\b|\bFAILED\b|junit|\.git\b|"
                       r"\bgit\s+(?:diff|apply|show|log|checkout|stash|reset|cat-file|archive|format-patch)\b|"
-                      r"conftest|site-packages|sitecustomize|\bpassed in\b|::test")
+                      r"conftest|site-packages|sitecustomize|\bpassed in\b|::test|\btest_\w+\.py\b|\b\w+_test\.py\b")
 
 
 def _dotted(node: ast.AST) -> str | None:
@@ -124,8 +130,11 @@ class _Features(ast.NodeVisitor):
                 literal = node.args and isinstance(node.args[0], ast.Constant) and real in ("__import__",)
                 if not literal:
                     self.found[f"calls {func}()"] += 1
-            if real in ("setattr", "delattr") and len(node.args) >= 2 and not isinstance(node.args[1], ast.Constant):
+            if real in ("getattr", "setattr", "delattr") and len(node.args) >= 2 and not isinstance(
+                    node.args[1], ast.Constant):
                 self.found[f"calls {real}() with a computed name"] += 1
+            if real in INTROSPECT_CALLS - {"getattr"}:
+                self.found[f"calls {real}()"] += 1
             if real in ("getattr", "setattr", "delattr") and len(node.args) >= 2 and isinstance(
                     node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
                 base = _dotted(node.args[0])

@@ -149,7 +149,8 @@ def sft_cmd(
         table.add_row(f"epoch {ep['epoch']}: loss / token acc", f"{ep['loss']:.3f} / {ep['token_acc']:.3f}")
     table.add_row("steps / seconds", f"{summary['steps']} / {summary['seconds']}")
     console.print(table)
-    console.print(f"next: swerl train --recipe swe-tiny --set model.path={out} --set model.tokenizer={out}")
+    console.print(f"next: swerl train --recipe swe-tiny --set model.path={out} "
+                  "--set data.dataset=TASKGEN_DIR/train.jsonl   (and swerl eval swebench --model DIR)")
 
 
 @app.command("export")

@@ -311,7 +311,7 @@ def resolve_model_dir(spec: str, *, field: str = "model.path", tokenizer_only: b
     cache = _hub_cache(cache_dir)
     local = f"/models/{spec.split('/')[-1]}"
     fix = (f"download it where there is network (`hf download {spec} --local-dir {local}`) and pass the copy: "
-           f"--set model.path={local} model.tokenizer={local}")
+           f"--set model.path={local} --set model.tokenizer={local}")
     try:
         snap = Path(snapshot_download(spec, cache_dir=cache, local_files_only=offline,
                                       allow_patterns=list(TOKENIZER_FILES) if tokenizer_only else None))

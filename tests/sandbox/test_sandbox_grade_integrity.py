@@ -68,7 +68,7 @@ def test_hack_classes_are_unresolved_via_cli_bwrap(kind: str, tmp_path: Path, ro
                                          CRAFTED if kind == "crafted-patch" else None)
     assert code == 1 and result["resolved"] is False
     evidence = result["tampering"] + [d["path"] for d in result["dropped"]]
-    assert evidence, result
+    assert evidence or kind == "rewrite-tests", result  # a read-only tree leaves no trace: the rewrite just fails
     # control: the same patch on the grader with its defences off resolves (the probe can see an escape)
     assert grade(bwrap_sandbox, task, patch, defences=False).resolved, kind
 
@@ -152,19 +152,19 @@ def test_swesmith_hidden_tests_restored_only_for_grading(bwrap_sandbox: Any,
 # ---------------------------------------------------------------------------- docker (few: slow on 2 cores)
 
 
-@pytest.mark.parametrize("kind", ["history", "crafted-patch", "honest"])
+@pytest.mark.parametrize("kind", ["history", "crafted-patch", "rewrite-tests", "honest"])
 def test_grading_via_cli_docker(kind: str, tmp_path: Path, dockerd: str, docker_sandbox: Any,
                                 calc_task: tuple[Any, SandboxTask], taskpack: tuple[Any, dict[str, SandboxTask]]) -> None:
     row, task = calc_task
     backend = ["--backend", "docker", "--docker-host", dockerd]
     if kind == "honest":
         code, result, _ = _cli_run_grade(backend, None, tmp_path, taskpack[0].gold_patch(row))
-        assert code == 0 and result["resolved"] is True and result["tampering"] == []
+        assert code == 0 and result["resolved"] is True and result["tampering"] == [], {k: result.get(k) for k in ("error", "tampering", "resolution", "tests")}
         return
     setup = None if kind == "crafted-patch" else ag.setup_command(kind, _target(task))
     code, result, patch = _cli_run_grade(backend, setup, tmp_path, CRAFTED if kind == "crafted-patch" else None)
     assert code == 1 and result["resolved"] is False
-    assert result["tampering"] + [d["path"] for d in result["dropped"]]
+    assert result["tampering"] + [d["path"] for d in result["dropped"]] or kind == "rewrite-tests"
     assert grade(docker_sandbox, task, patch, defences=False).resolved, kind
 
 
@@ -256,6 +256,9 @@ def test_tamper_scan_flags_every_planted_payload(kind: str) -> None:
                for r in tamper.scan_file(path, b"", text.encode())]
     if kind == "shadow-module":
         return  # an iniconfig.py at the root is dropped by the tree policy (test below), not by the scan
+    if kind == "rewrite-tests":
+        assert not reasons  # built to pass the scan: only the read-only grading tree stops it (CLI tests)
+        return
     assert reasons, kind
 
 
@@ -433,3 +436,28 @@ def test_huge_test_log_keeps_the_report_and_still_resolves(rootfs: Path, calc_ta
 def _first_lines(pack: Any, row: Any, n: int) -> str:
     text = (pack.repo_dir(row) / "calc" / "stats.py").read_text().splitlines(keepends=True)[:n]
     return "".join(" " + line for line in text)
+
+
+def test_forged_grading_frames_are_tampering() -> None:
+    """A process of the tests' uid can write to the grading script's stdout or kill it: a second frame, a second
+    witness record or an interrupted script is tampering, whatever the frames say."""
+    from swerl.sandbox.grade import _frame_forgery
+
+    frame = "SWERL_TEST_EXIT=0\nSWERL_JUNIT_BEGIN\nAAAA\nSWERL_JUNIT_END\nSWERL_LOG_BYTES=10\n"
+    assert _frame_forgery(frame + "log\nSWERL_WITNESS {}\n", 0) == []
+    assert _frame_forgery(frame + frame, 0)  # forged frame printed before the real one
+    assert _frame_forgery(frame + "SWERL_WITNESS {}\nSWERL_WITNESS {}\n", 0)
+    assert _frame_forgery(frame, -9)  # forged frame, then the real script killed
+    assert _frame_forgery(frame, None) == []  # timed out: an agent error, reported as such elsewhere
+
+
+@pytest.mark.parametrize("source", [
+    'import os\npid = getattr(os, "fo" + "rk")()\n',
+    'import os\nfd = os.path.join(os.sep, "proc", str(os.getppid()), "fd", "1")\n',
+    'import sys\nsys.pycache_prefix = "/tmp/forged"\n',
+    'import os\nfork = os.__dict__["fork"]\n',
+    'from concurrent.futures import ProcessPoolExecutor\nProcessPoolExecutor().submit(print)\n',
+    'import os\nf = vars(os)["fo" "rk"]\n',
+])
+def test_tamper_scan_sees_indirect_routes(source: str) -> None:
+    assert tamper.scan_file("calc/stats.py", b"import os\nimport sys\n", source.encode())

@@ -175,7 +175,7 @@ def test_hub_id_offline_and_not_cached_names_the_id_and_the_fix(tmp_path: Path,
         load_tokenizer("Qwen/Qwen3.5-9B", field="model.tokenizer")
     msg = str(err.value)
     assert msg.startswith("model.tokenizer 'Qwen/Qwen3.5-9B': ") and "not cached" in msg and "HF_HUB_OFFLINE=1" in msg
-    assert "--set model.path=/models/Qwen3.5-9B model.tokenizer=/models/Qwen3.5-9B" in msg
+    assert "--set model.path=/models/Qwen3.5-9B --set model.tokenizer=/models/Qwen3.5-9B" in msg
     with pytest.raises(ConfigError, match=r"model.path 'Qwen/Qwen3\.5-9B': a Hugging Face hub id"):
         resolve_model_dir("Qwen/Qwen3.5-9B")
     # neither a directory nor an org/name id: the error says what is accepted
