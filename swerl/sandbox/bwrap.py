@@ -159,12 +159,15 @@ class BwrapSandbox(BackendBase):
                 if "did not match" in str(exc) or "pathspec" in str(exc) or "invalid reference" in str(exc):
                     raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is missing from {task.repo_dir}") from exc
                 raise SandboxError(f"task {task.instance_id}: cannot prepare work tree: {exc}") from exc
+        # grading: the tree is mounted read-only (and, as root, stays host root's), so code under test can neither
+        # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
+        read_only = grade_tree is not None and not handle.state.get("keep_git")  # keep_git: audit controls only
         unshare = list(ROOT_UNSHARE) if self.as_root else ["--unshare-all"]
         args = [*unshare, "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                 *self._system_args(),
                 "--proc", "/proc", "--dev", "/dev",
                 "--bind", str(tmp), "/tmp", "--bind", str(home), "/root",
-                "--bind", str(work), task.workdir,
+                "--ro-bind" if read_only else "--bind", str(work), task.workdir,
                 "--hostname", "sandbox"]
         if grade_tree is not None and not handle.state.get("keep_git"):  # grading: git unusable, as for agents
             stub = hardening.write_stub(handle.host_dir / "stub")
@@ -187,9 +190,6 @@ class BwrapSandbox(BackendBase):
             for path in self._git_binaries():
                 args += ["--ro-bind", str(stub), path]
         if self.as_root:
-            # grading: the tree stays host root's and read-only to the tests' uid, so code under test can neither
-            # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
-            read_only = grade_tree is not None and not handle.state.get("keep_git")  # keep_git: audit controls
             for d in ((tmp, home) if read_only else (work, tmp, home)):
                 chown_tree(d, self.uid, self.gid)
             if read_only:

@@ -351,11 +351,14 @@ class DockerSandbox(BackendBase):
 
     def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str) -> ExecResult:
         try:
-            return self._exec_container(self._container(handle), argv, timeout, cwd)
+            res = self._exec_container(self._container(handle), argv, timeout, cwd)
         except SandboxError:
             raise
         except Exception as exc:
             raise self._classify(handle, f"docker exec in {handle.id} failed: {exc}") from exc
+        if res.returncode == 126 and "cannot exec in a stopped state" in res.output:  # the runtime's own answer
+            raise self._classify(handle, f"docker exec in {handle.id} failed: {res.output.strip()[:200]}")
+        return res
 
     def _classify(self, handle: SandboxHandle, message: str) -> SandboxError:
         """Who broke it: an engine that does not answer is infrastructure; a sandbox container that stopped
