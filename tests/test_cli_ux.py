@@ -8,7 +8,6 @@ recipe (tiny model, embedded engine, gateway) with its output piped, as under a 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import re
 import subprocess
@@ -18,9 +17,10 @@ from typing import Any
 
 import matplotlib
 import pytest
+from cli_helpers import run_swerl
 
 from swerl import __version__
-from swerl.cli import format_columns, main
+from swerl.cli import format_columns
 from swerl.config import available_recipes, load_recipe
 from swerl.train.loop.metrics import format_update_line
 from swerl.train.loop.report import make_figure, render_report
@@ -29,21 +29,6 @@ matplotlib.use("Agg")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_swerl(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-              ) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of `swerl ARGS` through the console entry point."""
-    monkeypatch.setattr(sys, "argv", ["swerl", *args])
-    monkeypatch.setenv("COLUMNS", "400")
-    swerl_log = logging.getLogger("swerl")
-    monkeypatch.setattr(swerl_log, "handlers", [h for h in swerl_log.handlers if not getattr(h, "_swerl", False)])
-    monkeypatch.setattr(swerl_log, "level", swerl_log.level)
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 # --- the command line

@@ -9,38 +9,21 @@ from __future__ import annotations
 
 import http.server
 import json
-import logging
 import shutil
 import socket
-import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_swerl
 from eval_helpers import RESOLVES
 
-from swerl.cli import main
 from swerl.eval.setup import DOCKER_HINT, pick_backend
 
 NO_DOCKER = "unix:///nonexistent/swerl-test/docker.sock"
 
 
-def run_swerl(args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-              ) -> tuple[int, str, str]:
-    """(exit status, stdout, stderr) of `swerl ARGS` through the console entry point."""
-    monkeypatch.setattr(sys, "argv", ["swerl", *args])
-    monkeypatch.setenv("COLUMNS", "400")
-    swerl_log = logging.getLogger("swerl")
-    monkeypatch.setattr(swerl_log, "handlers", [h for h in swerl_log.handlers if not getattr(h, "_swerl", False)])
-    monkeypatch.setattr(swerl_log, "level", swerl_log.level)
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    out = capsys.readouterr()
-    return code, out.out, out.err
 
 
 def one_error(code: int, out: str, err: str) -> str:
