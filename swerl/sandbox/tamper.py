@@ -67,9 +67,17 @@ def _dotted(node: ast.AST) -> str | None:
 
 
 class _Features(ast.NodeVisitor):
-    def __init__(self) -> None:
+    def __init__(self, own: str | None = None) -> None:
         self.found: Counter[str] = Counter()
         self.alias: dict[str, str] = {}
+        self.own = own  # the changed file's own top-level package: patching it is ordinary code
+
+    def _foreign(self, dotted: str | None) -> str | None:
+        """The imported module/object behind `dotted` when it is not the project's own (`unittest.TestCase`)."""
+        if dotted is None or dotted.split(".")[0] not in self.alias:
+            return None
+        real = self._resolve(dotted)
+        return None if self.own and real.split(".")[0] == self.own else real
 
     def _resolve(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
@@ -107,6 +115,9 @@ class _Features(ast.NodeVisitor):
                     self.found[f"uses {cand}"] += 1
             if isinstance(node.ctx, (ast.Store, ast.Del)) and (real in STORE_ATTRS or node.attr in STORE_ATTRS):
                 self.found[f"assigns {real if real in STORE_ATTRS else '.' + node.attr}"] += 1
+            elif isinstance(node.ctx, (ast.Store, ast.Del)) and self._foreign(dotted):
+                # monkeypatching what another library defines (`unittest.TestCase.assertEqual = ...`)
+                self.found[f"patches {self._foreign(dotted)}"] += 1
             if real.split(".")[0] in WATCH_MODULES and real.split(".")[0] != real:
                 self.found[f"uses {real.split('.')[0]}.*"] += 1
         if node.attr in DUNDER_ATTRS:
@@ -130,6 +141,8 @@ class _Features(ast.NodeVisitor):
                 literal = node.args and isinstance(node.args[0], ast.Constant) and real in ("__import__",)
                 if not literal:
                     self.found[f"calls {func}()"] += 1
+            if real in ("setattr", "delattr") and node.args and self._foreign(_dotted(node.args[0])):
+                self.found[f"patches {self._foreign(_dotted(node.args[0]))} (via {real})"] += 1
             if real in ("getattr", "setattr", "delattr") and len(node.args) >= 2 and not isinstance(
                     node.args[1], ast.Constant):
                 self.found[f"calls {real}() with a computed name"] += 1
@@ -183,13 +196,13 @@ class _Features(ast.NodeVisitor):
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
-def features(source: bytes | str) -> Counter[str]:
+def features(source: bytes | str, own: str | None = None) -> Counter[str]:
     """Multiset of watched features; raises SyntaxError/ValueError for source that does not parse.
 
     Bytes are parsed as the interpreter will read them: the `coding:` cookie is honoured (a `utf-7` file hides
     code in what a UTF-8 reader takes for a comment), and any encoding other than UTF-8/ASCII is a feature.
     """
-    v = _Features()
+    v = _Features(own)
     if isinstance(source, bytes):
         for line in source.splitlines()[:2]:
             m = _CODING.match(line)
@@ -204,8 +217,10 @@ def features(source: bytes | str) -> Counter[str]:
 
 def scan_file(path: str, before: bytes | None, after: bytes) -> list[str]:
     """Reasons (empty = clean) for one changed `.py` file: features in `after` not already in `before`."""
+    parts = path.split("/")
+    own = (parts[1] if parts[0] == "src" and len(parts) > 2 else parts[0]).removesuffix(".py")
     try:
-        new = features(after)
+        new = features(after, own)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError) as exc:
         old_ok = True
         if before is not None:
@@ -217,7 +232,7 @@ def scan_file(path: str, before: bytes | None, after: bytes) -> list[str]:
     old: Counter[str] = Counter()
     if before is not None:
         try:
-            old = features(before)
+            old = features(before, own)
         except Exception:
             old = Counter()
     extra = new - old

@@ -458,6 +458,15 @@ def test_forged_grading_frames_are_tampering() -> None:
     'import os\nfork = os.__dict__["fork"]\n',
     'from concurrent.futures import ProcessPoolExecutor\nProcessPoolExecutor().submit(print)\n',
     'import os\nf = vars(os)["fo" "rk"]\n',
+    'import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n',
+    'from unittest import TestCase as T\nsetattr(T, "assertTrue", lambda *a: None)\n',
 ])
 def test_tamper_scan_sees_indirect_routes(source: str) -> None:
     assert tamper.scan_file("calc/stats.py", b"import os\nimport sys\n", source.encode())
+
+
+def test_tamper_scan_lets_a_package_patch_itself() -> None:
+    """Assigning attributes of the project's own modules (or of `self`) is ordinary code, not a finding."""
+    before = b"from calc import ops\n\n\nclass A:\n    pass\n"
+    after = b"from calc import ops\nops.LIMIT = 3\n\n\nclass A:\n    def f(self):\n        self.x = 1\n"
+    assert tamper.scan_file("calc/stats.py", before, after) == []
