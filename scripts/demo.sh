@@ -41,8 +41,10 @@ print("What this demo showed:")
 print(f"  1. {sys.argv[1]}: mini-swe-agent (unchanged) in bwrap sandboxes, graded in fresh ones, every model call")
 print(f"     recorded by the gateway, {len(swe)} collocated GRPO updates; reward {swe[-1]:.3f} "
       "(a random model never acts).")
-print(f"  2. {sys.argv[2]}: the policy learned: train reward {toy[0]:.2f} at update 1 -> "
-      f"{sum(toy[-k:]) / k:.2f} (mean of the last {k} of {len(toy)} updates).")
+last = sum(toy[-k:]) / k
+verdict = "the policy learned" if last > toy[0] + 0.2 else "no clear rise yet (more updates: DEMO_TOY_STEPS=60)"
+print(f"  2. {sys.argv[2]}: {verdict}: train reward {toy[0]:.2f} at update 1 -> "
+      f"{last:.2f} (mean of the last {k} of {len(toy)} updates).")
 PY
 cat <<NEXT
 
