@@ -356,8 +356,10 @@ class DockerSandbox(BackendBase):
             raise
         except Exception as exc:
             raise self._classify(handle, f"docker exec in {handle.id} failed: {exc}") from exc
-        if res.returncode == 126 and "cannot exec in a stopped state" in res.output:  # the runtime's own answer
-            raise self._classify(handle, f"docker exec in {handle.id} failed: {res.output.strip()[:200]}")
+        if res.returncode in (126, 137) or res.returncode < 0:  # maybe the container is stopping under us
+            err = self._classify(handle, f"docker exec in {handle.id} failed: {res.output.strip()[:200]}")
+            if isinstance(err, AgentFault):  # it stopped (from inside, the engine being fine)
+                raise err
         return res
 
     def _classify(self, handle: SandboxHandle, message: str) -> SandboxError:

@@ -8,9 +8,11 @@ case where a sandbox's uid 0 would be host root.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
+import time
 from pathlib import Path
 from typing import Any
 
@@ -216,7 +218,14 @@ def test_docker_container_killed_from_inside_is_an_agent_fault(docker_settings: 
     root = DockerSandbox(docker_settings.model_copy(update={"docker": docker_settings.docker.model_copy(
         update={"user": "root"})}))
     with root.session(task) as h:
-        root.exec(h, "kill -TERM 1; sleep 3", timeout=10)
+        with contextlib.suppress(AgentFault):  # the command itself may already see the container go
+            root.exec(h, "kill -TERM 1; sleep 3", timeout=10)
+        container = h.state["container"]
+        for _ in range(60):  # the engine takes a moment to mark the container stopped on a loaded machine
+            container.reload()
+            if container.status != "running":
+                break
+            time.sleep(0.5)
         with pytest.raises(AgentFault, match="stopped from inside"):
             root.exec(h, "echo alive")
     default = DockerSandbox(docker_settings)
