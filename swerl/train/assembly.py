@@ -381,13 +381,7 @@ def assemble(
             samples.append(sample)
         hist[len(chains)] = hist.get(len(chains), 0) + 1
         stats.num_rollouts += 1
-    stats.num_samples = len(samples)
-    stats.samples_per_rollout = dict(sorted(hist.items()))
-    if stats.num_rollouts:
-        stats.single_sample_fraction = hist.get(1, 0) / stats.num_rollouts
-        stats.mean_samples_per_rollout = stats.num_samples / stats.num_rollouts
-    log.info("assembled", mode=mode, rollouts=stats.num_rollouts, samples=stats.num_samples,
-             failures={k: v for k, v in stats.merge_failures.items() if v})
+    _finish(stats, hist, len(samples), mode)
     return samples, stats
 
 
@@ -608,14 +602,19 @@ def assemble_batch(
             samples.append(sample)
         hist[len(chains)] = hist.get(len(chains), 0) + 1
         stats.num_rollouts += 1
-    stats.num_samples = len(samples)
+    _finish(stats, hist, len(samples), mode, encoded=True)
+    return samples, stats
+
+
+def _finish(stats: AssemblyStats, hist: dict[int, int], num_samples: int, mode: str, **extra: object) -> None:
+    """Per-rollout sample-count statistics shared by both assembly paths (list input and encoded batch)."""
+    stats.num_samples = num_samples
     stats.samples_per_rollout = dict(sorted(hist.items()))
     if stats.num_rollouts:
         stats.single_sample_fraction = hist.get(1, 0) / stats.num_rollouts
         stats.mean_samples_per_rollout = stats.num_samples / stats.num_rollouts
     log.info("assembled", mode=mode, rollouts=stats.num_rollouts, samples=stats.num_samples,
-             failures={k: v for k, v in stats.merge_failures.items() if v}, encoded=True)
-    return samples, stats
+             failures={k: v for k, v in stats.merge_failures.items() if v}, **extra)
 
 
 __all__ = ["MERGE_FAILURE_CAUSES", "QWEN_THINK_TOKEN_IDS", "assemble", "assemble_batch", "classify_merge_failure"]
