@@ -1,6 +1,6 @@
 """Benchmark sample assembly (docs/algorithms.md sec. 2) on generated mini-swe-agent-like traces, real Qwen vocab.
 
-Traces: `swerl.train.synthetic` renders each call's prompt with a real chat template
+Traces: `bench/synthetic_traces.py` renders each call's prompt with a real chat template
 and the real Qwen2.5 tokenizer (system prompt, task, THOUGHT + bash replies, noisy
 tool output: tracebacks, long lines, unicode, ANSI codes). Scenarios:
 
@@ -29,11 +29,11 @@ import time
 from typing import Any
 
 import numpy as np
+from synthetic_traces import TraceConfig, make_rollout_events
 
+from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE, build_qwen_tokenizer
 from swerl.tokens import from_events
 from swerl.train.assembly import assemble, assemble_batch
-from swerl.train.models import QWEN3_THINK_DROPPING_TEMPLATE, build_qwen_tokenizer
-from swerl.train.synthetic import TraceConfig, make_rollout_events
 
 GOAL_ENCODED = 10.0
 GOAL_ARRAYS = 2.0

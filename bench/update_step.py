@@ -26,16 +26,16 @@ from typing import Any
 
 import numpy as np
 import torch
+from synthetic_traces import TraceConfig, make_rollout_events
 
+from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE, build_tiny_model, build_tiny_tokenizer
 from swerl.train.assembly import assemble
 from swerl.train.backends.collate import collate
 from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
 from swerl.train.batching import plan_batches
 from swerl.train.core import compute_advantages
 from swerl.train.losses import StepDenominators
-from swerl.train.models import QWEN3_THINK_DROPPING_TEMPLATE, build_tiny_model, build_tiny_tokenizer
 from swerl.train.schema import Sample
-from swerl.train.synthetic import TraceConfig, make_rollout_events
 
 GOAL_OVERHEAD = 0.10
 GOAL_WASTE = 0.05

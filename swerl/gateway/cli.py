@@ -52,7 +52,7 @@ def serve_cmd(
             raise SwerlError(f"--upstream {u!r}: must be an http(s):// URL")
     tok = None
     if tokenizer:
-        from swerl.train.models import load_tokenizer  # 'qwen2.5', 'tiny-bpe' or a local directory
+        from swerl.models import load_tokenizer  # 'qwen2.5', 'tiny-bpe' or a local directory
 
         try:
             tok = load_tokenizer(tokenizer)

@@ -96,7 +96,7 @@ def assemble_cmd(
         raise SwerlError(f"--mode {mode!r}: expected best_effort or per_call")
     tok = None
     if tokenizer is not None:
-        from swerl.train.models import load_tokenizer
+        from swerl.models import load_tokenizer
 
         tok = load_tokenizer(tokenizer)
     samples, stats = assemble(read_events_jsonl(events), mode=mode, tokenizer=tok)  # type: ignore[arg-type]

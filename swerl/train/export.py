@@ -69,7 +69,7 @@ def load_policy(ckpt: TrainingCheckpoint) -> tuple[Any, Any, Any]:
     import torch
 
     from swerl.config import load_recipe
-    from swerl.train.models import build_tiny_model, load_tokenizer
+    from swerl.models import build_tiny_model, load_tokenizer
 
     recipe = load_recipe(str(ckpt.run_dir / "recipe.yaml"))
     if recipe.train.backend != "torch":

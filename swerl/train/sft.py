@@ -278,7 +278,7 @@ def _step_loss(model: Any, batch: list[Example], pad_id: int) -> tuple[Any, int,
 def _build_model(params: SftParams, recipe: Any, tok: Any) -> Any:
     m = recipe.model
     if params.init == "tiny":
-        from swerl.train.models import build_tiny_model
+        from swerl.models import build_tiny_model
 
         return build_tiny_model(tok, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
                                 seed=params.seed, max_position_embeddings=max(m.max_context, 4096))
@@ -295,7 +295,7 @@ def run_sft(params: SftParams) -> dict[str, Any]:
     import torch
 
     from swerl.config import load_recipe
-    from swerl.train.models import load_tokenizer
+    from swerl.models import load_tokenizer
 
     out = Path(params.out)
     if out.exists() and any(out.iterdir()) and not params.force:

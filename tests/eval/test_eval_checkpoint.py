@@ -21,7 +21,7 @@ ADMIN = "eval-test-admin-token-0123456789"
 
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from swerl.train.models import build_tiny_model, build_tiny_tokenizer
+    from swerl.models import build_tiny_model, build_tiny_tokenizer
 
     tok = build_tiny_tokenizer()
     d = tmp_path_factory.mktemp("ckpt") / "tiny-step0"
@@ -82,9 +82,9 @@ def train_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import yaml
 
     from swerl.config import load_recipe
+    from swerl.models import build_tiny_model, load_tokenizer
     from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
     from swerl.train.loop.checkpoint import rng_state, save_checkpoint
-    from swerl.train.models import build_tiny_model, load_tokenizer
 
     run = tmp_path_factory.mktemp("train") / "tinyrun"
     run.mkdir()

@@ -42,7 +42,7 @@ def gw(gateway_factory: Any, fake: FakeUpstream) -> GatewayHandle:
 @pytest.fixture(scope="session")
 def tiny_tok() -> Any:
     """The project's tiny BPE with the Qwen chat template (built once, then from the shared cache)."""
-    from swerl.train.models import build_tiny_tokenizer
+    from swerl.models import build_tiny_tokenizer
 
     return build_tiny_tokenizer()
 
@@ -51,7 +51,7 @@ def tiny_tok() -> Any:
 def tiny_model(tiny_tok: Any) -> Any:
     import torch
 
-    from swerl.train.models import build_tiny_model
+    from swerl.models import build_tiny_model
 
     torch.set_num_threads(1)
     return build_tiny_model(tiny_tok)

@@ -22,7 +22,7 @@ VLLM_PYTHON = Path(os.environ.get("SWERL_VLLM_PYTHON", ROOT / ".venv-vllm" / "bi
 def vllm_server(tmp_path_factory: pytest.TempPathFactory, tiny_tok: Any) -> Any:
     if not VLLM_PYTHON.exists():
         pytest.fail(f"vLLM environment missing at {VLLM_PYTHON}: run scripts/setup-vllm.sh (make test-full does)")
-    from swerl.train.models import build_tiny_model
+    from swerl.models import build_tiny_model
 
     model_dir = tmp_path_factory.mktemp("vllm") / "tiny"
     # vLLM's CPU attention kernels need head_dim >= 32 (the default tiny model has 16).

@@ -55,7 +55,7 @@ def sandbox(rootfs: Path) -> Any:
 
 @pytest.fixture(scope="session")
 def tiny_tok() -> Any:
-    from swerl.train.models import build_tiny_tokenizer
+    from swerl.models import build_tiny_tokenizer
 
     return build_tiny_tokenizer()
 

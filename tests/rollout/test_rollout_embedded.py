@@ -22,7 +22,7 @@ def test_tiny_model_format_errors_are_agent_failures_with_exact_tokens(
         engines: Any, gateways: Any, sandbox: Any, settings: RolloutSettings, tiny_tok: Any) -> None:
     import torch
 
-    from swerl.train.models import build_tiny_model
+    from swerl.models import build_tiny_model
 
     torch.set_num_threads(1)
     eng = EmbeddedEngine(build_tiny_model(tiny_tok), tiny_tok, model_name="tiny")

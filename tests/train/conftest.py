@@ -23,13 +23,13 @@ def tok_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def qwen_tok(tok_cache: Path) -> Any:
-    from swerl.train.models import build_qwen_tokenizer
+    from swerl.models import build_qwen_tokenizer
 
     return build_qwen_tokenizer(tok_cache)
 
 
 @pytest.fixture(scope="session")
 def tiny_tok(tok_cache: Path) -> Any:
-    from swerl.train.models import build_tiny_tokenizer
+    from swerl.models import build_tiny_tokenizer
 
     return build_tiny_tokenizer(tok_cache)

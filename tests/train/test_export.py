@@ -25,9 +25,9 @@ from swerl.train.export import export_checkpoint, find_checkpoint
 
 def make_run(run_dir: Path, recipe: str = "tiny", step: int = 2, overrides: list[str] | None = None) -> dict[str, Any]:
     """A run dir as `swerl train` leaves it: recipe.yaml + checkpoints/step-N/state.pt + latest; returns the policy."""
+    from swerl.models import build_tiny_model, load_tokenizer
     from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
     from swerl.train.loop.checkpoint import rng_state, save_checkpoint
-    from swerl.train.models import build_tiny_model, load_tokenizer
 
     r = load_recipe(recipe, overrides)
     run_dir.mkdir(parents=True)
@@ -59,7 +59,7 @@ def test_export_run_dir_loads_with_transformers(tmp_path: Path) -> None:
     assert meta["step"] == 2 and meta["recipe"] == "tiny" and meta["name"] == "run-step-000002"
     # the same weights give the same logits (not just the same tensors by name)
     ids = torch.tensor([tok.encode("def add(a, b):")])
-    from swerl.train.models import build_tiny_model
+    from swerl.models import build_tiny_model
 
     ref = build_tiny_model(tok, hidden_size=64, num_layers=2, num_heads=4, max_position_embeddings=4096)
     ref.load_state_dict(policy)

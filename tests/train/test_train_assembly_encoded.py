@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from synthetic_traces import TraceConfig, make_rollout_events
 
 from swerl.errors import DataError
+from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE
 from swerl.tokens import BatchBuilder, TokenBatch, from_events
 from swerl.train.core import assemble, assemble_batch
-from swerl.train.models import QWEN3_THINK_DROPPING_TEMPLATE
-from swerl.train.synthetic import TraceConfig, make_rollout_events
 
 
 def call(rid: str, seq: int, prompt: list[int], response: list[int], *, attempt: int = 0,

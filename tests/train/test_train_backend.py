@@ -8,14 +8,14 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from synthetic_traces import TraceConfig, make_rollout_events
 
 from swerl.config import load_recipe
 from swerl.errors import DataError
+from swerl.models import build_tiny_model
 from swerl.train.backends import TrainingBackend
 from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
 from swerl.train.core import Sample, assemble, compute_advantages
-from swerl.train.models import build_tiny_model
-from swerl.train.synthetic import TraceConfig, make_rollout_events
 
 
 def random_samples(n_rollouts: int = 4, per_rollout: int = 2, seed: int = 0, vocab: int = 8000) -> list[Sample]:

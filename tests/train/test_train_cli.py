@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from synthetic_traces import TraceConfig, make_rollout_events
 
+from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE
 from swerl.train.assembly import assemble
 from swerl.train.io import read_samples_jsonl
-from swerl.train.models import QWEN3_THINK_DROPPING_TEMPLATE
-from swerl.train.synthetic import TraceConfig, make_rollout_events
 
 
 def swerl(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:

@@ -17,7 +17,7 @@ MSGS = [{"role": "user", "content": "What is the secret?"}]
 
 @pytest.fixture(scope="module")
 def served(tiny_tok: Any) -> Any:
-    from swerl.train.models import build_tiny_model
+    from swerl.models import build_tiny_model
 
     model = build_tiny_model(tiny_tok, seed=3)
     engine = EmbeddedEngine(model, tiny_tok, seed=0)

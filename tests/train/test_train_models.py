@@ -1,4 +1,4 @@
-"""Tokenizers and tiny models built offline (swerl.train.models)."""
+"""Tokenizers and tiny models built offline (swerl.models)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from swerl.errors import ConfigError
-from swerl.train.models import (
+from swerl.models import (
     QWEN3_THINK_DROPPING_TEMPLATE,
     QWEN_SPECIAL_TOKENS,
     build_qwen_tokenizer,

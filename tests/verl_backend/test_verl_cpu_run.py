@@ -30,10 +30,10 @@ def _rel(a: float, b: float) -> float:
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from swerl.config import load_recipe
+    from swerl.models import build_tiny_model, build_tiny_tokenizer
     from swerl.train.advantage import compute_advantages
     from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
     from swerl.train.backends.verl.backend import VerlBackend
-    from swerl.train.models import build_tiny_model, build_tiny_tokenizer
 
     root = tmp_path_factory.mktemp("verl-cpu")
     tok = build_tiny_tokenizer(root / "tok-cache")

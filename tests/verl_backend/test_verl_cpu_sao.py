@@ -16,9 +16,9 @@ pytestmark = pytest.mark.slow
 
 def test_sao_critic_warms_up_then_both_train_like_the_torch_backend(tmp_path: Any) -> None:
     from swerl.config import load_recipe
+    from swerl.models import build_tiny_model, load_tokenizer
     from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
     from swerl.train.backends.verl.backend import VerlBackend
-    from swerl.train.models import build_tiny_model, load_tokenizer
 
     recipe = load_recipe("tiny-verl", ["algorithm.name=sao", "algorithm.policy_loss=dis", "rollout.n_per_task=1",
                                        "algorithm.critic_warmup_steps=1", "verl.max_token_len_per_gpu=96"])

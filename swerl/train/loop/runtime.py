@@ -71,7 +71,7 @@ def check_recipe(recipe: Recipe) -> None:
 
 def load_model_and_tokenizer(recipe: Recipe) -> tuple[Any, Any]:
     """`model.tokenizer` / `model.path`: built-in names, or local directories (a missing one is a ConfigError)."""
-    from swerl.train.models import build_tiny_model, load_tokenizer
+    from swerl.models import build_tiny_model, load_tokenizer
 
     m = recipe.model
     tok = load_tokenizer(m.tokenizer, vocab_size=m.vocab_size, field="model.tokenizer")
@@ -81,7 +81,7 @@ def load_model_and_tokenizer(recipe: Recipe) -> tuple[Any, Any]:
         model = build_tiny_model(tok, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
                                  seed=recipe.train.seed, max_position_embeddings=max(m.max_context, 512))
         return model, tok
-    from swerl.train.models import is_hub_id, resolve_model_dir
+    from swerl.models import is_hub_id, resolve_model_dir
 
     path = resolve_model_dir(m.path, field="model.path") if is_hub_id(m.path) else Path(m.path).expanduser()
     if not path.is_dir() or not (path / "config.json").is_file():

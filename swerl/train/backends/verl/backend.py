@@ -139,6 +139,7 @@ class VerlBackend:
         )
         from verl.utils.config import omega_conf_to_dataclass
 
+        from swerl.models import resolve_model_dir
         from swerl.train.backends.verl.critic import ActorWorker, CriticWorker
         from swerl.train.backends.verl.loss_fns import swerl_actor_loss, swerl_value_loss
         from swerl.train.backends.verl.verl_config import (
@@ -146,7 +147,6 @@ class VerlBackend:
             build_verl_config,
             critic_worker_config,
         )
-        from swerl.train.models import resolve_model_dir
 
         t0 = time.perf_counter()
         v = self.recipe.verl
@@ -209,7 +209,7 @@ class VerlBackend:
     def _materialize_tiny_model(self) -> str:
         """`model.path: tiny` as a Hugging Face directory (verl's workers load from a path): the recipe's
         tiny model and tokenizer, built exactly as `loop.runtime.load_model_and_tokenizer` builds them."""
-        from swerl.train.models import build_tiny_model, load_tokenizer
+        from swerl.models import build_tiny_model, load_tokenizer
 
         m = self.recipe.model
         path = os.path.join(self.checkpoint_dir, "base-model")

@@ -41,7 +41,7 @@ def build_model(out: Path, *, hidden: int = 256, layers: int = 4, heads: int = 4
     import torch
     from transformers import Qwen3Config, Qwen3ForCausalLM
 
-    from swerl.train.models import build_tiny_tokenizer
+    from swerl.models import build_tiny_tokenizer
 
     tok = build_tiny_tokenizer(out / "tokenizer-cache")
     cfg = Qwen3Config(vocab_size=-(-len(tok) // 64) * 64, hidden_size=hidden, intermediate_size=3 * hidden,

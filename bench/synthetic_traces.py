@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from swerl.train.corpus import diff_text, identifier, python_block, sentence, traceback_text
+from swerl.models.corpus import diff_text, identifier, python_block, sentence, traceback_text
 
 SYSTEM_PROMPT = (
     "You are a helpful assistant that can interact multiple times with a computer shell to solve "

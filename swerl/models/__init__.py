@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 
 from swerl.errors import ConfigError
 from swerl.log import get_logger
-from swerl.train.templates import QWEN3_THINK_DROPPING_TEMPLATE, QWEN_CHAT_TEMPLATE
+from swerl.models.templates import QWEN3_THINK_DROPPING_TEMPLATE, QWEN_CHAT_TEMPLATE
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -207,7 +207,7 @@ def build_qwen_tokenizer(cache_dir: Path | None = None) -> PreTrainedTokenizerFa
 
 
 def build_tiny_tokenizer(cache_dir: Path | None = None, vocab_size: int = 8192) -> PreTrainedTokenizerFast:
-    """A byte-level BPE with `vocab_size` ids in total, trained on `swerl.train.corpus` (deterministic).
+    """A byte-level BPE with `vocab_size` ids in total, trained on `swerl.models.corpus` (deterministic).
 
     Same pre-tokenizer, normaliser, added tokens (after the BPE ids, in Qwen's order)
     and chat template as `build_qwen_tokenizer`, so chat rendering and merging behave
@@ -229,7 +229,7 @@ def build_tiny_tokenizer(cache_dir: Path | None = None, vocab_size: int = 8192) 
             trainers,
         )
 
-        from swerl.train.corpus import generate_corpus
+        from swerl.models.corpus import generate_corpus
 
         tok = Tokenizer(models.BPE(fuse_unk=False))
         tok.normalizer = normalizers.NFC()
@@ -257,7 +257,7 @@ def build_tiny_tokenizer(cache_dir: Path | None = None, vocab_size: int = 8192) 
 
 def _corpus_fingerprint() -> str:
     """Hash of the corpus generator's source: editing it invalidates cached tiny tokenizers."""
-    from swerl.train import corpus
+    from swerl.models import corpus
 
     return hashlib.sha256(Path(corpus.__file__).read_bytes()).hexdigest()
 
