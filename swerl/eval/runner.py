@@ -3,10 +3,12 @@
 Per (instance, attempt), in a pool of `workers` threads:
 
 1. unless the run directory already has its prediction (resume; `redo` forces a rerun):
-   run mini-swe-agent through `swerl.rollout.agent.run_agent` in a hardened sandbox of
-   the instance's image, retrying infrastructure failures (`infra_retries`, the rollout
-   room's `retrying_infra`: the same bounded policy as every rollout); append the
-   AgentRecord, then the prediction line - the moment the patch exists;
+   one rollout through the rollout room's `Runner` - the attempt state machine and
+   bounded infra retries (`infra_retries`) every training rollout has - on the ledger of
+   `--gateway` (every call recorded) or one kept in this process. Its harness
+   (`EvalHarness`) runs mini-swe-agent in a hardened sandbox of the instance's image,
+   appends the AgentRecord, then the prediction line - the moment the patch exists - and
+   grades it (below); the reward (1.0 if resolved) is the rollout's;
 2. unless `run_only`, or this run already graded this exact patch: grade it (an empty
    patch is not graded, as in swebench) and append the GradeRecord.
 
@@ -23,7 +25,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -34,6 +36,9 @@ from swerl.eval.options import EvalOptions
 from swerl.eval.schema import AgentRecord, EvalReport, GradeRecord, ModelSpec, PredRow, RunManifest
 from swerl.eval.store import RunStore, patch_sha, read_predictions
 from swerl.log import get_logger
+
+if TYPE_CHECKING:
+    from swerl.rollout.runner import Attempt, AttemptContext
 
 log = get_logger(__name__)
 
@@ -87,8 +92,10 @@ class EvalRun:
         self.store = RunStore(opts.out)
         self._sandbox = sandbox
         self.served: Any = None
-        self.recorder: Any = None
-        self._gw_pending: dict[tuple[str, int], Any] = {}
+        self.ledger: Any = None  # the Runner's: `--gateway`'s client, or a DirectLedger
+        self.harness = EvalHarness(self)
+        self._instances: dict[str, EvalInstance] = {}
+        self._outcomes: dict[str, tuple[str, str]] = {}  # rollout id -> (outcome, detail) for the progress line
         self._cancel = threading.Event()
         self._count_lock = threading.Lock()
         self._jobs = self._finished = 0
@@ -165,14 +172,9 @@ class EvalRun:
             manifest = self._manifest(selected, model.model_copy(update={"gateway": o.gateway}),
                                       Graders.label(o, self._sandbox))
             self.manifest, self.graders = manifest, Graders(o, self._sandbox, manifest.run_id, o.out)
-            if o.gateway and preds is None:
-                from swerl.eval.gateway import GatewayRecorder
-
-                if o.gateway_token_file is None:
-                    raise SwerlError("--gateway needs --gateway-token-file (the gateway's admin token)")
-                self.recorder = GatewayRecorder(o.gateway, o.gateway_token_file, manifest.run_id,
-                                                upstream=self.served.base_url if model.kind == "checkpoint" else None,
-                                                model_name=model.name)
+            if preds is None:
+                self._open_ledger(model)
+            self._instances = {i.instance_id: i for i in selected}
             prepare_images(self._sandbox, selected)
             if preds is not None:
                 self._import_preds(preds)
@@ -183,8 +185,8 @@ class EvalRun:
         finally:
             if self.served is not None:
                 self.served.close()
-            if self.recorder is not None:
-                self.recorder.close()
+            if hasattr(self.ledger, "close"):
+                self.ledger.close()
         report = build_report(self.store, self.manifest)
         from swerl.eval.store import write_json_atomic
 
@@ -192,6 +194,34 @@ class EvalRun:
         log.info("report written", out=str(o.out / "report.json"), resolved=report.counts.get("resolved"),
                  total=report.total)
         return report
+
+    def _open_ledger(self, model: ModelSpec) -> None:
+        """The Runner's ledger (`--gateway`: that gateway records every call; else this process) and the
+        settings (endpoint, retries) every rollout of the run gets."""
+        from swerl.rollout.ledger import DirectLedger
+        from swerl.rollout.schema import RolloutSettings
+
+        o, served = self.opts, self.served
+        self.cfg = {"harness": o.harness or served.default_harness, "step_limit": o.step_limit, **o.agent_config}
+        self.settings = RolloutSettings(model=model.name, temperature=o.temperature, max_tokens=o.max_tokens,
+                                        call_timeout_s=o.call_timeout_s, max_infra_retries=o.infra_retries,
+                                        retry_delay_s=0.0)
+        if not o.gateway:
+            self.ledger = DirectLedger(served.base_url, served.api_key)
+            return
+        from swerl.gateway.client import GatewayClient, GatewayError
+
+        if o.gateway_token_file is None:
+            raise SwerlError("--gateway needs --gateway-token-file (the gateway's admin token)")
+        if not o.gateway_token_file.is_file():
+            raise SwerlError(f"--gateway-token-file {str(o.gateway_token_file)!r}: no such file")
+        self.ledger = GatewayClient(o.gateway, o.gateway_token_file.read_text().strip(), retry_for_s=30)
+        try:
+            self.ledger.status()
+            if model.kind == "checkpoint":  # an engine this run started: the gateway must be able to reach it
+                self.ledger.add_engine(served.base_url, model.name)
+        except GatewayError as exc:
+            raise SwerlError(f"--gateway {o.gateway!r}: {exc}") from exc
 
     def _import_preds(self, preds: list[PredRow]) -> None:
         """--grade-only: the run dir keeps its own copy of the graded predictions (compare/report read it)."""
@@ -225,17 +255,15 @@ class EvalRun:
         pred = self._preds[attempt].get(inst.instance_id)
         detail = "resumed"
         if pred is None:
-            if self.opts.grade_only:
-                return
-            pred, detail = self._agent(inst, attempt)
-            if pred is None:  # infra failure after retries (or stopping): recorded, run again on the next resume
-                self._report_done(inst, attempt, "infra_failure", detail)
-                return
+            if not self.opts.grade_only:
+                self._report_done(inst, attempt, *self._agent(inst, attempt))
+            return
         if self.opts.run_only or self._cancel.is_set():
             self._report_done(inst, attempt, "pending" if (pred.model_patch or "").strip() else "empty_patch", detail)
             return
         rec = self._grade(inst, attempt, pred)
         self._report_done(inst, attempt, rec.outcome if rec else "pending", detail)
+
 
     def _report_done(self, inst: EvalInstance, attempt: int, outcome: str, detail: str) -> None:
         with self._count_lock:
@@ -248,78 +276,66 @@ class EvalRun:
                 log.warning("progress callback failed", error=str(exc))
 
     # ------------------------------------------------------------------ agent
-    def _agent(self, inst: EvalInstance, attempt: int) -> tuple[PredRow | None, str]:
-        """Run the agent (with infra retries); the prediction (None: infra failure) and a one-line detail."""
-        from pydantic import SecretStr
+    def _agent(self, inst: EvalInstance, attempt: int) -> tuple[str, str]:
+        """One rollout of (instance, attempt) through the `Runner`: its outcome for the progress line, and a
+        one-line detail. An infra failure after the retries leaves no prediction (run again on resume)."""
+        from swerl.rollout.controller import declare
+        from swerl.rollout.runner import Runner
+        from swerl.rollout.schema import RolloutRequest
 
+        if self._cancel.is_set():
+            return "infra_failure", "stopped"
+        rid = f"eval-{self.manifest.run_id[:12]}-{uuid.uuid4().hex[:12]}"  # fresh: a resumed run never collides
+        declare(self.ledger, [RolloutRequest(
+            rollout_id=rid, group_id=f"eval-{self.manifest.run_id}-{inst.instance_id}"[:128],
+            instance_id=inst.instance_id, max_attempts=self.opts.infra_retries + 1,
+            metadata={"eval_run_id": self.manifest.run_id, "eval_attempt": attempt})])
+        runner = Runner(self.ledger, None, None, self.settings, harness=self.harness)
+        runner.stop = self._cancel
+        out = runner.run(rid)
+        outcome, detail = self._outcomes.pop(rid, ("infra_failure", out.error or "not started"))
+        return ("infra_failure" if out.state not in ("succeeded", "failed_agent") else outcome), detail
+
+    def attempt(self, ctx: AttemptContext) -> Attempt:
+        """`EvalHarness.run`: the agent, its AgentRecord and prediction, then (unless run-only) the grade."""
         from swerl.eval.setup import ensure_image
         from swerl.rollout.agent import run_agent
-        from swerl.rollout.runner import Attempt, retrying_infra
-        from swerl.rollout.schema import AgentResult, ModelEndpoint
+        from swerl.rollout.runner import Attempt
+        from swerl.rollout.schema import AgentResult
 
-        o, served = self.opts, self.served
-        cfg = {**o.agent_config}
-        cfg.setdefault("harness", o.harness or served.default_harness)
-        cfg.setdefault("step_limit", o.step_limit)
+        o, inst, attempt = self.opts, self._instances[ctx.instance_id], int(ctx.metadata["eval_attempt"])
         traj_rel = Path("trajs") / inst.instance_id / f"attempt{attempt}.traj.json"
-        detail = "not started"
-
-        def one_try(tries: int) -> Attempt:
-            nonlocal detail
-            ro = None
-            try:
-                ro = self.recorder.begin(inst.instance_id, attempt) if self.recorder else None
-                endpoint = ModelEndpoint(base_url=ro.base_url if ro else served.base_url,
-                                         api_key=SecretStr(ro.token if ro else served.api_key), model=served.spec.name,
-                                         temperature=o.temperature, max_tokens=o.max_tokens,
-                                         timeout_s=o.call_timeout_s)
-                ensure_image(self._sandbox, inst, o.pull)
-                res = run_agent(inst.task(), sandbox=self._sandbox, endpoint=endpoint, agent_config=dict(cfg),
-                                output_path=o.out / traj_rel)
-            except Exception as exc:  # image missing, gateway unreachable: this instance's infrastructure
-                res = AgentResult(instance_id=inst.instance_id, exit_status=type(exc).__name__, error_kind="infra",
-                                  error=f"{type(exc).__name__}: {exc}")
-            prompt, completion, cost = _usage(o.out / traj_rel)
-            rec = AgentRecord(run_id=self.manifest.run_id, instance_id=inst.instance_id, attempt=attempt,
-                              repo=inst.repo, exit_status=res.exit_status, error_kind=res.error_kind,
-                              error=(res.error or None) and res.error[:2000], n_calls=res.n_calls,
-                              prompt_tokens=prompt, completion_tokens=completion, cost=cost,
-                              patch_sha=patch_sha(res.patch), patch_bytes=len(res.patch.encode()),
-                              duration_s=res.duration_s,
-                              trajectory=str(traj_rel) if (o.out / traj_rel).exists() else None)
-            self.store.add_agent(rec)
-            detail = f"{res.exit_status}, {res.n_calls} steps" + (f": {res.error[:120]}" if res.error else "")
-            if res.error_kind == "infra":
-                if ro is not None:
-                    self.recorder.finish(ro, submitted=False, infra=True, resolved=None, reason=res.error)
-                return Attempt(res, "failed_infra", error=res.error)
-            if ro is not None:
-                self._gw_pending[(inst.instance_id, attempt)] = (ro, res)
-            return Attempt(res, "succeeded" if res.submitted else "failed_agent")
-
-        att = retrying_infra(one_try, o.infra_retries, stop=self._cancel)
-        if att is None:
-            return None, "stopped"
-        if att.state == "failed_infra" or att.agent is None:
-            return None, detail
-        res = att.agent
+        try:
+            ensure_image(self._sandbox, inst, o.pull)
+            res = run_agent(inst.task(), sandbox=self._sandbox, endpoint=ctx.endpoint, agent_config=dict(self.cfg),
+                            output_path=o.out / traj_rel, held_s=ctx.held_s)
+        except Exception as exc:  # image missing, gateway unreachable: this instance's infrastructure
+            res = AgentResult(instance_id=inst.instance_id, exit_status=type(exc).__name__, error_kind="infra",
+                              error=f"{type(exc).__name__}: {exc}")
+        prompt, completion, cost = _usage(o.out / traj_rel)
+        self.store.add_agent(AgentRecord(
+            run_id=self.manifest.run_id, instance_id=inst.instance_id, attempt=attempt, repo=inst.repo,
+            exit_status=res.exit_status, error_kind=res.error_kind, error=(res.error or None) and res.error[:2000],
+            n_calls=res.n_calls, prompt_tokens=prompt, completion_tokens=completion, cost=cost,
+            patch_sha=patch_sha(res.patch), patch_bytes=len(res.patch.encode()), duration_s=res.duration_s,
+            trajectory=str(traj_rel) if (o.out / traj_rel).exists() else None))
+        detail = f"{res.exit_status}, {res.n_calls} steps" + (f": {res.error[:120]}" if res.error else "")
+        self._outcomes[ctx.rollout_id] = ("infra_failure", detail)
+        if res.error_kind == "infra":
+            return Attempt(res, "failed_infra", error=res.error)
         pred = PredRow(instance_id=inst.instance_id, model_name_or_path=self.manifest.model.name,
                        model_patch=res.patch)
         self.store.add_pred(attempt, pred)
-        if (inst.instance_id, attempt) in self._gw_pending and (o.run_only or not res.patch.strip()):
-            self._finish_gateway(inst.instance_id, attempt, None)
-        return pred, detail
-
-    def _finish_gateway(self, iid: str, attempt: int, grade: GradeRecord | None) -> None:
-        item = self._gw_pending.pop((iid, attempt), None)
-        if item is None or self.recorder is None:
-            return
-        ro, res = item
-        resolved = None if grade is None and self.opts.run_only else bool(grade and grade.resolved)
-        data = {"exit_status": res.exit_status, "outcome": grade.outcome if grade else None,
-                "eval_run_id": self.manifest.run_id}
-        self.recorder.finish(ro, submitted=res.submitted, infra=False, resolved=resolved, data=data,
-                             reason=res.error or res.exit_status)
+        rec = None if o.run_only or self._cancel.is_set() else self._grade(inst, attempt, pred)
+        outcome = rec.outcome if rec else ("pending" if res.patch.strip() else "empty_patch")
+        self._outcomes[ctx.rollout_id] = (outcome, detail)
+        graded = rec is not None and rec.outcome not in ("infra_failure", "error")
+        resolved = bool(rec and rec.resolved) if graded or not res.patch.strip() else None
+        return Attempt(res, "succeeded" if res.submitted else "failed_agent",
+                       reward=None if resolved is None else float(resolved), resolved=resolved,
+                       error=None if res.submitted else (res.error or res.exit_status),
+                       data={"exit_status": res.exit_status, "outcome": rec.outcome if rec else None,
+                             "eval_run_id": self.manifest.run_id})
 
     # ------------------------------------------------------------------ grading
     def _grade(self, inst: EvalInstance, attempt: int, pred: PredRow) -> GradeRecord | None:
@@ -342,8 +358,22 @@ class EvalRun:
                     break
                 log.warning("grading infra failure", instance=inst.instance_id, tries=tries + 1, error=rec.error)
         self.store.add_grade(rec)
-        self._finish_gateway(inst.instance_id, attempt, rec)
         return rec
+
+
+class EvalHarness:
+    """An eval (instance, attempt) as a harness the rollout `Runner` runs (`EvalRun.attempt`)."""
+
+    name = "eval"
+
+    def __init__(self, run: EvalRun) -> None:
+        self._run = run
+
+    def run(self, ctx: AttemptContext) -> Attempt:
+        return self._run.attempt(ctx)
+
+    def close(self) -> None:
+        """Sandboxes and graders are the EvalRun's; nothing to close here."""
 
 
 def run_eval(opts: EvalOptions, sandbox: Any = None, on_done: Progress | None = None) -> EvalReport:

@@ -34,6 +34,7 @@ from typing import Any
 from swerl.gateway.client import GatewayClient, GatewayError
 from swerl.log import get_logger
 from swerl.rollout.launchers import Launcher
+from swerl.rollout.ledger import Ledger
 from swerl.rollout.schema import RolloutRequest
 
 log = get_logger(__name__)
@@ -62,7 +63,7 @@ def plan(instance_ids: Iterable[str], n: int, *, prefix: str = "", max_attempts:
     return out
 
 
-def declare(client: GatewayClient, requests: Iterable[RolloutRequest]) -> list[str]:
+def declare(client: Ledger, requests: Iterable[RolloutRequest]) -> list[str]:
     """Create the rollouts (queued); declaring the same ones again is a no-op (idempotent ids)."""
     ids = []
     for req in requests:

@@ -32,7 +32,8 @@ from swerl.gateway.client import GatewayClient
 from swerl.log import get_logger
 from swerl.rollout.context import WorkerContext, WorkerOptions
 from swerl.rollout.controller import declare, plan
-from swerl.rollout.runner import Runner, evaluate, retrying_infra
+from swerl.rollout.ledger import DirectLedger, Ledger
+from swerl.rollout.runner import Runner
 from swerl.rollout.schema import ProbeRecord, RolloutSettings
 from swerl.rollout.tasks import TaskSource
 from swerl.sandbox.base import Sandbox
@@ -97,6 +98,13 @@ class ProbeTarget:
     gateway: GatewayClient | None = None
     endpoint: str | None = None
     api_key: str = "none"
+    _direct: DirectLedger | None = None
+
+    def direct(self) -> DirectLedger:
+        """The in-process ledger of a direct probe (one per run, shared by its threads)."""
+        if self._direct is None:
+            self._direct = DirectLedger(self.endpoint or "", self.api_key)
+        return self._direct
 
 
 def run_probe(source: TaskSource, *, results: Path, k: int, sandbox: Sandbox, settings: RolloutSettings,
@@ -136,22 +144,21 @@ def run_probe(source: TaskSource, *, results: Path, k: int, sandbox: Sandbox, se
 
 def _attempt(source: TaskSource, iid: str, attempt: int, *, sandbox: Sandbox, settings: RolloutSettings,
              target: ProbeTarget, run_id: str) -> bool | None:
-    """resolved True/False, or None if infrastructure kept failing (not recorded)."""
+    """resolved True/False, or None if infrastructure kept failing (not recorded). The same `Runner` as
+    training, on the gateway's ledger or (direct) on one kept in this process."""
+    client: Ledger
     if target.gateway is not None:
         client = target.gateway
-        # the trainer's id scheme: group `probe-<run>-<task>`, rollout `<group>:<attempt>`
-        req = plan([iid], attempt + 1, prefix=f"probe-{run_id}-", max_attempts=settings.max_infra_retries + 1,
-                   metadata={"probe_attempt": attempt})[attempt]
-        (rid,) = declare(client, [req])
-        out = Runner(client, sandbox, source.task, settings).run(rid)
-        return out.resolved if out.state in ("succeeded", "failed_agent") else None
-    if target.endpoint is None:
+    elif target.endpoint is not None:
+        client = target.direct()
+    else:
         raise ValueError("ProbeTarget needs a gateway or an endpoint")
-    endpoint = settings.endpoint(target.endpoint, target.api_key)
-    task = source.task(iid)
-    traj = settings.trajectories_dir / f"probe-{run_id}-{iid}.{attempt}.traj.json" if settings.trajectories_dir else None
-    att = retrying_infra(lambda _: evaluate(task, sandbox, endpoint, settings, traj), settings.max_infra_retries)
-    return None if att is None or att.state == "failed_infra" else bool(att.resolved)
+    # the trainer's id scheme: group `probe-<run>-<task>`, rollout `<group>:<attempt>`
+    req = plan([iid], attempt + 1, prefix=f"probe-{run_id}-", max_attempts=settings.max_infra_retries + 1,
+               metadata={"probe_attempt": attempt})[attempt]
+    (rid,) = declare(client, [req])
+    out = Runner(client, sandbox, source.task, settings).run(rid)
+    return out.resolved if out.state in ("succeeded", "failed_agent") else None
 
 
 class ProbeOptions(BaseModel):

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from swerl.gateway.client import GatewayClient, GatewayError
+from swerl.gateway.client import GatewayError
 from swerl.log import get_logger
 from swerl.rollout.agent import run_agent
 from swerl.rollout.classify import classify_exception, grade_verdict
+from swerl.rollout.ledger import Ledger
 from swerl.rollout.schema import AgentResult, ModelEndpoint, RolloutOutcome, RolloutSettings
 from swerl.sandbox.base import Sandbox
 from swerl.sandbox.schema import GradeResult, SandboxTask
@@ -90,18 +91,44 @@ class Harness(Protocol):
 
 
 class MiniSweHarness:
-    """mini-swe-agent (unchanged) in a fresh hardened sandbox, its submission graded in another (`evaluate`)."""
+    """mini-swe-agent (unchanged) in a fresh hardened sandbox, its submission graded in another."""
 
     def __init__(self, sandbox: Sandbox, tasks: TaskLookup, settings: RolloutSettings) -> None:
         self.name = settings.harness
         self.sandbox, self.tasks, self.settings = sandbox, tasks, settings
 
     def run(self, ctx: AttemptContext) -> Attempt:
-        att = evaluate(self.tasks(ctx.instance_id), self.sandbox, ctx.endpoint, self.settings, ctx.trajectory,
-                       held_s=ctx.held_s)
-        if att.agent is not None:
-            att.data = reward_data(att.agent, att.grade)
+        """Run the agent, then grade its submission in a fresh sandbox. Rules: `swerl.rollout.classify`."""
+        task, sandbox = self.tasks(ctx.instance_id), self.sandbox
+        res = run_agent(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
+                        output_path=ctx.trajectory, held_s=ctx.held_s)
+        if res.error_kind == "infra":
+            return Attempt(res, "failed_infra", error=res.error or res.exit_status)
+        if not res.submitted:
+            return Attempt(res, "failed_agent", reward=0.0, resolved=False, error=res.error, data=reward_data(res, None))
+        att = self._grade(task, res)
+        att.data = reward_data(res, att.grade)
         return att
+
+    def _grade(self, task: SandboxTask, res: AgentResult) -> Attempt:
+        grade: GradeResult | None = None
+        if res.patch.strip():
+            try:
+                grade = self.sandbox.grade(task, res.patch)
+            except Exception as exc:
+                why = f"grading failed: {type(exc).__name__}: {exc}"
+                if classify_exception(exc) == "infra":  # the grading sandbox failed: nothing the agent did
+                    return Attempt(res, "failed_infra", error=why)
+                return Attempt(res, "failed_agent", reward=0.0, resolved=False, error=why)
+            kind, why = grade_verdict(grade)
+            if kind == "infra":
+                return Attempt(res, "failed_infra", grade=grade, error=f"grading failed: {why}")
+            if kind == "agent":
+                log.warning("grade refused by the agent's doing", instance=task.instance_id, why=(why or "")[:300])
+                return Attempt(res, "failed_agent", reward=0.0, resolved=False, grade=grade, error=why)
+        resolved = bool(grade and grade.resolved)
+        return Attempt(res, "succeeded", reward=1.0 if resolved else 0.0, resolved=resolved, grade=grade,
+                       error=res.error)
 
     def close(self) -> None:
         """Sandboxes are stopped per attempt by `run_agent`; nothing is left to close."""
@@ -111,7 +138,7 @@ class Runner:
     """Runs rollouts declared in a gateway with a harness (default: `MiniSweHarness(sandbox, tasks, settings)`).
     `observer` sees every attempt's outcome (trainer metrics, tests); `stop` ends toy rollouts at a turn."""
 
-    def __init__(self, client: GatewayClient, sandbox: Sandbox | None, tasks: TaskLookup | None,
+    def __init__(self, client: Ledger, sandbox: Sandbox | None, tasks: TaskLookup | None,
                  settings: RolloutSettings, observer: Observer | None = None, *, harness: Harness | None = None) -> None:
         if harness is None:
             if sandbox is None or tasks is None:
@@ -126,7 +153,7 @@ class Runner:
         retries = 0
         while True:
             out = self.run_attempt(rollout_id)
-            if out.state != "failed_infra":
+            if out.state != "failed_infra" or self.stop.is_set():
                 return out
             r = self.client.rollout(rollout_id)
             if r["attempt"] >= r["max_attempts"] or retries >= self.settings.max_infra_retries:
@@ -216,8 +243,9 @@ class Runner:
             return self._infra(out, att.error or "infrastructure failure")
         self._ensure_current(rid, attempt)
         failed = att.state == "failed_agent"
-        reward = float(att.reward or 0.0)
-        self._guarded(self.client.add_reward, rid, reward, attempt=attempt, data=att.data)
+        reward = None if att.reward is None and not failed else float(att.reward or 0.0)
+        if reward is not None:  # None: a harness that cannot score this attempt (an eval with grading off)
+            self._guarded(self.client.add_reward, rid, reward, attempt=attempt, data=att.data)
         self._guarded(self.client.set_state, rid, att.state, attempt=attempt,
                       reason=(att.error or (att.agent.exit_status if att.agent else None)) if failed else None)
         return out.model_copy(update={"state": att.state, "reward": reward, "resolved": att.resolved,
@@ -232,53 +260,6 @@ class Runner:
     def _infra(self, out: RolloutOutcome, error: str) -> RolloutOutcome:
         self._guarded(self.client.set_state, out.rollout_id, "failed_infra", attempt=out.attempt, reason=error[:3900])
         return out.model_copy(update={"state": "failed_infra", "error_kind": "infra", "error": error})
-
-
-def evaluate(task: SandboxTask, sandbox: Sandbox, endpoint: ModelEndpoint, settings: RolloutSettings,
-             trajectory: Path | None = None, held_s: Callable[[], float] | None = None) -> Attempt:
-    """Run the agent and grade its submission in a fresh sandbox; no gateway writes (the runner and the
-    direct-endpoint probe share this). Rules: `swerl.rollout.classify`."""
-    res = run_agent(task, sandbox=sandbox, endpoint=endpoint, agent_config=settings.agent_overrides(),
-                    output_path=trajectory, held_s=held_s)
-    if res.error_kind == "infra":
-        return Attempt(res, "failed_infra", error=res.error or res.exit_status)
-    if not res.submitted:
-        return Attempt(res, "failed_agent", reward=0.0, resolved=False, error=res.error)
-    grade: GradeResult | None = None
-    if res.patch.strip():
-        try:
-            grade = sandbox.grade(task, res.patch)
-        except Exception as exc:
-            why = f"grading failed: {type(exc).__name__}: {exc}"
-            if classify_exception(exc) == "infra":  # the grading sandbox failed: nothing the agent did
-                return Attempt(res, "failed_infra", error=why)
-            return Attempt(res, "failed_agent", reward=0.0, resolved=False, error=why)
-        kind, why = grade_verdict(grade)
-        if kind == "infra":
-            return Attempt(res, "failed_infra", grade=grade, error=f"grading failed: {why}")
-        if kind == "agent":
-            log.warning("grade refused by the agent's doing", instance=task.instance_id, why=(why or "")[:300])
-            return Attempt(res, "failed_agent", reward=0.0, resolved=False, grade=grade, error=why)
-    resolved = bool(grade and grade.resolved)
-    return Attempt(res, "succeeded", reward=1.0 if resolved else 0.0, resolved=resolved, grade=grade, error=res.error)
-
-
-def retrying_infra(run: Callable[[int], Attempt], retries: int, stop: threading.Event | None = None,
-                   delay_s: float = 0.0) -> Attempt | None:
-    """Gateway-free attempts (`swerl data probe --direct`, `swerl eval`): `run(try_index)` until its outcome is
-    not `failed_infra`, at most `retries + 1` times - the same bounded policy the controller applies to declared
-    rollouts. Returns the last attempt, or None if `stop` was set before one ran."""
-    att: Attempt | None = None
-    for i in range(retries + 1):
-        if stop is not None and stop.is_set():
-            break
-        if i and delay_s:
-            time.sleep(delay_s)
-        att = run(i)
-        if att.state != "failed_infra":
-            break
-        log.warning("infra failure", try_=i + 1, of=retries + 1, error=(att.error or "")[:300])
-    return att
 
 
 def reward_data(res: AgentResult, grade: GradeResult | None) -> dict[str, Any]:

@@ -1,0 +1,102 @@
+"""Where a rollout's state, token and reward live: a recording gateway, or this process.
+
+The `Runner` drives every attempt through a `Ledger`. Training, `swerl data probe` and
+`swerl eval swebench --gateway` use the gateway itself (`GatewayClient` is a Ledger):
+calls are recorded and states are shared with the controller. A run that records
+nothing - `swerl eval swebench` against an endpoint, `swerl data probe --direct` - uses
+`DirectLedger`: the same transition table (`swerl.gateway.states`), the same attempt
+guard and retry budget, kept in memory, and the harness talks to the endpoint directly.
+So there is one attempt state machine, whichever way the calls travel.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Protocol
+
+from swerl.gateway.client import GatewayError
+from swerl.gateway.states import TransitionError, transition
+
+
+class Ledger(Protocol):
+    """The part of `GatewayClient` the runner and the planners use."""
+
+    def create_rollout(self, rollout_id: str | None = None, group_id: str | None = None,
+                       max_attempts: int | None = None, metadata: dict[str, Any] | None = None) -> dict[str, Any]: ...
+
+    def rollout(self, rollout_id: str) -> dict[str, Any]: ...
+
+    def set_state(self, rollout_id: str, state: str, attempt: int | None = None,
+                  reason: str | None = None) -> dict[str, Any]: ...
+
+    def rotate_token(self, rollout_id: str) -> str: ...
+
+    def add_reward(self, rollout_id: str, reward: float, attempt: int | None = None,
+                   data: dict[str, Any] | None = None) -> dict[str, Any]: ...
+
+    def proxy_base_url(self, rollout_id: str) -> str: ...
+
+    def status(self) -> dict[str, Any]: ...
+
+
+class DirectLedger:
+    """Rollouts kept in this process; every harness call goes straight to `base_url` with `api_key`.
+
+    Errors are the gateway's (`GatewayError` 404/409), so the runner's stale-attempt handling is
+    the same code either way. Rewards are kept (`rewards`) for callers that want them.
+    """
+
+    def __init__(self, base_url: str, api_key: str = "none") -> None:
+        self.base_url, self.api_key = base_url, api_key
+        self._rollouts: dict[str, dict[str, Any]] = {}
+        self.rewards: dict[tuple[str, int], tuple[float, dict[str, Any]]] = {}
+        self._lock = threading.Lock()
+
+    def create_rollout(self, rollout_id: str | None = None, group_id: str | None = None,
+                       max_attempts: int | None = None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+        if not rollout_id:
+            raise ValueError("DirectLedger rollouts need an id")
+        with self._lock:
+            if rollout_id not in self._rollouts:
+                self._rollouts[rollout_id] = {"id": rollout_id, "group_id": group_id or rollout_id, "state": "queued",
+                                              "attempt": 1, "max_attempts": max_attempts or 3,
+                                              "metadata": dict(metadata or {}), "held_s": 0.0}
+            return dict(self._rollouts[rollout_id])
+
+    def rollout(self, rollout_id: str) -> dict[str, Any]:
+        with self._lock:
+            return dict(self._get(rollout_id))
+
+    def set_state(self, rollout_id: str, state: str, attempt: int | None = None,
+                  reason: str | None = None) -> dict[str, Any]:
+        with self._lock:
+            r = self._get(rollout_id)
+            try:
+                out = transition(r["state"], r["attempt"], r["max_attempts"], state, attempt)
+            except TransitionError as exc:
+                raise GatewayError(409, str(exc)) from exc
+            r.update(state=out.state, attempt=out.attempt, reason=reason)
+            return dict(r)
+
+    def rotate_token(self, rollout_id: str) -> str:
+        self.rollout(rollout_id)
+        return self.api_key
+
+    def add_reward(self, rollout_id: str, reward: float, attempt: int | None = None,
+                   data: dict[str, Any] | None = None) -> dict[str, Any]:
+        with self._lock:
+            att = attempt if attempt is not None else self._get(rollout_id)["attempt"]
+            self.rewards.setdefault((rollout_id, att), (reward, dict(data or {})))
+            return {"kind": "reward", "reward": self.rewards[(rollout_id, att)][0], "attempt": att}
+
+    def proxy_base_url(self, rollout_id: str) -> str:
+        return self.base_url
+
+    def status(self) -> dict[str, Any]:
+        return {}
+
+    def _get(self, rollout_id: str) -> dict[str, Any]:
+        try:
+            return self._rollouts[rollout_id]
+        except KeyError:
+            raise GatewayError(404, f"no rollout {rollout_id!r}") from None
