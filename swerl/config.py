@@ -101,6 +101,21 @@ class RolloutConfig(_Section):
                                                            "previous one (one sample instead of a branch).")
     val_temperature: float = Field(0.0, ge=0)
     controller: Literal["local", "external"] = "local"
+    agent_config: str | None = Field(None, description="mini-swe-agent YAML ({agent, model, environment}) merged "
+                                                       "over the harness config, e.g. shorter templates; a path "
+                                                       "relative to the working directory or to recipes/.")
+
+    def agent_config_data(self) -> dict[str, Any]:
+        """The `agent_config` file's mapping ({} when unset); errors name `rollout.agent_config`."""
+        if not self.agent_config:
+            return {}
+        path = Path(self.agent_config).expanduser()
+        if not path.is_file() and (RECIPES_DIR / self.agent_config).is_file():
+            path = RECIPES_DIR / self.agent_config
+        if not path.is_file():
+            raise ConfigError(f"rollout.agent_config {self.agent_config!r}: no such file (relative to the working "
+                              f"directory or {RECIPES_DIR})")
+        return load_yaml_mapping(path, f"rollout.agent_config {str(path)!r}", "agent:, model:, environment:")
 
 
 class AlgorithmConfig(_Section):
@@ -193,7 +208,7 @@ class VerlConfig(_Section):
     gpus_per_node: int = Field(8, gt=0)
     gpu_memory_gb: float = Field(80.0, gt=0)
     strategy: Literal["fsdp", "fsdp2"] = "fsdp2"
-    rollout_engine: Literal["vllm"] = "vllm"
+    rollout_engine: Literal["vllm", "swerl"] = "vllm"  # swerl: the embedded engine as verl's replica (CPU runs)
     rollout_tp: int = Field(1, gt=0)
     rollout_gpu_memory_utilization: float = Field(0.6, gt=0, le=1)
     ulysses_sp: int = Field(1, gt=0)
@@ -221,6 +236,19 @@ class Recipe(_Section):
     inference: InferenceConfig = Field(default_factory=InferenceConfig)
     toy: ToyConfig = Field(default_factory=ToyConfig)
     verl: VerlConfig = Field(default_factory=VerlConfig)
+
+
+def load_yaml_mapping(path: Path, label: str, keys: str) -> dict[str, Any]:
+    """A YAML file that must hold a mapping (an agent config, a recipe); errors name `label` (flag or field)."""
+    if not path.is_file():
+        raise ConfigError(f"{label}: no such file")
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{label}: not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{label}: must be a mapping ({keys})")
+    return data
 
 
 def available_recipes() -> list[str]:

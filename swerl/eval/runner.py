@@ -27,8 +27,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import yaml
-
 from swerl import __version__
 from swerl.errors import SwerlError
 from swerl.eval.dataset import EvalInstance, load_instances, parse_instance_ids, select
@@ -52,16 +50,10 @@ def load_agent_config(path: str | None) -> dict[str, Any]:
     `harness` and `step_limit` keys, see swerl/rollout/agent.py)."""
     if not path:
         return {}
-    p = Path(path).expanduser()
-    if not p.is_file():
-        raise SwerlError(f"--agent-config {path!r}: no such file")
-    try:
-        data = yaml.safe_load(p.read_text()) or {}
-    except yaml.YAMLError as exc:
-        raise SwerlError(f"--agent-config {path!r}: not valid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise SwerlError(f"--agent-config {path!r}: must be a mapping (agent:, model:, environment:, harness:)")
-    return data
+    from swerl.config import load_yaml_mapping
+
+    return load_yaml_mapping(Path(path).expanduser(), f"--agent-config {path!r}",
+                             "agent:, model:, environment:, harness:")
 
 
 def _usage(traj: Path | None) -> tuple[int, int, float]:
