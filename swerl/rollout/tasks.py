@@ -8,7 +8,6 @@ through the store.
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +81,3 @@ class TaskSource:
     def task(self, instance_id: str) -> SandboxTask:
         return as_sandbox_task(self.row(instance_id), self.repos)
 
-
-@functools.cache
-def cached_source(dataset: str = TASKPACK, split: str = "train", repos: str | None = None) -> TaskSource:
-    """One `TaskSource` per process and dataset (a controller's threads share it)."""
-    return TaskSource(dataset, split, Path(repos) if repos else None)
