@@ -199,9 +199,32 @@ def test_checkpoints_and_engine_hooks(tiny_model: torch.nn.Module, tmp_path: Any
     assert calls == ["sleep", ("sync", 3), "sleep", ("sync", 4)]
     assert b.engine_urls() == ["http://10.0.0.1:8000/v1", "http://10.0.0.2:8001/v1"]  # OpenAI base URLs
     calls.clear()
+    samples = random_batch(2, groups=4, per_group=1, vocab=VOCAB)
+    warm = b.update(samples, None, update_index=0)  # SAO warm-up: the critic alone, the policy unchanged ...
+    assert warm["policy/updated"] == 0.0 and actor.batches == []
+    assert calls == ["sleep", ("sync", 4)] and b.engine_awake  # ... yet the replicas slept: same version back
+    calls.clear()
     b.critic_wg = None
     b.recipe = load_recipe("qwen9b")
     b.use_critic = False
     samples = random_batch(2, groups=2, per_group=2, vocab=VOCAB)
     b.update(samples, compute_advantages(samples))  # the caller forgot release_engine(): update does it
     assert calls == ["sleep"] and not b.engine_awake
+
+
+def test_checkpoints_beyond_max_ckpt_to_keep_are_deleted_also_those_of_an_earlier_process(tmp_path: Any) -> None:
+    """verl's own `max_ckpt_to_keep` counts only the current process's saves; a resumed run must still bound
+    the directory: the newest N `global_step_*` stay, the checkpoint just written always stays."""
+    root = tmp_path / "ckpt"
+    for step in (1, 2, 5, 10):  # written by an earlier process (10 sorts after 5 numerically, not as text)
+        (root / f"global_step_{step}" / "actor").mkdir(parents=True)
+    (root / "other").mkdir()
+    b = VerlBackend(load_recipe("qwen9b", ["verl.max_ckpt_to_keep=2"]), checkpoint_dir=str(root))
+    removed = b._prune_checkpoints(keep=str(root / "global_step_10"))
+    assert sorted(p.name for p in root.iterdir()) == ["global_step_10", "global_step_5", "other"]
+    assert sorted(removed) == [str(root / "global_step_1"), str(root / "global_step_2")]
+    (root / "global_step_3").mkdir()  # a save at step 3 (e.g. resumed from an older checkpoint): never deleted
+    b._prune_checkpoints(keep=str(root / "global_step_3"))
+    assert {"global_step_3", "global_step_10"} <= {p.name for p in root.iterdir()}
+    keep_all = VerlBackend(load_recipe("qwen9b", ["verl.max_ckpt_to_keep=null"]), checkpoint_dir=str(root))
+    assert keep_all._prune_checkpoints(keep=str(root / "global_step_3")) == []

@@ -63,6 +63,38 @@ def test_qwen9b_sao_composes_with_a_frozen_attention_critic(model_dir: Path) -> 
     assert worker.engine_config.use_dynamic_bsz and worker.engine_config.max_token_len_per_gpu == 32768
 
 
+def test_entropy_reaches_the_engine_chunked_and_recomputed_as_the_plan_counts(model_dir: Path) -> None:
+    """The entropy metric must never hold a tokens x vocabulary softmax for backward (30 GiB at 32k x 248k):
+    the engine config verl's workers build from the actor config has chunking and checkpointing on, and
+    the chunk is the one the resource plan counts."""
+    from verl.utils.torch_functional import entropy_from_logits_with_chunking
+
+    from swerl.train.backends.verl.plan import ENTROPY_CHUNK, resource_plan
+
+    e = actor_config(build_verl_config(load_recipe("qwen9b"), model_path=str(model_dir))).engine
+    assert e.entropy_from_logits_with_chunking and e.entropy_checkpointing
+    assert e.entropy_from_logits_chunk_size == ENTROPY_CHUNK
+    # with checkpointing, verl calls the chunked function with its default chunk: the same size
+    assert inspect.signature(entropy_from_logits_with_chunking).parameters["chunk_size"].default == ENTROPY_CHUNK
+    lines = {x.name: x for x in resource_plan(load_recipe("qwen9b")).update_lines}
+    assert lines["entropy chunk (fp32)"].gib == pytest.approx(ENTROPY_CHUNK * 248320 * 8 / 2**30)
+    assert "logits gradient (bf16)" in lines
+
+
+def test_swerl_replicas_compose_and_resolve_in_verls_registries(model_dir: Path) -> None:
+    from verl.workers.rollout.base import get_rollout_class
+    from verl.workers.rollout.replica import get_rollout_replica_class
+
+    from swerl.train.backends.verl.replica import SwerlReplica, SwerlServerAdapter
+
+    r = rollout_config(build_verl_config(load_recipe("tiny-verl"), model_path=str(model_dir)))
+    assert (r.name, r.mode, r.checkpoint_engine.backend, r.free_cache_engine) == ("swerl", "async", "naive", True)
+    assert r.engine_kwargs["swerl"] == {"served_model_name": "policy", "seed": 0, "threads": 1}
+    assert "dummy" in r.load_format  # replicas start without weights: verl's first sync brings them
+    assert get_rollout_replica_class("swerl") is SwerlReplica
+    assert get_rollout_class("swerl", "async") is SwerlServerAdapter
+
+
 def test_bad_overrides_are_config_errors_naming_the_key(model_dir: Path) -> None:
     with pytest.raises(ConfigError, match="no_such_key"):
         build_verl_config(load_recipe("qwen9b"), model_path=str(model_dir),
@@ -108,3 +140,13 @@ def test_the_verl_api_the_backend_drives_exists() -> None:
     assert EngineRegistry._engines[CRITIC_MODEL_TYPE]["fsdp2"]["cuda"] is FrozenAttentionValueEngine
     assert "mini_batch_size" in inspect.getsource(CriticWorker.train_mini_batch)  # the keys proto.py sets
     assert "epochs" in inspect.getsource(CriticWorker.train_mini_batch)
+    # the replica interface swerl's replica implements, and the calls verl's naive sync makes on it
+    from verl.workers.rollout.base import BaseRollout
+    from verl.workers.rollout.replica import RolloutReplica
+
+    assert {"resume", "release", "update_weights"} <= BaseRollout.__abstractmethods__
+    assert "launch_servers" in RolloutReplica.__abstractmethods__
+    sync = inspect.getsource(ActorWorker.update_weights)
+    for call in ('self.rollout.resume(tags=["weights"])', "self.rollout.update_weights(",
+                 'self.rollout.resume(tags=["kv_cache"])', "get_per_tensor_param("):
+        assert call in sync, call

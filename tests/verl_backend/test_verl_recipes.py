@@ -99,6 +99,23 @@ def test_overrides_map_the_recipe_onto_verl_keys() -> None:
         verl_overrides(load_recipe("qwen9b", ["rollout.max_tokens=70000"]))
 
 
+def test_tiny_verl_serves_from_swerl_replicas_behind_verls_interface() -> None:
+    """CPU runs: verl launches swerl's embedded engine as its replicas (vLLM needs a GPU), so the gateway's
+    upstreams and every sleep, wake and weight sync are verl's; the driver loads no model."""
+    r = load_recipe("tiny-verl")
+    assert (r.inference.engine, r.verl.rollout_engine, r.train.device) == ("openai", "swerl", "cpu")
+    o = _overrides("tiny-verl")
+    assert o["actor_rollout_ref.rollout.name"] == "swerl"
+    assert o["++actor_rollout_ref.rollout.engine_kwargs.swerl.served_model_name"] == "policy"
+    assert "++actor_rollout_ref.rollout.engine_kwargs.vllm.served_model_name" not in o
+    assert o["actor_rollout_ref.rollout.checkpoint_engine.backend"] == "naive"
+    plan = resource_plan(r)
+    assert plan.vllm_replicas == 2 and "2 swerl replica(s) x TP 1" in render_plan(plan)
+    assert any(x.name.startswith("swerl engine weights") for x in plan.rollout_lines)
+    with pytest.raises(ConfigError, match=r"verl\.rollout_engine"):
+        load_recipe("tiny-verl", ["verl.rollout_engine=sglang"])
+
+
 def test_package_imports_without_verl() -> None:
     code = ("import sys; import swerl.train.backends.verl as v; from swerl.train.backends.verl import settings; "
             "assert 'verl' not in sys.modules, 'verl imported'; print(v.resource_plan.__name__)")

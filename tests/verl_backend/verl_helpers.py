@@ -70,3 +70,19 @@ def engine_backward(model: Any, td: Any, dp_size: int, loss_fn: Any, cfg: Any, b
             (loss / dp_size).backward()
             total += float(loss) / dp_size
     return total
+
+
+def with_policy_logprobs(samples: list[Any], model: Any, *, noise: float = 0.3, seed: int = 5) -> list[Any]:
+    """Set each sample's logged rollout log-probs to `model`'s own (plus Gaussian `noise`), as if `model` had
+    generated them: ratios near 1, so PPO's clip and DIS's mask bite on some tokens, not on all of them."""
+    import torch
+
+    rng = np.random.default_rng(seed)
+    with torch.no_grad():
+        for s in samples:
+            ids = torch.as_tensor(np.asarray(s.input_ids), dtype=torch.long)[None]
+            lp = torch.log_softmax(model(input_ids=ids).logits[0].float(), -1)
+            tok = np.zeros(len(s.input_ids))
+            tok[1:] = lp[:-1].gather(-1, ids[0, 1:, None])[:, 0].numpy()
+            s.rollout_logprobs[:] = np.where(np.asarray(s.loss_mask) > 0, tok + rng.normal(0, noise, len(tok)), 0.0)
+    return samples

@@ -18,6 +18,8 @@ The rest import verl when first used:
 - `backend.VerlBackend`: the `TrainingBackend` driving verl's workers.
 - `cpu_platform`: verl's platform plugin for CPU (gloo, logical GPUs), so the real workers
   run without a GPU (`train.device: cpu`, `recipes/tiny-verl.yaml`).
+- `replica`: swerl's embedded engine registered as a verl rollout backend (`rollout.name: swerl`),
+  so verl's replica manager, sleep/wake and weight sync run on CPU too.
 - `node_check`: one short run on a GPU node that has verl + vLLM (docs/verl.md).
 """
 

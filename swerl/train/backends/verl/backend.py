@@ -18,7 +18,9 @@ distributed engine. Only verl's workers and managers are used, never its fit loo
 One `update` for SAO: critic values (forward only) -> skip-observation GAE linked across
 each rollout's rows on the driver (`proto.rows_gae`) -> policy step (after the critic's
 warm-up) -> K critic steps on the same batch (`epochs=K`), as `TorchBackend` does.
-With `train.device: cpu` the same workers run on CPU (local Ray, FSDP2 over gloo; `cpu_platform`).
+With `train.device: cpu` the same workers run on CPU (local Ray, FSDP2 over gloo; `cpu_platform`), and
+`verl.rollout_engine: swerl` puts swerl's embedded engine behind verl's replica interface (`replica`), so
+the same sleep / sync calls reach it.
 """
 
 from __future__ import annotations
@@ -125,6 +127,7 @@ class VerlBackend:
         self.llm_servers: Any = None
         self.weight_sync: Any = None
         self.engine_awake = False
+        self.synced_version = 0
 
     # ---- lifecycle ------------------------------------------------------------------------------
     def start(self) -> VerlBackend:
@@ -193,6 +196,8 @@ class VerlBackend:
         if self.with_rollout:
             from verl.checkpoint_engine import CheckpointEngineManager
             from verl.workers.rollout.llm_server import LLMServerManager
+
+            import swerl.train.backends.verl.replica  # noqa: F401  (`rollout.name: swerl` known to this process)
 
             self.llm_servers = LLMServerManager.create(config=cfg, worker_group=self.actor_wg,
                                                        rollout_resource_pool=pool)
@@ -271,7 +276,33 @@ class VerlBackend:
             self.release_engine()
             self.weight_sync.update_weights(version)
             self.engine_awake = True
+            self.synced_version = version
+            stats = self.replica_stats()
+            log.info("verl_weight_sync", version=version, seconds=round(time.perf_counter() - t0, 3),
+                     path=f"CheckpointEngineManager.update_weights ({getattr(self.weight_sync, 'backend', '?')})",
+                     replicas=[{k: s.get(k) for k in ("version", "syncs", "tensors", "bytes")} for s in stats])
+            if stats and any(s.get("version") != version or not s.get("weights_valid") for s in stats):
+                raise RuntimeError(f"weight sync to version {version} did not reach every replica: {stats}")
         return time.perf_counter() - t0
+
+    def replica_stats(self) -> list[dict[str, Any]]:
+        """Per replica, what swerl's replica server counted (`replica.SwerlEngineServer.sync_stats`: syncs,
+        version served, last sync's tensors/bytes/seconds, sleeps, wakes); [] for vLLM replicas."""
+        import ray
+
+        if self.llm_servers is None or self.recipe.verl.rollout_engine != "swerl":
+            return []
+        servers = [s for r in self.llm_servers.get_replicas() for s in r.servers]
+        return list(ray.get([s.sync_stats.remote() for s in servers]))
+
+    def replica_weights(self) -> list[dict[str, Any]]:
+        """The parameters each swerl replica serves (copies; for checks against the actor's weights)."""
+        import ray
+
+        if self.llm_servers is None or self.recipe.verl.rollout_engine != "swerl":
+            return []
+        servers = [s for r in self.llm_servers.get_replicas() for s in r.servers]
+        return list(ray.get([s.state_dict.remote() for s in servers]))
 
     # ---- update ---------------------------------------------------------------------------------
     def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
@@ -303,6 +334,10 @@ class VerlBackend:
             "batch/rows": float(len(dp)), "batch/padding_rows": float(layout.rows.count(-1)),
             "batch/response_tokens": float(mask.sum()), "batch/tokens": float(sum(s.num_tokens for s in samples)),
         }
+        stats = self.replica_stats()
+        if stats:  # what the replicas served this batch with: the version verl's last sync delivered
+            metrics["engine/weights_version"] = float(min(int(st["version"] or 0) for st in stats))
+            metrics["engine/weight_syncs"] = float(min(int(st["syncs"]) for st in stats))
         if self.use_critic:
             metrics.update(self._gae(dp))
         adv = dp.batch["advantages"][mask.bool()]
@@ -317,6 +352,11 @@ class VerlBackend:
         if self.use_critic:
             out = self.critic_wg.train_mini_batch(to_worker_tensordict(dp, epochs=a.critic_updates)).get()
             metrics.update(_reduce_critic(tu.get(out, "metrics")))
+        if not train_policy and self.weight_sync is not None:
+            # SAO warm-up: the policy did not change, so the caller publishes no new version and syncs nothing;
+            # but the replicas slept for this update (their weights were freed): the same weights go back
+            log.info("engine_resynced_after_critic_only_update", step=self.step + 1, version=self.synced_version)
+            self.sync_weights(self.synced_version)
         self.step += 1
         dt = time.perf_counter() - t0
         metrics["time/update_s"] = dt

@@ -28,7 +28,9 @@ from verl.workers.engine import EngineRegistry
 from verl.workers.engine.fsdp.transformer_impl import FSDPEngineWithValueHead
 from verl.workers.engine_workers import ActorRolloutRefWorker, TrainingWorker
 
-import swerl.train.backends.verl.loss_fns  # noqa: F401  (registers swerl's estimators/losses in this process)
+# imported for their registrations in this (Ray worker) process: swerl's estimators/losses, `rollout.name: swerl`
+import swerl.train.backends.verl.loss_fns
+import swerl.train.backends.verl.replica  # noqa: F401
 from swerl.log import get_logger
 from swerl.train.backends.verl.settings import CRITIC_MODEL_TYPE
 

@@ -58,6 +58,7 @@ class ResourcePlan:
     data_parallel: int
     ulysses_sp: int
     vllm_replicas: int
+    """Inference replicas verl launches (vLLM's, or swerl's embedded engine with `verl.rollout_engine: swerl`)."""
     rollout_tp: int
     update_lines: tuple[MemoryLine, ...]
     rollout_lines: tuple[MemoryLine, ...]
@@ -71,6 +72,7 @@ class ResourcePlan:
     assumptions: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     issues: tuple[str, ...] = field(default_factory=tuple)
+    rollout_engine: str = "vLLM"
 
     @property
     def gpus(self) -> int:
@@ -154,7 +156,10 @@ def resource_plan(recipe: Recipe, *, peak_tflops: float = 989.0, mfu: float = 0.
                                  f"{ENTROPY_CHUNK} x {m.vocab_size}, softmax + product"))
     if gpu_gib:
         update.append(MemoryLine("headroom", HEADROOM_GIB, "CUDA context, NCCL, fragmentation"))
-    if replicas:
+    if replicas and v.rollout_engine == "swerl":  # the embedded engine: one full copy of the weights per replica
+        rollout.append(MemoryLine("swerl engine weights (fp32)", 4 * params / GIB,
+                                  "embedded engine, a full copy per replica; its storage is freed while asleep"))
+    elif replicas:
         pool = v.rollout_gpu_memory_utilization * gpu_gib
         w_bf16 = 2 * params / tp / GIB
         rollout.append(MemoryLine("vLLM pool", pool, f"{v.rollout_gpu_memory_utilization:g} x {gpu_gib:g} GiB: "
@@ -182,7 +187,7 @@ def resource_plan(recipe: Recipe, *, peak_tflops: float = 989.0, mfu: float = 0.
     return ResourcePlan(
         recipe=recipe.name, backend=t.backend, nnodes=nnodes, gpus_per_node=per_node, gpu_memory_gib=gpu_gib,
         params_b=params / 1e9, params_estimated=not v.params_b, data_parallel=dp, ulysses_sp=sp,
-        vllm_replicas=replicas, rollout_tp=tp, update_lines=tuple(update), rollout_lines=tuple(rollout),
+        vllm_replicas=replicas, rollout_tp=tp, rollout_engine="swerl" if v.rollout_engine == "swerl" else "vLLM", update_lines=tuple(update), rollout_lines=tuple(rollout),
         sandbox_backend=s.backend, sandboxes=r.concurrency, sandbox_cpus=r.concurrency * s.cpus,
         sandbox_memory_gib=r.concurrency * s.memory_mb / 1024, rollouts_per_step=t.rollouts_per_step,
         tasks_per_step=t.rollouts_per_step / per_task,
@@ -207,8 +212,8 @@ def render_plan(plan: ResourcePlan) -> str:
     if plan.backend == "verl":
         out.append(f"  training        FSDP over {plan.gpus} GPUs, data-parallel {plan.data_parallel} x "
                    f"Ulysses SP {plan.ulysses_sp}")
-        out.append(f"  inference       {plan.vllm_replicas} vLLM replica(s) x TP {plan.rollout_tp}, collocated "
-                   "(asleep during updates), fronted by the gateway")
+        out.append(f"  inference       {plan.vllm_replicas} {plan.rollout_engine} replica(s) x TP {plan.rollout_tp}, "
+                   "collocated (asleep during updates), fronted by the gateway")
     where = "per GPU" if plan.gpu_memory_gib else "host RAM"
     for title, lines, total in ((f"update phase, {where}", plan.update_lines, plan.update_gib),
                                 (f"rollout phase, {where}", plan.rollout_lines, plan.rollout_gib)):

@@ -16,6 +16,8 @@ Why some values are fixed rather than read from the recipe:
 - `logprobs_mode=raw_logprobs`: the gateway records vLLM's raw log-probs (before
   temperature), the quantity the trainer recomputes.
 - `served_model_name`: the replicas answer to one fixed model name (`served_model_name`).
+- `rollout.name`: `vllm`, or `swerl` (`verl.rollout_engine`): swerl's embedded engine registered as
+  verl's replica (`replica.py`), so verl's sleep/wake and weight sync run on CPU too.
 - `clip_ratio_c`: `algorithm.clip_ratio_c` (dual-clip), `inf` when the recipe turns it off.
 - `entropy_from_logits_with_chunking` + `entropy_checkpointing`: the entropy metric never holds
   a full tokens x vocabulary softmax (at 32k x 248k that alone is 30 GiB in fp32).
@@ -115,7 +117,7 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
         (f"{rollout}.log_prob_use_dynamic_bsz", True),
         (f"{rollout}.log_prob_max_token_len_per_gpu", v.max_token_len_per_gpu),
         (f"{rollout}.checkpoint_engine.backend", "naive"),
-        (f"++{rollout}.engine_kwargs.vllm.served_model_name", served_model_name(recipe)),
+        (f"++{rollout}.engine_kwargs.{v.rollout_engine}.served_model_name", served_model_name(recipe)),
         ("algorithm.adv_estimator", "gae" if sao else ADV_ESTIMATORS[a.name]),  # SAO: swerl runs its own linked GAE
         ("algorithm.gamma", a.gamma),
         ("algorithm.lam", a.lam),
@@ -130,6 +132,8 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
         ("trainer.logger", ["console"]),
         ("trainer.critic_warmup", a.critic_warmup_steps if sao else 0),
     ]
+    if v.rollout_engine == "swerl":  # swerl's embedded engine as verl's replica (`replica.py`): seed, CPU threads
+        kv += [(f"++{rollout}.engine_kwargs.swerl.seed", t.seed), (f"++{rollout}.engine_kwargs.swerl.threads", t.threads)]
     if checkpoint_dir:
         kv.append(("trainer.default_local_dir", checkpoint_dir))
     if sao:
