@@ -10,11 +10,15 @@ rollout's final sequence plus the re-sent tail after its break.
 
 swerl's path (`--via gateway`, the default and the goal):
   16 concurrent agents call the real gateway (`swerl gateway serve`, its own process,
-  every event fsynced before the answer) through its OpenAI proxy; a tiny engine answers
-  each call with the trace's token ids, as vLLM does with `return_token_ids`. The gateway
-  records each prompt as a delta record (parent call, shared length, new suffix). Then,
+  every event fsynced before the answer) through its OpenAI proxy, each re-sending its
+  whole conversation as chat messages every call, as a real harness does (~4 characters of
+  text per token: `--text code`, slices of this repository's source, or `--text words`,
+  random pseudo-words); a tiny engine answers each call with the trace's token ids and the
+  reply's text, as vLLM does with `return_token_ids`. The gateway records each prompt and
+  each request's messages as delta records (parent call, shared length, new part). Then,
   timed from the store to samples: the trainer's `build_batch` (one binary request for the
-  update's events, `swerl.tokens.TokenBatch`, staleness filter, `assemble`).
+  update's events, `swerl.tokens.TokenBatch`, staleness filter, `assemble`), with the CPU
+  time of the trainer and the gateway process beside the wall time.
   `--via memory`: the codec alone (delta records into a batch, bytes, decode, assemble).
 The baseline, same traces, same process: each call's full prompt as JSON lists (what
 storing full `prompt_ids` and fetching JSON gives the trainer) -> `orjson.loads` -> the
@@ -23,16 +27,17 @@ of building that JSON is not charged to it). Both must produce identical samples
 
 Throughput counts logical tokens: every prompt and response token of every call, as
 full-prompt records hold them. Store size: the token columns of the gateway's store
-(prompt suffixes and response ids int32, log-probs float64 as the store keeps them) plus
-16 bytes per call for the delta fields; the whole SQLite file is printed beside it.
+(prompt suffixes and response ids int32, log-probs float32) plus 16 bytes per call for the
+delta fields; and the whole SQLite file as a user sees it once the gateway stopped (WAL
+checkpointed): every column, the request/response JSON with its text, indexes, free pages.
 
 Usage: .venv/bin/python bench/token_traffic.py [--rollouts 64] [--calls 50] [--via gateway|memory]
+       [--text code|words]
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import os
 import socket
@@ -40,7 +45,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -54,7 +58,10 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "gateway"))
+
 from assembly import baseline_assemble
+from fake_engine import HttpProtocol, serve_in_thread
 
 from swerl.tokens import BatchBuilder, TokenBatch, delta
 from swerl.train.assembly import assemble_batch
@@ -62,6 +69,7 @@ from swerl.train.assembly import assemble_batch
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "bench-token-traffic-admin-0123456789"
 GOAL_BYTES = 6.0
+GOAL_FILE_BYTES = 8.0
 GOAL_MTOK = 500.0
 GOAL_RATIO = 10.0
 VOCAB = 151_000
@@ -72,6 +80,8 @@ class Call:
     prompt: np.ndarray
     response: np.ndarray
     logprobs: np.ndarray
+    messages: list[dict[str, str]]  # the conversation the harness sends (whole, every call)
+    reply: str  # the reply's text
 
 
 @dataclass
@@ -82,16 +92,43 @@ class Rollout:
     broken: bool
 
 
+_WORDS: list[str] = []
+_CODE: list[str] = []
+TEXT = "code"
+
+
+def text_of(ids: np.ndarray) -> str:
+    """Text standing for token ids, ~4-4.5 characters per token as BPE text has.
+
+    `code` (default): a slice of this repository's own Python source, at an offset the ids choose:
+    what a SWE agent reads (files, diffs, command output). `words`: one pseudo-word of random
+    letters per id, text with almost no redundancy (the worst case for compression).
+    """
+    if TEXT == "words":
+        if not _WORDS:
+            r = np.random.default_rng(12345)
+            letters = np.array(list("etaoinshrdlcumwfgypbvkjxqz_.()=:"))
+            _WORDS.extend("".join(r.choice(letters, int(n))) for n in r.integers(1, 7, VOCAB))
+        return " ".join([_WORDS[i] for i in ids.tolist()])
+    if not _CODE:
+        _CODE.append("".join(p.read_text() for p in sorted((ROOT / "swerl").rglob("*.py"))))
+    code, n = _CODE[0], 4 * len(ids)
+    start = int(ids[:4].astype(np.int64).sum()) * 7919 % max(1, len(code) - n)
+    return (code * (1 + n // len(code)))[start:start + n] if n > len(code) else code[start:start + n]
+
+
 def make_rollout(rng: np.random.Generator, rid: str, n_calls: int, brk: bool) -> Rollout:
     """A chain of calls whose prompts extend `prompt + response + observation`; optionally one break."""
     ids = lambda n: rng.integers(0, VOCAB, int(n), dtype=np.int32)  # noqa: E731
     prompt = ids(rng.integers(2000, 3000))
+    messages = [{"role": "user", "content": text_of(prompt)}]
     unique = len(prompt)
     break_at = int(rng.integers(n_calls // 5, n_calls - 5)) if brk else -1
     calls = []
     for i in range(n_calls):
         resp = ids(rng.integers(50, 250))
-        calls.append(Call(prompt, resp, -rng.exponential(0.3, len(resp)).astype(np.float32)))
+        reply = text_of(resp)
+        calls.append(Call(prompt, resp, -rng.exponential(0.3, len(resp)).astype(np.float32), messages, reply))
         unique += len(resp)
         seq = np.concatenate([prompt, resp])
         if i == break_at:  # retokenisation: two adjacent response tokens come back as one different token
@@ -101,6 +138,7 @@ def make_rollout(rng: np.random.Generator, rid: str, n_calls: int, brk: bool) ->
         obs = ids(rng.integers(300, 1000))
         unique += len(obs)
         prompt = np.concatenate([seq, obs])
+        messages = [*messages, {"role": "assistant", "content": reply}, {"role": "user", "content": text_of(obs)}]
     return Rollout(rid, calls, unique - len(obs), brk)  # the last observation is never sent
 
 
@@ -133,69 +171,43 @@ def record(rollouts: list[Rollout]) -> tuple[BatchBuilder, float, list[float]]:
 
 # ---- the real gateway: an engine that answers each call with the trace's token ids -------------------
 
-class TraceEngine(asyncio.Protocol):
-    """Minimal OpenAI-compatible engine (HTTP/1.1 keep-alive) replaying the traces, vLLM-style.
+class TraceEngine(HttpProtocol):
+    """Minimal OpenAI-compatible engine replaying the traces, vLLM-style (HTTP from the tests' fake engine).
 
-    The harness side names the call in its message ("r<i> c<j>"); the answer carries that call's
-    `prompt_token_ids`, `choices[0].token_ids` and per-token logprobs, exactly as vLLM returns them.
+    The harness names the call in the request's `user` field ("r<i> <j>"); the answer carries that
+    call's `prompt_token_ids`, `choices[0].token_ids`, per-token logprobs and the reply's text, as
+    vLLM returns them.
     """
 
     traces: ClassVar[dict[str, Rollout]] = {}
 
-    def __init__(self) -> None:
-        self.buf = b""
-        self.transport: Any = None
-
-    def connection_made(self, transport: Any) -> None:
-        self.transport = transport
-
-    def data_received(self, data: bytes) -> None:
-        self.buf += data
-        while True:
-            end = self.buf.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            head = self.buf[:end].decode("latin-1")
-            length = 0
-            for line in head.split("\r\n")[1:]:
-                k, _, v = line.partition(":")
-                if k.strip().lower() == "content-length":
-                    length = int(v)
-            if len(self.buf) < end + 4 + length:
-                return
-            body, self.buf = self.buf[end + 4:end + 4 + length], self.buf[end + 4 + length:]
-            self.transport.write(self.answer(head.split(" ", 2)[0], body))
-
-    def answer(self, method: str, body: bytes) -> bytes:
+    def handle(self, method: str, path: str, body: bytes) -> None:
         if method == "GET":
             out = b'{"object":"list","data":[{"id":"trace","object":"model","max_model_len":131072}]}'
         else:
-            rid, _, j = orjson.loads(body)["messages"][-1]["content"].partition(" c")
+            rid, _, j = orjson.loads(body)["user"].partition(" ")
             c = self.traces[rid].calls[int(j)]
             out = orjson.dumps({
                 "id": "x", "object": "chat.completion", "created": 0, "model": "trace", "prompt_token_ids": c.prompt,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": f"call {j}"},
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": c.reply},
                              "finish_reason": "stop", "token_ids": c.response,
                              "logprobs": {"content": [{"logprob": x} for x in c.logprobs.tolist()]}}]},
                 option=orjson.OPT_SERIALIZE_NUMPY)
-        return b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(out), out)
+        self.send(200, out)
 
 
 def start_engine(rollouts: list[Rollout]) -> int:
     TraceEngine.traces = {ro.rollout_id: ro for ro in rollouts}
-    ready = threading.Event()
-    port: list[int] = []
+    return serve_in_thread(TraceEngine, name="trace-engine")[1]
 
-    def run() -> None:
-        loop = asyncio.new_event_loop()
-        server = loop.run_until_complete(loop.create_server(TraceEngine, "127.0.0.1", 0))
-        port.append(server.sockets[0].getsockname()[1])
-        ready.set()
-        loop.run_forever()
 
-    threading.Thread(target=run, daemon=True, name="trace-engine").start()
-    ready.wait(10)
-    return port[0]
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (from /proc; 0 where there is none)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -238,9 +250,10 @@ def record_via_gateway(url: str, rollouts: list[Rollout], clients: int) -> float
         admin.set_state(ro.rollout_id, "running")
         with httpx.Client(base_url=f"{url}/v1/rollouts/{ro.rollout_id}", timeout=120,
                           headers={"Authorization": f"Bearer {token}"}) as http:
-            for j in range(len(ro.calls)):
-                r = http.post("/chat/completions", json={"model": "m", "messages": [
-                    {"role": "user", "content": f"{ro.rollout_id} c{j}"}]})
+            for j, c in enumerate(ro.calls):
+                r = http.post("/chat/completions", content=orjson.dumps(
+                    {"model": "m", "user": f"{ro.rollout_id} {j}", "messages": c.messages}),
+                    headers={"Content-Type": "application/json"})
                 r.raise_for_status()
         admin.add_reward(ro.rollout_id, float(int(ro.rollout_id[1:]) % 2))
         admin.set_state(ro.rollout_id, "succeeded")
@@ -253,16 +266,29 @@ def record_via_gateway(url: str, rollouts: list[Rollout], clients: int) -> float
 
 
 def store_bytes(path: Path) -> tuple[int, int, int]:
-    """(token payload bytes, model_request events, whole store file bytes) of the gateway's SQLite store."""
+    """(token payload bytes, model_request events, request JSON bytes) of the gateway's SQLite store."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        n, payload = conn.execute(
+        n, payload, req = conn.execute(
             "SELECT COUNT(*), COALESCE(SUM(LENGTH(prompt_ids)), 0) + COALESCE(SUM(LENGTH(response_ids)), 0) + "
-            "COALESCE(SUM(LENGTH(response_logprobs)), 0) FROM events WHERE kind = 'model_request'").fetchone()
+            "COALESCE(SUM(LENGTH(response_logprobs)), 0), COALESCE(SUM(LENGTH(request)), 0) "
+            "FROM events WHERE kind = 'model_request'").fetchone()
     finally:
         conn.close()
-    files = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
-    return int(payload), int(n), files
+    return int(payload), int(n), int(req)
+
+
+def store_file_bytes(path: Path) -> tuple[int, int]:
+    """(file bytes once the WAL is checkpointed, bytes after VACUUM) of a store no gateway has open."""
+    conn = sqlite3.connect(path)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
+        packed = path.with_name("vacuumed.sqlite")
+        conn.execute("VACUUM INTO ?", (str(packed),))
+    finally:
+        conn.close()
+    return size, packed.stat().st_size
 
 
 def json_events(ro: Rollout, gid: str) -> bytes:
@@ -276,7 +302,7 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "missed"
 
 
-def via_memory(rollouts: list[Rollout], repeat: int) -> tuple[float, list[Any], int, str]:
+def via_memory(rollouts: list[Rollout], repeat: int) -> tuple[float, list[Any], int, int | None, str]:
     """Record with `delta` into an in-memory batch, then bytes -> decode -> assemble (no gateway)."""
     builder, _, per_call = record(rollouts)
     batch = builder.build()
@@ -289,10 +315,10 @@ def via_memory(rollouts: list[Rollout], repeat: int) -> tuple[float, list[Any], 
         t0 = time.perf_counter()
         samples, _stats = assemble_batch(TokenBatch.from_bytes(batch.to_bytes()))
         best = min(best, time.perf_counter() - t0)
-    return best, samples, store, f"{store / 1e6:.1f} MB of token records (ids int32, log-probs float32, 16 B/event)"
+    return best, samples, store, None, f"{store / 1e6:.1f} MB of token records (ids int32, log-probs float32, 16 B/event)"
 
 
-def via_gateway(rollouts: list[Rollout], repeat: int, clients: int) -> tuple[float, list[Any], int, str]:
+def via_gateway(rollouts: list[Rollout], repeat: int, clients: int) -> tuple[float, list[Any], int, int | None, str]:
     """Record through the real gateway (proxy, SQLite, fsync per commit), then the trainer's `build_batch`."""
     from swerl.config import load_recipe
     from swerl.gateway.client import GatewayClient
@@ -307,7 +333,7 @@ def via_gateway(rollouts: list[Rollout], repeat: int, clients: int) -> tuple[flo
             n_calls = sum(len(ro.calls) for ro in rollouts)
             print(f"record (gateway): {n_calls} calls by {clients} concurrent agents in {rec_s:.1f} s "
                   f"({n_calls / rec_s:.0f} calls/s)")
-            payload, n_events, files = store_bytes(path)
+            payload, n_events, req_bytes = store_bytes(path)
             store = payload + 16 * n_events
             groups: dict[str, Any] = {}
             for ro in rollouts:
@@ -317,14 +343,22 @@ def via_gateway(rollouts: list[Rollout], repeat: int, clients: int) -> tuple[flo
                 g.done[ro.rollout_id] = "succeeded"
             recipe = load_recipe("toy")
             best, samples = float("inf"), []
+            cpu_me = cpu_gw = 0.0
             with GatewayClient(url, ADMIN, timeout=600) as client:
                 for _ in range(repeat):
                     gc.collect()
+                    c0, g0 = time.process_time(), cpu_seconds(proc.pid)
                     t0 = time.perf_counter()
                     b = build_batch(client, list(groups.values()), version=0, recipe=recipe, tokenizer=None,
                                     scan=False)
                     best = min(best, time.perf_counter() - t0)
+                    cpu_me += time.process_time() - c0
+                    cpu_gw += cpu_seconds(proc.pid) - g0
                     samples = b.samples
+                cpu = (cpu_me + cpu_gw) / repeat
+                print(f"  CPU per fetch+assembly (mean of {repeat}): trainer {cpu_me / repeat * 1e3:.0f} ms + gateway "
+                      f"{cpu_gw / repeat * 1e3:.0f} ms = {cpu * 1e3:.0f} ms ({sum(len(c.prompt) + len(c.response) for ro in rollouts for c in ro.calls) / cpu / 1e6:.0f} M logical tok per CPU-second); "
+                      f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
                 split = []
                 for _ in range(3):  # where the time goes: the binary fetch alone, then assembly alone
                     t0 = time.perf_counter()
@@ -335,16 +369,21 @@ def via_gateway(rollouts: list[Rollout], repeat: int, clients: int) -> tuple[flo
                 f_s, a_s, wire = min(split)
                 print(f"  of which: fetch {f_s * 1e3:.0f} ms ({wire / 1e6:.1f} MB binary batch: store query, "
                       f"transfer, decode), assembly {a_s * 1e3:.0f} ms")
-                # humans still read full prompts from the JSON API
-                first = client.events(rollouts[0].rollout_id, kinds=["model_request"])
-                for e, c in zip(first, rollouts[0].calls, strict=True):
+                # humans still read full prompts and whole requests from the JSON API
+                first = client.events(rollouts[0].rollout_id, kinds=["model_request"], include_json=True)
+                for j, (e, c) in enumerate(zip(first, rollouts[0].calls, strict=True)):
                     assert e["prompt_ids"] == c.prompt.tolist(), "JSON API prompt differs from what was sent"
+                    assert e["request"] == {"model": "m", "user": f"{rollouts[0].rollout_id} {j}",
+                                            "messages": c.messages}, "JSON API request differs from what was sent"
         finally:
             proc.terminate()
             proc.wait(30)
-    note = (f"{store / 1e6:.1f} MB of token columns in the store (+16 B/event for the delta fields); whole "
-            f"SQLite store {files / 1e6:.1f} MB")
-    return best, samples, store, note
+        files, packed = store_file_bytes(path)
+    sent = sum(len(orjson.dumps(c.messages)) for ro in rollouts for c in ro.calls)
+    note = (f"{store / 1e6:.1f} MB of token columns (+16 B/event for the delta fields); request JSON "
+            f"{req_bytes / 1e6:.1f} MB stored of {sent / 1e6:.0f} MB sent; whole SQLite file {files / 1e6:.1f} MB "
+            f"({packed / 1e6:.1f} MB after VACUUM)")
+    return best, samples, store, files, note
 
 
 def main() -> int:
@@ -358,7 +397,12 @@ def main() -> int:
                     help="gateway: record through the real gateway and fetch with the trainer's code (the goal); "
                          "memory: the codec alone")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--text", choices=("code", "words"), default="code",
+                    help="the conversation's text: slices of this repository's source (what a SWE agent reads), "
+                         "or random pseudo-words (nearly incompressible)")
     args = ap.parse_args()
+    global TEXT
+    TEXT = args.text
     t_start = time.perf_counter()
     rng = np.random.default_rng(args.seed)
     n_break = round(args.rollouts * args.break_frac)
@@ -373,12 +417,13 @@ def main() -> int:
           f", responses {resp / unique:.0%} of unique; full-prompt records would hold {logical * 4 / 1e6:.0f} MB of ids")
 
     if args.via == "gateway":
-        best, samples, store, note = via_gateway(rollouts, args.repeat, args.clients)
+        best, samples, store, files, note = via_gateway(rollouts, args.repeat, args.clients)
     else:
-        best, samples, store, note = via_memory(rollouts, args.repeat)
+        best, samples, store, files, note = via_memory(rollouts, args.repeat)
     bytes_per_unique = store / unique
     mtok = logical / best / 1e6
-    print(f"store: {note}; {bytes_per_unique:.2f} bytes per unique token")
+    print(f"store: {note}; {bytes_per_unique:.2f} bytes per unique token in the token columns"
+          + (f", {files / unique:.2f} in the whole file" if files else ""))
     print(f"swerl: store -> {len(samples)} samples in {best * 1e3:.0f} ms = {mtok:.0f} M logical tok/s")
 
     # ---- baseline: full-prompt JSON lists -> orjson -> list-slice merge, rollout by rollout ---------------
@@ -405,6 +450,10 @@ def main() -> int:
     print(f"total bench time {time.perf_counter() - t_start:.0f} s")
     print(f"BENCH store_bytes_per_unique_token {bytes_per_unique:.2f} bytes goal <={GOAL_BYTES:g} "
           f"{verdict(bytes_per_unique <= GOAL_BYTES)}")
+    if files:
+        fb = files / unique
+        print(f"BENCH store_file_bytes_per_unique_token {fb:.2f} bytes goal <={GOAL_FILE_BYTES:g} "
+              f"{verdict(fb <= GOAL_FILE_BYTES)}")
     print(f"BENCH fetch_assemble_mtok_s {mtok:.0f} Mtok/s goal >={GOAL_MTOK:g} {verdict(mtok >= GOAL_MTOK)}")
     print(f"BENCH fetch_assemble_vs_json_lists {ratio:.1f} x goal >={GOAL_RATIO:g} {verdict(ratio >= GOAL_RATIO)}")
     return 0

@@ -8,7 +8,7 @@ numpy only, nothing from the gateway or the trainer.
 Token ids and log-probs are numpy arrays, not Python lists: assembly compares
 prompts byte-wise (memcmp) and the trainer hands them to torch without a copy.
 Validators accept lists, tuples, arrays, or raw little-endian bytes as the store
-keeps them (int32 ids, float64 log-probs); JSON dumps turn arrays back into lists.
+keeps them (int32 ids, float32 log-probs); JSON dumps turn arrays back into lists.
 """
 
 from __future__ import annotations
@@ -73,8 +73,8 @@ def _token_ids(value: Any) -> np.ndarray:
 
 
 def _logprobs(value: Any) -> np.ndarray:
-    if isinstance(value, bytes | bytearray | memoryview):  # the gateway store keeps float64 blobs
-        return as_array(value, np.float64, "log-probs").astype(np.float32)
+    if isinstance(value, bytes | bytearray | memoryview):  # the gateway store keeps float32 blobs
+        return as_array(value, np.float32, "log-probs")
     return as_array(value, np.float32, "log-probs")
 
 

@@ -9,13 +9,14 @@ keep it linear:
 
     prompt(i) = full(parent)[:shared] ++ suffix(i),    full(x) = prompt(x) ++ response(x)
 
-where `parent` is an earlier call of the same rollout attempt (the recorder picks the
-rollout's last recorded call) and `shared` is the longest common prefix of the new
-prompt with `full(parent)`. A call that extends its parent exactly (`p_{i+1}` starts
-with `p_i ++ a_i`, token for token) has `shared == len(full(parent))`: only the new
-observation is stored. A retokenisation break or a harness edit stores the tokens
-after the first difference; only a true branch (nothing in common) stores a fresh
-prompt (`parent` None, `shared` 0). Decoding is exact by construction: no heuristics,
+where `parent` is an earlier call of the same rollout attempt (the recorder tries the
+tips of the rollout's last few branches, `Heads`, and keeps the one sharing the most)
+and `shared` is the longest common prefix of the new prompt with `full(parent)`. A
+call that extends its parent exactly (`p_{i+1}` starts with `p_i ++ a_i`, token for
+token) has `shared == len(full(parent))`: only the new observation is stored. A
+retokenisation break or a harness edit stores the tokens after the first difference;
+only a prompt with nothing in common with any head stores a fresh prompt (`parent`
+None, `shared` 0). Decoding is exact by construction: no heuristics,
 and the prefix is never compared again by whoever reads it.
 
 **Binary batch** (`TokenBatch`). Many events in one buffer: a small JSON header
@@ -117,6 +118,13 @@ def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
     return int(neq.argmax()) if neq.any() else n
 
 
+def _first_difference(a: np.ndarray, b: np.ndarray, n: int) -> int:
+    """Where a[:n] and b[:n] first differ (n if they do not): one vectorised pass, no copies of the inputs."""
+    neq = np.not_equal(a[:n], b[:n])
+    i = int(neq.argmax()) if n else 0
+    return i if n and neq[i] else n
+
+
 def delta(prompt: Any, parent_full: Any | None) -> tuple[int, np.ndarray]:
     """(shared, suffix) of `prompt` against its parent's `prompt ++ response` (None: a fresh prompt)."""
     p = as_ids(prompt)
@@ -128,31 +136,74 @@ def delta(prompt: Any, parent_full: Any | None) -> tuple[int, np.ndarray]:
 
 @dataclass(slots=True)
 class Parent:
-    """What a recorder keeps per rollout to delta-encode its next call: the last call and its sequence."""
+    """A recorded call that later calls of its rollout attempt may be stored against."""
 
     event_id: int
     attempt: int
     full: bytes  # prompt ++ response, int32 little-endian
 
 
-def encode_prompt(prompt: Any, last: Parent | None, attempt: int) -> tuple[int | None, int, bytes]:
+class Heads:
+    """A rollout's candidate parents: the tips of its last few branches, most recently recorded first.
+
+    Why more than the last call: a rollout whose calls interleave two conversations (a sub-agent
+    sharing the rollout, a harness that retries an earlier state) would otherwise store every
+    switch as a fresh prompt. A call that extends a head exactly replaces it (the old tip is a
+    prefix of the new one, so it can add nothing); any other call becomes a new head, and the
+    least recently used head beyond `k` is dropped. A purely linear rollout keeps one head, so
+    memory is one context per rollout, at most `k` with branches.
+    """
+
+    __slots__ = ("items", "k")
+
+    def __init__(self, k: int = 4) -> None:
+        self.k = k
+        self.items: list[Parent] = []
+
+    def __iter__(self) -> Any:
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, new: Parent, parent: int | None, extends: bool) -> None:
+        """Record `new` (just committed) whose prompt was stored against `parent` (`extends`: all of it)."""
+        keep = [h for h in self.items if h.attempt == new.attempt and not (extends and h.event_id == parent)]
+        self.items = [new, *keep][:self.k]
+
+
+def encode_prompt(prompt: Any, last: Parent | Heads | Sequence[Parent] | None,
+                  attempt: int) -> tuple[int | None, int, bytes]:
     """(parent event id or None, shared length, stored prompt bytes) for a call about to be recorded.
 
-    The hot path of recording: the usual case (the prompt extends the last call exactly) is one
-    `bytes.startswith` (memcmp); a break pays one vectorised scan. A parent of another attempt is
-    never used (its events are superseded), nor one sharing nothing (a true branch: stored whole).
+    The hot path of recording: the usual case (the prompt extends the most recent head exactly)
+    is one `bytes.startswith` (memcmp). Otherwise each head of the same attempt that could share
+    more than the best so far pays one vectorised scan, and the longest shared prefix wins. A
+    parent of another attempt is never used (its events are superseded), nor one sharing
+    nothing (a true branch: stored whole).
     """
     p = as_ids(prompt)
     pb = p.tobytes()
-    if last is None or last.attempt != attempt:
+    heads = [] if last is None else [last] if isinstance(last, Parent) else list(last)
+    heads = [h for h in heads if h.attempt == attempt]
+    if not heads:
         return None, 0, pb
-    if pb.startswith(last.full):
-        n = len(last.full)
-        return last.event_id, n // 4, pb[n:]
-    shared = common_prefix(np.frombuffer(last.full, dtype=np.int32), p)
-    if shared == 0:
+    first = heads[0]
+    if pb.startswith(first.full):
+        n = len(first.full)
+        return first.event_id, n // 4, pb[n:]
+    best: Parent | None = None
+    shared = 0
+    for h in heads:
+        bound = min(len(h.full) // 4, len(p))
+        if bound <= shared:
+            continue
+        s = bound if pb.startswith(h.full) else _first_difference(np.frombuffer(h.full, dtype=np.int32), p, bound)
+        if s > shared:
+            best, shared = h, s
+    if best is None:
         return None, 0, pb
-    return last.event_id, shared, pb[4 * shared:]
+    return best.event_id, shared, pb[4 * shared:]
 
 
 def resolve_prompts(rows: list[dict[str, Any]], fetch: Any, *, parent_key: str = "prompt_parent",
@@ -425,74 +476,34 @@ class TokenBatch:
         `logprob_bytes_dtype`, `data` JSON bytes (or objects). Rollouts are numbered in order of first
         appearance. A failed call (error set) whose log-probs do not match its response keeps no log-probs.
         """
-        n = len(rows)
-        if not n:
+        if not rows:
             return BatchBuilder(logprob_bytes_dtype).build()
-        (eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr) = zip(*rows, strict=True)
-        lp_dt = np.dtype(logprob_bytes_dtype)
-        index: dict[str, int] = {}
-        rollouts: list[tuple[str, str]] = []
-        ro = np.empty(n, np.int32)
-        for i, (a, g) in enumerate(zip(rid, gid, strict=True)):
-            j = index.get(a)
-            if j is None:
-                j = index[a] = len(rollouts)
-                rollouts.append((a, g if g is not None else a))
-            ro[i] = j
-        try:
-            kinds = np.fromiter((KIND_CODE[k] for k in kind), np.int8, n)
-        except KeyError as exc:
-            raise TokenFormatError(f"token batch: field kind: {exc.args[0]!r} is not one of {', '.join(KINDS)}") from None
-        size = lambda xs, w: np.fromiter((0 if x is None else len(x) // w for x in xs), np.int64, n)  # noqa: E731
-        has = lambda xs: np.fromiter((x is not None for x in xs), bool, n)  # noqa: E731
-        has_p, has_r, has_l, has_e = has(p), has(r), has(lp), has(err)
-        rlen, llen = size(r, 4), size(lp, lp_dt.itemsize)
-        bad = has_r & has_l & (rlen != llen)
-        if (bad & ~has_e).any():
-            i = int(np.flatnonzero(bad & ~has_e)[0])
-            raise TokenFormatError(f"event {eid[i]} (rollout_id={rid[i]!r}, seq={seq[i]}): field response_logprobs: "
-                                   f"{llen[i]} values for {rlen[i]} response ids")
-        has_l &= ~bad  # a failed call recorded what it got; it is never trained on
-        lp_parts = [lp[i] if has_l[i] else np.full(rlen[i], np.nan, lp_dt).tobytes()
-                    for i in np.flatnonzero(has_r).tolist()]
-        flags = (has_e * F_ERROR | has_p * F_PROMPT | has_r * F_RESPONSE | (has_l & has_r) * F_LOGPROBS).astype(np.uint8)
-        opt = lambda xs, none, dt: np.fromiter((none if x is None else x for x in xs), dt, n)  # noqa: E731
-        off = lambda lens: np.concatenate([np.zeros(1, np.int64), np.cumsum(lens)])  # noqa: E731
-        pool = lambda parts, dt: np.frombuffer(b"".join(parts), dtype=dt)  # noqa: E731
-        plen = size(p, 4)
-        return cls(
-            rollouts=rollouts, event_id=np.fromiter(eid, np.int64, n), rollout=ro,
-            attempt=np.fromiter(att, np.int32, n), seq=np.fromiter(seq, np.int64, n), kind=kinds, flags=flags,
-            policy_version=opt(pv, -1, np.int64), parent=opt(par, -1, np.int64), shared=opt(sh, 0, np.int64),
-            reward=opt(rew, np.nan, np.float64), arrival=opt(arr, np.nan, np.float64),
-            prompt_off=off(plen), resp_off=off(np.where(has_r, rlen, 0)),
-            prompt_pool=pool([x for x in p if x is not None], _I32),
-            resp_pool=pool([x for x in r if x is not None], _I32),
-            logp_pool=pool(lp_parts, lp_dt).astype(_F32),
-            errors={i: e for i, e in enumerate(err) if e is not None},
-            data={i: orjson.loads(d) if isinstance(d, bytes | bytearray | memoryview) else d
-                  for i, d in enumerate(data) if d is not None},
-            requests=dict(requests or {}))
+        cols, pools, rollouts, errors, data = _row_columns(rows, np.dtype(logprob_bytes_dtype))
+        pool = {name: np.frombuffer(b"".join(parts), dtype=dt) for name, (dt, parts) in pools.items()}
+        return cls(rollouts=rollouts, errors=errors, data=data, requests=dict(requests or {}), **cols,
+                   prompt_pool=pool["prompt_pool"], resp_pool=pool["resp_pool"],
+                   logp_pool=pool["logp_pool"].astype(_F32, copy=False))
+
+    @staticmethod
+    def rows_to_bytes(rows: Sequence[Sequence[Any]], *, logprob_bytes_dtype: str = "<f4",
+                      requests: dict[int, Any] | None = None) -> bytes:
+        """`from_rows(...).to_bytes()` without the intermediate batch: the stored blobs are copied once,
+        straight into the answer (what a gateway serves; the reader validates with `from_bytes`)."""
+        if not rows:
+            return BatchBuilder(logprob_bytes_dtype).build().to_bytes()
+        cols, pools, rollouts, errors, data = _row_columns(rows, np.dtype(logprob_bytes_dtype))
+        dt, parts = pools["logp_pool"]
+        if dt != _F32:  # an older store's float64 values: converted (one more copy)
+            pools["logp_pool"] = (_F32, [np.frombuffer(b"".join(parts), dtype=dt).astype(_F32).tobytes()])
+        buffers = [(name, pools[name][1] if name in pools else [np.ascontiguousarray(cols[name], dtype=dt)])
+                   for name, dt in _COLUMNS]
+        return _serialise(len(rows), rollouts, errors, data, dict(requests or {}), buffers)
 
     # ---- serialisation ----
     def to_bytes(self) -> bytes:
         """One buffer: header + aligned raw columns (see the module docstring); each column copied once."""
-        cols = [(np.ascontiguousarray(getattr(self, name), dtype=dt)) for name, dt in _COLUMNS]
-        header = orjson.dumps({
-            "n": len(self), "rollouts": self.rollouts, "buffers": [[name, len(a)] for (name, _), a in
-                                                                   zip(_COLUMNS, cols, strict=True)],
-            "errors": {str(k): v for k, v in self.errors.items()}, "data": {str(k): v for k, v in self.data.items()},
-            "requests": {str(k): v for k, v in self.requests.items()}})
-        start = _HEAD.size + len(header) + (-len(header) % 8)
-        total = start + sum(a.nbytes + (-a.nbytes % 8) for a in cols)
-        out = bytearray(total)
-        _HEAD.pack_into(out, 0, MAGIC, VERSION, len(header))
-        out[_HEAD.size:_HEAD.size + len(header)] = header
-        pos = start
-        for a in cols:
-            out[pos:pos + a.nbytes] = memoryview(a).cast("B")
-            pos += a.nbytes + (-a.nbytes % 8)
-        return bytes(out)
+        buffers = [(name, [np.ascontiguousarray(getattr(self, name), dtype=dt)]) for name, dt in _COLUMNS]
+        return _serialise(len(self), self.rollouts, self.errors, self.data, self.requests, buffers)
 
     @classmethod
     def from_bytes(cls, buf: bytes | bytearray | memoryview) -> TokenBatch:
@@ -534,6 +545,69 @@ class TokenBatch:
         if len(cols["event_id"]) != n:
             raise TokenFormatError(f"token batch: header says {n} events, field event_id has {len(cols['event_id'])}")
         return cls(rollouts=rollouts, errors=errors, data=data, requests=requests, **cols)
+
+
+def _serialise(n: int, rollouts: list[tuple[str, str]], errors: dict[int, str], data: dict[int, Any],
+               requests: dict[int, Any], buffers: list[tuple[str, list[Any]]]) -> bytes:
+    """The wire form: header, then each column's parts (arrays or blobs, in `_COLUMNS` order) 8-byte aligned,
+    joined in one copy."""
+    sizes = [sum(p.nbytes if isinstance(p, np.ndarray) else len(p) for p in parts) for _, parts in buffers]
+    header = orjson.dumps({
+        "n": n, "rollouts": rollouts,
+        "buffers": [[name, size // _DTYPES[name].itemsize] for (name, _), size in zip(buffers, sizes, strict=True)],
+        "errors": {str(k): v for k, v in errors.items()}, "data": {str(k): v for k, v in data.items()},
+        "requests": {str(k): v for k, v in requests.items()}})
+    out: list[Any] = [_HEAD.pack(MAGIC, VERSION, len(header)), header, b"\0" * (-len(header) % 8)]
+    for (_, parts), size in zip(buffers, sizes, strict=True):
+        out += parts
+        out.append(b"\0" * (-size % 8))
+    return b"".join(out)
+
+
+def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
+        dict[str, np.ndarray], dict[str, tuple[np.dtype, list[Any]]], list[tuple[str, str]], dict[int, str],
+        dict[int, Any]]:
+    """Store rows (`ROW_FIELDS` order) as fixed-width columns plus each pool's blobs in order (not joined)."""
+    n = len(rows)
+    (eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr) = zip(*rows, strict=True)
+    index: dict[str, int] = {}
+    rollouts: list[tuple[str, str]] = []
+    ro = np.empty(n, np.int32)
+    for i, (a, g) in enumerate(zip(rid, gid, strict=True)):
+        j = index.get(a)
+        if j is None:
+            j = index[a] = len(rollouts)
+            rollouts.append((a, g if g is not None else a))
+        ro[i] = j
+    try:
+        kinds = np.fromiter((KIND_CODE[k] for k in kind), np.int8, n)
+    except KeyError as exc:
+        raise TokenFormatError(f"token batch: field kind: {exc.args[0]!r} is not one of {', '.join(KINDS)}") from None
+    size = lambda xs, w: np.fromiter((0 if x is None else len(x) // w for x in xs), np.int64, n)  # noqa: E731
+    has = lambda xs: np.fromiter((x is not None for x in xs), bool, n)  # noqa: E731
+    has_p, has_r, has_l, has_e = has(p), has(r), has(lp), has(err)
+    rlen, llen = size(r, 4), size(lp, lp_dt.itemsize)
+    bad = has_r & has_l & (rlen != llen)
+    if (bad & ~has_e).any():
+        i = int(np.flatnonzero(bad & ~has_e)[0])
+        raise TokenFormatError(f"event {eid[i]} (rollout_id={rid[i]!r}, seq={seq[i]}): field response_logprobs: "
+                               f"{llen[i]} values for {rlen[i]} response ids")
+    has_l &= ~bad  # a failed call recorded what it got; it is never trained on
+    lp_parts = [lp[i] if has_l[i] else np.full(rlen[i], np.nan, lp_dt).tobytes()
+                for i in np.flatnonzero(has_r).tolist()]
+    flags = (has_e * F_ERROR | has_p * F_PROMPT | has_r * F_RESPONSE | (has_l & has_r) * F_LOGPROBS).astype(np.uint8)
+    opt = lambda xs, none, dt: np.fromiter((none if x is None else x for x in xs), dt, n)  # noqa: E731
+    off = lambda lens: np.concatenate([np.zeros(1, np.int64), np.cumsum(lens)])  # noqa: E731
+    cols = dict(
+        event_id=np.fromiter(eid, np.int64, n), rollout=ro, attempt=np.fromiter(att, np.int32, n),
+        seq=np.fromiter(seq, np.int64, n), kind=kinds, flags=flags, policy_version=opt(pv, -1, np.int64),
+        parent=opt(par, -1, np.int64), shared=opt(sh, 0, np.int64), reward=opt(rew, np.nan, np.float64),
+        arrival=opt(arr, np.nan, np.float64), prompt_off=off(size(p, 4)), resp_off=off(np.where(has_r, rlen, 0)))
+    pools = {"prompt_pool": (_I32, [x for x in p if x is not None]),
+             "resp_pool": (_I32, [x for x in r if x is not None]), "logp_pool": (lp_dt, lp_parts)}
+    return (cols, pools, rollouts, {i: e for i, e in enumerate(err) if e is not None},
+            {i: orjson.loads(d) if isinstance(d, bytes | bytearray | memoryview) else d
+             for i, d in enumerate(data) if d is not None})
 
 
 class BatchBuilder:
@@ -661,8 +735,8 @@ def from_events(events: Iterable[Any], *, encode: bool = True) -> TokenBatch:
     """Encode full-prompt events (dicts or objects with `prompt_ids` etc.) into a batch.
 
     With `encode`, each usable call's prompt becomes a delta record against the previous usable
-    call of the same rollout attempt (what the recorder does as calls arrive); without it every
-    prompt is stored whole (parent none). Event ids are the events' `id` when present (parents
+    call of the same rollout attempt (the recorder also tries older branch tips, `Heads`);
+    without it every prompt is stored whole (parent none). Event ids are the events' `id` when present (parents
     must then have smaller ids), else their position. `value` or `reward` carries a reward.
     """
     b = BatchBuilder(logprob_bytes_dtype="<f8")
@@ -714,5 +788,5 @@ def concat_ids(parts: Sequence[np.ndarray]) -> np.ndarray:
 
 __all__ = ["F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",
            "USABLE", "VERSION",
-           "BatchBuilder", "Parent", "TokenBatch", "TokenFormatError", "as_ids", "common_prefix", "concat_ids",
+           "BatchBuilder", "Heads", "Parent", "TokenBatch", "TokenFormatError", "as_ids", "common_prefix", "concat_ids",
            "delta", "encode_prompt", "from_events", "logical_tokens", "resolve_prompts"]

@@ -195,6 +195,27 @@ def test_encode_prompt_as_the_recorder_does() -> None:
     assert encode_prompt([1, 2], None, 1) == (None, 0, np.array([1, 2], "<i4").tobytes())
 
 
+def test_heads_pick_the_branch_sharing_the_most_and_stay_bounded() -> None:
+    """Interleaved conversations: each call is stored against its own conversation's tip, not the last call."""
+    from swerl.tokens import Heads, Parent, encode_prompt
+
+    i4 = lambda xs: np.array(xs, "<i4").tobytes()  # noqa: E731
+    heads = Heads(k=3)
+    heads.add(Parent(1, 1, i4([1, 2, 3, 4])), None, False)          # conversation A
+    heads.add(Parent(2, 1, i4([9, 9, 9])), None, False)             # conversation B (most recent)
+    assert encode_prompt([1, 2, 3, 4, 5], heads, 1) == (1, 4, i4([5]))  # extends A: two calls back
+    assert encode_prompt([9, 9, 9, 6], heads, 1) == (2, 3, i4([6]))
+    assert encode_prompt([1, 2, 7], heads, 1) == (1, 2, i4([7]))     # an edit of A shares A's prefix
+    assert encode_prompt([5], heads, 1) == (None, 0, i4([5]))        # nothing in common with any head
+    heads.add(Parent(3, 1, i4([1, 2, 3, 4, 5, 6])), 1, True)        # extends A: replaces A's old tip
+    assert [h.event_id for h in heads] == [3, 2]
+    for eid in range(4, 8):
+        heads.add(Parent(eid, 1, i4([100 + eid])), None, False)
+    assert [h.event_id for h in heads] == [7, 6, 5]                   # at most k, least recent dropped
+    heads.add(Parent(8, 2, i4([1])), None, False)                     # a new attempt starts afresh
+    assert [h.event_id for h in heads] == [8]
+
+
 def test_resolve_prompts_for_the_json_api() -> None:
     from swerl.tokens import resolve_prompts
 
@@ -236,6 +257,12 @@ def test_from_rows_matches_the_builder() -> None:
     slow = b.build()
     slow.requests = {2: {"messages": []}}
     assert fast.to_bytes() == slow.to_bytes()
+    # the gateway's one-copy path gives the same bytes, from float64 blobs (an old store) or float32 ones
+    assert TokenBatch.rows_to_bytes(rows, logprob_bytes_dtype="<f8", requests={2: {"messages": []}}) == slow.to_bytes()
+    f4_rows = [(*r[:11], None if r[11] is None else np.frombuffer(r[11], "<f8").astype("<f4").tobytes(), *r[12:])
+               for r in rows]
+    assert TokenBatch.rows_to_bytes(f4_rows, requests={2: {"messages": []}}) == slow.to_bytes()
+    assert TokenBatch.from_bytes(TokenBatch.rows_to_bytes([])).to_bytes() == BatchBuilder().build().to_bytes()
     assert fast.rollouts == [("a", "g"), ("b", "b")] and fast.prompt(2).tolist() == [1, 2, 3, 4]
     with pytest.raises(TokenFormatError, match=r"event 5 .*response_logprobs: 2 values for 1"):
         TokenBatch.from_rows([(5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1]), i4([3]), f8([0, 0]),

@@ -32,7 +32,9 @@ from swerl.gateway.errors import ApiError
 from swerl.gateway.httpclient import TransportError
 from swerl.gateway.recorder import (
     BadUpstreamResponse,
+    RequestHead,
     Tokens,
+    encode_request,
     error_json,
     extract,
     for_storage,
@@ -44,7 +46,7 @@ from swerl.gateway.sse import StreamAccumulator, data_events
 from swerl.gateway.store import StoreError
 from swerl.gateway.upstream import Engine, UpstreamFailed
 from swerl.log import get_logger
-from swerl.tokens import Parent, as_ids, encode_prompt
+from swerl.tokens import as_ids, encode_prompt
 
 log = get_logger(__name__)
 JSON = "application/json"
@@ -154,23 +156,32 @@ class Call:
         self.engine: Engine | None = None
         self.pin: str | None = None
         self.want_ids = req.get("return_token_ids") is True
-        self.next_parent: tuple[int, bytes] | None = None  # (attempt, prompt ++ response) once committed
+        self.next_parent: tuple[int, bytes, int | None, bool] | None = None  # once committed: a token head
+        self.next_req: tuple[RequestHead, int | None, bool] | None = None  # once committed: a request head
         self.want_lp = bool(req.get("logprobs"))
 
-    def stored_request(self) -> bytes:
-        return redacted_json(self.raw, self.req, (self.token, self.gw.cfg.admin_token))
+    def stored_request(self) -> tuple[bytes, int | None, int | None]:
+        """(request JSON to store, parent event id, shared length): redacted, then delta-encoded against the
+        rollout's earlier requests (`recorder.encode_request`); it becomes a head once its write commits."""
+        raw = redacted_json(self.raw, self.req, (self.token, self.gw.cfg.admin_token))
+        parsed = self.req if raw is self.raw else orjson.loads(raw)
+        stored, parent, shared, head, extends = encode_request(raw, parsed, self.rec.req_heads)
+        if head is not None:
+            self.next_req = (head, parent, extends)
+        return stored, parent, shared
 
     def values(self, toks: Tokens | None, *, status: int, error: str | None, response: bytes | None) -> tuple:
         if self.watch.gone.is_set() and status < 400:
             status, error = GONE, "; ".join(filter(None, ["client disconnected before the response", error]))
         prompt, parent, shared = self.delta(toks, status, error)
+        request, req_parent, req_shared = self.stored_request()
         return event_values(
             self.rec, "model_request", policy_version=self.version, mode=self.mode,
             engine=self.engine.name if self.engine else None, prompt_parent=parent, prompt_shared=shared,
             prompt_ids=prompt, response_ids=toks.response_ids if toks else None,
             response_logprobs=toks.logprobs if toks else None, finish_reason=toks.finish_reason if toks else None,
-            error=error, http_status=status, request=self.stored_request(), response=response,
-            t_arrival=self.t_arrival, t_start=self.t_start, t_end=time.time())
+            error=error, http_status=status, request=request, response=response, req_parent=req_parent,
+            req_shared=req_shared, t_arrival=self.t_arrival, t_start=self.t_start, t_end=time.time())
 
     def submit(self, values: tuple) -> Any:
         """Queue the event (with the engine pin of a rollout's first call, and its held time) as one write."""
@@ -196,14 +207,16 @@ class Call:
 
     def delta(self, toks: Tokens | None, status: int, error: str | None) -> tuple[Any, int | None, int | None]:
         """(stored prompt, parent event id, shared length): the prompt as a delta record against the
-        rollout's last recorded call (swerl.tokens), so the store grows with unique tokens, not with
-        calls x context. A usable call becomes the next call's parent once its write commits."""
+        rollout's recent calls (swerl.tokens `Heads`), so the store grows with unique tokens, not with
+        calls x context. A usable call becomes a head for later calls once its write commits."""
         if toks is None or toks.prompt_ids is None:
             return None, None, None
-        parent, shared, suffix = encode_prompt(toks.prompt_ids, self.rec.tok_parent, self.rec.attempt)
+        heads = self.rec.tok_heads
+        parent, shared, suffix = encode_prompt(toks.prompt_ids, heads, self.rec.attempt)
         if error is None and status == 200 and toks.response_ids is not None and toks.logprobs is not None:
             full = as_ids(toks.prompt_ids).tobytes() + as_ids(toks.response_ids).tobytes()
-            self.next_parent = (self.rec.attempt, full)
+            extends = parent is not None and any(h.event_id == parent and len(h.full) == 4 * shared for h in heads)
+            self.next_parent = (self.rec.attempt, full, parent, extends)
         stored = array("i")
         stored.frombytes(suffix)
         return stored, parent, shared if parent is not None else None
@@ -214,9 +227,8 @@ class Call:
         except StoreError as exc:
             log.error("store write failed", error=str(exc))
             raise ApiError(503, "the gateway store could not commit; retry later") from exc
-        if self.next_parent is not None:  # durable now: later calls may be stored against it
-            self.rec.tok_parent = Parent(ids[0], self.next_parent[0], self.next_parent[1])
-            self.next_parent = None
+        self.rec.add_heads(ids[0], self.next_parent, self.next_req)  # durable now: later calls may build on it
+        self.next_parent = self.next_req = None
         return ids
 
     async def failed(self, status: int, message: str, upstream_body: bytes | None = None) -> Response:

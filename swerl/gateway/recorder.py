@@ -111,7 +111,7 @@ def extract(d: dict[str, Any], chat: bool) -> Tokens:
     values = lp.get("content" if chat else "token_logprobs") if isinstance(lp, dict) else None
     if isinstance(values, list):
         try:
-            t.logprobs = array("d", [e["logprob"] for e in values] if chat else values)
+            t.logprobs = array("f", [e["logprob"] for e in values] if chat else values)
         except (TypeError, KeyError):
             t.problems.append("logprobs malformed")
     else:
@@ -162,3 +162,109 @@ def for_storage(d: dict[str, Any]) -> bytes:
 
 def error_json(message: str, type_: str, code: int | str | None) -> bytes:
     return orjson.dumps({"error": {"message": message, "type": type_, "code": code}})
+
+
+# ---- delta-encoded request JSON ---------------------------------------------------------------------
+#
+# A multi-turn harness re-sends its whole conversation with every call, so request JSON stored whole
+# grows with calls x context, like the prompt ids. A request whose conversation (`messages`, or a
+# completion's `prompt`) starts with an earlier request's of the same rollout is stored against it:
+# the `request` column then holds a delta record (below), `req_parent` the parent event's id and
+# `req_shared` how many leading messages (prompt characters / ids) are the parent's.
+
+PAYLOAD_KEYS = ("messages", "prompt")
+"""The request fields that grow every turn (chat, completions) and are stored as a shared prefix + tail."""
+
+
+@dataclass(slots=True)
+class RequestHead:
+    """A stored request that later requests of the rollout may be stored against (parsed, full)."""
+
+    event_id: int
+    request: dict[str, Any]
+    key: str  # the payload key: "messages" or "prompt"
+
+
+def _payload(req: Any) -> str | None:
+    if not isinstance(req, dict):
+        return None
+    for key in PAYLOAD_KEYS:
+        if isinstance(req.get(key), list | str):
+            return key
+    return None
+
+
+def _common(a: list | str, b: list | str) -> int:
+    """Length of the longest common prefix of two lists (element equality) or two strings."""
+    n = min(len(a), len(b))
+    if a[:n] == b[:n]:
+        return n
+    if isinstance(a, str):  # binary search on slices: log(n) memcmps instead of a Python loop per character
+        lo, hi = 0, n - 1  # a[:lo] == b[:lo] holds, a[:hi + 1] != b[:hi + 1]
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if a[:mid] == b[:mid]:
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+    i = 0
+    while a[i] == b[i]:
+        i += 1
+    return i
+
+
+def encode_request(stored: bytes, parsed: Any, heads: list[RequestHead]
+                   ) -> tuple[bytes, int | None, int | None, RequestHead | None, bool]:
+    """(bytes to store, parent event id, shared length, this request as a head once committed, whether it
+    extends the parent: the parent's whole payload is its prefix, so the parent head can be dropped).
+
+    `stored` is the request as it would be stored whole (redacted), `parsed` the same parsed.
+    Against the head sharing the longest prefix of the payload, the delta record is
+    `{"key": payload key, "keys": every key in order, "new": the payload's tail, "set": {keys whose
+    value differs from the parent's}}`: keys equal to the parent's (model, tools, sampling
+    settings) are inherited, not repeated. With no head sharing anything the request is stored
+    whole. `decode_request` inverts it exactly (same keys, same order, same values).
+    """
+    key = _payload(parsed)
+    if key is None:
+        return stored, None, None, None, False
+    payload = parsed[key]
+    best: RequestHead | None = None
+    shared = 0
+    for h in heads:
+        other = h.request[key] if h.key == key else None
+        if other is None or type(other) is not type(payload) or min(len(other), len(payload)) <= shared:
+            continue
+        s = _common(other, payload)
+        if s > shared:
+            best, shared = h, s
+    me = RequestHead(0, parsed, key)
+    if best is None:
+        return stored, None, None, me, False
+    base = best.request
+    extends = shared == len(base[key])
+    record = {"key": key, "keys": list(parsed), "new": payload[shared:],
+              "set": {k: v for k, v in parsed.items() if k != key and (k not in base or base[k] != v)}}
+    try:
+        return orjson.dumps(record), best.event_id, shared, me, extends
+    except (TypeError, orjson.JSONEncodeError):  # cannot happen for parsed JSON; never lose a request over it
+        return stored, None, None, me, False
+
+
+def decode_request(record: dict[str, Any], shared: int, parent: dict[str, Any]) -> dict[str, Any]:
+    """The full request of a delta record (`encode_request`), given its parent's full request."""
+    key, changed = record["key"], record["set"]
+    out: dict[str, Any] = {}
+    for k in record["keys"]:
+        if k == key:
+            out[k] = parent[key][:shared] + record["new"]
+        else:
+            out[k] = changed[k] if k in changed else parent[k]
+    return out
+
+
+def add_head(heads: list[RequestHead], new: RequestHead, parent: int | None, extends: bool, k: int = 4) -> list:
+    """The rollout's request heads after `new` committed: it replaces a parent it extends; at most k kept."""
+    keep = [h for h in heads if not (extends and h.event_id == parent)]
+    return [new, *keep][:k]

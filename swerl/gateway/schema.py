@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from swerl.events import Event, EventKind, State
 
@@ -19,6 +19,17 @@ Id = Annotated[str, Field(pattern=ID_PATTERN, description="1-128 chars of [A-Za-
 BigInt = Annotated[int, Field(ge=0, le=2**53)]
 TokenId = Annotated[int, Field(ge=0, le=2**31 - 1)]
 FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
+F32_MAX = 3.4028234663852886e38
+
+
+def _float32(x: float) -> float:
+    if abs(x) > F32_MAX:
+        raise ValueError(f"{x:g} is outside float32's range (±3.4e38): log-probs are stored as float32")
+    return x
+
+
+LogProb = Annotated[float, Field(allow_inf_nan=False, description="Stored as float32: must be within its range."),
+                    AfterValidator(_float32)]
 
 
 class _In(BaseModel):
@@ -92,7 +103,7 @@ class NewEvent(_In):
     policy_version: BigInt | None = None
     prompt_ids: list[TokenId] | None = None
     response_ids: list[TokenId] | None = None
-    response_logprobs: list[FiniteFloat] | None = None
+    response_logprobs: list[LogProb] | None = None
     finish_reason: str | None = Field(None, max_length=64)
     request: dict[str, Any] | None = None
     response: dict[str, Any] | None = None

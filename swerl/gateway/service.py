@@ -14,6 +14,7 @@ import asyncio
 import math
 import time
 import uuid
+from array import array
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from itertools import islice
@@ -25,11 +26,13 @@ from swerl.gateway import sql
 from swerl.gateway.auth import bearer, new_token, same, token_hash
 from swerl.gateway.control import Gate
 from swerl.gateway.errors import ApiError, bad_request, conflict, not_found
+from swerl.gateway.recorder import RequestHead, add_head, encode_request
 from swerl.gateway.schema import NewEvent, RolloutCreate
 from swerl.gateway.states import TERMINAL, TRAINABLE, TransitionError, transition
 from swerl.gateway.store import Store, StoreError
 from swerl.gateway.upstream import Engines, Retry
 from swerl.log import get_logger
+from swerl.tokens import Heads, Parent, encode_prompt
 
 log = get_logger(__name__)
 
@@ -78,9 +81,30 @@ class RolloutRec:
     pending: int = 0
     last_write: asyncio.Future | None = None
     last_call: Any = None  # continuous-token mode: the previous call (see continuous.py)
-    tok_parent: Any = None  # swerl.tokens.Parent: the last recorded call, base of the next delta record
+    tok_heads: Heads = field(default_factory=Heads)  # recent calls: the bases of the next prompt's delta record
+    req_heads: list[RequestHead] = field(default_factory=list)  # recent requests: bases of the next request's
     holding: int = 0
     hold_since: float = 0.0
+
+    def add_heads(self, event_id: int, tok: tuple[int, bytes, int | None, bool] | None,
+                  req: tuple[RequestHead, int | None, bool] | None) -> None:
+        """A call committed as `event_id`: later calls may be stored against its tokens and request.
+
+        `tok`: (attempt, prompt ++ response, its parent, whether it extends that parent exactly);
+        `req`: (its request as a head, its parent, whether it extends that parent's payload)."""
+        if tok is not None:
+            attempt, full, parent, extends = tok
+            self.tok_heads.add(Parent(event_id, attempt, full), parent, extends)
+        if req is not None:
+            head, parent, extends = req
+            head.event_id = event_id
+            self.req_heads = add_head(self.req_heads, head, parent, extends)
+
+    def drop_heads(self) -> None:
+        """A finished rollout takes no more calls: free what delta encoding kept of it."""
+        self.last_call = None
+        self.tok_heads = Heads()
+        self.req_heads = []
 
     @classmethod
     def from_row(cls, r: dict[str, Any]) -> RolloutRec:
@@ -322,7 +346,7 @@ class Gateway:
         finally:
             rec.pending -= 1
         if out.state in TERMINAL:
-            rec.last_call = rec.tok_parent = None
+            rec.drop_heads()
             if rec.engine in self.engines.by_name:
                 self.engines.by_name[rec.engine].rollouts -= 1
         log.info("rollout state", rollout=rid, state=out.state, attempt=out.attempt)
@@ -354,6 +378,7 @@ class Gateway:
                 raise bad_request("state: required for kind=status")
             _, ids = await self.set_state(rid, ev.state, ev.attempt, ev.reason, ev.idempotency_key)
             return {"id": ids[0] if ids else None, "seq": ids[1] if ids else None, "created_now": ids is not None}
+        heads: tuple = (None, None)
         if ev.kind == "reward":
             if ev.reward is None:
                 raise bad_request("reward: required for kind=reward")
@@ -361,13 +386,7 @@ class Gateway:
                                   data={"reward": ev.reward, **ev.data}, policy_version=ev.policy_version,
                                   idem=ev.idempotency_key)
         else:
-            values = event_values(rec, "model_request", attempt=ev.attempt, policy_version=ev.policy_version,
-                                  mode="external", prompt_ids=ev.prompt_ids, response_ids=ev.response_ids,
-                                  response_logprobs=ev.response_logprobs, finish_reason=text(ev.finish_reason, "finish_reason"),
-                                  data=ev.data,
-                                  request=dumps(ev.request, "request") if ev.request is not None else None,
-                                  response=dumps(ev.response, "response") if ev.response is not None else None,
-                                  idem=ev.idempotency_key)
+            values, heads = self._external_call(rec, ev)
         idem = ev.idempotency_key
 
         def job(c: Any) -> tuple[int, int, bool]:
@@ -382,7 +401,42 @@ class Gateway:
             eid, seq, created = await self.write(job)
         finally:
             rec.pending -= 1
+        if created:
+            rec.add_heads(eid, *heads)
         return {"id": eid, "seq": seq, "created_now": created}
+
+    @staticmethod
+    def _external_call(rec: RolloutRec, ev: NewEvent) -> tuple[tuple, tuple]:
+        """A model_request appended through the API: stored like a proxied call, prompt ids and request JSON
+        delta-encoded against the rollout's recent calls. Returns (row values, heads to add once committed)."""
+        attempt = rec.attempt if ev.attempt is None else ev.attempt
+        prompt, parent, shared, tok = ev.prompt_ids, None, None, None
+        if ev.prompt_ids is not None:
+            parent, shared, suffix = encode_prompt(ev.prompt_ids, rec.tok_heads, attempt)
+            prompt = array("i")
+            prompt.frombytes(suffix)
+            if ev.response_ids is not None and ev.response_logprobs is not None \
+                    and len(ev.response_logprobs) == len(ev.response_ids):
+                extends = parent is not None and any(h.event_id == parent and len(h.full) == 4 * shared
+                                                     for h in rec.tok_heads)
+                tok = (attempt, array("i", ev.prompt_ids).tobytes() + array("i", ev.response_ids).tobytes(),
+                       parent, extends)
+            if parent is None:
+                shared = None
+        request, req_parent, req_shared, req = None, None, None, None
+        if ev.request is not None:
+            request, req_parent, req_shared, head, extends = encode_request(dumps(ev.request, "request"), ev.request,
+                                                                            rec.req_heads)
+            if head is not None:
+                req = (head, req_parent, extends)
+        values = event_values(rec, "model_request", attempt=ev.attempt, policy_version=ev.policy_version,
+                              mode="external", prompt_parent=parent, prompt_shared=shared, prompt_ids=prompt,
+                              response_ids=ev.response_ids, response_logprobs=ev.response_logprobs,
+                              finish_reason=text(ev.finish_reason, "finish_reason"), data=ev.data,
+                              request=request, req_parent=req_parent, req_shared=req_shared,
+                              response=dumps(ev.response, "response") if ev.response is not None else None,
+                              idem=ev.idempotency_key)
+        return values, (tok, req)
 
     async def list_events(self, rid: str, after_seq: int, limit: int, kinds: list[str] | None,
                           with_json: bool) -> list[dict]:

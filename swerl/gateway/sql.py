@@ -2,25 +2,51 @@
 
 Every function takes a `sqlite3.Connection` and runs on a store thread (the
 single writer or a reader), never on the event loop. Token ids are stored as
-little-endian int32 blobs and logprobs as float64 blobs: ~5x smaller than
-JSON lists, and float64 keeps the engine's logprobs bit-exact.
+little-endian int32 blobs and logprobs as float32 blobs: ~5x smaller than JSON
+lists. float32 is what engines compute log-probs in (vLLM's sampler, the embedded
+engine's log-softmax), so their values are kept bit-exact, and it is the precision
+the trainer uses; a value with more precision is rounded to float32.
+
+Prompt ids and request JSON are delta-encoded against an earlier event of the same
+rollout (`prompt_parent`/`prompt_shared`: `swerl.tokens`; `req_parent`/`req_shared`:
+`swerl.gateway.recorder.encode_request`), so the store grows with unique content, not
+calls x context; every reader here returns them whole.
+
+Request and response JSON of 512 bytes or more is stored zlib-compressed (level 1, on the
+writer thread) when that is smaller: agent conversations are mostly text. A stored JSON blob
+starting with `x` (0x78, the zlib header; JSON text never starts with it) is compressed.
+
+Schema versions (`PRAGMA user_version`): 3 stores float32 log-probs and has the request
+delta columns. An older store is migrated when it opens (columns added, float64 log-probs
+rewritten as float32, in one transaction); a newer one is refused with an error naming it.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import sys
+import zlib
 from array import array
 from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, get_args
 
+import numpy as np
 import orjson
 
 from swerl.events import Event
+from swerl.gateway.recorder import decode_request
+from swerl.log import get_logger
 from swerl.tokens import ROW_FIELDS, TokenBatch, resolve_prompts
 
-SCHEMA_VERSION = 2
+log = get_logger(__name__)
+SCHEMA_VERSION = 3
+LOGPROB_DTYPE = "<f4"
+"""How `response_logprobs` blobs are stored (schema 3; schema <= 2 stored float64)."""
+
+
+class StoreVersionError(ValueError):
+    """A store file written by a newer swerl (or not a gateway store): refused, never misread."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rollouts(
@@ -50,18 +76,20 @@ ROLLOUT_COLS = ", ".join(ROLLOUT_FIELDS)
 
 # ---- the events table, derived from `swerl.events.Event` ---------------------------------------------
 _IDS = frozenset({"prompt_ids", "response_ids"})  # int32 blobs
-_F64 = frozenset({"response_logprobs"})  # float64 blobs (bit-exact)
+_F32 = frozenset({"response_logprobs"})  # float32 blobs (bit-exact for float32 engines)
 _JSON = frozenset({"data", "request", "response"})  # JSON blobs
 _NOT_NULL = frozenset({"rollout_id", "group_id", "attempt", "seq", "kind", "created"})
 BULKY = ("request", "response")
 """Columns read only when asked for (`include_json`)."""
 EVENT_COLS: tuple[str, ...] = tuple(Event.model_fields)
 EVENT_LIGHT_COLS: tuple[str, ...] = tuple(c for c in EVENT_COLS if c not in BULKY)
-EVENT_INSERT_COLS: tuple[str, ...] = (*(c for c in EVENT_COLS if c not in ("id", "seq")), "idem")
+REQ_COLS = ("req_parent", "req_shared")
+"""Storage-only columns: the request JSON's delta record (see the module docstring); never shown to readers."""
+EVENT_INSERT_COLS: tuple[str, ...] = (*(c for c in EVENT_COLS if c not in ("id", "seq")), "idem", *REQ_COLS)
 
 
 def _sql_type(name: str) -> str:
-    if name in _IDS or name in _F64 or name in _JSON:
+    if name in _IDS or name in _F32 or name in _JSON:
         return "BLOB"
     ann = Event.model_fields[name].annotation
     args = get_args(ann) or (ann,)
@@ -75,7 +103,8 @@ def _column(name: str) -> str:
 
 
 SCHEMA = _SCHEMA.format(events="CREATE TABLE IF NOT EXISTS events(\n  " + ",\n  ".join(
-    [*(_column(c) for c in EVENT_COLS), "idem TEXT", "UNIQUE(rollout_id, seq)"]) + "\n);")
+    [*(_column(c) for c in EVENT_COLS), "idem TEXT", *(f"{c} INTEGER" for c in REQ_COLS),
+     "UNIQUE(rollout_id, seq)"]) + "\n);")
 _EVENT_INSERT = (
     f"INSERT INTO events({', '.join(EVENT_INSERT_COLS)}, seq) VALUES ({', '.join('?' * len(EVENT_INSERT_COLS))}, "
     "(SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE rollout_id = ?)) RETURNING id, seq")
@@ -109,7 +138,8 @@ def ids_blob(ids: Sequence[int] | array | None) -> bytes | None:
 
 
 def floats_blob(xs: Sequence[float] | array | None) -> bytes | None:
-    return _blob(xs, "d")
+    """float32 little-endian (values with more precision are rounded, as the trainer's float32 would)."""
+    return _blob(xs, "f")
 
 
 def blob_ids(b: bytes | None) -> list[int] | None:
@@ -117,28 +147,86 @@ def blob_ids(b: bytes | None) -> list[int] | None:
 
 
 def blob_floats(b: bytes | None) -> list[float] | None:
-    return _unblob(b, "d")
+    return _unblob(b, "f")
 
 
 def _json_blob(v: Any) -> bytes | None:
     return v if v is None or isinstance(v, bytes) else orjson.dumps(v)
 
 
-_ENCODERS = tuple((i, ids_blob if c in _IDS else floats_blob if c in _F64 else _json_blob)
-                  for i, c in enumerate(EVENT_INSERT_COLS) if c in _IDS | _F64 | _JSON)
+SQUEEZE_MIN = 512
+_SQUEEZED = b"x"  # zlib's first byte (deflate, 32K window); no JSON text starts with it
 
 
-def init(conn: sqlite3.Connection) -> None:
-    """Create the tables; add columns a store written by an older version lacks."""
+def squeeze(b: bytes | None) -> bytes | None:
+    """JSON as stored: zlib level 1 (~100+ MB/s, 1.5-3x on conversation text) when that is smaller."""
+    if b is None or len(b) < SQUEEZE_MIN:
+        return b
+    z = zlib.compress(b, 1)
+    return z if len(z) < len(b) else b
+
+
+def json_of(b: bytes | None) -> Any:
+    """A stored JSON blob (compressed or not) parsed."""
+    if b is None:
+        return None
+    return orjson.loads(zlib.decompress(b) if b[:1] == _SQUEEZED else b)
+
+
+_ENCODERS = tuple((i, ids_blob if c in _IDS else floats_blob if c in _F32 else _json_blob)
+                  for i, c in enumerate(EVENT_INSERT_COLS) if c in _IDS | _F32 | _JSON)
+
+
+def _f64_to_f32(b: bytes | None) -> bytes | None:
+    if b is None:
+        return None
+    if len(b) % 8:
+        raise ValueError(f"a response_logprobs blob of {len(b)} bytes is not float64 values")
+    return np.frombuffer(b, "<f8").astype("<f4").tobytes()
+
+
+def init(conn: sqlite3.Connection, path: str = "") -> None:
+    """Create the tables, or bring a store written by an older version up to this schema (one transaction).
+
+    Refuses (StoreVersionError) a store whose schema is newer than this code: it could not be read
+    correctly. Migrations: columns added since (NULL: "stored whole"), and schema <= 2's float64
+    log-probs rewritten as float32 (what the engines produced; the trainer never used more).
+    """
+    where = path or "the store"
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise StoreVersionError(f"{where}: not a SQLite gateway store ({exc})") from None
+    if version > SCHEMA_VERSION:
+        raise StoreVersionError(f"{where}: written by a newer swerl (store schema {version}, this version reads up to "
+                                f"{SCHEMA_VERSION}); upgrade swerl, or give --store a new file")
     conn.executescript(SCHEMA)
-    have = {r[1] for r in conn.execute("PRAGMA table_info(rollouts)")}
-    if "held_s" not in have:
-        conn.execute("ALTER TABLE rollouts ADD COLUMN held_s REAL NOT NULL DEFAULT 0")
-    have = {r[1] for r in conn.execute("PRAGMA table_info(events)")}
-    for c in EVENT_COLS:
-        if c not in have:
-            conn.execute(f"ALTER TABLE events ADD COLUMN {c} {_sql_type(c)}")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        have = {r[1] for r in conn.execute("PRAGMA table_info(rollouts)")}
+        if "held_s" not in have:
+            conn.execute("ALTER TABLE rollouts ADD COLUMN held_s REAL NOT NULL DEFAULT 0")
+        have = {r[1] for r in conn.execute("PRAGMA table_info(events)")}
+        for c in (*EVENT_COLS, *REQ_COLS):
+            if c not in have:
+                conn.execute(f"ALTER TABLE events ADD COLUMN {c} {_sql_type(c) if c in EVENT_COLS else 'INTEGER'}")
+        if version < 3:
+            n = conn.execute("SELECT COUNT(*) FROM events WHERE response_logprobs IS NOT NULL").fetchone()[0]
+            if n:
+                log.info("migrating store: float64 log-probs -> float32", store=where, events=n,
+                         from_schema=version, to_schema=SCHEMA_VERSION)
+                conn.create_function("swerl_f64_to_f32", 1, _f64_to_f32, deterministic=True)
+                conn.execute("UPDATE events SET response_logprobs = swerl_f64_to_f32(response_logprobs) "
+                             "WHERE response_logprobs IS NOT NULL")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        conn.execute("ROLLBACK")
+        raise StoreVersionError(f"{where}: cannot bring the store from schema {version} to {SCHEMA_VERSION} "
+                                f"({exc}); nothing was changed") from None
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 # ---- rollouts ---------------------------------------------------------------------------------------
@@ -220,9 +308,16 @@ def event_row(**fields: Any) -> tuple:
     return tuple(row)
 
 
+_SQUEEZE_AT = tuple(EVENT_INSERT_COLS.index(c) for c in BULKY)
+
+
 def insert_event(conn: sqlite3.Connection, values: tuple) -> tuple[int, int]:
-    """`values` from `event_row`; the per-rollout seq is assigned here, inside the write."""
-    row = conn.execute(_EVENT_INSERT, (*values, values[0])).fetchall()[0]
+    """`values` from `event_row`; the per-rollout seq is assigned here, inside the write, and the bulky
+    JSON compressed here (on the writer thread, off the event loop)."""
+    vals = list(values)
+    for i in _SQUEEZE_AT:
+        vals[i] = squeeze(vals[i])
+    row = conn.execute(_EVENT_INSERT, (*vals, values[0])).fetchall()[0]
     return int(row[0]), int(row[1])
 
 
@@ -235,18 +330,24 @@ def event_dict(cols: Sequence[str], row: Sequence[Any]) -> dict[str, Any]:
             continue
         if c in _IDS:
             d[c] = blob_ids(v)
-        elif c in _F64:
+        elif c in _F32:
             d[c] = blob_floats(v)
         elif c in _JSON:
-            d[c] = orjson.loads(v)
+            d[c] = json_of(v)
     return d
 
 
 def _select(conn: sqlite3.Connection, cols: Sequence[str], where: str, params: Sequence[Any]) -> list[dict]:
-    rows = conn.execute(f"SELECT {', '.join(cols)} FROM events WHERE {where}", params).fetchall()
-    items = [event_dict(cols, r) for r in rows]
+    with_req = "request" in cols
+    q = (*cols, *REQ_COLS) if with_req else tuple(cols)
+    rows = conn.execute(f"SELECT {', '.join(q)} FROM events WHERE {where}", params).fetchall()
+    items = [event_dict(q, r) for r in rows]
     if "prompt_ids" in cols and "prompt_parent" in cols:
         _full_prompts(conn, items)
+    if with_req:
+        full_requests(conn, items)
+        for e in items:
+            del e["req_parent"], e["req_shared"]
     return items
 
 
@@ -327,6 +428,44 @@ def _full_prompts(conn: sqlite3.Connection, items: list[dict[str, Any]]) -> None
     resolve_prompts(items, fetch)
 
 
+def full_requests(conn: sqlite3.Connection, items: list[dict[str, Any]]) -> None:
+    """Delta-encoded request JSON back to whole requests, in place (`items` carry `id`, a parsed `request`
+    and `req_parent`/`req_shared`). Ancestors not in `items` come in one recursive query."""
+    want = [e for e in items if e.get("req_parent") is not None and e.get("request") is not None]
+    if not want:
+        return
+    known: dict[int, tuple[int | None, int, Any]] = {
+        int(e["id"]): (e["req_parent"], int(e["req_shared"] or 0), e["request"]) for e in items}
+    starts = sorted({int(e["req_parent"]) for e in want} - known.keys())
+    if starts:
+        rows = conn.execute(
+            "WITH RECURSIVE chain(id) AS (SELECT value FROM json_each(?) UNION "
+            "SELECT e.req_parent FROM events e JOIN chain c ON e.id = c.id WHERE e.req_parent IS NOT NULL) "
+            "SELECT id, req_parent, req_shared, request FROM events WHERE id IN (SELECT id FROM chain)",
+            (orjson.dumps(starts).decode(),)).fetchall()
+        for eid, par, sh, req in rows:
+            if eid not in known:
+                known[eid] = (par, int(sh or 0), json_of(req))
+    full: dict[int, Any] = {}
+    for eid in sorted(known):  # a parent always has a smaller id: it committed first
+        par, sh, req = known[eid]
+        if req is None:
+            continue
+        if par is None:
+            full[eid] = req
+            continue
+        base = full.get(int(par))
+        try:
+            if base is None:
+                raise KeyError(f"parent event {par}")
+            full[eid] = decode_request(req, sh, base)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"store event {eid}: request stored against event {par} cannot be rebuilt "
+                             f"(missing {exc}): the store is damaged") from None
+    for e in want:
+        e["request"] = full[int(e["id"])]
+
+
 def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Sequence[str] | None,
                 current_attempt: bool, include_json: str) -> bytes:
     """The events of many rollouts as one binary `swerl.tokens.TokenBatch` (the trainer's fetch).
@@ -358,11 +497,14 @@ def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seq
         calls = {r[0]: i for i, r in enumerate(rows) if r[5] == "model_request"}
         want = list(calls) if include_json == "all" else list({r[1]: r[0] for r in rows
                                                                 if r[5] == "model_request"}.values())
-        for eid, req in conn.execute("SELECT id, request FROM events WHERE id IN (SELECT value FROM json_each(?))",
-                                     (orjson.dumps(want).decode(),)):
-            if req:
-                requests[calls[eid]] = orjson.loads(req)
-    return TokenBatch.from_rows(rows, logprob_bytes_dtype="<f8", requests=requests).to_bytes()
+        reqs = [event_dict(("id", "request", *REQ_COLS), r) for r in conn.execute(
+            f"SELECT id, request, {', '.join(REQ_COLS)} FROM events WHERE id IN (SELECT value FROM json_each(?))",
+            (orjson.dumps(want).decode(),))]
+        full_requests(conn, reqs)
+        for e in reqs:
+            if e["request"]:
+                requests[calls[e["id"]]] = e["request"]
+    return TokenBatch.rows_to_bytes(rows, logprob_bytes_dtype=LOGPROB_DTYPE, requests=requests)
 
 
 # ---- meta -------------------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ class StreamAccumulator:
         try:
             t.prompt_ids = array("i", self.prompt_ids) if self.prompt_ids is not None else None
             t.response_ids = array("i", self.ids) if self._saw_ids else None
-            t.logprobs = array("d", self.lps) if self._saw_lps else None
+            t.logprobs = array("f", self.lps) if self._saw_lps else None
         except (TypeError, OverflowError):
             t.problems.append("malformed token ids or logprobs in stream")
             t.prompt_ids = t.response_ids = t.logprobs = None

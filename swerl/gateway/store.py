@@ -30,6 +30,14 @@ log = get_logger(__name__)
 T = TypeVar("T")
 Job = tuple[Callable[[sqlite3.Connection], Any], asyncio.Future]
 MAX_BATCH = 1024
+READ_MMAP = 1 << 30
+"""Readers map (up to) this much of the store instead of a read() per page: the trainer's fetch reads
+megabytes of blobs; measured ~17% less CPU for it."""
+PAGE_SIZE = 2048
+"""A new store's page size. Rows are a few KB of blobs (prompt suffix, response, compressed JSON) that
+spill into overflow pages; smaller pages leave less slack around them: measured on the token-traffic
+benchmark's store, 2 KB pages make the file 5-6% smaller than SQLite's default 4 KB, at the same
+fetch speed (1 KB: 8% smaller, but slower to read)."""
 
 
 class StoreError(Exception):
@@ -38,12 +46,15 @@ class StoreError(Exception):
 
 def _connect(path: str, synchronous: str, readonly: bool = False) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    if not readonly:  # a new store only (an existing file keeps its page size): see PAGE_SIZE
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute(f"PRAGMA synchronous = {synchronous}")
     conn.execute("PRAGMA busy_timeout = 30000")
     conn.execute("PRAGMA temp_store = MEMORY")
     if readonly:
         conn.execute("PRAGMA query_only = 1")
+        conn.execute(f"PRAGMA mmap_size = {READ_MMAP}")
     else:
         conn.execute("PRAGMA wal_autocheckpoint = 4000")
         conn.execute("PRAGMA journal_size_limit = 67108864")
@@ -59,9 +70,14 @@ class Store:
             raise ValueError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
         self.path = str(path)
         self.synchronous = sync
-        init_conn = _connect(self.path, sync)
-        sql.init(init_conn)
-        init_conn.close()
+        try:
+            init_conn = _connect(self.path, sync)
+        except sqlite3.DatabaseError as exc:  # e.g. "file is not a database": name the file, say what it is not
+            raise sql.StoreVersionError(f"{self.path}: not a SQLite gateway store ({exc})") from None
+        try:
+            sql.init(init_conn, self.path)
+        finally:
+            init_conn.close()
         self._q: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         self._writer = threading.Thread(target=self._write_loop, name="gw-writer", daemon=True)
         self._writer.start()

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import orjson
 
@@ -106,14 +107,20 @@ class _Bodies:
         return [b"data: " + c + b"\n\n" for c in out] + [b"data: [DONE]\n\n"]
 
 
-class _Protocol(asyncio.Protocol):
-    def __init__(self, server: FakeUpstream) -> None:
-        self.s = server
+class HttpProtocol(asyncio.Protocol):
+    """Just enough HTTP/1.1 server (keep-alive, Content-Length bodies) for fake engines: subclasses
+    implement `handle(method, path, body)` and answer with `send`/`send_chunks`. Shared with
+    `bench/token_traffic.py`'s trace-replaying engine."""
+
+    def __init__(self) -> None:
         self.buf = b""
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
+
+    def handle(self, method: str, path: str, body: bytes) -> None:
+        raise NotImplementedError
 
     def data_received(self, data: bytes) -> None:
         self.buf += data
@@ -132,7 +139,7 @@ class _Protocol(asyncio.Protocol):
             body = self.buf[end + 4:end + 4 + length]
             self.buf = self.buf[end + 4 + length:]
             parts = head.split(" ", 2)
-            self.s._handle(self, parts[0], parts[1] if len(parts) > 1 else "/", body)
+            self.handle(parts[0], parts[1] if len(parts) > 1 else "/", body)
 
     def send(self, status: int, body: bytes, ctype: bytes = b"application/json") -> None:
         if self.transport is None or self.transport.is_closing():
@@ -153,6 +160,33 @@ class _Protocol(asyncio.Protocol):
         for i, piece in enumerate(out):
             loop.call_later(i * gap_s, lambda p=piece: self.transport and not self.transport.is_closing()
                             and self.transport.write(p))
+
+
+class _Protocol(HttpProtocol):
+    def __init__(self, server: FakeUpstream) -> None:
+        super().__init__()
+        self.s = server
+
+    def handle(self, method: str, path: str, body: bytes) -> None:
+        self.s._handle(self, method, path, body)
+
+
+def serve_in_thread(factory: Any, port: int = 0, name: str = "fake-upstream") -> tuple[asyncio.AbstractEventLoop, int]:
+    """Serve `factory` (an asyncio protocol factory) on 127.0.0.1 from a daemon thread; (its loop, port)."""
+    ready = threading.Event()
+    out: list[Any] = []
+
+    def run() -> None:
+        loop = asyncio.new_event_loop()
+        server = loop.run_until_complete(loop.create_server(factory, "127.0.0.1", port, backlog=4096))
+        out.extend([loop, server.sockets[0].getsockname()[1]])
+        ready.set()
+        loop.run_forever()
+
+    threading.Thread(target=run, daemon=True, name=name).start()
+    if not ready.wait(10):
+        raise RuntimeError(f"{name}: the server did not start")
+    return out[0], out[1]
 
 
 class FakeUpstream:
@@ -181,16 +215,7 @@ class FakeUpstream:
             self._server.close()
 
     def start_in_thread(self, port: int = 0) -> FakeUpstream:
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            loop.run_until_complete(self.start(port))
-            ready.set()
-            loop.run_forever()
-
-        threading.Thread(target=run, daemon=True, name="fake-upstream").start()
-        ready.wait(10)
+        self._loop, self.port = serve_in_thread(lambda: _Protocol(self), port)
         return self
 
     def stop_thread(self) -> None:

@@ -31,15 +31,16 @@ def test_store_columns_are_the_event_fields(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "s.sqlite")
     sql.init(conn)
     cols = [r[1] for r in conn.execute("PRAGMA table_info(events)")]
-    assert cols == [*Event.model_fields, "idem"]
+    assert cols == [*Event.model_fields, "idem", *sql.REQ_COLS]  # + storage-only: idempotency, request delta
     row = sql.event_row(rollout_id="r", group_id="g", attempt=1, kind="model_request", prompt_ids=[1, 2],
                         response_ids=[3], response_logprobs=[-0.1], http_status=200, data={"a": 1}, created=1.0)
     eid, seq = sql.insert_event(conn, row)
     [back] = sql.list_events(conn, "r", 0, 10, None, True)
     assert (back["id"], back["seq"], back["prompt_ids"], back["response_logprobs"], back["data"]) == (
-        eid, seq, [1, 2], [-0.1], {"a": 1})
+        eid, seq, [1, 2], [-0.10000000149011612], {"a": 1})  # stored as float32: what engines and the trainer use
+    assert set(back) == set(Event.model_fields)  # storage-only columns are never shown
     ev = Event.model_validate(back)
-    assert ev.usable and ev.response_logprobs.tolist() == [-0.10000000149011612]  # float32 for the trainer
+    assert ev.usable and ev.response_logprobs.tolist() == [-0.10000000149011612]
 
 
 def test_a_store_of_the_previous_version_gains_the_new_columns(tmp_path: Path) -> None:

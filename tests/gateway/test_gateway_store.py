@@ -19,11 +19,11 @@ from swerl.gateway.store import Store, StoreError
 
 
 @given(st.lists(st.integers(0, 2**31 - 1), max_size=300),
-       st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=300))
+       st.lists(st.floats(allow_nan=False, allow_infinity=False, width=32), max_size=300))
 @settings(max_examples=60, deadline=None)
 def test_token_and_logprob_blobs_round_trip_exactly(ids: list[int], lps: list[float]) -> None:
     assert sql.blob_ids(sql.ids_blob(ids)) == ids
-    assert sql.blob_floats(sql.floats_blob(lps)) == lps  # bit-exact float64
+    assert sql.blob_floats(sql.floats_blob(lps)) == lps  # bit-exact for float32 values (what engines produce)
     assert len(sql.ids_blob(ids) or b"") == 4 * len(ids)
 
 

@@ -99,8 +99,8 @@ def test_bad_events_name_the_field() -> None:
 def test_events_accept_arrays_and_gateway_blobs() -> None:
     prompt = np.array([5, 6, 7], dtype=np.int32)
     ev = Event.model_validate({"kind": "model_request", "rollout_id": "r", "seq": 1, "prompt_ids": prompt.tobytes(),
-                               "response_ids": np.array([8, 9]), "response_logprobs": np.array([-1.0, -2.0]).tobytes()})
-    assert ev.prompt_ids.tolist() == [5, 6, 7] and ev.response_logprobs.tolist() == [-1.0, -2.0]
+                               "response_ids": np.array([8, 9]), "response_logprobs": np.array([-1.0, -2.5], dtype="<f4").tobytes()})
+    assert ev.prompt_ids.tolist() == [5, 6, 7] and ev.response_logprobs.tolist() == [-1.0, -2.5]
     samples, _ = assemble([ev])
     assert samples[0].group_id == "r"  # no group: a group of one
 
