@@ -315,12 +315,7 @@ def _format_validation(exc: ValidationError, source: str) -> str:
 def load_recipe(name_or_path: str, overrides: list[str] | None = None) -> Recipe:
     """Load a recipe by name or path and apply `--set` overrides; every error names the key."""
     path = _resolve_path(name_or_path)
-    try:
-        data = yaml.safe_load(path.read_text()) or {}
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"recipe {path}: invalid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise ConfigError(f"recipe {path}: top level must be a mapping")
+    data = load_yaml_mapping(path, f"recipe {path}", "model:, rollout:, train:, ...")
     data.setdefault("name", path.stem)
     try:
         Recipe.model_validate(data)
