@@ -1,9 +1,11 @@
 """The real loop learns? taskgen -> expert trajectories -> SFT -> held-out eval -> RL -> held-out eval -> compare.
 
-Every stage is the public CLI, run as a subprocess exactly as a user types it:
+Every stage is the public CLI, run as a subprocess exactly as a user types it, and every agent stage
+(expert, RL, both evals) prompts through the same mini-swe-agent config, `recipes/agents/swe-tiny.yaml`:
 
 1. `swerl data taskgen` - generated SWE-smith-style tasks (train split; test split = held-out files);
-2. `swerl data expert` - mini-swe-agent + the scripted expert in bwrap, graded fresh -> `.traj.json`;
+2. `swerl data expert` - mini-swe-agent + the scripted expert (search strategy: call the repair tool on the
+   function the issue names, submit) in bwrap, graded fresh -> `.traj.json`, on a seeded sample of train;
 3. `swerl train sft` - warm-start of the `swe-tiny` architecture on the resolved trajectories;
 4. `swerl eval swebench --model SFT_DIR` on `--heldout` tasks of the test split (before);
 5. `swerl train --recipe swe-tiny` - RL from the SFT checkpoint through the real loop (mini-swe-agent,
@@ -24,8 +26,8 @@ Prints each stage's wall time, then
 machine). Sizes default to a run that fits ~40 minutes on 2 free cores; `--quick` shrinks every stage
 to prove the pipeline end to end in a few minutes (its numbers say nothing about learning).
 
-Usage: .venv/bin/python bench/swe_learning.py [--work DIR] [--quick] [--expert-limit 120] [--sft-epochs 8]
-       [--heldout 24] [--rl-steps 8] [--rl-rollouts 16] [--tasks DIR] [--expert DIR] [--sft DIR]
+Usage: .venv/bin/python bench/swe_learning.py [--work DIR] [--quick] [--expert-limit 64] [--sft-epochs 12]
+       [--heldout 32] [--rl-steps 8] [--rl-rollouts 16] [--tasks DIR] [--expert DIR] [--sft DIR]
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+AGENT_CONFIG = ROOT / "recipes" / "agents" / "swe-tiny.yaml"  # the one mini-swe-agent config of every stage
+STEPS, MAX_TOKENS = 3, 64  # as the recipe's rollout.max_steps; an action is ~25 tokens
 SWERL = [sys.executable, "-m", "swerl.cli"] if not (ROOT / ".venv" / "bin" / "swerl").exists() else \
     [str(ROOT / ".venv" / "bin" / "swerl")]
 
@@ -66,10 +70,11 @@ def main() -> None:
     ap.add_argument("--tasks", type=Path)
     ap.add_argument("--expert", type=Path)
     ap.add_argument("--sft", type=Path)
-    ap.add_argument("--expert-limit", type=int, default=120)
-    ap.add_argument("--sft-epochs", type=int, default=8)
+    ap.add_argument("--expert-limit", type=int, default=64)
+    ap.add_argument("--sft-epochs", type=int, default=12)
     ap.add_argument("--sft-lr", type=float, default=3e-3)
-    ap.add_argument("--heldout", type=int, default=24)
+    ap.add_argument("--sft-batch-tokens", type=int, default=4096)
+    ap.add_argument("--heldout", type=int, default=32)
     ap.add_argument("--rl-steps", type=int, default=8)
     ap.add_argument("--rl-rollouts", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0)
@@ -91,12 +96,18 @@ def main() -> None:
            times, log)
     expert = a.expert.resolve() if a.expert else work / "expert"
     if not a.expert and not a.sft:
-        sh("expert", ["data", "expert", "--tasks", str(tasks / "train.jsonl"), "--out", str(expert),
-                      "--limit", str(a.expert_limit), "--workers", str(a.workers)], times, log)
+        # a seeded sample of the train split (rows are ordered by repo: the first N would miss repos)
+        train_rows = [line for line in (tasks / "train.jsonl").read_text().splitlines() if line.strip()]
+        random.Random(f"expert-{a.seed}").shuffle(train_rows)
+        sample = tasks / f"expert-{a.expert_limit}-seed{a.seed}.jsonl"  # beside train.jsonl: repo_dir stays valid
+        sample.write_text("".join(line + "\n" for line in train_rows[:a.expert_limit]))
+        sh("expert", ["data", "expert", "--tasks", str(sample), "--out", str(expert), "--workers", str(a.workers),
+                      "--agent-config", str(AGENT_CONFIG), "--step-limit", str(STEPS)], times, log)
     sft = a.sft.resolve() if a.sft else work / "sft"
     if not a.sft:
         sh("sft", ["train", "sft", "--data", str(expert), "--out", str(sft), "--recipe", "swe-tiny",
-                   "--epochs", str(a.sft_epochs), "--lr", str(a.sft_lr), "--seed", str(a.seed)], times, log)
+                   "--epochs", str(a.sft_epochs), "--lr", str(a.sft_lr), "--batch-tokens", str(a.sft_batch_tokens),
+                   "--seed", str(a.seed)], times, log)
 
     # the held-out subset: a seeded sample of the test split (files never edited in any train task)
     test_rows = [json.loads(line) for line in (tasks / "test.jsonl").read_text().splitlines() if line.strip()]
@@ -104,7 +115,8 @@ def main() -> None:
     heldout = tasks / f"heldout-{a.heldout}-seed{a.seed}.jsonl"  # beside test.jsonl: repo_dir stays valid
     heldout.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in test_rows[:a.heldout]))
     eval_args = ["--dataset", str(heldout), "--backend", "bwrap", "--harness", "mini-swe-agent-textbased",
-                 "--step-limit", "7", "--max-tokens", "96", "--temperature", "0", "--workers", str(a.workers),
+                 "--agent-config", str(AGENT_CONFIG), "--step-limit", str(STEPS), "--max-tokens", str(MAX_TOKENS),
+                 "--command-timeout", "60", "--temperature", "0", "--workers", str(a.workers),
                  "--engine", "embedded", "--infra-retries", "1"]
     sh("eval_before", ["eval", "swebench", "--model", str(sft), "--out", str(work / "eval-before"), *eval_args],
        times, log)

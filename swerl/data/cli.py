@@ -78,11 +78,17 @@ def expert(
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N rows."),
     workers: int = typer.Option(1, "--workers", min=1, help="Agents run at once."),
     rootfs: str = typer.Option("auto", "--rootfs", help="bwrap system tree: auto, host or a directory."),
+    strategy: str = typer.Option("search", "--strategy", help="search (generic search-based repair on the module "
+                                 "the issue imports) or fix (answers from the row's fix column)."),
+    agent_config: Path | None = typer.Option(None, "--agent-config", help="mini-swe-agent YAML merged over its "
+                                             "templates (use the one the model is trained/evaluated with)."),
+    step_limit: int = typer.Option(10, "--step-limit", min=1, help="Agent steps per task."),
 ) -> None:
     """Expert trajectories: mini-swe-agent with a scripted solver in a real sandbox, graded fresh (SFT data)."""
-    from swerl.data.expert import run_expert
+    from swerl.data.expert import load_agent_yaml, run_expert
 
-    summary = run_expert(tasks, out, limit=limit, workers=workers, rootfs=rootfs)
+    summary = run_expert(tasks, out, limit=limit, workers=workers, rootfs=rootfs, strategy=strategy,
+                         agent_config=load_agent_yaml(agent_config), step_limit=step_limit)
     console.print(f"expert trajectories → {out}: {summary['resolved']}/{summary['tasks']} resolved")
     failed = [r for r in summary["results"] if not r["resolved"]]
     for r in failed[:5]:

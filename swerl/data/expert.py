@@ -2,21 +2,34 @@
 
 SWE-smith makes SFT data by running SWE-agent with a strong model on its tasks and keeping
 the resolved trajectories. Without a strong model on a laptop, the "expert" here is a
-mini-swe-agent `Model` class that knows each generated task's fix (`fix` column written by
-`swerl data taskgen`) and answers like a careful engineer would, one text-based action per
-turn: find the function, read it with line numbers, fix the line with `sed -i`, run the
-failing tests, submit. Everything else is the real path: mini-swe-agent's `DefaultAgent`
-and swebench_backticks templates (swerl's submission text), the hardened sandbox, the
-patch extracted on the host, grading of that patch in a fresh sandbox. The trajectory is
-mini-swe-agent's own `.traj.json` (what `swerl train sft` reads), with `info.swerl.grade`
-added; only resolved ones are kept for SFT.
+mini-swe-agent `Model` class that answers from a script, one text-based action per turn.
+Two strategies (`--strategy`):
+
+- `search` (default): **search-based repair** through a tool, a strategy a small model can
+  learn because its one decision is a copy, not a deduction. Action 1 calls the repair tool
+  the agent config defines (`python3 -c "$REPAIR" NAME`, see `recipes/agents/swe-tiny.yaml`)
+  on the function the issue names first ("`div` gives a wrong result." -> `div`); the tool
+  tries one-token edits that undo the usual bug kinds in the module defining it and keeps the
+  first after which the tests pass. Action 2 submits. The expert never reads the row's
+  `fix`: it solves what the search and the visible tests can solve, like any agent would.
+- `fix`: answers from the row's `fix` column (written by `swerl data taskgen`) like a careful
+  engineer: find the function, read it with line numbers, fix the line with `sed -i`, run the
+  failing tests, submit (five actions; longer trajectories, not learnable by a tiny model).
+
+Everything else is the real path: mini-swe-agent's `DefaultAgent` with its templates (or an
+`--agent-config` YAML merged over them, e.g. `recipes/agents/swe-tiny.yaml`), the hardened
+sandbox, the patch extracted on the host, grading of that patch in a fresh sandbox. The
+trajectory is mini-swe-agent's own `.traj.json` (what `swerl train sft` reads), with
+`info.swerl.grade` added; only resolved ones are kept for SFT.
 
     swerl data expert --tasks runs/gen/train.jsonl --out runs/expert [--limit N] [--workers 2]
+        [--strategy search|fix] [--agent-config recipes/agents/swe-tiny.yaml]
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import json
 import re
 import time
@@ -35,6 +48,23 @@ log = get_logger(__name__)
 
 HARNESS = "swerl.data.expert:ExpertTextbasedModel"
 SUBMIT = "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"
+STRATEGIES = ("search", "fix")
+
+TOOL_VAR = "REPAIR"  # the search tool's program, defined by the agent config (recipes/agents/swe-tiny.yaml)
+_NAME = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+def statement_function(statement: str) -> str | None:
+    """The function an issue report names first ("`div` gives a wrong result." -> "div")."""
+    m = _NAME.search(statement or "")
+    return m.group(1) if m else None
+
+
+def search_script(function: str) -> list[str]:
+    """The `search` strategy's answers: run the repair tool on `function` (copied from the issue), then submit."""
+    return [f"THOUGHT: Run the repair tool on `{function}`.\n\n```mswea_bash_command\n"
+            f'python3 -c "${TOOL_VAR}" {function}\n```',
+            f"THOUGHT: Submit.\n\n```mswea_bash_command\n{SUBMIT}\n```"]
 
 
 def sed_escape(old: str, new: str) -> tuple[str, str]:
@@ -89,14 +119,14 @@ def script(plan: dict[str, Any]) -> list[str]:
 class ExpertTextbasedModel(LitellmTextbasedModel):
     """A mini-swe-agent text-based model whose i-th answer is the scripted expert's i-th action.
 
-    Takes `expert` (an `expert_plan`) as an extra model config key; everything mini-swe-agent does
+    Takes `expert` (an `expert_plan`, or `{"strategy": "search", "function": ...}`) as an extra model config key; everything mini-swe-agent does
     with the answer (parsing, observation formatting, serialisation) is its own code.
     """
 
     def __init__(self, *, expert: dict[str, Any] | None = None, **kwargs: Any) -> None:
         if not expert:
             raise SwerlError("ExpertTextbasedModel: needs the model config key `expert` (a plan)")
-        self.answers = script(expert)
+        self.answers = search_script(expert["function"]) if expert.get("strategy") == "search" else script(expert)
         super().__init__(**kwargs)
 
     def _query(self, messages: list[dict[str, str]], **kwargs: Any) -> Any:
@@ -114,9 +144,23 @@ def _buggy_source(row: dict[str, Any], repo_dir: Path) -> str:
     return git(repo_dir, "show", f"{row['instance_id']}:{row['fix']['file']}")
 
 
+def load_agent_yaml(path: Path | str | None) -> dict[str, Any]:
+    """An `--agent-config` file: mini-swe-agent-shaped YAML (`agent:`, `model:`, `environment:`); {} for None."""
+    from swerl.config import load_yaml_mapping
+
+    if path is None:
+        return {}
+    return load_yaml_mapping(Path(path).expanduser(), f"--agent-config {str(path)!r}", "agent:, model:, environment:")
+
+
 def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int = 1, backend: str = "bwrap",
-               rootfs: str = "auto", step_limit: int = 10) -> dict[str, Any]:
-    """Run the expert on every row of `tasks` (a taskgen JSONL); write `OUT/<id>.traj.json` and `OUT/summary.json`."""
+               rootfs: str = "auto", step_limit: int = 10, strategy: str = "search",
+               agent_config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Run the expert on every row of `tasks` (a taskgen JSONL); write `OUT/<id>.traj.json` and `OUT/summary.json`.
+
+    `agent_config`: mini-swe-agent-shaped overrides (`{agent, model, environment}`, e.g. a loaded
+    `--agent-config` YAML) - the same templates the model will later be trained and evaluated with.
+    """
     from pydantic import SecretStr
 
     from swerl.config import SandboxConfig
@@ -126,6 +170,11 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     from swerl.rollout.schema import ModelEndpoint
     from swerl.sandbox.tasks import task_from_row
 
+    if strategy not in STRATEGIES:
+        raise DataError(f"--strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    if strategy == "search" and not (((agent_config or {}).get("environment") or {}).get("env") or {}).get(TOOL_VAR):
+        raise DataError(f"--strategy search: the --agent-config must define the repair tool (environment.env."
+                        f"{TOOL_VAR}, e.g. recipes/agents/swe-tiny.yaml)")
     rows = load_rows(tasks)[:limit] if limit else load_rows(tasks)
     if not rows:
         raise DataError(f"--tasks {tasks}: no rows")
@@ -138,11 +187,22 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     def one(row: dict[str, Any]) -> dict[str, Any]:
         repo_dir = (tasks.parent / row["repo_dir"]).resolve()
         task = task_from_row(row, repo_dir=repo_dir)
-        plan = expert_plan(row, _buggy_source(row, repo_dir))
+        if strategy == "search":
+            function = statement_function(row.get("problem_statement", ""))
+            if function is None:
+                raise DataError(f"row {row['instance_id']!r}: the problem statement names no `function` "
+                                "(the search strategy copies it from the issue)")
+            plan: dict[str, Any] = {"strategy": "search", "function": function}
+        else:
+            plan = expert_plan(row, _buggy_source(row, repo_dir))
         path = out / f"{row['instance_id']}.traj.json"
         t0 = time.monotonic()
+        cfg = copy.deepcopy(agent_config or {})
+        cfg.pop("harness", None)
+        cfg.pop("step_limit", None)
+        cfg.setdefault("model", {})["expert"] = plan
         res = run_agent(task, sandbox=sandbox, endpoint=endpoint, output_path=path,
-                        agent_config={"harness": HARNESS, "step_limit": step_limit, "model": {"expert": plan}})
+                        agent_config={**cfg, "harness": HARNESS, "step_limit": step_limit})
         grade = sandbox.grade(task, res.patch) if res.submitted and res.patch else None
         resolved = bool(grade and grade.resolved)
         data = json.loads(path.read_text())
@@ -159,10 +219,12 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         results = list(pool.map(one, rows))
-    summary = {"tasks": len(results), "resolved": sum(r["resolved"] for r in results), "results": results}
+    summary = {"tasks": len(results), "resolved": sum(r["resolved"] for r in results), "strategy": strategy,
+               "results": results}
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
     log.info("expert trajectories", out=str(out), tasks=summary["tasks"], resolved=summary["resolved"])
     return summary
 
 
-__all__ = ["HARNESS", "ExpertTextbasedModel", "expert_plan", "run_expert", "script", "sed_escape"]
+__all__ = ["HARNESS", "STRATEGIES", "TOOL_VAR", "ExpertTextbasedModel", "expert_plan", "load_agent_yaml", "run_expert",
+           "script", "search_script", "sed_escape", "statement_function"]

@@ -129,7 +129,7 @@ class RolloutSettings(_Model):
         return cls(**{"harness": r.harness, "step_limit": r.max_steps, "model": recipe.model.path,
                       "temperature": r.temperature, "max_tokens": r.max_tokens,
                       "max_infra_retries": r.max_infra_retries, "keep_rejected_replies": r.keep_rejected_replies,
-                      **overrides})
+                      "agent_config": r.agent_config_data(), **overrides})
 
     def endpoint(self, base_url: str, api_key: str) -> ModelEndpoint:
         return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,

@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import logging
 import platform
+import re
+import shlex
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, field_validator
 
 from swerl.log import get_logger
 from swerl.sandbox.base import RolloutDeadline, Sandbox, SandboxHandle
@@ -35,6 +37,16 @@ class SwerlEnvironmentConfig(BaseModel):
     """Working directory for commands; empty = the task's work dir (/testbed)."""
     timeout: int = 60
     """Per-command timeout in seconds (the per-rollout deadline still applies)."""
+    env: dict[str, str] = {}
+    """Environment variables set for every command (mini-swe-agent's `environment.env`), e.g. a tool's program."""
+
+    @field_validator("env")
+    @classmethod
+    def _names(cls, v: dict[str, str]) -> dict[str, str]:
+        bad = [k for k in v if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k)]
+        if bad:
+            raise ValueError(f"environment.env: {', '.join(map(repr, bad))} is not a shell variable name")
+        return v
 
 
 class SwerlEnvironment:
@@ -52,6 +64,8 @@ class SwerlEnvironment:
         from minisweagent.exceptions import Submitted, TimeExceeded
 
         command = action.get("command", "")
+        if self.config.env:  # exported in the same shell, so the command sees them (and nothing persists)
+            command = "".join(f"export {k}={shlex.quote(str(v))}; " for k, v in self.config.env.items()) + command
         try:
             res = self.sandbox.exec(self.handle, command, timeout=timeout or self.config.timeout,
                                     cwd=cwd or self.config.cwd or None)

@@ -145,19 +145,41 @@ def test_rollout_task_source_finds_the_repo_and_grades_the_gold_fix(gen: Path, b
 
 
 def test_expert_trajectories_are_real_graded_and_feed_sft(gen: Path, tmp_path: Path) -> None:
-    from swerl.data.expert import run_expert
+    """The search expert copies the issue's function into the config's repair tool; graded fresh; SFT reads it."""
+    from swerl.data.expert import load_agent_yaml, run_expert, statement_function
     from swerl.train.sft import read_conversations
 
+    cfg = load_agent_yaml(Path(__file__).resolve().parents[2] / "recipes" / "agents" / "swe-tiny.yaml")
     rows = load_rows(gen / "train.jsonl")[:2]
-    wrong = dict(rows[1], fix={**rows[1]["fix"], "new": rows[1]["fix"]["old"]})  # an "expert" that fixes nothing
+    name = statement_function(rows[1]["problem_statement"])
+    assert name and f"`{name}`" in rows[1]["problem_statement"]
+    # an issue that names a function the repo does not define: the tool finds nothing, the patch is empty
+    lost = dict(rows[1], problem_statement=rows[1]["problem_statement"].replace(f"`{name}`", "`no_such_function`"))
     tasks = gen / "expert-case.jsonl"  # beside train.jsonl, so repo_dir stays valid
-    tasks.write_text("".join(json.dumps(r) + "\n" for r in (rows[0], wrong)))
-    summary = run_expert(tasks, tmp_path / "expert", workers=1)
+    tasks.write_text("".join(json.dumps(r) + "\n" for r in (rows[0], lost)))
+    summary = run_expert(tasks, tmp_path / "expert", workers=1, agent_config=cfg, step_limit=3)
     assert [r["resolved"] for r in summary["results"]] == [True, False]
     traj = json.loads((tmp_path / "expert" / f"{rows[0]['instance_id']}.traj.json").read_text())
     assert traj["trajectory_format"].startswith("mini-swe-agent")
+    assert "$REPAIR" in traj["messages"][0]["content"]  # the config's short system template, not mini-swe-agent's
     answers = [m["content"] for m in traj["messages"] if m["role"] == "assistant"]
-    assert len(answers) == 5 and "sed -i" in answers[2] and "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" in answers[-1]
+    fn = statement_function(rows[0]["problem_statement"])
+    assert len(answers) == 2 and f'python3 -c "$REPAIR" {fn}' in answers[0]
+    assert "COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT" in answers[1]
+    observation = [m["content"] for m in traj["messages"] if m["role"] in ("user", "tool")][1]
+    assert "fixed " in observation  # the tool's own report of the edit it kept
     assert traj["info"]["swerl"]["resolved"] is True and traj["info"]["swerl"]["grade"]["resolution"] == "RESOLVED_FULL"
+    lost_traj = json.loads((tmp_path / "expert" / f"{rows[1]['instance_id']}.traj.json").read_text())
+    assert "no function named 'no_such_function'" in json.dumps(lost_traj["messages"])
     _convs, counts = read_conversations([tmp_path / "expert"])
     assert counts["conversations"] == 1 and counts["skipped_unresolved"] == 1
+
+    # the `fix` strategy (answers from the row's fix column, mini-swe-agent's own templates) also resolves
+    one = gen / "expert-fix.jsonl"
+    one.write_text(json.dumps(rows[0]) + "\n")
+    fixed = run_expert(one, tmp_path / "expert-fix", workers=1, strategy="fix")
+    assert fixed["resolved"] == 1
+    with pytest.raises(DataError, match=r"environment\.env\.REPAIR"):
+        run_expert(one, tmp_path / "x", strategy="search")  # no tool in mini-swe-agent's default config
+    with pytest.raises(DataError, match="--strategy"):
+        run_expert(one, tmp_path / "x", strategy="guess")

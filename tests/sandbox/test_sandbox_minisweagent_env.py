@@ -56,3 +56,19 @@ def test_command_timeout_and_rollout_deadline_end_the_run_cleanly(bwrap_sandbox:
         agent = _agent(env, ["sleep 10", "sleep 10", "sleep 10", "echo never"])
         result = agent.run("t")
     assert result["exit_status"] == "TimeExceeded"
+
+
+def test_environment_env_is_exported_for_every_command(bwrap_sandbox: Any, calc_task: tuple[Any, SandboxTask]) -> None:
+    """`environment.env` (mini-swe-agent's key): each command sees the variables, quotes and newlines intact."""
+    _, task = calc_task
+    program = "import sys\nprint('it''s', sys.argv[1], \"$HOME\")"  # quotes, a newline, a `$` that must stay
+    with bwrap_sandbox.session(task) as handle:
+        env = SwerlEnvironment(sandbox=bwrap_sandbox, handle=handle, timeout=30, env={"TOOL": program, "GREETING": "a b"})
+        out = env.execute({"command": 'python3 -c "$TOOL" x && echo "$GREETING"'})
+        plain = SwerlEnvironment(sandbox=bwrap_sandbox, handle=handle, timeout=30)
+        unset = plain.execute({"command": 'echo "[${TOOL:-unset}]"'})
+    assert out["returncode"] == 0, out
+    assert out["output"].splitlines() == ["its x $HOME", "a b"]
+    assert unset["output"].strip() == "[unset]"  # exported per command, nothing persists in the sandbox
+    with pytest.raises(ValueError, match="not a shell variable name"):
+        SwerlEnvironment(sandbox=bwrap_sandbox, handle=handle, env={"BAD-NAME": "x"})

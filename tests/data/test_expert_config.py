@@ -1,0 +1,48 @@
+"""The swe-tiny agent config is one file shared by expert, RL and eval; the expert's actions copy the issue."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from swerl.config import load_recipe
+from swerl.data.expert import TOOL_VAR, load_agent_yaml, search_script, statement_function
+from swerl.errors import ConfigError
+from swerl.rollout.schema import RolloutSettings
+
+AGENT_YAML = Path(__file__).resolve().parents[2] / "recipes" / "agents" / "swe-tiny.yaml"
+
+
+def test_recipe_agent_config_reaches_the_rollout_settings() -> None:
+    recipe = load_recipe("swe-tiny")
+    assert recipe.rollout.agent_config == "agents/swe-tiny.yaml"  # resolved against recipes/
+    cfg = RolloutSettings.from_recipe(recipe).agent_overrides()
+    assert cfg == {**load_agent_yaml(AGENT_YAML), "harness": "mini-swe-agent-textbased",
+                   "step_limit": recipe.rollout.max_steps, "keep_rejected_replies": True}
+    assert "$REPAIR" in cfg["agent"]["system_template"] and "{{task}}" in cfg["agent"]["instance_template"]
+    ast.parse(cfg["environment"]["env"][TOOL_VAR])  # the tool's program is valid Python
+    assert RolloutSettings.from_recipe(load_recipe("tiny")).agent_config == {}  # unset: mini-swe-agent's own
+
+
+def test_bad_agent_config_names_the_key(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"rollout\.agent_config 'nope\.yaml': no such file"):
+        load_recipe("swe-tiny", ["rollout.agent_config=nope.yaml"]).rollout.agent_config_data()
+    bad = tmp_path / "list.yaml"
+    bad.write_text("- a\n- b\n")
+    with pytest.raises(ConfigError, match="must be a mapping"):
+        load_recipe("swe-tiny", [f"rollout.agent_config={bad}"]).rollout.agent_config_data()
+    with pytest.raises(ConfigError, match=r"--agent-config .*missing\.yaml'?: no such file"):
+        load_agent_yaml(tmp_path / "missing.yaml")
+    with pytest.raises(ConfigError, match="must be a mapping"):
+        load_agent_yaml(bad)
+
+
+def test_expert_copies_the_function_the_issue_names() -> None:
+    assert statement_function("`div` gives a wrong result.\n\n```python\nfrom calc.ops import div\n```") == "div"
+    assert statement_function("Looks like `to_cents` is broken.") == "to_cents"
+    assert statement_function("no names here") is None
+    call, submit = search_script("to_cents")
+    assert 'python3 -c "$REPAIR" to_cents\n```' in call and "`to_cents`" in call
+    assert submit.endswith("```mswea_bash_command\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```")
