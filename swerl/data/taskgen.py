@@ -66,6 +66,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from swerl.atomic import publish_dir
 from swerl.data.schema import TaskRow
 from swerl.data.taskpack import REPOS_DIR, git
 from swerl.errors import DataError, SwerlError
@@ -682,8 +683,7 @@ def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | 
     out.parent.mkdir(parents=True, exist_ok=True)
     report = TaskgenReport()
     repos = {n: REPOS_DIR / n for n in names}
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with publish_dir(out) as tmp:
         baseline: dict[str, dict[str, str]] = {}
         cands: list[Candidate] = []
         for name, src in repos.items():
@@ -717,12 +717,6 @@ def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | 
             _write_jsonl(tmp / f"{split}.jsonl", [r for r in rows if r["split"] == split])
         (tmp / "report.json").write_text(json.dumps({"params": params.model_dump(mode="json", exclude={"out", "force"}),
                                                      **report.as_dict()}, indent=2, sort_keys=True) + "\n")
-        if out.exists():
-            out.rmdir()
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     log.info("taskgen done", out=str(out), tasks=report.kept, candidates=report.candidates,
              train=report.splits.get("train", 0), test=report.splits.get("test", 0))
     return report

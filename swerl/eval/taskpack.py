@@ -35,6 +35,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from swerl.atomic import publish_dir
 from swerl.data.schema import swebench_image_name
 from swerl.data.taskpack import HIDDEN_TESTS_COMMIT, OWNER, git
 from swerl.errors import SwerlError
@@ -178,18 +179,11 @@ def _build_locked(out: Path, pack_root: Path | None) -> Path:
     from swerl.sandbox.tasks import load_taskpack
 
     pack, _ = load_taskpack(pack_root)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with publish_dir(out) as tmp:
         rows = [_build_instance(pack, row, tmp) for row in pack.rows]
         with (tmp / ROWS_FILE).open("w") as fh:
             for r in rows:
                 fh.write(json.dumps(r, sort_keys=True) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     log.info("SWE-bench-schema task pack written", out=str(out), instances=len(rows))
     return out / ROWS_FILE
 

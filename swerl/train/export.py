@@ -17,13 +17,11 @@ checkpoint format), so its runs are refused with a clear error.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swerl.atomic import publish_dir
 from swerl.errors import SwerlError
 from swerl.log import get_logger
 
@@ -110,20 +108,12 @@ def export_checkpoint(source: Path, out: Path, *, force: bool = False) -> Path:
     if out.exists() and any(out.iterdir()) and not force:
         raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
     model, tok, recipe = load_policy(ckpt)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with publish_dir(out) as tmp:
         model.save_pretrained(tmp)
         tok.save_pretrained(tmp)
         (tmp / "swerl_export.json").write_text(json.dumps(
             {"source": str(ckpt.state_path.resolve()), "run_dir": str(ckpt.run_dir.resolve()), "step": ckpt.step,
              "recipe": recipe.name, "name": ckpt.name}, indent=2) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     log.info("checkpoint exported", source=str(ckpt.state_path), out=str(out), step=ckpt.step)
     return out
 

@@ -34,10 +34,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import shutil
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,6 +43,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from swerl.atomic import publish_dir
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
 
@@ -329,9 +327,7 @@ def run_sft(params: SftParams) -> dict[str, Any]:
     n_steps = params.epochs * len(_batches(examples, params.batch_tokens, random.Random(0)))
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 10) * max(0.1, 0.5 * (
         1 + math.cos(math.pi * min(s, n_steps) / max(1, n_steps)))))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with publish_dir(out) as tmp:
         epochs: list[dict[str, float]] = []
         step, t0 = 0, time.monotonic()
         with (tmp / "metrics.jsonl").open("w") as mf:
@@ -363,12 +359,6 @@ def run_sft(params: SftParams) -> dict[str, Any]:
                    "model": {"parameters": sum(p.numel() for p in model.parameters()),
                              "hidden_size": model.config.hidden_size, "layers": model.config.num_hidden_layers}}
         (tmp / "sft.json").write_text(json.dumps(summary, indent=2) + "\n")
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     log.info("sft done", out=str(out), examples=counts["examples"], steps=step, loss=epochs[-1]["loss"])
     return summary
 

@@ -15,12 +15,12 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
+from swerl.atomic import publish_dir
 from swerl.data.schema import TaskRow
 from swerl.errors import SwerlError
 from swerl.log import get_logger
@@ -154,9 +154,7 @@ def materialize(out: Path, force: bool = False) -> TaskPack:
         if not force:
             raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
         shutil.rmtree(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with publish_dir(out) as tmp:
         spec = _spec()
         rows: list[TaskRow] = []
         for name in sorted({t["repo"] for t in spec}):
@@ -164,11 +162,5 @@ def materialize(out: Path, force: bool = False) -> TaskPack:
         with (tmp / "tasks.jsonl").open("w") as fh:
             for row in rows:
                 fh.write(json.dumps(row.model_dump(mode="json"), sort_keys=True) + "\n")
-        if out.exists():
-            out.rmdir()
-        tmp.rename(out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     log.info("task pack materialised", out=str(out), tasks=len(rows))
     return TaskPack(out, rows)
