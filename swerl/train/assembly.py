@@ -36,9 +36,9 @@ first mismatching position `m` between `S` and the next prompt `q`:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
 
 import numpy as np
 from pydantic import ValidationError
@@ -49,6 +49,7 @@ from swerl.tokens import F_ERROR, USABLE, TokenBatch
 from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
 
 log = get_logger(__name__)
+T = TypeVar("T")
 
 QWEN_THINK_TOKEN_IDS: tuple[int, int] = (151667, 151668)
 """`<think>` / `</think>` in the Qwen2.5/Qwen3 vocabulary; the default when no tokenizer is given."""
@@ -154,22 +155,33 @@ def _dedupe_retries(calls: list[Event]) -> tuple[list[_Call], int]:
                      pb, np.ascontiguousarray(ev.response_ids).tobytes(),
                      ev.seq if ev.t_arrival is None else ev.t_arrival)
         key = (len(pb), pb[:64], pb[-64:])  # cheap pre-filter; equality is confirmed by memcmp
-        bucket = index.setdefault(key, [])
-        for j in bucket:
-            if groups[j][0].pb == pb:
-                groups[j].append(call)
-                break
-        else:
-            bucket.append(len(groups))
-            groups.append([call])
+        _add_to_group(groups, index.setdefault(key, []), call, lambda a, b: a.pb == b.pb)
+    kept = _keep_seen(groups, lambda c: c.seq, _extends, lambda c: (c.arrival, c.seq))
+    return kept, len(calls) - len(kept)
+
+
+def _add_to_group(groups: list[list[T]], bucket: list[int], item: T, same: Callable[[T, T], bool]) -> None:
+    """Put `item` into the group (among `bucket`, indices into `groups`) of an identical prompt, or a new one."""
+    for j in bucket:
+        if same(groups[j][0], item):
+            groups[j].append(item)
+            return
+    bucket.append(len(groups))
+    groups.append([item])
+
+
+def _keep_seen(groups: list[list[T]], seq: Callable[[T], int], extends: Callable[[T, T], bool],
+               latest: Callable[[T], Any]) -> list[T]:
+    """Sec. 1: one call per group of retries - the one a later, different prompt extends (what the harness
+    saw), else the latest by `latest`; returned in seq order."""
     kept = [g[0] for g in groups if len(g) == 1]
     for g in groups:
         if len(g) > 1:
-            later = [c for h in groups if h is not g for c in h if c.seq > g[0].seq]
-            seen = [c for c in g if any(_extends(c, x) for x in later)]
-            kept.append(max(seen or g, key=lambda c: (c.arrival, c.seq)))
-    kept.sort(key=lambda c: c.seq)
-    return kept, len(calls) - len(kept)
+            later = [c for h in groups if h is not g for c in h if seq(c) > seq(g[0])]
+            seen = [c for c in g if any(extends(c, x) for x in later)]
+            kept.append(max(seen or g, key=latest))
+    kept.sort(key=seq)
+    return kept
 
 
 def _extends(last: _Call, nxt: _Call) -> bool:
@@ -474,21 +486,9 @@ def _dedupe_rows(ch: _Chains, calls: list[int], seqs: list[int], arrival: list[f
     groups: list[list[int]] = []
     index: dict[int, list[int]] = {}
     for r in calls:
-        bucket = index.setdefault(ch.plen[r], [])
-        for j in bucket:
-            if ch.same_prompt(groups[j][0], r):
-                groups[j].append(r)
-                break
-        else:
-            bucket.append(len(groups))
-            groups.append([r])
-    kept = [g[0] for g in groups if len(g) == 1]
-    for g in groups:
-        if len(g) > 1:
-            later = [c for h in groups if h is not g for c in h if seqs[c] > seqs[g[0]]]
-            seen = [c for c in g if any(ch.extends(c, x) for x in later)]
-            kept.append(max(seen or g, key=lambda c: (seqs[c] if arrival[c] != arrival[c] else arrival[c], seqs[c])))
-    kept.sort(key=lambda r: seqs[r])
+        _add_to_group(groups, index.setdefault(ch.plen[r], []), r, ch.same_prompt)
+    kept = _keep_seen(groups, seqs.__getitem__, ch.extends,
+                      lambda c: (seqs[c] if arrival[c] != arrival[c] else arrival[c], seqs[c]))
     return kept, len(calls) - len(kept)
 
 
