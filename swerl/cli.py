@@ -1,5 +1,5 @@
 """The `swerl` command. Each room contributes a Typer sub-app in `swerl/<room>/cli.py`
-(exported as `app`); a room without one has no command yet, so no placeholder exists.
+(exported as `app`); a room without one simply contributes no command.
 Room CLIs keep heavy imports (torch, docker, datasets) inside their command functions
 so that `swerl --help` stays fast.
 """

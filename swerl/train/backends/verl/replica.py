@@ -307,7 +307,7 @@ class SwerlServerAdapter(BaseRollout):
                              **_kwargs: Any) -> None:
         """Stream `(name, full tensor)` pairs to the server in buckets of `update_weights_bucket_megabytes`."""
         if wire_format != "named_tensors":
-            raise NotImplementedError(f"swerl replica: wire_format {wire_format!r} (only named_tensors)")
+            raise ValueError(f"swerl replica: wire_format {wire_format!r} is not supported (only named_tensors)")
         from verl.workers.rollout.utils import ensure_async_iterator
 
         bucket: list[tuple[str, torch.Tensor]] = []
