@@ -36,6 +36,8 @@ from swerl.eval.store import RunStore, patch_sha, read_predictions
 from swerl.log import get_logger
 
 if TYPE_CHECKING:
+    from swerl.gateway.client import GatewayClient
+    from swerl.rollout.ledger import DirectLedger
     from swerl.rollout.runner import Attempt, AttemptContext
 
 log = get_logger(__name__)
@@ -84,7 +86,7 @@ class EvalRun:
         self.store = RunStore(opts.out)
         self._sandbox = sandbox
         self.served: Any = None
-        self.ledger: Any = None  # the Runner's: `--gateway`'s client, or a DirectLedger
+        self.ledger: GatewayClient | DirectLedger | None = None  # the Runner's (see _open_ledger)
         self.harness = EvalHarness(self)
         self._instances: dict[str, EvalInstance] = {}
         self._outcomes: dict[str, tuple[str, str]] = {}  # rollout id -> (outcome, detail) for the progress line
@@ -177,7 +179,7 @@ class EvalRun:
         finally:
             if self.served is not None:
                 self.served.close()
-            if hasattr(self.ledger, "close"):
+            if self.ledger is not None:
                 self.ledger.close()
         report = build_report(self.store, self.manifest)
         from swerl.eval.store import write_json_atomic
@@ -207,11 +209,11 @@ class EvalRun:
             raise SwerlError("--gateway needs --gateway-token-file (the gateway's admin token)")
         if not o.gateway_token_file.is_file():
             raise SwerlError(f"--gateway-token-file {str(o.gateway_token_file)!r}: no such file")
-        self.ledger = GatewayClient(o.gateway, o.gateway_token_file.read_text().strip(), retry_for_s=30)
+        self.ledger = client = GatewayClient(o.gateway, o.gateway_token_file.read_text().strip(), retry_for_s=30)
         try:
-            self.ledger.status()
+            client.status()
             if model.kind == "checkpoint":  # an engine this run started: the gateway must be able to reach it
-                self.ledger.add_engine(served.base_url, model.name)
+                client.add_engine(served.base_url, model.name)
         except GatewayError as exc:
             raise SwerlError(f"--gateway {o.gateway!r}: {exc}") from exc
 

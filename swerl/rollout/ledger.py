@@ -95,6 +95,9 @@ class DirectLedger:
     def status(self) -> dict[str, Any]:
         return {}
 
+    def close(self) -> None:
+        """Nothing to release (a `GatewayClient` closes its connections here)."""
+
     def _get(self, rollout_id: str) -> dict[str, Any]:
         try:
             return self._rollouts[rollout_id]

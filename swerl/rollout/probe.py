@@ -98,13 +98,14 @@ class ProbeTarget:
     gateway: GatewayClient | None = None
     endpoint: str | None = None
     api_key: str = "none"
-    _direct: DirectLedger | None = None
 
-    def direct(self) -> DirectLedger:
-        """The in-process ledger of a direct probe (one per run, shared by its threads)."""
-        if self._direct is None:
-            self._direct = DirectLedger(self.endpoint or "", self.api_key)
-        return self._direct
+    def ledger(self) -> Ledger:
+        """The gateway, or (direct) a ledger kept in this process: one per run, shared by its threads."""
+        if self.gateway is not None:
+            return self.gateway
+        if self.endpoint is None:
+            raise ValueError("ProbeTarget needs a gateway or an endpoint")
+        return DirectLedger(self.endpoint, self.api_key)
 
 
 def run_probe(source: TaskSource, *, results: Path, k: int, sandbox: Sandbox, settings: RolloutSettings,
@@ -115,13 +116,14 @@ def run_probe(source: TaskSource, *, results: Path, k: int, sandbox: Sandbox, se
     todo = [j for j in jobs if j not in plog.done]
     rep = ProbeReport(total=len(jobs), skipped=len(jobs) - len(todo))
     run_id = secrets.token_hex(4)
+    client = target.ledger()
     lock = threading.Lock()
     if progress:
         progress(rep.skipped, rep.total, None)
 
     def one(job: tuple[str, int]) -> None:
         iid, attempt = job
-        resolved = _attempt(source, iid, attempt, sandbox=sandbox, settings=settings, target=target, run_id=run_id)
+        resolved = _attempt(source, iid, attempt, sandbox=sandbox, settings=settings, client=client, run_id=run_id)
         rec = None
         with lock:
             if resolved is None:
@@ -143,16 +145,9 @@ def run_probe(source: TaskSource, *, results: Path, k: int, sandbox: Sandbox, se
 
 
 def _attempt(source: TaskSource, iid: str, attempt: int, *, sandbox: Sandbox, settings: RolloutSettings,
-             target: ProbeTarget, run_id: str) -> bool | None:
+             client: Ledger, run_id: str) -> bool | None:
     """resolved True/False, or None if infrastructure kept failing (not recorded). The same `Runner` as
     training, on the gateway's ledger or (direct) on one kept in this process."""
-    client: Ledger
-    if target.gateway is not None:
-        client = target.gateway
-    elif target.endpoint is not None:
-        client = target.direct()
-    else:
-        raise ValueError("ProbeTarget needs a gateway or an endpoint")
     # the trainer's id scheme: group `probe-<run>-<task>`, rollout `<group>:<attempt>`
     req = plan([iid], attempt + 1, prefix=f"probe-{run_id}-", max_attempts=settings.max_infra_retries + 1,
                metadata={"probe_attempt": attempt})[attempt]
