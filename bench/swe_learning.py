@@ -11,7 +11,15 @@ Every stage is the public CLI, run as a subprocess exactly as a user types it, a
 5. `swerl train --recipe swe-tiny` - RL from the SFT checkpoint through the real loop (mini-swe-agent,
    bwrap, fresh-sandbox grading, gateway, best-effort merge, rollout-level GRPO, collocated async);
 6. `swerl eval swebench --model RL_RUN_DIR` (the run dir: exported on the fly) on the same tasks (after);
-7. `swerl eval compare before after` - paired bootstrap CI of the difference.
+7. `swerl eval compare before after` - paired bootstrap CI of the difference;
+8. the best simple alternative at no more budget: `swerl train sft` for `--baseline-epochs` (default 20)
+   on the same trajectories with the same seed, evaluated on the same tasks (`eval-long`), and
+   `swerl eval compare eval-long eval-after` (does RL beat simply training longer?).
+
+`--seed` seeds training (SFT init and order, RL sampling); `--data-seed` picks the expert sample and the
+held-out tasks, so runs with different `--seed` are evaluated on the same tasks.
+`bench/swe_learning_seeds.py` runs this over several seeds and pools them. Each run leaves
+`summary.json` in its work dir.
 
 Prints each stage's wall time, then
 
@@ -20,6 +28,7 @@ Prints each stage's wall time, then
     BENCH swe_tiny_heldout_resolved_before <v> % goal >=0
     BENCH swe_tiny_heldout_resolved_after <v> % goal >before
     BENCH swe_tiny_heldout_gain_ci_low <v> pct-points goal >0
+    BENCH swe_tiny_heldout_resolved_longer_sft <v> % goal <after
     BENCH swe_tiny_total_time <v> s goal <=2400
 
 `--tasks DIR` / `--expert DIR` / `--sft DIR` reuse earlier stages' outputs (the expensive ones on a small
@@ -28,6 +37,7 @@ to prove the pipeline end to end in a few minutes (its numbers say nothing about
 
 Usage: .venv/bin/python bench/swe_learning.py [--work DIR] [--quick] [--expert-limit 64] [--sft-epochs 12]
        [--heldout 32] [--rl-steps 8] [--rl-rollouts 16] [--tasks DIR] [--expert DIR] [--sft DIR]
+       [--seed 0] [--data-seed 0] [--baseline-epochs 20]
 """
 
 from __future__ import annotations
@@ -77,11 +87,14 @@ def main() -> None:
     ap.add_argument("--heldout", type=int, default=32)
     ap.add_argument("--rl-steps", type=int, default=8)
     ap.add_argument("--rl-rollouts", type=int, default=16)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=0, help="training seed (SFT and RL)")
+    ap.add_argument("--data-seed", type=int, default=0, help="expert sample and held-out tasks")
+    ap.add_argument("--baseline-epochs", type=int, default=20, help="SFT-only arm's epochs (0: skip the arm)")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     if a.quick:
         a.expert_limit, a.sft_epochs, a.heldout, a.rl_steps, a.rl_rollouts = 6, 2, 3, 1, 4
+        a.baseline_epochs = min(a.baseline_epochs, 3)
     work = a.work.resolve()
     if work.exists():
         shutil.rmtree(work)
@@ -92,27 +105,30 @@ def main() -> None:
 
     tasks = a.tasks.resolve() if a.tasks else work / "tasks"
     if not a.tasks:
-        sh("taskgen", ["data", "taskgen", "--out", str(tasks), "--seed", str(a.seed), "--workers", str(a.workers)],
+        sh("taskgen", ["data", "taskgen", "--out", str(tasks), "--seed", str(a.data_seed), "--workers", str(a.workers)],
            times, log)
     expert = a.expert.resolve() if a.expert else work / "expert"
     if not a.expert and not a.sft:
         # a seeded sample of the train split (rows are ordered by repo: the first N would miss repos)
         train_rows = [line for line in (tasks / "train.jsonl").read_text().splitlines() if line.strip()]
-        random.Random(f"expert-{a.seed}").shuffle(train_rows)
-        sample = tasks / f"expert-{a.expert_limit}-seed{a.seed}.jsonl"  # beside train.jsonl: repo_dir stays valid
+        random.Random(f"expert-{a.data_seed}").shuffle(train_rows)
+        sample = tasks / f"expert-{a.expert_limit}-seed{a.data_seed}.jsonl"  # beside train.jsonl: repo_dir stays valid
         sample.write_text("".join(line + "\n" for line in train_rows[:a.expert_limit]))
         sh("expert", ["data", "expert", "--tasks", str(sample), "--out", str(expert), "--workers", str(a.workers),
                       "--agent-config", str(AGENT_CONFIG), "--step-limit", str(STEPS)], times, log)
+    def sft_stage(stage: str, out: Path, epochs: int) -> None:
+        sh(stage, ["train", "sft", "--data", str(expert), "--out", str(out), "--recipe", "swe-tiny",
+                   "--epochs", str(epochs), "--lr", str(a.sft_lr), "--batch-tokens", str(a.sft_batch_tokens),
+                   "--seed", str(a.seed)], times, log)
+
     sft = a.sft.resolve() if a.sft else work / "sft"
     if not a.sft:
-        sh("sft", ["train", "sft", "--data", str(expert), "--out", str(sft), "--recipe", "swe-tiny",
-                   "--epochs", str(a.sft_epochs), "--lr", str(a.sft_lr), "--batch-tokens", str(a.sft_batch_tokens),
-                   "--seed", str(a.seed)], times, log)
+        sft_stage("sft", sft, a.sft_epochs)
 
     # the held-out subset: a seeded sample of the test split (files never edited in any train task)
     test_rows = [json.loads(line) for line in (tasks / "test.jsonl").read_text().splitlines() if line.strip()]
-    random.Random(f"heldout-{a.seed}").shuffle(test_rows)
-    heldout = tasks / f"heldout-{a.heldout}-seed{a.seed}.jsonl"  # beside test.jsonl: repo_dir stays valid
+    random.Random(f"heldout-{a.data_seed}").shuffle(test_rows)
+    heldout = tasks / f"heldout-{a.heldout}-seed{a.data_seed}.jsonl"  # beside test.jsonl: repo_dir stays valid
     heldout.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in test_rows[:a.heldout]))
     eval_args = ["--dataset", str(heldout), "--backend", "bwrap", "--harness", "mini-swe-agent-textbased",
                  "--agent-config", str(AGENT_CONFIG), "--step-limit", str(STEPS), "--max-tokens", str(MAX_TOKENS),
@@ -130,6 +146,15 @@ def main() -> None:
     out = sh("compare", ["eval", "compare", str(work / "eval-before"), str(work / "eval-after"), "--json",
                          "--seed", str(a.seed)], times, log)
     cmp = json.loads(out[out.index("{"):])
+    longer = None
+    if a.baseline_epochs:
+        # the best simple alternative, at far less compute than RL: train the same SFT longer
+        sft_stage("sft_long", work / "sft-long", a.baseline_epochs)
+        sh("eval_long", ["eval", "swebench", "--model", str(work / "sft-long"), "--out", str(work / "eval-long"),
+                         *eval_args], times, log)
+        out = sh("compare_long", ["eval", "compare", str(work / "eval-long"), str(work / "eval-after"), "--json",
+                                  "--seed", str(a.seed)], times, log)
+        longer = json.loads(out[out.index("{"):])
     total = time.perf_counter() - t_all
 
     metrics = [json.loads(line) for line in (rl / "metrics.jsonl").read_text().splitlines() if line.strip()]
@@ -143,13 +168,25 @@ def main() -> None:
     print("rl train reward per update: " + " ".join(f"{r:.3f}" for r in rewards))
     print(f"held-out: {a.heldout} tasks, resolved {before:.1f}% -> {after:.1f}%, delta {cmp['delta_pct']:+.1f} "
           f"[{cmp['ci_low']:+.1f}, {cmp['ci_high']:+.1f}] ({cmp['confidence']:.0%} paired bootstrap)")
+    if longer is not None:
+        print(f"SFT for {a.baseline_epochs} epochs instead of RL: {longer['a_resolved_pct']:.1f}%; RL minus that "
+              f"{longer['delta_pct']:+.1f} [{longer['ci_low']:+.1f}, {longer['ci_high']:+.1f}]")
     first, last = rewards[0], rewards[-1]
+    (work / "summary.json").write_text(json.dumps({
+        "seed": a.seed, "data_seed": a.data_seed, "sft_epochs": a.sft_epochs, "baseline_epochs": a.baseline_epochs,
+        "rl_steps": a.rl_steps, "rl_rollouts": a.rl_rollouts, "heldout": a.heldout, "times_s": times,
+        "total_s": total, "train_reward": rewards, "resolved_pct": {"before": before, "after": after},
+        "gain": cmp, "rl_minus_longer_sft": longer}, indent=2))
     print(f"BENCH swe_tiny_train_reward_first {first:.3f} reward goal >0 {'met' if first > 0 else 'missed'}")
     print(f"BENCH swe_tiny_train_reward_last {last:.3f} reward goal >{first:.3f} {'met' if last > first else 'missed'}")
     print(f"BENCH swe_tiny_heldout_resolved_before {before:.1f} % goal >=0 met")
     print(f"BENCH swe_tiny_heldout_resolved_after {after:.1f} % goal >{before:.1f} {'met' if after > before else 'missed'}")
     print(f"BENCH swe_tiny_heldout_gain_ci_low {cmp['ci_low']:.1f} pct-points goal >0 "
           f"{'met' if cmp['ci_low'] > 0 else 'missed'}")
+    if longer is not None:
+        lp = longer["a_resolved_pct"]
+        print(f"BENCH swe_tiny_heldout_resolved_longer_sft {lp:.1f} % goal <{after:.1f} "
+              f"{'met' if lp < after else 'missed'}")
     print(f"BENCH swe_tiny_total_time {total:.0f} s goal <=2400 {'met' if total <= 2400 else 'missed'}")
 
 
