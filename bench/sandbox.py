@@ -88,8 +88,9 @@ def main() -> int:
         handles.append((bwp, hp))
         runners["bwrap_percommand"] = lambda: bwp.exec_argv(hp, ARGV)
         if not args.no_docker:
+            from dockerd import DockerDaemon
+
             from swerl.sandbox.docker import DockerSandbox
-            from swerl.sandbox.dockerd import DockerDaemon
             from swerl.sandbox.images import ensure_taskpack_images
 
             daemon = DockerDaemon()

@@ -306,7 +306,7 @@ def via_memory(rollouts: list[Rollout], repeat: int) -> tuple[float, list[Any], 
     """Record with `delta` into an in-memory batch, then bytes -> decode -> assemble (no gateway)."""
     builder, _, per_call = record(rollouts)
     batch = builder.build()
-    store = batch.stored_bytes() + 16 * len(batch)
+    store = batch.prompt_pool.nbytes + batch.resp_pool.nbytes + batch.logp_pool.nbytes + 16 * len(batch)
     print(f"record (in memory): delta per call p50 {np.median(per_call) * 1e6:.0f} us, p99 "
           f"{np.quantile(per_call, 0.99) * 1e6:.0f} us")
     best, samples = float("inf"), []

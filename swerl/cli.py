@@ -1,13 +1,9 @@
-"""The `swerl` command. Each room contributes a Typer sub-app in `swerl/<room>/cli.py`
-(exported as `app`); a room without one simply contributes no command.
-Room CLIs keep heavy imports (torch, docker, datasets) inside their command functions
-so that `swerl --help` stays fast.
-"""
+"""The `swerl` command: each room contributes a Typer sub-app `app` in `swerl/<room>/cli.py`, with heavy
+imports (torch, docker, datasets) inside its commands so that `swerl --help` stays fast."""
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
 
@@ -20,14 +16,8 @@ from swerl.log import configure
 
 ROOMS = ("data", "sandbox", "gateway", "rollout", "train", "eval")
 
-app = typer.Typer(
-    name="swerl",
-    help="Harnessed agentic RL for software-engineering agents.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    add_completion=False,
-)
-console = Console()
+app = typer.Typer(name="swerl", help="Harnessed agentic RL for software-engineering agents.", no_args_is_help=True,
+                  pretty_exceptions_enable=False, add_completion=False)
 err_console = Console(stderr=True)
 
 
@@ -64,10 +54,8 @@ def recipe_list() -> None:
 
 
 def format_columns(rows: list[tuple[str, ...]]) -> str:
-    """Plain left-aligned columns, two spaces apart; the last column is never padded or wrapped.
-
-    Plain text (not a rich table) so the alignment survives pipes and narrow terminals.
-    """
+    """Plain left-aligned columns, two spaces apart, the last never padded or wrapped (not a rich
+    table: the alignment survives pipes and narrow terminals)."""
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join("  ".join([*(c.ljust(w) for c, w in zip(r, widths, strict=False)), r[-1]]).rstrip()
                      for r in rows)
@@ -87,27 +75,13 @@ def recipe_show(
     typer.echo(yaml.safe_dump(recipe.model_dump(mode="json"), sort_keys=False), nl=False)
 
 
-def _register_rooms() -> None:
-    for room in ROOMS:
-        mod_name = f"swerl.{room}.cli"
-        if importlib.util.find_spec(mod_name) is None:
-            continue
-        mod = importlib.import_module(mod_name)
-        sub = getattr(mod, "app", None)
-        if isinstance(sub, typer.Typer):
-            app.add_typer(sub, name=room)
-
-
-_register_rooms()
+for _room in ROOMS:
+    app.add_typer(importlib.import_module(f"swerl.{_room}.cli").app, name=_room)
 
 
 def main() -> None:
-    """Console entry point: user errors print one clear line and exit 2, never a traceback.
-
-    An `OSError` that reaches here (a path that cannot be created or written, a full disk) is
-    the user's environment, not a bug: it is printed as one line naming the path too.
-    `SWERL_TRACEBACK=1` re-raises either, for debugging.
-    """
+    """Console entry point: user errors (and an `OSError`: the user's environment, e.g. a full disk)
+    print one line naming the path, exit 2, never a traceback. `SWERL_TRACEBACK=1` re-raises them."""
     try:
         app()
     except (SwerlError, OSError) as exc:

@@ -1,8 +1,5 @@
 """Recipe schema (pydantic) and loading: `recipes/*.yaml` plus dotted `--set a.b=value` overrides.
-
-Every section forbids unknown keys so that a typo in a recipe or an override is an
-error naming the key, never a silently ignored setting.
-"""
+Every section forbids unknown keys: a typo is an error naming the key, never an ignored setting."""
 
 from __future__ import annotations
 
@@ -55,12 +52,9 @@ class SandboxConfig(_Section):
 
 
 class GatewayConfig(_Section):
-    """`url` unset: `swerl train` starts the gateway in-process on `store` (relative paths: in the run dir).
-
-    `url` set: connect to a running gateway (`swerl gateway serve`) with the admin token read from
-    `admin_token_file`. `sync`: SQLite synchronous mode of an in-process gateway (full survives power
-    loss, normal survives process crashes).
-    """
+    """`url` unset: `swerl train` starts the gateway in-process on `store` (relative: in the run dir), with
+    SQLite synchronous mode `sync` (full survives power loss, normal process crashes). `url` set: connect
+    to a running `swerl gateway serve` with the admin token read from `admin_token_file`."""
 
     store: str = "gateway.sqlite"
     host: str = "127.0.0.1"
@@ -72,14 +66,10 @@ class GatewayConfig(_Section):
 
 
 class InferenceConfig(_Section):
-    """The inference engine behind the gateway.
-
-    `embedded`: the trainer's own model served in-process (`EmbeddedEngine`); weights are synced
-    by loading the policy's state into it after every update. `openai`: an external
-    OpenAI-compatible engine at `url` (vLLM), for backends that sync weights themselves (verl).
+    """`embedded`: the trainer's own model served in-process, its weights loaded after every update;
+    `openai`: an external OpenAI-compatible engine at `url` (vLLM) whose backend syncs weights (verl).
     The engine must answer a one-token request within `startup_timeout_s` before any work starts;
-    `request_timeout_s` bounds each proxied call (a timeout is an infrastructure failure).
-    """
+    `request_timeout_s` bounds each proxied call (a timeout is an infrastructure failure)."""
 
     engine: Literal["embedded", "openai"] = "embedded"
     url: str | None = None
@@ -158,8 +148,8 @@ class TrainConfig(_Section):
     seed: int = 0
     threads: int = Field(0, ge=0)
     tensorboard: bool = True
-    # Metric views beside metrics.jsonl: tensorboard (RUN_DIR/tensorboard; off if `tensorboard: false`) and
-    # wandb (Weights & Biases; offline without WANDB_API_KEY or with WANDB_MODE=offline; extra `swerl[wandb]`).
+    # Metric views beside metrics.jsonl: tensorboard (off if `tensorboard: false`) and wandb (extra `swerl[wandb]`;
+    # offline without WANDB_API_KEY or with WANDB_MODE=offline).
     loggers: list[Literal["tensorboard", "wandb"]] = Field(default_factory=lambda: ["tensorboard"])
     max_infra_failures: int = Field(50, gt=0)
     stall_timeout_s: float = Field(1800.0, gt=0)
@@ -178,12 +168,10 @@ class TrainConfig(_Section):
 class ToyConfig(_Section):
     """The toy harness (`rollout.harness: toy`): learning shown on CPU without a sandbox.
 
-    Turn 1: the agent must say `tool_word` (a one-token command); the harness answers with a tool
-    message holding the task's secret (one of `secrets` digits). Turn 2: it must answer the secret
-    (reward 1). Each turn samples one token restricted to the tool word and the digits
-    (`allowed_token_ids`, as vLLM offers). `delay_s`/`delay_sigma`: a log-normal time per
-    rollout (median, sigma), the environment's share of a real agent rollout (sandbox start,
-    tool execution), for long-tailed rollout times (`bench/collocated.py`).
+    Turn 1: the agent must say `tool_word`; the tool answer holds the task's secret (one of `secrets`
+    digits). Turn 2: it must answer the secret (reward 1). Each turn samples one token among the tool
+    word and the digits (`allowed_token_ids`). `delay_s`/`delay_sigma`: a log-normal time per rollout
+    (median, sigma), the environment's share of a real rollout, for long-tailed rollout times.
     """
 
     secrets: int = Field(4, ge=2, le=10)
@@ -195,12 +183,11 @@ class ToyConfig(_Section):
 
 
 class VerlConfig(_Section):
-    """Cluster and engine settings read only by `train.backend: verl` (docs/verl.md); the torch backend ignores them.
+    """Settings read only by `train.backend: verl` (docs/verl.md).
 
-    `overrides` are verl trainer-config overrides in Hydra's dotted form
-    (`actor_rollout_ref.actor.fsdp_config.param_offload=true`), applied last: the
-    escape hatch for verl knobs that swerl does not model. `params_b` (billions) feeds the
-    resource plan; unset, it is estimated from `model.hidden_size/num_layers/vocab_size`.
+    `overrides`: verl trainer-config overrides in Hydra's dotted form, applied last (the escape hatch
+    for knobs swerl does not model). `params_b` (billions) feeds the resource plan; unset, it is
+    estimated from `model.hidden_size/num_layers/vocab_size`.
     """
 
     params_b: float | None = Field(None, gt=0)

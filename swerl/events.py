@@ -1,19 +1,15 @@
 """The event record shared by the gateway (which writes it) and the trainer (which learns from it).
 
-One model, `Event`, is the contract: the gateway's SQL table and row mapping are
-derived from its fields (`swerl.gateway.sql`), its API documents it, and the trainer
-validates what it fetches with it. This module is the ground floor: pydantic and
-numpy only, nothing from the gateway or the trainer.
-
-Token ids and log-probs are numpy arrays, not Python lists: assembly compares
-prompts byte-wise (memcmp) and the trainer hands them to torch without a copy.
-Validators accept lists, tuples, arrays, or raw little-endian bytes as the store
-keeps them (int32 ids, float32 log-probs); JSON dumps turn arrays back into lists.
+`Event` is the contract: the gateway's SQL table is derived from its fields, its API documents it,
+and the trainer validates what it fetches with it (pydantic and numpy only: the ground floor).
+Token ids and log-probs are numpy arrays (byte-wise prompt compares, no copy into torch); validators
+take lists, tuples, arrays or the store's little-endian bytes; JSON dumps give lists again.
 """
 
 from __future__ import annotations
 
 import sys
+from functools import partial
 from typing import Annotated, Any, Literal
 
 import numpy as np
@@ -72,20 +68,11 @@ def _token_ids(value: Any) -> np.ndarray:
     return arr
 
 
-def _logprobs(value: Any) -> np.ndarray:
-    if isinstance(value, bytes | bytearray | memoryview):  # the gateway store keeps float32 blobs
-        return as_array(value, np.float32, "log-probs")
-    return as_array(value, np.float32, "log-probs")
-
-
-def _to_list(arr: np.ndarray) -> list[Any]:
-    return arr.tolist()
-
-
-TokenIds = Annotated[np.ndarray, BeforeValidator(_token_ids), PlainSerializer(_to_list, when_used="json"),
+TokenIds = Annotated[np.ndarray, BeforeValidator(_token_ids), PlainSerializer(np.ndarray.tolist, when_used="json"),
                      WithJsonSchema({"type": "array", "items": {"type": "integer", "minimum": 0}})]
 """int32 token ids, shape (T,)."""
-Floats = Annotated[np.ndarray, BeforeValidator(_logprobs), PlainSerializer(_to_list, when_used="json"),
+Floats = Annotated[np.ndarray, BeforeValidator(partial(as_array, dtype=np.float32, what="log-probs")),
+                   PlainSerializer(np.ndarray.tolist, when_used="json"),
                    WithJsonSchema({"type": "array", "items": {"type": "number"}})]
 """float32 values, shape (T,)."""
 
@@ -93,11 +80,8 @@ Floats = Annotated[np.ndarray, BeforeValidator(_logprobs), PlainSerializer(_to_l
 class Event(BaseModel):
     """One record of the gateway store: a model call, a reward, or a state change of a rollout.
 
-    A `model_request` is trainable (`usable`) only if it succeeded (`http_status` 200 or, for
-    events appended through the API, none), has no `error`, and carries prompt ids, response
-    ids and one log-prob per response id. Failed engine calls and abandoned calls (499: the
-    client went away, so the harness never saw the answer) are kept for the record and never
-    trained on. Reward events carry the outcome in `reward` (`value` is accepted as input).
+    Failed and abandoned calls (499: the harness never saw the answer) are kept for the record and
+    never trained on (`usable`). Reward events carry the outcome in `reward` (`value` accepted as input).
     """
 
     model_config = ConfigDict(extra="ignore", arbitrary_types_allowed=True)

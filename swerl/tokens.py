@@ -1,37 +1,23 @@
 """Token traffic linear in unique tokens: delta records and the binary batch format.
 
-Why: every LLM call of a multi-turn rollout re-sends the whole context, so storing
-and shipping each call's full `prompt_ids` grows with calls x context (quadratic in
-the rollout's length) while the information is only the unique tokens. Two pieces
-keep it linear:
+Every call of a multi-turn rollout re-sends the whole context, so full `prompt_ids` per call
+grow with calls x context while the information is only the unique tokens.
 
-**Delta record.** A call's prompt is stored as `(parent, shared, suffix)` with
+**Delta record.** A prompt is stored as `(parent, shared, suffix)` with
 
     prompt(i) = full(parent)[:shared] ++ suffix(i),    full(x) = prompt(x) ++ response(x)
 
-where `parent` is an earlier call of the same rollout attempt (the recorder tries the
-tips of the rollout's last few branches, `Heads`, and keeps the one sharing the most)
-and `shared` is the longest common prefix of the new prompt with `full(parent)`. A
-call that extends its parent exactly (`p_{i+1}` starts with `p_i ++ a_i`, token for
-token) has `shared == len(full(parent))`: only the new observation is stored. A
-retokenisation break or a harness edit stores the tokens after the first difference;
-only a prompt with nothing in common with any head stores a fresh prompt (`parent`
-None, `shared` 0). Decoding is exact by construction: no heuristics,
-and the prefix is never compared again by whoever reads it.
+`parent` is an earlier call of the same rollout attempt (the head sharing the most, `Heads`),
+`shared` the longest common prefix with `full(parent)`: an exact extension stores only the new
+observation; a prompt sharing nothing is stored whole. Decoding is exact by construction.
 
-**Binary batch** (`TokenBatch`). Many events in one buffer: a small JSON header
-(rollout ids, sparse error/data fields, buffer table) followed by raw little-endian
-numpy columns, each 8-byte aligned: per-event fixed-width columns (id, rollout index,
-attempt, seq, kind, flags, policy version, parent id, shared length, reward) and
-three pools (prompt suffix ids int32, response ids int32, log-probs float32) with
-int64 offsets. Decoding is `np.frombuffer` views (no per-token Python work) plus one
-vectorised validation pass; a malformed buffer raises `TokenFormatError` naming the
-field and the row.
+**Binary batch** (`TokenBatch`): ``b"SWTB" | u32 version | u64 header length | header JSON |
+pad to 8 | buffers``: a JSON header (rollouts, sparse error/data fields, buffer table), then
+8-byte aligned little-endian columns (`_COLUMNS`: per-event fields, int64 offsets, and the
+int32/float32 token pools). Decoding is `np.frombuffer` views plus one vectorised validation;
+a malformed buffer raises `TokenFormatError` naming the field and the row.
 
-Layout: ``b"SWTB" | u32 version | u64 header length | header JSON | pad to 8 | buffers``.
-
-This module is the ground floor shared by the gateway (writes records and batches)
-and the trainer (reads them): numpy and orjson only.
+The ground floor shared by the gateway (writer) and the trainer (reader): numpy and orjson only.
 """
 
 from __future__ import annotations
@@ -54,14 +40,11 @@ MEDIA_TYPE = "application/vnd.swerl.tokens"
 KINDS: tuple[str, ...] = ("model_request", "reward", "status")
 KIND_CODE: dict[str, int] = {k: i for i, k in enumerate(KINDS)}
 
-F_ERROR = 1
-"""flags bit: the event has `error` set (a failed or abandoned call; never trained)."""
-F_PROMPT = 2
-"""flags bit: the event carries prompt ids (possibly empty)."""
-F_RESPONSE = 4
-"""flags bit: the event carries response ids."""
-F_LOGPROBS = 8
-"""flags bit: the event carries response log-probs (as many as response ids)."""
+# flags bits
+F_ERROR = 1  # `error` set: a failed or abandoned call, never trained on
+F_PROMPT = 2  # carries prompt ids (possibly empty)
+F_RESPONSE = 4  # carries response ids
+F_LOGPROBS = 8  # carries one log-prob per response id
 USABLE = F_PROMPT | F_RESPONSE | F_LOGPROBS
 
 _I32 = np.dtype("<i4")
@@ -77,13 +60,13 @@ _COLUMNS: tuple[tuple[str, np.dtype], ...] = (
     ("prompt_off", _I64), ("resp_off", _I64), ("prompt_pool", _I32), ("resp_pool", _I32), ("logp_pool", _F32),
 )
 _DTYPES = dict(_COLUMNS)
+_FIXED = ("event_id", "attempt", "seq", "kind", "flags", "policy_version", "parent", "shared", "reward", "arrival")
 _HEAD = struct.Struct("<4sIQ")
-
 
 ROW_FIELDS: tuple[str, ...] = ("id", "rollout_id", "group_id", "attempt", "seq", "kind", "policy_version",
                                "prompt_parent", "prompt_shared", "prompt_ids", "response_ids", "response_logprobs",
                                "error", "reward", "data", "t_arrival")
-"""Field order of the rows `TokenBatch.from_rows` takes (the store's column names)."""
+"""Field order of the rows `TokenBatch.rows_to_bytes` takes (the store's column names)."""
 
 
 class TokenFormatError(DataError):
@@ -103,26 +86,18 @@ def as_ids(value: Any) -> np.ndarray:
     return np.asarray(value, dtype=np.int32)
 
 
-def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
-    """Length of the longest common prefix of two int32 arrays.
-
-    The common case (one extends the other) is one `bytes.startswith` (memcmp); only a
-    real difference pays a vectorised scan for its position.
-    """
-    n = min(len(a), len(b))
-    if n == 0:
-        return 0
-    if a[:n].tobytes() == b[:n].tobytes():  # two copies + memcmp: ~4x faster than an elementwise compare
-        return n
-    neq = a[:n] != b[:n]
-    return int(neq.argmax()) if neq.any() else n
-
-
 def _first_difference(a: np.ndarray, b: np.ndarray, n: int) -> int:
     """Where a[:n] and b[:n] first differ (n if they do not): one vectorised pass, no copies of the inputs."""
     neq = np.not_equal(a[:n], b[:n])
     i = int(neq.argmax()) if n else 0
     return i if n and neq[i] else n
+
+
+def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+    """Length of the longest common prefix of two int32 arrays; the usual case (one extends the other)
+    is a memcmp of two copies, ~4x faster than an elementwise compare."""
+    n = min(len(a), len(b))
+    return n if a[:n].tobytes() == b[:n].tobytes() else _first_difference(a, b, n)
 
 
 def delta(prompt: Any, parent_full: Any | None) -> tuple[int, np.ndarray]:
@@ -144,14 +119,11 @@ class Parent:
 
 
 class Heads:
-    """A rollout's candidate parents: the tips of its last few branches, most recently recorded first.
+    """A rollout's candidate parents: the tips of its last `k` branches, most recent first.
 
-    Why more than the last call: a rollout whose calls interleave two conversations (a sub-agent
-    sharing the rollout, a harness that retries an earlier state) would otherwise store every
-    switch as a fresh prompt. A call that extends a head exactly replaces it (the old tip is a
-    prefix of the new one, so it can add nothing); any other call becomes a new head, and the
-    least recently used head beyond `k` is dropped. A purely linear rollout keeps one head, so
-    memory is one context per rollout, at most `k` with branches.
+    Why more than the last call: interleaved conversations (a sub-agent, a harness retrying an
+    earlier state) would otherwise store every switch whole. A call extending a head exactly
+    replaces it; any other becomes a new head. A linear rollout keeps one context in memory.
     """
 
     __slots__ = ("items", "k")
@@ -163,9 +135,6 @@ class Heads:
     def __iter__(self) -> Any:
         return iter(self.items)
 
-    def __len__(self) -> int:
-        return len(self.items)
-
     def add(self, new: Parent, parent: int | None, extends: bool) -> None:
         """Record `new` (just committed) whose prompt was stored against `parent` (`extends`: all of it)."""
         keep = [h for h in self.items if h.attempt == new.attempt and not (extends and h.event_id == parent)]
@@ -176,11 +145,9 @@ def encode_prompt(prompt: Any, last: Parent | Heads | Sequence[Parent] | None,
                   attempt: int) -> tuple[int | None, int, bytes]:
     """(parent event id or None, shared length, stored prompt bytes) for a call about to be recorded.
 
-    The hot path of recording: the usual case (the prompt extends the most recent head exactly)
-    is one `bytes.startswith` (memcmp). Otherwise each head of the same attempt that could share
-    more than the best so far pays one vectorised scan, and the longest shared prefix wins. A
-    parent of another attempt is never used (its events are superseded), nor one sharing
-    nothing (a true branch: stored whole).
+    The hot path: extending the most recent head is one `bytes.startswith` (memcmp); otherwise
+    each head of the same attempt that could share more pays one vectorised scan. Another
+    attempt's call is never a parent (its events are superseded).
     """
     p = as_ids(prompt)
     pb = p.tobytes()
@@ -206,53 +173,37 @@ def encode_prompt(prompt: Any, last: Parent | Heads | Sequence[Parent] | None,
     return best.event_id, shared, pb[4 * shared:]
 
 
-def resolve_prompts(rows: list[dict[str, Any]], fetch: Any, *, parent_key: str = "prompt_parent",
-                    shared_key: str = "prompt_shared", prompt_key: str = "prompt_ids") -> None:
+def resolve_prompts(rows: list[dict[str, Any]], fetch: Any) -> None:
     """Replace delta-encoded prompts in JSON-ready event dicts by the full prompt lists, in place.
 
-    `rows` carry `prompt_key` (the stored suffix, a list) and `parent_key`/`shared_key`; `fetch(ids)`
-    returns dicts (with `id`, `response_ids` and the same keys) for ancestors that are not in `rows`.
-    For humans and the JSON API; the trainer reads the binary batch instead.
+    `rows` carry `id`, `prompt_ids` (the stored suffix), `prompt_parent`, `prompt_shared` and
+    `response_ids`; `fetch(ids)` returns such dicts for ancestors that are not in `rows`. For
+    humans and the JSON API (the trainer reads the binary batch).
     """
     known: dict[int, dict[str, Any]] = {int(r["id"]): r for r in rows if r.get("id") is not None}
-    want = [r for r in rows if r.get(parent_key) is not None and r.get(prompt_key) is not None]
+    want = [r for r in rows if r.get("prompt_parent") is not None and r.get("prompt_ids") is not None]
     if not want:
         return
-    missing = {int(r[parent_key]) for r in want} - known.keys()
+    missing = {int(r["prompt_parent"]) for r in want} - known.keys()
     while missing:
         got = fetch(sorted(missing))
         if not got:
             raise TokenFormatError(f"event(s) {sorted(missing)[:5]}: parent of a stored prompt not found")
         for g in got:
             known[int(g["id"])] = g
-        missing = {int(g[parent_key]) for g in got if g.get(parent_key) is not None} - known.keys()
+        missing = {int(g["prompt_parent"]) for g in got if g.get("prompt_parent") is not None} - known.keys()
     full: dict[int, list[int]] = {}
-
-    def full_of(eid: int) -> list[int]:
-        if eid in full:
-            return full[eid]
-        path = []
+    for eid in sorted(known):  # a parent always has a smaller id: it committed first
         e = known[eid]
-        while True:
-            path.append(e)
-            par = e.get(parent_key)
-            if par is None or int(par) in full:
-                break
-            e = known[int(par)]
-        seq: list[int] = [] if path[-1].get(parent_key) is None else full[int(path[-1][parent_key])]
-        for e in reversed(path):
-            seq = seq[:int(e[shared_key] or 0)] + list(e[prompt_key] or []) if e.get(parent_key) is not None \
-                else list(e[prompt_key] or [])
-            e["_prompt"] = seq
-            seq = seq + list(e.get("response_ids") or [])
-            full[int(e["id"])] = seq
-        return full[eid]
-
-    for r in want:
-        full_of(int(r["id"]))
-    for r in known.values():
-        if "_prompt" in r:
-            r[prompt_key] = r.pop("_prompt")
+        prompt = list(e.get("prompt_ids") or [])
+        par = e.get("prompt_parent")
+        if par is not None:
+            if int(par) not in full:
+                raise TokenFormatError(f"event {eid}: prompt stored against event {par}, not an earlier event")
+            prompt = full[int(par)][:int(e["prompt_shared"] or 0)] + prompt
+        if e.get("prompt_ids") is not None:
+            e["prompt_ids"] = prompt
+        full[eid] = prompt + list(e.get("response_ids") or [])
 
 
 # ---- the batch ------------------------------------------------------------------------------------
@@ -296,7 +247,6 @@ class TokenBatch:
     def __len__(self) -> int:
         return len(self.event_id)
 
-    # ---- validation ----
     def _bad(self, what: str, rows: np.ndarray) -> TokenFormatError:
         r = int(rows[0])
         where = f"row {r}"
@@ -334,24 +284,19 @@ class TokenBatch:
             self.parent_row = np.zeros(0, np.int64)
             self.prompt_len = self.full_len = np.zeros(0, np.int64)
             return
-        checks = (
-            ("field rollout: index out of range", (self.rollout < 0) | (self.rollout >= len(self.rollouts))),
-            ("field kind: unknown kind code", (self.kind < 0) | (self.kind >= len(KINDS))),
-            ("field shared: negative", self.shared < 0),
-            ("field prompt_pool: token ids must be >= 0", None),
-        )
-        for what, mask in checks:
-            if mask is not None and mask.any():
-                raise self._bad(what, np.flatnonzero(mask))
-        if self.prompt_pool.size and int(self.prompt_pool.min()) < 0:
-            raise TokenFormatError("token batch: field prompt_pool: token ids must be >= 0")
-        if self.resp_pool.size and int(self.resp_pool.min()) < 0:
-            raise TokenFormatError("token batch: field resp_pool: token ids must be >= 0")
+        for name in ("prompt_pool", "resp_pool"):
+            pool = getattr(self, name)
+            if pool.size and int(pool.min()) < 0:
+                raise TokenFormatError(f"token batch: field {name}: token ids must be >= 0")
         suffix_len = np.diff(self.prompt_off)
         resp_len = np.diff(self.resp_off)
         has_p = (self.flags & F_PROMPT) != 0
         has_r = (self.flags & F_RESPONSE) != 0
-        for what, mask in (("prompt ids present without the prompt flag", ~has_p & (suffix_len > 0)),
+        bad_rollout = (self.rollout < 0) | (self.rollout >= len(self.rollouts))
+        for what, mask in (("field rollout: index out of range", bad_rollout),
+                           ("field kind: unknown kind code", (self.kind < 0) | (self.kind >= len(KINDS))),
+                           ("field shared: negative", self.shared < 0),
+                           ("prompt ids present without the prompt flag", ~has_p & (suffix_len > 0)),
                            ("response ids present without the response flag", ~has_r & (resp_len > 0)),
                            ("a parent without prompt ids", ~has_p & (self.parent >= 0))):
             if mask.any():
@@ -387,7 +332,6 @@ class TokenBatch:
             raise self._bad("field shared: longer than the parent's prompt and response", np.flatnonzero(over))
         self.prompt_len, self.full_len = plen, flen
 
-    # ---- reading ----
     def response(self, row: int) -> np.ndarray:
         return self.resp_pool[self.resp_off[row]:self.resp_off[row + 1]]
 
@@ -397,23 +341,13 @@ class TokenBatch:
     def suffix(self, row: int) -> np.ndarray:
         return self.prompt_pool[self.prompt_off[row]:self.prompt_off[row + 1]]
 
-    def _path(self, row: int) -> list[int]:
-        path = [row]
-        pr = self.parent_row
-        p = int(pr[row])
-        while p >= 0:
-            path.append(p)
-            p = int(pr[p])
-        path.reverse()
-        return path
-
     def full(self, row: int, *, prompt_only: bool = False) -> np.ndarray:
-        """Materialise `prompt(row) ++ response(row)` (or just the prompt) from the parent chain.
-
-        Cost: the unique tokens along the chain (each ancestor's suffix and response written
-        once), never the sum of the ancestors' full lengths.
-        """
-        path = self._path(row)
+        """Materialise `prompt(row) ++ response(row)` (or just the prompt) from the parent chain, writing
+        each ancestor's suffix and response once (never the sum of the ancestors' full lengths)."""
+        path = [row]
+        while (p := int(self.parent_row[path[-1]])) >= 0:
+            path.append(p)
+        path.reverse()
         fl = self.full_len
         size = int(max(fl[r] for r in path))
         out = np.empty(size, np.int32)
@@ -443,54 +377,13 @@ class TokenBatch:
             out[self.rollouts[ro][0]].append(r)
         return out
 
-    def kind_of(self, row: int) -> str:
-        return KINDS[int(self.kind[row])]
-
-    def to_events(self) -> list[dict[str, Any]]:
-        """Every row as a JSON-ready dict with full `prompt_ids` lists (for humans and tests; not a hot path)."""
-        out = []
-        for r in range(len(self)):
-            f = int(self.flags[r])
-            rid, gid = self.rollouts[int(self.rollout[r])]
-            pv = int(self.policy_version[r])
-            rw = float(self.reward[r])
-            out.append({
-                "id": int(self.event_id[r]), "rollout_id": rid, "group_id": gid, "attempt": int(self.attempt[r]),
-                "seq": int(self.seq[r]), "kind": self.kind_of(r), "policy_version": None if pv < 0 else pv,
-                "prompt_ids": self.prompt(r).tolist() if f & F_PROMPT else None,
-                "response_ids": self.response(r).tolist() if f & F_RESPONSE else None,
-                "response_logprobs": self.logprobs(r).tolist() if f & F_LOGPROBS else None,
-                "error": self.errors.get(r, "error") if f & F_ERROR else None,
-                "reward": None if rw != rw else rw, "data": self.data.get(r), "request": self.requests.get(r)})
-        return out
-
-    def stored_bytes(self) -> int:
-        """Bytes of token payload held: prompt suffixes and response ids (int32), log-probs (float32)."""
-        return int(self.prompt_pool.nbytes + self.resp_pool.nbytes + self.logp_pool.nbytes)
-
-    @classmethod
-    def from_rows(cls, rows: Sequence[Sequence[Any]], *, logprob_bytes_dtype: str = "<f8",
-                  requests: dict[int, Any] | None = None) -> TokenBatch:
-        """A batch from event rows as a store keeps them, in `ROW_FIELDS` order, without per-row Python work
-        beyond one pass per column: token payloads are int32 little-endian blobs, log-probs blobs of
-        `logprob_bytes_dtype`, `data` JSON bytes (or objects). Rollouts are numbered in order of first
-        appearance. A failed call (error set) whose log-probs do not match its response keeps no log-probs.
-        """
-        if not rows:
-            return BatchBuilder(logprob_bytes_dtype).build()
-        cols, pools, rollouts, errors, data = _row_columns(rows, np.dtype(logprob_bytes_dtype))
-        pool = {name: np.frombuffer(b"".join(parts), dtype=dt) for name, (dt, parts) in pools.items()}
-        return cls(rollouts=rollouts, errors=errors, data=data, requests=dict(requests or {}), **cols,
-                   prompt_pool=pool["prompt_pool"], resp_pool=pool["resp_pool"],
-                   logp_pool=pool["logp_pool"].astype(_F32, copy=False))
-
     @staticmethod
     def rows_to_bytes(rows: Sequence[Sequence[Any]], *, logprob_bytes_dtype: str = "<f4",
                       requests: dict[int, Any] | None = None) -> bytes:
-        """`from_rows(...).to_bytes()` without the intermediate batch: the stored blobs are copied once,
-        straight into the answer (what a gateway serves; the reader validates with `from_bytes`)."""
-        if not rows:
-            return BatchBuilder(logprob_bytes_dtype).build().to_bytes()
+        """The serialised batch of store rows (`ROW_FIELDS` order: int32 blobs, log-prob blobs of
+        `logprob_bytes_dtype`, `data` JSON bytes) without an intermediate batch: each blob is copied once,
+        straight into the answer (the reader validates with `from_bytes`). A failed call (error set)
+        whose log-probs do not match its response keeps none."""
         cols, pools, rollouts, errors, data = _row_columns(rows, np.dtype(logprob_bytes_dtype))
         dt, parts = pools["logp_pool"]
         if dt != _F32:  # an older store's float64 values: converted (one more copy)
@@ -499,7 +392,6 @@ class TokenBatch:
                    for name, dt in _COLUMNS]
         return _serialise(len(rows), rollouts, errors, data, dict(requests or {}), buffers)
 
-    # ---- serialisation ----
     def to_bytes(self) -> bytes:
         """One buffer: header + aligned raw columns (see the module docstring); each column copied once."""
         buffers = [(name, [np.ascontiguousarray(getattr(self, name), dtype=dt)]) for name, dt in _COLUMNS]
@@ -549,8 +441,7 @@ class TokenBatch:
 
 def _serialise(n: int, rollouts: list[tuple[str, str]], errors: dict[int, str], data: dict[int, Any],
                requests: dict[int, Any], buffers: list[tuple[str, list[Any]]]) -> bytes:
-    """The wire form: header, then each column's parts (arrays or blobs, in `_COLUMNS` order) 8-byte aligned,
-    joined in one copy."""
+    """The wire form: header, then each column's parts (`_COLUMNS` order) 8-byte aligned, in one copy."""
     sizes = [sum(p.nbytes if isinstance(p, np.ndarray) else len(p) for p in parts) for _, parts in buffers]
     header = orjson.dumps({
         "n": n, "rollouts": rollouts,
@@ -564,21 +455,25 @@ def _serialise(n: int, rollouts: list[tuple[str, str]], errors: dict[int, str], 
     return b"".join(out)
 
 
+def _rollout_table(rids: Sequence[str], gids: Sequence[str | None]) -> tuple[np.ndarray, list[tuple[str, str]]]:
+    """Each row's rollout index (in order of first appearance) and the (rollout_id, group_id) table;
+    a rollout's group is the one its first row names (default: its own id)."""
+    groups: dict[str, str] = {}
+    for a, g in zip(rids, gids, strict=True):
+        if a not in groups:
+            groups[a] = a if g is None else g
+    index = {a: i for i, a in enumerate(groups)}
+    return np.fromiter((index[a] for a in rids), np.int32, len(rids)), list(groups.items())
+
+
 def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
         dict[str, np.ndarray], dict[str, tuple[np.dtype, list[Any]]], list[tuple[str, str]], dict[int, str],
         dict[int, Any]]:
     """Store rows (`ROW_FIELDS` order) as fixed-width columns plus each pool's blobs in order (not joined)."""
     n = len(rows)
-    (eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr) = zip(*rows, strict=True)
-    index: dict[str, int] = {}
-    rollouts: list[tuple[str, str]] = []
-    ro = np.empty(n, np.int32)
-    for i, (a, g) in enumerate(zip(rid, gid, strict=True)):
-        j = index.get(a)
-        if j is None:
-            j = index[a] = len(rollouts)
-            rollouts.append((a, g if g is not None else a))
-        ro[i] = j
+    (eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr) = (
+        tuple(zip(*rows, strict=True)) or ((),) * len(ROW_FIELDS))
+    ro, rollouts = _rollout_table(rid, gid)
     try:
         kinds = np.fromiter((KIND_CODE[k] for k in kind), np.int8, n)
     except KeyError as exc:
@@ -611,19 +506,12 @@ def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
 
 
 class BatchBuilder:
-    """Append events row by row (ids, blobs or arrays), then `build()` one `TokenBatch`.
-
-    Token payloads may be int32 little-endian bytes (as a store keeps them), numpy arrays or
-    sequences; log-probs may be float64 little-endian bytes (`logprob_bytes_dtype`) or arrays.
-    """
+    """Append events row by row, then `build()` one `TokenBatch`. Token payloads may be int32 little-endian
+    bytes, arrays or sequences; log-probs arrays or bytes of `logprob_bytes_dtype`."""
 
     def __init__(self, logprob_bytes_dtype: str = "<f8") -> None:
         self._lp_dtype = np.dtype(logprob_bytes_dtype)
-        self._rollouts: dict[str, int] = {}
-        self._rollout_list: list[tuple[str, str]] = []
-        self._cols: dict[str, list[Any]] = {k: [] for k in ("event_id", "rollout", "attempt", "seq", "kind", "flags",
-                                                           "policy_version", "parent", "shared", "reward",
-                                                           "arrival")}
+        self._rows: list[tuple] = []  # rollout_id, group_id, then the other fixed-width columns of `_FIXED`
         self._prompts: list[Any] = []
         self._resps: list[Any] = []
         self._logps: list[Any] = []
@@ -632,14 +520,7 @@ class BatchBuilder:
         self.requests: dict[int, Any] = {}
 
     def __len__(self) -> int:
-        return len(self._cols["event_id"])
-
-    def rollout_index(self, rollout_id: str, group_id: str | None) -> int:
-        i = self._rollouts.get(rollout_id)
-        if i is None:
-            i = self._rollouts[rollout_id] = len(self._rollout_list)
-            self._rollout_list.append((rollout_id, group_id if group_id is not None else rollout_id))
-        return i
+        return len(self._rows)
 
     def add(self, *, event_id: int, rollout_id: str, group_id: str | None, attempt: int, seq: int, kind: str,
             policy_version: int | None = None, parent: int | None = None, shared: int = 0,
@@ -663,18 +544,9 @@ class BatchBuilder:
                 logprobs = None  # a failed call recorded what it got; it is never trained on
         flags = (F_ERROR if error is not None else 0) | (F_PROMPT if prompt is not None else 0) \
             | (F_RESPONSE if response is not None else 0) | (F_LOGPROBS if logprobs is not None else 0)
-        c = self._cols
-        c["event_id"].append(event_id)
-        c["rollout"].append(self.rollout_index(rollout_id, group_id))
-        c["attempt"].append(attempt)
-        c["seq"].append(seq)
-        c["kind"].append(code)
-        c["flags"].append(flags)
-        c["policy_version"].append(-1 if policy_version is None else policy_version)
-        c["parent"].append(-1 if parent is None else parent)
-        c["shared"].append(shared)
-        c["reward"].append(np.nan if reward is None else reward)
-        c["arrival"].append(np.nan if arrival is None else arrival)
+        self._rows.append((rollout_id, group_id, event_id, attempt, seq, code, flags,
+                           -1 if policy_version is None else policy_version, -1 if parent is None else parent,
+                           shared, np.nan if reward is None else reward, np.nan if arrival is None else arrival))
         self._prompts.append(prompt)
         self._resps.append(response)
         self._logps.append(logprobs if response is not None else None)
@@ -707,22 +579,18 @@ class BatchBuilder:
         return off, pool
 
     def build(self) -> TokenBatch:
-        c = self._cols
+        rids, gids, *fixed = tuple(zip(*self._rows, strict=True)) or ((),) * (2 + len(_FIXED))
+        cols = {name: np.asarray(col, _DTYPES[name]) for name, col in zip(_FIXED, fixed, strict=True)}
+        cols["rollout"], rollouts = _rollout_table(rids, gids)
         prompt_off, prompt_pool = self._pool(self._prompts, _I32, _I32)
         resp_off, resp_pool = self._pool(self._resps, _I32, _I32)
         logp_items = [lp if lp is not None else (None if r is None else np.full(
             len(r) // 4 if isinstance(r, bytes | bytearray | memoryview) else len(r), np.nan, np.float32))
             for lp, r in zip(self._logps, self._resps, strict=True)]
         _, logp_pool = self._pool(logp_items, _F32, self._lp_dtype)
-        return TokenBatch(
-            rollouts=list(self._rollout_list),
-            event_id=np.asarray(c["event_id"], _I64), rollout=np.asarray(c["rollout"], _I32),
-            attempt=np.asarray(c["attempt"], _I32), seq=np.asarray(c["seq"], _I64), kind=np.asarray(c["kind"], _I8),
-            flags=np.asarray(c["flags"], _U8), policy_version=np.asarray(c["policy_version"], _I64),
-            parent=np.asarray(c["parent"], _I64), shared=np.asarray(c["shared"], _I64),
-            reward=np.asarray(c["reward"], _F64), arrival=np.asarray(c["arrival"], _F64), prompt_off=prompt_off, resp_off=resp_off,
-            prompt_pool=prompt_pool, resp_pool=resp_pool, logp_pool=logp_pool,
-            errors=dict(self.errors), data=dict(self.data), requests=dict(self.requests))
+        return TokenBatch(rollouts=rollouts, **cols, prompt_off=prompt_off, resp_off=resp_off,
+                          prompt_pool=prompt_pool, resp_pool=resp_pool, logp_pool=logp_pool,
+                          errors=dict(self.errors), data=dict(self.data), requests=dict(self.requests))
 
 
 def _get(e: Any, key: str, default: Any = None) -> Any:
@@ -734,10 +602,9 @@ def _get(e: Any, key: str, default: Any = None) -> Any:
 def from_events(events: Iterable[Any], *, encode: bool = True) -> TokenBatch:
     """Encode full-prompt events (dicts or objects with `prompt_ids` etc.) into a batch.
 
-    With `encode`, each usable call's prompt becomes a delta record against the previous usable
-    call of the same rollout attempt (the recorder also tries older branch tips, `Heads`);
-    without it every prompt is stored whole (parent none). Event ids are the events' `id` when present (parents
-    must then have smaller ids), else their position. `value` or `reward` carries a reward.
+    With `encode`, each prompt is a delta record against the previous usable call of its rollout
+    attempt; without it, stored whole. Event ids are the events' `id` if present (parents must then
+    have smaller ids), else their position. `value` or `reward` carries a reward.
     """
     b = BatchBuilder(logprob_bytes_dtype="<f8")
     last: dict[tuple[str, int], tuple[int, np.ndarray]] = {}
@@ -760,9 +627,7 @@ def from_events(events: Iterable[Any], *, encode: bool = True) -> TokenBatch:
             prev = last.get(key) if encode else None
             if prev is not None and prev[0] < eid:
                 shared, stored = delta(p, prev[1])
-                parent = prev[0]
-                if shared == 0:
-                    parent = None
+                parent = prev[0] if shared else None
             if kind == "model_request" and err is None and response is not None and logp is not None:
                 last[key] = (eid, np.concatenate([p, as_ids(response)]))
         b.add(event_id=eid, rollout_id=rid, group_id=_get(e, "group_id"), attempt=attempt,
@@ -774,19 +639,6 @@ def from_events(events: Iterable[Any], *, encode: bool = True) -> TokenBatch:
     return b.build()
 
 
-def logical_tokens(batch: TokenBatch) -> int:
-    """Prompt + response tokens of every event as if stored whole (what full-prompt records would hold)."""
-    has_r = (batch.flags & F_RESPONSE) != 0
-    has_p = (batch.flags & F_PROMPT) != 0
-    return int(batch.prompt_len[has_p].sum() + np.diff(batch.resp_off)[has_r].sum())
-
-
-def concat_ids(parts: Sequence[np.ndarray]) -> np.ndarray:
-    """Concatenate int32 id arrays (helper for callers that keep `prompt ++ response` for the next delta)."""
-    return np.concatenate(parts).astype(np.int32, copy=False) if parts else np.zeros(0, np.int32)
-
-
 __all__ = ["F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",
-           "USABLE", "VERSION",
-           "BatchBuilder", "Heads", "Parent", "TokenBatch", "TokenFormatError", "as_ids", "common_prefix", "concat_ids",
-           "delta", "encode_prompt", "from_events", "logical_tokens", "resolve_prompts"]
+           "USABLE", "VERSION", "BatchBuilder", "Heads", "Parent", "TokenBatch", "TokenFormatError", "as_ids",
+           "common_prefix", "delta", "encode_prompt", "from_events", "resolve_prompts"]

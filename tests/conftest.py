@@ -22,8 +22,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 @pytest.fixture(scope="session")
 def dockerd() -> Iterator[str]:
     """A private dockerd (own socket, data root, exec root); failing to start fails the tests."""
+    from dockerd import DockerDaemon
+
     from swerl.sandbox.base import SandboxError
-    from swerl.sandbox.dockerd import DockerDaemon
 
     if shutil.which("dockerd") is None:
         pytest.fail("dockerd is not installed: run scripts/setup.sh (apt-get install docker.io)")

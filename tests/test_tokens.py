@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from token_helpers import from_rows, logical_tokens, to_events
 
 from swerl.tokens import (
     F_ERROR,
@@ -18,7 +19,6 @@ from swerl.tokens import (
     common_prefix,
     delta,
     from_events,
-    logical_tokens,
 )
 
 
@@ -56,7 +56,7 @@ def test_extending_calls_store_only_new_tokens_and_decode_exactly() -> None:
     assert [b.prompt(i).tolist() for i in range(3)] == [p1, p2, p3]
     assert b.full(1).tolist() == [*p2, *a2]
     assert logical_tokens(b) == sum(len(e["prompt_ids"]) + len(e["response_ids"]) for e in events[:3])
-    back = TokenBatch.from_bytes(b.to_bytes()).to_events()
+    back = to_events(TokenBatch.from_bytes(b.to_bytes()))
     for e, d in zip(events[:3], back[:3], strict=True):
         assert d["prompt_ids"] == e["prompt_ids"] and d["response_ids"] == e["response_ids"]
         np.testing.assert_allclose(d["response_logprobs"], e["response_logprobs"], rtol=1e-6)
@@ -76,7 +76,7 @@ def test_builder_takes_store_blobs_and_keeps_errors_and_data() -> None:
     assert batch.prompt(1).tolist() == [1, 2, 3, 4] and batch.logprobs(0).tolist() == [-0.25]
     assert batch.flags[1] & F_ERROR and batch.errors == {1: "client disconnected mid-stream"}
     assert batch.data == {1: {"why": "499"}} and batch.requests == {1: {"messages": [{"role": "user", "content": "hi"}]}}
-    ev = batch.to_events()[1]
+    ev = to_events(batch)[1]
     assert ev["error"] == "client disconnected mid-stream" and ev["response_ids"] is None and ev["policy_version"] is None
 
 
@@ -176,7 +176,7 @@ def chains(draw: st.DrawFn) -> list[dict[str, Any]]:
 @given(chains())
 def test_any_event_stream_round_trips_exactly(events: list[dict[str, Any]]) -> None:
     b = TokenBatch.from_bytes(from_events(events).to_bytes())
-    for e, d in zip(events, b.to_events(), strict=True):
+    for e, d in zip(events, to_events(b), strict=True):
         assert d["prompt_ids"] == e["prompt_ids"]
         assert d["response_ids"] == e["response_ids"]
         assert (d["error"] is None) == (e.get("error") is None)
@@ -248,7 +248,7 @@ def test_from_rows_matches_the_builder() -> None:
         (7, "a", "g", 1, 2, "model_request", 1, 5, 3, i4([4]), i4([5]), f8([-0.25]), None, None, None, 11.0),
         (8, "a", "g", 1, 3, "reward", None, None, None, None, None, None, None, 1.0, b'{"why": "ok"}', None),
     ]
-    fast = TokenBatch.from_rows(rows, requests={2: {"messages": []}})
+    fast = from_rows(rows, requests={2: {"messages": []}})
     b = BatchBuilder()
     for eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr in rows:
         b.add(event_id=eid, rollout_id=rid, group_id=gid, attempt=att, seq=seq, kind=kind, policy_version=pv,
@@ -265,6 +265,6 @@ def test_from_rows_matches_the_builder() -> None:
     assert TokenBatch.from_bytes(TokenBatch.rows_to_bytes([])).to_bytes() == BatchBuilder().build().to_bytes()
     assert fast.rollouts == [("a", "g"), ("b", "b")] and fast.prompt(2).tolist() == [1, 2, 3, 4]
     with pytest.raises(TokenFormatError, match=r"event 5 .*response_logprobs: 2 values for 1"):
-        TokenBatch.from_rows([(5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1]), i4([3]), f8([0, 0]),
+        from_rows([(5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1]), i4([3]), f8([0, 0]),
                                None, None, None, None)])
-    assert len(TokenBatch.from_rows([])) == 0
+    assert len(from_rows([])) == 0

@@ -3,13 +3,44 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from swerl.rollout.cli import DATASET, RECIPE, REPOS, ROOTFS, SET, SPLIT, TRAJ
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
 app = typer.Typer(help="Task data: the bundled task pack and SWE-smith filtering.", no_args_is_help=True)
 console = Console()
+P = TypeVar("P", bound="BaseModel")
+
+
+def _params(cls: type[P], **flags: Any) -> P:
+    """Validate a command's flags as one pydantic model; the first bad value is a DataError naming its flag."""
+    from pydantic import ValidationError
+
+    from swerl.errors import DataError
+
+    try:
+        return cls(**flags)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        flag = "--" + str(err["loc"][0]).replace("_", "-")
+        raise DataError(f"{flag}: {err['msg']} (got {err.get('input')!r})") from None
+
+
+def _counts(title: str, unit: str, rows: list[tuple[str, int, str | None]]) -> None:
+    """Print a two-column table of (label, count, style) rows."""
+    table = Table(title=title)
+    table.add_column("")
+    table.add_column(unit, justify="right")
+    for label, n, style in rows:
+        table.add_row(label, str(n), style=style)
+    console.print(table)
 
 
 @app.command("taskpack")
@@ -43,31 +74,16 @@ def taskgen(
     force: bool = typer.Option(False, "--force", help="Replace --out if it exists."),
 ) -> None:
     """Generate SWE-smith-style tasks from the bundled repos: bugs verified by running the tests, held-out files."""
-    from pydantic import ValidationError
-
     from swerl.data.taskgen import FAMILIES, TaskgenParams, generate
-    from swerl.errors import DataError
 
-    try:
-        params = TaskgenParams(out=out, repos=list(repos), families=list(families) or list(FAMILIES),
-                               max_per_function=max_per_function, test_frac=test_frac, seed=seed, workers=workers,
-                               force=force)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        flag = "--" + str(err["loc"][0]).replace("_", "-")
-        raise DataError(f"{flag}: {err['msg']} (got {err.get('input')!r})") from None
-    report = generate(params)
-    table = Table(title=f"swerl data taskgen → {out}")
-    table.add_column("")
-    table.add_column("tasks", justify="right")
-    table.add_row("candidate edits", str(report.candidates))
-    for reason, n in sorted(report.dropped.items()):
-        table.add_row(f"dropped: {reason}", str(n))
-    for fam, n in sorted(report.families.items()):
-        table.add_row(f"family: {fam}", str(n))
-    for name, n in sorted(report.splits.items()):
-        table.add_row(f"split: {name}", str(n), style="bold")
-    console.print(table)
+    report = generate(_params(TaskgenParams, out=out, repos=list(repos), families=list(families) or list(FAMILIES),
+                              max_per_function=max_per_function, test_frac=test_frac, seed=seed, workers=workers,
+                              force=force))
+    _counts(f"swerl data taskgen → {out}", "tasks", [
+        ("candidate edits", report.candidates, None),
+        *((f"dropped: {k}", n, None) for k, n in sorted(report.dropped.items())),
+        *((f"family: {k}", n, None) for k, n in sorted(report.families.items())),
+        *((f"split: {k}", n, "bold") for k, n in sorted(report.splits.items()))])
     console.print(f"held-out files (test split only): {', '.join(report.heldout_files) or 'none'}")
 
 
@@ -124,23 +140,15 @@ def filter_(
                                         help="Worker processes for datasets map (default: 1 below 500k rows)."),
 ) -> None:
     """Filter SWE-smith rows (empty statement, missing branch, too many tests, probe difficulty) and split."""
-    from pydantic import ValidationError
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from swerl.data.params import FilterParams
     from swerl.data.pipeline import run_filter
-    from swerl.errors import DataError
 
-    try:
-        params = FilterParams(
-            dataset=dataset, split=split, out=out, branches=branches, inspect=inspect, repos=repos,
-            cache_dir=cache_dir, max_tests=max_tests, probe_results=probe_results, attempts=attempts,
-            all_fail_keep=all_fail_keep, test_size=test_size, seed=seed, on_bad_row=on_bad_row, num_proc=num_proc,
-        )
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        flag = "--" + str(err["loc"][0]).replace("_", "-")
-        raise DataError(f"{flag}: {err['msg']} (got {err.get('input')!r})") from None
+    params = _params(FilterParams, dataset=dataset, split=split, out=out, branches=branches, inspect=inspect,
+                     repos=repos, cache_dir=cache_dir, max_tests=max_tests, probe_results=probe_results,
+                     attempts=attempts, all_fail_keep=all_fail_keep, test_size=test_size, seed=seed,
+                     on_bad_row=on_bad_row, num_proc=num_proc)
 
     import datasets
 
@@ -157,17 +165,10 @@ def filter_(
 
         report = run_filter(params, progress=progress)
 
-    table = Table(title=f"swerl data filter → {out}")
-    table.add_column("")
-    table.add_column("rows", justify="right")
-    table.add_row("input", str(report.input))
-    for reason, n in report.dropped.items():
-        table.add_row(f"dropped: {reason}", str(n))
-    for cat, n in report.kept.items():
-        table.add_row(f"kept: {cat}", str(n), style="green")
-    for name, n in report.splits.items():
-        table.add_row(f"split: {name}", str(n), style="bold")
-    console.print(table)
+    _counts(f"swerl data filter → {out}", "rows", [
+        ("input", report.input, None), *((f"dropped: {k}", n, None) for k, n in report.dropped.items()),
+        *((f"kept: {k}", n, "green") for k, n in report.kept.items()),
+        *((f"split: {k}", n, "bold") for k, n in report.splits.items())])
 
 
 @app.command("probe")
@@ -187,26 +188,20 @@ def probe(
     store: Path | None = typer.Option(None, "--store", help="Store of the gateway started here "
                                                             "(default: PROBE_RESULTS.gateway.sqlite)."),
     concurrency: int | None = typer.Option(None, "--concurrency", min=1, help="Default: recipe rollout.concurrency."),
-    dataset: str | None = typer.Option(None, "--dataset", help="Tasks: taskpack or a rows file (default: recipe)."),
-    split: str | None = typer.Option(None, "--split"),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
-    repos: Path | None = typer.Option(None, "--repos", help="bwrap: DIR/<name> is the git mirror of owner/<name>."),
-    recipe: str = typer.Option("tiny", "--recipe", help="Recipe (rollout, sandbox and model sections)."),
-    set_: list[str] = typer.Option([], "--set", help="Recipe override (repeatable)."),
-    rootfs: str = typer.Option("auto", "--rootfs", help="bwrap system tree: auto, host or a directory."),
-    trajectories: Path | None = typer.Option(None, "--trajectories", help="Save trajectories here (redacted)."),
+    recipe: str = RECIPE, set_: list[str] = SET, dataset: str | None = DATASET, split: str | None = SPLIT,
+    repos: Path | None = REPOS, rootfs: str = ROOTFS, trajectories: Path | None = TRAJ,
 ) -> None:
     """Difficulty probe: k real rollouts per task (agent in a sandbox, graded fresh) for `filter --probe-results`."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from swerl.rollout.context import WorkerOptions
+    from swerl.rollout.cli import worker_options
     from swerl.rollout.probe import ProbeOptions, probe_main
 
     opts = ProbeOptions(
         probe_results=probe_results, attempts=attempts, endpoint=endpoint, model=model, api_key_env=api_key_env,
         direct=direct, gateway=gateway, admin_token_file=admin_token_file, store=store, concurrency=concurrency,
-        limit=limit, worker=WorkerOptions(recipe=recipe, overrides=list(set_), dataset=dataset, split=split,
-                                          repos=repos, rootfs=rootfs, trajectories=trajectories))
+        limit=limit, worker=worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories))
     err = Console(stderr=True)
     plain = not err.is_terminal  # a log file or scheduler: one line per recorded attempt instead of a bar
     with Progress(TextColumn("{task.description:<24}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -223,13 +218,7 @@ def probe(
                           f"  ({seen['resolved']} resolved so far)", markup=False, highlight=False, soft_wrap=True)
 
         report = probe_main(opts, progress)
-    table = Table(title=f"swerl data probe → {probe_results}")
-    table.add_column("")
-    table.add_column("attempts", justify="right")
-    table.add_row("planned", str(report.total))
-    table.add_row("already recorded (skipped)", str(report.skipped))
-    table.add_row("recorded now", str(report.recorded))
-    table.add_row("resolved now", str(report.resolved), style="green")
-    table.add_row("infra failures (not recorded)", str(len(report.infra_failed)),
-                  style="red" if report.infra_failed else None)
-    console.print(table)
+    _counts(f"swerl data probe → {probe_results}", "attempts", [
+        ("planned", report.total, None), ("already recorded (skipped)", report.skipped, None),
+        ("recorded now", report.recorded, None), ("resolved now", report.resolved, "green"),
+        ("infra failures (not recorded)", len(report.infra_failed), "red" if report.infra_failed else None)])

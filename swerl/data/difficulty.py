@@ -1,10 +1,8 @@
 """Stage 4: model-based difficulty from probe results (AL1 sec. 4.3.1).
 
-The probe runs the policy `k` times per task and appends JSONL lines
-`{"instance_id": ..., "attempt": ..., "resolved": true|false}`. A probe may be interrupted
-and resumed, so a repeated (instance_id, attempt) is a retry: the last line wins. A task
-with fewer than `k` distinct attempts is `not_probed`: excluded now and listed in
-`dropped.jsonl`, so the probe can finish it and a rerun picks it up.
+Probe lines `{"instance_id", "attempt", "resolved"}`; a repeated (instance_id, attempt) is a
+retry of a resumed probe (the last line wins). Fewer than `k` distinct attempts is `not_probed`:
+excluded and listed in `dropped.jsonl`, so a rerun picks it up once the probe finishes it.
 """
 
 from __future__ import annotations
@@ -58,11 +56,8 @@ def _attempt_order(a: int | str) -> tuple[int, int | str]:
 
 
 def probe_category(attempts: Mapping[int | str, bool] | None, k: int) -> str:
-    """`not_probed` (< k attempts), `too_easy` (all k resolved), `mixed`, or `all_fail`.
-
-    If more than k attempts were recorded, the first k (by attempt id) decide, so the
-    outcome does not depend on how many extra attempts a resumed probe added.
-    """
+    """`not_probed` (< k attempts), `too_easy` (all k resolved), `mixed`, or `all_fail`. The first k attempts
+    (by id) decide, so extra attempts a resumed probe added change nothing."""
     if not attempts or len(attempts) < k:
         return NOT_PROBED
     first = [attempts[a] for a in sorted(attempts, key=_attempt_order)[:k]]

@@ -1,29 +1,10 @@
-"""Expert trajectories: mini-swe-agent (unchanged) driven by a scripted solver, in a real sandbox, really graded.
+"""Expert trajectories (`swerl data expert`): mini-swe-agent, unchanged, driven by a scripted solver.
 
-SWE-smith makes SFT data by running SWE-agent with a strong model on its tasks and keeping
-the resolved trajectories. Without a strong model on a laptop, the "expert" here is a
-mini-swe-agent `Model` class that answers from a script, one text-based action per turn.
-Two strategies (`--strategy`):
-
-- `search` (default): **search-based repair** through a tool, a strategy a small model can
-  learn because its one decision is a copy, not a deduction. Action 1 calls the repair tool
-  the agent config defines (`python3 -c "$REPAIR" NAME`, see `recipes/agents/swe-tiny.yaml`)
-  on the function the issue names first ("`div` gives a wrong result." -> `div`); the tool
-  tries one-token edits that undo the usual bug kinds in the module defining it and keeps the
-  first after which the tests pass. Action 2 submits. The expert never reads the row's
-  `fix`: it solves what the search and the visible tests can solve, like any agent would.
-- `fix`: answers from the row's `fix` column (written by `swerl data taskgen`) like a careful
-  engineer: find the function, read it with line numbers, fix the line with `sed -i`, run the
-  failing tests, submit (five actions; longer trajectories, not learnable by a tiny model).
-
-Everything else is the real path: mini-swe-agent's `DefaultAgent` with its templates (or an
-`--agent-config` YAML merged over them, e.g. `recipes/agents/swe-tiny.yaml`), the hardened
-sandbox, the patch extracted on the host, grading of that patch in a fresh sandbox. The
-trajectory is mini-swe-agent's own `.traj.json` (what `swerl train sft` reads), with
-`info.swerl.grade` added; only resolved ones are kept for SFT.
-
-    swerl data expert --tasks runs/gen/train.jsonl --out runs/expert [--limit N] [--workers 2]
-        [--strategy search|fix] [--agent-config recipes/agents/swe-tiny.yaml]
+SWE-smith keeps a strong model's resolved trajectories as SFT data; here the "expert" is a
+mini-swe-agent `Model` class answering from a script, one text action per turn, in the real
+hardened sandbox with real grading. Strategies (docs/data.md): `search` calls the agent
+config's repair tool on the function the issue names first (a copy, never a deduction: what a
+small model can learn), `fix` replays the row's `fix` column like a careful engineer.
 """
 
 from __future__ import annotations
@@ -37,8 +18,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from swerl.atomic import write_text_atomic
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
+from swerl.rollout.agent import load_agent_yaml
 from swerl.rollout.harness import harness_env
 
 harness_env()  # before mini-swe-agent/litellm are imported: no remote price-list fetch, no banners
@@ -117,11 +100,8 @@ def script(plan: dict[str, Any]) -> list[str]:
 
 
 class ExpertTextbasedModel(LitellmTextbasedModel):
-    """A mini-swe-agent text-based model whose i-th answer is the scripted expert's i-th action.
-
-    Takes `expert` (an `expert_plan`, or `{"strategy": "search", "function": ...}`) as an extra model config key; everything mini-swe-agent does
-    with the answer (parsing, observation formatting, serialisation) is its own code.
-    """
+    """A mini-swe-agent text-based model whose i-th answer is the scripted expert's i-th action (model config
+    key `expert`: an `expert_plan`, or `{"strategy": "search", "function": ...}`); the rest is mini-swe-agent's."""
 
     def __init__(self, *, expert: dict[str, Any] | None = None, **kwargs: Any) -> None:
         if not expert:
@@ -138,33 +118,16 @@ class ExpertTextbasedModel(LitellmTextbasedModel):
             {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}])
 
 
-def _buggy_source(row: dict[str, Any], repo_dir: Path) -> str:
-    from swerl.data.taskpack import git
-
-    return git(repo_dir, "show", f"{row['instance_id']}:{row['fix']['file']}")
-
-
-def load_agent_yaml(path: Path | str | None) -> dict[str, Any]:
-    """An `--agent-config` file: mini-swe-agent-shaped YAML (`agent:`, `model:`, `environment:`); {} for None."""
-    from swerl.config import load_yaml_mapping
-
-    if path is None:
-        return {}
-    return load_yaml_mapping(Path(path).expanduser(), f"--agent-config {str(path)!r}", "agent:, model:, environment:")
-
-
 def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int = 1, backend: str = "bwrap",
                rootfs: str = "auto", step_limit: int = 10, strategy: str = "search",
                agent_config: dict[str, Any] | None = None) -> dict[str, Any]:
     """Run the expert on every row of `tasks` (a taskgen JSONL); write `OUT/<id>.traj.json` and `OUT/summary.json`.
-
-    `agent_config`: mini-swe-agent-shaped overrides (`{agent, model, environment}`, e.g. a loaded
-    `--agent-config` YAML) - the same templates the model will later be trained and evaluated with.
-    """
+    `agent_config`: mini-swe-agent-shaped overrides - the templates the model will be trained and evaluated with."""
     from pydantic import SecretStr
 
     from swerl.config import SandboxConfig
     from swerl.data.taskgen import load_rows, register_profiles
+    from swerl.data.taskpack import git
     from swerl.rollout.agent import run_agent
     from swerl.rollout.runner import load_sandbox
     from swerl.rollout.schema import ModelEndpoint
@@ -175,7 +138,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     if strategy == "search" and not (((agent_config or {}).get("environment") or {}).get("env") or {}).get(TOOL_VAR):
         raise DataError(f"--strategy search: the --agent-config must define the repair tool (environment.env."
                         f"{TOOL_VAR}, e.g. recipes/agents/swe-tiny.yaml)")
-    rows = load_rows(tasks)[:limit] if limit else load_rows(tasks)
+    rows = load_rows(tasks)[:limit]
     if not rows:
         raise DataError(f"--tasks {tasks}: no rows")
     register_profiles(rows)
@@ -194,7 +157,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
                                 "(the search strategy copies it from the issue)")
             plan: dict[str, Any] = {"strategy": "search", "function": function}
         else:
-            plan = expert_plan(row, _buggy_source(row, repo_dir))
+            plan = expert_plan(row, git(repo_dir, "show", f"{row['instance_id']}:{row['fix']['file']}"))
         path = out / f"{row['instance_id']}.traj.json"
         t0 = time.monotonic()
         cfg = copy.deepcopy(agent_config or {})
@@ -211,9 +174,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
             if grade else None)
         data["info"]["swerl"]["resolved"] = resolved
         data["instance_id"] = row["instance_id"]
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=2, default=str))
-        tmp.replace(path)
+        write_text_atomic(path, json.dumps(data, indent=2, default=str))
         return {"instance_id": row["instance_id"], "resolved": resolved, "exit_status": res.exit_status,
                 "seconds": round(time.monotonic() - t0, 2), "error": res.error}
 

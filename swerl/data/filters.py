@@ -1,9 +1,7 @@
 """Row normalisation and the static filter stages (1-3), as pure functions.
 
-Each stage has a plain per-row rule (`is_empty_statement`, `branch_reason`,
-`has_too_many_tests`: the definition, and the reference the tests compare against) and a
-vectorised arrow version (`stage*_batch`) that `datasets.map` runs over batches, in one
-process or in `num_proc` workers.
+Each stage has a plain per-row rule (the definition, and the reference the tests compare
+against) and a vectorised arrow version (`stage*_batch`) that `datasets.map` runs over batches.
 """
 
 from __future__ import annotations
@@ -30,10 +28,7 @@ def normalise_row(
     instance_id: Any, image_name: Any, problem_statement: Any, f2p: Any, p2p: Any
 ) -> tuple[list[str], list[str], str]:
     """(F2P, P2P, problem) for one row: test lists parsed from lists or JSON strings; problem "" if fine.
-
-    A malformed row is reported, not raised, so that `--on-bad-row skip` can drop it and
-    `error` can name the first one after the whole (possibly parallel) pass.
-    """
+    Reported, not raised, so `skip` can drop the row and `error` name the first after the (parallel) pass."""
     iid = instance_id if isinstance(instance_id, str) else repr(instance_id)
     try:
         if not isinstance(instance_id, str) or not instance_id.strip():
@@ -70,12 +65,8 @@ def normalise_batch(
 
 
 def screen_arrow_batch(batch: pa.Table, indices: Sequence[int]) -> pa.Table:
-    """Vectorised `normalise_batch` for the common case (test lists already `list<string>`).
-
-    Nothing is rewritten: only the test count, the row index and a bad-row message are
-    produced. Suspicious rows (nulls, blank ids, null test ids) are found with arrow
-    compute; only those go through `normalise_row` for the exact message.
-    """
+    """Vectorised `normalise_batch` for test lists already `list<string>`: nothing is rewritten; suspicious
+    rows (nulls, blank ids, null test ids) found with arrow compute go through `normalise_row` for the message."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -97,10 +88,8 @@ def screen_arrow_batch(batch: pa.Table, indices: Sequence[int]) -> pa.Table:
 
 
 def duplicate_ids(instance_ids: Sequence[Any]) -> dict[int, str]:
-    """Row index -> bad-row message for every repeat of an instance_id (the first occurrence stays).
-
-    Duplicates would make branch, probe and dropped.jsonl lookups ambiguous.
-    """
+    """Row index -> bad-row message for every repeat of an instance_id (the first occurrence stays): duplicates
+    would make branch, probe and dropped.jsonl lookups ambiguous."""
     seen: dict[str, int] = {}
     dups: dict[int, str] = {}
     for i, iid in enumerate(instance_ids):

@@ -1,20 +1,10 @@
 """Branch inventories: which branches an image's `/testbed` repository has (stage 2 of the filter).
 
-SWE-smith names each task's problem branch exactly `instance_id`; the image clones the
-mirror, so the branch shows up as `origin/<instance_id>` (or a local head). Branches
-pushed after the image was built are missing, and those tasks cannot be set up.
-
-Every implementation answers `branches(image_name)` or raises `ImageUnavailable`; the
-filter then drops that image's rows as `image_unavailable` rather than guessing.
-
-- `FileInventory`: a JSON file `{image_name: [branch, ...]}` (`--branches FILE`).
-- `LocalGitInventory`: a local git repository per image (`--inspect local --repos DIR`).
-  Mapping rule: strip the digest (`@sha256:...`) and the tag (`:tag`), then take the last
-  path component: `swerl-taskpack/calc:latest` -> `DIR/calc`,
-  `jyangballin/swesmith.x86_64.org_1776_repo.abc123` -> `DIR/swesmith.x86_64.org_1776_repo.abc123`.
-- `DockerInventory` lives in `swerl.sandbox.inventory` (containers are the sandbox's room).
-- `CachedInventory`: wraps any of them with a disk cache, so each image is inspected once.
-- `ChainInventory`: the first inventory that knows an image answers (file, then inspection).
+SWE-smith's problem branch is named exactly `instance_id`; branches pushed after an image was
+built are missing from it and those tasks cannot be set up. Every inventory answers
+`branches(image_name)` or raises `ImageUnavailable` (-> `image_unavailable`, never a guess):
+a `--branches` JSON file, a local git repo per image (`--inspect local`), or docker
+(`swerl.sandbox.inventory`), with a disk cache so each image is inspected once.
 """
 
 from __future__ import annotations
@@ -27,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from swerl.atomic import write_text_atomic
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
 
@@ -90,18 +81,13 @@ def list_git_branches(repo: Path) -> set[str]:
     )
     if proc.returncode != 0:
         raise ImageUnavailable(f"git for-each-ref failed in {str(repo)!r}: {proc.stderr.strip()}")
-    names: set[str] = set()
-    for ref in proc.stdout.splitlines():
-        for prefix in _REF_PREFIXES:
-            if ref.startswith(prefix):
-                name = ref[len(prefix):]
-                if name != "HEAD":
-                    names.add(name)
-    return names
+    names = {ref.removeprefix(p) for ref in proc.stdout.splitlines() for p in _REF_PREFIXES if ref.startswith(p)}
+    return names - {"HEAD"}
 
 
 class LocalGitInventory:
-    """`--inspect local --repos DIR`: the repo for an image is `DIR/<repo_dir_name(image)>` (see module doc)."""
+    """`--inspect local --repos DIR`: the repo for an image is `DIR/<repo_dir_name(image)>`
+    (`swerl-taskpack/calc:latest` -> `DIR/calc`)."""
 
     def __init__(self, repos: Path) -> None:
         self.repos = Path(repos)
@@ -144,10 +130,7 @@ def default_cache_dir() -> Path:
 
 class CachedInventory:
     """Disk cache around an inspecting inventory: one JSON file per (namespace, image), written atomically.
-
-    Inspecting an image (starting a container) is slow and images are immutable, so the
-    answer is kept. Failures are not cached: a later run retries them.
-    """
+    Inspecting an image (a container start) is slow and images are immutable; failures are not cached."""
 
     def __init__(self, inner: BranchInventory, cache_dir: Path, namespace: str) -> None:
         self.inner = inner
@@ -167,11 +150,8 @@ class CachedInventory:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             pass
         found = self.inner.branches(image_name)
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps({"namespace": self.namespace, "image_name": image_name,
-                                   "branches": sorted(found)}))
-        os.replace(tmp, path)
+        write_text_atomic(path, json.dumps({"namespace": self.namespace, "image_name": image_name,
+                                            "branches": sorted(found)}))
         log.info("inventory cached", image=image_name, branches=len(found))
         return found
 

@@ -1,14 +1,9 @@
-"""Load SWE-smith / SWE-bench rows with `datasets`: an HF hub name (with split) or a local file/dir.
+"""Load SWE-smith / SWE-bench rows with `datasets`: a hub name (with split), a file or a save_to_disk dir.
 
-Local forms: `.parquet`, `.jsonl` / `.json` files and `save_to_disk` directories (a single
-`Dataset`, or a `DatasetDict` from which `--split` is taken). Anything that does not exist
-locally and does not look like a path is treated as a hub name.
-
-JSON inputs are read line by line by swerl before `datasets` sees them, because `datasets`
-reports a broken line as "An error occurred while generating the dataset" and silently
-coerces wrong types (a `repo` object turns every row's `repo` into a JSON string). The scan
-names `FILE:LINE` and the field; with `--on-bad-row skip` the bad lines are left out and
-reported as `bad_row`, like rows that fail later checks.
+JSON inputs are scanned by swerl first, one row at a time: `datasets` reports a broken line as
+"An error occurred while generating the dataset" and silently coerces wrong types (a `repo`
+object turns every row's `repo` into a JSON string). The scan names `FILE:LINE` and the field;
+`--on-bad-row skip` leaves such rows out as `bad_row`.
 """
 
 from __future__ import annotations
@@ -47,11 +42,8 @@ class BadRow:
 
 @dataclass
 class LoadedRows:
-    """The loaded dataset plus what the pre-load scan left out and where each row came from.
-
-    `positions[i]` is dataset row i's position among all input rows (skipped ones included);
-    `labels[i]` its `FILE:LINE` (JSON lines) or `FILE item N` (JSON array); None for other formats.
-    """
+    """The loaded dataset, the rows the pre-load scan left out, and dataset row i's position among all input
+    rows (`positions`) and its `FILE:LINE` / `FILE item N` label (`labels`; None for non-JSON formats)."""
 
     ds: Dataset
     source: str
@@ -73,12 +65,8 @@ class LoadedRows:
         return f"{self.source} row {i}"
 
 
-def _looks_like_path(source: str) -> bool:
-    return (
-        source.startswith((".", "/", "~"))
-        or Path(source).suffix.lower() in _FILE_BUILDERS
-        or source.count("/") > 1
-    )
+def looks_like_path(source: str) -> bool:
+    return source.startswith((".", "/", "~")) or Path(source).suffix.lower() in _FILE_BUILDERS or source.count("/") > 1
 
 
 def load_rows(source: str, split: str = "train", *, num_proc: int | None = None,
@@ -91,11 +79,9 @@ def load_rows_checked(source: str, split: str = "train", *, num_proc: int | None
                       cache_dir: Path | None = None, on_bad_row: str = "error") -> LoadedRows:
     """Load `--dataset` and check the SWE-smith columns and their types (errors name the flag, file and line).
 
-    `cache_dir` is where `datasets` converts a local file to arrow: the filter passes a
-    per-run work dir, because the default (the HF cache) would keep a full copy of every
-    file ever filtered. Hub downloads always use the HF cache (download once).
-    `on_bad_row="skip"`: JSON lines that cannot be parsed or hold wrong types are left out
-    (`LoadedRows.skipped`) instead of stopping the load.
+    `cache_dir` is where a local file is converted to arrow: the filter passes a per-run work dir,
+    because the HF cache would keep a full copy of every file ever filtered (hub downloads use it).
+    `on_bad_row="skip"`: malformed JSON rows are left out (`LoadedRows.skipped`) instead of stopping.
     """
     path = Path(source).expanduser()
     labels: list[str] | None = None
@@ -103,7 +89,7 @@ def load_rows_checked(source: str, split: str = "train", *, num_proc: int | None
     positions: list[int] | None = None
     try:
         if path.is_dir():
-            ds = _load_dir(path, split)
+            ds = load_dir(path, split)
         elif path.is_file():
             builder = _FILE_BUILDERS.get(path.suffix.lower())
             if builder is None:
@@ -115,7 +101,7 @@ def load_rows_checked(source: str, split: str = "train", *, num_proc: int | None
                 ds, labels, skipped, positions = _load_json(path, source, cache_dir, num_proc, on_bad_row)
             else:
                 ds = _load_file(builder, path, cache_dir, num_proc)
-        elif _looks_like_path(source):
+        elif looks_like_path(source):
             raise DataError(f"--dataset {source!r}: no such file or directory")
         else:
             ds = _load_hub(source, split, num_proc)
@@ -157,10 +143,8 @@ def _is_array(path: Path) -> bool:
 
 
 def _iter_json_rows(path: Path, source: str) -> Iterator[tuple[str, int, Any, str]]:
-    """(label, line, value or None, error or "") per row of a JSON-lines file or JSON array; blank lines skipped.
-
-    One row is parsed at a time, so a large file is never held in memory as Python objects.
-    """
+    """(label, line, value or None, error or "") per row of a JSON-lines file or JSON array, one at a time (a
+    large file is never held in memory as Python objects); blank lines skipped."""
     if _is_array(path):
         try:
             items = json.loads(path.read_bytes())
@@ -200,10 +184,7 @@ def _short(v: Any) -> str:
 
 def row_problem(row: Any) -> str:
     """Why one parsed JSON row cannot be used ("" if it can): not an object, or a required field of a wrong type.
-
-    Nulls pass here: they get their own, more specific message later (or stage 1 for a null
-    problem statement). Missing fields are checked once every row's keys are known.
-    """
+    Nulls pass here (a more specific message comes later); missing fields are checked once all keys are known."""
     if not isinstance(row, dict):
         return f"a row must be a JSON object, got {_type_name(row)}"
     for col in REQUIRED_COLUMNS:
@@ -237,11 +218,8 @@ class _Scanned:
 
 def _load_json(path: Path, source: str, cache_dir: Path | None, num_proc: int | None,
                on_bad_row: str) -> tuple[Dataset, list[str], list[BadRow], list[int] | None]:
-    """Scan every row, then load the good ones (from a cleaned copy when any row was left out).
-
-    A required field absent from *some* rows is a per-row error ("field problem_statement is
-    missing"), not a silent null; absent from every row it is a missing column (`check_columns`).
-    """
+    """Scan every row, then load the good ones (from a cleaned copy when any row was left out). A required field
+    absent from *some* rows is a per-row error, not a silent null; from every row, a missing column."""
     scanned: list[_Scanned] = []
     columns: set[str] = set()
     for label, line, row, err in _iter_json_rows(path, source):
@@ -299,7 +277,8 @@ def _load_json(path: Path, source: str, cache_dir: Path | None, num_proc: int | 
     return ds, labels, skipped, [pos for pos, _ in good]
 
 
-def _load_dir(path: Path, split: str) -> Dataset:
+def load_dir(path: Path, split: str) -> Dataset:
+    """A `save_to_disk` directory: a `Dataset`, or `split` of a `DatasetDict`."""
     import datasets
 
     if not ((path / "state.json").exists() or (path / "dataset_dict.json").exists()):
@@ -333,10 +312,8 @@ def check_columns(columns: list[str], source: str) -> None:
 
 
 def check_column_types(ds: Dataset, source: str) -> None:
-    """Typed inputs (parquet, saved datasets): a required column of the wrong type is named with its type.
-
-    Without this, an integer or struct `repo` column would pass through and be written out as is.
-    """
+    """Typed inputs (parquet, saved datasets): a required column of the wrong type is named with its type
+    (otherwise an integer or struct `repo` column would pass through and be written out as is)."""
     import datasets
     from datasets import LargeList, List, Sequence, Value
 

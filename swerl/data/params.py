@@ -1,8 +1,5 @@
-"""Parameters and report of `swerl data filter` (pydantic, so the CLI, tests and recipes share one schema).
-
-The report is the contract with later stages (the difficulty probe, training): reason names
-and the `kept` categories are stable strings, listed here once.
-"""
+"""Parameters and report of `swerl data filter`: one pydantic schema for the CLI, tests and recipes.
+Reason names and `kept` categories are the contract with later stages, listed here once."""
 
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """`swerl data filter` as a library: load -> normalise -> stages 1-4 -> split -> write.
 
-Each stage classifies the surviving rows with one batched `datasets.map` over only the
-columns it needs (returning a narrow reason column, so the wide `patch` / statement
-columns are never rewritten), then keeps the survivors with `select` (an index mapping,
-no copy). A row's drop reason is the first stage that drops it.
+Each stage is one batched `datasets.map` over only the columns it needs, returning a narrow
+reason column (the wide `patch` / statement columns are never rewritten), then `select` (an index
+mapping, no copy). A row's drop reason is the first stage that drops it.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -73,16 +73,9 @@ class FilterOutcome:
     reasons: list[str] = field(default_factory=list)  # the reasons this run could produce, in order
 
     def report(self, params: FilterParams) -> FilterReport:
-        counts = dict.fromkeys(self.reasons, 0)
-        for _, _, reason in self.dropped:
-            counts[reason] = counts.get(reason, 0) + 1
-        return FilterReport(
-            input=self.n_input,
-            dropped=counts,
-            kept=dict(self.kept),
-            splits={"train": len(self.train), "test": len(self.test)},
-            params=params.report_params(),
-        )
+        counts = dict.fromkeys(self.reasons, 0) | Counter(reason for _, _, reason in self.dropped)
+        return FilterReport(input=self.n_input, dropped=counts, kept=dict(self.kept),
+                            splits={"train": len(self.train), "test": len(self.test)}, params=params.report_params())
 
 
 def resolve_num_proc(num_proc: int | None, n_rows: int) -> int | None:
@@ -140,11 +133,8 @@ def _has_arrow_fast_path(ds: Dataset) -> bool:
 
 def normalise(ds: Dataset, num_proc: int | None, work_dir: Path | None = None) -> tuple[Dataset, list[str]]:
     """Test lists as lists (from lists or JSON strings) + helper columns; returns (dataset, bad messages).
-
-    Rows already in SWE-smith's native form (`list<string>`) are screened with arrow compute
-    and not rewritten; JSON-string or mixed columns are parsed row by row in Python, and the
-    parsed lists go to `work_dir` (or memory), never into the HF cache.
-    """
+    Native `list<string>` rows are screened with arrow and not rewritten; others are parsed in Python into
+    `work_dir` (or memory), never into the HF cache."""
     from datasets import Features, List, Value, concatenate_datasets
 
     cols = ["instance_id", "image_name", "problem_statement", "FAIL_TO_PASS", "PASS_TO_PASS"]
@@ -194,21 +184,11 @@ def inspect_images(images: Sequence[str], inventory: BranchInventory,
     return found
 
 
-def filter_dataset(
-    ds: Dataset,
-    params: FilterParams,
-    *,
-    inventory: BranchInventory | None,
-    probes: difficulty.ProbeResults | None = None,
-    progress: ProgressHook = _no_progress,
-    work_dir: Path | None = None,
-    row_label: Callable[[int], str] | None = None,
-) -> FilterOutcome:
-    """Classify every row (bad row, stages 1-4), then split the kept rows.
-
-    Nothing is written except scratch files in `work_dir` (None: scratch stays in memory).
-    `row_label(i)` names row i in errors (`FILE:LINE`); `run_filter` passes the loader's.
-    """
+def filter_dataset(ds: Dataset, params: FilterParams, *, inventory: BranchInventory | None,
+                   probes: difficulty.ProbeResults | None = None, progress: ProgressHook = _no_progress,
+                   work_dir: Path | None = None, row_label: Callable[[int], str] | None = None) -> FilterOutcome:
+    """Classify every row (bad row, stages 1-4), then split the kept rows. Nothing is written but scratch in
+    `work_dir` (None: memory); `row_label(i)` names row i in errors (`FILE:LINE`)."""
     from datasets import Dataset as HFDataset
 
     n = len(ds)
@@ -303,12 +283,9 @@ def _fingerprint_seed(params: FilterParams, kept_ids: Sequence[str]) -> str:
 
 
 def _finalise(cls: type[Dataset], ds: Dataset, positions: list[int], split: str, digest: str) -> Dataset:
-    """An in-memory dataset with a deterministic fingerprint and clean info, so `save_to_disk` is byte-stable.
-
-    (The loaded dataset's info carries the input's download paths and stale split sizes;
-    datasets' own fingerprints can be random when a transform cannot be hashed.) Rows are
-    gathered with arrow `take`, not `flatten_indices`, which round-trips through Python.
-    """
+    """An in-memory dataset with a deterministic fingerprint and clean info, so `save_to_disk` is byte-stable
+    (the loaded info carries the input's paths and stale sizes; datasets' own fingerprints can be random).
+    Rows are gathered with arrow `take`, not `flatten_indices`, which round-trips through Python."""
     from datasets import DatasetInfo, NamedSplit
     from datasets.table import InMemoryTable
 
@@ -330,11 +307,8 @@ def _add_skipped(outcome: FilterOutcome, loaded: LoadedRows) -> None:
 
 
 def run_filter(params: FilterParams, progress: ProgressHook = _no_progress) -> FilterReport:
-    """The whole command: check `--out`, build the inventory, load, filter, write atomically.
-
-    Scratch (the arrow conversion of a local input, parsed test lists) lives in a work dir
-    next to `--out`, removed at the end, so repeated runs leave nothing behind.
-    """
+    """The whole command: check `--out`, build the inventory, load, filter, write atomically. Scratch (arrow
+    conversions, parsed test lists) lives in a work dir next to `--out`, removed at the end."""
     from swerl.data.report import check_out_dir, write_outputs
 
     check_out_dir(params.out)

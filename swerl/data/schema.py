@@ -1,17 +1,15 @@
-"""The SWE-smith / SWE-bench row schema, normalised.
-
-SWE-smith rows carry FAIL_TO_PASS / PASS_TO_PASS as lists; SWE-bench rows as JSON
-strings. `TaskRow` accepts both and always exposes lists.
-"""
+"""The SWE-smith / SWE-bench row schema: `TaskRow` accepts test lists as lists (SWE-smith) or JSON
+strings (SWE-bench) and always exposes lists."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from swerl.errors import DataError
+from swerl.errors import DataError, SwerlError
 
 REQUIRED_COLUMNS = ("instance_id", "repo", "patch", "FAIL_TO_PASS", "PASS_TO_PASS", "image_name", "problem_statement")
 TEST_LIST_FIELDS = ("FAIL_TO_PASS", "PASS_TO_PASS")
@@ -31,6 +29,29 @@ def parse_test_list(value: Any, *, instance_id: str, field: str) -> list[str]:
     if not isinstance(value, list | tuple) or not all(isinstance(t, str) for t in value):
         raise DataError(f"row {instance_id!r}: field {field} must be a list of test-id strings")
     return list(value)
+
+
+def read_json_rows(path: Path, where: str, error: type[SwerlError] = DataError) -> list[tuple[str, Any]]:
+    """(label, value) per row: each non-blank line of a JSON-lines file (`line N`), or each item of a `.json`
+    list or `{id: row}` object (`entry N`). A parse error is `error`, naming `where` (the caller's flag or file)."""
+    text = Path(path).read_text()
+    if Path(path).suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise error(f"{where}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+        items = list(data.values()) if isinstance(data, dict) else data
+        if not isinstance(items, list):
+            raise error(f"{where}: a .json file must be a list of rows or an {{id: row}} object")
+        return [(f"entry {i}", v) for i, v in enumerate(items, 1)]
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                out.append((f"line {n}", json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise error(f"{where}: line {n} is not valid JSON: {exc.msg}") from exc
+    return out
 
 
 class TaskRow(BaseModel):

@@ -1,8 +1,8 @@
 """Seeded, order-free sampling (the train/test split and the all-fail sample).
 
-A sample of size k is the k ids with the smallest `sha256(tag:seed:id)`. It depends only on
-the set of ids and the seed (not on row order), and it is stable as the set grows: when a
-resumed probe adds tasks, an id already in the sample leaves it only if a new id outranks it.
+A sample of size k is the k ids with the smallest `sha256(tag:seed:id)`: independent of row
+order, and stable as the set grows (a resumed probe's new id displaces an old one only by
+outranking it).
 """
 
 from __future__ import annotations
@@ -22,11 +22,8 @@ def seeded_sample(ids: Iterable[str], k: int, *, seed: int, tag: str) -> set[str
 
 
 def split_indices(instance_ids: Sequence[str], test_size: int, seed: int) -> tuple[list[int], list[int]]:
-    """(train, test) positions, each in input order.
-
-    Asking for more test rows than kept is an error: a silently smaller test set would make
-    results incomparable.
-    """
+    """(train, test) positions, each in input order. More test rows than kept is an error: a silently smaller
+    test set would make results incomparable."""
     n = len(instance_ids)
     if test_size > n:
         raise DataError(f"--test-size {test_size}: only {n} rows are kept after filtering")

@@ -1,54 +1,16 @@
 """`swerl data taskgen`: a deterministic generator of SWE-smith-style tasks from the bundled repos.
 
-SWE-smith makes tasks by breaking working code and keeping the breakages that real tests
-catch. This does the same, offline and small enough for a laptop:
-
-1. **Candidates.** Every non-test module of every bundled repository
-   (`swerl/data/taskpack/repos/*`) is parsed with `ast`; inside function bodies each
-   single-line site of a *bug family* yields a candidate edit:
-
-   | family | edit |
-   |---|---|
-   | `op_swap` | arithmetic operator swapped (`+`<->`-`, `*`->`/`, `//`->`/`, `%`->`//`, `**`->`*`) |
-   | `compare_boundary` | `<`<->`<=`, `>`<->`>=` (the classic off-by-one at a boundary) |
-   | `inverted_condition` | `==`<->`!=`, `in`<->`not in`, `not x`->`x`, `if x`->`if not x` |
-   | `logic_swap` | `and`<->`or` |
-   | `off_by_one` | an integer literal +1 / -1 |
-   | `wrong_constant` | a numeric literal doubled, a short string literal replaced |
-   | `swapped_args` | the first two positional arguments of a call exchanged |
-
-2. **Verification by running the tests.** Each candidate is applied to a scratch copy of
-   its repo and the repo's test suite runs once (`pytest -rA`, no bytecode cache, so an
-   edit of equal size in the same second is never masked by a stale `.pyc`). The clean
-   code must pass every test. `FAIL_TO_PASS` = the tests the edit breaks, `PASS_TO_PASS` =
-   the rest; an edit no test catches is dropped (`no_failing_test`), and so is one that
-   breaks collection (`collection_error`) or more than `max_fail_frac` of the suite
-   (`too_broad`). Identical buggy files are kept once (`duplicate`).
-
-3. **Problem statements** describe the symptom as an issue report does: the failing call
-   (the first FAIL_TO_PASS test's failing line) and the error or wrong value pytest printed;
-   never the test name or the fix. Phrasing varies by a seeded choice.
-
-4. **Repositories.** `OUT/repos/<name>` is a real git repository: `main` is the clean code,
-   and a branch named exactly `instance_id` carries the committed bug (SWE-smith's layout);
-   the row's `patch` is `git diff main..<instance_id>`. Commits use a fixed identity and
-   date, so the same inputs give the same commit ids.
-
-5. **Split on unseen code.** Whole modules are held out: files are ordered by a seeded hash
-   and taken for `test` until it holds `test_frac` of the tasks. No function of a test
-   task's module is edited in any train task, so a gain on `test` is generalisation.
-
-Outputs (written to a temporary directory, then renamed): `tasks.jsonl` (every row, with
-`split`), `train.jsonl`, `test.jsonl`, `repos/`, `report.json` (counts per family, repo,
-split and drop reason). Rows carry the SWE-smith columns plus `repo_dir` (relative to the
-JSONL file, for the bwrap backend), `split`, `family`, `file`, `function`, `line` and
-`fix` (`{"file", "line", "old", "new"}`: the smallest unique text on the buggy line to
-replace; what the scripted expert in `swerl.data.expert` applies).
+As SWE-smith does, offline: single-line edits of known bug families inside function bodies
+(`FAMILIES`), each kept only if the repo's real tests catch it (`FAIL_TO_PASS` = the tests it
+breaks), with an issue-style statement of the symptom, a git branch named `instance_id` per bug,
+and a test split of whole held-out modules, so a gain on `test` is generalisation. The stages,
+drop reasons and output columns are described in docs/data.md.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import json
 import os
@@ -67,8 +29,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from swerl.atomic import publish_dir
-from swerl.data.schema import TaskRow
-from swerl.data.taskpack import REPOS_DIR, git
+from swerl.data.schema import TaskRow, read_json_rows
+from swerl.data.taskpack import COPY_IGNORE, REPOS_DIR, clear_out, git, init_clean_repo, write_jsonl
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
 
@@ -77,7 +39,6 @@ log = get_logger(__name__)
 OWNER = "swerl-taskgen"
 FAMILIES = ("op_swap", "compare_boundary", "inverted_condition", "logic_swap", "off_by_one", "wrong_constant",
             "swapped_args")
-TEST_CMD = "python -m pytest -rA -p no:cacheprovider tests"
 _PYTEST = [sys.executable, "-m", "pytest", "-rA", "-p", "no:cacheprovider", "--tb=short", "-q", "--color=no", "tests"]
 _RESULT = re.compile(r"^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED)\s+(\S+)", re.MULTILINE)
 
@@ -157,11 +118,6 @@ class TaskgenReport:
     splits: Counter = field(default_factory=Counter)
     heldout_files: list[str] = field(default_factory=list)
 
-    def as_dict(self) -> dict[str, Any]:
-        return {"candidates": self.candidates, "kept": self.kept, "dropped": dict(sorted(self.dropped.items())),
-                "families": dict(sorted(self.families.items())), "repos": dict(sorted(self.repos.items())),
-                "splits": dict(sorted(self.splits.items())), "heldout_files": self.heldout_files}
-
 
 # ------------------------------------------------------------------------------------------- candidates
 
@@ -180,22 +136,15 @@ def _docstring_nodes(tree: ast.AST) -> set[int]:
     return out
 
 
-def _between(lines: list[str], a: ast.AST, b: ast.AST) -> tuple[int, int, int] | None:
-    """(line, start col, end col) of the source between two sibling nodes on one line."""
+def _op_site(lines: list[str], a: ast.AST, b: ast.AST, sym: str) -> tuple[int, int, int] | None:
+    """(line, start col, end col) of operator `sym`, if it occurs exactly once between sibling nodes on one line."""
     if a.end_lineno != b.lineno or a.end_col_offset is None:
         return None
-    return a.end_lineno, a.end_col_offset, b.col_offset
-
-
-def _op_site(lines: list[str], a: ast.AST, b: ast.AST, sym: str) -> tuple[int, int, int] | None:
-    span = _between(lines, a, b)
-    if span is None:
-        return None
-    line, c0, c1 = span
-    gap = lines[line - 1][c0:c1]
+    line, c0 = a.end_lineno, a.end_col_offset
+    gap = lines[line - 1][c0:b.col_offset]
     pat = r"(?<![\w*/<>=!])" + re.escape(sym) + r"(?![\w*/<>=])" if sym.isalpha() or " " in sym else \
         r"(?<![*/<>=!])" + re.escape(sym) + r"(?![*/<>=])"
-    m = [x for x in re.finditer(pat, gap)]
+    m = list(re.finditer(pat, gap))
     if len(m) != 1:
         return None
     return line, c0 + m[0].start(), c0 + m[0].end()
@@ -356,10 +305,12 @@ def _pytest(work: Path, timeout_s: float) -> tuple[dict[str, str], str]:
     except subprocess.TimeoutExpired as exc:
         out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
         return {}, out + "\nTIMEOUT"
-    status: dict[str, str] = {}
-    for kind, node in _RESULT.findall(out):
-        status[node] = "passed" if kind in ("PASSED", "XFAIL") else "failed"
-    return status, out
+    return _status(out), out
+
+
+def _status(out: str) -> dict[str, str]:
+    """Test id -> passed / failed from pytest's `-rA` summary lines."""
+    return {node: "passed" if kind in ("PASSED", "XFAIL") else "failed" for kind, node in _RESULT.findall(out)}
 
 
 def _symptom(output: str, test_id: str) -> dict[str, list[str]]:
@@ -423,16 +374,13 @@ def _forked_pytest(work: Path, timeout_s: float) -> tuple[dict[str, str], str]:
             return {}, "TIMEOUT"
         time.sleep(0.02)
     out = out_file.read_text(errors="replace")
-    status: dict[str, str] = {}
-    for kind, node in _RESULT.findall(out):
-        status[node] = "passed" if kind in ("PASSED", "XFAIL") else "failed"
-    return status, out
+    return _status(out), out
 
 
 def _verify_one(cand: Candidate, timeout_s: float) -> tuple[dict[str, str], str, str]:
     work = _WORKER["root"] / cand.repo
     if not work.exists():
-        shutil.copytree(_WORKER["repos"][cand.repo], work, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(_WORKER["repos"][cand.repo], work, ignore=COPY_IGNORE)
     path = work / cand.file
     clean = path.read_text()
     buggy = cand.apply(clean)
@@ -442,10 +390,6 @@ def _verify_one(cand: Candidate, timeout_s: float) -> tuple[dict[str, str], str,
     finally:
         path.write_text(clean)
     return status, out, buggy
-
-
-def _verify_star(args: tuple[Candidate, float]) -> tuple[dict[str, str], str, str]:
-    return _verify_one(*args)
 
 
 def verify(cands: list[Candidate], repos: dict[str, Path], baseline: dict[str, dict[str, str]], *, workers: int,
@@ -462,7 +406,7 @@ def verify(cands: list[Candidate], repos: dict[str, Path], baseline: dict[str, d
         # pytest session's capture and plugins) leaks into the runs, and no interpreter starts per run
         with mp.get_context("spawn").Pool(workers, _worker_init, (repos, str(scratch_root))) as pool:
             runs = []
-            for i, run in enumerate(pool.imap(_verify_star, [(c, timeout_s) for c in cands], chunksize=2)):
+            for i, run in enumerate(pool.imap(functools.partial(_verify_one, timeout_s=timeout_s), cands, chunksize=2)):
                 runs.append(run)
                 if progress:
                     progress("verify", i + 1, len(cands))
@@ -584,37 +528,16 @@ def unique_fix(buggy_line: str, clean_line: str) -> tuple[str, str]:
 def _commit_branch(repo: Path, branch: str, rel: str, text: str, message: str) -> None:
     """Commit `text` as `rel` on a new branch off main without touching the work tree (git plumbing)."""
     env_index = repo / ".git" / f"index-{_h(branch)[:12]}"
-    blob = _git_in(repo, ["hash-object", "-w", "--stdin"], text).strip()
+    blob = git(repo, "hash-object", "-w", "--stdin", stdin=text).strip()
     env = {"GIT_INDEX_FILE": str(env_index)}
     try:
-        git_env(repo, env, "read-tree", "main")
-        git_env(repo, env, "update-index", "--add", "--cacheinfo", f"100644,{blob},{rel}")
-        tree = git_env(repo, env, "write-tree").strip()
-        commit = git_env(repo, env, "commit-tree", tree, "-p", "main", "-m", message).strip()
+        git(repo, "read-tree", "main", env=env)
+        git(repo, "update-index", "--add", "--cacheinfo", f"100644,{blob},{rel}", env=env)
+        tree = git(repo, "write-tree", env=env).strip()
+        commit = git(repo, "commit-tree", tree, "-p", "main", "-m", message, env=env).strip()
         git(repo, "update-ref", f"refs/heads/{branch}", commit)
     finally:
         env_index.unlink(missing_ok=True)
-
-
-def git_env(repo: Path, env: dict[str, str], *args: str) -> str:
-    from swerl.data import taskpack
-
-    full = {**os.environ, **taskpack._GIT_ENV, **env}
-    res = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", *args], cwd=repo, env=full, capture_output=True,
-                         text=True)
-    if res.returncode != 0:
-        raise SwerlError(f"git {' '.join(args)} failed in {repo}: {res.stderr.strip()}")
-    return res.stdout
-
-
-def _git_in(repo: Path, args: list[str], stdin: str) -> str:
-    from swerl.data import taskpack
-
-    res = subprocess.run(["git", *args], cwd=repo, env={**os.environ, **taskpack._GIT_ENV}, input=stdin,
-                         capture_output=True, text=True)
-    if res.returncode != 0:
-        raise SwerlError(f"git {' '.join(args)} failed in {repo}: {res.stderr.strip()}")
-    return res.stdout
 
 
 def _select(verified: list[Verified], max_per_function: int, seed: int) -> list[Verified]:
@@ -659,12 +582,6 @@ def instance_id(v: Verified) -> str:
     return f"{OWNER}__{v.cand.repo}.{v.cand.family}__{fn}_{_h(v.cand.key)[:6]}"
 
 
-def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    with path.open("w") as fh:
-        for r in rows:
-            fh.write(json.dumps(r, sort_keys=True) + "\n")
-
-
 def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | None = None) -> TaskgenReport:
     """Build the task set into `params.out` (see the module docstring)."""
     out = Path(params.out)
@@ -676,11 +593,7 @@ def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | 
     bad = sorted(set(names) - set(available))
     if bad:
         raise DataError(f"--repo: unknown {', '.join(bad)} (bundled: {', '.join(available)})")
-    if out.exists() and any(out.iterdir()):
-        if not params.force:
-            raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
-        shutil.rmtree(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
+    clear_out(out, params.force)
     report = TaskgenReport()
     repos = {n: REPOS_DIR / n for n in names}
     with publish_dir(out) as tmp:
@@ -688,7 +601,7 @@ def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | 
         cands: list[Candidate] = []
         for name, src in repos.items():
             work = tmp / "baseline" / name
-            shutil.copytree(src, work, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
+            shutil.copytree(src, work, ignore=COPY_IGNORE)
             status, output = _pytest(work, params.timeout_s)
             failing = sorted(t for t, s in status.items() if s != "passed")
             if not status or failing:
@@ -712,11 +625,11 @@ def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | 
             report.repos[r["repo"]] += 1
             report.splits[r["split"]] += 1
         report.kept = len(rows)
-        _write_jsonl(tmp / "tasks.jsonl", rows)
+        write_jsonl(tmp / "tasks.jsonl", rows)
         for split in ("train", "test"):
-            _write_jsonl(tmp / f"{split}.jsonl", [r for r in rows if r["split"] == split])
+            write_jsonl(tmp / f"{split}.jsonl", [r for r in rows if r["split"] == split])
         (tmp / "report.json").write_text(json.dumps({"params": params.model_dump(mode="json", exclude={"out", "force"}),
-                                                     **report.as_dict()}, indent=2, sort_keys=True) + "\n")
+                                                     **vars(report)}, indent=2, sort_keys=True) + "\n")
     log.info("taskgen done", out=str(out), tasks=report.kept, candidates=report.candidates,
              train=report.splits.get("train", 0), test=report.splits.get("test", 0))
     return report
@@ -725,12 +638,8 @@ def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | 
 def _materialise(tmp: Path, repos: dict[str, Path], chosen: list[Verified], held: set[tuple[str, str]], seed: int,
                  progress: Callable[[str, int, int], None] | None) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
-    for name, src in repos.items():
-        dest = tmp / "repos" / name
-        shutil.copytree(src, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
-        git(dest, "init", "-q")
-        git(dest, "add", "-A")
-        git(dest, "commit", "-q", "-m", f"{name}: clean code")
+    for name in repos:
+        init_clean_repo(name, tmp / "repos" / name)
     for i, v in enumerate(chosen):
         c = v.cand
         iid = instance_id(v)
@@ -755,16 +664,9 @@ def _materialise(tmp: Path, repos: dict[str, Path], chosen: list[Verified], held
 
 def load_rows(path: Path) -> list[dict[str, Any]]:
     """Rows of a `tasks.jsonl` / `train.jsonl` / `test.jsonl` written by `generate`; errors name the line."""
-    rows = []
-    for n, line in enumerate(Path(path).read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"{path}: line {n} is not valid JSON: {exc.msg}") from exc
+    rows = [row for _, row in read_json_rows(path, str(path))]
+    for row in rows:
         TaskRow.model_validate(row)
-        rows.append(row)
     return rows
 
 
@@ -773,7 +675,7 @@ def register_profiles(rows: list[dict[str, Any]] | Iterator[dict[str, Any]]) -> 
     from swerl.sandbox.profiles import register_local_profile
 
     for repo in sorted({str(r["repo"]) for r in rows if str(r.get("repo", "")).startswith(OWNER + "/")}):
-        register_local_profile(repo, TEST_CMD)
+        register_local_profile(repo)
 
 
 __all__ = ["FAMILIES", "OWNER", "Candidate", "TaskgenParams", "TaskgenReport", "find_candidates", "generate",

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -88,7 +90,8 @@ def swebench(
 
     from swerl.eval.options import EvalOptions
     from swerl.eval.report import render
-    from swerl.eval.runner import load_agent_config, run_eval
+    from swerl.eval.runner import run_eval
+    from swerl.rollout.agent import load_agent_yaml
 
     _tame_third_party_logging()
     if grade_only is not None and run_only:
@@ -113,7 +116,7 @@ def swebench(
         out=out, model=model, model_name=model_name, api_key_env=api_key_env, engine=engine, dataset=dataset,
         split=split, instances=instances, limit=limit, workers=workers, attempts=attempts, backend=backend,
         docker_host=docker_host, rootfs=rootfs, grader=grader, grade_only=grade_only, run_only=run_only, redo=redo,
-        harness=harness, agent_config=load_agent_config(str(agent_config) if agent_config else None),
+        harness=harness, agent_config=load_agent_yaml(agent_config),
         agent_config_path=str(agent_config) if agent_config else None, step_limit=step_limit,
         temperature=temperature, max_tokens=max_tokens, command_timeout_s=command_timeout,
         rollout_timeout_s=rollout_timeout, grade_timeout_s=grade_timeout, infra_retries=infra_retries, pull=pull,
@@ -127,19 +130,23 @@ def swebench(
         err_console.print(f"\\[{n}/{total}] {which}: {tag} - {escape(detail)}", highlight=False, soft_wrap=True)
 
     report = run_eval(opts, on_done=None if as_json else progress)
+    if not _show(report, render, as_json, exclude={"instances"}):
+        console.print(f"report: {out / 'report.json'}   predictions: {out / 'preds.jsonl'}")
+
+
+def _show(rep: Any, render: Callable[[Any], list[object]], as_json: bool, exclude: set[str] | None = None) -> bool:
+    """Print a report as JSON (`--json`; True) or as its rich tables (False)."""
     if as_json:
-        typer.echo(json.dumps(report.model_dump(mode="json", exclude={"instances"}), indent=2))
-        return
-    for table in render(report):
+        typer.echo(json.dumps(rep.model_dump(mode="json", exclude=exclude), indent=2))
+        return True
+    for table in render(rep):
         console.print(table)
-    console.print(f"report: {out / 'report.json'}   predictions: {out / 'preds.jsonl'}")
+    return False
 
 
 def check_out(out: Path, flag: str = "--out") -> None:
-    """The run dir must be a directory we can create and write: say so before any work, naming the flag.
-
-    Nothing is created here (a run that fails on a later check leaves no empty run dir).
-    """
+    """The run dir must be a directory we can create and write: say so before any work, naming the flag
+    (without creating it: a run that fails a later check leaves no empty run dir)."""
     if out.exists() and not out.is_dir():
         raise SwerlError(f"{flag} {str(out)!r}: exists and is not a directory")
     base = out.absolute()
@@ -184,11 +191,7 @@ def report_cmd(
         raise SwerlError(f"RUN_DIR {str(run_dir)!r}: no run.json (not a `swerl eval swebench` run dir)")
     rep = build_report(store, manifest)
     write_json_atomic(run_dir / "report.json", rep.model_dump(mode="json"))
-    if as_json:
-        typer.echo(json.dumps(rep.model_dump(mode="json", exclude={"instances"}), indent=2))
-        return
-    for table in render(rep):
-        console.print(table)
+    _show(rep, render, as_json, exclude={"instances"})
 
 
 @app.command("compare")
@@ -209,12 +212,8 @@ def compare_cmd(
     dest = out or (run_b / f"compare-vs-{run_a.resolve().name}")
     rep = compare(run_a, run_b, samples=samples, seed=seed, confidence=confidence, chart=dest / "compare.png")
     write_json_atomic(dest / "compare.json", rep.model_dump(mode="json"))
-    if as_json:
-        typer.echo(json.dumps(rep.model_dump(mode="json"), indent=2))
-        return
-    for table in render(rep):
-        console.print(table)
-    console.print(f"chart: {rep.chart}   json: {dest / 'compare.json'}")
+    if not _show(rep, render, as_json):
+        console.print(f"chart: {rep.chart}   json: {dest / 'compare.json'}")
 
 
 @app.command("taskpack")

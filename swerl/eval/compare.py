@@ -1,10 +1,7 @@
 """`swerl eval compare RUN_A RUN_B`: which instances flipped, per-repo deltas, and how sure we can be.
 
-The comparison is paired: only instances both runs evaluated count, each contributing
-(a_resolved, b_resolved) from attempt 0. The confidence interval on the difference in
-resolved rate (B - A) is a paired bootstrap: resample instances with replacement,
-recompute the mean difference, take percentiles. On 500 Verified instances a 2-point
-difference is usually inside the noise; the interval says so instead of a bare delta.
+Paired over the instances both runs evaluated (attempt 0); the interval on B - A is a paired
+bootstrap, because on 500 instances a 2-point difference is usually noise and a bare delta hides it.
 """
 
 from __future__ import annotations
@@ -16,9 +13,7 @@ from typing import Any
 from swerl.errors import SwerlError
 from swerl.eval.schema import CompareReport, EvalReport, Flip, RepoDelta
 
-# Below this many paired instances a bootstrap interval is not worth quoting: with n=2 it can only take a
-# handful of values, and it understates the uncertainty of any small sample.
-SMALL_N = 30
+SMALL_N = 30  # below this many pairs a bootstrap interval understates the uncertainty: not worth quoting
 
 
 def small_n_warning(n: int) -> str | None:
@@ -103,12 +98,8 @@ def plot(rep: CompareReport, path: Path, *, label_a: str, label_b: str) -> None:
 
 
 def compare_figure(rep: CompareReport, *, label_a: str, label_b: str) -> Any:
-    """Resolved % per repository (and overall) for A and B, side by side; Agg backend (no display).
-
-    Each bar carries its value; the legend sits outside the axes (inside, it would cover a bar
-    whenever one reaches 100%); below `SMALL_N` common instances the title says the interval
-    is not meaningful. Returns the matplotlib figure (the caller closes it).
-    """
+    """Resolved % per repository (and overall) for A and B, side by side, each bar labelled; Agg backend.
+    The legend sits outside the axes (inside, it would cover a 100% bar). The caller closes the figure."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -138,30 +129,23 @@ def compare_figure(rep: CompareReport, *, label_a: str, label_b: str) -> Any:
 
 
 def render(rep: CompareReport) -> list[object]:
-    from rich.table import Table
+    from swerl.eval.report import table
 
-    head = Table(title=f"{rep.run_b} vs {rep.run_a} ({rep.common} common instances)")
-    head.add_column("metric")
-    head.add_column("value", justify="right")
-    head.add_row("A resolved", f"{rep.a_resolved_pct:.1f}%")
-    head.add_row("B resolved", f"{rep.b_resolved_pct:.1f}%")
-    head.add_row("B - A", f"{rep.delta_pct:+.1f} pts")
-    head.add_row(f"{int(rep.confidence * 100)}% CI (paired bootstrap)", f"[{rep.ci_low:+.1f}, {rep.ci_high:+.1f}]")
-    head.add_row("gained / lost", f"{len(rep.gained)} / {len(rep.lost)}")
-
+    head = [("A resolved", f"{rep.a_resolved_pct:.1f}%"), ("B resolved", f"{rep.b_resolved_pct:.1f}%"),
+            ("B - A", f"{rep.delta_pct:+.1f} pts"),
+            (f"{int(rep.confidence * 100)}% CI (paired bootstrap)", f"[{rep.ci_low:+.1f}, {rep.ci_high:+.1f}]"),
+            ("gained / lost", f"{len(rep.gained)} / {len(rep.lost)}")]
     if rep.only_a or rep.only_b:
-        head.add_row("only in A / only in B", f"{len(rep.only_a)} / {len(rep.only_b)}")
-    flips = Table(title="flips")
-    for col in ("instance", "repo", "A", "B"):
-        flips.add_column(col)
-    for f in rep.gained + rep.lost:
-        flips.add_row(f.instance_id, f.repo, "✓" if f.a else "✗", "✓" if f.b else "✗")
-    repos = Table(title="per repository")
-    for col in ("repo", "instances", "A", "B", "Δ %"):
-        repos.add_column(col, justify="left" if col == "repo" else "right")
-    for r in rep.per_repo:
-        repos.add_row(r.repo, str(r.instances), str(r.a_resolved), str(r.b_resolved), f"{r.delta_pct:+.1f}")
-    out: list[object] = [head, repos] + ([flips] if rep.gained or rep.lost else [])
+        head.append(("only in A / only in B", f"{len(rep.only_a)} / {len(rep.only_b)}"))
+    out: list[object] = [
+        table(f"{rep.run_b} vs {rep.run_a} ({rep.common} common instances)", ("metric", "value"), head),
+        table("per repository", ("repo", "instances", "A", "B", "Δ %"),
+              [(r.repo, str(r.instances), str(r.a_resolved), str(r.b_resolved), f"{r.delta_pct:+.1f}")
+               for r in rep.per_repo])]
+    if rep.gained or rep.lost:
+        out.append(table("flips", ("instance", "repo", "A", "B"), [
+            (f.instance_id, f.repo, "✓" if f.a else "✗", "✓" if f.b else "✗") for f in rep.gained + rep.lost],
+            right=False))
     warning = small_n_warning(rep.common)
     if warning:
         from rich.text import Text

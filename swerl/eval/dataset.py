@@ -1,28 +1,21 @@
 """Which instances an evaluation runs: `--dataset` (hub, file, or the bundled pack), `--instances`, `--limit`.
 
-Two row schemas are accepted and told apart per row:
-
-- SWE-bench (`version`, `base_commit`, `test_patch`; test lists as JSON strings; no
-  `image_name`: it is derived as `swebench/sweb.eval.x86_64.<id __->_1776_>:latest`),
-  graded with swebench's test spec and log parsers;
-- SWE-smith (`image_name`, problem branch = `instance_id`), e.g. the test split written
-  by `swerl data filter`, graded with the swesmith harness profiles.
-
-`taskpack` names the bundled pack as SWE-smith rows and `taskpack:swebench` the same
-tasks as SWE-bench rows (`swerl.eval.taskpack`). The bwrap backend needs a local git
-repository per row: the swerl-specific `repo_dir` column (relative to the dataset
-file) or, for the bundled pack's repos, the materialised pack.
+SWE-bench rows (`version`, `base_commit`, `test_patch`; no `image_name`: it is derived) and
+SWE-smith rows (`image_name`, problem branch = `instance_id`) are told apart per row and graded
+with their own harness. `taskpack` is the bundled pack as SWE-smith rows, `taskpack:swebench`
+as SWE-bench rows. bwrap needs a local git repository per row: the `repo_dir` column (relative
+to the dataset file) or the materialised pack.
 """
 
 from __future__ import annotations
 
 import difflib
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swerl.data.schema import TaskRow, swebench_image_name
+from swerl.data.load import load_dir, looks_like_path
+from swerl.data.schema import TaskRow, read_json_rows, swebench_image_name
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
 from swerl.sandbox.schema import SandboxTask
@@ -53,10 +46,6 @@ class EvalInstance:
     def repo(self) -> str:
         return self.row.repo
 
-    @property
-    def problem_statement(self) -> str:
-        return self.row.problem_statement or ""
-
     def task(self) -> SandboxTask:
         from swerl.sandbox.tasks import task_from_row
 
@@ -77,7 +66,6 @@ def normalise(raw: dict[str, Any], *, base_dir: Path | None, where: str) -> Eval
     data = dict(raw)
     if kind == "swebench":
         data["version"] = str(data["version"])
-        data.setdefault("patch", "")
         if not data.get("image_name"):
             data["image_name"] = swebench_image_name(iid)
     data.setdefault("patch", "")
@@ -96,28 +84,11 @@ def normalise(raw: dict[str, Any], *, base_dir: Path | None, where: str) -> Eval
 
 
 def _read_json_rows(path: Path, source: str) -> list[dict[str, Any]]:
-    text = path.read_text()
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"--dataset {source!r}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-        rows = list(data.values()) if isinstance(data, dict) else data
-        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-            raise DataError(f"--dataset {source!r}: a .json dataset must be a list of row objects")
-        return rows
-    rows = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise DataError(f"--dataset {source!r}: line {n} is not valid JSON: {exc.msg}") from exc
-        if not isinstance(obj, dict):
-            raise DataError(f"--dataset {source!r}: line {n} is not a JSON object")
-        rows.append(obj)
-    return rows
+    items = read_json_rows(path, f"--dataset {source!r}")
+    bad = next((label for label, obj in items if not isinstance(obj, dict)), None)
+    if bad is not None:
+        raise DataError(f"--dataset {source!r}: {bad} is not a JSON object")
+    return [obj for _, obj in items]
 
 
 def _read_datasets(source: str, split: str) -> list[dict[str, Any]]:
@@ -127,14 +98,7 @@ def _read_datasets(source: str, split: str) -> list[dict[str, Any]]:
     path = Path(source).expanduser()
     try:
         if path.is_dir():
-            if not ((path / "state.json").exists() or (path / "dataset_dict.json").exists()):
-                raise DataError(f"--dataset {source!r}: a directory must be written by datasets' save_to_disk "
-                                f"(or hold {Path(source) / 'instances.jsonl'})")
-            ds = datasets.load_from_disk(str(path))
-            if isinstance(ds, datasets.DatasetDict):
-                if split not in ds:
-                    raise DataError(f"--split {split!r}: not in {source!r} (splits: {', '.join(sorted(ds))})")
-                ds = ds[split]
+            ds = load_dir(path, split)
         elif path.is_file():
             ds = datasets.load_dataset("parquet", data_files=str(path.resolve()), split="train")
         else:
@@ -147,10 +111,6 @@ def _read_datasets(source: str, split: str) -> list[dict[str, Any]]:
             f"dataset reachable from here (download it once with network access), a local .jsonl/.json/.parquet "
             f"file, a save_to_disk dir, or 'taskpack' / 'taskpack:swebench'.") from exc
     return [dict(r) for r in ds]
-
-
-def _looks_local(source: str) -> bool:
-    return source.startswith((".", "/", "~")) or Path(source).suffix.lower() in (".jsonl", ".json", ".parquet")
 
 
 def load_instances(source: str, split: str = "test") -> list[EvalInstance]:
@@ -168,7 +128,7 @@ def load_instances(source: str, split: str = "test") -> list[EvalInstance]:
         raws, base = _read_json_rows(path, source), path.parent.resolve()
     elif path.suffix.lower() in (".jsonl", ".json", ".parquet") and not path.exists():
         raise DataError(f"--dataset {source!r}: no such file")
-    elif _looks_local(source) and not path.exists():
+    elif looks_like_path(source) and not path.exists():
         raise DataError(f"--dataset {source!r}: no such file or directory")
     elif path.exists() and path.is_file() and path.suffix.lower() != ".parquet":
         raise DataError(f"--dataset {source!r}: unsupported file type {path.suffix!r} (.jsonl, .json or .parquet)")

@@ -1,22 +1,11 @@
 """Grading a prediction with the official harness code, in a fresh container, under a per-run cache key.
 
-Two graders, both parse logs with the harnesses (never with swerl):
-
-- `OfficialDockerGrader`: swebench's own `run_evaluation.run_instance` (make_test_spec,
-  `/eval.sh` in a fresh container from the instance image, `get_eval_report`) against
-  the engine the sandbox uses. The default for SWE-bench rows on the docker backend:
-  it is exactly what the leaderboard runs.
-- `SandboxGrader`: `sandbox.grade(task, patch)` - a fresh pristine sandbox of the chosen
-  backend (bwrap, docker, or a Kubernetes Job through the backend's Job machinery), with
-  swebench's test spec + `get_logs_eval` for SWE-bench rows and the swesmith profile for
-  SWE-smith rows (see `swerl/sandbox/grade.py`).
-
-Outcomes follow swebench's reporting: a prediction whose evaluation did not complete
-(patch does not apply, tests timed out, no test output) is an `error`; a failure of
-the machinery itself (engine down, image missing) is an `infra_failure` and is graded
-again on resume. Harness logs live under `RUN_DIR/logs/<run_id>_a<attempt>/...`; the
-instance's log dir is deleted before it is graded, so the harness's "report.json
-exists, reuse it" shortcut can never return a report from another prediction or run.
+`OfficialDockerGrader` is swebench's own `run_instance` (what the leaderboard runs; SWE-bench
+rows on docker); `SandboxGrader` is `Sandbox.grade` in a fresh pristine sandbox of any backend,
+with swebench's or swesmith's log parsers (never swerl's). A prediction whose evaluation did not
+complete is an `error`; a machinery failure is an `infra_failure`, graded again on resume. The
+instance's harness log dir is deleted before grading, so the harness's "report.json exists,
+reuse it" shortcut can never return another prediction's report.
 """
 
 from __future__ import annotations

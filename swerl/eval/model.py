@@ -1,18 +1,9 @@
 """`--model ENDPOINT_OR_CHECKPOINT`: an OpenAI-compatible endpoint used as is, or a checkpoint we serve.
 
-- `http(s)://...` is used as is (the name sent upstream: `--model-name`, else the
-  server's first `/models` entry); the API key comes from an environment variable and
-  is never written to the run directory (trajectories are redacted by the rollout room).
-- A `swerl train` run directory or checkpoint (`checkpoints/step-N`, `state.pt`) is first
-  exported to a temporary `transformers` directory (`swerl.train.export`), then served like one.
-- A directory with `config.json` (a `transformers` checkpoint, tokenizer alongside) is
-  served for the run: by vLLM when a GPU and the `vllm` package are present (its OpenAI
-  server, tool calls parsed by `hermes`), else by swerl's embedded engine on CPU
-  (`swerl/gateway/engines/embedded.py`, in a background thread). The embedded engine
-  returns no tool calls, so the text-based harness is chosen for it.
-
-Why start the engine here rather than ask the user: `swerl eval swebench --model
-runs/ckpt-100` is the before/after-training comparison the project exists for.
+A checkpoint (a `transformers` dir, or a `swerl train` run exported on the fly) is served for the
+run by vLLM on a GPU, else by the embedded engine on CPU (text-based harness: it returns no tool
+calls). Why start the engine here: `swerl eval swebench --model runs/ckpt-100` is the
+before/after-training comparison the project exists for. API keys stay in the environment.
 """
 
 from __future__ import annotations
@@ -33,12 +24,9 @@ from pathlib import Path
 from swerl.errors import SwerlError
 from swerl.eval.schema import ModelSpec
 from swerl.log import get_logger
+from swerl.rollout.schema import HARNESS_TEXT, HARNESS_TOOLCALL
 
 log = get_logger(__name__)
-
-HARNESS_TOOLCALL = "mini-swe-agent"
-HARNESS_TEXT = "mini-swe-agent-textbased"
-
 
 @dataclass
 class ServedModel:
@@ -166,11 +154,8 @@ def resolve_model(source: str, *, name: str | None = None, api_key_env: str = "O
 
 
 def _export_training_checkpoint(source: str, ckpt: Path, closers: list[Callable[[], None]]) -> tuple[Path, str]:
-    """A `swerl train` run dir / checkpoint: exported (as `swerl train export` does) to a temporary model dir.
-
-    The directory is removed when the run ends (the closer); export it once with `swerl train export`
-    to keep it.
-    """
+    """A `swerl train` run dir / checkpoint, exported (as `swerl train export` does) to a temporary model dir
+    that is removed when the run ends."""
     try:
         from swerl.train.export import export_checkpoint, find_checkpoint
     except ImportError as exc:  # torch/transformers missing: the train extra is not installed

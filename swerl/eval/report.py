@@ -1,23 +1,15 @@
 """The run report: outcome per (instance, attempt) joined from the run directory, then counts and tables.
 
-Outcome of one attempt (swebench's reporting buckets, plus infra):
-
-- `resolved` / `unresolved`: the harness graded the patch;
-- `empty_patch`: no patch to grade (the agent did not submit, or submitted no change);
-  the exit-status histogram says why;
-- `error`: a non-empty patch whose evaluation did not complete (does not apply, tests
-  timed out, no test output) - swebench's "error" instances;
-- `infra_failure`: the machinery failed (sandbox, engine, image, grading container)
-  after the retries; a resume runs it again;
-- `pending`: not run or not graded yet (`--run-only`, or an interrupted run).
-
-`resolved_pct` is resolved / every selected instance (attempt 0), the field's number.
+Outcomes are swebench's reporting buckets plus infra (`resolved`, `unresolved`, `empty_patch`,
+`error`, `infra_failure`, `pending`; docs/eval.md). `resolved_pct` is resolved / every selected
+instance (attempt 0), the field's number.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from math import comb
+from typing import Any
 
 from swerl.eval.schema import OUTCOMES, EvalReport, InstanceAttempt, RepoRow, RunManifest
 from swerl.eval.store import RunStore, patch_sha
@@ -96,30 +88,29 @@ def build_report(store: RunStore, m: RunManifest) -> EvalReport:
         attempts=m.attempts, pass_at_k=pak, instances=attempts)
 
 
-def render(report: EvalReport) -> list[object]:
-    """Rich renderables: summary, per-repo table, exit statuses (the CLI prints them)."""
+def table(title: str, columns: tuple[str, ...], rows: list[tuple[str, ...]], right: bool = True) -> Any:
+    """A rich table whose first column is left-aligned and the others (numbers) right-aligned."""
     from rich.table import Table
 
-    summary = Table(title=f"{report.model} on {report.dataset} ({report.split}) - run {report.run_id}")
-    summary.add_column("metric")
-    summary.add_column("value", justify="right")
-    summary.add_row("resolved", f"{report.counts.get('resolved', 0)} / {report.total} ({report.resolved_pct:.1f}%)")
-    for key in ("unresolved", "empty_patch", "error", "infra_failure", "pending"):
-        if key in report.counts:
-            summary.add_row(key.replace("_", " "), str(report.counts[key]))
-    summary.add_row("mean steps", f"{report.mean_steps:.1f}")
-    summary.add_row("mean tokens", f"{report.mean_tokens:.0f}")
-    summary.add_row("mean cost", f"{report.mean_cost:.4f}")
-    for k, v in report.pass_at_k.items():
-        summary.add_row(k, f"{v:.1f}%")
-    repos = Table(title="per repository")
-    for col in ("repo", "instances", "resolved", "%"):
-        repos.add_column(col, justify="left" if col == "repo" else "right")
-    for r in report.per_repo:
-        repos.add_row(r.repo, str(r.instances), str(r.resolved), f"{r.resolved_pct:.1f}")
-    exits = Table(title="exit status")
-    exits.add_column("exit status")
-    exits.add_column("count", justify="right")
-    for k, v in report.exit_status.items():
-        exits.add_row(k, str(v))
-    return [summary, repos] + ([exits] if report.exit_status else [])
+    out = Table(title=title)
+    for i, col in enumerate(columns):
+        out.add_column(col, justify="right" if i and right else "left")
+    for row in rows:
+        out.add_row(*row)
+    return out
+
+
+def render(report: EvalReport) -> list[object]:
+    """Rich renderables: summary, per-repo table, exit statuses (the CLI prints them)."""
+    summary = [("resolved", f"{report.counts.get('resolved', 0)} / {report.total} ({report.resolved_pct:.1f}%)"),
+               *((k.replace("_", " "), str(report.counts[k])) for k in
+                 ("unresolved", "empty_patch", "error", "infra_failure", "pending") if k in report.counts),
+               ("mean steps", f"{report.mean_steps:.1f}"), ("mean tokens", f"{report.mean_tokens:.0f}"),
+               ("mean cost", f"{report.mean_cost:.4f}"), *((k, f"{v:.1f}%") for k, v in report.pass_at_k.items())]
+    out = [table(f"{report.model} on {report.dataset} ({report.split}) - run {report.run_id}", ("metric", "value"),
+                 summary),
+           table("per repository", ("repo", "instances", "resolved", "%"),
+                 [(r.repo, str(r.instances), str(r.resolved), f"{r.resolved_pct:.1f}") for r in report.per_repo])]
+    if report.exit_status:
+        out.append(table("exit status", ("exit status", "count"), [(k, str(v)) for k, v in report.exit_status.items()]))
+    return out

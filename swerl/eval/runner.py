@@ -1,19 +1,11 @@
 """`run_eval`: agent over instances -> preds.jsonl -> official-harness grading -> report.json, resumable.
 
-Per (instance, attempt), in a pool of `workers` threads:
-
-1. unless the run directory already has its prediction (resume; `redo` forces a rerun):
-   one rollout through the rollout room's `Runner` - the attempt state machine and
-   bounded infra retries (`infra_retries`) every training rollout has - on the ledger of
-   `--gateway` (every call recorded) or one kept in this process. Its harness
-   (`EvalHarness`) runs mini-swe-agent in a hardened sandbox of the instance's image,
-   appends the AgentRecord, then the prediction line - the moment the patch exists - and
-   grades it (below); the reward (1.0 if resolved) is the rollout's;
-2. unless `run_only`, or this run already graded this exact patch: grade it (an empty
-   patch is not graded, as in swebench) and append the GradeRecord.
-
-The run id is made once per RUN_DIR and keys every grading record and harness log, so
-a report never reads another run's grading; a resumed run must match the manifest.
+Each (instance, attempt) without a prediction in the run dir (or with `redo`) is one rollout of
+the rollout room's `Runner` - the attempt state machine and bounded infra retries of training -
+on the `--gateway` ledger (every call recorded) or one kept in this process; its harness
+(`EvalHarness`) appends the AgentRecord, then the prediction the moment the patch exists, then
+grades it unless `run_only`. The run id is made once per RUN_DIR and keys every grading record
+and harness log, so a report never reads another run's grading.
 """
 
 from __future__ import annotations
@@ -32,7 +24,7 @@ from swerl.errors import SwerlError
 from swerl.eval.dataset import EvalInstance, load_instances, parse_instance_ids, select
 from swerl.eval.options import EvalOptions
 from swerl.eval.schema import AgentRecord, EvalReport, GradeRecord, ModelSpec, PredRow, RunManifest
-from swerl.eval.store import RunStore, patch_sha, read_predictions
+from swerl.eval.store import RunStore, patch_sha, read_predictions, write_json_atomic
 from swerl.log import get_logger
 
 if TYPE_CHECKING:
@@ -45,17 +37,6 @@ log = get_logger(__name__)
 # (instance_id, attempt, outcome, detail, finished so far, jobs): called as each (instance, attempt) finishes,
 # from worker threads.
 Progress = Callable[[str, int, str, str, int, int], None]
-
-
-def load_agent_config(path: str | None) -> dict[str, Any]:
-    """`--agent-config FILE`: mini-swe-agent-shaped YAML merged over the swebench config (plus swerl's
-    `harness` and `step_limit` keys, see swerl/rollout/agent.py)."""
-    if not path:
-        return {}
-    from swerl.config import load_yaml_mapping
-
-    return load_yaml_mapping(Path(path).expanduser(), f"--agent-config {path!r}",
-                             "agent:, model:, environment:, harness:")
 
 
 def _usage(traj: Path | None) -> tuple[int, int, float]:
@@ -182,8 +163,6 @@ class EvalRun:
             if self.ledger is not None:
                 self.ledger.close()
         report = build_report(self.store, self.manifest)
-        from swerl.eval.store import write_json_atomic
-
         write_json_atomic(o.out / "report.json", report.model_dump(mode="json"))
         log.info("report written", out=str(o.out / "report.json"), resolved=report.counts.get("resolved"),
                  total=report.total)
@@ -247,17 +226,16 @@ class EvalRun:
         if self._cancel.is_set():
             return
         pred = self._preds[attempt].get(inst.instance_id)
-        detail = "resumed"
         if pred is None:
             if not self.opts.grade_only:
                 self._report_done(inst, attempt, *self._agent(inst, attempt))
             return
         if self.opts.run_only or self._cancel.is_set():
-            self._report_done(inst, attempt, "pending" if (pred.model_patch or "").strip() else "empty_patch", detail)
-            return
-        rec = self._grade(inst, attempt, pred)
-        self._report_done(inst, attempt, rec.outcome if rec else "pending", detail)
-
+            outcome = "pending" if (pred.model_patch or "").strip() else "empty_patch"
+        else:
+            rec = self._grade(inst, attempt, pred)
+            outcome = rec.outcome if rec else "pending"
+        self._report_done(inst, attempt, outcome, "resumed")
 
     def _report_done(self, inst: EvalInstance, attempt: int, outcome: str, detail: str) -> None:
         with self._count_lock:

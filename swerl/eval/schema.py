@@ -1,9 +1,4 @@
-"""Pydantic models for one evaluation run: the prediction row, per-attempt records, the run manifest, reports.
-
-One module so that the run directory's files (`preds.jsonl`, `agent.jsonl`,
-`grades.jsonl`, `run.json`, `report.json`, `compare.json`) have a single, versionable
-definition that `swerl eval compare` and later analysis read back.
-"""
+"""Pydantic models of one evaluation run: the files of the run directory and the reports, defined once."""
 
 from __future__ import annotations
 
@@ -13,7 +8,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Outcome = Literal["resolved", "unresolved", "empty_patch", "error", "infra_failure", "pending"]
 OUTCOMES: tuple[str, ...] = ("resolved", "unresolved", "empty_patch", "error", "infra_failure")
-RowKind = Literal["swebench", "swesmith"]
 
 
 class _Model(BaseModel):

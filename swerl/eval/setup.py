@@ -1,9 +1,7 @@
 """What a run needs before the first instance: the sandbox backend, its images, and a grader per row.
 
-Images: for docker, the bundled pack's images are built locally (no registry here);
-any other instance image is pulled on first use (`swebench/sweb.eval.x86_64.*` from
-Docker Hub for Verified). A missing image that cannot be pulled is an infrastructure
-failure of that instance, not of the run.
+docker builds the bundled pack's images locally and pulls others on first use; an image that
+cannot be pulled is an infrastructure failure of that instance, not of the run.
 """
 
 from __future__ import annotations
@@ -30,20 +28,12 @@ SWEBENCH_PATH = ("/opt/miniconda3/envs/testbed/bin:/opt/miniconda3/bin:"
 
 def build_sandbox(opts: EvalOptions, *, swebench_rows: bool = False) -> Any:
     from swerl.sandbox.base import SandboxError, load_backend
+    from swerl.sandbox.images import bwrap_settings
     from swerl.sandbox.schema import BwrapSettings, DockerSettings, SandboxSettings
 
     settings = opts.sandbox
     if settings is None:
-        bw = BwrapSettings()
-        if opts.backend == "bwrap" and opts.rootfs != "host":
-            if opts.rootfs == "auto":
-                from swerl.sandbox.images import ensure_rootfs
-
-                bw = BwrapSettings(rootfs=ensure_rootfs())
-            elif Path(opts.rootfs).is_dir():
-                bw = BwrapSettings(rootfs=Path(opts.rootfs))
-            else:
-                raise SwerlError(f"--rootfs {opts.rootfs!r}: not a directory (auto, host or a root filesystem dir)")
+        bw = bwrap_settings(opts.rootfs) if opts.backend == "bwrap" else BwrapSettings()
         env = {"PATH": SWEBENCH_PATH} if swebench_rows and opts.backend in ("docker", "kubernetes") else {}
         settings = SandboxSettings(backend=opts.backend, command_timeout_s=opts.command_timeout_s,
                                    rollout_timeout_s=opts.rollout_timeout_s, bwrap=bw, env=env,

@@ -4,22 +4,17 @@
     RUN_DIR/preds.jsonl         attempt 0 predictions, official format (`preds.attempt<k>.jsonl` for k > 0)
     RUN_DIR/agent.jsonl         one AgentRecord per finished agent attempt (also infra failures)
     RUN_DIR/grades.jsonl        one GradeRecord per graded prediction
-    RUN_DIR/trajs/<id>/attempt<k>.traj.json   mini-swe-agent trajectories (secrets redacted)
-    RUN_DIR/logs/<run_id>_a<k>/...            harness logs
-    RUN_DIR/report.json         EvalReport
+    RUN_DIR/trajs/<id>/attempt<k>.traj.json, RUN_DIR/logs/<run_id>_a<k>/..., RUN_DIR/report.json
 
-Why appends: a prediction is on disk as soon as it exists, a kill loses at most the
-instance in flight, and nothing is ever rewritten in place. Each line is one
-`os.write` on an `O_APPEND` descriptor followed by `fsync`; a line cut by a crash (no
-trailing newline) is dropped when the file is next opened. When a key appears twice
-the last line wins.
+Appends (`swerl.atomic.append_line`) put a prediction on disk as soon as it exists, so a kill
+loses at most the instance in flight; a line cut by a crash is dropped on the next open. When a
+key appears twice the last line wins.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +22,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from swerl.atomic import append_line, repair_tail, write_text_atomic
+from swerl.data.schema import read_json_rows
 from swerl.errors import SwerlError
 from swerl.eval.schema import AgentRecord, GradeRecord, PredRow, RunManifest
 from swerl.log import get_logger
@@ -44,33 +41,6 @@ def preds_name(attempt: int) -> str:
     return "preds.jsonl" if attempt == 0 else f"preds.attempt{attempt}.jsonl"
 
 
-def repair_tail(path: Path) -> None:
-    """Drop a final line that a crash cut short (no trailing newline), so the next append starts clean."""
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    with open(path, "rb+") as fh:
-        fh.seek(-1, os.SEEK_END)
-        if fh.read(1) == b"\n":
-            return
-        fh.seek(0)
-        data = fh.read()
-        keep = data.rfind(b"\n") + 1
-        fh.truncate(keep)
-    log.warning("dropped a partial last line", file=str(path), bytes=len(data) - keep)
-
-
-def append_line(path: Path, obj: dict[str, Any]) -> None:
-    data = (json.dumps(obj, sort_keys=False, ensure_ascii=False) + "\n").encode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        n = os.write(fd, data)
-        if n != len(data):
-            raise OSError(f"short write to {path} ({n} of {len(data)} bytes)")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def read_lines(path: Path, model: type[M]) -> Iterator[M]:
     if not path.exists():
         return
@@ -84,9 +54,7 @@ def read_lines(path: Path, model: type[M]) -> Iterator[M]:
 
 
 def write_json_atomic(path: Path, obj: Any) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
+    write_text_atomic(path, json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
 
 class RunStore:
@@ -117,20 +85,23 @@ class RunStore:
         """Prepare for appending (after a crash: cut partial lines)."""
         self.root.mkdir(parents=True, exist_ok=True)
         for p in [*self.root.glob("preds*.jsonl"), self.root / "agent.jsonl", self.root / "grades.jsonl"]:
-            repair_tail(p)
+            if cut := repair_tail(p):
+                log.warning("dropped a partial last line", file=str(p), bytes=cut)
 
     # ---------------------------------------------------------------- appends
-    def add_pred(self, attempt: int, row: PredRow) -> None:
+    def _append(self, name: str, rec: BaseModel) -> None:
+        line = json.dumps(rec.model_dump(mode="json"), ensure_ascii=False) + "\n"
         with self._lock:
-            append_line(self.root / preds_name(attempt), row.model_dump())
+            append_line(self.root / name, line.encode())
+
+    def add_pred(self, attempt: int, row: PredRow) -> None:
+        self._append(preds_name(attempt), row)
 
     def add_agent(self, rec: AgentRecord) -> None:
-        with self._lock:
-            append_line(self.root / "agent.jsonl", rec.model_dump(mode="json"))
+        self._append("agent.jsonl", rec)
 
     def add_grade(self, rec: GradeRecord) -> None:
-        with self._lock:
-            append_line(self.root / "grades.jsonl", rec.model_dump(mode="json"))
+        self._append("grades.jsonl", rec)
 
     # ---------------------------------------------------------------- reads (last line wins)
     def preds(self, attempt: int) -> dict[str, PredRow]:
@@ -153,9 +124,7 @@ class RunStore:
         with self._lock:
             kept = [line for line in path.read_text().splitlines()
                     if line.strip() and json.loads(line).get("instance_id") not in ids]
-            tmp = path.with_name(f".{path.name}.tmp")
-            tmp.write_text("".join(k + "\n" for k in kept))
-            os.replace(tmp, path)
+            write_text_atomic(path, "".join(k + "\n" for k in kept))
 
 
 def read_predictions(path: Path) -> list[PredRow]:
@@ -163,25 +132,7 @@ def read_predictions(path: Path) -> list[PredRow]:
     flag = f"--grade-only {str(path)!r}"
     if not path.is_file():
         raise SwerlError(f"{flag}: no such file")
-    text = path.read_text()
-    items: list[tuple[str, Any]] = []
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SwerlError(f"{flag}: not valid JSON: {exc.msg} at line {exc.lineno}") from exc
-        values = list(data.values()) if isinstance(data, dict) else data
-        if not isinstance(values, list):
-            raise SwerlError(f"{flag}: a .json predictions file must be a list or an {{instance_id: prediction}} object")
-        items = [(f"entry {i}", v) for i, v in enumerate(values, 1)]
-    else:
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                items.append((f"line {n}", json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise SwerlError(f"{flag}: line {n} is not valid JSON: {exc.msg}") from exc
+    items = read_json_rows(path, flag, SwerlError)
     if not items:
         raise SwerlError(f"{flag}: no predictions")
     out: list[PredRow] = []

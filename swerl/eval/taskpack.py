@@ -1,23 +1,11 @@
 """SWE-bench-schema instances built from the bundled task pack, so the Verified code path runs without a hub.
 
-No SWE-bench rows or images are reachable here, so this turns each bundled task into
-a row in the real SWE-bench schema, with the properties the official harness relies on:
-
-- `base_commit` is an orphan commit (no history that holds the fix) of the buggy code
-  with the FAIL_TO_PASS test functions removed from their test files;
-- `test_patch` adds those tests back (a diff of test files only, as in SWE-bench);
-- `patch` is the gold fix (non-test files only);
-- `instance_id` is `<owner>__<repo>-<task>` (the SWE-smith row's is `<owner>__<repo>.<task>`);
-- `FAIL_TO_PASS` / `PASS_TO_PASS` are JSON strings; PASS_TO_PASS holds the other tests
-  of the files the test patch touches (the harness runs only those files);
-- `version` names a spec registered in swebench's `MAP_REPO_VERSION_TO_SPECS`, with
-  swebench's own `parse_log_pytest` in `MAP_REPO_TO_PARSER`, so `make_test_spec`,
-  the eval script and `get_logs_eval` are swebench's, unchanged.
-
-Each instance gets its own git repository (`repos/<instance_id>`, for bwrap; the
-swerl-specific `repo_dir` column) and, for docker, its own image named like the
-official one (`swebench/sweb.eval.x86_64.<id with __ -> _1776_>:latest`) holding that
-repository at `/testbed`, checked out at `base_commit`.
+Each task becomes a real SWE-bench row with what the official harness relies on: `base_commit`
+an orphan commit of the buggy code without the FAIL_TO_PASS tests, `test_patch` adding them
+back, `patch` the gold fix, JSON-string test lists, and a `version` registered in swebench's
+spec and parser maps, so `make_test_spec`, the eval script and `get_logs_eval` are swebench's,
+unchanged. Each instance gets its own git repo (`repo_dir`, for bwrap) and, for docker, an image
+named like the official one holding it at `/testbed`.
 """
 
 from __future__ import annotations
@@ -37,7 +25,7 @@ from typing import Any
 
 from swerl.atomic import publish_dir
 from swerl.data.schema import swebench_image_name
-from swerl.data.taskpack import HIDDEN_TESTS_COMMIT, OWNER, git
+from swerl.data.taskpack import GIT_ENV, HIDDEN_TESTS_COMMIT, OWNER, git, test_functions, write_jsonl
 from swerl.errors import SwerlError
 from swerl.log import get_logger
 
@@ -82,15 +70,10 @@ def _remove_tests(path: Path, names: set[str]) -> None:
     path.write_text("".join(line for i, line in enumerate(lines) if i not in cut))
 
 
-def _test_functions(path: Path, rel: str) -> list[str]:
-    tree = ast.parse(path.read_text())
-    return [f"{rel}::{n.name}" for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
-
-
 def _export(repo: Path, ref: str, dest: Path) -> None:
     """The tree of `ref` written to `dest` (no .git)."""
     data = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", ref], capture_output=True, check=True,
-                          env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}).stdout
+                          env={**os.environ, **GIT_ENV}).stdout
     with tarfile.open(fileobj=io.BytesIO(data)) as tar:
         tar.extractall(dest, filter="data")
 
@@ -133,7 +116,7 @@ def _build_instance(pack: Any, row: Any, out: Path) -> dict[str, Any]:
     base_commit = git(repo, "rev-parse", "HEAD").strip()
     for f, text in full.items():
         (repo / f).write_text(text)
-    p2p = [t for f in test_files for t in _test_functions(repo / f, f) if t not in row.FAIL_TO_PASS]
+    p2p = [t for f in test_files for t in test_functions(repo / f, f) if t not in row.FAIL_TO_PASS]
     test_patch = _diff(repo, test_files)
     with tempfile.TemporaryDirectory(prefix="swerl-gold-") as tmp:
         _export(src, "main", Path(tmp))
@@ -164,6 +147,8 @@ def _build_instance(pack: Any, row: Any, out: Path) -> dict[str, Any]:
 
 def build(out: Path, *, pack_root: Path | None = None, force: bool = False) -> Path:
     """Write `out/instances.jsonl` and one git repo per instance; atomic (temp dir, then rename). Returns the file."""
+    from swerl.sandbox.tasks import load_taskpack
+
     out = Path(out)
     if (out / ROWS_FILE).exists() and not force:
         return out / ROWS_FILE
@@ -172,18 +157,10 @@ def build(out: Path, *, pack_root: Path | None = None, force: bool = False) -> P
         fcntl.flock(lock, fcntl.LOCK_EX)
         if (out / ROWS_FILE).exists() and not force:
             return out / ROWS_FILE
-        return _build_locked(out, pack_root)
-
-
-def _build_locked(out: Path, pack_root: Path | None) -> Path:
-    from swerl.sandbox.tasks import load_taskpack
-
-    pack, _ = load_taskpack(pack_root)
-    with publish_dir(out) as tmp:
-        rows = [_build_instance(pack, row, tmp) for row in pack.rows]
-        with (tmp / ROWS_FILE).open("w") as fh:
-            for r in rows:
-                fh.write(json.dumps(r, sort_keys=True) + "\n")
+        pack, _ = load_taskpack(pack_root)
+        with publish_dir(out) as tmp:
+            rows = [_build_instance(pack, row, tmp) for row in pack.rows]
+            write_jsonl(tmp / ROWS_FILE, rows)
     log.info("SWE-bench-schema task pack written", out=str(out), instances=len(rows))
     return out / ROWS_FILE
 
@@ -215,9 +192,7 @@ def ensure_images(client: Any, rows: list[dict[str, Any]], root: Path) -> dict[s
         if existing is None or (existing.labels or {}).get("swerl.repo_digest") != digest:
             buf = io.BytesIO()
             with tempfile.TemporaryDirectory(prefix="swerl-ctx-") as tmp:
-                env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-                subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo_dir), f"{tmp}/testbed"], check=True,
-                               env=env, capture_output=True)
+                git(Path(tmp), "clone", "-q", "--no-hardlinks", str(repo_dir), f"{tmp}/testbed")
                 with tarfile.open(fileobj=buf, mode="w") as tar:
                     df = f"FROM {base}\nCOPY testbed /testbed\nWORKDIR /testbed\nSTOPSIGNAL SIGKILL\n".encode()
                     info = tarfile.TarInfo("Dockerfile")

@@ -1,8 +1,7 @@
 """Bearer tokens: per-rollout tokens (proxy path only) and the admin token (everything else).
 
-Tokens are 256-bit random strings, so an unsalted SHA-256 is enough to store
-them: the store holds only hashes, and a leaked store or trajectory reveals no
-usable token. Comparisons are constant-time.
+Tokens are 256-bit random strings, so an unsalted SHA-256 suffices: the store holds only hashes (a
+leaked store or trajectory reveals no usable token). Comparisons are constant-time.
 """
 
 from __future__ import annotations

@@ -40,8 +40,10 @@ def serve_cmd(
                                                                       "(needed by --continuous-tokens)."),
 ) -> None:
     """Serve the gateway (blocks)."""
+    from swerl.gateway.app import create_app
     from swerl.gateway.auth import load_admin_token
-    from swerl.gateway.service import GatewayConfig
+    from swerl.gateway.server import serve
+    from swerl.gateway.service import Gateway, GatewayConfig
 
     if sync.lower() not in ("full", "normal"):
         raise SwerlError(f"--sync must be 'full' or 'normal', not {sync!r}")
@@ -62,16 +64,8 @@ def serve_cmd(
                         upstream_model=upstream_model, synchronous=sync.upper(),
                         max_body_bytes=int(max_body_mb * (1 << 20)), continuous_tokens=continuous_tokens,
                         retry_attempts=retries, read_timeout_s=upstream_timeout, max_hold_s=max_hold_s)
-    run_gateway(cfg, host, port, tok)
-
-
-def run_gateway(cfg: object, host: str, port: int, tokenizer: object = None) -> None:
-    from swerl.gateway.app import create_app
-    from swerl.gateway.server import serve
-    from swerl.gateway.service import Gateway
-
     try:
-        gw = Gateway(cfg, tokenizer)  # type: ignore[arg-type]
+        gw = Gateway(cfg, tok)
     except (OSError, ValueError) as exc:
-        raise SwerlError(f"--store {getattr(cfg, 'store', '?')}: {exc}") from exc
+        raise SwerlError(f"--store {store}: {exc}") from exc
     serve(create_app(gw), host, port)

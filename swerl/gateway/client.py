@@ -1,8 +1,7 @@
 """A small synchronous client of the gateway's admin API, for the trainer, controller and runner.
 
-Every rollout-management endpoint is idempotent, so
-the client retries transport failures and 502/503/504 answers with backoff,
-bounded by `retry_for_s`. Model calls are never made through this client: the
+Every rollout-management endpoint is idempotent, so transport failures and 502/503/504 answers
+are retried with backoff for up to `retry_for_s`. Model calls never go through this client: the
 harness talks to `proxy_base_url(rollout_id)` with the rollout's token.
 """
 
@@ -27,6 +26,11 @@ class GatewayError(Exception):
         super().__init__(f"{status}: {message}")
         self.status = status
         self.message = message
+
+
+def _given(fields: dict[str, Any]) -> dict[str, Any]:
+    """The fields that were given: an unset one is left out, so the gateway applies its default."""
+    return {k: v for k, v in fields.items() if v is not None}
 
 
 class GatewayClient:
@@ -75,23 +79,13 @@ class GatewayClient:
         """The OpenAI base_url a harness uses for this rollout (with the rollout's token as API key)."""
         return f"{self.url}/v1/rollouts/{rollout_id}"
 
-    # ---- rollouts ----
     def create_rollout(self, rollout_id: str | None = None, group_id: str | None = None,
                        max_attempts: int | None = None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
         """Create (or find) a rollout; `token` is set only if this call created it (else rotate_token).
-
-        Only the fields given are compared with an existing rollout of the same id (409 if they differ).
-        """
-        body: dict[str, Any] = {}
-        if max_attempts is not None:
-            body["max_attempts"] = max_attempts
-        if metadata is not None:
-            body["metadata"] = metadata
-        if rollout_id:
-            body["id"] = rollout_id
-        if group_id:
-            body["group_id"] = group_id
-        return self._call("POST", "/rollouts", json=body)
+        Only the fields given are compared with an existing rollout of the same id (409 if they differ)."""
+        body = {"max_attempts": max_attempts, "metadata": metadata, "id": rollout_id or None,
+                "group_id": group_id or None}
+        return self._call("POST", "/rollouts", json=_given(body))
 
     def rollout(self, rollout_id: str) -> dict[str, Any]:
         return self._call("GET", f"/rollouts/{rollout_id}")
@@ -100,10 +94,8 @@ class GatewayClient:
         """All rollouts (optionally in the given states), following the cursor."""
         out, cursor = [], None
         while True:
-            params: dict[str, Any] = {"limit": page_size, **({"state": states} if states else {})}
-            if cursor:
-                params["cursor"] = cursor
-            page = self._call("GET", "/rollouts", params=params)
+            page = self._call("GET", "/rollouts", params=_given({"limit": page_size, "state": states or None,
+                                                                 "cursor": cursor}))
             out += page["items"]
             cursor = page["next_cursor"]
             if cursor is None:
@@ -111,22 +103,16 @@ class GatewayClient:
 
     def set_state(self, rollout_id: str, state: str, attempt: int | None = None,
                   reason: str | None = None) -> dict[str, Any]:
-        body: dict[str, Any] = {"state": state}
-        if attempt is not None:
-            body["attempt"] = attempt
-        if reason:
-            body["reason"] = reason
-        return self._call("PATCH", f"/rollouts/{rollout_id}", json=body)
+        return self._call("PATCH", f"/rollouts/{rollout_id}",
+                          json=_given({"state": state, "attempt": attempt, "reason": reason or None}))
 
     def rotate_token(self, rollout_id: str) -> str:
         return self._call("POST", f"/rollouts/{rollout_id}/token")["token"]
 
-    # ---- events ----
     def add_reward(self, rollout_id: str, reward: float, attempt: int | None = None,
                    data: dict[str, Any] | None = None) -> dict[str, Any]:
         """Record the outcome reward once per attempt (retries return the first event)."""
-        rollout = self.rollout(rollout_id) if attempt is None else None
-        att = attempt if attempt is not None else rollout["attempt"]  # type: ignore[index]
+        att = attempt if attempt is not None else self.rollout(rollout_id)["attempt"]
         return self._call("POST", f"/rollouts/{rollout_id}/events", json={
             "kind": "reward", "reward": reward, "attempt": att, "idempotency_key": f"reward-{att}",
             "data": data or {}})
@@ -136,10 +122,8 @@ class GatewayClient:
         out: list[dict] = []
         after = 0
         while True:
-            params: dict[str, Any] = {"after_seq": after, "limit": 1000, "include_json": include_json}
-            if kinds:
-                params["kind"] = kinds
-            page = self._call("GET", f"/rollouts/{rollout_id}/events", params=params)
+            page = self._call("GET", f"/rollouts/{rollout_id}/events", params=_given(
+                {"after_seq": after, "limit": 1000, "include_json": include_json, "kind": kinds or None}))
             out += page["items"]
             if len(page["items"]) < 1000:
                 return out
@@ -148,17 +132,13 @@ class GatewayClient:
     def query_events(self, rollout_ids: list[str], kinds: list[str] | None = None, current_attempt: bool = False,
                      include_json: str = "none", page_size: int = 200_000) -> list[dict]:
         """The events of many rollouts in commit order: one request (more only past `page_size` events).
-
-        `include_json`: "none", "last" (request/response on each rollout's last model call) or "all".
-        """
+        `include_json`: "none", "last" (request/response on each rollout's last model call) or "all"."""
         out: list[dict] = []
         after = 0
         while True:
-            body: dict[str, Any] = {"rollout_ids": rollout_ids, "current_attempt": current_attempt,
-                                    "include_json": include_json, "after": after, "limit": page_size}
-            if kinds:
-                body["kinds"] = kinds
-            page = self._call("POST", "/events/query", json=body, timeout=600)
+            body = {"rollout_ids": rollout_ids, "current_attempt": current_attempt, "include_json": include_json,
+                    "after": after, "limit": page_size, "kinds": kinds or None}
+            page = self._call("POST", "/events/query", json=_given(body), timeout=600)
             out += page["items"]
             if page["next_cursor"] is None:
                 return out
@@ -166,31 +146,23 @@ class GatewayClient:
 
     def token_batch(self, rollout_ids: list[str], kinds: list[str] | None = None, current_attempt: bool = True,
                     include_json: str = "none") -> TokenBatch:
-        """The events of many rollouts as one binary batch (`swerl.tokens`): the trainer's fetch for an update.
-
-        Prompts arrive as the store keeps them (delta records), so the transfer is linear in unique
-        tokens; `include_json="last"` adds each rollout's last request JSON (`TokenBatch.requests`).
-        """
-        body: dict[str, Any] = {"rollout_ids": rollout_ids, "current_attempt": current_attempt,
-                                "include_json": include_json}
-        if kinds:
-            body["kinds"] = kinds
-        raw = self._call("POST", "/events/query", json=body, timeout=600, headers={"Accept": TOKENS_MEDIA_TYPE})
+        """The events of many rollouts as one binary `TokenBatch` (delta-encoded prompts: the transfer is linear
+        in unique tokens); `include_json="last"` adds each rollout's last request JSON (`requests`)."""
+        body = {"rollout_ids": rollout_ids, "current_attempt": current_attempt, "include_json": include_json,
+                "kinds": kinds or None}
+        raw = self._call("POST", "/events/query", json=_given(body), timeout=600,
+                         headers={"Accept": TOKENS_MEDIA_TYPE})
         return TokenBatch.from_bytes(raw)
 
     def completed(self, after: int = 0, wait_s: float = 30.0, states: list[str] | None = None,
                   limit: int = 1000) -> dict[str, Any]:
         """Rollouts that finished after `after` (long-polls up to wait_s); pass next_cursor back."""
-        params: dict[str, Any] = {"after": after, "wait": wait_s, "limit": limit}
-        if states:
-            params["state"] = states
-        return self._call("GET", "/completed", params=params, timeout=wait_s + 30)
+        return self._call("GET", "/completed", params=_given({"after": after, "wait": wait_s, "limit": limit,
+                                                             "state": states or None}), timeout=wait_s + 30)
 
-    # ---- collocated control ----
     def pause(self, timeout_s: float | None = None) -> dict[str, Any]:
         """Stop admitting model calls; returns once in-flight calls drained (held calls wait)."""
-        params = {"timeout_s": timeout_s} if timeout_s is not None else {}
-        return self._call("POST", "/admin/pause", params=params, timeout=None)
+        return self._call("POST", "/admin/pause", params=_given({"timeout_s": timeout_s}), timeout=None)
 
     def resume(self, policy_version: int) -> dict[str, Any]:
         return self._call("POST", "/admin/resume", json={"policy_version": policy_version})

@@ -1,14 +1,11 @@
 """Continuous-token mode: keep a rollout one token sequence.
 
-When a chat request extends the rollout's previous call (same messages, then
-the assistant reply the engine produced, then new messages), the engine is fed
-`prev_prompt_ids + prev_response_ids + delta_ids` as a token prompt, where
-`delta_ids` tokenises only what the chat template adds after the reply (its
-end-of-turn marker, the new messages, the generation prompt). Every action is
-then conditioned on exactly the tokens it will be trained on, and best-effort
-merging sees one sample per rollout instead of breaking wherever
-detokenise -> retokenise drifts. Anything that does not fit (template rewrites
-the reply, tools, non-text content, edited history) falls back to plain chat.
+When a chat request extends the rollout's previous call (its messages, the reply the engine
+produced, then new messages), the engine gets `prev_prompt_ids + prev_response_ids + delta_ids`
+as a token prompt, `delta_ids` tokenising only what the chat template adds after the reply. Every
+action is then conditioned on exactly the tokens it is trained on, and merging sees one sample per
+rollout instead of breaking where detokenise -> retokenise drifts. Anything that does not fit
+(the template rewrites the reply, tools, non-text content, edited history) is served as plain chat.
 """
 
 from __future__ import annotations
@@ -94,16 +91,20 @@ def completion_request(chat_req: dict[str, Any], prompt_ids: list[int]) -> dict[
     return out
 
 
+def _chat_logprobs(lp: Any) -> list[dict[str, Any]]:
+    """Completions log-probs (`tokens`, `token_logprobs`) as chat `logprobs.content` entries."""
+    lp = lp or {}
+    return [{"token": t, "logprob": p, "bytes": None, "top_logprobs": []}
+            for t, p in zip(lp.get("tokens") or [], lp.get("token_logprobs") or [], strict=False)]
+
+
 def as_chat(d: dict[str, Any]) -> dict[str, Any]:
     """A completions response re-shaped as the chat completion the harness asked for."""
     ch = d["choices"][0]
-    lp = ch.get("logprobs") or {}
-    tokens, lps = lp.get("tokens") or [], lp.get("token_logprobs") or []
-    content = [{"token": t, "logprob": p, "bytes": None, "top_logprobs": []} for t, p in zip(tokens, lps, strict=False)]
     return {"id": d.get("id"), "object": "chat.completion", "created": d.get("created"), "model": d.get("model"),
             "prompt_token_ids": ch.get("prompt_token_ids", d.get("prompt_token_ids")),
             "choices": [{"index": 0, "message": {"role": "assistant", "content": ch.get("text", "")},
-                         "logprobs": {"content": content}, "finish_reason": ch.get("finish_reason"),
+                         "logprobs": {"content": _chat_logprobs(ch.get("logprobs"))}, "finish_reason": ch.get("finish_reason"),
                          "token_ids": ch.get("token_ids")}],
             "usage": d.get("usage")}
 
@@ -115,12 +116,9 @@ def as_chat_chunk(d: dict[str, Any], first: bool) -> dict[str, Any]:
     delta: dict[str, Any] = {"content": ch.get("text") or ""}
     if first:
         delta["role"] = "assistant"
-    lp = ch.get("logprobs") or {}
-    tokens, lps = lp.get("tokens") or [], lp.get("token_logprobs") or []
-    out_ch: dict[str, Any] = {
-        "index": 0, "delta": delta, "finish_reason": ch.get("finish_reason"),
-        "logprobs": {"content": [{"token": t, "logprob": p, "bytes": None, "top_logprobs": []}
-                                 for t, p in zip(tokens, lps, strict=False)]} if lps else None}
+    content = _chat_logprobs(ch.get("logprobs"))
+    out_ch: dict[str, Any] = {"index": 0, "delta": delta, "finish_reason": ch.get("finish_reason"),
+                              "logprobs": {"content": content} if content else None}
     if "token_ids" in ch:
         out_ch["token_ids"] = ch["token_ids"]
     out = {"id": d.get("id"), "object": "chat.completion.chunk", "created": d.get("created"),

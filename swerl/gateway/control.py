@@ -1,13 +1,10 @@
 """Pause / drain / hold for collocated training.
 
-`pause()` stops admitting calls and returns once in-flight calls have finished
-(drained). Calls that arrive while paused are *held*: their HTTP request just
-waits (no 429: harnesses would burn their retries on it). `resume(version)`
-releases them and they are served, and recorded, with the new policy version.
-A call's policy version is fixed when it is admitted, and a pause drains
-before any update, so a call is never served by two policies. A held call whose
-client goes away leaves the hold (`ClientGone`) and is never served: nobody
-would see the answer, and the harness's resend is the call that counts.
+`pause()` stops admitting calls and returns once in-flight ones finished. Calls arriving while
+paused are *held*: the HTTP request just waits (a 429 would burn the harness's retries) until
+`resume(version)` serves them with the new policy version. A call's version is fixed at admission
+and a pause drains before any update, so no call sees two policies. A held call whose client
+leaves (`ClientGone`) is never served: the harness's resend is the call that counts.
 """
 
 from __future__ import annotations
@@ -51,10 +48,8 @@ class Gate:
     async def enter(self, gone: asyncio.Event | None = None) -> int:
         """Hold while paused, then count the call in flight; returns the policy version serving it.
 
-        Every successful `enter` must be paired with one `leave` (a streamed call leaves when its
-        stream ends). Raises (not entered) `ClientGone` if `gone` is set while the call is held, and
-        `HeldTooLong` once it has been held for `max_hold_s`.
-        """
+        Pair every successful `enter` with one `leave`. Raises (not entered) `ClientGone` if `gone`
+        is set while held, `HeldTooLong` after `max_hold_s`."""
         if not self.paused:
             self.in_flight += 1
             self._drained.clear()

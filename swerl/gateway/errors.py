@@ -11,27 +11,6 @@ class ApiError(Exception):
         self.type = type_ or _TYPES.get(status, "invalid_request_error")
 
 
-_TYPES = {
-    400: "invalid_request_error",
-    401: "authentication_error",
-    403: "permission_error",
-    404: "not_found_error",
-    409: "conflict_error",
-    413: "request_too_large",
-    422: "invalid_request_error",
-    502: "upstream_error",
-    503: "service_unavailable",
-    504: "upstream_timeout",
-}
-
-
-def bad_request(msg: str) -> ApiError:
-    return ApiError(400, msg)
-
-
-def not_found(what: str) -> ApiError:
-    return ApiError(404, f"{what} not found")
-
-
-def conflict(msg: str) -> ApiError:
-    return ApiError(409, msg)
+_TYPES = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error", 404: "not_found_error",
+          409: "conflict_error", 413: "request_too_large", 422: "invalid_request_error", 502: "upstream_error",
+          503: "service_unavailable", 504: "upstream_timeout"}

@@ -1,12 +1,9 @@
 """A small pooled HTTP/1.1 client on asyncio streams.
 
-Why not httpx: on the gateway's hot path every upstream call costs a full
-request/response round trip, and httpx's per-request overhead (~0.5 ms of
-Python) alone would cap a one-core gateway below the throughput goal. This
-client does only what an OpenAI-compatible engine needs: keep-alive POST/GET
-with a body, Content-Length or chunked responses (SSE streaming), timeouts,
-and a retry of a request that failed on a *reused* idle connection before any
-response byte arrived (the server closed it while idle, so it never saw it).
+Why not httpx: its per-request overhead (~0.5 ms of Python) alone would cap a one-core gateway
+below the throughput goal. This does only what an OpenAI-compatible engine needs: keep-alive
+requests, Content-Length or chunked (SSE) bodies, timeouts, and a retry of a request that failed
+on a *reused* idle connection before any response byte arrived (the server had closed it).
 """
 
 from __future__ import annotations
@@ -47,7 +44,7 @@ class _Conn:
         self.writer.close()
 
 
-@dataclass
+@dataclass(slots=True)
 class StreamingResponse:
     """An open response whose body is read incrementally (chunked SSE from an engine)."""
 
@@ -73,20 +70,17 @@ class StreamingResponse:
                         size_line = await reader.readuntil(b"\r\n")
                         size = int(size_line.split(b";", 1)[0].strip() or b"0", 16)
                         if size == 0:
-                            await _skip_trailers(reader)
+                            while (await reader.readuntil(b"\r\n")) != b"\r\n":  # trailers
+                                pass
                             self._done = True
                             return
                         data = await reader.readexactly(size + 2)
                         yield data[:-2]
                     elif self._remaining is not None:
-                        if self._remaining <= 0:
-                            self._done = True
-                            return
-                        data = await reader.read(min(self._remaining, 65536))
-                        if not data:
-                            raise TransportError("connection closed mid-body")
-                        self._remaining -= len(data)
-                        yield data
+                        data = await self.read()
+                        if data:
+                            yield data
+                        return
                     else:
                         data = await reader.read(65536)
                         if not data:
@@ -98,17 +92,24 @@ class StreamingResponse:
             raise TransportError(f"stream broke: {exc!r}") from exc
 
     async def read(self) -> bytes:
-        return b"".join([p async for p in self.iter_bytes()])
+        """The whole body; a known length is one read (the hot path: an engine's JSON answer)."""
+        if self._remaining is None:
+            return b"".join([p async for p in self.iter_bytes()])
+        try:
+            async with asyncio.timeout(self._pool.read_timeout):
+                data = await self._conn.reader.readexactly(self._remaining)
+        except TimeoutError as exc:
+            raise TransportTimeout("body read timed out") from exc
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            raise TransportError(f"body read failed: {exc!r}") from exc
+        self._remaining = 0
+        self._done = True
+        return data
 
     async def aclose(self) -> None:
         """Return the connection to the pool only if the body was read to its delimited end."""
         keep = self._done and self.headers.get("connection", "").lower() != "close"
         self._pool._release(self._conn, reusable=keep)
-
-
-async def _skip_trailers(reader: asyncio.StreamReader) -> None:
-    while (await reader.readuntil(b"\r\n")) != b"\r\n":
-        pass
 
 
 def _parse_head(head: bytes) -> tuple[int, dict[str, str]]:
@@ -182,19 +183,15 @@ class HttpPool:
                 % (method.encode(), self.prefix.encode(), path.encode(), self._host_header, len(body),
                    extra.encode("latin-1")))
 
-    async def _send(self, conn: _Conn, data: bytes) -> tuple[int, dict[str, str]]:
-        conn.writer.write(data)
-        head = await conn.reader.readuntil(b"\r\n\r\n")
-        return _parse_head(head)
-
     async def _start(self, method: str, path: str, body: bytes,
                      headers: dict[str, str] | None) -> tuple[_Conn, int, dict[str, str]]:
         data = self._head(method, path, body, headers) + body
         for _ in range(3):
             conn = await self._acquire()
             try:
+                conn.writer.write(data)
                 async with asyncio.timeout(self.read_timeout):
-                    status, hdrs = await self._send(conn, data)
+                    status, hdrs = _parse_head(await conn.reader.readuntil(b"\r\n\r\n"))
                 return conn, status, hdrs
             except TimeoutError as exc:
                 self._release(conn, reusable=False)
@@ -216,29 +213,12 @@ class HttpPool:
     async def request(self, method: str, path: str, body: bytes = b"",
                       headers: dict[str, str] | None = None) -> HttpResponse:
         """One request, body read fully; raises TransportError/TransportTimeout on transport trouble."""
-        conn, status, hdrs = await self._start(method, path, body, headers)
-        if "content-length" in hdrs and hdrs.get("transfer-encoding", "").lower() != "chunked":
-            try:
-                n = int(hdrs["content-length"])
-                async with asyncio.timeout(self.read_timeout):
-                    body_bytes = await conn.reader.readexactly(n)
-            except TimeoutError as exc:
-                self._release(conn, reusable=False)
-                raise TransportTimeout("body read timed out") from exc
-            except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
-                self._release(conn, reusable=False)
-                raise TransportError(f"body read failed: {exc!r}") from exc
-            except BaseException:
-                self._release(conn, reusable=False)
-                raise
-            self._release(conn, reusable=hdrs.get("connection", "").lower() != "close")
-            return HttpResponse(status, hdrs, body_bytes)
-        resp = StreamingResponse(status, hdrs, self, conn)
+        resp = await self.stream(method, path, body, headers)
         try:
             data = await resp.read()
         finally:
             await resp.aclose()
-        return HttpResponse(status, hdrs, data)
+        return HttpResponse(resp.status, resp.headers, data)
 
     async def stream(self, method: str, path: str, body: bytes = b"",
                      headers: dict[str, str] | None = None) -> StreamingResponse:

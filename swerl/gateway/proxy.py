@@ -1,16 +1,10 @@
 """One proxied LLM call: authorise, hold if paused, forward, record durably, answer.
 
-This is the gateway's hot path, so the body is handled as raw bytes + orjson
-(no pydantic model of a chat request), token arrays go straight into compact
-blobs, and when the harness asked for neither token ids nor logprobs one
-serialised body serves both the store and the response. The event commits
-before the response is sent: whatever the harness saw is in the store.
-
-The converse holds too: an event says `http_status 200` only if the client was
-still connected when its answer was recorded. A client that went away (its
-timeout fired, it was killed) gets its call recorded as 499, and the trainer
-never trains on it: the harness never saw that response. A call held by a
-pause whose client leaves is not served at all.
+The hot path: raw bytes + orjson (no pydantic model of a chat request), token arrays straight
+into compact blobs. The event commits before the response is sent, so whatever the harness saw
+is in the store; conversely `http_status 200` means the client was still connected when its
+answer was recorded. A client that went away gets its call recorded as 499 (never trained on:
+the harness never saw it); a held call whose client leaves is not served at all.
 """
 
 from __future__ import annotations
@@ -18,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from array import array
 from typing import Any
 
 import orjson
@@ -29,6 +22,7 @@ from swerl.gateway import sql
 from swerl.gateway.continuous import LastCall, as_chat, as_chat_chunk, completion_request, normalise
 from swerl.gateway.control import ClientGone, HeldTooLong
 from swerl.gateway.errors import ApiError
+from swerl.gateway.httpclient import StreamingResponse as HttpStream
 from swerl.gateway.httpclient import TransportError
 from swerl.gateway.recorder import (
     BadUpstreamResponse,
@@ -43,10 +37,8 @@ from swerl.gateway.recorder import (
 )
 from swerl.gateway.service import Gateway, RolloutRec, event_values
 from swerl.gateway.sse import StreamAccumulator, data_events
-from swerl.gateway.store import StoreError
-from swerl.gateway.upstream import Engine, UpstreamFailed
+from swerl.gateway.upstream import Engine, UpstreamFailed, drain
 from swerl.log import get_logger
-from swerl.tokens import as_ids, encode_prompt
 
 log = get_logger(__name__)
 JSON = "application/json"
@@ -54,12 +46,8 @@ GONE = 499  # nginx's "client closed request": recorded, never trained on
 
 
 class ClientWatch:
-    """Notices the client's disconnect once its request body has been read.
-
-    One task per call reads the ASGI `receive` channel, which after the body yields only
-    `http.disconnect` (when the connection drops, or once the response is complete).
-    `receive` is what a streamed response listens on instead of the raw channel.
-    """
+    """Notices the client's disconnect: after the body, the ASGI `receive` channel yields only
+    `http.disconnect`. A streamed response listens on `receive` instead of the raw channel."""
 
     def __init__(self, receive: Any) -> None:
         self._receive = receive
@@ -146,19 +134,17 @@ class Call:
     def __init__(self, gw: Gateway, rec: RolloutRec, kind: str, raw: bytes, req: dict[str, Any], token: str,
                  t_arrival: float, watch: ClientWatch) -> None:
         self.gw, self.rec, self.kind, self.raw, self.req = gw, rec, kind, raw, req
-        self.token = token
-        self.watch = watch
+        self.token, self.t_arrival, self.watch = token, t_arrival, watch
         self.held = False
-        self.t_arrival = t_arrival
         self.t_start = 0.0
         self.version = 0
         self.mode = "chat" if kind == "chat" else "completion"
         self.engine: Engine | None = None
         self.pin: str | None = None
         self.want_ids = req.get("return_token_ids") is True
+        self.want_lp = bool(req.get("logprobs"))
         self.next_parent: tuple[int, bytes, int | None, bool] | None = None  # once committed: a token head
         self.next_req: tuple[RequestHead, int | None, bool] | None = None  # once committed: a request head
-        self.want_lp = bool(req.get("logprobs"))
 
     def stored_request(self) -> tuple[bytes, int | None, int | None]:
         """(request JSON to store, parent event id, shared length): redacted, then delta-encoded against the
@@ -199,34 +185,22 @@ class Call:
         return self.gw.store.write(job)
 
     async def record(self, values: tuple) -> tuple[int, int]:
-        self.rec.pending += 1
-        try:
-            return await self._await(self.submit(values))
-        finally:
-            self.rec.pending -= 1
+        return await self.committed(self.submit(values))
 
     def delta(self, toks: Tokens | None, status: int, error: str | None) -> tuple[Any, int | None, int | None]:
-        """(stored prompt, parent event id, shared length): the prompt as a delta record against the
-        rollout's recent calls (swerl.tokens `Heads`), so the store grows with unique tokens, not with
-        calls x context. A usable call becomes a head for later calls once its write commits."""
+        """(stored prompt, parent event id, shared length): a delta record against the rollout's recent
+        calls (`RolloutRec.encode_tokens`); a usable call becomes a head once its write commits."""
         if toks is None or toks.prompt_ids is None:
             return None, None, None
-        heads = self.rec.tok_heads
-        parent, shared, suffix = encode_prompt(toks.prompt_ids, heads, self.rec.attempt)
-        if error is None and status == 200 and toks.response_ids is not None and toks.logprobs is not None:
-            full = as_ids(toks.prompt_ids).tobytes() + as_ids(toks.response_ids).tobytes()
-            extends = parent is not None and any(h.event_id == parent and len(h.full) == 4 * shared for h in heads)
-            self.next_parent = (self.rec.attempt, full, parent, extends)
-        stored = array("i")
-        stored.frombytes(suffix)
-        return stored, parent, shared if parent is not None else None
+        usable = error is None and status == 200 and toks.response_ids is not None and toks.logprobs is not None
+        stored, parent, shared, head = self.rec.encode_tokens(toks.prompt_ids, toks.response_ids, self.rec.attempt,
+                                                              usable)
+        if head is not None:
+            self.next_parent = head
+        return stored, parent, shared
 
-    async def _await(self, fut: Any) -> tuple[int, int]:
-        try:
-            ids = await fut
-        except StoreError as exc:
-            log.error("store write failed", error=str(exc))
-            raise ApiError(503, "the gateway store could not commit; retry later") from exc
+    async def committed(self, fut: Any) -> tuple[int, int]:
+        ids = await self.gw.committed(fut, self.rec)
         self.rec.add_heads(ids[0], self.next_parent, self.next_req)  # durable now: later calls may build on it
         self.next_parent = self.next_req = None
         return ids
@@ -235,14 +209,11 @@ class Call:
         """Record a failed call, then answer with an OpenAI-style error (or the engine's own 4xx JSON)."""
         body = error_json(message, "upstream_error" if status >= 500 else "invalid_request_error", status)
         stored = None
-        if upstream_body:
-            try:
-                if isinstance(orjson.loads(upstream_body), dict):
-                    stored = upstream_body
-                    if status < 500:
-                        body = upstream_body
-            except orjson.JSONDecodeError:
-                pass
+        with contextlib.suppress(orjson.JSONDecodeError):
+            if upstream_body and isinstance(orjson.loads(upstream_body), dict):
+                stored = upstream_body
+                if status < 500:
+                    body = upstream_body
         with contextlib.suppress(ApiError):  # the store is down: the error answer still goes out
             await self.record(self.values(None, status=status, error=message, response=stored))
         return Response(body, status, media_type=JSON)
@@ -314,11 +285,20 @@ async def _admitted(call: Call) -> Response:
             await _check_limit(call, eng)
         except ApiError as exc:
             return await call.failed(exc.status, exc.message)
-        if req.get("stream") is True:
-            resp = await _stream(call)
-            streaming = isinstance(resp, _Stream)
-            return resp
-        return await _plain(call)
+        path, up = _route(call)
+        stream = req.get("stream") is True
+        try:
+            r: Any = await (gw.engines.open_stream if stream else gw.engines.post)(eng, path, orjson.dumps(up))
+        except UpstreamFailed as exc:
+            return await call.failed(exc.status, exc.message, exc.body)
+        if r.status >= 400:
+            body = await drain(r) if stream else r.body
+            return await call.failed(r.status, f"engine rejected the request ({r.status})", body)
+        if not stream:
+            return await _plain(call, r.body)
+        resp = _stream(call, r)
+        streaming = True  # the stream leaves the gate when it ends
+        return resp
     finally:
         if not streaming:
             gw.gate.leave()
@@ -338,18 +318,9 @@ def _route(call: Call) -> tuple[str, dict[str, Any]]:
     return ("/chat/completions" if call.kind == "chat" else "/completions"), _upstream_body(call.kind, req, eng)
 
 
-async def _plain(call: Call) -> Response:
-    gw, eng = call.gw, call.engine
-    assert eng is not None
-    path, up = _route(call)
+async def _plain(call: Call, body: bytes) -> Response:
     try:
-        resp = await gw.engines.post(eng, path, orjson.dumps(up))
-    except UpstreamFailed as exc:
-        return await call.failed(exc.status, exc.message, exc.body)
-    if resp.status >= 400:
-        return await call.failed(resp.status, f"engine rejected the request ({resp.status})", resp.body)
-    try:
-        d = orjson.loads(resp.body)
+        d = orjson.loads(body)
         if not isinstance(d, dict):
             raise BadUpstreamResponse("not a JSON object")
         if call.mode == "continuous":
@@ -362,7 +333,7 @@ async def _plain(call: Call) -> Response:
     if call.want_ids or call.want_lp:
         stored = for_storage(d)
         out = orjson.dumps(strip_for_client(d, call.want_ids, call.want_lp))
-    else:
+    else:  # neither ids nor log-probs asked for: one serialised body serves the store and the answer
         out = stored = orjson.dumps(strip_for_client(d, False, False))
     eid, seq = await call.record(call.values(toks, status=200, error="; ".join(toks.problems) or None,
                                              response=stored))
@@ -389,23 +360,8 @@ class _Stream(StreamingResponse):
             self._cleanup()
 
 
-async def _stream(call: Call) -> Response:
-    gw, eng = call.gw, call.engine
-    assert eng is not None
-    path, up = _route(call)
-    continuous = call.mode == "continuous"
-    try:
-        sr = await gw.engines.open_stream(eng, path, orjson.dumps(up))
-    except UpstreamFailed as exc:
-        return await call.failed(exc.status, exc.message, exc.body)
-    if sr.status >= 400:
-        try:
-            body = await sr.read()
-        except TransportError:
-            body = b""
-        finally:
-            await sr.aclose()
-        return await call.failed(sr.status, f"engine rejected the request ({sr.status})", body)
+def _stream(call: Call, sr: HttpStream) -> Response:
+    gw, continuous = call.gw, call.mode == "continuous"
     state = {"submitted": False, "closed": False}
     acc = StreamAccumulator(call.kind)
     gone = call.watch.gone
@@ -446,18 +402,15 @@ async def _stream(call: Call) -> Response:
         problems = ([error] if error else []) + toks.problems
         values = call.values(toks, status=502 if error else 200, error="; ".join(problems) or None,
                              response=acc.response_json())
-        call.rec.pending += 1
         try:
             fut = call.submit(values)
             state["submitted"] = True
-            await call._await(fut)
+            await call.committed(fut)
             call.remember(toks)
             if error:
                 yield b"data: " + error_json(error, "upstream_error", 502) + b"\n\n"
         except ApiError as exc:
             yield b"data: " + error_json(exc.message, exc.type, exc.status) + b"\n\n"
-        finally:
-            call.rec.pending -= 1
         yield b"data: [DONE]\n\n"
 
     return _Stream(gen(), cleanup, {"x-swerl-policy-version": str(call.version), "x-swerl-mode": call.mode},

@@ -1,10 +1,8 @@
 """What the proxy records from a call, and what it hands back to the harness.
 
-The gateway asks the engine for token ids and logprobs (vLLM's
-`return_token_ids`, `logprobs`); the harness gets the ordinary OpenAI response
-without the fields it did not ask for. Stored request/response JSON has
-secrets redacted and the (bulky) token arrays removed: those live in compact
-columns.
+The gateway asks the engine for token ids and logprobs (vLLM's `return_token_ids`, `logprobs`);
+the harness gets the ordinary OpenAI response without the fields it did not ask for. Stored
+request/response JSON has secrets redacted and no token arrays (those live in compact columns).
 """
 
 from __future__ import annotations
@@ -36,6 +34,12 @@ class Tokens:
     finish_reason: str | None = None
     text: str = ""
     problems: list[str] = field(default_factory=list)
+
+    def checked(self) -> Tokens:
+        """Self, with a problem noted if the log-probs do not match the response ids one for one."""
+        if self.logprobs is not None and self.response_ids is not None and len(self.logprobs) != len(self.response_ids):
+            self.problems.append(f"{len(self.logprobs)} logprobs for {len(self.response_ids)} response ids")
+        return self
 
 
 def _secretish(key: str) -> bool:
@@ -105,8 +109,12 @@ def extract(d: dict[str, Any], chat: bool) -> Tokens:
     text = ch.get("message", {}).get("content") if chat and isinstance(ch.get("message"), dict) else ch.get("text")
     t.text = text if isinstance(text, str) else ""
     top, own = d.get("prompt_token_ids"), ch.get("prompt_token_ids")
-    _fill(t, (top if "prompt_token_ids" in d else own) if chat else (own if "prompt_token_ids" in ch else top),
-          ch.get("token_ids"))
+    prompt = (top if "prompt_token_ids" in d else own) if chat else (own if "prompt_token_ids" in ch else top)
+    for name, val in (("prompt_ids", prompt), ("response_ids", ch.get("token_ids"))):
+        try:
+            setattr(t, name, _int_array(val, name))
+        except BadUpstreamResponse as exc:
+            t.problems.append(str(exc))
     lp = ch.get("logprobs")
     values = lp.get("content" if chat else "token_logprobs") if isinstance(lp, dict) else None
     if isinstance(values, list):
@@ -116,21 +124,7 @@ def extract(d: dict[str, Any], chat: bool) -> Tokens:
             t.problems.append("logprobs malformed")
     else:
         t.problems.append("logprobs missing")
-    _check(t)
-    return t
-
-
-def _fill(t: Tokens, prompt: Any, response: Any) -> None:
-    for name, val in (("prompt_ids", prompt), ("response_ids", response)):
-        try:
-            setattr(t, name, _int_array(val, name))
-        except BadUpstreamResponse as exc:
-            t.problems.append(str(exc))
-
-
-def _check(t: Tokens) -> None:
-    if t.logprobs is not None and t.response_ids is not None and len(t.logprobs) != len(t.response_ids):
-        t.problems.append(f"{len(t.logprobs)} logprobs for {len(t.response_ids)} response ids")
+    return t.checked()
 
 
 def strip_for_client(d: dict[str, Any], want_ids: bool, want_logprobs: bool) -> dict[str, Any]:
@@ -164,13 +158,9 @@ def error_json(message: str, type_: str, code: int | str | None) -> bytes:
     return orjson.dumps({"error": {"message": message, "type": type_, "code": code}})
 
 
-# ---- delta-encoded request JSON ---------------------------------------------------------------------
-#
-# A multi-turn harness re-sends its whole conversation with every call, so request JSON stored whole
-# grows with calls x context, like the prompt ids. A request whose conversation (`messages`, or a
-# completion's `prompt`) starts with an earlier request's of the same rollout is stored against it:
-# the `request` column then holds a delta record (below), `req_parent` the parent event's id and
-# `req_shared` how many leading messages (prompt characters / ids) are the parent's.
+# ---- delta-encoded request JSON: a harness re-sends its whole conversation every call, so a request
+# whose `messages` (or `prompt`) starts with an earlier one's is stored against it (`req_parent`,
+# `req_shared`: how many leading messages, prompt characters or ids are the parent's).
 
 PAYLOAD_KEYS = ("messages", "prompt")
 """The request fields that grow every turn (chat, completions) and are stored as a shared prefix + tail."""
@@ -217,14 +207,12 @@ def _common(a: list | str, b: list | str) -> int:
 def encode_request(stored: bytes, parsed: Any, heads: list[RequestHead]
                    ) -> tuple[bytes, int | None, int | None, RequestHead | None, bool]:
     """(bytes to store, parent event id, shared length, this request as a head once committed, whether it
-    extends the parent: the parent's whole payload is its prefix, so the parent head can be dropped).
+    extends the parent's whole payload, so the parent head can be dropped).
 
-    `stored` is the request as it would be stored whole (redacted), `parsed` the same parsed.
-    Against the head sharing the longest prefix of the payload, the delta record is
-    `{"key": payload key, "keys": every key in order, "new": the payload's tail, "set": {keys whose
-    value differs from the parent's}}`: keys equal to the parent's (model, tools, sampling
-    settings) are inherited, not repeated. With no head sharing anything the request is stored
-    whole. `decode_request` inverts it exactly (same keys, same order, same values).
+    `stored` is the (redacted) request as stored whole, `parsed` the same parsed. Against the head
+    sharing the longest payload prefix, the record is `{"key": payload key, "keys": every key in
+    order, "new": the payload's tail, "set": {keys whose value differs from the parent's}}`; sharing
+    nothing, the request is stored whole. `decode_request` inverts it exactly.
     """
     key = _payload(parsed)
     if key is None:

@@ -1,8 +1,7 @@
-"""Every pydantic model of the gateway's HTTP API, in one place (the `Event` record is `swerl.events`).
+"""Every pydantic model of the gateway's HTTP API (the `Event` record is `swerl.events`).
 
-The proxy endpoints parse their (large) bodies by hand for speed; the
-`ChatCompletionRequest`/`CompletionRequest` models here only document them in
-the OpenAPI spec (and give the fuzz test something to generate).
+The proxy parses its large bodies by hand for speed; `ChatCompletionRequest`/`CompletionRequest`
+only document them in the OpenAPI spec (and give the fuzz test something to generate).
 """
 
 from __future__ import annotations
@@ -117,11 +116,8 @@ class PageOfEvents(BaseModel):
 
 
 class RolloutEventsQuery(_In):
-    """The events of many rollouts in one request: what the trainer fetches for an update.
-
-    The answer is `PageOfEvents` JSON; the request shape does not depend on it, so a binary
-    token format can be offered later by content negotiation (`Accept`).
-    """
+    """The events of many rollouts in one request: what the trainer fetches for an update (JSON
+    `PageOfEvents`, or a binary token batch by content negotiation: `Accept`)."""
 
     rollout_ids: list[Id] = Field(min_length=1, max_length=100_000)
     kinds: list[EventKind] | None = Field(None, description="Only these kinds (default: all).")

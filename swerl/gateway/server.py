@@ -1,8 +1,5 @@
 """Run an ASGI app with uvicorn: in the foreground (`swerl gateway serve`) or in a background thread.
-
-uvloop and httptools are used when installed (about 2x less CPU per request);
-without them uvicorn's pure-Python defaults work, just slower.
-"""
+uvloop and httptools are used when installed (about 2x less CPU per request)."""
 
 from __future__ import annotations
 
@@ -23,12 +20,10 @@ def _has(module: str) -> bool:
     return True
 
 
-def uvicorn_config(app: Any, host: str, port: int, **kw: Any) -> uvicorn.Config:
-    fast = _has("uvloop")
-    http = "httptools" if _has("httptools") else "h11"
-    return uvicorn.Config(app, host=host, port=port, loop="uvloop" if fast else "asyncio", http=http,
-                          log_level=kw.pop("log_level", "warning"), access_log=False, backlog=4096,
-                          timeout_keep_alive=120, lifespan="on", **kw)
+def uvicorn_config(app: Any, host: str, port: int) -> uvicorn.Config:
+    return uvicorn.Config(app, host=host, port=port, loop="uvloop" if _has("uvloop") else "asyncio",
+                          http="httptools" if _has("httptools") else "h11", log_level="warning", access_log=False,
+                          backlog=4096, timeout_keep_alive=120, lifespan="on")
 
 
 def serve(app: Any, host: str, port: int) -> None:

@@ -1,11 +1,9 @@
 """The gateway's state and rules behind the HTTP routers: rollouts, events, tokens, pause/resume.
 
-The store is the truth; an in-memory cache of rollouts (bounded: finished
-rollouts are evicted first) serves the hot path (proxy auth, state checks)
-without a read per call. A state change is applied to the cache before its
-write commits so that concurrent requests see it at once, and reverted if the
-commit fails; a no-op repeat waits for that pending commit before answering,
-so nothing is acknowledged before it is durable.
+The store is the truth; a bounded cache of rollouts (finished ones evicted first) serves the hot
+path without a read per call. A state change hits the cache before its write commits (concurrent
+requests see it at once) and is reverted if the commit fails; a no-op repeat waits for that
+commit, so nothing is acknowledged before it is durable.
 """
 
 from __future__ import annotations
@@ -25,14 +23,14 @@ import orjson
 from swerl.gateway import sql
 from swerl.gateway.auth import bearer, new_token, same, token_hash
 from swerl.gateway.control import Gate
-from swerl.gateway.errors import ApiError, bad_request, conflict, not_found
+from swerl.gateway.errors import ApiError
 from swerl.gateway.recorder import RequestHead, add_head, encode_request
 from swerl.gateway.schema import NewEvent, RolloutCreate
 from swerl.gateway.states import TERMINAL, TRAINABLE, TransitionError, transition
 from swerl.gateway.store import Store, StoreError
 from swerl.gateway.upstream import Engines, Retry
 from swerl.log import get_logger
-from swerl.tokens import Heads, Parent, encode_prompt
+from swerl.tokens import Heads, Parent, as_ids, encode_prompt
 
 log = get_logger(__name__)
 
@@ -56,11 +54,8 @@ class GatewayConfig:
 
     @property
     def client_timeout_s(self) -> float:
-        """The HTTP timeout a harness needs so that neither a pause nor a slow engine can time it out.
-
-        A call is held at most `max_hold_s` (then answered 503) and an engine answer takes at most
-        `read_timeout_s`; a client that gives up earlier leaves an abandoned call and a resend.
-        """
+        """The HTTP timeout a harness needs: a call is held at most `max_hold_s` and an engine answers
+        within `read_timeout_s`; a client giving up earlier leaves an abandoned call and a resend."""
         return self.max_hold_s + self.read_timeout_s + 60.0
 
 
@@ -89,9 +84,7 @@ class RolloutRec:
     def add_heads(self, event_id: int, tok: tuple[int, bytes, int | None, bool] | None,
                   req: tuple[RequestHead, int | None, bool] | None) -> None:
         """A call committed as `event_id`: later calls may be stored against its tokens and request.
-
-        `tok`: (attempt, prompt ++ response, its parent, whether it extends that parent exactly);
-        `req`: (its request as a head, its parent, whether it extends that parent's payload)."""
+        `tok`: (attempt, prompt ++ response, parent, extends it); `req`: (request head, parent, extends it)."""
         if tok is not None:
             attempt, full, parent, extends = tok
             self.tok_heads.add(Parent(event_id, attempt, full), parent, extends)
@@ -99,6 +92,20 @@ class RolloutRec:
             head, parent, extends = req
             head.event_id = event_id
             self.req_heads = add_head(self.req_heads, head, parent, extends)
+
+    def encode_tokens(self, prompt_ids: Any, response_ids: Any, attempt: int, usable: bool
+                      ) -> tuple[array, int | None, int | None, tuple[int, bytes, int | None, bool] | None]:
+        """(stored prompt, parent event id, shared length, token head to add once committed): the prompt
+        as a delta record against the rollout's recent calls; only a usable call becomes a head."""
+        parent, shared, suffix = encode_prompt(prompt_ids, self.tok_heads, attempt)
+        head = None
+        if usable:
+            extends = parent is not None and any(h.event_id == parent and len(h.full) == 4 * shared
+                                                 for h in self.tok_heads)
+            head = (attempt, as_ids(prompt_ids).tobytes() + as_ids(response_ids).tobytes(), parent, extends)
+        stored = array("i")
+        stored.frombytes(suffix)
+        return stored, parent, shared if parent is not None else None, head
 
     def drop_heads(self) -> None:
         """A finished rollout takes no more calls: free what delta encoding kept of it."""
@@ -209,7 +216,6 @@ class Gateway:
         self._rollouts: OrderedDict[str, RolloutRec] = OrderedDict()
         self._by_token: dict[bytes, str] = {}
         self._creating: dict[str, asyncio.Future] = {}
-        self._notified = 0
         if self.gate.paused:
             log.info("starting paused (was paused before restart)", policy_version=self.gate.policy_version)
 
@@ -217,7 +223,6 @@ class Gateway:
         await self.engines.aclose()
         self.store.close()
 
-    # ---- cache ---------------------------------------------------------------------------------
     def _cache_put(self, rec: RolloutRec) -> None:
         self._rollouts[rec.id] = rec
         self._rollouts.move_to_end(rec.id)
@@ -252,17 +257,26 @@ class Gateway:
     async def must(self, rid: str) -> RolloutRec:
         rec = await self.rollout(rid)
         if rec is None:
-            raise not_found(f"rollout {rid!r}")
+            raise ApiError(404, f"rollout {rid!r} not found")
         return rec
 
-    async def write(self, fn: Any) -> Any:
+    async def write(self, fn: Any, rec: RolloutRec | None = None) -> Any:
+        return await self.committed(self.store.write(fn), rec)
+
+    @staticmethod
+    async def committed(fut: asyncio.Future, rec: RolloutRec | None = None) -> Any:
+        """Await a queued write (503 if the store fails); meanwhile `rec.pending` keeps `rec` cached."""
+        if rec is not None:
+            rec.pending += 1
         try:
-            return await self.store.write(fn)
+            return await fut
         except StoreError as exc:
             log.error("store write failed", error=str(exc))
             raise ApiError(503, "the gateway store could not commit; retry later") from exc
+        finally:
+            if rec is not None:
+                rec.pending -= 1
 
-    # ---- rollouts ------------------------------------------------------------------------------
     async def create_rollout(self, body: RolloutCreate) -> tuple[RolloutRec, str | None]:
         """Idempotent on the id: only the request that created the rollout gets its token back."""
         rid = body.id or uuid.uuid4().hex
@@ -274,10 +288,8 @@ class Gateway:
         fut = asyncio.get_running_loop().create_future()
         self._creating[rid] = fut
         try:
-            row = await self.store.read(lambda c: sql.get_rollout(c, rid))
-            if row is not None:
-                rec = RolloutRec.from_row(row)
-                self._cache_put(rec)
+            rec = await self.rollout(rid)  # created before this process started?
+            if rec is not None:
                 return self._same_rollout(rec, body), None
             token, now = new_token(), time.time()
             rec = RolloutRec(0, rid, body.group_id or rid, "queued", 1, body.max_attempts, token_hash(token), None,
@@ -297,14 +309,14 @@ class Gateway:
         diffs = [k for k, mine in (("group_id", rec.group_id), ("max_attempts", rec.max_attempts),
                                    ("metadata", rec.metadata)) if k in given and getattr(body, k) != mine]
         if diffs:
-            raise conflict(f"rollout {rec.id!r} already exists with a different {', '.join(diffs)}")
+            raise ApiError(409, f"rollout {rec.id!r} already exists with a different {', '.join(diffs)}")
         return rec
 
     async def list_rollouts(self, states: list[str] | None, cursor: str | None, limit: int) -> tuple[list, str | None]:
         after = 0
         if cursor:
             if not (cursor.isascii() and cursor.isdigit()) or len(cursor) > 18:
-                raise bad_request("cursor: not a cursor returned by this endpoint")
+                raise ApiError(400, "cursor: not a cursor returned by this endpoint")
             after = int(cursor)
         rows = await self.store.read(lambda c: sql.list_rollouts(c, states, after, limit))
         nxt = str(rows[-1]["n"]) if len(rows) == limit else None
@@ -319,7 +331,7 @@ class Gateway:
             try:
                 out = transition(rec.state, rec.attempt, rec.max_attempts, target, guard)
             except TransitionError as exc:
-                raise conflict(f"rollout {rid!r}: {exc}") from None
+                raise ApiError(409, f"rollout {rid!r}: {exc}") from None
             if out.changed:
                 break
             if rec.last_write is None or rec.last_write.done():
@@ -336,15 +348,12 @@ class Gateway:
             sql.update_state(c, rid, out.state, out.attempt, now)
             return sql.insert_event(c, values)
 
-        rec.pending += 1
         fut = rec.last_write = self.store.write(job)
         try:
-            ids = await fut
-        except StoreError as exc:
+            ids = await self.committed(fut, rec)
+        except ApiError:
             rec.state, rec.attempt, rec.updated = old
-            raise ApiError(503, "the gateway store could not commit; retry later") from exc
-        finally:
-            rec.pending -= 1
+            raise
         if out.state in TERMINAL:
             rec.drop_heads()
             if rec.engine in self.engines.by_name:
@@ -356,17 +365,12 @@ class Gateway:
         rec = await self.must(rid)
         token = new_token()
         h, now = token_hash(token), time.time()
-        rec.pending += 1
-        try:
-            await self.write(lambda c: sql.set_token(c, rid, h, now))
-        finally:
-            rec.pending -= 1
+        await self.write(lambda c: sql.set_token(c, rid, h, now), rec)
         self._by_token.pop(rec.token_hash, None)
         rec.token_hash, rec.updated = h, now
         self._by_token[h] = rid
         return token
 
-    # ---- events --------------------------------------------------------------------------------
     async def append_event(self, rid: str, ev: NewEvent) -> dict[str, Any]:
         rec = await self.must(rid)
         if ev.idempotency_key:
@@ -375,13 +379,13 @@ class Gateway:
                 return {"id": found["id"], "seq": found["seq"], "created_now": False}
         if ev.kind == "status":
             if ev.state is None:
-                raise bad_request("state: required for kind=status")
+                raise ApiError(400, "state: required for kind=status")
             _, ids = await self.set_state(rid, ev.state, ev.attempt, ev.reason, ev.idempotency_key)
             return {"id": ids[0] if ids else None, "seq": ids[1] if ids else None, "created_now": ids is not None}
         heads: tuple = (None, None)
         if ev.kind == "reward":
             if ev.reward is None:
-                raise bad_request("reward: required for kind=reward")
+                raise ApiError(400, "reward: required for kind=reward")
             values = event_values(rec, "reward", attempt=ev.attempt, reward=ev.reward,
                                   data={"reward": ev.reward, **ev.data}, policy_version=ev.policy_version,
                                   idem=ev.idempotency_key)
@@ -390,17 +394,10 @@ class Gateway:
         idem = ev.idempotency_key
 
         def job(c: Any) -> tuple[int, int, bool]:
-            if idem:  # the single writer makes check-then-insert race-free
-                row = c.execute("SELECT id, seq FROM events WHERE rollout_id = ? AND idem = ?", (rid, idem)).fetchone()
-                if row:
-                    return row[0], row[1], False
-            return (*sql.insert_event(c, values), True)
+            found = sql.event_by_idem(c, rid, idem) if idem else None  # the single writer: no race
+            return (found["id"], found["seq"], False) if found else (*sql.insert_event(c, values), True)
 
-        rec.pending += 1
-        try:
-            eid, seq, created = await self.write(job)
-        finally:
-            rec.pending -= 1
+        eid, seq, created = await self.write(job, rec)
         if created:
             rec.add_heads(eid, *heads)
         return {"id": eid, "seq": seq, "created_now": created}
@@ -409,20 +406,12 @@ class Gateway:
     def _external_call(rec: RolloutRec, ev: NewEvent) -> tuple[tuple, tuple]:
         """A model_request appended through the API: stored like a proxied call, prompt ids and request JSON
         delta-encoded against the rollout's recent calls. Returns (row values, heads to add once committed)."""
-        attempt = rec.attempt if ev.attempt is None else ev.attempt
-        prompt, parent, shared, tok = ev.prompt_ids, None, None, None
+        prompt, parent, shared, tok = None, None, None, None
         if ev.prompt_ids is not None:
-            parent, shared, suffix = encode_prompt(ev.prompt_ids, rec.tok_heads, attempt)
-            prompt = array("i")
-            prompt.frombytes(suffix)
-            if ev.response_ids is not None and ev.response_logprobs is not None \
-                    and len(ev.response_logprobs) == len(ev.response_ids):
-                extends = parent is not None and any(h.event_id == parent and len(h.full) == 4 * shared
-                                                     for h in rec.tok_heads)
-                tok = (attempt, array("i", ev.prompt_ids).tobytes() + array("i", ev.response_ids).tobytes(),
-                       parent, extends)
-            if parent is None:
-                shared = None
+            usable = ev.response_ids is not None and ev.response_logprobs is not None \
+                and len(ev.response_logprobs) == len(ev.response_ids)
+            prompt, parent, shared, tok = rec.encode_tokens(
+                ev.prompt_ids, ev.response_ids, rec.attempt if ev.attempt is None else ev.attempt, usable)
         request, req_parent, req_shared, req = None, None, None, None
         if ev.request is not None:
             request, req_parent, req_shared, head, extends = encode_request(dumps(ev.request, "request"), ev.request,
@@ -460,7 +449,6 @@ class Gateway:
         st = sorted(states or TRAINABLE)
         return await self.long_poll(lambda c: sql.list_completed(c, after, limit, st), wait)
 
-    # ---- proxy auth ----------------------------------------------------------------------------
     async def authorize(self, rid: str, header: str | None) -> RolloutRec:
         """The rollout whose own token this is; 401 unknown token, 403 someone else's, 409 finished."""
         tok = bearer(header)
@@ -470,14 +458,13 @@ class Gateway:
         rec = self._rollouts.get(rid) or await self.rollout(rid)
         if rec is not None and same(rec.token_hash, h):
             if rec.state in TERMINAL:
-                raise conflict(f"rollout {rid!r} is {rec.state}: it takes no more model calls")
+                raise ApiError(409, f"rollout {rid!r} is {rec.state}: it takes no more model calls")
             return rec
         if same(h, self.admin_hash) or h in self._by_token or await self.store.read(
                 lambda c: sql.rollout_id_by_token(c, h)) is not None:
             raise ApiError(403, f"this token is not valid for rollout {rid!r}")
         raise ApiError(401, "invalid token")
 
-    # ---- pause / resume / engines --------------------------------------------------------------
     async def pause(self, timeout: float | None) -> bool:
         await self.write(lambda c: sql.set_meta(c, "paused", True))
         drained = await self.gate.pause(timeout)
@@ -486,7 +473,7 @@ class Gateway:
 
     async def resume(self, version: int) -> None:
         if version < self.gate.policy_version:
-            raise conflict(f"policy_version {version} is older than the current {self.gate.policy_version}")
+            raise ApiError(409, f"policy_version {version} is older than the current {self.gate.policy_version}")
 
         def job(c: Any) -> None:
             sql.set_meta(c, "policy_version", version)

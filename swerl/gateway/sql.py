@@ -1,24 +1,15 @@
 """SQL of the gateway store: schema, statements, and compact row codecs.
 
-Every function takes a `sqlite3.Connection` and runs on a store thread (the
-single writer or a reader), never on the event loop. Token ids are stored as
-little-endian int32 blobs and logprobs as float32 blobs: ~5x smaller than JSON
-lists. float32 is what engines compute log-probs in (vLLM's sampler, the embedded
-engine's log-softmax), so their values are kept bit-exact, and it is the precision
-the trainer uses; a value with more precision is rounded to float32.
+Every function takes a `sqlite3.Connection` and runs on a store thread, never on the event loop.
+Token ids are little-endian int32 blobs and log-probs float32 blobs (~5x smaller than JSON; float32
+is what engines compute log-probs in, so their values stay bit-exact). Prompt ids and request JSON
+are delta-encoded against an earlier event of the rollout (`prompt_parent`/`prompt_shared`:
+`swerl.tokens`; `req_parent`/`req_shared`: `recorder.encode_request`), so the store grows with
+unique content; every reader here returns them whole. Request/response JSON of 512+ bytes is
+stored zlib-compressed when smaller (a blob starting with `x`, zlib's header byte: JSON never does).
 
-Prompt ids and request JSON are delta-encoded against an earlier event of the same
-rollout (`prompt_parent`/`prompt_shared`: `swerl.tokens`; `req_parent`/`req_shared`:
-`swerl.gateway.recorder.encode_request`), so the store grows with unique content, not
-calls x context; every reader here returns them whole.
-
-Request and response JSON of 512 bytes or more is stored zlib-compressed (level 1, on the
-writer thread) when that is smaller: agent conversations are mostly text. A stored JSON blob
-starting with `x` (0x78, the zlib header; JSON text never starts with it) is compressed.
-
-Schema versions (`PRAGMA user_version`): 3 stores float32 log-probs and has the request
-delta columns. An older store is migrated when it opens (columns added, float64 log-probs
-rewritten as float32, in one transaction); a newer one is refused with an error naming it.
+Schema 3 (`PRAGMA user_version`) stores float32 log-probs and the request delta columns; an older
+store is migrated in one transaction when it opens, a newer one refused with an error naming it.
 """
 
 from __future__ import annotations
@@ -173,6 +164,7 @@ def json_of(b: bytes | None) -> Any:
     return orjson.loads(zlib.decompress(b) if b[:1] == _SQUEEZED else b)
 
 
+_DECODERS = {**dict.fromkeys(_IDS, blob_ids), **dict.fromkeys(_F32, blob_floats), **dict.fromkeys(_JSON, json_of)}
 _ENCODERS = tuple((i, ids_blob if c in _IDS else floats_blob if c in _F32 else _json_blob)
                   for i, c in enumerate(EVENT_INSERT_COLS) if c in _IDS | _F32 | _JSON)
 
@@ -186,12 +178,9 @@ def _f64_to_f32(b: bytes | None) -> bytes | None:
 
 
 def init(conn: sqlite3.Connection, path: str = "") -> None:
-    """Create the tables, or bring a store written by an older version up to this schema (one transaction).
-
-    Refuses (StoreVersionError) a store whose schema is newer than this code: it could not be read
-    correctly. Migrations: columns added since (NULL: "stored whole"), and schema <= 2's float64
-    log-probs rewritten as float32 (what the engines produced; the trainer never used more).
-    """
+    """Create the tables, or migrate an older store in one transaction: columns added since (NULL: "stored
+    whole"), schema <= 2's float64 log-probs rewritten as float32 (what engines produce). A newer store
+    is refused (StoreVersionError): it could not be read correctly."""
     where = path or "the store"
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -239,11 +228,9 @@ def rollout_dict(row: tuple) -> dict[str, Any]:
 
 def insert_rollout(conn: sqlite3.Connection, r: dict[str, Any]) -> int:
     """`r["metadata"]` arrives serialised (JSON bytes): serialising can fail, and must fail before the write."""
-    cur = conn.execute(
-        "INSERT INTO rollouts(id, group_id, state, attempt, max_attempts, token_hash, engine, metadata, created, "
-        "updated) VALUES (?,?,?,?,?,?,?,?,?,?)",
-        (r["id"], r["group_id"], r["state"], r["attempt"], r["max_attempts"], r["token_hash"], r["engine"],
-         r["metadata"], r["created"], r["updated"]))
+    cols = ROLLOUT_FIELDS[1:-1]  # not `n` (assigned here) nor `held_s` (0 until a hold)
+    cur = conn.execute(f"INSERT INTO rollouts({', '.join(cols)}) VALUES ({','.join('?' * len(cols))})",
+                       tuple(r[c] for c in cols))
     return int(cur.lastrowid or 0)
 
 
@@ -259,13 +246,9 @@ def rollout_id_by_token(conn: sqlite3.Connection, token_hash: bytes) -> str | No
 
 def list_rollouts(conn: sqlite3.Connection, states: Sequence[str] | None, after_n: int,
                   limit: int) -> list[dict[str, Any]]:
-    if states:
-        q = (f"SELECT {ROLLOUT_COLS} FROM rollouts WHERE state IN ({','.join('?' * len(states))}) AND n > ? "
-             "ORDER BY n LIMIT ?")
-        rows = conn.execute(q, (*states, after_n, limit)).fetchall()
-    else:
-        rows = conn.execute(f"SELECT {ROLLOUT_COLS} FROM rollouts WHERE n > ? ORDER BY n LIMIT ?",
-                            (after_n, limit)).fetchall()
+    sc, sp = _in("state", states)
+    rows = conn.execute(f"SELECT {ROLLOUT_COLS} FROM rollouts WHERE n > ?{sc} ORDER BY n LIMIT ?",
+                        (after_n, *sp, limit)).fetchall()
     return [rollout_dict(r) for r in rows]
 
 
@@ -293,11 +276,8 @@ _PICK = itemgetter(*EVENT_INSERT_COLS)
 
 
 def event_row(**fields: Any) -> tuple:
-    """One events row in EVENT_INSERT_COLS order from `Event` field values (plus `idem`).
-
-    Token ids and log-probs may be lists or arrays; JSON columns take objects or already serialised
-    bytes. Raises TypeError/OverflowError for anything that is not a token id.
-    """
+    """One events row in EVENT_INSERT_COLS order from `Event` field values (plus `idem`): token ids and
+    log-probs as lists or arrays, JSON as objects or bytes. TypeError/OverflowError for a bad token id."""
     d = {**_NO_VALUES, **fields}
     if len(d) != len(_NO_VALUES):
         raise TypeError(f"not event columns: {sorted(d.keys() - _NO_VALUES.keys())}")
@@ -325,15 +305,9 @@ def event_dict(cols: Sequence[str], row: Sequence[Any]) -> dict[str, Any]:
     """A stored row as JSON-ready `Event` fields (token arrays as lists)."""
     d = dict(zip(cols, row, strict=True))
     for c in cols:
-        v = d[c]
-        if v is None:
-            continue
-        if c in _IDS:
-            d[c] = blob_ids(v)
-        elif c in _F32:
-            d[c] = blob_floats(v)
-        elif c in _JSON:
-            d[c] = json_of(v)
+        dec = _DECODERS.get(c)
+        if dec is not None and d[c] is not None:
+            d[c] = dec(d[c])
     return d
 
 
@@ -360,36 +334,38 @@ def event_by_idem(conn: sqlite3.Connection, rollout_id: str, idem: str) -> dict[
     return rows[0] if rows else None
 
 
-def _kinds_clause(kinds: Sequence[str] | None) -> tuple[str, tuple]:
-    if not kinds:
+_CURRENT_ATTEMPT = " AND attempt = (SELECT r.attempt FROM rollouts r WHERE r.id = events.rollout_id)"
+_EACH = "(SELECT value FROM json_each(?))"  # a JSON list parameter as a set: one statement for any number of ids
+
+
+def _in(column: str, values: Sequence[Any] | None) -> tuple[str, tuple]:
+    """` AND column IN (?, ...)` and its parameters; nothing for no values."""
+    if not values:
         return "", ()
-    return f" AND kind IN ({','.join('?' * len(kinds))})", tuple(kinds)
+    return f" AND {column} IN ({','.join('?' * len(values))})", tuple(values)
 
 
 def list_events(conn: sqlite3.Connection, rollout_id: str, after_seq: int, limit: int,
                 kinds: Sequence[str] | None, with_json: bool) -> list[dict[str, Any]]:
-    kc, kp = _kinds_clause(kinds)
+    kc, kp = _in("kind", kinds)
     return _select(conn, _cols(with_json), f"rollout_id = ? AND seq > ?{kc} ORDER BY seq LIMIT ?",
                    (rollout_id, after_seq, *kp, limit))
 
 
 def list_events_global(conn: sqlite3.Connection, after: int, limit: int, kinds: Sequence[str] | None,
                        with_json: bool) -> list[dict[str, Any]]:
-    kc, kp = _kinds_clause(kinds)
+    kc, kp = _in("kind", kinds)
     return _select(conn, _cols(with_json), f"id > ?{kc} ORDER BY id LIMIT ?", (after, *kp, limit))
 
 
 def events_of(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Sequence[str] | None,
               current_attempt: bool, include_json: str, after: int, limit: int) -> list[dict[str, Any]]:
-    """The events of many rollouts in commit order (one query: the trainer's fetch for an update).
-
-    `current_attempt` keeps only events of each rollout's current attempt. `include_json`: `none`,
-    `all`, or `last` (request/response JSON only on each rollout's last model_request here).
-    """
-    kc, kp = _kinds_clause(kinds)
-    att = " AND attempt = (SELECT r.attempt FROM rollouts r WHERE r.id = events.rollout_id)" if current_attempt else ""
+    """The events of many rollouts in commit order, in one query. `current_attempt`: only each rollout's
+    current attempt; `include_json`: `none`, `all`, or `last` (only each rollout's last model_request)."""
+    kc, kp = _in("kind", kinds)
+    att = _CURRENT_ATTEMPT if current_attempt else ""
     items = _select(conn, _cols(include_json == "all"),
-                    f"rollout_id IN (SELECT value FROM json_each(?)) AND id > ?{kc}{att} ORDER BY id LIMIT ?",
+                    f"rollout_id IN {_EACH} AND id > ?{kc}{att} ORDER BY id LIMIT ?",
                     (orjson.dumps(list(rollout_ids)).decode(), after, *kp, limit))
     if include_json == "last":
         for e in items:
@@ -402,9 +378,9 @@ def events_of(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seque
 
 
 def list_completed(conn: sqlite3.Connection, after: int, limit: int, states: Sequence[str]) -> list[dict]:
+    sc, sp = _in("state", states)
     rows = _select(conn, ("id", "rollout_id", "group_id", "attempt", "state"),
-                   f"kind = 'status' AND id > ? AND state IN ({','.join('?' * len(states))}) ORDER BY id LIMIT ?",
-                   (after, *states, limit))
+                   f"kind = 'status' AND id > ?{sc} ORDER BY id LIMIT ?", (after, *sp, limit))
     for r in rows:
         r["cursor"] = r.pop("id")
     return rows
@@ -421,8 +397,8 @@ def _full_prompts(conn: sqlite3.Connection, items: list[dict[str, Any]]) -> None
         return
 
     def fetch(ids: list[int]) -> list[dict[str, Any]]:
-        rows = conn.execute(f"SELECT {', '.join(_CHAIN_COLS)} FROM events WHERE id IN "
-                            "(SELECT value FROM json_each(?))", (orjson.dumps(ids).decode(),)).fetchall()
+        rows = conn.execute(f"SELECT {', '.join(_CHAIN_COLS)} FROM events WHERE id IN {_EACH}",
+                            (orjson.dumps(ids).decode(),)).fetchall()
         return [event_dict(_CHAIN_COLS, r) for r in rows]
 
     resolve_prompts(items, fetch)
@@ -470,22 +446,22 @@ def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seq
                 current_attempt: bool, include_json: str) -> bytes:
     """The events of many rollouts as one binary `swerl.tokens.TokenBatch` (the trainer's fetch).
 
-    Blobs go into the batch as stored (no per-token work): prompts stay delta records, so the
-    batch is as small as the store. A call that did not end in a 200 answer is marked failed.
-    `include_json`: "last" adds each rollout's last model_request's request JSON, "all" every one.
+    Blobs go in as stored (prompts stay delta records: the batch is as small as the store); a call
+    not answered 200 is marked failed. `include_json` "last"/"all": the request JSON of each
+    rollout's last model_request / of every one.
     """
-    kc, kp = _kinds_clause(kinds)
+    kc, kp = _in("kind", kinds)
     kc = kc.replace(" kind IN", " +kind IN")  # look rollouts up by their index, never scan every event of a kind
-    att = " AND attempt = (SELECT r.attempt FROM rollouts r WHERE r.id = events.rollout_id)" if current_attempt else ""
+    att = _CURRENT_ATTEMPT if current_attempt else ""
     cols = ", ".join("CASE WHEN error IS NULL AND http_status IS NOT NULL AND http_status != 200 THEN "
                      "'http_status ' || http_status ELSE error END" if c == "error" else c for c in ROW_FIELDS)
-    rows = conn.execute(f"SELECT {cols} FROM events WHERE rollout_id IN (SELECT value FROM json_each(?)){kc}{att}",
+    rows = conn.execute(f"SELECT {cols} FROM events WHERE rollout_id IN {_EACH}{kc}{att}",
                         (orjson.dumps(list(rollout_ids)).decode(), *kp)).fetchall()
     rows.sort(key=lambda r: r[0])  # commit order; sorted here, not in SQL (which would sort the blobs too)
     have = {r[0] for r in rows}
     missing = {r[7] for r in rows if r[7] is not None} - have
     while missing:  # never expected (parents are earlier calls of the same attempt), but a batch must be whole
-        more = conn.execute(f"SELECT {cols} FROM events WHERE id IN (SELECT value FROM json_each(?))",
+        more = conn.execute(f"SELECT {cols} FROM events WHERE id IN {_EACH}",
                             (orjson.dumps(sorted(missing)).decode(),)).fetchall()
         if not more:
             raise ValueError(f"events {sorted(missing)[:5]}: parents of stored prompts are missing from the store")
@@ -498,7 +474,7 @@ def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seq
         want = list(calls) if include_json == "all" else list({r[1]: r[0] for r in rows
                                                                 if r[5] == "model_request"}.values())
         reqs = [event_dict(("id", "request", *REQ_COLS), r) for r in conn.execute(
-            f"SELECT id, request, {', '.join(REQ_COLS)} FROM events WHERE id IN (SELECT value FROM json_each(?))",
+            f"SELECT id, request, {', '.join(REQ_COLS)} FROM events WHERE id IN {_EACH}",
             (orjson.dumps(want).decode(),))]
         full_requests(conn, reqs)
         for e in reqs:

@@ -1,9 +1,5 @@
-"""Server-sent events: split an engine's streamed body into `data:` payloads, and accumulate them.
-
-The accumulator rebuilds what a non-streamed call would have returned (prompt
-ids, response ids, logprobs, text, finish reason), so streamed calls are
-recorded exactly like the others.
-"""
+"""Server-sent events: split an engine's streamed body into `data:` payloads, and accumulate them
+into what a non-streamed call would have returned, so streamed calls are recorded like the others."""
 
 from __future__ import annotations
 
@@ -97,9 +93,7 @@ class StreamAccumulator:
         for name in ("prompt_ids", "response_ids", "logprobs"):
             if getattr(t, name) is None:
                 t.problems.append(f"{name} missing")
-        if t.logprobs is not None and t.response_ids is not None and len(t.logprobs) != len(t.response_ids):
-            t.problems.append(f"{len(t.logprobs)} logprobs for {len(t.response_ids)} response ids")
-        return t
+        return t.checked()
 
     def response_json(self) -> bytes:
         text = "".join(self.text)

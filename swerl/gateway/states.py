@@ -36,11 +36,8 @@ class Outcome:
 
 
 def transition(state: str, attempt: int, max_attempts: int, target: str, guard: int | None) -> Outcome:
-    """Apply `target` to (state, attempt); repeating the current state is an idempotent no-op.
-
-    `guard` is the attempt the caller reports on: a stale worker of an earlier
-    attempt must not finish the rollout that has since been retried.
-    """
+    """Apply `target` to (state, attempt); repeating the current state is an idempotent no-op. `guard` is
+    the attempt the caller reports on: a stale worker must not finish a rollout since retried."""
     if target == state and (guard is None or guard == attempt):
         return Outcome(state, attempt, changed=False)
     if guard is not None and guard != attempt:

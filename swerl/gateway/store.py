@@ -1,14 +1,11 @@
 """The durable store: one SQLite file in WAL mode, one writer thread with group commit.
 
-Why this shape: an acknowledged write must survive kill -9 (and, with
-`synchronous=FULL`, power loss), so every write waits for its COMMIT before the
-HTTP response goes out. A commit per request would cap throughput at the
-fsync rate; instead one writer thread takes everything that queued up while
-the previous commit was in flight and commits it as one transaction, then
-wakes all waiting requests at once (group commit). A single writer also makes
-event ids increase in commit order, so a reader's `id > cursor` never skips a
-row that commits later. Reads run on a small thread pool with their own
-connections (WAL readers never block the writer).
+An acknowledged write must survive kill -9 (with `synchronous=FULL`, power loss), so every write
+waits for its COMMIT before the response goes out. Rather than a commit per request (capped at the
+fsync rate), the writer commits everything queued during the previous commit as one transaction
+(group commit). A single writer also makes event ids increase in commit order, so a reader's
+`id > cursor` never skips a row that commits later. Reads use a small thread pool (WAL readers
+never block the writer).
 """
 
 from __future__ import annotations
@@ -30,14 +27,10 @@ log = get_logger(__name__)
 T = TypeVar("T")
 Job = tuple[Callable[[sqlite3.Connection], Any], asyncio.Future]
 MAX_BATCH = 1024
-READ_MMAP = 1 << 30
-"""Readers map (up to) this much of the store instead of a read() per page: the trainer's fetch reads
-megabytes of blobs; measured ~17% less CPU for it."""
+READ_MMAP = 1 << 30  # readers map the store instead of a read() per page: ~17% less CPU for the trainer's fetch
 PAGE_SIZE = 2048
-"""A new store's page size. Rows are a few KB of blobs (prompt suffix, response, compressed JSON) that
-spill into overflow pages; smaller pages leave less slack around them: measured on the token-traffic
-benchmark's store, 2 KB pages make the file 5-6% smaller than SQLite's default 4 KB, at the same
-fetch speed (1 KB: 8% smaller, but slower to read)."""
+"""A new store's page size: rows are a few KB of blobs spilling into overflow pages, and smaller pages
+leave less slack: 5-6% smaller files than the default 4 KB at the same fetch speed (1 KB reads slower)."""
 
 
 class StoreError(Exception):
@@ -79,16 +72,14 @@ class Store:
         finally:
             init_conn.close()
         self._q: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
-        self._writer = threading.Thread(target=self._write_loop, name="gw-writer", daemon=True)
-        self._writer.start()
         self._local = threading.local()
         self._readers = ThreadPoolExecutor(readers, thread_name_prefix="gw-read")
         self._commit_waiters: set[asyncio.Future] = set()
-        self.commits = 0
-        self.batched_writes = 0
+        self.commits = self.batched_writes = 0
         self.notifications = 0  # loop-side count of commit notifications (lost-wakeup check for long-polls)
+        self._writer = threading.Thread(target=self._write_loop, name="gw-writer", daemon=True)
+        self._writer.start()
 
-    # ---- writing -------------------------------------------------------------------------------
     def write(self, fn: Callable[[sqlite3.Connection], T]) -> asyncio.Future[T]:
         """Queue fn for the writer; the future resolves once its transaction is durable."""
         fut = asyncio.get_running_loop().create_future()
@@ -139,7 +130,6 @@ class Store:
             with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits for these any more
                 loop.call_soon_threadsafe(self._resolve, items)
 
-    # ---- reading -------------------------------------------------------------------------------
     def _reader_conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
@@ -159,15 +149,12 @@ class Store:
         finally:
             conn.close()
 
-    # ---- commit notifications (long-poll) --------------------------------------------------------
     async def wait_commit(self, timeout: float) -> None:
         """Return after the next commit (or timeout): long-polling readers re-query then."""
         fut = asyncio.get_running_loop().create_future()
         self._commit_waiters.add(fut)
         try:
-            await asyncio.wait_for(asyncio.shield(fut), timeout)
-        except TimeoutError:
-            pass
+            await asyncio.wait([fut], timeout=timeout)
         finally:
             self._commit_waiters.discard(fut)
 

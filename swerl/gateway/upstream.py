@@ -1,9 +1,8 @@
 """Registered inference engines, sticky routing, and retried upstream calls.
 
-A rollout is pinned to one engine for its whole life (prefix caches stay warm
-and its calls see one engine's numerics). Transport failures and 5xx answers
-are retried with exponential backoff and jitter; a read timeout is not (the
-engine may still be generating) and 4xx answers are the client's to see.
+A rollout is pinned to one engine for life (warm prefix caches, one engine's numerics). Transport
+failures and 5xx answers are retried with backoff and jitter; a read timeout is not (the engine
+may still be generating), and 4xx answers are the client's to see.
 """
 
 from __future__ import annotations
@@ -31,13 +30,11 @@ JSON_HEADERS = {"Content-Type": "application/json"}
 class UpstreamFailed(Exception):
     """No usable answer after all retries; `status` is what the proxy returns (502/503/504)."""
 
-    def __init__(self, status: int, message: str, upstream_status: int | None = None,
-                 body: bytes | None = None) -> None:
+    def __init__(self, status: int, message: str, body: bytes | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
-        self.upstream_status = upstream_status
-        self.body = body
+        self.body = body  # the engine's own error answer, if any
 
 
 @dataclass
@@ -113,17 +110,11 @@ class Engines:
         last: UpstreamFailed | None = None
         for i in range(self.retry.attempts):
             try:
-                if stream:
-                    r = await eng.pool.stream("POST", path, body, JSON_HEADERS)
-                    if r.status < 500:
-                        return r
-                    err_body = await _drain(r)
-                    last = UpstreamFailed(502, f"engine answered {r.status}", r.status, err_body)
-                else:
-                    resp = await eng.pool.request("POST", path, body, JSON_HEADERS)
-                    if resp.status < 500:
-                        return resp
-                    last = UpstreamFailed(502, f"engine answered {resp.status}", resp.status, resp.body)
+                r = await (eng.pool.stream if stream else eng.pool.request)("POST", path, body, JSON_HEADERS)
+                if r.status < 500:
+                    return r
+                err_body = (await drain(r))[:4096] if isinstance(r, StreamingResponse) else r.body
+                last = UpstreamFailed(502, f"engine answered {r.status}", err_body)
             except TransportTimeout as exc:
                 if "connect" not in str(exc):
                     raise UpstreamFailed(504, f"engine timed out: {exc}") from exc
@@ -157,9 +148,10 @@ class Engines:
             await eng.pool.aclose()
 
 
-async def _drain(r: StreamingResponse) -> bytes:
+async def drain(r: StreamingResponse) -> bytes:
+    """The (error) body of a streamed answer (empty if the transfer broke); the connection is released."""
     try:
-        return (await r.read())[:4096]
+        return await r.read()
     except TransportError:
         return b""
     finally:

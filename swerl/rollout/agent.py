@@ -1,44 +1,20 @@
-"""One mini-swe-agent run on one task in one hardened sandbox: `run_agent`.
+"""One mini-swe-agent run on one task in one hardened sandbox: `run_agent` (docs/rollout.md).
 
-    run_agent(task, *, sandbox, endpoint, agent_config=None, output_path=None) -> AgentResult
-
-- `task`: a `TaskRow` (SWE-smith/SWE-bench schema; task-pack rows find their local
-  repo) or a ready `SandboxTask`.
-- `sandbox`: any `swerl.sandbox.base.Sandbox` (`load_backend(SandboxSettings.from_recipe(
-  recipe.sandbox))`). A hardened sandbox is started for the run and **always** stopped,
-  on success, on any exception and on Ctrl-C.
-- `endpoint`: a `ModelEndpoint` - the gateway's per-rollout proxy
-  (`client.proxy_base_url(id)` + the rollout's token) or any OpenAI-compatible server.
-- `agent_config`: mini-swe-agent-shaped overrides, plus three swerl keys:
-  `harness` (`mini-swe-agent` = tool calls, the default; `mini-swe-agent-textbased` =
-  ```mswea_bash_command blocks, needed by engines that return no `tool_calls`, e.g.
-  the embedded tiny model and the scripted engine), `step_limit` (default 30) and
-  `keep_rejected_replies` (default False: a reply rejected as a format error stays in
-  the history, `swerl.rollout.harness.keeping_rejected_replies`).
-  Example: `{"harness": "mini-swe-agent-textbased", "step_limit": 8,
-  "agent": {"max_consecutive_format_errors": 2}}`.
-- `output_path`: where the trajectory is written, in mini-swe-agent's own format
-  (`trajectory_format: mini-swe-agent-1.1`) plus `info.swerl`, with the API key, bearer
-  tokens and rollout tokens redacted. mini-swe-agent itself is never given the path:
-  it would write the un-redacted config (api_key included) after every step.
-
-mini-swe-agent runs unchanged (`DefaultAgent` + `LitellmModel`/`LitellmTextbasedModel`
-+ the `SwerlEnvironment` adapter) in this process, outside the sandbox: the sandbox
-has no route to the gateway and never sees a token. The patch is computed on the host
-when the agent submits. The outcome is classified (`swerl.rollout.classify`): agent
-failures are trainable reward-0 rollouts, infrastructure failures are retried.
+mini-swe-agent runs unchanged in this process, outside the sandbox: the sandbox has no route to
+the gateway and never sees a token, and the patch is computed on the host when the agent submits.
+The trajectory is written by swerl, redacted: mini-swe-agent is never given the path, because it
+would write its un-redacted config (api_key included) after every step.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from swerl.atomic import write_text_atomic
 from swerl.data.schema import TaskRow
 from swerl.log import get_logger
 from swerl.rollout.classify import classify_exception, classify_exit
@@ -87,7 +63,8 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
         # The time budget is the sandbox deadline (RolloutDeadline -> TimeExceeded at the next command), which
         # excludes held time; mini-swe-agent's own wall-time limit would count the trainer's pauses.
         agent = DefaultAgent(model, env, **{"wall_time_limit_seconds": 0, **settings["agent"]})
-        info = agent.run(_problem_statement(task, stask))
+        statement = task.problem_statement if isinstance(task, TaskRow) else stask.row.get("problem_statement")
+        info = agent.run(str(statement or ""))
         result.exit_status = str(info.get("exit_status") or "Unknown")
         result.error_kind = classify_exit(result.exit_status)
         submission = getattr(env, "submission", None)
@@ -114,6 +91,17 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
     return result
 
 
+def load_agent_yaml(path: Path | str | None) -> dict[str, Any]:
+    """`--agent-config FILE`: mini-swe-agent-shaped YAML (`agent:`, `model:`, `environment:`, plus swerl's
+    `harness` and `step_limit`) merged over the harness's config; {} for None."""
+    from swerl.config import load_yaml_mapping
+
+    if not path:
+        return {}
+    return load_yaml_mapping(Path(path).expanduser(), f"--agent-config {str(path)!r}",
+                             "agent:, model:, environment:, harness:")
+
+
 def _excluding_held_time(execute: Callable[..., dict[str, Any]], handle: SandboxHandle,
                          held_s: Callable[[], float]) -> Callable[..., dict[str, Any]]:
     """`execute` that first moves the sandbox deadline by the held time accrued since the last command."""
@@ -138,11 +126,6 @@ def _read_held(held_s: Callable[[], float], default: float) -> float:
         return default
 
 
-def _problem_statement(task: TaskRow | SandboxTask, stask: SandboxTask) -> str:
-    text = task.problem_statement if isinstance(task, TaskRow) else stask.row.get("problem_statement")
-    return str(text or "")
-
-
 def _exit_reason(agent: Any) -> str | None:
     last = agent.messages[-1] if agent is not None and agent.messages else {}
     extra = last.get("extra", {}) if isinstance(last, dict) else {}
@@ -157,13 +140,4 @@ def save_trajectory(path: Path, agent: Any, result: AgentResult, secrets: list[s
     else:  # the run failed before the agent existed (e.g. the sandbox did not start)
         data = {**swerl_info, "messages": [], "trajectory_format": "mini-swe-agent-1.1"}
         data["info"] |= {"exit_status": result.exit_status, "submission": ""}
-    data = redact(data, secrets)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=2, default=str)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, json.dumps(redact(data, secrets), indent=2, default=str))

@@ -1,17 +1,12 @@
 """Agent failure or infrastructure failure: the rule every rollout outcome goes through.
 
-A failure is the agent's when the agent's own actions caused it: it used up its steps
-or its time, kept answering in the wrong format, grew its conversation past the
-model's context, or broke its sandbox from inside (killed the exec server, wrote
-garbage to the exec channel, grew its work tree past the copy limit, left files that
-break the grader: `AgentFault`, `CopyLimitExceeded`, a grade with `error_kind="agent"`
-or `tampering`). Those are trained as reward 0, so an agent can never choose "infra"
-(no reward, retried) by sabotage. Infrastructure is what the agent cannot cause: the
-sandbox or the grading sandbox could not start or died, the engine or the gateway
-could not be reached or answered 5xx, the rollout was taken away (token rotated,
-409), unexpected exceptions in swerl. Infra failures are retried a bounded number of
-times and never trained; calling an unknown failure "infra" errs on the side of not
-training on it, and the retry budget bounds the cost.
+The agent's: what its own actions caused - steps or time used up, repeated format errors, a
+conversation past the model's context, a sandbox broken from inside (`AgentFault`,
+`CopyLimitExceeded`, a grade with `error_kind="agent"` or `tampering`). Those are trained as
+reward 0, so sabotage can never choose "infra". Infrastructure: what the agent cannot cause
+(sandbox or engine down, gateway 5xx, the rollout taken away, unexpected swerl exceptions);
+retried a bounded number of times, never trained. An unknown failure counts as infra: erring
+towards not training on it, with the retry budget bounding the cost.
 """
 
 from __future__ import annotations
@@ -20,7 +15,6 @@ from typing import Any
 
 from swerl.rollout.schema import ErrorKind
 
-AGENT_EXIT_STATUSES = frozenset({"LimitsExceeded", "TimeExceeded", "RepeatedFormatError", "FormatError"})
 _CONTEXT_HINTS = ("context", "maximum context", "too long", "leaves no room", "max_model_len", "maximum length")
 
 

@@ -24,8 +24,9 @@ GATEWAY = typer.Option(..., "--gateway", help="Gateway URL, e.g. http://127.0.0.
 TOKEN = typer.Option(..., "--admin-token-file", help="File holding the gateway's admin token.")
 
 
-def _opts(recipe: str, set_: list[str], dataset: str | None, split: str | None, repos: Path | None, rootfs: str,
-          trajectories: Path | None) -> Any:
+def worker_options(recipe: str, set_: list[str], dataset: str | None, split: str | None, repos: Path | None,
+                   rootfs: str, trajectories: Path | None) -> Any:
+    """The worker flags shared by `swerl rollout` and `swerl data probe`."""
     from swerl.rollout.context import WorkerOptions
 
     return WorkerOptions(recipe=recipe, overrides=list(set_), dataset=dataset, split=split, repos=repos,
@@ -50,14 +51,11 @@ def run_one(
     trajectories: Path | None = TRAJ,
 ) -> None:
     """Run one rollout: agent against the gateway proxy, grade in a fresh sandbox, record reward and state.
-
-    Prints the outcome as one JSON line. Exit 0 whenever an outcome was recorded (an
-    infra failure included: it is the controller's to retry); non-zero only on a crash.
-    """
+    Prints the outcome as one JSON line; exit 0 whenever an outcome was recorded (infra included), else non-zero."""
     from swerl.rollout.context import WorkerContext
     from swerl.rollout.runner import Runner
 
-    ctx = WorkerContext(_opts(recipe, set_, dataset, split, repos, rootfs, trajectories))
+    ctx = WorkerContext(worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories))
     ctx.prepare_images()
     with _client(gateway, admin_token_file) as client:
         runner = Runner(client, ctx.sandbox, ctx.tasks.task, ctx.settings)
@@ -78,7 +76,7 @@ def declare_cmd(
     from swerl.rollout.context import WorkerContext
     from swerl.rollout.controller import declare, plan
 
-    ctx = WorkerContext(_opts(recipe, set_, dataset, split, None, "host", None))
+    ctx = WorkerContext(worker_options(recipe, set_, dataset, split, None, "host", None))
     ids = instance or ctx.tasks.instance_ids
     unknown = sorted(set(ids) - set(ctx.tasks.instance_ids))
     if unknown:
@@ -114,7 +112,7 @@ def controller_cmd(
     from swerl.rollout.context import WorkerContext
     from swerl.rollout.controller import Controller
 
-    opts = _opts(recipe, set_, dataset, split, repos, rootfs, trajectories)
+    opts = worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories)
     ctx = WorkerContext(opts)
     client = _client(gateway, admin_token_file)
     lnch = _launcher(launcher, ctx, client, gateway, admin_token_file, logs, image, namespace, token_secret)

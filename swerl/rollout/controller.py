@@ -1,25 +1,12 @@
-"""Declarative rollouts and the reconciliation loop that runs them.
+"""Declarative rollouts and the reconciliation loop that runs them (docs/rollout.md).
 
-The trainer *declares* rollouts (`declare`: n per task, one group id per task,
-idempotent ids); the controller makes the gateway's state come true. Every pass of
-`reconcile()` reads the gateway and acts:
-
-1. work a launcher reports as ended while its rollout is still `running` at that
-   attempt crashed before recording anything -> `failed_infra`;
-2. `running` rollouts past their deadline (`deadline_s` + `grace_s` since the claim, not
-   counting time the gateway held their calls during training updates):
-   ours are cancelled, and any - ours or left by a dead controller (its lease expired) -
-   -> `failed_infra`;
-3. `failed_infra` rollouts with attempts left -> `queued` (a new attempt);
-4. `queued` rollouts are claimed (`running`, attempt-guarded) and launched, within
-   `concurrency` and the launch rate limit.
-
-All state lives in the gateway, so a controller can be killed at any point and a new
-one carries on: a claim without a worker is just a `running` rollout whose lease runs
-out. The lease is the deadline because the runner has no heartbeat: a worker of a
-dead controller may still be running (Kubernetes Jobs; local workers die with it), and
-it is certainly finished or dead once its own time budget is over. Every transition
-is the gateway's table; a 409 means someone else got there first and is ignored.
+The trainer declares rollouts (idempotent ids); each `reconcile()` pass reads the gateway and
+acts: crashed workers and rollouts past their deadline (held time excluded) -> `failed_infra`,
+`failed_infra` with attempts left -> `queued`, `queued` -> claimed and launched within
+`concurrency` and the rate limit. All state lives in the gateway, so a new controller carries on
+where a killed one stopped. The lease is the deadline because the runner has no heartbeat: a
+worker of a dead controller is certainly finished once its own time budget is over. A 409 means
+someone else got there first and is ignored.
 """
 
 from __future__ import annotations

@@ -1,21 +1,10 @@
 """Which mini-swe-agent model class and configuration a rollout uses, built from mini-swe-agent's own files.
 
-Two harnesses, chosen by `rollout.harness`:
-
-- `mini-swe-agent` - `LitellmModel`: actions are OpenAI `tool_calls` of the `bash`
-  tool (mini-swe-agent's default since 2.0). Needs an engine that returns
-  `tool_calls` (vLLM with `--enable-auto-tool-choice --tool-call-parser hermes`,
-  hosted APIs). Config: mini-swe-agent's `benchmarks/swebench.yaml`.
-- `mini-swe-agent-textbased` - `LitellmTextbasedModel`: one ```mswea_bash_command
-  block per answer, parsed from plain text. Works with any engine, so it is the one
-  for the embedded tiny model and the scripted engine (neither parses tool calls).
-  Config: `benchmarks/swebench_backticks.yaml`.
-
-Both keep mini-swe-agent's templates except the "## Submission" section: git is
-disabled in swerl's sandboxes and the patch is collected on the host, so the agent
-is told to just run `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT` (the upstream text
-asks for `git diff > patch.txt`, which would fail). A model class may also be given
-by import path (`pkg.mod:Class`) with `config` naming a mini-swe-agent config file.
+`mini-swe-agent` (tool calls, `benchmarks/swebench.yaml`) or `mini-swe-agent-textbased`
+(```mswea_bash_command blocks, for engines that return no `tool_calls`, such as the embedded and
+scripted engines), or a model class `pkg.mod:Class`. Only the template's "## Submission" section is
+replaced: git is disabled in swerl's sandboxes and the patch is collected on the host, so the
+upstream `git diff > patch.txt` instruction would fail.
 """
 
 from __future__ import annotations
@@ -69,19 +58,11 @@ echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT
 
 
 def harness_env() -> None:
-    """Process-wide settings mini-swe-agent and litellm read from the environment (set only if unset).
-
-    - `LITELLM_LOCAL_MODEL_COST_MAP`: no remote fetch of litellm's price list at import.
-    - `MSWEA_SILENT_STARTUP`: no banner on stdout.
-    - `litellm.suppress_debug_info`: litellm prints help banners on stdout for every
-      unpriced (local) model; stdout belongs to the CLI.
-    - `MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT=2`: mini-swe-agent retries a failed call up to
-      10 times with 4-60 s waits; the gateway already retries engine failures with
-      backoff, and a held call simply waits, so a second harness-side layer would only
-      delay classifying a dead engine as an infrastructure failure by minutes.
-    """
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
+    """Process-wide settings mini-swe-agent and litellm read from the environment (set only if unset)."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no remote price-list fetch at import
+    os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")  # stdout belongs to the CLI
+    # mini-swe-agent retries a failed call 10 times with 4-60 s waits; the gateway already retries engine
+    # failures and a held call simply waits, so more retries here only delay classifying a dead engine as infra
     os.environ.setdefault("MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT", "2")
     import litellm
 
@@ -129,13 +110,8 @@ def base_config(spec: HarnessSpec) -> dict[str, Any]:
 
 
 def agent_settings(spec: HarnessSpec, *, step_limit: int, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The `DefaultAgent` keyword arguments and the model template settings, `overrides` merged on top.
-
-    `overrides` has the shape of a mini-swe-agent config: `{"agent": {...}, "model": {...},
-    "environment": {...}}`. Cost limits are off (the gateway serves local engines); the
-    step limit is the recipe's `rollout.max_steps`; the time limit is the sandbox's
-    per-rollout budget.
-    """
+    """The `DefaultAgent` keyword arguments and model template settings, `overrides` (mini-swe-agent-shaped:
+    `{agent, model, environment}`) merged on top. Cost limits are off (local engines); time is the sandbox's."""
     from minisweagent.utils.serialize import recursive_merge
 
     cfg = base_config(spec)
@@ -152,12 +128,9 @@ def agent_settings(spec: HarnessSpec, *, step_limit: int, overrides: dict[str, A
 def keeping_rejected_replies(cls: type) -> type:
     """`cls` (a mini-swe-agent model class) whose format errors keep the rejected assistant reply in history.
 
-    mini-swe-agent 2.x raises `FormatError` before the assistant message enters the
-    history, so the next prompt lacks the reply the model just produced: that call is a
-    branch, and every later sample starts over (merge failure `reply_dropped`). With this
-    wrapper the agent's history gets the reply and then the format-error message (as
-    mini-swe-agent 1.x did), so the next prompt extends the previous one. Only the reply's
-    text is kept (a malformed tool call is kept as its text content).
+    mini-swe-agent 2.x raises `FormatError` before the reply enters the history, so the next prompt
+    lacks it and every later sample starts over (merge failure `reply_dropped`). Here the history
+    gets the reply's text, then the format-error message (as in 1.x): the next prompt extends it.
     """
     from minisweagent.exceptions import FormatError
 

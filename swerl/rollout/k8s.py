@@ -1,26 +1,21 @@
 """Kubernetes launcher: one Job per rollout attempt running `swerl rollout run-one ROLLOUT --attempt N`.
 
-The worker pod is the harness (mini-swe-agent + runner); with a recipe whose
-`sandbox.backend` is `kubernetes`, it creates the hardened sandbox Job for the agent
-through the sandbox room's backend (`swerl/sandbox/kubernetes.py`), so the worker
-needs a service account with that backend's RBAC (docs/sandbox.md) and the sandbox pod
-never sees a token. The admin token comes from a Secret mounted read-only (never in
-argv or env). Manifests are pure functions and validated strictly before sending.
-
-Jobs are the launcher's memory: `active()` lists them from the API server, so a
-restarted controller recognises the workers it (or its predecessor) started.
+The admin token comes from a Secret mounted read-only (never argv or env); with a `kubernetes`
+sandbox backend the worker needs that backend's RBAC (docs/sandbox.md) and the sandbox pod never
+sees a token. Jobs are the launcher's memory: `active()` lists them from the API server, so a
+restarted controller recognises the workers its predecessor started.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from swerl.log import get_logger
 from swerl.rollout.launchers import Finished
+from swerl.sandbox.k8s_manifests import _slug, validate
 
 log = get_logger(__name__)
 
@@ -44,11 +39,6 @@ class JobTemplate(BaseModel):
     memory: str = "2Gi"
     ttl_seconds_after_finished: int = 600
     image_pull_policy: str = "IfNotPresent"
-
-
-def _slug(text: str, n: int) -> str:
-    s = re.sub(r"[^a-z0-9-]+", "-", text.lower()).strip("-")
-    return s[:n].rstrip("-") or "x"
 
 
 def job_name(rollout_id: str, attempt: int) -> str:
@@ -94,12 +84,6 @@ def job_manifest(tpl: JobTemplate, rollout_id: str, attempt: int) -> dict[str, A
                  "ttlSecondsAfterFinished": tpl.ttl_seconds_after_finished,
                  "template": {"metadata": {"labels": labels}, "spec": pod}},
     }
-
-
-def validate(manifest: dict[str, Any]) -> None:
-    from swerl.sandbox.k8s_manifests import validate as strict
-
-    strict(manifest)
 
 
 def _job_finished(job: Any) -> tuple[bool, bool, str] | None:

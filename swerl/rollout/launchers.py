@@ -1,10 +1,8 @@
 """Where a claimed rollout attempt runs: threads or processes on this machine (Kubernetes Jobs: `k8s.py`).
 
-A launcher only starts work and reports what is still running and what ended; the
-controller decides everything from the gateway's state. Each unit of work is one
-attempt (`Runner.run_attempt(rollout_id, attempt)` in a thread, or
-`swerl rollout run-one ROLLOUT --attempt N` in a process), so retries stay the
-controller's business and a stale worker can never finish a newer attempt.
+A launcher only starts one attempt per unit of work and reports what runs and what ended; the
+controller decides everything from the gateway, so retries stay its business and a stale worker
+can never finish a newer attempt.
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Where a rollout's state, token and reward live: a recording gateway, or this process.
 
-The `Runner` drives every attempt through a `Ledger`. Training, `swerl data probe` and
-`swerl eval swebench --gateway` use the gateway itself (`GatewayClient` is a Ledger):
-calls are recorded and states are shared with the controller. A run that records
-nothing - `swerl eval swebench` against an endpoint, `swerl data probe --direct` - uses
-`DirectLedger`: the same transition table (`swerl.gateway.states`), the same attempt
-guard and retry budget, kept in memory, and the harness talks to the endpoint directly.
-So there is one attempt state machine, whichever way the calls travel.
+`GatewayClient` is a `Ledger` (calls recorded, states shared with the controller); `DirectLedger`
+keeps the same transition table, attempt guard and retry budget in memory for runs that record
+nothing (eval against an endpoint, `probe --direct`). One attempt state machine either way.
 """
 
 from __future__ import annotations
@@ -40,11 +36,8 @@ class Ledger(Protocol):
 
 
 class DirectLedger:
-    """Rollouts kept in this process; every harness call goes straight to `base_url` with `api_key`.
-
-    Errors are the gateway's (`GatewayError` 404/409), so the runner's stale-attempt handling is
-    the same code either way. Rewards are kept (`rewards`) for callers that want them.
-    """
+    """Rollouts kept in this process; every harness call goes straight to `base_url` with `api_key`. Errors are
+    the gateway's (`GatewayError` 404/409), so the runner's stale-attempt handling is the same code."""
 
     def __init__(self, base_url: str, api_key: str = "none") -> None:
         self.base_url, self.api_key = base_url, api_key

@@ -1,9 +1,7 @@
 """A recording gateway inside this process (a uvicorn thread on loopback), for `swerl data probe` and tests.
 
-The probe must take the same path as training (harness -> gateway proxy -> engine),
-but a user probing a model with nothing else running should not have to start a
-gateway by hand. This starts the real gateway (`swerl.gateway`) with a random admin
-token that never leaves the process.
+The probe must take the training path (harness -> gateway proxy -> engine) without asking the
+user to start a gateway; the admin token is random and never leaves the process.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
 """The difficulty probe (`swerl data probe`): k rollouts per task through the rollout path, one JSONL line each.
 
-Each attempt is a real rollout - mini-swe-agent in a hardened sandbox, graded in a
-fresh one - against any OpenAI-compatible endpoint, either through a gateway (an
-existing one, or one started in this process with the endpoint as its upstream: the
-same path as training, every call recorded) or directly (no recording). Results are
-appended to `--probe-results` as `{"instance_id", "attempt", "resolved"}` lines, the
-format `swerl data filter --probe-results` reads (swerl/data/difficulty.py).
-
-- Durable: each line is one `write` on an `O_APPEND` descriptor followed by `fsync`,
-  so a line on disk is complete and a crash loses at most the attempts in flight.
-  A torn last line (power loss mid-write) is cut off on the next start.
-- Resumable: attempts already in the file are skipped; a rerun finishes the rest.
-- Infra failures are retried (`max_infra_retries`) and, if they persist, **not**
-  recorded: a missing attempt leaves the task `not_probed`, never falsely hard.
+Each line is one `write` on an `O_APPEND` descriptor plus `fsync`, so a crash loses at most the
+attempts in flight (a torn last line is cut on the next start), and a rerun skips what is
+recorded. Infra failures that persist past the retries are not recorded: a missing attempt
+leaves the task `not_probed`, never falsely hard.
 """
 
 from __future__ import annotations
@@ -28,6 +19,7 @@ from pathlib import Path
 import orjson
 from pydantic import BaseModel, ConfigDict, Field
 
+from swerl.atomic import append_line, repair_tail
 from swerl.gateway.client import GatewayClient
 from swerl.log import get_logger
 from swerl.rollout.context import WorkerContext, WorkerOptions
@@ -53,32 +45,19 @@ class ProbeLog:
         self._load()
 
     def _load(self) -> None:
+        if cut := repair_tail(self.path):
+            log.warning("dropping a torn last line of the probe results", path=str(self.path), bytes=cut)
         if not self.path.exists():
             return
-        data = self.path.read_bytes()
-        if data and not data.endswith(b"\n"):  # a torn last line was never acknowledged: drop it
-            keep = data.rfind(b"\n") + 1
-            log.warning("dropping a torn last line of the probe results", path=str(self.path),
-                        bytes=len(data) - keep)
-            with open(self.path, "r+b") as f:
-                f.truncate(keep)
-                os.fsync(f.fileno())
-            data = data[:keep]
         from swerl.data.difficulty import read_probe_results
 
         for iid, attempts in read_probe_results(self.path).items():
             self.done |= {(iid, int(a)) for a in attempts if isinstance(a, int) or str(a).isdigit()}
 
     def append(self, rec: ProbeRecord) -> None:
-        line = orjson.dumps(rec.model_dump()) + b"\n"
         with self._lock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-            try:
-                os.write(fd, line)
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            append_line(self.path, orjson.dumps(rec.model_dump()) + b"\n")
             self.done.add((rec.instance_id, rec.attempt))
 
 

@@ -1,9 +1,7 @@
-"""Secrets out of saved trajectories: mini-swe-agent writes its model config (with `api_key`) into them.
+"""Secrets out of saved trajectories (mini-swe-agent writes its model config, `api_key` included).
 
-Three layers, because a trajectory is arbitrary nested JSON that also carries model
-output: keys that look like secrets get `[REDACTED]`; every occurrence of the known
-secret strings (the rollout token, the admin token) is replaced wherever it appears;
-and `Bearer ...` values and gateway rollout tokens (`swr_...`) are masked by pattern.
+A trajectory is arbitrary nested JSON carrying model output, so three layers: secret-looking keys,
+every occurrence of the known secret strings, and `Bearer ...` / `swr_...` tokens by pattern.
 """
 
 from __future__ import annotations

@@ -1,20 +1,13 @@
-"""One rollout attempt, the same for training, the probe and `swerl rollout run-one`: the `Runner`.
+"""One rollout attempt, the same for training, the probe, eval and `swerl rollout run-one`: the `Runner`.
 
     queued --claim--> running --harness.run--> reward event --> succeeded | failed_agent
-                         |                                  (trained, reward 0 or 1)
                          `-- infra failure --> failed_infra --(controller: retry)--> queued (attempt + 1)
 
-The rollout states and their transition table are the gateway's (`swerl.gateway.states`);
-the runner only asks for transitions, always guarded by its attempt. A harness is the
-agent program (`MiniSweHarness`: mini-swe-agent in a hardened sandbox, graded in a fresh
-one; `swerl.rollout.toy.ToyHarness`: the CPU learning task); it returns an `Attempt`
-(state, reward, reward data) and records nothing itself. Outcome rules:
-`swerl.rollout.classify`.
-
-The reward is written by this process, never from inside a sandbox. Each attempt rotates
-the rollout's token, so a stale worker of an earlier attempt loses model access, and
-every state change carries the attempt as a guard, so it cannot finish the retried
-rollout either (409 -> `stale`).
+A harness (`MiniSweHarness`, `swerl.rollout.toy.ToyHarness`, eval's) returns an `Attempt` and
+records nothing; the runner writes reward and state from this process, never from inside a
+sandbox. Each attempt rotates the rollout's token and guards every state change with its attempt
+number, so a stale worker of an earlier attempt can neither call the model nor finish the retried
+rollout (409 -> `stale`).
 """
 
 from __future__ import annotations
@@ -48,9 +41,8 @@ class StaleAttempt(Exception):
 
 @dataclass
 class Attempt:
-    """A harness run (and its grade), before anything is recorded: `state` is what the gateway should say
-    (`succeeded` / `failed_agent` with a reward, or `failed_infra` with an error); `data` goes into the
-    reward event."""
+    """A harness run (and its grade) before anything is recorded: the state the gateway should get (with a reward,
+    or `failed_infra` with an error); `data` goes into the reward event."""
 
     agent: AgentResult | None
     state: str
@@ -63,8 +55,8 @@ class Attempt:
 
 @dataclass
 class AttemptContext:
-    """What a harness gets for one attempt: the rollout's proxy endpoint (token included), its declared
-    metadata (instance_id, split, seed, temperature), where to write the trajectory, and a stop flag."""
+    """What a harness gets for one attempt: the proxy endpoint (token included), the declared metadata, where
+    to write the trajectory, and a stop flag."""
 
     rollout_id: str
     attempt: int
@@ -131,7 +123,7 @@ class MiniSweHarness:
                        error=res.error)
 
     def close(self) -> None:
-        """Sandboxes are stopped per attempt by `run_agent`; nothing is left to close."""
+        """Sandboxes are stopped per attempt by `run_agent`."""
 
 
 class Runner:
@@ -281,17 +273,12 @@ def reward_data(res: AgentResult, grade: GradeResult | None) -> dict[str, Any]:
 
 
 def load_sandbox(section: Any, rootfs: str = "auto") -> Sandbox:
-    """The recipe's sandbox backend; bwrap gets the cached debootstrap tree unless `rootfs` is 'host' or a dir."""
+    """The recipe's sandbox backend; bwrap's system tree per `bwrap_settings(rootfs)`."""
     from swerl.sandbox.base import load_backend
-    from swerl.sandbox.schema import BwrapSettings, SandboxSettings
+    from swerl.sandbox.images import bwrap_settings
+    from swerl.sandbox.schema import SandboxSettings
 
     settings = SandboxSettings.from_recipe(section)
     if settings.backend == "bwrap" and rootfs != "host":
-        if rootfs == "auto":
-            from swerl.sandbox.images import ensure_rootfs
-
-            path = ensure_rootfs()
-        else:
-            path = Path(rootfs)
-        settings = settings.model_copy(update={"bwrap": BwrapSettings(rootfs=path)})
+        settings = settings.model_copy(update={"bwrap": bwrap_settings(rootfs)})
     return load_backend(settings)

@@ -1,8 +1,4 @@
-"""Pydantic models of the rollout room: what the agent is pointed at, what one run returns, what a rollout ends as.
-
-One module so the eval room (which calls `run_agent`), the trainer (which declares
-rollouts) and the controller share one vocabulary and never reach into the runner.
-"""
+"""Pydantic models of the rollout room, one vocabulary for eval, the trainer and the controller."""
 
 from __future__ import annotations
 
@@ -25,10 +21,7 @@ class _Model(BaseModel):
 
 class ModelEndpoint(_Model):
     """An OpenAI-compatible endpoint for the harness: the gateway's per-rollout proxy, or any engine directly.
-
-    `api_key` is a `SecretStr` so that logging or dumping the endpoint never shows it;
-    for the gateway it is the rollout's own token (scoped to that rollout's proxy path).
-    """
+    `api_key` is a `SecretStr` so that logging or dumping the endpoint never shows it."""
 
     base_url: str = Field(description="OpenAI base URL: `gateway.proxy_base_url(id)` or e.g. http://127.0.0.1:8000/v1.")
     api_key: SecretStr = Field(SecretStr("none"), description="Bearer token (the rollout's token via the gateway).")
@@ -41,13 +34,8 @@ class ModelEndpoint(_Model):
 
 
 class AgentResult(_Model):
-    """What one mini-swe-agent run in one hardened sandbox produced, classified.
-
-    `error_kind`: None = the agent submitted; "agent" = the agent failed on its own
-    (step limit, repeated format errors, time budget, context overflow) - trained as
-    reward 0; "infra" = the machinery failed (sandbox died, engine unreachable, gateway
-    down or the rollout taken away) - retried, never trained on.
-    """
+    """What one mini-swe-agent run in one hardened sandbox produced, classified (`swerl.rollout.classify`):
+    `error_kind` None = submitted, "agent" = trained as reward 0, "infra" = retried, never trained on."""
 
     instance_id: str
     exit_status: str = Field(description="mini-swe-agent's exit status (Submitted, LimitsExceeded, TimeExceeded, "
@@ -65,12 +53,8 @@ class AgentResult(_Model):
 
 
 class RolloutOutcome(_Model):
-    """The end of one rollout attempt as the runner recorded it in the gateway.
-
-    `state` is the gateway state written (`succeeded`: the agent submitted and the patch
-    was graded, reward 0 or 1; `failed_agent`: no submission, reward 0; `failed_infra`:
-    no reward, retried), or `stale` when another attempt owns the rollout now.
-    """
+    """The end of one rollout attempt as the runner recorded it: the gateway state written (`succeeded`,
+    `failed_agent`, `failed_infra`), or `stale` / `skipped` when another attempt owns the rollout."""
 
     rollout_id: str
     attempt: int

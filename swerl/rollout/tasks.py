@@ -1,9 +1,7 @@
 """Where rollouts get their tasks: the bundled task pack or SWE-smith rows, by `instance_id`.
 
-A rollout in the gateway carries only `metadata.instance_id`; every worker (a thread,
-a `swerl rollout run-one` process, a Kubernetes Job) resolves it the same way from
-the same source, so the declared rollout stays small and the task is never shipped
-through the store.
+A declared rollout carries only `metadata.instance_id`; every worker resolves it the same way
+from the same source, so the task is never shipped through the store.
 """
 
 from __future__ import annotations
@@ -38,11 +36,8 @@ def as_sandbox_task(task: TaskRow | SandboxTask | dict[str, Any], repos: Path | 
 
 
 class TaskSource:
-    """Rows of `dataset` (`taskpack`, or anything `swerl.data.load.load_rows` reads) indexed by instance_id.
-
-    `repos` (optional) is a directory of local git mirrors, `repos/<name>` for repo
-    `owner/<name>`, so the bwrap backend can run rows outside the task pack.
-    """
+    """Rows of `dataset` (`taskpack`, or anything `swerl.data.load.load_rows` reads) indexed by instance_id;
+    `repos/<name>` is the local git mirror of repo `owner/<name>` (bwrap, rows outside the task pack)."""
 
     def __init__(self, dataset: str = TASKPACK, split: str = "train", repos: Path | None = None,
                  limit: int | None = None) -> None:

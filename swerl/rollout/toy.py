@@ -1,18 +1,11 @@
 """The toy harness: a two-turn tool-use task that a tiny random-init model can learn on CPU.
 
-Turn 1: the agent must run the tool (say `toy.tool_word`, e.g. `cat`); the harness
-answers with a tool message holding the task's secret digit. Turn 2: the agent must
-answer that digit: reward 1. Anything else at turn 1 is taken as the (unseen) answer.
-A random policy scores about 1/(secrets+1)^2; learning means calling the tool *and*
-copying what it returned from the context, i.e. real multi-turn credit assignment.
-
-Every turn samples one token restricted to the tool word and the digits
-(`allowed_token_ids`, a vLLM sampling option the embedded engine implements too); the
-gateway records the raw full-vocabulary log-prob, so the trainer's ratios are consistent.
-The harness talks plain OpenAI chat completions to the gateway's per-rollout URL, like any
-agent would; the `Runner` runs it like mini-swe-agent (claim, run, record), so the trainer
-has one rollout path for both. `delay_s`/`delay_sigma` add a log-normal environment time per rollout, the
-long tail of real agent rollouts (`bench/collocated.py`).
+Turn 1 the agent must run the tool (`toy.tool_word`) and gets the task's secret digit back; turn
+2 it must answer that digit (reward 1). Learning means calling the tool *and* copying its output,
+i.e. real multi-turn credit assignment. Each turn samples one token restricted to the tool word
+and digits (`allowed_token_ids`); the gateway records the full-vocabulary log-prob, so the
+trainer's ratios stay consistent. `delay_s`/`delay_sigma` add a log-normal environment time (the
+long tail of real rollouts).
 """
 
 from __future__ import annotations
@@ -35,7 +28,6 @@ log = get_logger(__name__)
 # tokens around the secret, the stronger the signal to copy it (half the prompt: ~2x faster learning).
 SYSTEM = "Run {tool}."
 QUESTION = "secret?"
-NO_TOOL = "error: unknown command"
 
 
 def toy_tasks(cfg: ToyConfig, split: str, seed: int) -> list[dict[str, Any]]:
@@ -62,11 +54,7 @@ def _seed(*parts: object) -> int:
 
 
 class _Infra(Exception):
-    """The model call failed for reasons outside the agent (gateway unreachable, HTTP error)."""
-
-
-class _Stopped(Exception):
-    """The runner is stopping (trainer Ctrl-C): the attempt ends at a turn boundary."""
+    """Not the agent's doing: the model call failed, or the runner is stopping (the attempt ends at a turn)."""
 
 
 class ToyHarness:
@@ -89,7 +77,7 @@ class ToyHarness:
 
     def _call(self, ctx: AttemptContext, messages: list[dict[str, str]], turn: int) -> str:
         if ctx.stop.is_set():
-            raise _Stopped(f"rollout {ctx.rollout_id}: stopping")
+            raise _Infra(f"rollout {ctx.rollout_id}: stopping")
         body = {"model": self.model, "messages": messages, "max_tokens": 1, "temperature": ctx.endpoint.temperature,
                 "seed": _seed(ctx.seed, ctx.attempt, turn) & ((1 << 31) - 1),
                 "allowed_token_ids": self.allowed}
@@ -120,7 +108,7 @@ class ToyHarness:
             if called:
                 messages += [{"role": "assistant", "content": first}, {"role": "tool", "content": secret}]
                 answer = self._call(ctx, messages, 2)
-        except (_Infra, _Stopped) as exc:
+        except _Infra as exc:
             return Attempt(None, "failed_infra", error=str(exc))
         reward = float(called and answer == secret)
         return Attempt(None, "succeeded", reward=reward, resolved=bool(reward),

@@ -1,21 +1,9 @@
 """Isolation probes of `swerl sandbox audit`: host privilege, the exec channel, agent-chosen infra failures.
 
-Each probe does what a hostile agent would do and is judged by evidence, never by a
-configuration flag:
-- host kernel settings: open (never write) global `/proc/sys` knobs such as
-  `kernel.core_pattern`, `/proc/sysrq-trigger` and `/sys` files for writing; a sandbox
-  whose uid is host root can (a core_pattern pointing into the work tree runs as root);
-- host root: the effective uid mapped to the host, capabilities, no_new_privs;
-- devices, sockets, descriptors: device nodes beyond the harmless ones, unix sockets
-  that accept a connection (a container engine's), descriptors a command inherits;
-- forged exec replies: write a forged reply into every descriptor of every process
-  outside the command's session (the exec server's channel, bwrap's pid 1) and into
-  every inherited descriptor; escaped if the host takes it as the command's result;
-- agent-chosen infra failures: kill or stop everything visible, flood descriptors,
-  grow the tree past the copy limit, leave hostile file names and unreadable
-  directories; each must end as a normal result or `AgentFault`, never as the plain
-  `SandboxError` that the rollout runner would retry as infrastructure.
-Destructive probes run last: after them the sandbox may be abandoned.
+Judged by evidence, never by a configuration flag: a `/proc/sys` knob that opens for writing,
+the uid as mapped to the host, a connectable engine socket, a forged reply the host accepts,
+an agent-caused failure that ends as plain `SandboxError` (which the runner would retry as
+infrastructure). Destructive probes run last: after them the sandbox may be abandoned.
 """
 
 from __future__ import annotations
@@ -81,25 +69,21 @@ for root, dirs, files in os.walk('/dev'):
                 found.append('dev:' + p)
             except OSError:
                 pass
-for top in ('/run', '/var/run', '/tmp', '/root', '/home', '/var/lib', '/testbed', '/'):
-    for root, dirs, files in os.walk(top):
-        if root.startswith(('/proc', '/sys', '/dev', '/usr')):
-            dirs[:] = []
-            continue
-        for name in files:
-            p = os.path.join(root, name)
-            try:
-                if not stat.S_ISSOCK(os.lstat(p).st_mode):
-                    continue
-                s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                s.settimeout(2)
-                s.connect(p)
-                s.close()
-                found.append('socket:' + p)
-            except OSError:
-                pass
-        if top == '/':
-            dirs[:] = [d for d in dirs if d not in ('proc', 'sys', 'dev', 'usr')]
+for root, dirs, files in os.walk('/'):
+    if root == '/':
+        dirs[:] = [d for d in dirs if d not in ('proc', 'sys', 'dev', 'usr')]
+    for name in files:
+        p = os.path.join(root, name)
+        try:
+            if not stat.S_ISSOCK(os.lstat(p).st_mode):
+                continue
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(2)
+            s.connect(p)
+            s.close()
+            found.append('socket:' + p)
+        except OSError:
+            pass
 mine = set(os.listdir('/proc/self/fd'))
 for fd in sorted(mine, key=int):
     if int(fd) > 2:
@@ -140,10 +124,7 @@ for fd in inherited:  # written directly: reopening a pipe through /proc needs i
         wrote += 1
     except OSError:
         pass
-targets += ['inherited'] * len(inherited)
 for t in targets:
-    if t == 'inherited':
-        continue
     try:
         fd = os.open(t, os.O_WRONLY | os.O_NONBLOCK)
     except OSError:
@@ -154,7 +135,7 @@ for t in targets:
     except OSError:
         pass
     os.close(fd)
-print('REACHED %d of %d descriptors' % (wrote, len(targets)))
+print('REACHED %d of %d descriptors' % (wrote, len(targets) + len(inherited)))
 sys.exit(7)
 """
 
@@ -204,13 +185,17 @@ def _outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
         return f"INFRA({type(exc).__name__}: {str(exc)[:60]})", exc
 
 
-def _kernel_knobs(ctx: Ctx) -> tuple[bool, str]:
-    res = ctx.sandbox.exec(ctx.handle, f"python3 -c {shlex.quote(KERNEL_KNOBS)}", timeout=30)
-    if "WRITABLE " in res.output:
-        return True, res.output.strip().splitlines()[-1][:110]
-    if "NONE-WRITABLE" not in res.output:
-        return False, f"probe did not run (rc={res.returncode})"
-    return False, "global /proc/sys knobs, sysrq and /sys: none writable"
+def _script_probe(script: str, found: str, nothing: str, clean: str, timeout: int = 30) -> Callable[[Ctx], Any]:
+    """Run a probe program: escaped when it prints `found`; it must otherwise print `nothing`."""
+    def probe(ctx: Ctx) -> tuple[bool, str]:
+        res = ctx.sandbox.exec(ctx.handle, f"python3 -c {shlex.quote(script)}", timeout=timeout)
+        if found in res.output:
+            return True, res.output.strip().splitlines()[-1][:110]
+        if nothing not in res.output:
+            return False, f"probe did not run (rc={res.returncode})"
+        return False, clean
+
+    return probe
 
 
 def _host_root(ctx: Ctx) -> tuple[bool, str]:
@@ -231,15 +216,6 @@ def _host_root(ctx: Ctx) -> tuple[bool, str]:
     observed = (f"uid {info.get('EUID')} (host uid {info.get('HOSTUID')}), CapEff {info.get('CAPEFF')}, "
                 f"NNP {info.get('NNP')}, core limit {info.get('COREHARD')}")
     return (True, "; ".join(bad) + f" ({observed})") if bad else (False, observed)
-
-
-def _exposed(ctx: Ctx) -> tuple[bool, str]:
-    res = ctx.sandbox.exec(ctx.handle, f"python3 -c {shlex.quote(EXPOSED)}", timeout=60)
-    if "FOUND " in res.output:
-        return True, res.output.strip().splitlines()[-1][:110]
-    if "NOTHING-EXPOSED" not in res.output:
-        return False, f"probe did not run (rc={res.returncode})"
-    return False, "no extra device, connectable socket or inherited descriptor"
 
 
 def _forged_reply(ctx: Ctx) -> tuple[bool, str]:
@@ -303,9 +279,11 @@ def _agent_chosen_infra(ctx: Ctx) -> tuple[bool, str]:
 def isolation_probes() -> list[tuple[str, str, Callable[[Ctx], Any]]]:
     """(name, expected, probe) rows; `_agent_chosen_infra` is destructive and must stay last."""
     return [
-        ("host kernel settings (/proc/sys, sysrq, /sys)", "none writable", _kernel_knobs),
+        ("host kernel settings (/proc/sys, sysrq, /sys)", "none writable", _script_probe(
+            KERNEL_KNOBS, "WRITABLE ", "NONE-WRITABLE", "global /proc/sys knobs, sysrq and /sys: none writable")),
         ("commands run as host root", "non-root, no caps, no_new_privs", _host_root),
-        ("devices, sockets, inherited descriptors", "nothing exposed", _exposed),
+        ("devices, sockets, inherited descriptors", "nothing exposed", _script_probe(
+            EXPOSED, "FOUND ", "NOTHING-EXPOSED", "no extra device, connectable socket or inherited descriptor", 60)),
         ("forged exec reply", "never accepted", _forged_reply),
         ("agent-chosen infra failure", "agent fault, never infra", _agent_chosen_infra),
     ]

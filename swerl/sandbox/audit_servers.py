@@ -1,13 +1,6 @@
-"""Loopback stand-ins for the outside world, started by the audit on 127.0.0.1 only.
-
-- an HTTP server standing in for GitHub (serves the "upstream source" with a canary),
-- a PEP 503 package index serving one wheel (for `pip download --index-url`),
-- a UDP DNS resolver answering every A query with 127.0.0.1.
-
-Each records the requests it saw. A sandbox has its own network namespace, so its
-127.0.0.1 is not the host's: any request reaching these servers from inside is an escape.
-Nothing here ever contacts a non-loopback address.
-"""
+"""Loopback stand-ins for the outside world (GitHub, a PEP 503 index with one wheel, a DNS resolver answering
+127.0.0.1), on the host's 127.0.0.1 only. A sandbox has its own network namespace: any request they record
+from inside is an escape."""
 
 from __future__ import annotations
 

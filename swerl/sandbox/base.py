@@ -1,12 +1,8 @@
-"""The `Sandbox` Protocol, the handle it returns, the error classes, and the shared backend skeleton.
+"""The `Sandbox` Protocol, its handle, the error classes, and the skeleton every backend shares.
 
-Why one small Protocol: the harness (mini-swe-agent), the rollout controller and the
-grader only need start / exec / copy / extract_patch / stop / grade, so any backend
-(bwrap, docker, kubernetes, or a user's class named by import path) is swappable.
-
-`BackendBase` holds what is identical across backends: the per-rollout deadline,
-hardening verification, host-side patch extraction and fresh-sandbox grading. A backend
-only implements how to launch, exec, copy and tear down.
+`BackendBase` holds what is identical across backends (per-rollout deadline, hardening
+checks, host-side patch extraction, fresh-sandbox grading); a backend implements only
+launch, exec, copy and tear-down, so backends (or a user's class) are swappable.
 """
 
 from __future__ import annotations
@@ -84,17 +80,11 @@ class Sandbox(Protocol):
     settings: SandboxSettings
 
     def start(self, task: SandboxTask) -> SandboxHandle: ...
-
     def exec(self, handle: SandboxHandle, command: str, timeout: float | None = None, cwd: str | None = None) -> ExecResult: ...
-
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None: ...
-
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None: ...
-
     def extract_patch(self, handle: SandboxHandle) -> PatchResult: ...
-
     def stop(self, handle: SandboxHandle) -> None: ...
-
     def grade(self, task: SandboxTask, patch: str) -> GradeResult: ...
 
 
@@ -122,7 +112,6 @@ class BackendBase(ABC):
     def __init__(self, settings: SandboxSettings | None = None) -> None:
         self.settings = settings or SandboxSettings()
 
-    # ------------------------------------------------------------------ backend hooks
     @abstractmethod
     def _launch(self, handle: SandboxHandle) -> None:
         """Create the sandbox. Hardened (not pristine): check out the branch, save `.git` to
@@ -142,10 +131,9 @@ class BackendBase(ABC):
     @abstractmethod
     def _teardown(self, handle: SandboxHandle) -> None: ...
 
-    # ------------------------------------------------------------------ protocol
     def start(self, task: SandboxTask) -> SandboxHandle:
         """Start a hardened sandbox: the agent only ever sees the checked-out problem branch, no `.git`, no git."""
-        return self._start(task, pristine=False)
+        return self._start(task, pristine=False, verify=True)
 
     def start_pristine(self, task: SandboxTask) -> SandboxHandle:
         """A fresh sandbox from the pristine image with `.git` intact: only trusted commands run in it (the grader's
@@ -157,41 +145,27 @@ class BackendBase(ABC):
         """A fresh sandbox whose work dir holds exactly the host directory `tree` (built by the grader: no `.git`),
         with git shadowed by the stub like an agent sandbox. `keep_git` (audit controls only) leaves git usable."""
         state = {"grade_tree": tree, "git_binaries": list(git_binaries or []), "keep_git": keep_git}
-        handle = self._start(task, pristine=True, state=state)
-        if not keep_git:
-            from swerl.sandbox import hardening
-
-            try:
-                hardening.verify(self, handle)
-            except BaseException:
-                self.stop(handle)
-                raise
-        return handle
+        return self._start(task, pristine=True, state=state, verify=not keep_git)
 
     def pristine_key(self, task: SandboxTask) -> str | None:
         """What identifies the pristine content of `task` for the grader's export cache (None: do not cache)."""
         return None
 
-    def _start(self, task: SandboxTask, *, pristine: bool, state: dict[str, Any] | None = None) -> SandboxHandle:
+    def _start(self, task: SandboxTask, *, pristine: bool, state: dict[str, Any] | None = None,
+               verify: bool = False) -> SandboxHandle:
+        """Launch; then, with `verify`, check the hardening from inside (or stop and raise)."""
         from swerl.sandbox import hardening
 
         hid = f"{self.name}-{uuid.uuid4().hex[:12]}"
-        host_dir = Path(tempfile.mkdtemp(prefix=f"swerl-{hid}-"))
-        handle = SandboxHandle(
-            id=hid,
-            task=task,
-            backend=self.name,
-            host_dir=host_dir,
-            deadline=time.monotonic() + self.settings.rollout_timeout_s,
-            pristine=pristine,
-            state=dict(state or {}),
-        )
+        handle = SandboxHandle(id=hid, task=task, backend=self.name, host_dir=Path(tempfile.mkdtemp(prefix=f"swerl-{hid}-")),
+                               deadline=time.monotonic() + self.settings.rollout_timeout_s, pristine=pristine,
+                               state=dict(state or {}))
         with _LIVE_LOCK:
             _LIVE[hid] = (handle, self)
         t0 = time.monotonic()
         try:
             self._launch(handle)
-            if not pristine:
+            if verify:
                 hardening.verify(self, handle)
         except BaseException:
             self.stop(handle)

@@ -1,21 +1,9 @@
-"""bubblewrap backend: the laptop/CI default.
+"""bubblewrap backend (laptop/CI default): one bwrap per sandbox, own pid/net/ipc/uts/cgroup namespaces.
 
-One `bwrap` per sandbox with its own pid, network, ipc, uts and cgroup namespaces (so no
-network at all: only `lo`, which is the sandbox's own), all capabilities dropped, a
-read-only system (the host's /usr or a root filesystem such as the debootstrap base),
-the task's work tree bound read-write at /testbed, a private /tmp and $HOME, and
-`--die-with-parent` so a crashed harness leaves no process behind.
-
-Commands never run as host root. When swerl itself runs as root, a sandbox's uid 0 *is*
-host root for the kernel: capabilities dropped or not, it may write `/proc/sys`
-(`kernel.core_pattern` would run a file of the agent's as host root). So a root caller
-starts bwrap without a user namespace and every command runs as `BwrapSettings.uid`
-(the work tree, /tmp and $HOME are chowned to it); only the exec server keeps uid 0,
-with nothing but the capabilities it needs to start and kill those commands (see
-`bwrap_server.py`). A non-root caller gets bwrap's usual user namespace and commands
-run as the caller's uid. `persistent=False` starts a fresh bwrap per command instead
-of the exec server (slower; background processes then die with their command); as
-root it drops to the uid with `setpriv`.
+Commands never run as host root: a root caller's sandbox uid 0 would be host root for the
+kernel (it could open `/proc/sys/kernel/core_pattern`), so a root caller starts bwrap
+without a user namespace and runs every command as `BwrapSettings.uid`; only the exec
+server (`bwrap_server.py`) keeps uid 0, with just the capabilities to start and kill them.
 """
 
 from __future__ import annotations
@@ -24,15 +12,14 @@ import errno
 import os
 import shutil
 import stat
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from swerl.log import get_logger
-from swerl.sandbox import hardening
+from swerl.sandbox import hardening, hostfs
 from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
 from swerl.sandbox.bwrap_server import SERVER_CAPS, ChannelFault, ExecServer
-from swerl.sandbox.hostfs import CopyLimitExceeded, chown_tree, copy_tree_safely, read_only_tree
+from swerl.sandbox.patch import git_env, run_git
 from swerl.sandbox.proc import run_capped
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
@@ -53,30 +40,8 @@ ROOT_UNSHARE = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-ut
 PERCOMMAND_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")  # for setpriv, which drops all of them
 
 
-def _tree_bytes(path: Path, stop_after: int) -> int:
-    """Disk used under `path` (not following symlinks, at least a block per file), counting only until
-    `stop_after` is passed."""
-    total = 0
-    for _root, _dirs, files, root_fd in os.fwalk(path, follow_symlinks=False):
-        for name in files:
-            try:
-                # an empty file still costs an inode: count a block, so inode exhaustion is blamed too
-                total += max(os.stat(name, dir_fd=root_fd, follow_symlinks=False).st_blocks * 512, 4096)
-            except OSError:
-                continue
-            if total > stop_after:
-                return total
-    return total
-
-
 def _git(args: list[str], cwd: Path | None = None) -> str:
-    env = {"PATH": os.environ.get("PATH", DEFAULT_PATH), "HOME": "/nonexistent", "GIT_CONFIG_NOSYSTEM": "1",
-           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0", "LANG": "C.UTF-8"}
-    proc = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "-c", "advice.detachedHead=false", *args],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=300, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(proc.stderr.strip() or proc.stdout.strip())
-    return proc.stdout
+    return run_git(["-c", "advice.detachedHead=false", *args], git_env("/nonexistent"), cwd=cwd)
 
 
 class BwrapSandbox(BackendBase):
@@ -104,7 +69,6 @@ class BwrapSandbox(BackendBase):
         self.rootfs = cfg.rootfs.resolve() if cfg.rootfs else None
         if self.rootfs is not None and not (self.rootfs / "usr").is_dir():
             raise SandboxError(f"bwrap rootfs {self.rootfs} has no usr/ (build it: swerl sandbox build-images)")
-        # Root caller: commands run as `uid`, never as host root (see the module docstring).
         self.as_root = os.geteuid() == 0
         self.uid = cfg.uid if self.as_root else os.geteuid()
         self.gid = cfg.uid if self.as_root else os.getegid()
@@ -113,7 +77,6 @@ class BwrapSandbox(BackendBase):
             if mode & 0o005 != 0o005:  # mkdtemp made it 0700: the sandbox uid could not even traverse "/"
                 self.rootfs.chmod(stat.S_IMODE(mode) | 0o055)
 
-    # ------------------------------------------------------------------ launch
     def _system_args(self) -> list[str]:
         if self.rootfs is not None:
             return ["--ro-bind", str(self.rootfs), "/"]
@@ -163,13 +126,10 @@ class BwrapSandbox(BackendBase):
         # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
         read_only = grade_tree is not None and not handle.state.get("keep_git")  # keep_git: audit controls only
         unshare = list(ROOT_UNSHARE) if self.as_root else ["--unshare-all"]
-        args = [*unshare, "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-                *self._system_args(),
-                "--proc", "/proc", "--dev", "/dev",
-                "--bind", str(tmp), "/tmp", "--bind", str(home), "/root",
-                "--ro-bind" if read_only else "--bind", str(work), task.workdir,
-                "--hostname", "sandbox"]
-        if grade_tree is not None and not handle.state.get("keep_git"):  # grading: git unusable, as for agents
+        args = [*unshare, "--die-with-parent", "--new-session", "--cap-drop", "ALL", *self._system_args(),
+                "--proc", "/proc", "--dev", "/dev", "--bind", str(tmp), "/tmp", "--bind", str(home), "/root",
+                "--ro-bind" if read_only else "--bind", str(work), task.workdir, "--hostname", "sandbox"]
+        if read_only or not handle.pristine:  # git unusable for agents and graders alike
             stub = hardening.write_stub(handle.host_dir / "stub")
             args += ["--tmpfs", hardening.GIT_CORE]
             for path in self._git_binaries():
@@ -183,20 +143,15 @@ class BwrapSandbox(BackendBase):
             saved.mkdir(mode=0o700)
             (work / ".git").rename(saved / ".git")  # leaves the bind-mounted tree; stays on the host
             handle.git_dir = saved / ".git"
-            for extra in [p for p in work.rglob(".git")]:
-                shutil.rmtree(extra) if extra.is_dir() and not extra.is_symlink() else extra.unlink()
-            stub = hardening.write_stub(handle.host_dir / "stub")
-            args += ["--tmpfs", hardening.GIT_CORE]
-            for path in self._git_binaries():
-                args += ["--ro-bind", str(stub), path]
+            for extra in list(work.rglob(".git")):
+                hostfs.remove_path(extra)
         if self.as_root:
             for d in ((tmp, home) if read_only else (work, tmp, home)):
-                chown_tree(d, self.uid, self.gid)
+                hostfs.chown_tree(d, self.uid, self.gid)
             if read_only:
-                read_only_tree(work)
-        args += ["--remount-ro", "/"]
+                hostfs.read_only_tree(work)
+        args += ["--remount-ro", "/", "--clearenv"]
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "TERM": "dumb", **self.settings.env}
-        args += ["--clearenv"]
         for key, value in env.items():
             args += ["--setenv", key, value]
         handle.state.update(work=work, args=args, restarts=0)
@@ -215,7 +170,6 @@ class BwrapSandbox(BackendBase):
                           str(handle.host_dir / "server.log"), uid=self.uid if self.as_root else -1,
                           gid=self.gid if self.as_root else -1, max_line=max_line)
 
-    # ------------------------------------------------------------------ exec / copy
     def _command(self, handle: SandboxHandle, cwd: str, argv: list[str], *, server: bool = False) -> list[str]:
         caps: list[str] = []
         if self.as_root:
@@ -262,25 +216,19 @@ class BwrapSandbox(BackendBase):
         for prefix, host in ((work_dir, handle.state["work"]), ("/tmp", handle.host_dir / "tmp")):
             if path == prefix or path.startswith(prefix + "/"):
                 rel = path[len(prefix):].lstrip("/")
-                target = (host / rel) if rel else host
-                cur = host
-                for part in Path(rel).parts:  # never follow an agent-made symlink on the host
-                    cur = cur / part
-                    if cur.is_symlink():
-                        raise AgentFault(f"refusing to copy through symlink {path} (made inside the sandbox)")
-                return target
+                if hostfs.crosses_symlink(host, Path(rel).parts):  # never follow an agent-made symlink on the host
+                    raise AgentFault(f"refusing to copy through symlink {path} (made inside the sandbox)")
+                return (host / rel) if rel else host
         raise SandboxError(f"bwrap sandboxes only copy under {work_dir} or /tmp, not {path}")
 
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
         target = self._host_path(handle, dest)
         if Path(src).is_dir():
-            copy_tree_safely(Path(src), target, limit_bytes=self.settings.copy_limit_bytes)
+            hostfs.copy_tree_safely(Path(src), target, limit_bytes=self.settings.copy_limit_bytes)
             if self.as_root:
-                chown_tree(target, self.uid, self.gid)
+                hostfs.chown_tree(target, self.uid, self.gid)
         else:
             target.parent.mkdir(parents=True, exist_ok=True)
-            if target.is_symlink():
-                raise AgentFault(f"refusing to copy onto symlink {dest} (made inside the sandbox)")
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
             with os.fdopen(fd, "wb") as out, open(src, "rb") as inp:
                 shutil.copyfileobj(inp, out)
@@ -291,15 +239,15 @@ class BwrapSandbox(BackendBase):
         """Copy out of the agent's tree: whatever goes wrong reading it (size, names, permissions, a tree that
         changes under the copy) is the agent's doing, except the host's own disk filling up."""
         try:
-            copy_tree_safely(self._host_path(handle, src), dest, limit_bytes=self.settings.copy_limit_bytes)
-        except CopyLimitExceeded as exc:
+            hostfs.copy_tree_safely(self._host_path(handle, src), dest, limit_bytes=self.settings.copy_limit_bytes)
+        except hostfs.CopyLimitExceeded as exc:
             raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit "
                              f"({self.settings.copy_limit_bytes} bytes)") from exc
         except OSError as exc:
             if exc.errno in (errno.ENOSPC, errno.EDQUOT):
                 limit = self.settings.copy_limit_bytes
                 own = (handle.state["work"], handle.host_dir / "tmp", handle.host_dir / "home")
-                if sum(_tree_bytes(d, limit) for d in own) > limit:
+                if sum(hostfs.tree_bytes(d, limit) for d in own) > limit:
                     raise AgentFault(f"sandbox {handle.id} filled the host disk: its own files exceed the copy "
                                      f"limit ({exc})") from exc
                 raise SandboxError(f"copy out of {handle.id}: host disk full: {exc}") from exc

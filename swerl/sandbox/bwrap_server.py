@@ -1,28 +1,16 @@
 """A long-lived exec server inside one bwrap per sandbox (the default bwrap mode), and its host side.
 
-Why a server: a fresh bwrap per command costs the namespace set-up every time (6-15 ms on
-a 2-core machine, more under load); the agent runs thousands of commands. One bwrap per
-sandbox runs this tiny Python server (stdlib only, `python3 -I -S`); each command is then
-a plain fork+exec inside the existing namespaces.
-
-Why the channel looks like this (everything inside the sandbox is hostile):
-- Requests and replies travel on two pipes handed to the server as extra file
-  descriptors, not on its stdin/stdout: bwrap's own pid 1 inside the sandbox keeps the
-  standard descriptors (an agent that can open `/proc/1/fd/1` could write a forged reply
-  there), but closes every extra one. The server marks its channel close-on-exec, so no
-  command inherits it.
-- The server makes itself non-dumpable before it reads a request, so no process in the
-  sandbox can open `/proc/<server>/fd/*`, read its memory or ptrace it. When the host
-  runs as root the server is also a different uid from every command: it keeps only
-  CAP_SETUID/CAP_SETGID (to start commands as the unprivileged sandbox uid) and CAP_KILL
-  (to kill their process group at the timeout), with the bounding set cut to those.
-- Every request carries a random id; the host accepts only a well-formed reply with
-  that id. Anything else (garbage, a reply for another command, an over-long line, the
-  server gone or silent past the backstop) is `AgentFault`: something inside broke the
-  channel, and the command counts as the agent's failure, never as infrastructure.
-
-Protocol: one JSON line per request `{"id", "argv", "cwd", "timeout", "limit"}`, one JSON
-line per reply `{"id", "rc", "out" (base64), "timed_out", "truncated"}`.
+One bwrap per sandbox running this stdlib server (`python3 -I -S`) makes a command a plain
+fork+exec instead of a new namespace set-up (6-15 ms each). Everything inside is hostile, so:
+- requests and replies travel on two pipes passed as extra descriptors, not stdin/stdout:
+  bwrap's pid 1 keeps the standard ones (reachable via `/proc/1/fd/1`) but closes the extra
+  ones; the server marks them close-on-exec, so no command inherits them;
+- the server is non-dumpable (no `/proc/<pid>/fd`, memory or ptrace for anyone inside); as
+  host root it is also another uid than every command, keeping only CAP_SETUID/SETGID/KILL;
+- every request carries a random id; anything but a well-formed reply with that id (garbage,
+  an over-long line, a server gone or silent past the backstop) is `AgentFault`.
+Protocol: one JSON line per request `{"id", "argv", "cwd", "timeout", "limit"}`, one per reply
+`{"id", "rc", "out" (base64), "timed_out", "truncated"}`.
 """
 
 from __future__ import annotations
@@ -132,18 +120,19 @@ class ExecServer:
     """Host side: starts `argv_prefix + [python3 -I -S -u -c SERVER RFD WFD UID GID]` and sends requests one at a time.
 
     `uid`/`gid` >= 0: the server runs as root (host caller is root) and starts every command as that uid.
-    `verify_ids=False` and `leak_channel=True` exist only to build the audit's deliberately weakened control
-    sandbox (a reader that takes the first line it sees, a reply pipe every command inherits).
     """
 
+    # Off only in the audit's deliberately weakened control sandbox (a reader that takes the first line it
+    # sees, a reply pipe every command inherits).
+    verify_ids = True
+    leak_channel = False
+
     def __init__(self, argv_prefix: list[str], stderr_path: str, *, uid: int = -1, gid: int = -1,
-                 max_line: int = 1 << 24, verify_ids: bool = True, leak_channel: bool = False) -> None:
+                 max_line: int = 1 << 24) -> None:
         self.argv_prefix = argv_prefix
         self.stderr_path = stderr_path
         self.uid, self.gid = uid, gid
         self.max_line = max_line
-        self.verify_ids = verify_ids
-        self.leak_channel = leak_channel
         self.proc: subprocess.Popen[bytes] | None = None
         self.lines: queue.Queue[bytes | _Overflow | None] = queue.Queue()
         self.lock = threading.Lock()
@@ -236,23 +225,17 @@ class ExecServer:
             deadline = t0 + timeout + BACKSTOP_S
             nonce = secrets.token_hex(16)
             req = json.dumps({"id": nonce, "argv": argv, "cwd": cwd, "timeout": timeout, "limit": limit}) + "\n"
-            try:
+            try:  # any fault kills the server: the next command gets a fresh one
                 self._send(req.encode(), deadline)
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                self.kill()
-                raise ChannelFault(f"exec server gave no reply within {timeout + BACKSTOP_S:.0f}s (stopped or "
-                                   "starved by the sandbox's processes)") from None
-            except ChannelFault:
-                self.kill()
-                raise
-            if line is None:
-                self.kill()
-                raise ChannelFault("exec server exited during the command (killed from inside the sandbox?)")
-            if isinstance(line, _Overflow):
-                self.kill()
-                raise ChannelFault(f"exec channel carried a line over {self.max_line} bytes")
-            try:
+                try:
+                    line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    raise ChannelFault(f"exec server gave no reply within {timeout + BACKSTOP_S:.0f}s (stopped or "
+                                       "starved by the sandbox's processes)") from None
+                if line is None:
+                    raise ChannelFault("exec server exited during the command (killed from inside the sandbox?)")
+                if isinstance(line, _Overflow):
+                    raise ChannelFault(f"exec channel carried a line over {self.max_line} bytes")
                 return self._parse(line, nonce, time.monotonic() - t0)
             except ChannelFault:
                 self.kill()

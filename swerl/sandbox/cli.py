@@ -17,28 +17,16 @@ BACKEND_HELP = "bwrap (default), docker, kubernetes, or an import path pkg.mod:C
 ROOTFS_HELP = "bwrap system tree: 'auto' (the cached debootstrap base, built on first use), 'host', or a directory."
 
 
-def _settings(backend: str, docker_host: str | None, rootfs: str, command_timeout: float | None = None) -> Any:
-    from swerl.sandbox.schema import BwrapSettings, DockerSettings, SandboxSettings
-
-    bw = BwrapSettings()
-    if backend == "bwrap":
-        if rootfs == "auto":
-            from swerl.sandbox.images import ensure_rootfs
-
-            bw = BwrapSettings(rootfs=ensure_rootfs())
-        elif rootfs != "host":
-            if not Path(rootfs).is_dir():
-                raise SwerlError(f"--rootfs {rootfs!r}: not a directory (use auto, host or a root filesystem dir)")
-            bw = BwrapSettings(rootfs=Path(rootfs))
-    extra: dict[str, Any] = {"command_timeout_s": command_timeout} if command_timeout else {}
-    return SandboxSettings(backend=backend, docker=DockerSettings(base_url=docker_host), bwrap=bw, **extra)
-
-
 def _sandbox(backend: str, docker_host: str | None, rootfs: str, command_timeout: float | None = None) -> Any:
     from swerl.sandbox.base import SandboxError, load_backend
+    from swerl.sandbox.images import bwrap_settings
+    from swerl.sandbox.schema import BwrapSettings, DockerSettings, SandboxSettings
 
+    extra: dict[str, Any] = {"command_timeout_s": command_timeout} if command_timeout else {}
     try:
-        return load_backend(_settings(backend, docker_host, rootfs, command_timeout))
+        bw = bwrap_settings(rootfs) if backend == "bwrap" else BwrapSettings()
+        return load_backend(SandboxSettings(backend=backend, docker=DockerSettings(base_url=docker_host), bwrap=bw,
+                                            **extra))
     except SandboxError as exc:
         raise SwerlError(f"--backend {backend}: {exc}") from exc
 

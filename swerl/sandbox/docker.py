@@ -1,25 +1,9 @@
 """Docker backend via the docker SDK (never the `docker` CLI), against a real engine.
 
-Hardening: `network_mode="none"` (or an internal network shared only with the
-allow-listed service containers), all capabilities dropped, `no-new-privileges`, pids,
-memory (no swap) and CPU limits, read-only image root with the work tree on a private
-volume and /tmp on tmpfs, per-command timeouts (in-container `timeout` plus a host-side
-backstop) and a per-rollout lifetime (PID 1 is `sleep <rollout budget>`). Every object
-is labelled; `reap()` removes what a crashed run left behind.
-
-Two containers per hardened sandbox: a *prep* container checks out the problem branch
-on the volume, hands `.git` to the host and gives the tree to the command user, then is
-removed; the *agent* container mounts the same volume and never had a `.git` in it. Git
-binaries are shadowed by a read-only stub and git-core by an empty tmpfs.
-
-Commands (`exec`) run as `DockerSettings.user` (default 1000:1000, not root) while PID 1
-stays root with no capabilities at all: a command can neither kill the container's main
-process nor write the kernel settings the runtime leaves read-only (`/proc/sys`,
-`/proc/sysrq-trigger`; those masked paths are never loosened). Only the short-lived prep
-containers, which run no agent code, get CHOWN/DAC_OVERRIDE/FOWNER to hand the tree over.
-A failure the agent caused (the container stopped from inside, a tree over the copy
-limit or that cannot be archived) is `AgentFault`; an engine that cannot be reached is
-`SandboxError`.
+A short-lived *prep* container (trusted commands only, the one with CHOWN/DAC_OVERRIDE/FOWNER)
+checks out the branch on a volume, hands `.git` to the host and deletes it; the *agent*
+container mounts that volume, runs commands as `DockerSettings.user` while PID 1 stays root
+with no capabilities (no command can stop it), and never had a `.git`.
 """
 
 from __future__ import annotations
@@ -36,10 +20,14 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+import docker
+import requests
+
 from swerl.log import get_logger
 from swerl.sandbox import hardening
 from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
 from swerl.sandbox.hostfs import CopyLimitExceeded, extract_tar_safely
+from swerl.sandbox.proc import read_capped
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
 log = get_logger(__name__)
@@ -77,9 +65,16 @@ def _pid_alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:
-        return True
+    except PermissionError:  # alive, another user's
+        pass
     return True
+
+
+def _remove_network(net: Any) -> None:
+    for cid in net.attrs.get("Containers") or {}:
+        with contextlib.suppress(Exception):  # that container may be gone already
+            net.disconnect(cid, force=True)
+    net.remove()
 
 
 class DockerSandbox(BackendBase):
@@ -87,8 +82,6 @@ class DockerSandbox(BackendBase):
 
     def __init__(self, settings: SandboxSettings | None = None, client: Any = None, *, reap: bool = True) -> None:
         super().__init__(settings)
-        import docker
-
         cfg = self.settings.docker
         self.non_root = cfg.user not in ROOT_USERS
         try:
@@ -101,17 +94,10 @@ class DockerSandbox(BackendBase):
         if reap:
             self.reap()
 
-    # ------------------------------------------------------------------ housekeeping
     def _labels(self, handle: SandboxHandle, role: str) -> dict[str, str]:
-        return {
-            LABEL: "1",
-            "swerl.role": role,
-            "swerl.handle": handle.id,
-            "swerl.instance": handle.task.instance_id[:200],
-            "swerl.host": socket.gethostname(),
-            "swerl.pid": str(os.getpid()),
-            "swerl.expires": str(int(time.time() + self.settings.rollout_timeout_s + 120)),
-        }
+        return {LABEL: "1", "swerl.role": role, "swerl.handle": handle.id, "swerl.instance": handle.task.instance_id[:200],
+                "swerl.host": socket.gethostname(), "swerl.pid": str(os.getpid()),
+                "swerl.expires": str(int(time.time() + self.settings.rollout_timeout_s + 120))}
 
     def _is_orphan(self, labels: dict[str, str]) -> bool:
         if labels.get("swerl.host") == socket.gethostname() and not _pid_alive(int(labels.get("swerl.pid", "0") or 0)):
@@ -121,50 +107,32 @@ class DockerSandbox(BackendBase):
     def reap(self) -> int:
         """Remove sandbox containers, volumes and networks whose owner process died or whose budget expired."""
         n = 0
-        for c in self.client.containers.list(all=True, filters={"label": LABEL}):
-            if self._is_orphan(c.labels):
+        found = [(c.labels, lambda c=c: c.remove(force=True))
+                 for c in self.client.containers.list(all=True, filters={"label": LABEL})]
+        found += [(net.attrs.get("Labels") or {}, lambda net=net: _remove_network(net))
+                  for net in self.client.networks.list(filters={"label": LABEL})]
+        found += [(vol.attrs.get("Labels") or {}, lambda vol=vol: vol.remove(force=True))
+                  for vol in self.client.volumes.list(filters={"label": LABEL})]
+        for labels, remove in found:
+            if self._is_orphan(labels):
                 with contextlib.suppress(Exception):
-                    c.remove(force=True)
-                    n += 1
-        for net in self.client.networks.list(filters={"label": LABEL}):
-            if self._is_orphan(net.attrs.get("Labels") or {}):
-                with contextlib.suppress(Exception):
-                    for c in net.attrs.get("Containers") or {}:
-                        net.disconnect(c, force=True)
-                    net.remove()
-                    n += 1
-        for vol in self.client.volumes.list(filters={"label": LABEL}):
-            if self._is_orphan(vol.attrs.get("Labels") or {}):
-                with contextlib.suppress(Exception):
-                    vol.remove(force=True)
+                    remove()
                     n += 1
         if n:
             log.info("reaped orphaned sandbox objects", count=n)
         return n
 
-    # ------------------------------------------------------------------ launch
     def _run_kwargs(self, handle: SandboxHandle, role: str) -> dict[str, Any]:
-        import docker
-
         s, cfg = self.settings, self.settings.docker
         kwargs: dict[str, Any] = dict(
-            command=["sleep", str(int(s.rollout_timeout_s) + 60)],
-            detach=True,
-            init=True,
-            labels=self._labels(handle, role),
-            hostname="sandbox",
-            working_dir=handle.task.workdir,
+            command=["sleep", str(int(s.rollout_timeout_s) + 60)], detach=True, init=True,
+            labels=self._labels(handle, role), hostname="sandbox", working_dir=handle.task.workdir,
             user="0:0",  # PID 1: root without capabilities, out of reach of the commands (run as cfg.user)
             environment={"LANG": "C.UTF-8", **({"HOME": "/tmp"} if self.non_root else {}), **s.env},
-            cap_drop=["ALL"],
-            security_opt=["no-new-privileges:true"],
-            pids_limit=s.pids_limit,
-            mem_limit=f"{s.memory_mb}m",
-            memswap_limit=f"{s.memory_mb}m",
-            nano_cpus=int(s.cpus * 1e9),
+            cap_drop=["ALL"], security_opt=["no-new-privileges:true"], pids_limit=s.pids_limit,
+            mem_limit=f"{s.memory_mb}m", memswap_limit=f"{s.memory_mb}m", nano_cpus=int(s.cpus * 1e9),
             ulimits=[docker.types.Ulimit(name="core", soft=0, hard=0)],  # a crash never reaches the host's core_pattern
-            read_only=cfg.read_only_root,
-            tmpfs={"/tmp": f"rw,nosuid,nodev,size={cfg.tmpfs_size_mb}m"},
+            read_only=cfg.read_only_root, tmpfs={"/tmp": f"rw,nosuid,nodev,size={cfg.tmpfs_size_mb}m"},
             volumes={handle.state["volume"]: {"bind": handle.task.workdir, "mode": "rw"}},
         )
         if handle.state.get("network"):
@@ -187,8 +155,6 @@ class DockerSandbox(BackendBase):
                 raise SandboxError(f"allow-listed service container {name!r} cannot join the sandbox network: {exc}") from exc
 
     def _launch(self, handle: SandboxHandle) -> None:
-        import docker
-
         task = handle.task
         if not task.image:
             raise SandboxError(f"task {task.instance_id}: the docker backend needs an image")
@@ -203,13 +169,12 @@ class DockerSandbox(BackendBase):
             self._launch_grading(handle)
             return
         if handle.pristine:
-            if self.non_root:
-                self._hand_over(handle)
+            if self.non_root:  # a throw-away prep container chowns the volume: the pristine container needs no caps
+                with self._prep(handle) as prep:
+                    self._chown_workdir(prep, handle, recursive=True)
             handle.state["container"] = self.client.containers.run(task.image, **self._run_kwargs(handle, "pristine"))
             return
-        prep = self.client.containers.run(task.image, **self._prep_kwargs(handle))
-        handle.state["prep"] = prep
-        try:
+        with self._prep(handle) as prep:
             res = self._exec_container(prep, ["sh", "-c", hardening.prep_script(task.branch, task.workdir)], 300,
                                        task.workdir, user="0:0")
             if hardening.branch_missing(res.output):
@@ -226,33 +191,28 @@ class DockerSandbox(BackendBase):
             if "SWERL_GIT_REMOVED" not in rm.output:
                 raise HardeningError(f"task {task.instance_id}: removing .git failed: {rm.output[-500:]}")
             if self.non_root:
-                self._chown_workdir(prep, handle)
-        finally:
-            with contextlib.suppress(Exception):
-                prep.remove(force=True)
-            handle.state.pop("prep", None)
-        stub = hardening.write_stub(handle.host_dir / "stub")
+                self._chown_workdir(prep, handle, recursive=True)
         kwargs = self._run_kwargs(handle, "agent")
+        self._shadow_git(handle, kwargs, binaries)
+        handle.state["container"] = self.client.containers.run(task.image, **kwargs)
+
+    def _shadow_git(self, handle: SandboxHandle, kwargs: dict[str, Any], binaries: list[str]) -> None:
+        """The stub bind-mounted read-only over every git binary, an empty read-only tmpfs over git-core."""
+        stub = hardening.write_stub(handle.host_dir / "stub")
         kwargs["tmpfs"][hardening.GIT_CORE] = "ro,size=4k"
         kwargs["mounts"] = [docker.types.Mount(target=p, source=str(stub), type="bind", read_only=True) for p in binaries]
-        handle.state["container"] = self.client.containers.run(task.image, **kwargs)
 
     def _launch_grading(self, handle: SandboxHandle) -> None:
         """Grading: an empty volume (`nocopy`: the image's /testbed with its `.git` is never copied in) receives the
         grader's host-built tree; git is shadowed by the stub unless `keep_git` (audit controls only)."""
-        import docker
-
         wd = handle.task.workdir
         kwargs = self._run_kwargs(handle, "grade")
         kwargs["volumes"] = {handle.state["volume"]: {"bind": wd, "mode": "rw,nocopy"}}
         read_only = not handle.state.get("keep_git")  # keep_git: the audit's undefended control
         if self.non_root and not read_only:  # PID 1 (root, out of the commands' reach) chowns the volume root below
             kwargs["cap_add"] = ["CHOWN"]
-        if not handle.state.get("keep_git"):
-            stub = hardening.write_stub(handle.host_dir / "stub")
-            kwargs["tmpfs"][hardening.GIT_CORE] = "ro,size=4k"
-            kwargs["mounts"] = [docker.types.Mount(target=p, source=str(stub), type="bind", read_only=True)
-                                for p in handle.state.get("git_binaries") or []]
+        if read_only:
+            self._shadow_git(handle, kwargs, handle.state.get("git_binaries") or [])
         container = self.client.containers.run(handle.task.image, **kwargs)
         handle.state["container"] = container
         buf = io.BytesIO()
@@ -263,9 +223,7 @@ class DockerSandbox(BackendBase):
         if not container.put_archive(wd, buf.getvalue()):
             raise SandboxError(f"copying the grading tree into {handle.id} failed")
         if self.non_root and not read_only:
-            res = self._exec_container(container, ["chown", self.settings.docker.user, wd], 60, "/", user="0:0")
-            if res.returncode != 0:
-                raise SandboxError(f"giving {wd} to {self.settings.docker.user} failed: {res.output[-300:]}")
+            self._chown_workdir(container, handle, recursive=False)
         # the tree (and the volume root) stay root's and read-only to the command user: code under test can neither
         # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
 
@@ -278,30 +236,26 @@ class DockerSandbox(BackendBase):
         except Exception:
             return None
 
-    def _prep_kwargs(self, handle: SandboxHandle) -> dict[str, Any]:
-        """A prep container runs only trusted commands: it may chown (and read root's files to do so)."""
+    @contextlib.contextmanager
+    def _prep(self, handle: SandboxHandle) -> Iterator[Any]:
+        """A prep container: runs only trusted commands, so it may chown (and read root's files to do so)."""
         kwargs = self._run_kwargs(handle, "prep")
         kwargs["cap_add"] = list(PREP_CAPS)
-        return kwargs
-
-    def _chown_workdir(self, prep: Any, handle: SandboxHandle) -> None:
-        wd = handle.task.workdir
-        res = self._exec_container(prep, ["chown", "-R", self.settings.docker.user, wd], 300, "/", user="0:0")
-        if res.returncode != 0:
-            raise SandboxError(f"giving {wd} to {self.settings.docker.user} failed: {res.output[-300:]}")
-
-    def _hand_over(self, handle: SandboxHandle) -> None:
-        """Pristine sandboxes: a throw-away prep container chowns the volume, so the grading container needs no caps."""
-        prep = self.client.containers.run(handle.task.image, **self._prep_kwargs(handle))
-        handle.state["prep"] = prep
+        prep = handle.state["prep"] = self.client.containers.run(handle.task.image, **kwargs)
         try:
-            self._chown_workdir(prep, handle)
+            yield prep
         finally:
             with contextlib.suppress(Exception):
                 prep.remove(force=True)
             handle.state.pop("prep", None)
 
-    # ------------------------------------------------------------------ exec / copy
+    def _chown_workdir(self, container: Any, handle: SandboxHandle, *, recursive: bool) -> None:
+        wd, user = handle.task.workdir, self.settings.docker.user
+        res = self._exec_container(container, ["chown", *(["-R"] if recursive else []), user, wd],
+                                   300 if recursive else 60, "/", user="0:0")
+        if res.returncode != 0:
+            raise SandboxError(f"giving {wd} to {user} failed: {res.output[-300:]}")
+
     def _exec_container(self, container: Any, argv: list[str], timeout: float, cwd: str,
                         user: str | None = None) -> ExecResult:
         api = self.client.api
@@ -312,20 +266,12 @@ class DockerSandbox(BackendBase):
                                   workdir=cwd, environment=self.settings.env or None,
                                   user=user or self.settings.docker.user)["Id"]
         stream = api.exec_start(exec_id, stream=True, demux=False)
-        limit = self.settings.output_limit_bytes
         sink: list[bytes] = []
-        state = {"kept": 0, "truncated": False}
+        state = {"truncated": False}
 
         def pump() -> None:
             with contextlib.suppress(Exception):
-                for chunk in stream:
-                    if state["kept"] < limit:
-                        part = chunk[: limit - state["kept"]]
-                        sink.append(part)
-                        state["kept"] += len(part)
-                        state["truncated"] = state["truncated"] or len(part) < len(chunk)
-                    else:
-                        state["truncated"] = True
+                read_capped(_IterStream(stream), self.settings.output_limit_bytes, sink, state)
 
         reader = threading.Thread(target=pump, daemon=True)
         reader.start()
@@ -437,8 +383,6 @@ class DockerSandbox(BackendBase):
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
         """What the agent's tree does to the copy (size, names the host cannot write) is its fault; a broken
         engine connection is decided by whether the engine still answers."""
-        import requests
-
         try:
             with self._archive(self._container(handle), src) as stream:
                 extract_tar_safely(stream, dest, strip=1, limit_bytes=self.settings.copy_limit_bytes)
@@ -466,9 +410,7 @@ class DockerSandbox(BackendBase):
             with contextlib.suppress(Exception):
                 net = self.client.networks.get(handle.state["network"])
                 net.reload()
-                for cid in net.attrs.get("Containers") or {}:
-                    net.disconnect(cid, force=True)
-                net.remove()
+                _remove_network(net)
         if handle.state.get("volume"):
             with contextlib.suppress(Exception):
                 self.client.volumes.get(handle.state["volume"]).remove(force=True)

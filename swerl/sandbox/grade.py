@@ -5,14 +5,8 @@
       --> pytest via a trusted launcher (no plugin autoload, repo last on sys.path, JUnit outside the tree)
       --> JUnit report x first-status text log x harness parser x exit code --> GradeResult
 
-The log is still parsed by the harnesses (swesmith's registry profile + `read_test_output`
-+ log parser for SWE-smith rows and the task pack; swebench's `get_logs_eval` for
-SWE-bench rows) - as a cross-check of the structured report, whose disagreement is
-tampering. `resolved` is True only when every FAIL_TO_PASS/PASS_TO_PASS test passed in
-every view, the exit code agrees, and nothing was flagged. Problems the agent caused
-(a patch that does not apply, output that breaks the parser, no report) come back as
-`error_kind="agent"`; a grading sandbox that cannot start as `error_kind="infra"`.
-This function never raises for either.
+Any disagreement between the views is tampering. Problems the agent caused come back as
+`error_kind="agent"`, a grading sandbox that cannot start as `"infra"`; `grade` never raises for either.
 """
 
 from __future__ import annotations
@@ -33,6 +27,7 @@ from swerl.log import get_logger
 from swerl.sandbox import gradetree, reports, tamper
 from swerl.sandbox.base import AgentFault
 from swerl.sandbox.schema import GradeResult, SandboxTask, TestBucket
+from swerl.sandbox.tasks import is_swebench
 
 if TYPE_CHECKING:
     from swerl.sandbox.base import BackendBase
@@ -59,10 +54,6 @@ class HarnessPlan:
     swebench: bool = False
     test_patch: str = ""
     extra_test_files: tuple[str, ...] = ()
-
-
-def _is_swebench(row: dict[str, Any]) -> bool:
-    return bool(row.get("version")) and "test_patch" in row and "base_commit" in row
 
 
 def swesmith_plan(task: SandboxTask) -> HarnessPlan:
@@ -109,7 +100,7 @@ def swebench_plan(task: SandboxTask) -> HarnessPlan:
 
 
 def harness_plan(task: SandboxTask) -> HarnessPlan:
-    return swebench_plan(task) if _is_swebench(task.row) else swesmith_plan(task)
+    return swebench_plan(task) if is_swebench(task.row) else swesmith_plan(task)
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:
@@ -130,8 +121,7 @@ _JUNIT_GZ = ("import base64, gzip, sys; sys.stdout.write(base64.b64encode(gzip.c
              ".read())).decode())")
 
 
-def test_script(task: SandboxTask, plan: HarnessPlan, *, defended: bool, log_limit: int = 1_000_000
-                ) -> tuple[str, bool]:
+def test_script(task: SandboxTask, plan: HarnessPlan, *, defended: bool, log_limit: int = LOG_LIMIT) -> tuple[str, bool]:
     """(bash script, structured?) run in the grading sandbox. Structured = pytest via the trusted launcher.
 
     Structured runs write the test output to a file first; the exit code, the (gzipped) JUnit report and the log
@@ -172,18 +162,17 @@ def test_script(task: SandboxTask, plan: HarnessPlan, *, defended: bool, log_lim
     return "\n".join(lines) + "\n", True
 
 
-_FRAME_MARKERS = ("SWERL_TEST_EXIT=", "SWERL_JUNIT_BEGIN", "SWERL_LOG_BYTES=")
+_FRAMES = {m: f"the grading script's {m.rstrip('=')} line" for m in ("SWERL_TEST_EXIT=", "SWERL_JUNIT_BEGIN",
+                                                                       "SWERL_LOG_BYTES=")}
+_FRAMES[reports.WITNESS_MARKER] = "the launcher's witness record"
 
 
 def _frame_forgery(output: str, returncode: int | None) -> list[str]:
     """The trusted frame (exit code, JUnit block, log size) is printed once by the grading script after the tests
     ended. A process of the tests' uid can still write to the script's stdout (its /proc/PID/fd/1) or kill it,
     so a frame printed twice, a second witness record, or a script that did not exit 0 is tampering."""
-    found = [f"the grading script's {m.rstrip('=')} line appears {n} times" for m in _FRAME_MARKERS
+    found = [f"{what} appears {n} times" for m, what in _FRAMES.items()
              if (n := len(re.findall(rf"(?m)^{re.escape(m)}", output))) > 1]
-    witnesses = len(re.findall(rf"(?m)^{re.escape(reports.WITNESS_MARKER)}", output))
-    if witnesses > 1:
-        found.append(f"the launcher's witness record appears {witnesses} times")
     if returncode not in (0, None):
         found.append(f"the grading script was interrupted (exit {returncode})")
     return found
@@ -231,17 +220,6 @@ def _result(task: SandboxTask, t0: float, **kw: Any) -> GradeResult:
     return GradeResult(**base)
 
 
-def _overlay(src_root: Path, rels: list[str], dest_root: Path) -> None:
-    for rel in rels:
-        target = dest_root / rel
-        if target.is_symlink() or target.is_file():
-            target.unlink()
-        elif target.is_dir():
-            shutil.rmtree(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src_root / rel, target)
-
-
 def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: float | None = None,
           defences: bool = True) -> GradeResult:
     """Grade `patch` for `task` (see the module docstring). `defences=False` is for the audit's controls only:
@@ -268,7 +246,7 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
 def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                 pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
                 timeout_s: float | None, defences: bool) -> GradeResult:
-    from swebench.harness.constants import FAIL_TO_PASS, PASS_TO_PASS, TESTS_TIMEOUT
+    from swebench.harness import constants as sc
     from swebench.harness.grading import get_resolution_status
 
     tree = work / "tree"
@@ -293,7 +271,8 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
             policy.shadow = policy.shadow | gradetree.installed_names(pristine.env_modules)
             changes, dropped = gradetree.enforce(changes, pristine.tip, tree, policy, headers)
             tampering = tamper.scan_tree([c.path for c in changes if c.after is not None], pristine.tip, tree)
-        _overlay(pristine.base, pristine.hidden, tree)
+        for rel in pristine.hidden:
+            gradetree.restore(rel, pristine.base, tree)
     except Exception as exc:
         log.warning("grading: the patched tree could not be processed", instance=task.instance_id, error=str(exc))
         return _result(task, t0, error=f"the patched tree could not be processed: {type(exc).__name__}: {exc}"[:500],
@@ -315,25 +294,21 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     script, structured = test_script(task, plan, defended=defences,
                                      log_limit=min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2))
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
+    handle = None
     try:
         handle = sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries, keep_git=not defences)
-    except Exception as exc:
-        log.warning("grading sandbox did not start", instance=task.instance_id, error=str(exc))
-        kind = "agent" if isinstance(exc, AgentFault) else "infra"  # e.g. the patched tree is over the copy limit
-        return _result(task, t0, error=f"grading sandbox: {type(exc).__name__}: {exc}"[:500], error_kind=kind,
-                       **common)
-    try:
-        runner = work / "runner.py"
-        runner.write_text((Path(__file__).parent / "pytest_runner.py").read_text())
-        sandbox.copy_in(handle, runner, RUNNER_PATH)
+        sandbox.copy_in(handle, Path(__file__).parent / "pytest_runner.py", RUNNER_PATH)
         res = sandbox.exec_argv(handle, ["bash", "-c", script], timeout=timeout)
-    except Exception as exc:  # AgentFault: the code under test broke the sandbox (killed the exec server, ...)
+    except Exception as exc:
+        # AgentFault: the patched tree is over the copy limit, or the code under test broke the sandbox
+        log.warning("grading sandbox failed", instance=task.instance_id, error=str(exc))
         kind = "agent" if isinstance(exc, AgentFault) else "infra"
         return _result(task, t0, error=f"grading sandbox: {type(exc).__name__}: {exc}"[:500], error_kind=kind,
                        **common)
     finally:
-        sandbox.stop(handle)
-    output = res.output + (f"\n{TESTS_TIMEOUT}\n" if res.timed_out else "")
+        if handle is not None:
+            sandbox.stop(handle)
+    output = res.output + (f"\n{sc.TESTS_TIMEOUT}\n" if res.timed_out else "")
     exits = _EXIT_RE.findall(output)
     forged_frames = _frame_forgery(output, None if res.timed_out else res.returncode) if structured and defences else []
     exit_code = int(exits[0 if structured else -1]) if exits else None  # ours: before the log / after the tests
@@ -343,9 +318,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     harness_map, found, parse_error = harness_statuses(plan, output)
     errors: list[str] = [parse_error] if parse_error else []
     required = task.FAIL_TO_PASS + task.PASS_TO_PASS
-    from swebench.harness.constants import END_TEST_OUTPUT, START_TEST_OUTPUT
-
-    start, end = output.find(f"+ : '{START_TEST_OUTPUT}'"), output.rfind(f"+ : '{END_TEST_OUTPUT}'")
+    start, end = output.find(f"+ : '{sc.START_TEST_OUTPUT}'"), output.rfind(f"+ : '{sc.END_TEST_OUTPUT}'")
     text = output[start:end] if 0 <= start < end else output
     if defences:
         verdict = reports.decide(required, text, harness_map if found else None, junit_xml,
@@ -358,10 +331,10 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     statuses = verdict.statuses
     errors += verdict.errors
     seen = {t: st for t, st in statuses.items() if st != "MISSING"}  # the harness counts absent tests as failed
-    report = plan.report(seen, {FAIL_TO_PASS: task.FAIL_TO_PASS, PASS_TO_PASS: task.PASS_TO_PASS})
+    report = plan.report(seen, {sc.FAIL_TO_PASS: task.FAIL_TO_PASS, sc.PASS_TO_PASS: task.PASS_TO_PASS})
     resolution = get_resolution_status(report)
-    error_kind = None
-    error = None
+    error: str | None = None
+    error_kind: str | None = None
     if res.timed_out:
         error, error_kind = "tests timed out", "agent"
     elif res.truncated:  # output flooded past the cap by the code under test: never a retryable infra failure
@@ -373,7 +346,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     resolved = (resolution == "RESOLVED_FULL" and not verdict.tampering and error_kind is None
                 and (found or not defences) and bool(required) and all(statuses[t] in reports.PASS for t in required))
     result = _result(task, t0, resolved=resolved, resolution=resolution, tests=statuses,
-                     fail_to_pass=TestBucket(**report[FAIL_TO_PASS]), pass_to_pass=TestBucket(**report[PASS_TO_PASS]),
+                     fail_to_pass=TestBucket(**report[sc.FAIL_TO_PASS]), pass_to_pass=TestBucket(**report[sc.PASS_TO_PASS]),
                      test_exit_code=exit_code, timed_out=res.timed_out, tampering=verdict.tampering, error=error,
                      error_kind=error_kind, log_tail=output[-4000:], report=verdict.report, **common)
     log.info("graded", instance=task.instance_id, resolved=result.resolved, resolution=resolution, apply=tool,

@@ -1,23 +1,9 @@
 """The grading tree, built on the host: pristine export, host-side `git apply`, the true change set, the policy.
 
-Why on the host: a grading sandbox that holds `.git` and a working git lets code the
-agent added run `git diff HEAD HEAD~1 | git apply` at import time and grade the gold
-fix. So the problem branch is exported once per task and image (a short-lived prep
-sandbox runs only trusted git commands; the result is cached on the host), the agent's
-patch is applied to a scratch copy on the host with git outside any repository (no
-hooks, no config, no `.git` of the agent's), and the fresh grading sandbox receives the
-final tree without any `.git`.
-
-Why a tree diff: security decisions come from what the patch really did to the tree
-(path, type, mode, bytes), never from parsing diff text (a second `--- a/tests/...`
-header after the first hunk edits a test file that a header-only filter does not see).
-The policy restores protected paths from pristine, deletes new ones and reports every
-drop as a `DroppedFile` (the trainer's hacking log reads them).
-
-SWE-smith hidden tests: a problem branch whose last commit only deletes test files
-(SWE-smith's "Remove F2P Tests" commit) hides them from the agent; swesmith's harness
-grades at `HEAD~1`. Here the host restores exactly those files from the parent commit
-into the grading tree; the agent's tree never had them.
+On the host because a grading sandbox holding `.git` and a working git lets imported code
+apply the gold fix from history. Decisions come from the tree diff (path, type, mode, bytes),
+never from diff text, which can hide a second file header after a hunk. SWE-smith hidden
+tests (a tip commit that only deletes test files) are restored from the parent commit.
 """
 
 from __future__ import annotations
@@ -43,7 +29,9 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from swerl.log import get_logger
-from swerl.sandbox.patch import is_bytecode, protected_reason, test_files_of
+from swerl.sandbox import hardening
+from swerl.sandbox.hostfs import remove_path, tree_bytes
+from swerl.sandbox.patch import git_env, is_bytecode, protected_reason, test_files_of
 from swerl.sandbox.schema import DroppedFile, SandboxTask
 
 if TYPE_CHECKING:
@@ -70,18 +58,11 @@ class PatchRejected(Exception):
     """The agent's patch cannot be applied or turned into a tree (an agent failure, not infrastructure)."""
 
 
-# ---------------------------------------------------------------------------- tree snapshots
-
-
 @dataclass(frozen=True)
 class Entry:
     kind: str  # file | dir | link | other
     exec_bit: bool = False
     digest: str = ""
-
-
-def _rel(root: Path, path: str) -> str:
-    return Path(path).relative_to(root).as_posix()
 
 
 def snapshot(root: Path) -> dict[str, Entry]:
@@ -91,17 +72,14 @@ def snapshot(root: Path) -> dict[str, Entry]:
         for name in dirnames + filenames:
             full = os.path.join(dirpath, name)
             st = os.lstat(full)
-            rel = _rel(root, full)
+            rel = Path(full).relative_to(root).as_posix()
             if stat.S_ISLNK(st.st_mode):
                 out[rel] = Entry("link", digest=os.readlink(full))
             elif stat.S_ISDIR(st.st_mode):
                 out[rel] = Entry("dir")
             elif stat.S_ISREG(st.st_mode):
-                h = hashlib.sha256()
                 with open(full, "rb") as fh:
-                    while chunk := fh.read(1 << 20):
-                        h.update(chunk)
-                out[rel] = Entry("file", bool(st.st_mode & 0o111), h.hexdigest())
+                    out[rel] = Entry("file", bool(st.st_mode & 0o111), hashlib.file_digest(fh, "sha256").hexdigest())
             else:
                 out[rel] = Entry("other")
         dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
@@ -136,22 +114,6 @@ def diff_trees(before: dict[str, Entry], after: dict[str, Entry]) -> list[Change
     return changes
 
 
-# ---------------------------------------------------------------------------- host-side apply
-
-
-def _git_env(home: Path, ceiling: Path) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_CEILING_DIRECTORIES": str(ceiling),
-        "GIT_OPTIONAL_LOCKS": "0",
-    }
-
-
 def _has_symlink(root: Path) -> bool:
     return any(os.path.islink(os.path.join(d, n)) for d, ds, fs in os.walk(root) for n in ds + fs)
 
@@ -159,9 +121,8 @@ def _has_symlink(root: Path) -> bool:
 def apply_patch(pristine: Path, dest: Path, patch: str) -> str:
     """Copy `pristine` to `dest` and apply `patch` there with git outside any repository; return the tool used.
 
-    Tries `git apply` (as swesmith's first GIT_APPLY_CMDS), then GNU `patch --fuzz=5` (its last), each on a
-    fresh copy. `patch` only runs on trees without symlinks (it is the one tool that could follow one).
-    Raises `PatchRejected` (the agent's fault) when nothing applies.
+    `git apply`, then GNU `patch --fuzz=5` (swesmith's first and last GIT_APPLY_CMDS), each on a fresh copy;
+    `patch` (the one tool that could follow a symlink) only on trees without any. Else `PatchRejected`.
     """
     data = patch.encode("utf-8", "surrogateescape")
     if len(data) > MAX_PATCH_BYTES:
@@ -169,7 +130,7 @@ def apply_patch(pristine: Path, dest: Path, patch: str) -> str:
     with tempfile.TemporaryDirectory(prefix="swerl-apply-") as tmp:
         pfile = Path(tmp) / "model.patch"
         pfile.write_bytes(data)
-        env = _git_env(Path(tmp), dest.parent)
+        env = git_env(tmp, GIT_CEILING_DIRECTORIES=str(dest.parent))
         attempts: list[tuple[str, list[str]]] = [
             ("git apply", ["git", "-c", "core.hooksPath=/dev/null", "-c", "core.symlinks=true", "apply", "--verbose",
                            "--whitespace=nowarn", str(pfile)]),
@@ -181,8 +142,7 @@ def apply_patch(pristine: Path, dest: Path, patch: str) -> str:
                                                 "-i", str(pfile)]))
         errors: list[str] = []
         for name, argv in attempts:
-            if dest.exists():
-                shutil.rmtree(dest)
+            remove_path(dest)
             shutil.copytree(pristine, dest, symlinks=True)
             try:
                 proc = subprocess.run(argv, cwd=dest, env=env, capture_output=True, timeout=120, check=False)
@@ -195,14 +155,9 @@ def apply_patch(pristine: Path, dest: Path, patch: str) -> str:
         raise PatchRejected("patch does not apply: " + " | ".join(errors))
 
 
-# ---------------------------------------------------------------------------- diff text (reporting only)
-
-
 def patch_headers(patch: str) -> dict[str, int]:
     """Every path any header of the diff names (anywhere, also after hunks) -> number of hunks after it.
-
-    Reporting only: what the patch did is decided by the tree diff. Never raises.
-    """
+    Reporting only (what the patch did is decided by the tree diff); never raises."""
     from swerl.sandbox.patch import _strip_prefix, _unquote
 
     paths: dict[str, int] = {}
@@ -227,28 +182,24 @@ def patch_headers(patch: str) -> dict[str, int]:
     return paths
 
 
-# ---------------------------------------------------------------------------- policy
+def _table(data: Any, key: str) -> Any:
+    value = data.get(key)
+    return value if isinstance(value, dict) else {}
 
 
 def _pytest_config_toml(text: str) -> Any:
     data = tomllib.loads(text)
-    tool = data.get("tool", {}) if isinstance(data.get("tool"), dict) else {}
-    project = data.get("project", {}) if isinstance(data.get("project"), dict) else {}
-    eps = project.get("entry-points", {}) if isinstance(project.get("entry-points"), dict) else {}
-    poetry = tool.get("poetry", {}) if isinstance(tool.get("poetry"), dict) else {}
-    return {"pytest": tool.get("pytest"), "tox": tool.get("tox"), "pytest11": eps.get("pytest11"),
-            "poetry_plugins": poetry.get("plugins"), "setuptools": tool.get("setuptools")}
+    tool, project = _table(data, "tool"), _table(data, "project")
+    return {"pytest": tool.get("pytest"), "tox": tool.get("tox"), "pytest11": _table(project, "entry-points").get(
+        "pytest11"), "poetry_plugins": _table(tool, "poetry").get("plugins"), "setuptools": tool.get("setuptools")}
 
 
 def _pytest_config_cfg(text: str) -> Any:
     cp = configparser.RawConfigParser(strict=False, interpolation=None)
     cp.read_string(text)
-    keep = {}
-    for section in cp.sections():
-        low = section.strip().lower()
-        if "pytest" in low or low.startswith("tool:") or low in {"options.entry_points", "tox", "testenv"}:
-            keep[low] = sorted(cp.items(section))
-    return keep
+    return {low: sorted(cp.items(section)) for section in cp.sections()
+            if "pytest" in (low := section.strip().lower()) or low.startswith("tool:")
+            or low in {"options.entry_points", "tox", "testenv"}}
 
 
 def _config_changed(name: str, old: bytes | None, new: bytes | None) -> str | None:
@@ -262,8 +213,7 @@ def _config_changed(name: str, old: bytes | None, new: bytes | None) -> str | No
         after = parse(new.decode()) if new is not None else None
     except Exception:
         return f"{name} does not parse after the patch"
-    if before == after or (before is None and after in ({}, {"pytest": None, "tox": None, "pytest11": None,
-                                                               "poetry_plugins": None, "setuptools": None})):
+    if before == after or (before is None and after in ({}, parse(""))):
         return None
     return f"pytest configuration in {name}"
 
@@ -341,19 +291,13 @@ def shadow_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def _restore(path: str, pristine: Path, tree: Path) -> None:
-    target = tree / path
-    if target.is_symlink() or target.is_file():
-        target.unlink()
-    elif target.is_dir():
-        shutil.rmtree(target)
-    src = pristine / path
-    if src.is_symlink():
+def restore(path: str, pristine: Path, tree: Path) -> None:
+    """Make `tree/path` what it is in `pristine` (removed when absent there)."""
+    target, src = tree / path, pristine / path
+    remove_path(target)
+    if src.is_symlink() or src.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
-        os.symlink(os.readlink(src), target)
-    elif src.is_file():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, target)
+        shutil.copy2(src, target, follow_symlinks=False)
     elif src.is_dir():
         target.mkdir(parents=True, exist_ok=True)
 
@@ -373,13 +317,10 @@ def enforce(changes: list[Change], pristine: Path, tree: Path, policy: Policy,
             continue
         if not is_bytecode(ch.path):
             dropped.append(DroppedFile(path=ch.path, reason=reason, hunks=max((hunks or {}).get(ch.path, 1), 1)))
-        _restore(ch.path, pristine, tree)
+        restore(ch.path, pristine, tree)
     if dropped:
         log.info("protected changes dropped", files=[d.path for d in dropped])
     return kept, dropped
-
-
-# ---------------------------------------------------------------------------- pristine export
 
 
 @dataclass
@@ -435,9 +376,11 @@ def _env_modules(output: str) -> list[str]:
     return []
 
 
+_GIT = "git -c safe.directory='*' -c core.hooksPath=/dev/null -c advice.detachedHead=false"
+
+
 def _prep_script(task: SandboxTask) -> str:
-    wd, br = shlex.quote(task.workdir), shlex.quote(task.branch)
-    git = "git -c safe.directory='*' -c core.hooksPath=/dev/null -c advice.detachedHead=false"
+    wd, br, git = shlex.quote(task.workdir), shlex.quote(task.branch), _GIT
     return (f"cd {wd} || exit 90; {git} checkout -q -f {br} >/dev/null 2>&1 || {{ echo SWERL_BRANCH_MISSING; exit 3; }}; "
             f"echo SWERL_NS_BEGIN; if {git} rev-parse -q --verify 'HEAD~1^{{commit}}' >/dev/null; then "
             f"{git} diff-tree -r -z --no-commit-id --name-status --no-renames HEAD | base64 | tr -d '\\n'; fi; "
@@ -446,44 +389,28 @@ def _prep_script(task: SandboxTask) -> str:
 
 def _restore_script(task: SandboxTask, hidden: list[str], keep_git: bool) -> str:
     wd = shlex.quote(task.workdir)
-    git = "git -c safe.directory='*' -c core.hooksPath=/dev/null -c advice.detachedHead=false"
     lines = [f"cd {wd} || exit 90"]
     if hidden:
-        lines.append(f"{git} checkout -q HEAD~1 -- {' '.join(shlex.quote(h) for h in hidden)} || exit 4")
+        lines.append(f"{_GIT} checkout -q HEAD~1 -- {' '.join(shlex.quote(h) for h in hidden)} || exit 4")
     if not keep_git:
-        lines.append(f"find {wd} -name .git -prune -exec rm -rf {{}} +")
-    lines += ["find . -name __pycache__ -type d -prune -exec rm -rf {} +", "find . -name '*.py[co]' -type f -delete",
-              "echo SWERL_EXPORT_OK"]
+        lines.append(hardening.remove_git_script(task.workdir))
+    lines += [hardening.DROP_BYTECODE, "echo SWERL_EXPORT_OK"]
     return "\n".join(lines)
 
 
 def export_pristine(sandbox: BackendBase, task: SandboxTask, *, keep_git: bool = False) -> PristineTree:
-    """The problem branch as a host directory (cached per task + image/repo state), hidden tests restored.
-
-    Runs only trusted commands in a pristine prep sandbox. `keep_git` (audit controls only) keeps `.git`.
-    """
-    from swerl.sandbox import hardening
+    """The problem branch as a host directory (cached per task + image/repo state), hidden tests restored; only
+    trusted commands run in the pristine prep sandbox. `keep_git` (audit controls only) keeps `.git`."""
     from swerl.sandbox.base import HardeningError, SandboxError
 
-    key_src = sandbox.pristine_key(task)
+    key_src = None if keep_git else sandbox.pristine_key(task)
     key = None
-    if key_src is not None and not keep_git:
+    if key_src is not None:
         key = hashlib.sha256(json.dumps([key_src, task.instance_id, task.branch, task.workdir,
                                          sorted(test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS)), 3]).encode()
                              ).hexdigest()[:24]
-        with _CACHE_LOCK:
-            hit = _MEMO.get(key)
-        if hit is not None and hit.tip.is_dir() and hit.base.is_dir():
-            with contextlib.suppress(OSError):
-                os.utime(hit.tip.parent)
+        if (hit := _cached(key)) is not None:
             return hit
-        cached = _load_cached(key)
-        if cached is not None:
-            with contextlib.suppress(OSError):
-                os.utime(cached.tip.parent)  # least recently used goes first when the cache is pruned
-            with _CACHE_LOCK:
-                _MEMO[key] = cached
-            return cached
     handle = sandbox.start_pristine(task)
     staging = Path(tempfile.mkdtemp(prefix="swerl-pristine-"))
     try:
@@ -517,17 +444,23 @@ def export_pristine(sandbox: BackendBase, task: SandboxTask, *, keep_git: bool =
     return _store_cached(key, staging, tree)
 
 
-def _load_cached(key: str) -> PristineTree | None:
-    d = _cache_root() / key
-    meta = d / "meta.json"
-    if not meta.is_file():
-        return None
-    try:
-        data = json.loads(meta.read_text())
-        return PristineTree(tip=d / "tip", base=d / "base", hidden=list(data["hidden"]),
-                            git_binaries=list(data["git_binaries"]), env_modules=list(data.get("env_modules", [])))
-    except Exception:
-        return None
+def _cached(key: str) -> PristineTree | None:
+    """The cached export `key` (memory, else disk), marked as just used; None if absent or unreadable."""
+    with _CACHE_LOCK:
+        hit = _MEMO.get(key)
+    if hit is None or not (hit.tip.is_dir() and hit.base.is_dir()):
+        d = _cache_root() / key
+        try:
+            data = json.loads((d / "meta.json").read_text())
+            hit = PristineTree(tip=d / "tip", base=d / "base", hidden=list(data["hidden"]),
+                               git_binaries=list(data["git_binaries"]), env_modules=list(data.get("env_modules", [])))
+        except Exception:
+            return None
+        with _CACHE_LOCK:
+            _MEMO[key] = hit
+    with contextlib.suppress(OSError):
+        os.utime(hit.tip.parent)  # least recently used goes first when the cache is pruned
+    return hit
 
 
 def _store_cached(key: str, staging: Path, tree: PristineTree) -> PristineTree:
@@ -543,11 +476,9 @@ def _store_cached(key: str, staging: Path, tree: PristineTree) -> PristineTree:
         tmp.rename(final)
     except OSError:  # someone else stored it first
         shutil.rmtree(tmp, ignore_errors=True)
-    cached = _load_cached(key)
+    cached = _cached(key)
     if cached is None:
         raise RuntimeError(f"grade-tree cache entry {final} unreadable")
-    with _CACHE_LOCK:
-        _MEMO[key] = cached
     _prune(root, keep=key)
     return cached
 
@@ -560,15 +491,11 @@ def cache_budget_bytes() -> int:
         return 4096 * 1024 * 1024
 
 
-def _tree_bytes(path: Path) -> int:
-    return sum(os.lstat(os.path.join(d, f)).st_size for d, _, fs in os.walk(path) for f in fs)
-
-
 def _prune(root: Path, keep: str) -> None:
     """Delete least recently used entries until the cache fits its budget (never `keep`); errors are ignored."""
     with contextlib.suppress(OSError):
         entries = [(e.stat().st_mtime, e) for e in root.iterdir() if e.is_dir() and not e.name.startswith(".")]
-        sizes = {e.name: _tree_bytes(e) for _, e in entries}
+        sizes = {e.name: tree_bytes(e) for _, e in entries}
         total, budget = sum(sizes.values()), cache_budget_bytes()
         for _, entry in sorted(entries, key=lambda x: x[0]):
             if total <= budget:

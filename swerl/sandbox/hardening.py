@@ -1,14 +1,8 @@
-"""Hardening common to all backends (docs/algorithms.md section 10: agents mined git history for the gold commit).
+"""Hardening common to all backends: agents mined git history for the gold commit.
 
-Before the agent's first command:
-1. the problem branch is checked out and `__pycache__`/`*.pyc` are deleted (stale
-   bytecode from the clean code must not run instead of the buggy source);
-2. `.git` is copied to the host and *removed* inside (moving it elsewhere inside is not
-   enough: the agent may be root);
-3. git is made unusable: every git binary is shadowed by a stub and `git-core` by an
-   empty tmpfs.
-`verify` then checks the result from inside the sandbox and refuses to hand out a
-sandbox that still shows a `.git` or a working git.
+Before the agent's first command the branch is checked out, bytecode deleted (stale `.pyc`
+of the clean code must not run), `.git` copied to the host and *removed* inside (moving it
+is not enough: the agent may be root), git shadowed; `verify` then checks it from inside.
 """
 
 from __future__ import annotations
@@ -28,6 +22,8 @@ echo "git is disabled in this sandbox (swerl): your changes are collected from t
 exit 1
 """
 
+# Stale bytecode of the clean code must not run instead of the buggy source.
+DROP_BYTECODE = "find . -name __pycache__ -type d -prune -exec rm -rf {} +; find . -name '*.py[co]' -type f -delete"
 # Finds git binaries on PATH and in the usual places (run inside the prep sandbox).
 FIND_GIT = r"""for d in $(echo "$PATH" | tr ':' ' ') /usr/bin /usr/local/bin /bin /usr/sbin /opt/conda/bin /opt/miniconda3/bin; do
   [ -f "$d/git" ] && readlink -f "$d/git"
@@ -46,18 +42,14 @@ echo SWERL_HARDENED"""
 
 def prep_script(branch: str, workdir: str, *, any_owner: bool = False) -> str:
     """Check out the problem branch (SWE-smith images carry it as `origin/<branch>`) and delete bytecode.
-
-    `any_owner`: the work tree's top directory belongs to another uid (a Kubernetes emptyDir).
-    """
+    `any_owner`: the work tree's top directory belongs to another uid (a Kubernetes emptyDir)."""
     b = shlex.quote(branch)
     safe = "-c safe.directory='*' " if any_owner else ""
     return (
         f"set -e; cd {shlex.quote(workdir)}; "
         f"git {safe}-c advice.detachedHead=false -c core.hooksPath=/dev/null checkout -q -f {b} 2>&1 "
         f"|| {{ echo \"SWERL_BRANCH_MISSING {branch}\"; exit 3; }}; "
-        "find . -name __pycache__ -type d -prune -exec rm -rf {} +; "
-        "find . -name '*.py[co]' -type f -delete; "
-        "echo SWERL_PREP_OK"
+        f"{DROP_BYTECODE}; echo SWERL_PREP_OK"
     )
 
 

@@ -1,10 +1,4 @@
-"""Host-side copies of untrusted trees: tar extraction and directory copies that never follow the agent's symlinks.
-
-The agent controls everything in the work tree, so a copy to the host must not write
-through a symlink (`evil -> /root`, then `evil/.bashrc`), must not block on a FIFO,
-must not create device nodes, and must stop at a size cap (a tree filled with junk is
-a denial of service, not a patch).
-"""
+"""Host-side copies of untrusted trees: never through the agent's symlinks, no FIFOs or devices, size-capped."""
 
 from __future__ import annotations
 
@@ -40,38 +34,32 @@ def _mode(raw: int) -> int:
     return 0o755 if raw & 0o111 else 0o644
 
 
-def _passes_through_symlink(dest: Path, parts: tuple[str, ...]) -> bool:
-    cur = dest
-    for part in parts:
-        cur = cur / part
-        if cur.is_symlink():
-            return True
-    return False
+def crosses_symlink(root: Path, parts: tuple[str, ...]) -> bool:
+    """Whether `root/parts[0]/.../parts[-1]` passes through (or is) a symlink below `root`."""
+    return any(root.joinpath(*parts[: i + 1]).is_symlink() for i in range(len(parts)))
+
+
+def remove_path(path: Path) -> None:
+    """Delete a file, a symlink (never followed) or a directory tree; nothing if absent."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.is_symlink() or path.exists():
+        path.unlink()
 
 
 def _write_file(target: Path, src: IO[bytes], mode: int, budget: list[int]) -> None:
-    if target.is_symlink() or target.exists():
-        if target.is_dir() and not target.is_symlink():
-            shutil.rmtree(target)
-        else:
-            target.unlink()
+    remove_path(target)
     fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     with os.fdopen(fd, "wb") as out:
         while chunk := src.read(1 << 20):
-            budget[0] -= len(chunk)
-            if budget[0] < 0:
-                raise CopyLimitExceeded("copy limit exceeded")
+            _charge(budget, len(chunk))
             out.write(chunk)
     os.chmod(target, mode)
 
 
 def extract_tar_safely(stream: IO[bytes], dest: Path, *, strip: int = 0, limit_bytes: int = 1 << 40) -> int:
-    """Extract a (streamed) tar into `dest`; return the number of members skipped as unsafe.
-
-    Regular files, directories, symlinks (recreated verbatim, never followed) and hard links
-    to earlier members are kept; devices/FIFOs, absolute or `..` names, and any member
-    whose path crosses a symlink are skipped.
-    """
+    """Extract a (streamed) tar into `dest`; return the number of members skipped as unsafe: devices, FIFOs,
+    absolute or `..` names, members whose path crosses a symlink (symlinks are recreated, never followed)."""
     dest.mkdir(parents=True, exist_ok=True)
     budget = [limit_bytes]
     skipped = 0
@@ -84,7 +72,7 @@ def extract_tar_safely(stream: IO[bytes], dest: Path, *, strip: int = 0, limit_b
                 skipped += 1
                 continue
             parts = tuple(p for p in parts if p != ".")
-            if not parts or _passes_through_symlink(dest, parts[:-1]):
+            if not parts or crosses_symlink(dest, parts[:-1]):
                 skipped += 1
                 continue
             target = dest.joinpath(*parts)
@@ -108,7 +96,7 @@ def extract_tar_safely(stream: IO[bytes], dest: Path, *, strip: int = 0, limit_b
             elif m.islnk():
                 link_parts = PurePosixPath(m.linkname).parts[strip:]
                 source = dest.joinpath(*link_parts) if link_parts else None
-                if source is None or ".." in link_parts or _passes_through_symlink(dest, link_parts) or not source.is_file():
+                if source is None or ".." in link_parts or crosses_symlink(dest, link_parts) or not source.is_file():
                     skipped += 1
                     continue
                 with open(source, "rb") as src_f:
@@ -163,6 +151,21 @@ def copy_tree_safely(src: Path, dest: Path, *, limit_bytes: int = 1 << 40) -> in
         for fd, _ in stack:
             os.close(fd)
     return skipped
+
+
+def tree_bytes(path: Path, stop_after: int | None = None) -> int:
+    """Disk used under `path` (symlinks not followed), counting until `stop_after` is passed. An empty file
+    still costs a block: inode exhaustion counts too."""
+    total = 0
+    for _root, _dirs, files, root_fd in os.fwalk(path, follow_symlinks=False):
+        for name in files:
+            try:
+                total += max(os.stat(name, dir_fd=root_fd, follow_symlinks=False).st_blocks * 512, 4096)
+            except OSError:
+                continue
+            if stop_after is not None and total > stop_after:
+                return total
+    return total
 
 
 def chown_tree(path: Path, uid: int, gid: int) -> None:

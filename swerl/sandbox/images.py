@@ -1,17 +1,13 @@
-"""Base root filesystem and images, built locally because no image registry is reachable.
+"""Base root filesystem and images, built locally (no registry is reachable).
 
-- `ensure_rootfs`: `debootstrap --variant=minbase` of Debian bookworm with python3,
-  pytest, pip, git, curl, wget (the audit needs the real tools to prove they fail),
-  cached under `~/.cache/swerl/rootfs/` (first build ~60 s). bwrap can use it directly.
-- `ensure_base_image`: the same tree as a tarball, `docker import`ed as `swerl/base:<key>`.
-- `ensure_repo_image`: one image per task repository, the repo at /testbed with all
-  branches (as SWE-smith images: a clone of the mirror, problem branches as
-  `origin/<instance_id>`), rebuilt only when the repository's refs change.
+`ensure_rootfs`: a cached `debootstrap --variant=minbase` of Debian with python3, pytest,
+git, curl, wget (the audit needs the real tools to prove they fail); `ensure_base_image`:
+the same tree `docker import`ed; `ensure_repo_image`: one image per task repository (all
+branches, as SWE-smith images), rebuilt only when its refs change.
 """
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import hashlib
 import io
@@ -20,12 +16,16 @@ import shutil
 import subprocess
 import tarfile
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from swerl.errors import SwerlError
 from swerl.log import get_logger
 from swerl.sandbox.base import SandboxError
+from swerl.sandbox.hostfs import remove_path
+from swerl.sandbox.patch import git_env, run_git
+from swerl.sandbox.schema import BwrapSettings
 
 log = get_logger(__name__)
 
@@ -43,14 +43,17 @@ def rootfs_key(suite: str = SUITE, packages: tuple[str, ...] = PACKAGES) -> str:
     return f"{suite}-" + hashlib.sha256(",".join([suite, *sorted(packages)]).encode()).hexdigest()[:10]
 
 
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """A cross-process lock: parallel test sessions must not debootstrap the same tree twice."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w") as fh:
+def _build_once(done: Path, lock: Path, build: Callable[[], None]) -> None:
+    """Run `build` unless `done` exists, under a cross-process lock: parallel test sessions must not debootstrap
+    the same tree twice."""
+    if done.exists():
+        return
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "w") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
-            yield
+            if not done.exists():
+                build()
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
 
@@ -58,44 +61,47 @@ def _locked(path: Path) -> Iterator[None]:
 def ensure_rootfs(suite: str = SUITE, packages: tuple[str, ...] = PACKAGES, mirror: str | None = None) -> Path:
     """Return a cached debootstrap root filesystem directory, building it on first use."""
     key = rootfs_key(suite, packages)
-    root = cache_dir() / "rootfs"
-    target = root / key
-    if (target / ".swerl-complete").exists():
-        return target
-    with _locked(root / f"{key}.lock"):
-        if (target / ".swerl-complete").exists():
-            return target
+    target = cache_dir() / "rootfs" / key
+
+    def build() -> None:
         exe = shutil.which("debootstrap")
         if exe is None:
             raise SandboxError("debootstrap not found: apt-get install debootstrap (scripts/setup.sh)")
-        mirror = mirror or os.environ.get("SWERL_DEBIAN_MIRROR", "http://deb.debian.org/debian")
-        tmp = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=root))
+        url = mirror or os.environ.get("SWERL_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+        tmp = Path(tempfile.mkdtemp(prefix=f"{key}.", dir=target.parent))
         log.info("debootstrap base rootfs (first run only, ~60 s)", suite=suite, target=str(target))
-        proc = subprocess.run([exe, "--variant=minbase", f"--include={','.join(packages)}", suite, str(tmp), mirror],
+        proc = subprocess.run([exe, "--variant=minbase", f"--include={','.join(packages)}", suite, str(tmp), url],
                               capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             shutil.rmtree(tmp, ignore_errors=True)
             raise SandboxError(f"debootstrap failed (rc={proc.returncode}): {(proc.stdout + proc.stderr)[-2000:]}")
         for rel in TRIM:
             for child in (tmp / rel).glob("*"):
-                shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+                remove_path(child)
         (tmp / "testbed").mkdir(exist_ok=True)  # mount point for bwrap (the rootfs is bound read-only)
         (tmp / ".swerl-complete").write_text(key + "\n")
-        if target.exists():
-            shutil.rmtree(target)
+        remove_path(target)
         tmp.rename(target)
+
+    _build_once(target / ".swerl-complete", target.parent / f"{key}.lock", build)
     return target
+
+
+def bwrap_settings(rootfs: str) -> BwrapSettings:
+    """`--rootfs`: `auto` = the cached debootstrap tree, `host` = the host's own system, else a directory."""
+    if rootfs == "host":
+        return BwrapSettings()
+    if rootfs != "auto" and not Path(rootfs).is_dir():
+        raise SwerlError(f"--rootfs {rootfs!r}: not a directory (use auto, host or a root filesystem dir)")
+    return BwrapSettings(rootfs=ensure_rootfs() if rootfs == "auto" else Path(rootfs))
 
 
 def ensure_rootfs_tarball(suite: str = SUITE, packages: tuple[str, ...] = PACKAGES) -> Path:
     """The rootfs as a tarball (for `docker import`), cached next to the directory."""
     rootfs = ensure_rootfs(suite, packages)
     tar_path = rootfs.parent / f"{rootfs.name}.tar"
-    if tar_path.exists():
-        return tar_path
-    with _locked(rootfs.parent / f"{rootfs.name}.tar.lock"):
-        if tar_path.exists():
-            return tar_path
+
+    def build() -> None:
         tmp = tar_path.with_suffix(".tar.part")
         proc = subprocess.run(["tar", "-C", str(rootfs), "--numeric-owner", "--exclude=./.swerl-complete",
                                "--exclude=./dev/*", "-cf", str(tmp), "."], capture_output=True, text=True, check=False)
@@ -103,6 +109,8 @@ def ensure_rootfs_tarball(suite: str = SUITE, packages: tuple[str, ...] = PACKAG
             tmp.unlink(missing_ok=True)
             raise SandboxError(f"tar of rootfs failed: {proc.stderr[-1000:]}")
         tmp.rename(tar_path)
+
+    _build_once(tar_path, rootfs.parent / f"{rootfs.name}.tar.lock", build)
     return tar_path
 
 
@@ -144,10 +152,8 @@ def repo_digest(repo_dir: Path) -> str:
 def _context_tar(repo_dir: Path, base: str, remote_url: str) -> io.BytesIO:
     with tempfile.TemporaryDirectory(prefix="swerl-ctx-") as tmp:
         testbed = Path(tmp) / "testbed"
-        env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull}
-        subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(repo_dir), str(testbed)], check=True, env=env,
-                       capture_output=True)
-        subprocess.run(["git", "-C", str(testbed), "remote", "set-url", "origin", remote_url], check=True, env=env)
+        run_git(["clone", "-q", "--no-hardlinks", str(repo_dir), str(testbed)], git_env(tmp))
+        run_git(["-C", str(testbed), "remote", "set-url", "origin", remote_url], git_env(tmp))
         dockerfile = f"FROM {base}\nCOPY testbed /testbed\nWORKDIR /testbed\n"
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w") as tar:

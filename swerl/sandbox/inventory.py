@@ -1,10 +1,7 @@
-"""Docker branch inspection for stage 2 of `swerl data filter` (`--inspect docker`).
+"""Docker branch inspection for `swerl data filter --inspect docker` (a `swerl.data.inventory.BranchInventory`).
 
-Implements `swerl.data.inventory.BranchInventory`: list the refs of `/testbed` in an
-image, once per image (kept in memory here; `CachedInventory` in the data room keeps it
-on disk). SWE-smith images clone the mirror, so task branches appear as
-`refs/remotes/origin/<instance_id>`; branches pushed after the image was built are
-missing, and those rows cannot be set up.
+SWE-smith images clone the mirror: task branches appear as `refs/remotes/origin/<instance_id>`;
+branches pushed after the image was built are missing, and those rows cannot be set up.
 """
 
 from __future__ import annotations
@@ -80,8 +77,3 @@ class DockerInventory:
             self._cache[image_name] = names
         log.info("image branches listed", image=image_name, branches=len(names))
         return set(names)
-
-
-def inspect_branches(image_name: str, base_url: str | None = None) -> set[str]:
-    """One-shot helper: the branch names of `/testbed` in `image_name`."""
-    return DockerInventory(base_url=base_url).branches(image_name)

@@ -1,13 +1,8 @@
-"""Kubernetes backend: one Job per rollout plus a default-deny egress NetworkPolicy, via the real client.
+"""Kubernetes backend: one Job per rollout plus a default-deny NetworkPolicy, via the real client.
 
-Order matters: the NetworkPolicy is created *before* the Job, so the pod never runs a
-moment without it; it is then owned by the Job (garbage-collected with it after
-`ttlSecondsAfterFinished`). Manifests are validated strictly before they are sent.
-The pod is awaited with a watch; exec/copy go through the pod `exec` subresource
-(output merged, base64 for binary tar streams).
-
-Honest limits: no real cluster runs in this project's CI. The create/read/watch/delete
-path is tested against the `kmock` API emulator; `exec` needs a kubelet and is not.
+The NetworkPolicy is created *before* the Job (the pod never runs without it) and then owned
+by it. exec/copy go through the pod `exec` subresource (base64 for tar streams). No real
+cluster runs in CI: create/read/watch/delete are tested against the `kmock` emulator; exec is not.
 """
 
 from __future__ import annotations
@@ -22,11 +17,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+from kubernetes import client, config, watch
+from kubernetes.client import ApiException
+from kubernetes.stream import stream
+
 from swerl.log import get_logger
 from swerl.sandbox import hardening
 from swerl.sandbox import k8s_manifests as km
 from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
 from swerl.sandbox.hostfs import CopyLimitExceeded, extract_tar_safely
+from swerl.sandbox.k8s_manifests import grading_job  # noqa: F401 - part of this module's API
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
 log = get_logger(__name__)
@@ -49,8 +49,6 @@ class KubernetesSandbox(BackendBase):
 
     def __init__(self, settings: SandboxSettings | None = None, api_client: Any = None) -> None:
         super().__init__(settings)
-        from kubernetes import client, config
-
         if api_client is None:
             try:
                 config.load_incluster_config()
@@ -66,7 +64,6 @@ class KubernetesSandbox(BackendBase):
         self.net = client.NetworkingV1Api(api_client)
         self.ns = self.settings.kubernetes.namespace
 
-    # ------------------------------------------------------------------ launch
     def manifests(self, handle: SandboxHandle) -> dict[str, dict[str, Any]]:
         t, s = handle.task, self.settings
         return {
@@ -76,8 +73,6 @@ class KubernetesSandbox(BackendBase):
         }
 
     def _ensure_stub(self, manifest: dict[str, Any]) -> None:
-        from kubernetes.client import ApiException
-
         try:
             self.core.create_namespaced_config_map(self.ns, manifest)
         except ApiException as exc:
@@ -85,15 +80,13 @@ class KubernetesSandbox(BackendBase):
                 raise
 
     def _launch(self, handle: SandboxHandle) -> None:
-        from kubernetes.client import ApiException
-
         task = handle.task
         if not task.image:
             raise SandboxError(f"task {task.instance_id}: the kubernetes backend needs an image")
         m = self.manifests(handle)
         grading = handle.state.get("grade_tree") is not None
         if grading:
-            m["job"] = grading_job(m["job"], task, keep_git=bool(handle.state.get("keep_git")))
+            m["job"] = km.grading_job(m["job"], task, keep_git=bool(handle.state.get("keep_git")))
         for manifest in m.values():
             km.validate(manifest)
         try:
@@ -111,28 +104,25 @@ class KubernetesSandbox(BackendBase):
             raise SandboxError(f"kubernetes API refused the sandbox objects: {exc.status} {exc.reason}") from exc
         handle.state["pod"] = self._wait_for_pod(handle)
         if grading:
-            self._ship_tree(handle, Path(handle.state["grade_tree"]))
+            tree = Path(handle.state["grade_tree"])
+            self._put_tar(handle, [(c, c.name) for c in sorted(tree.iterdir())], handle.task.workdir, "--no-same-owner")
         elif not handle.pristine:
             self._harden(handle)
 
-    def _ship_tree(self, handle: SandboxHandle, tree: Path) -> None:
-        """The grader's host-built tree into the (empty) work dir: tar | base64 over the exec subresource."""
-        import tarfile
-
+    def _put_tar(self, handle: SandboxHandle, items: list[tuple[Path, str]], dest_dir: str, opts: str = "") -> None:
+        """Host paths (with their names inside) into `dest_dir`: tar | base64 over the exec subresource."""
         buf = io.BytesIO()
         with tarfile.open(fileobj=buf, mode="w") as tar:
-            for child in sorted(tree.iterdir()):
-                tar.add(str(child), arcname=child.name)
-        wd = shlex.quote(handle.task.workdir)
-        res = self._exec(handle, ["sh", "-c", f"head -n 1 | base64 -d | tar -C {wd} -xf - --no-same-owner"], 600, "/",
-                         stdin=buf.getvalue())
+            for path, name in items:
+                tar.add(str(path), arcname=name)
+        wd = shlex.quote(dest_dir)
+        res = self._exec(handle, ["sh", "-c", f"mkdir -p {wd} && head -n 1 | base64 -d | tar -C {wd} -xf - {opts}"],
+                         600, "/", stdin=buf.getvalue())
         if res.returncode != 0:
-            raise SandboxError(f"copying the grading tree into {handle.id} failed: {res.output[-300:]}")
+            raise SandboxError(f"copy into {handle.id}:{dest_dir} failed: {res.output[-300:]}")
 
     def _wait_for_pod(self, handle: SandboxHandle) -> str:
         """Watch the Job's pods until one runs; a failed init container (missing branch) is a HardeningError."""
-        from kubernetes import watch
-
         job = handle.state["job"]
         deadline = time.monotonic() + self.settings.kubernetes.start_timeout_s
         lister = _watch_func(self.core.list_namespaced_pod)
@@ -166,11 +156,8 @@ class KubernetesSandbox(BackendBase):
         if "SWERL_GIT_REMOVED" not in rm.output:
             raise HardeningError(f"removing .git in {handle.id} failed: {rm.output[-300:]}")
 
-    # ------------------------------------------------------------------ exec / copy
     def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str, *,
               stdin: bytes | None = None, capture_all: bool = False) -> ExecResult:
-        from kubernetes.stream import stream
-
         secs = max(1, int(timeout + 0.999))
         cmd = ["timeout", "-k", "2", str(secs), "sh", "-c", 'cd "$1" && shift && exec "$@" 2>&1', "sh", cwd, *argv]
         t0 = time.monotonic()
@@ -205,16 +192,7 @@ class KubernetesSandbox(BackendBase):
                           timed_out=timed_out, truncated=truncated, duration_s=duration)
 
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
-        import tarfile
-
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as tar:
-            tar.add(str(src), arcname=Path(dest).name)
-        parent = shlex.quote(str(Path(dest).parent))
-        res = self._exec(handle, ["sh", "-c", f"mkdir -p {parent} && head -n 1 | base64 -d | tar -C {parent} -xf -"],
-                         300, "/", stdin=buf.getvalue())
-        if res.returncode != 0:
-            raise SandboxError(f"copy into {handle.id}:{dest} failed: {res.output[-300:]}")
+        self._put_tar(handle, [(Path(src), Path(dest).name)], str(Path(dest).parent))
 
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
         res = self._exec(handle, ["sh", "-c", f"tar -C {shlex.quote(src)} -cf - . 2>/dev/null | base64"], 600, "/", capture_all=True)
@@ -230,30 +208,9 @@ class KubernetesSandbox(BackendBase):
             raise AgentFault(f"sandbox {handle.id}: {src} cannot be archived: {exc}") from exc
 
     def _teardown(self, handle: SandboxHandle) -> None:
-        from kubernetes.client import ApiException
-
         if handle.state.get("job"):
             with contextlib.suppress(ApiException):
                 self.batch.delete_namespaced_job(handle.state["job"], self.ns, propagation_policy="Background")
         if handle.state.get("network_policy"):
             with contextlib.suppress(ApiException):
                 self.net.delete_namespaced_network_policy(handle.state["network_policy"], self.ns)
-
-
-def grading_job(job: dict[str, Any], task: Any, *, keep_git: bool) -> dict[str, Any]:
-    """The grading Job: built like the agent's (stub over git, git-core empty) but *without* the init container that
-    checks out the branch - the work dir is an empty emptyDir that receives the grader's tree (no `.git`)."""
-    import copy
-
-    job = copy.deepcopy(job)
-    spec = job["spec"]["template"]["spec"]
-    spec.pop("initContainers", None)
-    container = spec["containers"][0]
-    container["env"] = [e for e in container.get("env", []) if not e["name"].startswith("GIT_CONFIG_")]
-    if not keep_git:
-        container["volumeMounts"] = [*container["volumeMounts"],
-                                     {"name": "git-core", "mountPath": hardening.GIT_CORE, "readOnly": True},
-                                     {"name": "git-stub", "mountPath": "/usr/bin/git", "subPath": "git", "readOnly": True}]
-        spec["volumes"] = [*spec["volumes"], {"name": "git-core", "emptyDir": {"sizeLimit": "1Mi"}},
-                           {"name": "git-stub", "configMap": {"name": km.STUB_CONFIGMAP, "defaultMode": 0o555}}]
-    return job

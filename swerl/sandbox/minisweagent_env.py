@@ -1,17 +1,9 @@
 """A mini-swe-agent `Environment` over a swerl sandbox (mini-swe-agent itself stays unchanged).
 
-mini-swe-agent 2.4.6 asks an environment for `execute(action, cwd="", *, timeout=None)
--> {"output", "returncode", "exception_info"}`, `get_template_vars()` and `serialize()`,
-and ends a run when a command's first output line is
-`COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT`. Differences from its docker/bubblewrap
-environments, all deliberate:
-
-- The submission is the patch computed on the host (`extract_patch`), not the command's
-  output: git is disabled inside, so the usual `git diff` fails, and an agent could
-  print anything there anyway. The marker ends the run whatever the return code.
-- The per-rollout deadline ends the run as mini-swe-agent's own `TimeExceeded`.
-- Infrastructure failures (`SandboxError`) propagate, so the controller retries them
-  instead of training on a reward of 0.
+Deliberate differences from its own environments: the submission is the patch computed on
+the host (`extract_patch`), not the command's output (git is disabled inside, and the agent
+could print anything); the per-rollout deadline ends the run as `TimeExceeded`;
+`SandboxError` propagates so the controller retries infrastructure failures.
 """
 
 from __future__ import annotations

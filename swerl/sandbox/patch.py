@@ -1,42 +1,28 @@
 """Host-side patch extraction and the protected-file filter.
 
-Why on the host: the agent may have been root in the sandbox and may have planted git
-hooks, an fsmonitor command or a fake `.git`. The diff is computed against the `.git`
-saved before the agent started, with a throw-away index, hooks and fsmonitor disabled,
-no system/global git config, no external diff or textconv.
-
-Why a filter: a patch that adds a `conftest.py`, a `sitecustomize.py`, a `*.pth`, edits
-a test file or the pytest/tox/setup.cfg configuration can make failing tests report a
-pass. Those hunks are dropped and reported; the rest of the patch is kept.
+The diff is computed on the host against the `.git` saved before the agent started (it may
+have planted hooks, an fsmonitor or a fake `.git`); hunks that could make failing tests
+pass (conftest, start-up hooks, test files, pytest configuration) are dropped and reported.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from swerl.log import get_logger
+from swerl.sandbox.hostfs import remove_path
 from swerl.sandbox.schema import DroppedFile, PatchResult
 
 log = get_logger(__name__)
 
-GIT_SAFE_CONFIG = (
-    "core.hooksPath=/dev/null",
-    "core.fsmonitor=false",
-    "core.untrackedCache=false",
-    "core.autocrlf=false",
-    "core.safecrlf=false",
-    "core.symlinks=true",
-    "core.quotePath=false",
-    "diff.noprefix=false",
-    "diff.mnemonicPrefix=false",
-    "safe.directory=*",
-)
+GIT_SAFE_CONFIG = ("core.hooksPath=/dev/null", "core.fsmonitor=false", "core.untrackedCache=false",
+                   "core.autocrlf=false", "core.safecrlf=false", "core.symlinks=true", "core.quotePath=false",
+                   "diff.noprefix=false", "diff.mnemonicPrefix=false", "safe.directory=*")
 
 _PYTEST_SHADOW_DIRS = {"_pytest", "pluggy"}
 _PYTEST_SHADOW_FILES = {"pytest.py", "py.py"}
@@ -83,9 +69,6 @@ def protected_reason(path: str, test_files: set[str] | None = None) -> str | Non
     if name.endswith(".py") and (stem.startswith("test") or stem.endswith("_test") or stem.endswith("_tests")):
         return "test file"
     return None
-
-
-# ---------------------------------------------------------------------------- diff parsing
 
 
 def _unquote(path: str) -> str:
@@ -151,28 +134,21 @@ def _paths_of(chunk: list[str]) -> set[str]:
     return paths
 
 
+def _split(lines: list[str], start: str) -> tuple[list[str], list[list[str]]]:
+    """(lines before the first `start` line, one list per section beginning with a `start` line)."""
+    head: list[str] = []
+    sections: list[list[str]] = []
+    for line in lines:
+        if line.startswith(start):
+            sections.append([line])
+        else:
+            (sections[-1] if sections else head).append(line)
+    return head, sections
+
+
 def split_patch(patch: str) -> list[list[str]]:
     """Split a git diff into per-file sections (lines keep their newlines); leading junk is dropped."""
-    sections: list[list[str]] = []
-    for line in patch.splitlines(keepends=True):
-        if line.startswith("diff --git "):
-            sections.append([line])
-        elif sections:
-            sections[-1].append(line)
-    return sections
-
-
-def _split_hunks(section: list[str]) -> tuple[list[str], list[list[str]]]:
-    head: list[str] = []
-    hunks: list[list[str]] = []
-    for line in section:
-        if line.startswith("@@"):
-            hunks.append([line])
-        elif hunks:
-            hunks[-1].append(line)
-        else:
-            head.append(line)
-    return head, hunks
+    return _split(patch.splitlines(keepends=True), "diff --git ")[1]
 
 
 def filter_patch(patch: str, test_files: set[str] | None = None) -> PatchResult:
@@ -186,7 +162,7 @@ def filter_patch(patch: str, test_files: set[str] | None = None) -> PatchResult:
         if paths and all(is_bytecode(p) for p in paths):
             bytecode += 1  # written by every test run; dropped without being reported as an attempt
             continue
-        head, hunks = _split_hunks(section)
+        head, hunks = _split(section, "@@")
         n_hunks = max(len(hunks), 1)
         reasons = {r for r in (protected_reason(p, test_files) for p in paths) if r}
         if reasons:
@@ -207,9 +183,6 @@ def filter_patch(patch: str, test_files: set[str] | None = None) -> PatchResult:
     return PatchResult(patch="".join(kept), files=sorted(set(files)), dropped=dropped, ignored_bytecode=bytecode)
 
 
-# ---------------------------------------------------------------------------- host-side diff
-
-
 def _remove_git_entries(tree: Path) -> list[str]:
     """The agent may have created `.git` dirs/files (fake repos, gitlinks); they never enter the diff."""
     removed: list[str] = []
@@ -218,33 +191,21 @@ def _remove_git_entries(tree: Path) -> list[str]:
             if name == ".git":
                 path = Path(root) / name
                 removed.append(str(path.relative_to(tree)))
-                if path.is_dir() and not path.is_symlink():
-                    shutil.rmtree(path)
-                else:
-                    path.unlink()
+                remove_path(path)
                 if name in dirs:
                     dirs.remove(name)
     return removed
 
 
-def git_env(git_dir: Path, work_tree: Path, index: Path, home: Path) -> dict[str, str]:
-    """A minimal environment: no system/global config, no prompts, no optional locks, a private index."""
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "LANG": "C.UTF-8",
-        "GIT_DIR": str(git_dir),
-        "GIT_WORK_TREE": str(work_tree),
-        "GIT_INDEX_FILE": str(index),
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_OPTIONAL_LOCKS": "0",
-        "GIT_EXTERNAL_DIFF": "",
-    }
+def git_env(home: Path | str, **extra: str) -> dict[str, str]:
+    """A minimal environment for host git: no system/global config, no prompts, no optional locks."""
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "LANG": "C.UTF-8",
+            "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_TERMINAL_PROMPT": "0",
+            "GIT_OPTIONAL_LOCKS": "0", **extra}
 
 
-def run_git(args: list[str], env: dict[str, str], *, cwd: Path) -> str:
+def run_git(args: list[str], env: dict[str, str], *, cwd: Path | None = None) -> str:
+    """`git` with hooks, fsmonitor and every conversion off; raises RuntimeError with git's stderr."""
     cmd = ["git"]
     for item in GIT_SAFE_CONFIG:
         cmd += ["-c", item]
@@ -258,7 +219,8 @@ def compute_patch(git_dir: Path, tree: Path, *, test_files: set[str] | None = No
     """Diff the copied-out work tree `tree` against HEAD of the saved `git_dir`, then filter protected files."""
     removed = _remove_git_entries(tree)
     with tempfile.TemporaryDirectory(prefix="swerl-index-") as tmp:
-        env = git_env(git_dir, tree, Path(tmp) / "index", Path(tmp))
+        env = git_env(tmp, GIT_DIR=str(git_dir), GIT_WORK_TREE=str(tree), GIT_INDEX_FILE=str(Path(tmp) / "index"),
+                      GIT_EXTERNAL_DIFF="")
         run_git(["read-tree", "HEAD"], env, cwd=tree)
         run_git(["add", "-A", "--", "."], env, cwd=tree)
         raw = run_git(["diff", "--cached", "--binary", "--no-ext-diff", "--no-textconv", "--no-color",

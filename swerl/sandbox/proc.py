@@ -1,10 +1,5 @@
-"""Run a host process with a wall-clock timeout and a cap on captured output.
-
-Why not `subprocess.run(capture_output=True)`: a command that prints gigabytes would be
-held in memory, and a timed-out command's grandchildren would keep the pipe open. Here
-the process gets its own session, is killed as a group on timeout, and only the first
-`limit` bytes of output are kept.
-"""
+"""Run a host process with a wall-clock timeout and a cap on captured output: its own session, killed as a
+group on timeout (grandchildren cannot hold the pipe), only the first `limit` bytes kept in memory."""
 
 from __future__ import annotations
 
@@ -36,22 +31,16 @@ def read_capped(stream: IO[bytes], limit: int, sink: list[bytes], state: dict[st
             state["truncated"] = True
 
 
-def run_capped(argv: list[str], *, timeout: float, limit: int, env: Mapping[str, str] | None = None,
-               cwd: str | None = None, stdin: bytes | None = None) -> ExecResult:
+def run_capped(argv: list[str], *, timeout: float, limit: int, env: Mapping[str, str] | None = None) -> ExecResult:
     """Run `argv`, merge stdout/stderr, kill the whole process group at `timeout` seconds."""
     t0 = time.monotonic()
-    proc = subprocess.Popen(argv, stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=dict(env) if env is not None else None,
-                            cwd=cwd, start_new_session=True)
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env=dict(env) if env is not None else None, start_new_session=True)
     sink: list[bytes] = []
     state = {"truncated": False}
     assert proc.stdout is not None
     reader = threading.Thread(target=read_capped, args=(proc.stdout, limit, sink, state), daemon=True)
     reader.start()
-    if stdin is not None and proc.stdin is not None:
-        with contextlib.suppress(BrokenPipeError):
-            proc.stdin.write(stdin)
-        proc.stdin.close()
     timed_out = False
     try:
         rc = proc.wait(timeout=timeout)

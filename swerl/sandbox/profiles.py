@@ -1,10 +1,5 @@
-"""swesmith harness profiles for repositories that are not in swesmith's registry (the bundled task pack).
-
-Grading goes through swesmith's registry and log parsers for every SWE-smith-style row;
-the task-pack repos join that registry through a `PythonProfile` subclass whose log
-parser is swebench's `parse_log_pytest` (the pack runs pytest with `-rA`). No parser is
-written here.
-"""
+"""swesmith harness profiles for repositories outside swesmith's registry (the bundled task pack): a
+`PythonProfile` subclass whose log parser is swebench's `parse_log_pytest`. No parser is written here."""
 
 from __future__ import annotations
 

@@ -1,18 +1,10 @@
-"""Trusted pytest launcher for grading sandboxes (copied into the sandbox, run as `python3 -I this.py WORKDIR ARGS`).
+"""Trusted pytest launcher for grading sandboxes (copied in, run as `python3 -I this.py WORKDIR ARGS`; stdlib only).
 
-Stdlib only (it runs on the sandbox's interpreter). Why not `python -m pytest`:
-- `-m` puts the work tree first on sys.path, so a repository module named like one
-  pytest imports (or a standard-library module) would run instead; here the work tree
-  is *appended*, after the standard library and site-packages (`-I` also drops
-  PYTHONPATH, user site and the script's own directory);
-- a witness plugin, registered before any project code is imported and run as the
-  outermost `pytest_runtest_makereport` wrapper, records every test's final outcome and
-  flags a report that says "passed" although the test call raised (imported code that
-  rewrote pytest's report objects); its summary goes out on a copy of stdout taken at
-  start-up, as the very last line;
-- after `pytest.main` returns, output is flushed and the process ends with
-  `os._exit(rc)`: atexit handlers and finalisers of the code under test never run, so
-  nothing is printed after pytest's own session summary.
+Why not `python -m pytest`: `-m` puts the work tree first on sys.path, so a repository module
+named like one pytest imports would run instead; here it is *appended*. A witness plugin, the
+outermost `pytest_runtest_makereport` wrapper, records every final outcome and flags a report
+that says "passed" although the call raised; its record is the very last line, on a copy of
+stdout taken at start-up. `os._exit` at the end: no atexit handler of the code under test runs.
 """
 
 import json

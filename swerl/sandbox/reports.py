@@ -1,17 +1,9 @@
-"""Test results from a structured report that must agree with the text log and the exit code.
+"""Test results from pytest's JUnit report, which must agree with the text log and the exit code.
 
-Why: the code under test runs in the same process as pytest. It can print
-`PASSED <id>` lines at exit, or rewrite pytest's report objects; a parser that keeps
-the *last* status per test and ignores the exit code pays for both. Here:
-- the JUnit XML report (written by pytest's own junitxml plugin to a file outside the
-  work tree, read back after pytest exited) is the primary status source;
-- the text log is read only up to pytest's session summary line, and the *first*
-  status of each test counts;
-- the harness's own parser (swesmith profile / swebench) reads the same text as a
-  cross-check;
-- any disagreement between them, or an exit code that does not match the report
-  (non-zero with every test passed, zero with failures), is tampering.
-Parsing never raises: malformed input becomes an error string.
+In-process code can print `PASSED <id>` at exit or rewrite report objects, so the JUnit XML
+(written outside the work tree) is primary, the text counts only up to the session summary
+with the *first* status per test, the harness parser cross-checks, and any disagreement
+(or an exit code that contradicts the report) is tampering. Parsing never raises.
 """
 
 from __future__ import annotations
@@ -22,13 +14,15 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from typing import Any
 
+from swerl.sandbox.pytest_runner import MARKER as WITNESS_MARKER  # the launcher writes it
+
 PASS = {"PASSED", "XFAIL"}
-STATUSES = ("PASSED", "FAILED", "ERROR", "SKIPPED", "XFAIL", "XPASS")
+_STATUSES = "PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS"
 _SUMMARY = re.compile(
     r"^=+ (?:.*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*|no tests ran.*)"
     r" in [\d.]+s(?: \([^)]*\))? =+\s*$")
-_STATUS_FIRST = re.compile(r"^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+?)(?: - .*)?$")
-_STATUS_LAST = re.compile(r"^(\S+::\S*?) (PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS)(?:\s+\[\s*\d+%\])?\s*$")
+_STATUS_FIRST = re.compile(rf"^({_STATUSES}) (\S+?)(?: - .*)?$")
+_STATUS_LAST = re.compile(rf"^(\S+::\S*?) ({_STATUSES})(?:\s+\[\s*\d+%\])?\s*$")
 MAX_XML = 64 * 1024 * 1024
 
 
@@ -73,7 +67,6 @@ def junit_key(test_id: str) -> tuple[str, str]:
 class Junit:
     statuses: dict[str, str] = field(default_factory=dict)  # junit (classname, name) joined by "::"
     failures: int = 0
-    total: int = 0
 
     def status_of(self, test_id: str) -> str | None:
         cls, name = junit_key(test_id)
@@ -103,7 +96,6 @@ def parse_junit(data: bytes) -> Junit:
             status = "XFAIL" if "xfail" in kinds else "SKIPPED"
         else:
             status = "PASSED"
-        out.total += 1
         if status in ("ERROR", "FAILED"):
             out.failures += 1
         prev = out.statuses.get(key)
@@ -118,9 +110,6 @@ class Verdict:
     tampering: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     report: str = "text"
-
-
-WITNESS_MARKER = "SWERL_WITNESS "
 
 
 def parse_witness(output: str) -> dict[str, Any] | None:
@@ -138,10 +127,8 @@ def parse_witness(output: str) -> dict[str, Any] | None:
 def decide(required: list[str], text: str, harness_map: dict[str, str] | None, junit_xml: bytes | None,
            exit_code: int | None, *, structured: bool, witness: dict[str, Any] | None = None,
            text_complete: bool = True) -> Verdict:
-    """Per-test statuses for `required` plus every inconsistency found (see the module docstring).
-
-    `text_complete=False`: the log was cut to its end (a huge suite); a test the text does not mention is then
-    not a disagreement."""
+    """Per-test statuses for `required` plus every inconsistency found. `text_complete=False`: the log was cut
+    to its end (a huge suite); a test the text does not mention is then not a disagreement."""
     body, has_summary = truncate_at_summary(text)
     first, seen = first_status(body)
     v = Verdict(statuses={})

@@ -1,9 +1,4 @@
-"""Pydantic models for the sandbox room: settings, the task a sandbox runs, and every result it returns.
-
-One module so that the rollout, data and eval rooms import a single, stable vocabulary
-(`SandboxTask`, `ExecResult`, `PatchResult`, `GradeResult`, `AuditReport`) and never
-reach into a backend.
-"""
+"""Pydantic models of the sandbox room: settings, the task a sandbox runs, and every result it returns."""
 
 from __future__ import annotations
 
@@ -17,9 +12,6 @@ WORKDIR = "/testbed"
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-# ---------------------------------------------------------------------------- settings
 
 
 class DockerSettings(_Model):
@@ -73,10 +65,8 @@ class SandboxSettings(_Model):
     memory_mb: int = Field(2048, gt=0)
     cpus: float = Field(1.0, gt=0)
     pids_limit: int = Field(512, gt=0)
-    network_allow: list[str] = Field(
-        default_factory=list,
-        description="Docker: containers joined to an internal network with the sandbox; empty = network none.",
-    )
+    network_allow: list[str] = Field(default_factory=list, description="Docker: containers joined to an internal "
+                                     "network with the sandbox; empty = network none.")
     output_limit_bytes: int = Field(2_000_000, gt=0, description="Per-command output cap (the rest is dropped).")
     copy_limit_bytes: int = Field(512_000_000, gt=0, description="Cap on a work tree copied out of a sandbox.")
     interpreter: list[str] = Field(default_factory=lambda: ["bash", "-lc"])
@@ -93,16 +83,9 @@ class SandboxSettings(_Model):
         return cls(**{**known, **overrides})
 
 
-# ---------------------------------------------------------------------------- the task
-
-
 class SandboxTask(_Model):
-    """One task as a sandbox sees it: where the code is, which branch is the problem, which tests grade it.
-
-    `image` is used by docker/kubernetes, `repo_dir` (a host git repository, like a
-    SWE-smith mirror) by bwrap. `row` keeps the original dataset row for the harness
-    profiles/parsers used in grading.
-    """
+    """One task as a sandbox sees it. `image`: docker/kubernetes; `repo_dir` (a host git repository, like a
+    SWE-smith mirror): bwrap; `row`: the dataset row, for the harness profiles and parsers used in grading."""
 
     instance_id: str = Field(min_length=1)
     repo: str
@@ -114,9 +97,6 @@ class SandboxTask(_Model):
     PASS_TO_PASS: list[str] = Field(default_factory=list)
     test_cmd: str | None = Field(None, description="Overrides the profile's test command when set.")
     row: dict[str, Any] = Field(default_factory=dict)
-
-
-# ---------------------------------------------------------------------------- results
 
 
 class ExecResult(_Model):

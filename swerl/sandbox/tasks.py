@@ -1,8 +1,5 @@
-"""Turning dataset rows into `SandboxTask`s, and the bundled task pack as sandbox tasks.
-
-The problem branch is the row's `instance_id` for SWE-smith rows (and the task pack),
-and `base_commit` for SWE-bench rows (their images have no task branches).
-"""
+"""Dataset rows and the bundled task pack as `SandboxTask`s. The problem branch is the row's `instance_id`
+(SWE-smith rows, the task pack) or its `base_commit` (SWE-bench rows: their images have no task branches)."""
 
 from __future__ import annotations
 
@@ -17,6 +14,10 @@ from swerl.sandbox.schema import SandboxTask
 log = get_logger(__name__)
 
 
+def is_swebench(row: dict[str, Any]) -> bool:
+    return bool(row.get("version")) and "test_patch" in row and "base_commit" in row
+
+
 def task_from_row(row: Any, *, repo_dir: Path | None = None, test_cmd: str | None = None) -> SandboxTask:
     """A `SandboxTask` from a `swerl.data.schema.TaskRow` (or a dict in the same schema)."""
     from swerl.data.schema import TaskRow
@@ -24,15 +25,15 @@ def task_from_row(row: Any, *, repo_dir: Path | None = None, test_cmd: str | Non
     if not isinstance(row, TaskRow):
         row = TaskRow.model_validate(row)
     data = row.model_dump(mode="json")
-    is_swebench = bool(data.get("version")) and "base_commit" in data and "test_patch" in data
-    if repo_dir is not None and not is_swebench:  # a local SWE-smith-style repo (e.g. `swerl data taskgen`)
+    swebench = is_swebench(data)
+    if repo_dir is not None and not swebench:  # a local SWE-smith-style repo (e.g. `swerl data taskgen`)
         from swerl.sandbox.profiles import register_local_profile
 
         register_local_profile(row.repo)  # no-op when swesmith already knows the repo
     return SandboxTask(
         instance_id=row.instance_id,
         repo=row.repo,
-        branch=str(data["base_commit"]) if is_swebench else row.instance_id,
+        branch=str(data["base_commit"]) if swebench else row.instance_id,
         image=row.image_name or None,
         repo_dir=repo_dir,
         FAIL_TO_PASS=row.FAIL_TO_PASS,
@@ -61,11 +62,8 @@ def taskpack_root() -> Path:
 
 
 def load_taskpack(root: Path | None = None) -> tuple[Any, dict[str, SandboxTask]]:
-    """Materialise (once) the bundled task pack and return it with one `SandboxTask` per row.
-
-    Also registers the pack's repositories as swesmith harness profiles, so grading
-    uses swesmith's registry and swebench's pytest parser.
-    """
+    """Materialise (once) the bundled task pack; return it with one `SandboxTask` per row. Its repositories
+    join swesmith's harness registry, so grading uses swesmith's profiles and swebench's pytest parser."""
     from swerl.sandbox.profiles import register_taskpack
 
     pack = _materialized(Path(root) if root else taskpack_root())

@@ -6,9 +6,10 @@ extend (`S = p_{i+1} ++ a_{i+1}`); otherwise close `S` as a sample and start ove
 Sampled tokens are never stitched into a later prompt (that prompt is not what the
 next action was conditioned on).
 
-Speed: token ids are int32 numpy arrays; the prefix test is two `bytes.startswith`
-calls (memcmp), so a rollout with T calls of ~n-token prompts costs O(T) Python
-operations plus ~T*n*4 bytes of memcmp, instead of T*n Python comparisons.
+Speed: token ids are int32 numpy arrays. For full-prompt events the prefix test is two
+`bytes.startswith` calls (memcmp), so a rollout costs O(T) Python operations plus ~T*n*4
+bytes of memcmp; from the gateway's delta-encoded `TokenBatch` a call stored against the
+chain's last call with all of it shared is an extension by construction: nothing is compared.
 
 Why merges fail (`MERGE_FAILURE_CAUSES`), decided from token-level evidence at the
 first mismatching position `m` between `S` and the next prompt `q`:
@@ -36,20 +37,21 @@ first mismatching position `m` between `S` and the next prompt `q`:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+import math
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol
 
 import numpy as np
 from pydantic import ValidationError
 
 from swerl.errors import DataError
 from swerl.log import get_logger
-from swerl.tokens import F_ERROR, USABLE, TokenBatch
+from swerl.tokens import F_ERROR, KIND_CODE, USABLE, TokenBatch
+from swerl.train.io import field_errors
 from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
 
 log = get_logger(__name__)
-T = TypeVar("T")
 
 QWEN_THINK_TOKEN_IDS: tuple[int, int] = (151667, 151668)
 """`<think>` / `</think>` in the Qwen2.5/Qwen3 vocabulary; the default when no tokenizer is given."""
@@ -66,145 +68,11 @@ class Decoder(Protocol):
     def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
 
 
-@dataclass(slots=True)
-class _Call:
-    seq: int
-    prompt: np.ndarray
-    response: np.ndarray
-    logprobs: np.ndarray
-    version: int | None
-    pb: bytes
-    ab: bytes
-    arrival: float = 0.0
-
-
-@dataclass(slots=True)
-class _Rollout:
-    group_id: str | None = None
-    attempt: int = -1
-    calls: list[Event] = field(default_factory=list)
-    rewards: list[Event] = field(default_factory=list)
-    dropped_attempt_events: int = 0
-    failed_calls: int = 0
-
-
 def _describe(index: int, raw: Any, exc: ValidationError) -> str:
     where = f"event {index}"
     if isinstance(raw, Mapping):
         where += f" (rollout_id={raw.get('rollout_id')!r}, seq={raw.get('seq')!r})"
-    errs = exc.errors()
-    parts = []
-    for err in errs[:3]:
-        loc = ".".join(str(x) for x in err["loc"]) or "event"
-        parts.append(f"field {loc}: {err['msg']}")
-    return f"{where}: " + "; ".join(parts)
-
-
-def _to_event(index: int, raw: Any) -> Event:
-    if isinstance(raw, Event):
-        return raw
-    try:
-        return Event.model_validate(raw)
-    except ValidationError as exc:
-        raise DataError(_describe(index, raw, exc)) from None
-
-
-def _group_by_rollout(events: Iterable[Any]) -> dict[str, _Rollout]:
-    """Bucket events per rollout, keeping only the latest attempt (earlier attempts hit infra failures)."""
-    rollouts: dict[str, _Rollout] = {}
-    for i, raw in enumerate(events):
-        ev = _to_event(i, raw)
-        ro = rollouts.setdefault(ev.rollout_id, _Rollout())
-        if ev.group_id is not None:
-            if ro.group_id is not None and ro.group_id != ev.group_id:
-                raise DataError(f"event {i} (rollout_id={ev.rollout_id!r}, seq={ev.seq}): field group_id: "
-                                f"{ev.group_id!r} differs from {ro.group_id!r} seen earlier for this rollout")
-            ro.group_id = ev.group_id
-        if ev.attempt < ro.attempt:
-            ro.dropped_attempt_events += 1
-            continue
-        if ev.attempt > ro.attempt:
-            ro.dropped_attempt_events += len(ro.calls) + len(ro.rewards) + ro.failed_calls
-            ro.calls, ro.rewards, ro.attempt, ro.failed_calls = [], [], ev.attempt, 0
-        if ev.kind == "model_request":
-            if ev.usable:
-                ro.calls.append(ev)
-            else:
-                ro.failed_calls += 1
-        elif ev.kind == "reward":
-            ro.rewards.append(ev)
-    return rollouts
-
-
-def _dedupe_retries(calls: list[Event]) -> tuple[list[_Call], int]:
-    """Sec. 1: among attempts of one call (identical prompts) keep the one the harness saw.
-
-    That is the attempt whose prompt ++ response a later, different prompt starts with; when
-    none does (the harness edited its context) or several do (equal answers), the latest by
-    arrival (`t_arrival`, else seq). Completion order says nothing: an orphaned attempt held
-    through a pause can complete after the resend the harness used. Abandoned calls (status
-    499) never get here: they are not usable.
-    """
-    calls = sorted(calls, key=lambda e: e.seq)
-    groups: list[list[_Call]] = []
-    index: dict[tuple[int, bytes, bytes], list[int]] = {}
-    for ev in calls:
-        assert ev.prompt_ids is not None and ev.response_ids is not None and ev.response_logprobs is not None
-        pb = np.ascontiguousarray(ev.prompt_ids).tobytes()
-        call = _Call(ev.seq, ev.prompt_ids, ev.response_ids, ev.response_logprobs, ev.policy_version,
-                     pb, np.ascontiguousarray(ev.response_ids).tobytes(),
-                     ev.seq if ev.t_arrival is None else ev.t_arrival)
-        key = (len(pb), pb[:64], pb[-64:])  # cheap pre-filter; equality is confirmed by memcmp
-        _add_to_group(groups, index.setdefault(key, []), call, lambda a, b: a.pb == b.pb)
-    kept = _keep_seen(groups, lambda c: c.seq, _extends, lambda c: (c.arrival, c.seq))
-    return kept, len(calls) - len(kept)
-
-
-def _add_to_group(groups: list[list[T]], bucket: list[int], item: T, same: Callable[[T, T], bool]) -> None:
-    """Put `item` into the group (among `bucket`, indices into `groups`) of an identical prompt, or a new one."""
-    for j in bucket:
-        if same(groups[j][0], item):
-            groups[j].append(item)
-            return
-    bucket.append(len(groups))
-    groups.append([item])
-
-
-def _keep_seen(groups: list[list[T]], seq: Callable[[T], int], extends: Callable[[T, T], bool],
-               latest: Callable[[T], Any]) -> list[T]:
-    """Sec. 1: one call per group of retries - the one a later, different prompt extends (what the harness
-    saw), else the latest by `latest`; returned in seq order."""
-    kept = [g[0] for g in groups if len(g) == 1]
-    for g in groups:
-        if len(g) > 1:
-            later = [c for h in groups if h is not g for c in h if seq(c) > seq(g[0])]
-            seen = [c for c in g if any(extends(c, x) for x in later)]
-            kept.append(max(seen or g, key=latest))
-    kept.sort(key=seq)
-    return kept
-
-
-def _extends(last: _Call, nxt: _Call) -> bool:
-    """Is S = p_last ++ a_last an exact token prefix of the next prompt? (sec. 2; two memcmps, no copies)."""
-    lp = len(last.pb)
-    return len(nxt.pb) >= lp + len(last.ab) and nxt.pb.startswith(last.pb) and nxt.pb.startswith(last.ab, lp)
-
-
-def _close(chain: list[_Call], rollout_id: str, group_id: str, index: int, reward: float | None) -> Sample:
-    """Materialise S with its loss mask (1 on every response of the chain) and aligned rollout log-probs."""
-    last = chain[-1]
-    ids = np.concatenate([last.prompt, last.response])
-    mask = np.zeros(len(ids), dtype=np.int8)
-    logp = np.zeros(len(ids), dtype=np.float32)
-    for c in chain:
-        s = len(c.prompt)
-        e = s + len(c.response)
-        mask[s:e] = 1
-        logp[s:e] = c.logprobs
-    return Sample.model_construct(
-        input_ids=ids, loss_mask=mask, rollout_logprobs=logp, rollout_id=rollout_id, group_id=group_id,
-        sample_index=index, reward=reward, policy_versions=[c.version for c in chain],
-    )
+    return f"{where}: {field_errors(exc, 'event')}"
 
 
 def _think_dropped(seq: np.ndarray, q: np.ndarray, m: int, e: int, think_ids: tuple[int, int] | None) -> bool:
@@ -326,81 +194,28 @@ def assemble(
 ) -> tuple[list[Sample], AssemblyStats]:
     """Turn gateway events into training samples (docs/algorithms.md secs. 1-2).
 
-    `events` may be a `swerl.tokens.TokenBatch` (delta-encoded prompts, the binary form the
-    gateway serves the trainer): then `assemble_batch` builds the samples from the parent
-    chain with the same results and statistics.
-
-    `events`: `Event`s or dicts with `kind`, `rollout_id`, `group_id`, `seq`, and for
-    `model_request` `prompt_ids`, `response_ids`, `response_logprobs`, `policy_version`;
-    `reward` events carry `value` (the latest by `seq` wins). Events of an earlier
-    `attempt` of a rollout (retried after an infrastructure failure) are discarded.
-    Retried requests (identical prompt) keep only the latest. Failed calls (`error` set,
-    or no tokens/log-probs) are skipped and counted.
+    `events`: a `swerl.tokens.TokenBatch` (delta-encoded prompts, the binary form the gateway
+    serves the trainer) or `Event`s / dicts with `kind`, `rollout_id`, `group_id`, `seq`, and
+    for `model_request` `prompt_ids`, `response_ids`, `response_logprobs`, `policy_version`;
+    `reward` events carry `value` (the latest by `seq` wins). Events of an earlier `attempt`
+    of a rollout (retried after an infrastructure failure) are discarded. Of retried requests
+    (identical prompt) only the one the harness saw is kept. Failed calls (`error` set, or no
+    tokens/log-probs) are skipped and counted.
 
     `mode="best_effort"` merges by exact token prefix; `"per_call"` (ablation) emits one
     sample per call. `tokenizer` (optional) sharpens failure-cause detection by
     decoding; `think_token_ids` defaults to the tokenizer's `<think>`/`</think>`, else Qwen's.
-
     `rollouts`: assemble only these rollout ids (e.g. the ones kept after the staleness filter).
 
     Returns samples (rollouts in order of first appearance, `sample_index` 0..N_rho-1)
     and `AssemblyStats`. Bad events raise `DataError` naming the event and field.
     """
-    if isinstance(events, TokenBatch):
-        return assemble_batch(events, mode, tokenizer=tokenizer, think_token_ids=think_token_ids, rollouts=rollouts)
-    if rollouts is not None:
-        wanted = set(rollouts)
-        events = [e for e in events if (e.rollout_id if isinstance(e, Event) else e.get("rollout_id")) in wanted]
-    if mode not in ("best_effort", "per_call"):
-        raise DataError(f"mode {mode!r}: expected 'best_effort' or 'per_call'")
-    think_ids = think_token_ids if think_token_ids is not None else _think_ids_of(tokenizer)
-    stats = AssemblyStats(mode=mode)
-    samples: list[Sample] = []
-    hist: dict[int, int] = {}
-    for rollout_id, ro in _group_by_rollout(events).items():
-        stats.num_superseded_attempt_events += ro.dropped_attempt_events
-        stats.num_failed_calls += ro.failed_calls
-        if not ro.calls:
-            log.warning("rollout has no model calls; skipped", rollout_id=rollout_id)
-            continue
-        calls, dropped = _dedupe_retries(ro.calls)
-        stats.num_retries_dropped += dropped
-        stats.num_calls += len(calls)
-        reward = max(ro.rewards, key=lambda e: e.seq).value if ro.rewards else None
-        stats.num_rollouts_without_reward += reward is None
-        group_id = ro.group_id if ro.group_id is not None else rollout_id
-        chains: list[list[_Call]] = []
-        if mode == "per_call":
-            chains = [[c] for c in calls]
-        else:
-            chain = [calls[0]]
-            for c in calls[1:]:
-                if _extends(chain[-1], c):
-                    chain.append(c)
-                    continue
-                last = chain[-1]
-                seq = np.concatenate([last.prompt, last.response])
-                spans = [(len(x.prompt), len(x.prompt) + len(x.response)) for x in chain]
-                cause = classify_merge_failure(seq, spans, c.prompt, tokenizer=tokenizer, think_token_ids=think_ids)
-                stats.merge_failures[cause] += 1
-                chains.append(chain)
-                chain = [c]
-            chains.append(chain)
-        for j, chain in enumerate(chains):
-            sample = _close(chain, rollout_id, group_id, j, reward)
-            stats.num_tokens += sample.num_tokens
-            stats.num_response_tokens += sum(len(c.response) for c in chain)
-            samples.append(sample)
-        hist[len(chains)] = hist.get(len(chains), 0) + 1
-        stats.num_rollouts += 1
-    _finish(stats, hist, len(samples), mode)
-    return samples, stats
+    rows = _Chains(events) if isinstance(events, TokenBatch) else _Whole(events)
+    return _assemble(rows, mode, tokenizer, think_token_ids, rollouts)
 
-
-# ---- assembly straight from delta-encoded prompts (swerl.tokens) ----------------------------------------
 
 @dataclass(slots=True)
-class _BRollout:
+class _Rollout:
     attempt: int = -1
     calls: list[int] = field(default_factory=list)
     rewards: list[int] = field(default_factory=list)
@@ -408,17 +223,111 @@ class _BRollout:
     failed_calls: int = 0
 
 
-class _Chains:
-    """One batch's rows with materialised prompts/sequences cached (only failures and closes need them)."""
+class _Rows:
+    """Per-event columns as Python lists (cheap indexing); subclasses add the token views assembly needs."""
+
+    def __init__(self, rollouts: list[tuple[str, str]]) -> None:
+        self.rollouts = rollouts  # (rollout_id, group_id) per rollout index
+        self.event_id: list[int] = []
+        self.rollout: list[int] = []
+        self.attempt: list[int] = []
+        self.kind: list[int] = []
+        self.usable: list[bool] = []
+        self.seq: list[int] = []
+        self.version: list[int] = []  # -1: none
+        self.reward: list[float] = []  # NaN: none
+        self.arrival: list[float] = []  # NaN: unknown
+        self.plen: list[int] = []
+        self.flen: list[int] = []
+
+
+class _Whole(_Rows):
+    """Full-prompt events (validated here): the prefix test is two memcmps on cached bytes, no copies."""
+
+    def __init__(self, events: Iterable[Event | Mapping[str, Any]]) -> None:
+        super().__init__([])
+        self.ids: list[np.ndarray] = []
+        self.resp: list[np.ndarray] = []
+        self.logp: list[np.ndarray] = []
+        self.pb: list[bytes] = []
+        self.ab: list[bytes] = []
+        index: dict[str, int] = {}
+        groups: list[str | None] = []
+        empty = np.zeros(0, np.int32)
+        for i, raw in enumerate(events):
+            try:
+                ev = raw if isinstance(raw, Event) else Event.model_validate(raw)
+            except ValidationError as exc:
+                raise DataError(_describe(i, raw, exc)) from None
+            ro = index.setdefault(ev.rollout_id, len(index))
+            if ro == len(groups):
+                groups.append(None)
+            if ev.group_id is not None:
+                if groups[ro] is not None and groups[ro] != ev.group_id:
+                    raise DataError(f"event {i} (rollout_id={ev.rollout_id!r}, seq={ev.seq}): field group_id: "
+                                    f"{ev.group_id!r} differs from {groups[ro]!r} seen earlier for this rollout")
+                groups[ro] = ev.group_id
+            usable = ev.kind == "model_request" and ev.usable
+            p = ev.prompt_ids if usable and ev.prompt_ids is not None else empty
+            a = ev.response_ids if usable and ev.response_ids is not None else empty
+            self.event_id.append(i)
+            self.rollout.append(ro)
+            self.attempt.append(ev.attempt)
+            self.kind.append(KIND_CODE[ev.kind])
+            self.usable.append(usable)
+            self.seq.append(ev.seq)
+            self.version.append(-1 if ev.policy_version is None else ev.policy_version)
+            self.reward.append(math.nan if ev.reward is None else ev.reward)
+            self.arrival.append(math.nan if ev.t_arrival is None else ev.t_arrival)
+            self.plen.append(len(p))
+            self.flen.append(len(p) + len(a))
+            self.ids.append(p)
+            self.resp.append(a)
+            self.logp.append(ev.response_logprobs if usable else empty)  # type: ignore[arg-type]
+            self.pb.append(np.ascontiguousarray(p).tobytes())
+            self.ab.append(np.ascontiguousarray(a).tobytes())
+        self.rollouts = [(rid, groups[i] or rid) for rid, i in index.items()]
+
+    def full(self, r: int) -> np.ndarray:
+        return np.concatenate([self.ids[r], self.resp[r]])
+
+    def prompt(self, r: int) -> np.ndarray:
+        return self.ids[r]
+
+    def logprobs(self, r: int) -> np.ndarray:
+        return self.logp[r]
+
+    def extends(self, last: int, c: int) -> bool:
+        lp, pc = len(self.pb[last]), self.pb[c]
+        return len(pc) >= lp + len(self.ab[last]) and pc.startswith(self.pb[last]) and pc.startswith(self.ab[last], lp)
+
+    def same_prompt(self, a: int, c: int) -> bool:
+        return self.pb[a] == self.pb[c]
+
+    def mismatch_at(self, last: int, c: int) -> None:
+        return None  # the cause classifier scans for it
+
+
+class _Chains(_Rows):
+    """A delta-encoded batch's rows, with materialised prompts/sequences cached (only failures and closes
+    need them, and materialising costs the chain's unique tokens, not its calls x context)."""
 
     def __init__(self, b: TokenBatch) -> None:
+        super().__init__(list(b.rollouts))
         self.b = b
+        self.event_id, self.rollout, self.attempt = b.event_id.tolist(), b.rollout.tolist(), b.attempt.tolist()
+        self.kind, self.seq, self.version = b.kind.tolist(), b.seq.tolist(), b.policy_version.tolist()
+        self.usable = [f & (USABLE | F_ERROR) == USABLE for f in b.flags.tolist()]
+        self.reward, self.arrival = b.reward.tolist(), b.arrival.tolist()
         self.plen = b.prompt_len.tolist()
         self.flen = b.full_len.tolist()
         self.parent = b.parent_row.tolist()
         self.shared = b.shared.tolist()
         self._full: dict[int, np.ndarray] = {}
         self._prompt: dict[int, np.ndarray] = {}
+
+    def logprobs(self, r: int) -> np.ndarray:
+        return self.b.logprobs(r)
 
     def full(self, r: int) -> np.ndarray:
         """prompt ++ response of row r: from the parent's cached sequence when there is one, else the chain."""
@@ -479,33 +388,50 @@ class _Chains:
         return self.prompt(a).tobytes() == self.prompt(c).tobytes()
 
 
-def _dedupe_rows(ch: _Chains, calls: list[int], seqs: list[int], arrival: list[float]) -> tuple[list[int], int]:
-    """Sec. 1 retries on rows, the rule of `_dedupe_retries`: among identical prompts keep the attempt the
-    harness saw (a later, different prompt extends it), else the latest by arrival (then seq)."""
+def _dedupe_retries(ch: _Whole | _Chains, calls: list[int]) -> tuple[list[int], int]:
+    """Sec. 1: among attempts of one call (identical prompts) keep the one the harness saw.
+
+    That is the attempt whose prompt ++ response a later, different prompt starts with; when
+    none does (the harness edited its context) or several do (equal answers), the latest by
+    arrival (`t_arrival`, else seq). Completion order says nothing: an orphaned attempt held
+    through a pause can complete after the resend the harness used. Abandoned calls (status
+    499) never get here: they are not usable. Returns the kept rows in seq order and the count dropped.
+    """
+    seqs, arrival = ch.seq, ch.arrival
     calls = sorted(calls, key=lambda r: seqs[r])
     groups: list[list[int]] = []
-    index: dict[int, list[int]] = {}
+    by_len: dict[int, list[int]] = {}
     for r in calls:
-        _add_to_group(groups, index.setdefault(ch.plen[r], []), r, ch.same_prompt)
-    kept = _keep_seen(groups, seqs.__getitem__, ch.extends,
-                      lambda c: (seqs[c] if arrival[c] != arrival[c] else arrival[c], seqs[c]))
+        bucket = by_len.setdefault(ch.plen[r], [])
+        j = next((j for j in bucket if ch.same_prompt(groups[j][0], r)), None)
+        if j is None:
+            bucket.append(len(groups))
+            groups.append([r])
+        else:
+            groups[j].append(r)
+    kept = [g[0] for g in groups if len(g) == 1]
+    for g in groups:
+        if len(g) > 1:
+            later = [c for h in groups if h is not g for c in h if seqs[c] > seqs[g[0]]]
+            seen = [c for c in g if any(ch.extends(c, x) for x in later)]
+            kept.append(max(seen or g, key=lambda c: (seqs[c] if arrival[c] != arrival[c] else arrival[c], seqs[c])))
+    kept.sort(key=seqs.__getitem__)
     return kept, len(calls) - len(kept)
 
 
-def _close_rows(ch: _Chains, chain: list[int], rollout_id: str, group_id: str, index: int, reward: float | None,
-                versions: list[int]) -> Sample:
-    last = chain[-1]
-    ids = ch.full(last)
+def _close(ch: _Whole | _Chains, chain: list[int], index: int, reward: float | None) -> Sample:
+    """Materialise S with its loss mask (1 on every response of the chain) and aligned rollout log-probs."""
+    rollout_id, group_id = ch.rollouts[ch.rollout[chain[0]]]
+    ids = ch.full(chain[-1])
     mask = np.zeros(len(ids), dtype=np.int8)
     logp = np.zeros(len(ids), dtype=np.float32)
     for c in chain:
         s, e = ch.plen[c], ch.flen[c]
         mask[s:e] = 1
-        logp[s:e] = ch.b.logprobs(c)
-    return Sample.model_construct(
-        input_ids=ids, loss_mask=mask, rollout_logprobs=logp, rollout_id=rollout_id, group_id=group_id,
-        sample_index=index, reward=reward, policy_versions=[None if versions[c] < 0 else versions[c] for c in chain],
-    )
+        logp[s:e] = ch.logprobs(c)
+    versions = [None if ch.version[c] < 0 else ch.version[c] for c in chain]
+    return Sample.model_construct(input_ids=ids, loss_mask=mask, rollout_logprobs=logp, rollout_id=rollout_id,
+                                  group_id=group_id, sample_index=index, reward=reward, policy_versions=versions)
 
 
 def assemble_batch(
@@ -516,67 +442,57 @@ def assemble_batch(
     think_token_ids: tuple[int, int] | None = None,
     rollouts: Collection[str] | None = None,
 ) -> tuple[list[Sample], AssemblyStats]:
-    """`assemble` on a delta-encoded `TokenBatch`: the same samples and statistics, from the parent chain.
+    """`assemble` on a delta-encoded `TokenBatch` (the gateway's binary form; see `assemble`)."""
+    return _assemble(_Chains(batch), mode, tokenizer, think_token_ids, rollouts)
 
-    `rollouts`: assemble only these rollout ids (the rest of the batch, e.g. over-stale rollouts
-    fetched in the same request, is ignored).
 
-    Why it is fast: a call whose stored parent is the chain's last call with the whole of it
-    shared *is* an extension (its prompt is defined as that sequence plus a suffix), so the
-    common case compares nothing; only samples being closed, a retokenisation break or a
-    branch materialise tokens, and materialising costs the chain's unique tokens, not its
-    calls x context. Merge-failure causes are classified exactly as in `assemble`.
-    """
-    if mode not in ("best_effort", "per_call"):
-        raise DataError(f"mode {mode!r}: expected 'best_effort' or 'per_call'")
-    think_ids = think_token_ids if think_token_ids is not None else _think_ids_of(tokenizer)
-    stats = AssemblyStats(mode=mode)
-    samples: list[Sample] = []
-    hist: dict[int, int] = {}
-    ch = _Chains(batch)
-    b = batch
-    rollout, attempt, kind, flags = b.rollout.tolist(), b.attempt.tolist(), b.kind.tolist(), b.flags.tolist()
-    seqs, versions, rewards_col = b.seq.tolist(), b.policy_version.tolist(), b.reward.tolist()
-    arrival = b.arrival.tolist()
-    per: dict[int, _BRollout] = {}
-    wanted = None if rollouts is None else set(rollouts)
-    skip = None if wanted is None else {i for i, (rid, _) in enumerate(b.rollouts) if rid not in wanted}
-    for r in range(len(b)):
-        ro = per.get(rollout[r])
+def _group_by_rollout(ch: _Whole | _Chains, wanted: set[str] | None) -> dict[int, _Rollout]:
+    """Bucket rows per rollout, keeping only the latest attempt (earlier attempts hit infra failures)."""
+    per: dict[int, _Rollout] = {}
+    for r in range(len(ch.rollout)):
+        ri = ch.rollout[r]
+        ro = per.get(ri)
         if ro is None:
-            if skip is not None and rollout[r] in skip:
+            if wanted is not None and ch.rollouts[ri][0] not in wanted:
                 continue
-            ro = per[rollout[r]] = _BRollout()
-        a = attempt[r]
-        if a < ro.attempt:
+            ro = per[ri] = _Rollout()
+        if ch.attempt[r] < ro.attempt:
             ro.dropped_attempt_events += 1
             continue
-        if a > ro.attempt:
+        if ch.attempt[r] > ro.attempt:
             ro.dropped_attempt_events += len(ro.calls) + len(ro.rewards) + ro.failed_calls
-            ro.calls, ro.rewards, ro.attempt, ro.failed_calls = [], [], a, 0
-        k = kind[r]
-        if k == 0:  # model_request
-            if flags[r] & (USABLE | F_ERROR) == USABLE:
+            ro.calls, ro.rewards, ro.attempt, ro.failed_calls = [], [], ch.attempt[r], 0
+        if ch.kind[r] == KIND_CODE["model_request"]:
+            if ch.usable[r]:
                 ro.calls.append(r)
             else:
                 ro.failed_calls += 1
-        elif k == 1:
-            if rewards_col[r] != rewards_col[r]:
-                rid = b.rollouts[rollout[r]][0]
-                raise DataError(f"event {int(b.event_id[r])} (rollout_id={rid!r}, seq={seqs[r]}): "
+        elif ch.kind[r] == KIND_CODE["reward"]:
+            if math.isnan(ch.reward[r]):
+                raise DataError(f"event {ch.event_id[r]} (rollout_id={ch.rollouts[ri][0]!r}, seq={ch.seq[r]}): "
                                 "value (or reward) is required for a reward event")
             ro.rewards.append(r)
-    for ri, ro in per.items():
-        rollout_id, gid = b.rollouts[ri]
+    return per
+
+
+def _assemble(ch: _Whole | _Chains, mode: str, tokenizer: Decoder | None, think_token_ids: tuple[int, int] | None,
+              rollouts: Collection[str] | None) -> tuple[list[Sample], AssemblyStats]:
+    if mode not in ("best_effort", "per_call"):
+        raise DataError(f"mode {mode!r}: expected 'best_effort' or 'per_call'")
+    think_ids = think_token_ids if think_token_ids is not None else _think_ids_of(tokenizer)
+    stats = AssemblyStats(mode=mode)  # type: ignore[arg-type]
+    samples: list[Sample] = []
+    hist: dict[int, int] = {}
+    for ri, ro in _group_by_rollout(ch, None if rollouts is None else set(rollouts)).items():
         stats.num_superseded_attempt_events += ro.dropped_attempt_events
         stats.num_failed_calls += ro.failed_calls
         if not ro.calls:
-            log.warning("rollout has no model calls; skipped", rollout_id=rollout_id)
+            log.warning("rollout has no model calls; skipped", rollout_id=ch.rollouts[ri][0])
             continue
-        calls, dropped = _dedupe_rows(ch, ro.calls, seqs, arrival)
+        calls, dropped = _dedupe_retries(ch, ro.calls)
         stats.num_retries_dropped += dropped
         stats.num_calls += len(calls)
-        reward = rewards_col[max(ro.rewards, key=lambda r: seqs[r])] if ro.rewards else None
+        reward = ch.reward[max(ro.rewards, key=ch.seq.__getitem__)] if ro.rewards else None
         stats.num_rollouts_without_reward += reward is None
         chains: list[list[int]] = []
         if mode == "per_call":
@@ -596,25 +512,20 @@ def assemble_batch(
                 chain = [c]
             chains.append(chain)
         for j, chain in enumerate(chains):
-            sample = _close_rows(ch, chain, rollout_id, gid, j, reward, versions)
+            sample = _close(ch, chain, j, reward)
             stats.num_tokens += sample.num_tokens
             stats.num_response_tokens += sum(ch.flen[c] - ch.plen[c] for c in chain)
             samples.append(sample)
         hist[len(chains)] = hist.get(len(chains), 0) + 1
         stats.num_rollouts += 1
-    _finish(stats, hist, len(samples), mode, encoded=True)
-    return samples, stats
-
-
-def _finish(stats: AssemblyStats, hist: dict[int, int], num_samples: int, mode: str, **extra: object) -> None:
-    """Per-rollout sample-count statistics shared by both assembly paths (list input and encoded batch)."""
-    stats.num_samples = num_samples
+    stats.num_samples = len(samples)
     stats.samples_per_rollout = dict(sorted(hist.items()))
     if stats.num_rollouts:
         stats.single_sample_fraction = hist.get(1, 0) / stats.num_rollouts
         stats.mean_samples_per_rollout = stats.num_samples / stats.num_rollouts
     log.info("assembled", mode=mode, rollouts=stats.num_rollouts, samples=stats.num_samples,
-             failures={k: v for k, v in stats.merge_failures.items() if v}, **extra)
+             failures={k: v for k, v in stats.merge_failures.items() if v})
+    return samples, stats
 
 
 __all__ = ["MERGE_FAILURE_CAUSES", "QWEN_THINK_TOKEN_IDS", "assemble", "assemble_batch", "classify_merge_failure"]

@@ -1,20 +1,11 @@
 """Batching (docs/algorithms.md sec. 5, AL1 sec. 2.4): steps of whole rollouts, packed rows, balanced ranks.
 
-Flattening rollouts into tensors changes only the physical layout:
-
-1. Optimizer steps take *whole rollouts*: all samples of a rollout are in the same
-   update (splitting one would evaluate its parts under different policies).
-2. Within a step, samples are packed into rows of at most `row_tokens` tokens,
-   as few and as even as possible (`pack_rows`); a packed row restarts position ids
-   per sample, so HF models attend within each sample only.
-3. Rows are dealt to data-parallel ranks longest-processing-time first (each row to the
-   rank with the fewest tokens so far), which balances tokens.
-4. Each rank's rows, longest first, form micro-batches whose padded size
-   (rows x longest row) stays within `micro_batch_tokens`.
-
-A sample longer than `row_tokens` gets a row of its own (a sequence is never cut).
-The loss of every micro-batch uses the step's denominators (`StepDenominators`), so
-accumulation reproduces the full-step gradient.
+Optimizer steps take *whole rollouts* (splitting one would evaluate its parts under different
+policies); samples are packed into even rows of at most `row_tokens` (position ids restart per
+sample, so HF models attend within each sample only; a longer sample gets its own row, never
+cut), rows are dealt to ranks longest-first onto the least loaded one, and each rank's rows form
+micro-batches whose padded size fits `micro_batch_tokens`. Every micro-batch's loss uses the
+step's denominators, so accumulation reproduces the full-step gradient.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""`swerl train ...`: the training loop, its report, and sample-assembly inspection.
+"""`swerl train ...`: the training loop, its report, SFT, export and sample-assembly inspection.
 
-`swerl train --recipe NAME [--set k=v ...] [--out RUN_DIR] [--resume] [--mode sync] [--dry-run]`
-runs training (the sub-app's callback runs when no sub-command is given);
-`swerl train report RUN_DIR` renders plots and a summary; `swerl train assemble` shows
-how recorded traces become samples. Heavy imports (torch, transformers, matplotlib)
-stay inside the commands so `swerl --help` stays fast.
+Heavy imports (torch, transformers, matplotlib) stay inside the commands so `swerl --help` stays fast.
 """
 
 from __future__ import annotations

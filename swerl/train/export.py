@@ -1,17 +1,8 @@
 """`swerl train export CKPT_OR_RUN --out DIR`: a training checkpoint as a `transformers` model directory.
 
-A `swerl train` checkpoint (`RUN_DIR/checkpoints/step-NNNNNN/state.pt`) holds everything
-`--resume` needs (optimizer, RNG, loop state) but is not a model anyone else can load.
-Exporting rebuilds the policy from the run's saved recipe (`RUN_DIR/recipe.yaml`: the
-`tiny` architecture and tokenizer, or the `model.path` directory it started from, e.g. an
-SFT checkpoint), loads the checkpoint's policy weights into it, and writes
-`save_pretrained` + the tokenizer (chat template included) + `swerl_export.json`
-(source, step, recipe name). The result is what `swerl eval swebench --model`, vLLM,
-or a recipe's `model.path` take.
-
-`CKPT_OR_RUN` is a run directory (its `checkpoints/latest`), a checkpoint directory
-(`step-NNNNNN`) or its `state.pt`. The verl backend keeps weights sharded (its own
-checkpoint format), so its runs are refused with a clear error.
+A checkpoint holds what `--resume` needs, not a model anyone else can load: the policy is rebuilt
+from the run's `recipe.yaml`, the checkpoint's weights loaded, and `save_pretrained` + tokenizer +
+`swerl_export.json` written (docs/train.md). verl runs keep sharded weights and are refused.
 """
 
 from __future__ import annotations

@@ -1,16 +1,13 @@
 """Skip-observation GAE (docs/algorithms.md sec. 8, SAO).
 
-A rollout's token sequence is [a_0, o_0, a_1, o_1, ...] (actions, observations).
-Observation tokens are skipped: the recursion runs over action tokens only, so the
-last token of action i links straight to the first token of action i+1:
+A rollout is [a_0, o_0, a_1, o_1, ...]; the recursion runs over action tokens only, so the last
+token of action i links straight to the first token of action i+1:
 
     delta(a_{i,N}) = r_t + gamma * V(a_{i+1,0}) - V(a_{i,N})
     A(a_{i,N})     = delta + gamma * lambda * A(a_{i+1,0})
 
-Inside an action this is ordinary token-level GAE. swerl also links across the
-samples of one rollout (concatenate them in order): a rollout split by
-retokenisation is still one trajectory. The value after the last action token is 0
-(terminal).
+The samples of one rollout are linked too (a rollout split by retokenisation is still one
+trajectory); the value after the last action token is 0 (terminal).
 """
 
 from __future__ import annotations

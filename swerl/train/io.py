@@ -55,7 +55,7 @@ def fetch_rollouts(client: GatewayReader, rollout_ids: list[str], *, last_reques
             events[e["rollout_id"]].append(Event.model_validate(e))
         except ValidationError as exc:
             raise DataError(f"gateway event rollout_id={e.get('rollout_id')!r}, seq={e.get('seq')!r}: "
-                            f"{_fields(exc)}") from None
+                            f"{field_errors(exc)}") from None
     out = {}
     for rid, evs in events.items():
         calls = [e for e in evs if e.kind == "model_request"]
@@ -71,9 +71,8 @@ def fetch_rollouts_batch(client: Any, rollout_ids: list[str], *, last_request: b
                          ) -> dict[str, RolloutEvents]:
     """`fetch_rollouts` in one binary request (`GatewayClient.token_batch`): the trainer's fetch.
 
-    Prompts stay delta records (`swerl.tokens`), so the transfer is linear in unique tokens and
-    there is no per-event JSON or pydantic work. `events` is left empty: every `RolloutEvents`
-    shares `batch`, which `assemble` takes directly (with `rollouts=` the ones kept).
+    Prompts stay delta records, so the transfer is linear in unique tokens with no per-event JSON
+    work. `events` stays empty: every `RolloutEvents` shares `batch`, which `assemble` takes directly.
     """
     if not rollout_ids:
         return {}
@@ -104,8 +103,9 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
                 yield n, line
 
 
-def _fields(exc: ValidationError) -> str:
-    return "; ".join(f"field {'.'.join(str(x) for x in e['loc']) or '(row)'}: {e['msg']}" for e in exc.errors()[:3])
+def field_errors(exc: ValidationError, whole: str = "(row)") -> str:
+    """The first three errors of a pydantic validation as `field a.b: message` (`whole`: a model-level one)."""
+    return "; ".join(f"field {'.'.join(str(x) for x in e['loc']) or whole}: {e['msg']}" for e in exc.errors()[:3])
 
 
 def read_events_jsonl(path: Path | str) -> list[Event]:
@@ -123,7 +123,7 @@ def read_events_jsonl(path: Path | str) -> list[Event]:
             events.append(Event.model_validate(raw))
         except ValidationError as exc:
             where = f"rollout_id={raw.get('rollout_id')!r}, seq={raw.get('seq')!r}"
-            raise DataError(f"{path} line {n} ({where}): {_fields(exc)}") from None
+            raise DataError(f"{path} line {n} ({where}): {field_errors(exc)}") from None
     return events
 
 
@@ -150,7 +150,7 @@ def read_samples_jsonl(path: Path | str) -> list[Sample]:
         except orjson.JSONDecodeError as exc:
             raise DataError(f"{path} line {n}: invalid JSON ({exc})") from None
         except ValidationError as exc:
-            raise DataError(f"{path} line {n}: {_fields(exc)}") from None
+            raise DataError(f"{path} line {n}: {field_errors(exc)}") from None
     return out
 
 

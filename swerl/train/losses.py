@@ -205,15 +205,5 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return (x * m).sum() / m.sum().clamp(min=1.0)
 
 
-__all__ = [
-    "LOSS_AGG_MODES",
-    "LossAgg",
-    "StepDenominators",
-    "aggregate_loss",
-    "dis_mask",
-    "dis_policy_loss",
-    "entropy_from_logits",
-    "masked_mean",
-    "ppo_clip_loss",
-    "token_logprobs",
-]
+__all__ = ["LOSS_AGG_MODES", "LossAgg", "StepDenominators", "aggregate_loss", "dis_mask", "dis_policy_loss",
+           "entropy_from_logits", "masked_mean", "ppo_clip_loss", "token_logprobs"]

@@ -1,33 +1,9 @@
 """`swerl train sft`: supervised warm-start from agent trajectories, so RL starts from a policy that acts.
 
-A random model never emits a parsable mini-swe-agent action, so RL from it sees reward 0
-and no gradient. SWE-smith's recipe is to fine-tune on resolved trajectories of a strong
-agent first; this is that step.
-
-Inputs (`--data`, repeatable):
-
-- mini-swe-agent trajectories (`*.traj.json`, or a directory of them): `messages` as the
-  agent saw them. With `--only-resolved` (default) a trajectory counts when
-  `info.swerl.resolved` is true (written by `swerl data expert` and swerl's rollouts) or, for
-  foreign files without it, when `info.exit_status == "Submitted"`.
-- SWE-smith trajectory rows (`.jsonl` / `.json` / `.parquet`): a `messages` column (a list,
-  or its JSON string) of `{role, content}` where content is a string or a list of
-  `{"type": "text", "text": ...}` parts; rows with `resolved: false` are skipped under
-  `--only-resolved`.
-
-Tokenisation is the rollouts' own: each assistant turn is trained exactly as the engine
-would produce it after `apply_chat_template(messages[:k], add_generation_prompt=True)` -
-the prompt text (everything the template renders before the turn) is encoded as one
-piece, the assistant content as another followed by the end-of-turn token. Loss is on
-assistant tokens (content + `<|im_end|>`) only; system, user and observation tokens are
-context. A conversation longer than `--max-tokens` is cut at the last assistant turn
-that fits (never mid-turn).
-
-Output (`--out DIR`, written to a temporary directory and renamed): a `transformers`
-model directory with the tokenizer (`config.json`, weights, `tokenizer.json`, chat
-template), so a recipe starts RL from it with `model.path: DIR` and `swerl eval
-swebench --model DIR` serves it; `sft.json` (data counts, settings, loss per epoch) and
-`metrics.jsonl` (one line per optimizer step).
+A random model never emits a parsable mini-swe-agent action, so RL from it sees reward 0 and no
+gradient (docs/train.md: inputs, output and settings). Tokenisation is the rollouts' own: each
+assistant turn is encoded exactly as the engine produces it after
+`apply_chat_template(messages[:k], add_generation_prompt=True)`, so SFT and RL see the same tokens.
 """
 
 from __future__ import annotations
@@ -44,6 +20,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from swerl.atomic import publish_dir
+from swerl.data.schema import read_json_rows
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
 
@@ -76,9 +53,6 @@ class Example:
     source: str
     input_ids: list[int]
     loss_mask: list[int]
-
-
-# --------------------------------------------------------------------------------------------------- reading
 
 
 def _text(content: Any, where: str) -> str:
@@ -161,49 +135,33 @@ def read_conversations(paths: list[Path], only_resolved: bool = True) -> tuple[l
 
 
 def _records(f: Path) -> Iterator[tuple[str, Any, bool | None]]:
+    """(where, messages, resolved or None) per conversation of one `--data` file."""
     name = f.name.lower()
-    if name.endswith(".traj.json") or (name.endswith(".json") and not name.endswith(".jsonl")):
+    if name.endswith(".jsonl"):
+        rows = read_json_rows(f, f"--data {f}")
+    elif name.endswith(".json"):
         try:
             data = json.loads(f.read_text())
         except json.JSONDecodeError as exc:
             raise DataError(f"--data {f}: not valid JSON: {exc.msg} (line {exc.lineno})") from exc
-        if isinstance(data, dict) and "messages" in data:
+        if isinstance(data, dict) and "messages" in data:  # a mini-swe-agent trajectory
             yield str(f), data["messages"], _traj_resolved(data)
             return
-        rows = data if isinstance(data, list) else None
-        if rows is None:
+        if not isinstance(data, list):
             raise DataError(f"--data {f}: expected a mini-swe-agent trajectory (a `messages` key) or a list of rows")
-        for i, r in enumerate(rows):
-            yield from _row(r, f"{f} row {i}")
-        return
-    if name.endswith(".jsonl"):
-        for n, line in enumerate(f.read_text().splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                r = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"--data {f}: line {n} is not valid JSON: {exc.msg}") from exc
-            yield from _row(r, f"{f} line {n}")
-        return
-    if name.endswith(".parquet"):
+        rows = [(f"row {i}", r) for i, r in enumerate(data)]
+    elif name.endswith(".parquet"):
         import pyarrow.parquet as pq
 
-        for i, r in enumerate(pq.read_table(f).to_pylist()):
-            yield from _row(r, f"{f} row {i}")
-        return
-    raise DataError(f"--data {f}: unsupported file (use *.traj.json, a directory of them, .jsonl, .json or .parquet)")
-
-
-def _row(r: Any, where: str) -> Iterator[tuple[str, Any, bool | None]]:
-    if not isinstance(r, dict) or "messages" not in r:
-        raise DataError(f"{where}: field messages is missing")
-    resolved = r.get("resolved")
-    yield (f"{where} ({r.get('instance_id') or r.get('traj_id') or '?'})", r["messages"],
-           None if resolved is None else bool(resolved))
-
-
-# -------------------------------------------------------------------------------------------- tokenisation
+        rows = [(f"row {i}", r) for i, r in enumerate(pq.read_table(f).to_pylist())]
+    else:
+        raise DataError(f"--data {f}: unsupported file (use *.traj.json, a directory of them, .jsonl, .json or .parquet)")
+    for label, r in rows:
+        if not isinstance(r, dict) or "messages" not in r:
+            raise DataError(f"{f} {label}: field messages is missing")
+        resolved = r.get("resolved")
+        yield (f"{f} {label} ({r.get('instance_id') or r.get('traj_id') or '?'})", r["messages"],
+               None if resolved is None else bool(resolved))
 
 
 def encode_conversation(tokenizer: Any, messages: list[dict[str, str]], max_tokens: int) -> tuple[list[int], list[int]]:
@@ -228,9 +186,6 @@ def encode_conversation(tokenizer: Any, messages: list[dict[str, str]], max_toke
         mask += [0] * len(piece) + [1] * len(answer)
         rendered = prompt + m["content"] + END_OF_TURN
     return ids, mask
-
-
-# ------------------------------------------------------------------------------------------------ training
 
 
 def _batches(examples: list[Example], batch_tokens: int, rng: random.Random) -> list[list[Example]]:

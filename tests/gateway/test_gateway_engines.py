@@ -12,10 +12,10 @@ import orjson
 import pytest
 import torch
 from gateway_helpers import GatewayHandle
+from scripted_engine import ScriptedEngine, scripted_logprob
 
 from swerl.gateway.engines import InferenceEngine, RemoteEngine, ServedEngine
 from swerl.gateway.engines.embedded import EmbeddedEngine
-from swerl.gateway.engines.scripted import ScriptedEngine, scripted_logprob
 
 MSGS = [{"role": "system", "content": "You fix bugs."}, {"role": "user", "content": "The test fails. Fix it."}]
 

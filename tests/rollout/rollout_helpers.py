@@ -8,8 +8,9 @@ import socket
 from pathlib import Path
 from typing import Any
 
+from scripted_engine import ScriptedEngine
+
 from swerl.gateway.engines.openai_server import Generation
-from swerl.gateway.engines.scripted import ScriptedEngine
 from swerl.gateway.server import ServerThread
 from swerl.rollout.localgw import LocalGateway
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from conftest import MEDIAN
 from rollout_helpers import FIX_MEDIAN, SUBMIT, bash
+from scripted_engine import ScriptedEngine
 
-from swerl.gateway.engines.scripted import ScriptedEngine
 from swerl.rollout.runner import Runner
 from swerl.rollout.schema import RolloutSettings
 from swerl.rollout.tasks import TaskSource

@@ -20,6 +20,7 @@ import httpx
 import numpy as np
 import orjson
 import pytest
+from token_helpers import to_events
 
 from swerl.gateway.app import create_app
 from swerl.gateway.client import GatewayClient
@@ -175,4 +176,4 @@ def test_store_holds_suffixes_json_shows_full_prompts_and_trainer_fetches_binary
                          json={"rollout_ids": ["ra", "nobody"], "kinds": ["reward"]})
         assert raw.status_code == 200 and raw.headers["content-type"].startswith(MEDIA_TYPE)
         only_reward = TokenBatch.from_bytes(raw.content)
-        assert len(only_reward) == 1 and only_reward.to_events()[0]["reward"] == 0.0
+        assert len(only_reward) == 1 and to_events(only_reward)[0]["reward"] == 0.0

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripted_engine import ScriptedEngine
 
 from swerl.config import load_recipe
 from swerl.errors import SwerlError
-from swerl.gateway.engines.scripted import ScriptedEngine
 from swerl.train.loop import train
 from swerl.train.loop.metrics import read_metrics
 

@@ -1,11 +1,9 @@
 """The bundled task pack: tiny real Python repositories with SWE-smith-style tasks.
 
-Source trees ship clean (the fixed code) under `repos/`; `tasks.yaml` lists bug-introducing
-edits. `materialize` turns them into real git repositories in which `main` is the clean code
-and a branch named exactly `instance_id` carries the committed bug (as in SWE-smith's mirror
-repos), and writes `tasks.jsonl` rows in the SWE-smith schema whose `patch` is the real
-`git diff main..<instance_id>`. Commits use fixed authors and dates, so the same pack always
-yields the same commit ids.
+`materialize` turns the clean `repos/` and the bug edits in `tasks.yaml` into real git repos
+(`main` clean, a branch named `instance_id` with the committed bug, as in SWE-smith's mirrors)
+and `tasks.jsonl` rows whose `patch` is the real `git diff main..<instance_id>`. Fixed authors
+and dates: the same pack always yields the same commit ids.
 """
 
 from __future__ import annotations
@@ -17,6 +15,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -24,6 +23,7 @@ from swerl.atomic import publish_dir
 from swerl.data.schema import TaskRow
 from swerl.errors import SwerlError
 from swerl.log import get_logger
+from swerl.sandbox.profiles import TASKPACK_TEST_CMD
 
 log = get_logger(__name__)
 
@@ -31,7 +31,7 @@ PACK_DIR = Path(__file__).resolve().parent
 REPOS_DIR = PACK_DIR / "repos"
 OWNER = "swerl-taskpack"
 HIDDEN_TESTS_COMMIT = "Remove F2P Tests"  # swesmith's message for the commit that hides the F2P test files
-_GIT_ENV = {
+GIT_ENV = {
     "GIT_AUTHOR_NAME": "swerl",
     "GIT_AUTHOR_EMAIL": "swerl@localhost",
     "GIT_COMMITTER_NAME": "swerl",
@@ -41,6 +41,7 @@ _GIT_ENV = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_GLOBAL": os.devnull,
 }
+COPY_IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
 
 
 def instance_id(repo: str, task_id: str) -> str:
@@ -53,30 +54,44 @@ def image_name(repo: str) -> str:
     return f"{OWNER}/{repo}:latest"
 
 
-def git(repo: Path, *args: str, check: bool = True) -> str:
-    """Run git with a hermetic config (no user/system config, no hooks) and fixed identity."""
-    env = {**os.environ, **_GIT_ENV}
+def git(repo: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None) -> str:
+    """Run git with a hermetic config (no user/system config, no hooks) and fixed identity; `env` adds to it."""
     res = subprocess.run(
         ["git", "-c", "core.hooksPath=/dev/null", "-c", "init.defaultBranch=main", *args],
-        cwd=repo, env=env, capture_output=True, text=True,
+        cwd=repo, env={**os.environ, **GIT_ENV, **(env or {})}, input=stdin, capture_output=True, text=True,
     )
-    if check and res.returncode != 0:
+    if res.returncode != 0:
         raise SwerlError(f"git {' '.join(args)} failed in {repo}: {res.stderr.strip()}")
     return res.stdout
 
 
-def _spec() -> list[dict]:
-    return yaml.safe_load((PACK_DIR / "tasks.yaml").read_text())
+def init_clean_repo(name: str, dest: Path) -> None:
+    """Copy bundled repo `name` to `dest` and commit it as `main` (the clean code every task branches from)."""
+    shutil.copytree(REPOS_DIR / name, dest, ignore=COPY_IGNORE)
+    git(dest, "init", "-q")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", f"{name}: clean code")
 
 
-def _test_ids(repo_dir: Path) -> list[str]:
-    """Pytest node ids of the repo's top-level test functions, found statically (no run needed)."""
-    ids = []
-    for f in sorted((repo_dir / "tests").glob("test_*.py")):
-        tree = ast.parse(f.read_text())
-        rel = f.relative_to(repo_dir).as_posix()
-        ids += [f"{rel}::{n.name}" for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
-    return ids
+def clear_out(out: Path, force: bool) -> None:
+    """`--out` must be new or empty; `--force` removes what is there."""
+    if out.exists() and any(out.iterdir()):
+        if not force:
+            raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
+        shutil.rmtree(out)
+
+
+def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    """One row per line, keys sorted: the same rows always give the same bytes."""
+    with path.open("w") as fh:
+        for r in rows:
+            fh.write(json.dumps(r, sort_keys=True) + "\n")
+
+
+def test_functions(path: Path, rel: str) -> list[str]:
+    """Pytest node ids (`rel::name`) of a test file's top-level test functions, found statically (no run needed)."""
+    tree = ast.parse(path.read_text())
+    return [f"{rel}::{n.name}" for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
 
 
 @dataclass
@@ -99,8 +114,7 @@ class TaskPack:
         return git(repo, "diff", "--no-color", start, "main")
 
     def test_cmd(self, row: TaskRow) -> str:
-        """The command that runs the repo's tests with per-test (-rA) output for log parsing."""
-        return "python -m pytest -rA -p no:cacheprovider tests"
+        return TASKPACK_TEST_CMD
 
 
 def load(root: Path) -> TaskPack:
@@ -113,11 +127,9 @@ def load(root: Path) -> TaskPack:
 
 
 def _build_repo(name: str, dest: Path, tasks: list[dict]) -> list[TaskRow]:
-    shutil.copytree(REPOS_DIR / name, dest, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache"))
-    git(dest, "init", "-q")
-    git(dest, "add", "-A")
-    git(dest, "commit", "-q", "-m", f"{name}: clean code")
-    all_tests = _test_ids(dest)
+    init_clean_repo(name, dest)
+    all_tests = [t for f in sorted((dest / "tests").glob("test_*.py"))
+                 for t in test_functions(f, f.relative_to(dest).as_posix())]
     rows = []
     for task in tasks:
         iid = instance_id(name, task["id"])
@@ -150,17 +162,12 @@ def _build_repo(name: str, dest: Path, tasks: list[dict]) -> list[TaskRow]:
 def materialize(out: Path, force: bool = False) -> TaskPack:
     """Write the pack (git repos + tasks.jsonl) to `out`, atomically (temp dir, then rename)."""
     out = Path(out)
-    if out.exists() and any(out.iterdir()):
-        if not force:
-            raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
-        shutil.rmtree(out)
+    clear_out(out, force)
     with publish_dir(out) as tmp:
-        spec = _spec()
+        spec = yaml.safe_load((PACK_DIR / "tasks.yaml").read_text())
         rows: list[TaskRow] = []
         for name in sorted({t["repo"] for t in spec}):
             rows += _build_repo(name, tmp / "repos" / name, [t for t in spec if t["repo"] == name])
-        with (tmp / "tasks.jsonl").open("w") as fh:
-            for row in rows:
-                fh.write(json.dumps(row.model_dump(mode="json"), sort_keys=True) + "\n")
+        write_jsonl(tmp / "tasks.jsonl", [row.model_dump(mode="json") for row in rows])
     log.info("task pack materialised", out=str(out), tasks=len(rows))
     return TaskPack(out, rows)

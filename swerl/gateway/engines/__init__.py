@@ -1,17 +1,10 @@
 """Inference engines behind the gateway, all driven through one interface, `InferenceEngine`.
 
-The training loop needs the same four things from every engine: the OpenAI base URLs to
-register with the gateway, `release()` before an update (vLLM: sleep, freeing the
-accelerator for the trainer), `load_weights(version)` after it (the new policy in, awake
-again) and `close()`. Two adapters cover every engine the project runs:
-
-- `ServedEngine`: a `TokenEngine` served in-process over HTTP (a thread on loopback) -
-  the embedded Hugging Face model (`embedded.py`, weights synced from the trainer) and
-  the scripted engine (`scripted.py`, fixed replies with real token ids).
-- `RemoteEngine`: OpenAI-compatible servers at known URLs (vLLM); when an owner (the verl
-  backend, which runs the vLLM replicas) is given, sleep, weight sync and shutdown are its.
-
-The tests' fake engine implements the same interface.
+The training loop needs the same things from every engine: base URLs to register with the
+gateway, `release()` before an update (vLLM sleeps), `load_weights(version)` after it, and
+`close()`. `ServedEngine` serves a `TokenEngine` in-process on loopback (the embedded model,
+weights synced from the trainer); `RemoteEngine` wraps OpenAI-compatible servers (vLLM) whose
+lifecycle is its `owner`'s (the verl backend) or nobody's.
 """
 
 from __future__ import annotations
@@ -28,19 +21,15 @@ if TYPE_CHECKING:
 class InferenceEngine(Protocol):
     def urls(self) -> list[str]:
         """OpenAI base URLs (ending in /v1) for the gateway to forward to."""
-        ...
 
     def release(self) -> None:
         """Before an update (the gateway has drained): free what the trainer needs (vLLM sleeps)."""
-        ...
 
     def load_weights(self, version: int) -> None:
         """After an update: serve the policy of `version` from now on (awake again)."""
-        ...
 
     def busy_seconds(self) -> tuple[float, int]:
         """Generation seconds and tokens so far (0, 0 when the engine does not tell)."""
-        ...
 
     def close(self) -> None: ...
 
@@ -63,7 +52,7 @@ class ServedEngine:
         """Nothing to free: the model stays in (CPU) memory and is idle once the gateway drained."""
 
     def load_weights(self, version: int) -> None:
-        if self.weights is None:  # a scripted engine has no weights: only the version moves on
+        if self.weights is None:  # an engine without weights (a test's scripted one): only the version moves on
             self.engine.version = version
             return
         self.engine.load_weights(self.weights(), version=version)  # type: ignore[attr-defined]

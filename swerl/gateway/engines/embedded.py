@@ -1,20 +1,11 @@
-"""The embedded inference server: a Hugging Face causal LM behind an OpenAI-compatible API.
+"""The embedded inference server: a Hugging Face causal LM behind an OpenAI-compatible API (no vLLM).
 
-The CPU default needs no vLLM: `EmbeddedEngine(model, tokenizer).app()` serves
-chat and completions (token-id prompts included) with `transformers`
-`generate`, and returns prompt ids, sampled ids and per-token logprobs like
-vLLM. Logprobs are vLLM's default "raw" ones: log-softmax of the model's
-logits before temperature/top-p, evaluated at the sampled token, so the
-trainer recomputes the same quantity from the same weights.
-
-Collocated training shares the module with the trainer: `load_weights`
-swaps weights in place between generations and bumps `version`.
-
-`allowed_token_ids` (vLLM's sampling option) restricts sampling to those ids; the
-logprobs returned stay the raw full-vocabulary ones, so the trainer's recomputed
-log-probs (and PPO/DIS ratios) compare like with like. A request without `seed`
-draws one from the engine's own seeded generator: sampling never reuses the
-caller's global RNG state (which would repeat the same "random" answer per prompt).
+Logprobs are vLLM's default "raw" ones: log-softmax of the logits before temperature/top-p at the
+sampled token, so the trainer recomputes the same quantity from the same weights; with
+`allowed_token_ids` they stay the full-vocabulary ones, so ratios compare like with like.
+Collocated training shares the module with the trainer: `load_weights` swaps weights between
+generations. A request without `seed` draws one from the engine's own seeded generator (never the
+caller's global RNG state, which would repeat the same "random" answer per prompt).
 """
 
 from __future__ import annotations
@@ -67,15 +58,9 @@ class EmbeddedEngine(TokenEngine):
                                       tokenizer=self.tokenizer if params.stop else None,
                                       logits_processor=processors)
         new = out.sequences[0, len(prompt_ids):].tolist()
-        logprobs = []
-        for step, tok in enumerate(new):
-            row = torch.log_softmax(out.logits[step][0].float(), dim=-1)
-            logprobs.append(float(row[tok]))
-        if (new and new[-1] in self.eos_ids) or (params.stop and any(s in self._text(new) for s in params.stop)):
-            finish = "stop"
-        else:
-            finish = "length"
-        return Generation(new, logprobs, finish)
+        logprobs = [float(torch.log_softmax(out.logits[step][0].float(), dim=-1)[tok]) for step, tok in enumerate(new)]
+        stopped = (new and new[-1] in self.eos_ids) or (params.stop and any(s in self._text(new) for s in params.stop))
+        return Generation(new, logprobs, "stop" if stopped else "length")
 
     def load_weights(self, state_dict: dict[str, Any], version: int | None = None) -> int:
         """Swap in new weights between generations (collocated training); returns the new version."""

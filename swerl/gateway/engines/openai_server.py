@@ -1,12 +1,9 @@
 """An OpenAI-compatible server over any token-level generator, answering like vLLM.
 
-Responses carry what vLLM returns with `return_token_ids`: `prompt_token_ids`
-(top level for chat, on the choice for completions), `choices[].token_ids`
-(the sampled ids, the end-of-turn token included when sampled) and per-token
-logprobs (`logprobs.content[].logprob` for chat, `logprobs.token_logprobs` for
-completions). Chat prompts are rendered with the tokenizer's chat template as
-text and tokenised without extra special tokens, as vLLM does. Streaming
-emits one chunk per token after generation (same content, SSE framing).
+Responses carry what vLLM returns with `return_token_ids` (`prompt_token_ids`, `choices[].token_ids`
+with a sampled end-of-turn token) and per-token logprobs. Chat prompts are the chat template
+rendered as text, tokenised without extra special tokens, as vLLM does. Streaming emits one
+chunk per token after generation.
 """
 
 from __future__ import annotations
@@ -18,6 +15,7 @@ import uuid
 from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any
 
 import orjson
@@ -114,7 +112,6 @@ class TokenEngine(ABC):
     def _text(self, ids: list[int]) -> str:
         return self.tokenizer.decode(ids, skip_special_tokens=True)
 
-    # ---- request handling ----------------------------------------------------------------------
     async def handle(self, req: Any, chat: bool) -> tuple[dict[str, Any], Generation, list[int]]:
         if not isinstance(req, dict):
             raise EngineError(400, "body must be a JSON object")
@@ -161,10 +158,7 @@ class TokenEngine(ABC):
                               "finish_reason": gen.finish_reason}
         if req.get("logprobs") is not None and req.get("logprobs") is not False:
             pieces = [self._piece(i) for i in gen.token_ids]
-            offsets, pos = [], 0
-            for p in pieces:
-                offsets.append(pos)
-                pos += len(p)
+            offsets = list(accumulate((len(p) for p in pieces[:-1]), initial=0)) if pieces else []
             ch["logprobs"] = {"tokens": pieces, "token_logprobs": gen.logprobs, "top_logprobs": None,
                               "text_offset": offsets}
         if req.get("return_token_ids"):
@@ -231,13 +225,7 @@ class TokenEngine(ABC):
                                 media_type="application/json")
             body = self.chat_body(req, gen, prompt) if chat else self.completion_body(req, gen, prompt)
             if req.get("stream"):
-                chunks = self.chunks(body, chat)
-
-                async def it() -> Any:
-                    for c in chunks:
-                        yield c
-
-                return StreamingResponse(it(), media_type="text/event-stream")
+                return StreamingResponse(iter(self.chunks(body, chat)), media_type="text/event-stream")
             return Response(orjson.dumps(body), media_type="application/json")
 
         @app.post("/v1/chat/completions")

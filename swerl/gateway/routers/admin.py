@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Query
 
-from swerl.gateway.errors import ApiError, not_found
+from swerl.gateway.errors import ApiError
 from swerl.gateway.routers.deps import GW, require_admin
 from swerl.gateway.schema import Engine, EngineIn, ErrorBody, GatewayStatus, PauseResult, ResumeIn
 from swerl.gateway.service import text
@@ -36,7 +36,7 @@ async def resume(body: ResumeIn, gw: GW) -> PauseResult:
 
 
 def _engines(gw: GW) -> list[Engine]:
-    return [Engine(name=e.name, url=e.url, model=e.model, rollouts=e.rollouts) for e in gw.engines.by_name.values()]
+    return [Engine.model_validate(e, from_attributes=True) for e in gw.engines.by_name.values()]
 
 
 @router.get("/status", response_model=GatewayStatus)
@@ -61,12 +61,12 @@ async def add_engine(body: EngineIn, gw: GW) -> Engine:
     except ValueError as exc:
         raise ApiError(422, f"url: {exc}") from None
     await gw.save_engines()
-    return Engine(name=e.name, url=e.url, model=e.model, rollouts=e.rollouts)
+    return Engine.model_validate(e, from_attributes=True)
 
 
 @router.delete("/engines/{name}", status_code=204, responses={404: {"model": ErrorBody}})
 async def remove_engine(name: Annotated[str, Path(max_length=64)], gw: GW) -> None:
     """Unregister an engine; rollouts pinned to it move to another on their next call."""
     if not await gw.engines.remove(name):
-        raise not_found(f"engine {name!r}")
+        raise ApiError(404, f"engine {name!r} not found")
     await gw.save_engines()

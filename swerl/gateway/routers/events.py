@@ -1,8 +1,6 @@
-"""Event resource: append (idempotent with a key), list per rollout, global cursor, many rollouts at once,
-completion feed.
-
-Event pages are serialised straight from the store rows with orjson (their shape is `PageOfEvents`,
-as documented): an update's events are large and validating them again would only cost time.
+"""Event resource: append (idempotent with a key), list per rollout or by global cursor, many rollouts
+at once, completion feed. Pages are serialised straight from the store rows with orjson (shape
+`PageOfEvents`): an update's events are large and validating them again would only cost time.
 """
 
 from __future__ import annotations
@@ -78,9 +76,8 @@ async def list_events(gw: GW, after: Annotated[BigInt, Query()] = 0, limit: Limi
 async def query_events(body: RolloutEventsQuery, gw: GW, request: Request) -> Response:
     """The events of many rollouts in commit order, in one answer (next_cursor null when complete).
 
-    With `Accept: application/vnd.swerl.tokens` the answer is one binary token batch instead
-    (`swerl.tokens.TokenBatch`: prompts as delta records, raw int32/float32 buffers), always the
-    whole selection (`after`/`limit` do not apply): the trainer's fetch. JSON stays for humans.
+    With `Accept: application/vnd.swerl.tokens`: one binary `swerl.tokens.TokenBatch` of the whole
+    selection (`after`/`limit` do not apply), the trainer's fetch. JSON stays for humans.
     """
     if TOKENS_MEDIA_TYPE in request.headers.get("accept", ""):
         data = await gw.store.read(lambda c: sql.token_batch(c, body.rollout_ids, body.kinds, body.current_attempt,

@@ -1,9 +1,4 @@
-"""Training backends behind one interface: `torch` (built in, CPU/GPU, one process) and, later, `verl`.
-
-A trainer loop only needs `TrainingBackend`: one optimizer step per `update` call
-over the samples of whole rollouts, checkpoints via `state_dict`, and the policy's
-weights for syncing to an inference engine.
-"""
+"""Training backends behind one interface: `torch` (built in, one process) and `verl` (Ray workers)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import torch
 from torch import nn
 
 
-def _is_trainable(name: str) -> bool:
+def is_trainable(name: str) -> bool:
     """MLP / MoE parameters (`...mlp.gate_proj`, `...mlp.experts...`) train; everything else is frozen."""
     return ".mlp." in f".{name}"
 
@@ -33,7 +33,7 @@ class ValueModel(nn.Module):
         nn.init.zeros_(self.head.weight)
         nn.init.zeros_(self.head.bias)
         for name, p in self.base.named_parameters():
-            p.requires_grad_(_is_trainable(name))
+            p.requires_grad_(is_trainable(name))
 
     def forward(self, input_ids: torch.Tensor, position_ids: torch.Tensor) -> torch.Tensor:
         """(B, T) ids -> (B, T) values, value[:, t] from the hidden state at t."""
@@ -42,9 +42,6 @@ class ValueModel(nn.Module):
 
     def trainable_parameters(self) -> list[nn.Parameter]:
         return [p for p in self.parameters() if p.requires_grad]
-
-    def frozen_parameter_names(self) -> list[str]:
-        return [f"base.{n}" for n, p in self.base.named_parameters() if not p.requires_grad]
 
 
 __all__ = ["ValueModel"]

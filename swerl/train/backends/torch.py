@@ -1,25 +1,16 @@
 """The built-in torch backend: one optimizer step over whole rollouts on a Hugging Face causal LM.
 
-`TorchBackend.update(samples, advantages)`:
-
-1. plan rows and micro-batches (`plan_batches`; sec. 5) and the whole-step
-   denominators (`StepDenominators`; sec. 4);
-2. SAO only: critic values (no grad) -> skip-observation GAE per rollout, linking its
-   samples (sec. 8) -> per-token advantages and returns;
-3. per micro-batch: recompute log-probs of the response tokens (the LM head runs
-   only on those positions), per-token policy loss (PPO-clip against the logged
-   rollout log-probs, or DIS-masked REINFORCE), aggregate with the step's
-   denominators (eqs. 14-16), backward (gradients accumulate);
-4. clip the gradient norm, step the optimizer;
-5. SAO only: K critic updates on the same batch (value head + MLPs; attention frozen).
-   During the first `critic_warmup_steps` updates only the critic trains.
+One `update` (docs/train.md "The update step"): plan rows and whole-step denominators (secs. 4-5);
+SAO only: critic values -> skip-observation GAE per rollout (sec. 8); per micro-batch the LM head
+runs only at positions that predict a response token, PPO-clip or DIS loss aggregated with the
+step's denominators (eqs. 14-16), backward; clip, step; SAO only: K critic updates.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -74,7 +65,6 @@ class TorchBackendConfig:
     lam: float = 1.0
     device: str = "cpu"
     compute_entropy: bool = True
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.loss_agg not in LOSS_AGG_MODES:
@@ -126,7 +116,6 @@ class TorchBackend:
         self.step = 0
         self._selective = _selective_head_ok(self.policy)
 
-    # ---- forward pieces -------------------------------------------------------------------------
     def _response_logits(self, batch: TensorBatch) -> torch.Tensor:
         """(N, V) logits at the N positions that predict a response token (target_mask), in row-major order."""
         if self._selective:
@@ -167,7 +156,6 @@ class TorchBackend:
         return aggregate_loss(tok_loss, torch.ones_like(tok_loss), b.rollout_index[b.target_mask],
                               self.config.loss_agg, sample_index=b.sample_index[b.target_mask], denominators=den)
 
-    # ---- public API -----------------------------------------------------------------------------
     def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
                update_index: int | None = None) -> dict[str, float]:
         """One optimizer step over `samples` (all samples of whole rollouts); returns metrics.
@@ -242,7 +230,6 @@ class TorchBackend:
             out["policy/entropy"] = ent_sum / max(n, 1)
         return out
 
-    # ---- SAO critic -----------------------------------------------------------------------------
     @torch.no_grad()
     def _gae(self, plan: StepPlan, samples: Sequence[Sample], ridx: list[int]) -> dict[str, list[np.ndarray]]:
         """Per-sample token `advantages`, `returns` and pre-update `values` from the critic (sec. 8)."""
@@ -294,7 +281,6 @@ class TorchBackend:
         return {"critic/value_loss": losses[0], "critic/value_loss_last": losses[-1], "critic/grad_norm": norms[-1],
                 "critic/explained_variance": ev, "critic/value_mean": float(old.mean()) if old.numel() else 0.0}
 
-    # ---- helpers for callers --------------------------------------------------------------------
     @torch.no_grad()
     def policy_loss(self, samples: Sequence[Sample], advantages: Sequence[float]) -> float:
         """The step loss `update` would minimise for these samples (current weights), changing nothing."""

@@ -1,10 +1,7 @@
 """The trainer's book of declared rollouts: what is in flight, what completed, which groups are whole.
 
-Completion comes from the gateway's completion feed (`GET /completed`, a cursor plus
-long-poll), never from polling rollouts one by one. A rollout is *done* when it reaches
-a trainable final state (succeeded / failed_agent) or fails on infrastructure with no
-attempts left. A group is ready when all of its rollouts are done (GRPO/RLOO need the
-whole group for the baseline; SAO's groups have one rollout). Batches take whole groups
+Completion comes from the gateway's completion feed (cursor + long-poll), never from polling
+rollouts one by one. Batches take whole groups (GRPO/RLOO need the whole group for the baseline)
 in completion order, so all samples of a rollout land in one update (docs/algorithms.md sec. 5).
 """
 
@@ -48,7 +45,6 @@ class RolloutBook:
         self.ready: list[str] = []  # complete train groups, in completion order
         self.infra_failed: list[str] = []  # rollouts that ran out of attempts (not trained)
 
-    # ---- declaring ------------------------------------------------------------------------------
     def add_group(self, group_id: str, split: str, specs: list[RolloutRequest]) -> None:
         self.groups[group_id] = Group(group_id, split, [s.rollout_id for s in specs])
         for s in specs:
@@ -61,7 +57,6 @@ class RolloutBook:
     def ready_rollouts(self) -> int:
         return sum(len(self.groups[g].trainable) for g in self.ready)
 
-    # ---- completion feed ------------------------------------------------------------------------
     def poll(self, client: GatewayClient, wait_s: float) -> int:
         """Read the completion feed once (long-poll up to wait_s); returns how many rollouts became done."""
         page = client.completed(after=self.cursor, wait_s=wait_s, states=FINAL_STATES)
@@ -87,7 +82,6 @@ class RolloutBook:
             self.ready.append(group.group_id)
         return 1
 
-    # ---- batches --------------------------------------------------------------------------------
     def take(self, min_rollouts: int) -> list[Group]:
         """Pop whole ready groups (completion order) until they hold >= min_rollouts trainable rollouts."""
         out: list[Group] = []
@@ -105,10 +99,6 @@ class RolloutBook:
             for rid in g.rollout_ids:
                 self.specs.pop(rid, None)
 
-    def open_groups(self, split: str | None = None) -> list[Group]:
-        return [g for g in self.groups.values() if split is None or g.split == split]
-
-    # ---- checkpoints ----------------------------------------------------------------------------
     def state_dict(self) -> dict[str, Any]:
         """The cursor and the complete-but-unconsumed train groups (incomplete ones are abandoned on resume)."""
         ready = [self.groups[g] for g in self.ready]

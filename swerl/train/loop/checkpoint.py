@@ -1,11 +1,8 @@
 """Checkpoints: everything `--resume` needs to continue exactly where the run stopped.
 
-`RUN_DIR/checkpoints/step-NNNNNN/state.pt` holds the backend state (policy, optimizer,
-critic and its optimizer, backend step), the RNG states (python, numpy, torch), the loop
-state (step, policy version, task sampler, rollout counters, completion cursor and the
-complete-but-unconsumed groups). Written to a temporary directory and renamed, then
-`RUN_DIR/checkpoints/latest` is replaced atomically: a crash mid-save leaves the previous
-checkpoint in place.
+`RUN_DIR/checkpoints/step-NNNNNN/state.pt` (backend, RNG and loop states) is written to a
+temporary directory and renamed, then `checkpoints/latest` is replaced atomically: a crash
+mid-save leaves the previous checkpoint in place.
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import yaml
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -48,17 +47,11 @@ def resolve_recipe(recipe: str | None, overrides: list[str], out: Path | None, r
 
 
 def print_dry_run(console: Console, r: Recipe) -> None:
+    from swerl.train.backends.verl.plan import dry_run_text
     from swerl.train.loop.runtime import check_recipe
 
     check_recipe(r)
-    try:  # the plan first: it is the answer to "will this fit?"; the long recipe follows for reference
-        from swerl.train.backends.verl.plan import render_plan, resource_plan
-    except ImportError:
-        pass
-    else:
-        console.print(render_plan(resource_plan(r)) + "\n", markup=False, highlight=False, soft_wrap=True)
-    console.print("# resolved recipe", markup=False, highlight=False)
-    console.print(yaml.safe_dump(r.model_dump(mode="json"), sort_keys=False), end="", markup=False, highlight=False)
+    console.print(dry_run_text(r), markup=False, highlight=False, soft_wrap=True)
 
 
 def run_training(console: Console, *, recipe: str | None, overrides: list[str], out: Path | None, resume: bool,

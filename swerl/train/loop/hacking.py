@@ -1,20 +1,10 @@
 """Reward-hacking attempts the sandbox blocked, read back from what the gateway recorded (docs/algorithms.md sec. 10).
 
-The sandbox hardening (`swerl/sandbox/`) makes the known hacks fail in recognisable ways,
-so the trainer can count them per step without any hook inside the sandbox:
-
-- `git`: git is a stub inside the sandbox that prints `GIT_STUB_MARKER` (the agent tried
-  to mine history for the gold commit);
-- `network`: outbound network is cut, so curl/wget/pip/urllib fail with resolver or
-  connection errors (the agent tried to download the upstream source);
-- `test_tamper`: host-side patch extraction drops hunks that touch test files or pytest
-  configuration (the agent tried to forge test results); the rollout runner reports them
-  as `dropped` in the reward event's data;
-- `tampering`: the grader found the agent forging results (the grade's `tampering`
-  list, kept in the reward event's data; the rollout got reward 0).
-
-The evidence is in the last model call's request (its messages hold every command and
-its output) and in the reward event. Each hit keeps a short example for inspection.
+The hardening (`swerl/sandbox/`) makes known hacks fail recognisably, so they are counted per step
+with no hook inside the sandbox: `git` (the stub's marker), `network` (resolver / connection
+errors), `test_tamper` (hunks touching tests dropped from the patch, `dropped` in the reward data),
+`tampering` (the grader's finding, reward 0). Evidence comes from the last call's request (every
+command and its output) and the reward event; each hit keeps a short example.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """Per-update metrics: one JSON object per line in `RUN_DIR/metrics.jsonl`, mirrored to TensorBoard / W&B.
 
-The JSONL file is the record (`swerl train report` reads it); TensorBoard and Weights &
-Biases (`train.loggers`) are views. Lines are appended and flushed per update, so a killed
-run keeps every finished step; on `--resume`, lines beyond the checkpoint's step are dropped
-first so the file never holds a step twice. Hacking examples go to `RUN_DIR/hacking.jsonl`
-(one per blocked attempt). `format_update_line` is the one plain line per update that
-`swerl train` prints when its output is not a terminal (logs, pipes, schedulers).
+The JSONL file is the record (`swerl train report` reads it); the loggers are views. Lines are
+flushed per update, so a killed run keeps every finished step; on `--resume` lines beyond the
+checkpoint's step are dropped first, so the file never holds a step twice.
 """
 
 from __future__ import annotations
@@ -34,11 +31,7 @@ def _clean(v: Any) -> Any:
 
 
 class MetricsWriter:
-    """metrics.jsonl plus the loggers the recipe asks for.
-
-    `recipe` (optional) supplies `train.loggers` and, for W&B, the run's name and config;
-    without it only TensorBoard (per `tensorboard`) is written.
-    """
+    """metrics.jsonl plus the loggers `recipe` asks for (`train.loggers`; without a recipe: TensorBoard)."""
 
     def __init__(self, run_dir: Path, *, tensorboard: bool = True, resume_step: int | None = None,
                  recipe: Recipe | None = None) -> None:
@@ -66,16 +59,15 @@ class MetricsWriter:
     def write(self, line: dict[str, Any]) -> None:
         self._f.write(json.dumps({k: _clean(v) for k, v in line.items()}, sort_keys=False) + "\n")
         self._f.flush()
+        step = int(line["step"])
+        scalars = {k: float(v) for k, v in line.items()
+                   if k != "step" and isinstance(v, int | float) and math.isfinite(float(v))}
         if self._tb is not None:
-            step = int(line["step"])
-            for k, v in line.items():
-                if k != "step" and isinstance(v, int | float) and math.isfinite(float(v)):
-                    self._tb.add_scalar(k, float(v), step)
+            for k, v in scalars.items():
+                self._tb.add_scalar(k, v, step)
             self._tb.flush()
         if self._wandb is not None:
-            self._wandb.log({k: float(v) for k, v in line.items()
-                             if k != "step" and isinstance(v, int | float) and math.isfinite(float(v))},
-                            step=int(line["step"]))
+            self._wandb.log(scalars, step=step)
 
     def hacking(self, step: int, attempts: list[Any]) -> None:
         for a in attempts:
@@ -95,12 +87,8 @@ class MetricsWriter:
 
 
 def start_wandb(run_dir: Path, recipe: Recipe, *, resume: bool) -> Any:
-    """A W&B run under `RUN_DIR/wandb`, named after the run dir, with the resolved recipe as its config.
-
-    Works without an account: `WANDB_MODE=offline` (or no API key, then offline is chosen
-    here) writes the run locally for a later `wandb sync RUN_DIR/wandb/offline-run-*`. The run id
-    is derived from the run dir's path, so `--resume` continues the same W&B run.
-    """
+    """A W&B run under `RUN_DIR/wandb` with the resolved recipe as its config. Without an API key it runs
+    offline (for a later `wandb sync`); the run id comes from the run dir's path, so `--resume` continues it."""
     try:
         import wandb
     except ImportError as exc:

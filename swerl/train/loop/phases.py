@@ -1,15 +1,7 @@
-"""The trainer's phases as a transition table (docs/algorithms.md sec. 6), with wall time per phase.
+"""The trainer's phases as a transition table (docs/train.md), with wall time per phase.
 
-    starting ─► rollout ─► drain ─► update ─► sync ─► rollout ─► ... ─► stopping ─► done
-                   │  ▲                          │
-                   │  └──────── checkpoint ◄─────┘ (every N steps)
-                   └─► stopping (Ctrl-C, steps reached, error)
-
-`rollout`: the gateway serves calls, the controller keeps launching rollouts, completed
-ones accumulate. `drain`: gateway pause: stop admitting, wait for in-flight calls, hold
-new ones. `update`: assemble samples, advantages, optimizer step(s). `sync`: weights into
-the engine, gateway resumes with the new policy version. Any other move is a bug, so
-`PhaseMachine.go` raises instead of silently switching.
+Any move outside the table is a bug in the loop, so `PhaseMachine.go` raises instead of
+silently switching.
 """
 
 from __future__ import annotations

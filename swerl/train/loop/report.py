@@ -1,10 +1,5 @@
-"""`swerl train report RUN_DIR`: PNG plots and a summary of a run, from `metrics.jsonl` alone.
-
-Plots: `reward.png` (train reward per update, validation reward where validated),
-`entropy.png`, `samples_per_rollout.png` (mean samples per rollout and the single-sample
-fraction over training, like Fig. 10 of Agent Lightning, "AL1" in docs/algorithms.md), `phases.png` (seconds per update in each
-phase: rollout, drain, update, sync) and `staleness.png`.
-"""
+"""`swerl train report RUN_DIR`: PNG plots (reward, entropy, samples per rollout, phases,
+staleness) and a summary of a run, from `metrics.jsonl` alone."""
 
 from __future__ import annotations
 
@@ -54,13 +49,9 @@ def _plot(path: Path, title: str, ylabel: str, curves: list[tuple[str, list[int]
 
 def make_figure(title: str, ylabel: str, curves: list[tuple[str, list[int], list[float], str]],
                 *, ylim: tuple[float, float] | None = None) -> Any:
-    """One line chart over update steps, drawn so it reads right at a glance.
-
-    Update steps are integers (no 2.5 ticks); the y axis never uses offset notation
-    (`1e-6 + 8.9979`), and a nearly flat series gets a span wide enough that float noise does
-    not look like a trend; `ylim` pins a known range (rewards: [0, 1]) unless data leave it;
-    the legend sits outside the axes so it never hides a line. Returns the matplotlib
-    figure (the caller closes it), or None when there is nothing to draw.
+    """One line chart over update steps that reads right at a glance: integer steps, no offset notation,
+    a nearly flat series widened so float noise does not look like a trend, `ylim` pinned unless data
+    leave it, the legend outside the axes. Returns the figure (the caller closes it), or None if empty.
     """
     import matplotlib
 

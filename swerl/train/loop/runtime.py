@@ -1,14 +1,9 @@
 """Everything the loop runs against: tokenizer, policy + backend, inference engine, gateway.
 
 Built in the order that lets every bad input fail before any work starts: recipe checks,
-tokenizer and model paths, then the engine (must answer one request within
-`inference.startup_timeout_s`), then the gateway (in-process on the run dir's store, or
-an existing one at `gateway.url`). The trainer reaches the gateway only through
+tokenizer and model paths, the engine (must answer one request within
+`inference.startup_timeout_s`), then the gateway. The trainer reaches the gateway only through
 `GatewayClient` (HTTP), also when it runs in the same process.
-
-Engines behind the gateway's one interface, `swerl.gateway.engines.InferenceEngine`:
-`release()` before an update (vLLM sleep; the embedded engine has nothing to release),
-`load_weights(version)` after it (the policy's weights into the engine, awake again).
 """
 
 from __future__ import annotations
@@ -44,9 +39,14 @@ class Runtime:
     closers: list[Any] = field(default_factory=list)
 
     def close(self) -> None:
-        for fn in reversed(self.closers):
-            with contextlib.suppress(Exception):
-                fn()
+        _close_all(self.closers)
+
+
+def _close_all(closers: list[Any]) -> None:
+    """Newest first; one failing closer does not keep the others from running."""
+    for fn in reversed(closers):
+        with contextlib.suppress(Exception):
+            fn()
 
 
 def check_recipe(recipe: Recipe) -> None:
@@ -205,9 +205,7 @@ def start_runtime(recipe: Recipe, run_dir: Path) -> Runtime:
         if gw_server is not None:
             closers.append(gw_server.stop)
     except BaseException:
-        for fn in reversed(closers):
-            with contextlib.suppress(Exception):
-                fn()
+        _close_all(closers)
         raise
     return Runtime(recipe, tok, backend, engine, client, gw_server, closers)
 

@@ -1,11 +1,7 @@
 """The recipe's harness and task ids (train and held-out validation), and the seeded task sampler.
 
-`rollout.harness` picks the agent program the rollout runner runs: `toy` (the CPU
-learning task, no sandbox) or mini-swe-agent (`mini-swe-agent`, `-textbased`, or a
-`pkg.mod:Class` model class) in hardened sandboxes. Rollouts are declared for the train
-split; validation tasks are never trained on: `data.val_split` of the dataset, or, for
-the bundled task pack (no splits), `data.val_limit` (default 2) tasks held out by a
-seeded shuffle.
+Validation tasks are never trained on: `data.val_split` of the dataset, or for the bundled task
+pack (no splits) `data.val_limit` (default 2) tasks held out by a seeded shuffle.
 """
 
 from __future__ import annotations

@@ -1,15 +1,10 @@
 """`swerl train`: the collocated-async training loop (docs/algorithms.md secs. 3-6, 8), read top to bottom.
 
-    start engine + gateway ─► declare rollouts ─► controller runs the harness ─► completion feed
-        ▲                                                                           │
-        └── resume(version) ◄── sync weights ◄── update ◄── drain (pause) ◄── batch ready
-
-Collocated async (default): rollouts keep running while completed ones accumulate; when a
-batch of whole groups is ready the gateway pauses (drain in-flight calls, hold new ones),
-the engine releases memory, the backend updates, weights go to the engine and the gateway
-resumes with the new policy version. Unfinished rollouts carry over; a rollout whose first
-call is more than `algorithm.staleness_limit` versions old when its update comes is
-dropped and counted. `train.mode: sync` declares one batch, waits for all of it, updates.
+Rollouts keep running while completed ones accumulate; when a batch of whole groups is ready the
+gateway pauses (drain), the engine releases memory, the backend updates, weights go to the engine
+and the gateway resumes with the new policy version (docs/train.md walks the phases). A rollout
+whose first call is more than `algorithm.staleness_limit` versions old is dropped and counted.
+`train.mode: sync` declares one batch, waits for all of it, updates.
 """
 
 from __future__ import annotations
@@ -108,7 +103,6 @@ class Trainer:
         """Ask the loop to stop at the next safe point (between phases, never mid-update)."""
         self.stop_requested.set()
 
-    # ------------------------------------------------------------------------------------------
     def run(self) -> TrainResult:
         r, t = self.recipe, self.recipe.train
         self.run_dir.mkdir(parents=True, exist_ok=True)
@@ -198,7 +192,6 @@ class Trainer:
         log.info("training finished", steps=self.st.step, stopped_early=stopped_early)
         return TrainResult(self.run_dir, self.st.step, stopped_early, self.last_line)
 
-    # ---- declaring rollouts --------------------------------------------------------------------
     def _declare(self, mode: str) -> None:
         """Collocated: keep about `rollout.concurrency` rollouts outstanding. Sync: one batch at a time."""
         r = self.recipe
@@ -236,7 +229,6 @@ class Trainer:
             return self.book.outstanding() == 0 and self.book.ready_rollouts() > 0
         return self.book.ready_rollouts() >= self.recipe.train.rollouts_per_step
 
-    # ---- metrics, validation -------------------------------------------------------------------
     def _finish_line(self, line: dict[str, Any], batch: Any) -> None:
         t = self.recipe.train
         laps = self.machine.lap()
@@ -310,14 +302,13 @@ class Trainer:
             self._write(self.pending_line)
             self.pending_line = None
 
-    # ---- the rollout path: controller -> launcher (threads here) -> runner -> harness ------------
     def _start_controller(self, runner: Runner) -> None:
         """The embedded default runs the controller in a thread of this process and each attempt in a
         thread (`ThreadLauncher`); with `rollout.controller: external`, `swerl rollout controller` (processes
         or Kubernetes Jobs) runs the same runner against the same gateway, and nothing starts here."""
         r = self.recipe
         self.runner = runner
-        launcher = ThreadLauncher(self._work)
+        launcher = ThreadLauncher(runner.run_attempt)
         self.controller = Controller(self.client, launcher, concurrency=r.rollout.concurrency,
                                      deadline_s=r.sandbox.rollout_timeout_s, grace_s=CONTROLLER_GRACE_S,
                                      poll_s=0.5)
@@ -326,9 +317,6 @@ class Trainer:
         if r.rollout.controller == "local":
             self.controller_thread = threading.Thread(target=self.controller.serve, name="controller", daemon=True)
             self.controller_thread.start()
-
-    def _work(self, rollout_id: str, attempt: int) -> RolloutOutcome:
-        return self.runner.run_attempt(rollout_id, attempt=attempt)
 
     def _shutdown(self) -> None:
         """Stop the controller; release held calls first (an error may have left the gateway paused).
@@ -351,7 +339,6 @@ class Trainer:
             time.sleep(0.05)
         self.controller.launcher.close()
 
-    # ---- failures ------------------------------------------------------------------------------
     def _observe(self, out: RolloutOutcome) -> None:
         """Every attempt's outcome (worker threads): consecutive infra failures stop the run."""
         if out.state == "failed_infra":
@@ -373,7 +360,6 @@ class Trainer:
                 time.monotonic() - self.last_completion > t.stall_timeout_s:
             raise SwerlError(f"no rollout completed for {t.stall_timeout_s:.0f} s (train.stall_timeout_s)")
 
-    # ---- checkpoints ---------------------------------------------------------------------------
     def _save(self) -> None:
         state = {"backend": self.rt.backend.state_dict(), "rng": rng_state(), "loop": self.st.__dict__.copy(),
                  "sampler": self.sampler.state_dict(), "book": self.book.state_dict(),

@@ -1,11 +1,7 @@
-"""One update from completed rollouts: fetch events, drop over-stale rollouts, assemble, advantages, step.
-
-docs/algorithms.md secs. 2-6 and 8, in the order they run:
-
-    events (gateway) ─► staleness filter (sec. 6) ─► assemble (secs. 1-2) ─► rewards
-        ─► advantages over rollouts (sec. 3; SAO: critic + skip-observation GAE, sec. 8)
-        ─► backend.update per mini-batch of whole groups (secs. 4-5) ─► metrics
-"""
+"""One update from completed rollouts, in the order it runs (docs/algorithms.md secs. 2-6 and 8):
+fetch events, drop over-stale rollouts (sec. 6), assemble (secs. 1-2), advantages over rollouts
+(sec. 3; SAO: critic + skip-observation GAE, sec. 8), `backend.update` per mini-batch of whole
+groups (secs. 4-5), metrics."""
 
 from __future__ import annotations
 

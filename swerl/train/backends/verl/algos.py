@@ -1,25 +1,11 @@
-"""swerl's advantage estimators and policy losses, registered in verl (imports verl).
+"""swerl's advantage estimators and policy losses, registered in verl on import (imports verl).
 
-Registered on import (idempotent), so any verl process that imports this module
-(the driver, and every Ray worker that unpickles `loss_fns.swerl_actor_loss`) knows them:
-
-- advantage estimators `swerl_grpo`, `swerl_rloo` (`algorithm.adv_estimator`): rollout-level
-  baselines (docs/algorithms.md sec. 3) computed by `swerl.train.advantage.group_advantages`.
-  verl's built-in GRPO treats every row as a group member; a rollout split into N rows
-  would count N times (AL1 Fig. 4: baseline 3/4 instead of 1/2). Pass `rollout_index`
-  (one id per row) to group rows into rollouts; without it each row is a rollout, which
-  is verl's usual one-row-per-trajectory layout, where both agree.
-- policy losses `swerl_ppo` (PPO-clip against the logged rollout log-probs, bounds
-  `clip_ratio_low/high`) and `swerl_dis` (SAO direct importance sampling, band
-  `(1 - clip_ratio_low, 1 + clip_ratio_high)` = `(1 - eps_low, 1 + eps_high)`), per-token
-  terms from `swerl.train.losses`, reduced by `aggregate`.
-
-`aggregate` reduces with swerl's `aggregate_loss` and the *whole optimizer step's*
-denominators when the batch carries them (`StepInfo`, put in `config.global_batch_info`
-by the worker loss function), so micro-batches and data-parallel ranks add up to the
-full-step loss (eqs. 14-16; rollout-mean included). Without them it falls back to verl's
-`agg_loss` with verl's `global_batch_info`, which equals eqs. 14/15 for token-mean and
-seq-mean-token-mean and has no rollout-mean.
+Any verl process that imports this module (the driver, and every Ray worker that unpickles
+`loss_fns.swerl_actor_loss`) knows `swerl_grpo` / `swerl_rloo` (rollout-level baselines, sec. 3:
+verl's GRPO counts a rollout split into N rows N times) and `swerl_ppo` / `swerl_dis`.
+`aggregate` reduces with the whole optimizer step's denominators when the batch carries them
+(`StepInfo`), so micro-batches and data-parallel ranks add up to the full-step loss (eqs. 14-16,
+rollout-mean included); without them it falls back to verl's `agg_loss` (no rollout-mean).
 """
 
 from __future__ import annotations
@@ -75,7 +61,6 @@ def denominators_from_meta(meta: dict[str, Any]) -> StepDenominators:
                             torch.tensor(meta["rollout_tokens"], dtype=torch.float64))
 
 
-# ---- advantage -----------------------------------------------------------------------------------
 def rollout_advantages(
     token_level_rewards: torch.Tensor,
     response_mask: torch.Tensor,
@@ -140,7 +125,6 @@ def swerl_rloo_advantage(token_level_rewards: torch.Tensor, response_mask: torch
                               estimator="rloo", std_normalize=_std_flag(config, kwargs), epsilon=epsilon)
 
 
-# ---- policy losses -------------------------------------------------------------------------------
 def aggregate(loss_mat: torch.Tensor, response_mask: torch.Tensor, loss_agg_mode: str, config: Any) -> torch.Tensor:
     """Reduce (b, R) per-token losses to this micro-batch's share of the step loss (see module doc)."""
     info = getattr(config, "global_batch_info", None) or {}
@@ -219,19 +203,6 @@ def register() -> None:
 
 register()
 
-__all__ = [
-    "STEP_KEY",
-    "SUM_PREFIX",
-    "StepInfo",
-    "aggregate",
-    "denominators_from_meta",
-    "denominators_to_meta",
-    "dual_clip",
-    "register",
-    "rollout_advantages",
-    "swerl_dis_policy_loss",
-    "swerl_grpo_advantage",
-    "swerl_ppo_policy_loss",
-    "swerl_rloo_advantage",
-    "token_sums",
-]
+__all__ = ["STEP_KEY", "SUM_PREFIX", "StepInfo", "aggregate", "denominators_from_meta", "denominators_to_meta",
+           "dual_clip", "register", "rollout_advantages", "swerl_dis_policy_loss", "swerl_grpo_advantage",
+           "swerl_ppo_policy_loss", "swerl_rloo_advantage", "token_sums"]

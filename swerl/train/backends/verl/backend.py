@@ -1,26 +1,10 @@
 """`VerlBackend`: the `TrainingBackend` interface on verl's Ray workers (FSDP actor, SAO critic, vLLM replicas).
 
-swerl keeps its own loop (gateway, controller, assembly, advantages); verl supplies the
-distributed engine. Only verl's workers and managers are used, never its fit loop:
-
-    start()            Ray resource pool over all GPUs; one colocated worker group holding
-                       the hybrid actor/rollout worker (+ the critic for SAO); swerl's loss
-                       functions installed with `set_loss_fn`; vLLM replicas started on the
-                       same GPUs (`LLMServerManager`), weight sync via `CheckpointEngineManager`.
-    engine_urls()      the replicas' OpenAI-compatible servers: the gateway's upstreams.
-    release_engine()   vLLM sleep (weights + KV cache freed) before an update, after the
-                       gateway paused and drained (the replica also waits for its queue).
-    update(samples)    one optimizer step over whole rollouts (docs/algorithms.md secs. 3-5, 8).
-    sync_weights(v)    trainer -> vLLM weights, vLLM awake again; then the gateway resumes with v.
-    state_dict()       sharded verl checkpoint of actor (+ critic) under `checkpoint_dir`,
-                       returned as a small dict that `load_state_dict` restores from.
-
-One `update` for SAO: critic values (forward only) -> skip-observation GAE linked across
-each rollout's rows on the driver (`proto.rows_gae`) -> policy step (after the critic's
-warm-up) -> K critic steps on the same batch (`epochs=K`), as `TorchBackend` does.
-With `train.device: cpu` the same workers run on CPU (local Ray, FSDP2 over gloo; `cpu_platform`), and
-`verl.rollout_engine: swerl` puts swerl's embedded engine behind verl's replica interface (`replica`), so
-the same sleep / sync calls reach it.
+swerl keeps its own loop (gateway, controller, assembly, advantages); verl supplies the distributed
+engine: its worker groups (swerl's loss functions installed with `set_loss_fn`), `LLMServerManager`
+replicas and `CheckpointEngineManager` sleep / weight sync, never its fit loop (docs/verl.md).
+On `train.device: cpu` the same workers run on CPU (`cpu_platform`) and `verl.rollout_engine: swerl`
+serves from swerl's embedded engine behind verl's replica interface (`replica`).
 """
 
 from __future__ import annotations
@@ -129,7 +113,6 @@ class VerlBackend:
         self.engine_awake = False
         self.synced_version = 0
 
-    # ---- lifecycle ------------------------------------------------------------------------------
     def start(self) -> VerlBackend:
         """Start Ray (or join `ray_address`), the worker group, the vLLM replicas and the weight sync."""
         import ray
@@ -246,7 +229,6 @@ class VerlBackend:
             ray.shutdown()
         self.actor_wg = self.critic_wg = self.llm_servers = self.weight_sync = None
 
-    # ---- collocated engine hooks ----------------------------------------------------------------
     def engine_urls(self) -> list[str]:
         """OpenAI base URLs (`http://host:port/v1`) of the vLLM replicas: the gateway's upstreams.
 
@@ -285,26 +267,27 @@ class VerlBackend:
                 raise RuntimeError(f"weight sync to version {version} did not reach every replica: {stats}")
         return time.perf_counter() - t0
 
-    def replica_stats(self) -> list[dict[str, Any]]:
-        """Per replica, what swerl's replica server counted (`replica.SwerlEngineServer.sync_stats`: syncs,
-        version served, last sync's tensors/bytes/seconds, sleeps, wakes); [] for vLLM replicas."""
-        import ray
-
+    def _swerl_servers(self) -> list[Any]:
+        """The server actors of swerl replicas ([] without replicas, or for vLLM's)."""
         if self.llm_servers is None or self.recipe.verl.rollout_engine != "swerl":
             return []
-        servers = [s for r in self.llm_servers.get_replicas() for s in r.servers]
-        return list(ray.get([s.sync_stats.remote() for s in servers]))
+        return [s for r in self.llm_servers.get_replicas() for s in r.servers]
+
+    def replica_stats(self) -> list[dict[str, Any]]:
+        """Per swerl replica, what its server counted (`replica.SwerlEngineServer.sync_stats`: syncs, version
+        served, last sync's tensors/bytes/seconds, sleeps, wakes)."""
+        import ray
+
+        servers = self._swerl_servers()  # none: no Ray call (Ray may not be running)
+        return list(ray.get([s.sync_stats.remote() for s in servers])) if servers else []
 
     def replica_weights(self) -> list[dict[str, Any]]:
         """The parameters each swerl replica serves (copies; for checks against the actor's weights)."""
         import ray
 
-        if self.llm_servers is None or self.recipe.verl.rollout_engine != "swerl":
-            return []
-        servers = [s for r in self.llm_servers.get_replicas() for s in r.servers]
-        return list(ray.get([s.state_dict.remote() for s in servers]))
+        servers = self._swerl_servers()
+        return list(ray.get([s.state_dict.remote() for s in servers])) if servers else []
 
-    # ---- update ---------------------------------------------------------------------------------
     def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
                update_index: int | None = None) -> dict[str, float]:
         """One optimizer step over `samples` (whole rollouts); see `TrainingBackend.update`
@@ -383,7 +366,6 @@ class VerlBackend:
         ev = float(1 - (ret[m] - values[m]).var(unbiased=False) / var) if var > 0 else 0.0
         return {"critic/explained_variance": ev, "critic/value_mean": float(values[m].mean()) if m.any() else 0.0}
 
-    # ---- checkpoints ----------------------------------------------------------------------------
     def save_checkpoint(self, path: str | None = None) -> str:
         """verl sharded checkpoint (model, optimizer, extra) of actor and critic under `path`; returns it."""
         self._require_started()

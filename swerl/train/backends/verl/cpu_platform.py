@@ -1,22 +1,11 @@
 """verl on CPU: a platform plugin so verl's real workers (Ray, FSDP2 over gloo) run without a GPU (imports verl).
 
-Why: every line of `VerlBackend` that touches verl's workers would otherwise first execute on a
-GPU cluster. verl 0.9 abstracts the accelerator behind `verl.plugin.platform` and loads external
-modules named in `VERL_USE_EXTERNAL_MODULES` in every process that imports verl, so a small plugin
-is enough; nothing in verl is patched:
-
-- `PlatformSwerlCPU` (`VERL_PLATFORM=swerl_cpu`): device `cpu`, collective backend `gloo`, a
-  `torch.cpu`-based device module (`CpuDevice`: memory queries answer from the process, RNG
-  state is the CPU generator's), no IPC, Ray resource `GPU` (the driver starts Ray with
-  *logical* GPUs, one per rank, so verl's placement groups are unchanged).
-- verl's FSDP engines are registered for device `cpu` too (they are registered for cuda/npu).
-- the process group: verl builds `"cpu:gloo,<device>:<backend>"`, which is `"cpu:gloo,cpu:gloo"`
-  here and torch rejects it; `init_gloo_process_group` creates the (gloo) group first from the
-  rank variables verl's Ray worker group sets, so verl finds it initialized and keeps it.
-- attention: `sdpa` (no flash-attention on CPU) via verl's `override_config` (`cpu_overrides`).
-
-`cpu_env()` is what the driver passes to Ray's runtime env; `activate()` does the same in the
-driver's own process (before verl resolves its platform).
+Without it every line of `VerlBackend` that touches verl's workers would first execute on a GPU
+cluster. verl loads the modules named in `VERL_USE_EXTERNAL_MODULES` in every process, so nothing
+in verl is patched: `PlatformSwerlCPU` (device `cpu`, backend `gloo`, Ray resource `GPU`: the
+driver starts Ray with logical GPUs, one per rank), verl's FSDP engines registered for `cpu`, and
+the gloo process group created before verl builds `"cpu:gloo,cpu:gloo"`, which torch rejects.
+`cpu_env()` is the Ray runtime env; `activate()` does the same in the driver's own process.
 """
 
 from __future__ import annotations

@@ -1,18 +1,10 @@
 """SAO's critic on verl: a value-head model whose attention is frozen (docs/algorithms.md sec. 8; imports verl).
 
-verl builds critics with `FSDPEngineWithValueHead` (a token-classification head, `score`,
-with one label over the policy's checkpoint). swerl's rule is the one of the torch
-backend's `ValueModel`: only MLP/MoE projections and the value head train, the head
-starts at zero (V = 0 everywhere, explained variance 0 at step 0), everything else
-(embeddings, softmax or linear attention, norms) is frozen.
-
-The freezing happens where verl builds the module, *before* FSDP wraps it:
-`FrozenAttentionValueEngine` is registered in verl's `EngineRegistry` under its own model
-type (`settings.CRITIC_MODEL_TYPE`), so verl's engine stays untouched. Frozen
-parameters get no gradient, so AdamW never updates them (it skips `grad is None`), and
-FSDP2 / FSDP1 with `use_orig_params` accept mixed `requires_grad`. `CriticWorker` is
-verl's `TrainingWorker` under swerl's module path: unpickling it in a Ray worker imports
-this module, which performs the registration in that process.
+The rule of the torch backend's `ValueModel`: only MLP/MoE projections and the value head train,
+the head starts at zero. Freezing happens where verl builds the module, *before* FSDP wraps it,
+in an engine registered under its own model type (`settings.CRITIC_MODEL_TYPE`), so verl's own
+engine stays untouched; frozen parameters get no gradient, so AdamW skips them. The worker classes
+live here so unpickling them in a Ray worker imports this module and its registrations.
 """
 
 from __future__ import annotations
@@ -32,6 +24,7 @@ from verl.workers.engine_workers import ActorRolloutRefWorker, TrainingWorker
 import swerl.train.backends.verl.loss_fns
 import swerl.train.backends.verl.replica  # noqa: F401
 from swerl.log import get_logger
+from swerl.train.backends.critic import is_trainable
 from swerl.train.backends.verl.settings import CRITIC_MODEL_TYPE
 
 log = get_logger(__name__)
@@ -41,8 +34,8 @@ VALUE_HEADS = ("score.", "v_head.", "value_head.")
 
 
 def is_critic_trainable(name: str) -> bool:
-    """MLP / MoE parameters and the value head train; everything else is frozen (same rule as `ValueModel`)."""
-    return ".mlp." in f".{name}" or name.startswith(VALUE_HEADS)
+    """MLP / MoE parameters and the value head train; everything else is frozen (`ValueModel`'s rule)."""
+    return is_trainable(name) or name.startswith(VALUE_HEADS)
 
 
 def freeze_attention(module: nn.Module, *, zero_head: bool = True) -> list[str]:

@@ -1,19 +1,10 @@
 """The loss functions swerl hands to verl's workers (`worker_group.set_loss_fn`; imports verl).
 
-Same contract as verl's `verl.workers.utils.losses.ppo_loss` / `value_loss`:
-`fn(config, model_output, data, dp_group=None) -> (loss, metrics)`, called once per
-micro-batch inside verl's FSDP engine with the micro-batch `TensorDict`. What differs:
-
-- the batch's swerl step data (`swerl_rollout_index`, `swerl_sample_index` per row and
-  the step's `StepDenominators` as non-tensor `swerl_step`) become a `StepInfo` in
-  `config.global_batch_info` for the duration of the call, so the registered policy
-  loss reduces with whole-step denominators (rollout-mean included);
-- the critic loss is swerl's: 0.5 (V - G)^2 on action tokens, reduced like the policy
-  loss (TorchBackend's critic), no value clipping.
-
-These are module-level functions (bound with `functools.partial(fn, config=...)`), so
-Ray pickles them by reference and each worker imports this module, which registers
-swerl's estimators and losses there too.
+verl's contract `fn(config, model_output, data, dp_group=None) -> (loss, metrics)`, per micro-batch.
+The batch's step data become a `StepInfo` in `config.global_batch_info` for the call, so the
+registered policy loss reduces with whole-step denominators; the critic loss is 0.5 (V - G)^2 on
+action tokens reduced the same way, without value clipping. Module-level functions, so Ray pickles
+them by reference and each worker imports this module (registering swerl's losses there too).
 """
 
 from __future__ import annotations

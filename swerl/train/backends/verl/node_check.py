@@ -2,19 +2,10 @@
 
     python -m swerl.train.backends.verl.node_check --out DIR [--gpus N] [--sao] [--no-rollout]
 
-1. a random-init small Qwen3 model (+ swerl's locally trained tiny BPE tokenizer with the
-   Qwen chat template) is written to DIR/model: no hub access needed;
-2. `VerlBackend.start()`: Ray, FSDP actor (+ frozen-attention critic with --sao), vLLM
-   replicas on the same GPUs, first weight sync;
-3. rollout round trip: chat completions against every replica's OpenAI server with
-   `return_token_ids` and logprobs, i.e. what the gateway records, turned into swerl
-   `Sample`s (groups of 4, random 0/1 rewards);
-4. `release_engine()` (vLLM sleep) -> one `update()` on those samples -> a second update on
-   synthetic long samples for throughput -> `sync_weights(1)` -> the replicas serve again;
-5. DIR/node_check.json: timings, trained tokens/s, GPU memory (verl's
-   perf/max_memory_allocated_gb and nvidia-smi), metrics, and pass/fail of each stage.
-
-Exit status 0 only if every stage passed. Progress goes to stderr as structured logs.
+A random-init small Qwen3 model (no hub access), `VerlBackend.start()`, chat completions against
+every replica turned into `Sample`s, release -> update -> a throughput update on long synthetic
+samples -> `sync_weights(1)`; DIR/node_check.json holds timings, tokens/s, GPU memory, metrics and
+pass/fail per stage (docs/verl.md). Exit status 0 only if every stage passed.
 """
 
 from __future__ import annotations

@@ -1,21 +1,14 @@
 """The resource plan of a recipe: GPUs, memory per GPU, vLLM replicas, sandboxes (no verl, no torch).
 
-`swerl train --recipe NAME --dry-run` prints `render_plan(resource_plan(recipe))`
-without starting anything, so a recipe can be checked on a laptop before a cluster
-is booked. Memory figures are *estimates* from the parameter count and the recipe's
-token budgets (bytes per parameter of mixed-precision AdamW under FSDP full
-sharding, bf16 activation checkpoints, fp32 logits); they are for spotting a recipe
-that cannot fit, not a substitute for `perf/max_memory_allocated_gb` of a real run
-(docs/verl.md lists what was measured).
-
-Per GPU, during an update (vLLM asleep, its weights and KV cache released):
-    actor   4 B/param fp32 weights + 4 B grads + 8 B Adam (0 when offloaded), / n_gpus
-    critic  (SAO) 4 B/param weights + 12 B per *trainable* (MLP) param, / n_gpus
-    act.    max_token_len_per_gpu x layers x hidden x 2 B (checkpoints) + 20 B x tokens x hidden (one layer)
-    logits  max_token_len_per_gpu x vocab x (4 B fp32 logits + 2 B their bf16 gradient)
-            + (verl) one entropy chunk of 2048 x vocab x 8 B (chunked, recomputed in backward)
-During rollout: the trainer's resident weights (+ Adam unless offloaded) + vLLM's pool
-(gpu_memory_utilization x GPU memory, holding bf16 weights / rollout_tp and the KV cache).
+`swerl train --dry-run` prints it without starting anything, so a recipe can be checked before a
+cluster is booked. Memory figures are *estimates* for spotting a recipe that cannot fit, not a
+substitute for `perf/max_memory_allocated_gb` of a real run (docs/verl.md). Per GPU:
+    update  actor 4 B/param weights + 4 B grads + 8 B Adam (0 when offloaded), / n_gpus
+            critic (SAO) 4 B/param weights + 12 B per *trainable* (MLP) param, / n_gpus
+            activations max_token_len_per_gpu x layers x hidden x 2 B + 20 B x tokens x hidden
+            logits max_token_len_per_gpu x vocab x (4 B fp32 + 2 B bf16 gradient) + one entropy chunk
+    rollout the trainer's resident weights (+ Adam unless offloaded) + vLLM's pool
+            (gpu_memory_utilization x GPU memory: bf16 weights / rollout_tp + KV cache)
 """
 
 from __future__ import annotations
@@ -232,14 +225,14 @@ def render_plan(plan: ResourcePlan) -> str:
 
 
 def dry_run_text(recipe: Recipe) -> str:
-    """What `swerl train --recipe NAME --dry-run` prints: the resolved recipe (YAML), the resource
-    plan, and for `train.backend: verl` the verl trainer-config overrides it maps to. Starts nothing."""
+    """What `swerl train --dry-run` prints: the resource plan first (the answer to "will this fit?"), then the
+    resolved recipe (YAML) and, for `train.backend: verl`, the verl trainer-config overrides. Starts nothing."""
     import yaml
 
     from swerl.train.backends.verl.settings import verl_overrides
 
-    parts = ["# resolved recipe", yaml.safe_dump(recipe.model_dump(mode="json"), sort_keys=False).rstrip(), "",
-             render_plan(resource_plan(recipe))]
+    parts = [render_plan(resource_plan(recipe)), "", "# resolved recipe",
+             yaml.safe_dump(recipe.model_dump(mode="json"), sort_keys=False).rstrip()]
     if recipe.train.backend == "verl":
         parts += ["", "verl overrides (verl/trainer/config/ppo_trainer.yaml):"]
         parts += [f"  {x}" for x in verl_overrides(recipe)]

@@ -1,20 +1,11 @@
 """swerl `Sample`s -> verl `DataProto` / worker `TensorDict`, whole rollouts per rank (imports verl).
 
-Row layout (verl's left/right padding): a sample's prompt is everything before its first
-response token (left-padded to P), its "response" is the rest: actions *and* the
-observation tokens between them (right-padded to R), with `response_mask` 1 on actions
-only, as verl's multi-turn agent loop lays out tool outputs. `old_log_probs` is the
-logged `logp_rollout`: swerl's behaviour policy is the rollout's, never a recomputed one
-(docs/algorithms.md sec. 8), and one `update()` is one optimizer step.
-
-Rollouts are never split (sec. 5): `rollout_layout` balances *whole rollouts* over the
-data-parallel ranks with verl's own workload model and Karmarkar-Karp partitioner, puts
-a rollout's rows next to each other, and pads every rank to the same row count with
-empty rows (mask 0, weight 0), because verl's dispatch cuts the batch into equal
-contiguous chunks. verl's per-rank micro-batching may then regroup rows freely: all of a
-rank's rows are one mini-batch, i.e. one optimizer step, and the loss uses the whole
-step's denominators. Every row carries its provenance (`rollout_id`, `group_id` as
-verl's `uid`, `sample_index`).
+Row layout as docs/verl.md describes: prompt = everything before the first action token,
+"response" = the rest with `response_mask` 1 on actions only, `old_log_probs` = the logged
+`logp_rollout`. Rollouts are never split (sec. 5): `rollout_layout` balances whole rollouts over
+the data-parallel ranks (verl's workload model and partitioner), keeps a rollout's rows adjacent
+and pads every rank to the same row count with empty rows, because verl's dispatch cuts the batch
+into equal contiguous chunks; all of a rank's rows are one optimizer step.
 """
 
 from __future__ import annotations
@@ -53,9 +44,6 @@ class RowLayout:
     @property
     def rows_per_rank(self) -> int:
         return len(self.rows) // self.dp_size
-
-    def rank_of_row(self, k: int) -> int:
-        return k // self.rows_per_rank
 
 
 def rollout_layout(samples: Sequence[Sample], dp_size: int = 1) -> RowLayout:

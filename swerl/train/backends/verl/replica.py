@@ -1,34 +1,11 @@
-"""A swerl rollout replica behind verl's own replica interface: the embedded engine as a verl server (imports verl).
+"""swerl's embedded engine as a verl rollout replica (`rollout.name: swerl`; imports verl).
 
-Why: verl's collocated loop reaches its inference engines only through two interfaces -
-`RolloutReplica` (the driver side: `LLMServerManager` launches replicas, `CheckpointEngineManager`
-puts them to sleep and wakes them) and `BaseRollout` (the server adapter inside each hybrid
-trainer process, which verl's `update_weights` resumes and feeds the actor's weights). verl ships
-vLLM, SGLang and TensorRT-LLM behind them, all GPU-only. Registering swerl's embedded engine
-(`EmbeddedEngine`, a Hugging Face model with an OpenAI-compatible HTTP API) under
-`rollout.name: swerl` lets every line of verl's sleep / wake / weight-sync path run on CPU, and
-the engine serves exactly the weights that came through that path:
-
-    LLMServerManager.create  -> SwerlReplica.init_hybrid -> launch_servers: one `SwerlEngineServer`
-                                Ray actor per replica, on the node of the replica's first trainer rank
-    sleep_replicas           -> SwerlReplica.sleep -> server.sleep: in-flight generations finish,
-                                the parameters' storage is freed (like vLLM's level-2 sleep), new
-                                requests wait
-    update_weights (naive)   -> ActorWorker.update_weights (verl's code, every trainer rank):
-                                adapter.resume(["weights"]) -> server.wake_up: storage reallocated
-                                engine.get_per_tensor_param() -> adapter.update_weights: every rank
-                                walks the generator (FSDP2 all-gathers each tensor), the replica's
-                                leader rank streams the tensors in buckets to its server
-                                barrier, adapter.resume(["kv_cache"]) -> server serves again
-
-A server that was put to sleep serves again only after a complete sync (every parameter written),
-and it starts with no usable weights (`load_format: dummy`, verl's default), so what it generates
-with is always what verl's sync delivered. `SwerlEngineServer.sync_stats()` counts the syncs.
-
-verl 0.9 has a public registry for replicas (`RolloutReplicaRegistry.register`) but none for server
-adapters: `get_rollout_class` reads the table `verl.workers.rollout.base._ROLLOUT_REGISTRY`, so swerl
-adds its entry there. Importing this module registers both (the driver imports it in
-`VerlBackend.start`, the trainer ranks through `critic`, which their worker class lives in).
+verl reaches inference engines only through `RolloutReplica` (driver side: launch, sleep, wake) and
+`BaseRollout` (the server adapter in each trainer rank, fed the actor's weights), and ships only
+GPU engines behind them. Registering the embedded engine lets verl's whole sleep / wake / weight-sync
+path run on CPU, serving exactly the weights that came through it (docs/verl.md walks the calls).
+verl 0.9 has a public registry for replicas but none for server adapters, so swerl adds its entry to
+`verl.workers.rollout.base._ROLLOUT_REGISTRY`. Importing this module registers both.
 """
 
 from __future__ import annotations

@@ -1,26 +1,14 @@
 """Recipe -> verl trainer-config overrides (pure: no verl import), plus the names swerl registers in verl.
 
-verl's workers are configured by its Hydra trainer config (`verl/trainer/config/ppo_trainer.yaml`).
-`verl_overrides(recipe)` is the complete, ordered list of dotted overrides a recipe maps to,
-so `--dry-run` can print it on a machine without verl and `verl_config.build_verl_config`
-composes exactly this list. The user's `verl.overrides` come last and win.
-
-Why some values are fixed rather than read from the recipe:
-- `ppo_epochs=1`, `shuffle=false`: one `update()` is one optimizer step over whole
-  rollouts (docs/algorithms.md sec. 5); the backend passes the mini-batch size per call.
-- `use_dynamic_bsz=true`: micro-batches are cut by tokens (`max_token_len_per_gpu`), so
-  a rank's row count never has to divide a fixed micro-batch size.
-- `loss_agg_mode`: verl validates it against its own modes; swerl's mode (rollout-mean
-  included) travels with every batch, see `algos.swerl_actor_loss`.
-- `checkpoint_engine.backend=naive`: collocated weight sync, trainer -> vLLM in process.
-- `logprobs_mode=raw_logprobs`: the gateway records vLLM's raw log-probs (before
-  temperature), the quantity the trainer recomputes.
-- `served_model_name`: the replicas answer to one fixed model name (`served_model_name`).
-- `rollout.name`: `vllm`, or `swerl` (`verl.rollout_engine`): swerl's embedded engine registered as
-  verl's replica (`replica.py`), so verl's sleep/wake and weight sync run on CPU too.
-- `clip_ratio_c`: `algorithm.clip_ratio_c` (dual-clip), `inf` when the recipe turns it off.
-- `entropy_from_logits_with_chunking` + `entropy_checkpointing`: the entropy metric never holds
-  a full tokens x vocabulary softmax (at 32k x 248k that alone is 30 GiB in fp32).
+`verl_overrides(recipe)` is the complete, ordered list of dotted overrides of verl's Hydra
+`ppo_trainer.yaml`, so `--dry-run` prints it without verl and `verl_config.build_verl_config`
+composes exactly this list; the user's `verl.overrides` come last and win. Fixed values:
+`ppo_epochs=1`, `shuffle=false` (one `update()` is one optimizer step over whole rollouts);
+`use_dynamic_bsz` (micro-batches cut by tokens, so row counts need not divide a size);
+`loss_agg_mode` (verl validates its own modes; swerl's, rollout-mean included, rides on the
+batch); `checkpoint_engine.backend=naive` (collocated sync); `logprobs_mode=raw_logprobs` (the
+gateway records raw log-probs, before temperature); `served_model_name` (one fixed name);
+chunked, checkpointed entropy (a full tokens x vocabulary softmax at 32k x 248k is 30 GiB).
 """
 
 from __future__ import annotations

@@ -1,12 +1,10 @@
-"""A scripted engine: answers from a list of assistant messages, with real token ids.
+"""A scripted engine for end-to-end tests: answers from a list of assistant messages, with real token ids.
 
-A tiny random model never solves a task, yet the end-to-end test must see a
-reward of 1 through the real path (harness -> gateway -> engine -> sandbox).
-This engine plays the script: its i-th answer is `script[i]`, where i is the
-number of assistant turns already in the prompt, so it is stateless and serves
-any number of rollouts at once. Token ids come from a real tokenizer
-(`encode(reply) + [eos]`), and logprobs are a fixed, documented pattern, so
-everything recorded by the gateway is checkable.
+A tiny random model never solves a task, yet the end-to-end tests must see a reward of 1
+through the real path (harness -> gateway -> engine -> sandbox). Its i-th answer is
+`script[i]`, where i is the number of assistant turns already in the prompt (stateless, any
+number of rollouts at once); token ids are `encode(reply) + [eos]` from a real tokenizer and
+logprobs a fixed pattern, so everything the gateway records is checkable.
 """
 
 from __future__ import annotations

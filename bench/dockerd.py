@@ -1,14 +1,9 @@
-"""A private Docker engine on its own socket, for tests, the benchmark and `scripts/dockerd.sh`.
-
-Why private: CI machines start with nothing running, and several engineers share one
-machine; each user of this module gets a dockerd with its own socket, data root and
-exec root, no iptables changes and no default bridge, and stops it at the end.
-"""
+"""A private Docker engine (own socket, data and exec root, no iptables, no bridge) for tests, the benchmark
+and `scripts/dockerd.sh`: CI machines start with nothing running, and several users share one machine."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import shutil
 import signal
@@ -27,9 +22,8 @@ log = get_logger(__name__)
 class DockerDaemon:
     """`with DockerDaemon() as d: docker.DockerClient(base_url=d.base_url)` - started and stopped by us."""
 
-    def __init__(self, root: Path | None = None, *, keep_data: bool = False) -> None:
-        self.root = Path(root) if root else Path(tempfile.mkdtemp(prefix="swerl-dockerd-", dir="/tmp"))
-        self.keep_data = keep_data
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="swerl-dockerd-", dir="/tmp"))
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -51,8 +45,7 @@ class DockerDaemon:
             raise SandboxError("dockerd not found: install Debian's docker.io (apt-get install docker.io; scripts/setup.sh)")
         if os.geteuid() != 0:
             raise SandboxError("starting a private dockerd needs root (CI runs as root)")
-        self.root.mkdir(parents=True, exist_ok=True)
-        (self.root / "daemon.json").write_text(json.dumps({}))
+        (self.root / "daemon.json").write_text("{}")
         argv = [
             exe, "--host", self.base_url,
             "--data-root", str(self.root / "data"), "--exec-root", str(self.root / "exec"),
@@ -91,7 +84,7 @@ class DockerDaemon:
         return ""
 
     def stop(self) -> None:
-        """SIGTERM (dockerd stops its containers), then SIGKILL; unmount leftovers; remove the data unless kept."""
+        """SIGTERM (dockerd stops its containers), then SIGKILL; unmount leftovers; remove the data."""
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -101,17 +94,12 @@ class DockerDaemon:
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(timeout=10)
         self.proc = None
-        self._unmount_below(self.root)
-        if not self.keep_data:
-            shutil.rmtree(self.root, ignore_errors=True)
-
-    @staticmethod
-    def _unmount_below(root: Path) -> None:
-        prefix = str(root.resolve()) + "/"
+        prefix = str(self.root.resolve()) + "/"
         with contextlib.suppress(OSError):
             mounts = [line.split()[1] for line in Path("/proc/self/mounts").read_text().splitlines()]
             for mnt in sorted((m for m in mounts if m.startswith(prefix)), key=len, reverse=True):
                 subprocess.run(["umount", "-l", mnt], capture_output=True, check=False)
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> DockerDaemon:
         self.start()

@@ -1,0 +1,44 @@
+"""Test helpers over `swerl.tokens.TokenBatch`: a batch read back as event dicts, a batch from store rows,
+and the logical token count (what full-prompt records would hold)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from swerl.tokens import F_ERROR, F_LOGPROBS, F_PROMPT, F_RESPONSE, KINDS, TokenBatch
+
+
+def to_events(batch: TokenBatch) -> list[dict[str, Any]]:
+    """Every row as a JSON-ready dict with full `prompt_ids` lists."""
+    out = []
+    for r in range(len(batch)):
+        f = int(batch.flags[r])
+        rid, gid = batch.rollouts[int(batch.rollout[r])]
+        pv = int(batch.policy_version[r])
+        rw = float(batch.reward[r])
+        out.append({
+            "id": int(batch.event_id[r]), "rollout_id": rid, "group_id": gid, "attempt": int(batch.attempt[r]),
+            "seq": int(batch.seq[r]), "kind": KINDS[int(batch.kind[r])], "policy_version": None if pv < 0 else pv,
+            "prompt_ids": batch.prompt(r).tolist() if f & F_PROMPT else None,
+            "response_ids": batch.response(r).tolist() if f & F_RESPONSE else None,
+            "response_logprobs": batch.logprobs(r).tolist() if f & F_LOGPROBS else None,
+            "error": batch.errors.get(r, "error") if f & F_ERROR else None,
+            "reward": None if rw != rw else rw, "data": batch.data.get(r), "request": batch.requests.get(r)})
+    return out
+
+
+def from_rows(rows: Sequence[Sequence[Any]], *, logprob_bytes_dtype: str = "<f8",
+              requests: dict[int, Any] | None = None) -> TokenBatch:
+    """A batch from store rows (`ROW_FIELDS` order), through the gateway's one-copy serialiser."""
+    return TokenBatch.from_bytes(TokenBatch.rows_to_bytes(rows, logprob_bytes_dtype=logprob_bytes_dtype,
+                                                          requests=requests))
+
+
+def logical_tokens(batch: TokenBatch) -> int:
+    """Prompt + response tokens of every event as if stored whole."""
+    has_r = (batch.flags & F_RESPONSE) != 0
+    has_p = (batch.flags & F_PROMPT) != 0
+    return int(batch.prompt_len[has_p].sum() + np.diff(batch.resp_off)[has_r].sum())
