@@ -23,7 +23,7 @@ test-full: setup
 	.venv-verl/bin/python -m pytest -q -p no:cacheprovider tests/verl_backend
 
 bench: setup
-	@for f in bench/*.py; do echo "== $$f"; $(PY) $$f || exit 1; done
+	@for f in bench/*.py; do grep -q "__main__" $$f || continue; echo "== $$f"; $(PY) $$f || exit 1; done
 
 lint: setup
 	.venv/bin/ruff check swerl tests bench

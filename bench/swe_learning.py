@@ -12,9 +12,9 @@ Every stage is the public CLI, run as a subprocess exactly as a user types it, a
    bwrap, fresh-sandbox grading, gateway, best-effort merge, rollout-level GRPO, collocated async);
 6. `swerl eval swebench --model RL_RUN_DIR` (the run dir: exported on the fly) on the same tasks (after);
 7. `swerl eval compare before after` - paired bootstrap CI of the difference;
-8. the best simple alternative at no more budget: `swerl train sft` for `--baseline-epochs` (default 20)
-   on the same trajectories with the same seed, evaluated on the same tasks (`eval-long`), and
-   `swerl eval compare eval-long eval-after` (does RL beat simply training longer?).
+8. the simple alternative at far less budget than RL: `swerl train sft` for each of `--baseline-epochs`
+   (default 20; the seeds bench adds 40) on the same trajectories with the same seed, evaluated on the same tasks
+   (`eval-sft-<E>ep`), and `swerl eval compare eval-sft-<E>ep eval-after` (does RL beat training longer?).
 
 `--seed` seeds training (SFT init and order, RL sampling); `--data-seed` picks the expert sample and the
 held-out tasks, so runs with different `--seed` are evaluated on the same tasks.
@@ -28,7 +28,7 @@ Prints each stage's wall time, then
     BENCH swe_tiny_heldout_resolved_before <v> % goal >=0
     BENCH swe_tiny_heldout_resolved_after <v> % goal >before
     BENCH swe_tiny_heldout_gain_ci_low <v> pct-points goal >0
-    BENCH swe_tiny_heldout_resolved_longer_sft <v> % goal <after
+    BENCH swe_tiny_heldout_resolved_sft_<E>ep <v> % goal <after   (one line per baseline)
     BENCH swe_tiny_total_time <v> s goal <=2400
 
 `--tasks DIR` / `--expert DIR` / `--sft DIR` reuse earlier stages' outputs (the expensive ones on a small
@@ -89,12 +89,12 @@ def main() -> None:
     ap.add_argument("--rl-rollouts", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0, help="training seed (SFT and RL)")
     ap.add_argument("--data-seed", type=int, default=0, help="expert sample and held-out tasks")
-    ap.add_argument("--baseline-epochs", type=int, default=20, help="SFT-only arm's epochs (0: skip the arm)")
+    ap.add_argument("--baseline-epochs", default="20", help="SFT-only arms' epochs, comma-separated ('' skips)")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     if a.quick:
         a.expert_limit, a.sft_epochs, a.heldout, a.rl_steps, a.rl_rollouts = 6, 2, 3, 1, 4
-        a.baseline_epochs = min(a.baseline_epochs, 3)
+        a.baseline_epochs = "3"
     work = a.work.resolve()
     if work.exists():
         shutil.rmtree(work)
@@ -146,15 +146,16 @@ def main() -> None:
     out = sh("compare", ["eval", "compare", str(work / "eval-before"), str(work / "eval-after"), "--json",
                          "--seed", str(a.seed)], times, log)
     cmp = json.loads(out[out.index("{"):])
-    longer = None
-    if a.baseline_epochs:
-        # the best simple alternative, at far less compute than RL: train the same SFT longer
-        sft_stage("sft_long", work / "sft-long", a.baseline_epochs)
-        sh("eval_long", ["eval", "swebench", "--model", str(work / "sft-long"), "--out", str(work / "eval-long"),
-                         *eval_args], times, log)
-        out = sh("compare_long", ["eval", "compare", str(work / "eval-long"), str(work / "eval-after"), "--json",
-                                  "--seed", str(a.seed)], times, log)
-        longer = json.loads(out[out.index("{"):])
+    longer: dict[int, dict] = {}
+    for epochs in sorted({int(e) for e in a.baseline_epochs.split(",") if e.strip()}):
+        # the simple alternative, at far less compute than RL: train the same SFT longer
+        sft_dir, eval_dir = work / f"sft-{epochs}ep", work / f"eval-sft-{epochs}ep"
+        sft_stage(f"sft_{epochs}ep", sft_dir, epochs)
+        sh(f"eval_sft_{epochs}ep", ["eval", "swebench", "--model", str(sft_dir), "--out", str(eval_dir), *eval_args],
+           times, log)
+        out = sh(f"compare_sft_{epochs}ep", ["eval", "compare", str(eval_dir), str(work / "eval-after"), "--json",
+                                             "--seed", str(a.seed)], times, log)
+        longer[epochs] = json.loads(out[out.index("{"):])
     total = time.perf_counter() - t_all
 
     metrics = [json.loads(line) for line in (rl / "metrics.jsonl").read_text().splitlines() if line.strip()]
@@ -168,24 +169,24 @@ def main() -> None:
     print("rl train reward per update: " + " ".join(f"{r:.3f}" for r in rewards))
     print(f"held-out: {a.heldout} tasks, resolved {before:.1f}% -> {after:.1f}%, delta {cmp['delta_pct']:+.1f} "
           f"[{cmp['ci_low']:+.1f}, {cmp['ci_high']:+.1f}] ({cmp['confidence']:.0%} paired bootstrap)")
-    if longer is not None:
-        print(f"SFT for {a.baseline_epochs} epochs instead of RL: {longer['a_resolved_pct']:.1f}%; RL minus that "
-              f"{longer['delta_pct']:+.1f} [{longer['ci_low']:+.1f}, {longer['ci_high']:+.1f}]")
+    for epochs, c in longer.items():
+        print(f"SFT for {epochs} epochs instead of RL: {c['a_resolved_pct']:.1f}%; RL minus that "
+              f"{c['delta_pct']:+.1f} [{c['ci_low']:+.1f}, {c['ci_high']:+.1f}]")
     first, last = rewards[0], rewards[-1]
     (work / "summary.json").write_text(json.dumps({
         "seed": a.seed, "data_seed": a.data_seed, "sft_epochs": a.sft_epochs, "baseline_epochs": a.baseline_epochs,
         "rl_steps": a.rl_steps, "rl_rollouts": a.rl_rollouts, "heldout": a.heldout, "times_s": times,
         "total_s": total, "train_reward": rewards, "resolved_pct": {"before": before, "after": after},
-        "gain": cmp, "rl_minus_longer_sft": longer}, indent=2))
+        "gain": cmp, "rl_minus_sft_epochs": longer}, indent=2))
     print(f"BENCH swe_tiny_train_reward_first {first:.3f} reward goal >0 {'met' if first > 0 else 'missed'}")
     print(f"BENCH swe_tiny_train_reward_last {last:.3f} reward goal >{first:.3f} {'met' if last > first else 'missed'}")
     print(f"BENCH swe_tiny_heldout_resolved_before {before:.1f} % goal >=0 met")
     print(f"BENCH swe_tiny_heldout_resolved_after {after:.1f} % goal >{before:.1f} {'met' if after > before else 'missed'}")
     print(f"BENCH swe_tiny_heldout_gain_ci_low {cmp['ci_low']:.1f} pct-points goal >0 "
           f"{'met' if cmp['ci_low'] > 0 else 'missed'}")
-    if longer is not None:
-        lp = longer["a_resolved_pct"]
-        print(f"BENCH swe_tiny_heldout_resolved_longer_sft {lp:.1f} % goal <{after:.1f} "
+    for epochs, c in longer.items():
+        lp = c["a_resolved_pct"]
+        print(f"BENCH swe_tiny_heldout_resolved_sft_{epochs}ep {lp:.1f} % goal <{after:.1f} "
               f"{'met' if lp < after else 'missed'}")
     print(f"BENCH swe_tiny_total_time {total:.0f} s goal <=2400 {'met' if total <= 2400 else 'missed'}")
 
