@@ -43,9 +43,10 @@ def arms_of(runs: list[Path]) -> dict[str, str]:
 
 
 def resolved(run: Path, eval_dir: str) -> dict[str, bool]:
-    """instance id -> resolved at attempt 0, from one eval run's report."""
-    report = json.loads((run / eval_dir / "report.json").read_text())
-    return {i["instance_id"]: i["outcome"] == "resolved" for i in report["instances"] if i["attempt"] == 0}
+    """instance id -> resolved at attempt 0 (as `swerl eval compare` pairs them), from one eval run's report."""
+    from swerl.eval.compare import load_report
+
+    return {i.instance_id: i.outcome == "resolved" for i in load_report(run / eval_dir).instances if i.attempt == 0}
 
 
 def table(runs: list[Path], arms: dict[str, str]) -> tuple[list[str], dict[str, np.ndarray]]:

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 from swe_learning_seeds import arms_of, table, two_way_bootstrap
 
+from swerl.eval.schema import EvalReport, InstanceAttempt
+
 
 def _eval(run: Path, name: str, outcomes: dict[str, bool]) -> None:
     d = run / name
     d.mkdir(parents=True)
-    instances = [{"instance_id": t, "attempt": 0, "outcome": "resolved" if ok else "unresolved"}
+    instances = [InstanceAttempt(instance_id=t, attempt=0, repo="r", outcome="resolved" if ok else "unresolved")
                  for t, ok in outcomes.items()]
-    instances.append({"instance_id": "a", "attempt": 1, "outcome": "unresolved"})  # a retry: attempt 0 counts
-    (d / "report.json").write_text(json.dumps({"instances": instances}))
+    instances.append(InstanceAttempt(instance_id="a", attempt=1, repo="r", outcome="unresolved"))  # attempt 0 counts
+    report = EvalReport(run_id=name, model="m", dataset="d", split="test", total=len(outcomes), counts={},
+                        resolved_pct=0.0, resolved_ids=[], per_repo=[], mean_steps=0, mean_tokens=0, mean_cost=0,
+                        exit_status={}, attempts=2, instances=instances)
+    (d / "report.json").write_text(report.model_dump_json())
 
 
 def test_arms_are_the_policies_every_run_has_and_tasks_the_ones_every_arm_has(tmp_path: Path) -> None:
