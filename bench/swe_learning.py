@@ -14,7 +14,11 @@ Every stage is the public CLI, run as a subprocess exactly as a user types it, a
 7. `swerl eval compare before after` - paired bootstrap CI of the difference;
 8. the simple alternative at far less budget than RL: `swerl train sft` for each of `--baseline-epochs`
    (default 20; the seeds bench adds 40) on the same trajectories with the same seed, evaluated on the same tasks
-   (`eval-sft-<E>ep`), and `swerl eval compare eval-sft-<E>ep eval-after` (does RL beat training longer?).
+   (`eval-sft-<E>ep`), and `swerl eval compare eval-sft-<E>ep eval-after` (does RL beat training longer?);
+9. the simple alternative that also uses the reward, at RL's rollout budget: rejection-sampling fine-tuning
+   (RFT, one round of expert iteration). `swerl eval swebench --attempts 4 --temperature 0.8` samples the RL
+   start on as many train tasks as RL's rollouts cover (`rft-samples`); `swerl train sft --init SFT_DIR`
+   continues on the expert trajectories plus the resolved samples (`--rft-epochs`) -> `eval-rft`.
 
 `--seed` seeds training (SFT init and order, RL sampling); `--data-seed` picks the expert sample and the
 held-out tasks, so runs with different `--seed` are evaluated on the same tasks.
@@ -29,6 +33,7 @@ Prints each stage's wall time, then
     BENCH swe_tiny_heldout_resolved_after <v> % goal >before
     BENCH swe_tiny_heldout_gain_ci_low <v> pct-points goal >0
     BENCH swe_tiny_heldout_resolved_sft_<E>ep <v> % goal <after   (one line per baseline)
+    BENCH swe_tiny_heldout_resolved_rft <v> % goal <after
     BENCH swe_tiny_total_time <v> s goal <=2400
 
 `--tasks DIR` / `--expert DIR` / `--sft DIR` reuse earlier stages' outputs (the expensive ones on a small
@@ -73,6 +78,31 @@ def sh(stage: str, args: list[str], times: dict[str, float], log: Path) -> str:
     return res.stdout
 
 
+def rft_arm(a: argparse.Namespace, tasks: Path, expert: Path, sft: Path, work: Path, agent_args: list[str],
+            eval_args: list[str], times: dict[str, float], log: Path) -> dict:
+    """Rejection-sampling fine-tuning at RL's rollout budget; `swerl eval compare eval-rft eval-after`."""
+    attempts = a.rft_attempts
+    n_tasks = max(1, a.rl_steps * a.rl_rollouts // attempts)  # RL's rollouts: steps x rollouts_per_step
+    rows = [line for line in (tasks / "train.jsonl").read_text().splitlines() if line.strip()]
+    random.Random(f"rft-{a.seed}").shuffle(rows)
+    sample = tasks / f"rft-{n_tasks}-seed{a.seed}.jsonl"  # beside train.jsonl: repo_dir stays valid
+    sample.write_text("".join(line + "\n" for line in rows[:n_tasks]))
+    samples = work / "rft-samples"
+    sh("rft_sample", ["eval", "swebench", "--model", str(sft), "--out", str(samples), "--dataset", str(sample),
+                      "--attempts", str(attempts), "--temperature", "0.8", *agent_args], times, log)  # as RL samples
+    model = work / "sft-rft"
+    sh("rft_sft", ["train", "sft", "--data", str(expert), str(samples), "--out", str(model), "--recipe", "swe-tiny",
+                   "--init", str(sft), "--epochs", str(a.rft_epochs or a.sft_epochs), "--lr", str(a.sft_lr),
+                   "--batch-tokens", str(a.sft_batch_tokens), "--seed", str(a.seed)], times, log)
+    sh("eval_rft", ["eval", "swebench", "--model", str(model), "--out", str(work / "eval-rft"), *eval_args],
+       times, log)
+    out = sh("compare_rft", ["eval", "compare", str(work / "eval-rft"), str(work / "eval-after"), "--json",
+                             "--seed", str(a.seed)], times, log)
+    report = json.loads((samples / "report.json").read_text())
+    return {**json.loads(out[out.index("{"):]), "samples": n_tasks * attempts,
+            "samples_resolved": sum(1 for i in report["instances"] if i["outcome"] == "resolved")}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", type=Path, default=ROOT / "runs" / "bench-swe-learning")
@@ -90,11 +120,14 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="training seed (SFT and RL)")
     ap.add_argument("--data-seed", type=int, default=0, help="expert sample and held-out tasks")
     ap.add_argument("--baseline-epochs", default="20", help="SFT-only arms' epochs, comma-separated ('' skips)")
+    ap.add_argument("--rft-epochs", type=int, default=0, help="RFT arm's epochs from the RL start (0: --sft-epochs); "
+                                                               "--rft-attempts 0 skips the arm")
+    ap.add_argument("--rft-attempts", type=int, default=4, help="samples per train task (the recipe's n_per_task)")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     if a.quick:
         a.expert_limit, a.sft_epochs, a.heldout, a.rl_steps, a.rl_rollouts = 6, 2, 3, 1, 4
-        a.baseline_epochs = "3"
+        a.baseline_epochs, a.rft_attempts = "3", 2
     work = a.work.resolve()
     if work.exists():
         shutil.rmtree(work)
@@ -130,10 +163,10 @@ def main() -> None:
     random.Random(f"heldout-{a.data_seed}").shuffle(test_rows)
     heldout = tasks / f"heldout-{a.heldout}-seed{a.data_seed}.jsonl"  # beside test.jsonl: repo_dir stays valid
     heldout.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in test_rows[:a.heldout]))
-    eval_args = ["--dataset", str(heldout), "--backend", "bwrap", "--harness", "mini-swe-agent-textbased",
-                 "--agent-config", str(AGENT_CONFIG), "--step-limit", str(STEPS), "--max-tokens", str(MAX_TOKENS),
-                 "--command-timeout", "60", "--temperature", "0", "--workers", str(a.workers),
-                 "--engine", "embedded", "--infra-retries", "1"]
+    agent_args = ["--backend", "bwrap", "--harness", "mini-swe-agent-textbased", "--agent-config", str(AGENT_CONFIG),
+                  "--step-limit", str(STEPS), "--max-tokens", str(MAX_TOKENS), "--command-timeout", "60",
+                  "--workers", str(a.workers), "--engine", "embedded", "--infra-retries", "1"]
+    eval_args = ["--dataset", str(heldout), "--temperature", "0", *agent_args]  # greedy, on held-out tasks
     sh("eval_before", ["eval", "swebench", "--model", str(sft), "--out", str(work / "eval-before"), *eval_args],
        times, log)
     rl = work / "rl"
@@ -156,6 +189,7 @@ def main() -> None:
         out = sh(f"compare_sft_{epochs}ep", ["eval", "compare", str(eval_dir), str(work / "eval-after"), "--json",
                                              "--seed", str(a.seed)], times, log)
         longer[epochs] = json.loads(out[out.index("{"):])
+    rft = rft_arm(a, tasks, expert, sft, work, agent_args, eval_args, times, log) if a.rft_attempts else None
     total = time.perf_counter() - t_all
 
     metrics = [json.loads(line) for line in (rl / "metrics.jsonl").read_text().splitlines() if line.strip()]
@@ -172,12 +206,16 @@ def main() -> None:
     for epochs, c in longer.items():
         print(f"SFT for {epochs} epochs instead of RL: {c['a_resolved_pct']:.1f}%; RL minus that "
               f"{c['delta_pct']:+.1f} [{c['ci_low']:+.1f}, {c['ci_high']:+.1f}]")
+    if rft:
+        print(f"RFT instead of RL ({rft['samples_resolved']}/{rft['samples']} samples resolved): "
+              f"{rft['a_resolved_pct']:.1f}%; RL minus that {rft['delta_pct']:+.1f} [{rft['ci_low']:+.1f}, "
+              f"{rft['ci_high']:+.1f}]")
     first, last = rewards[0], rewards[-1]
     (work / "summary.json").write_text(json.dumps({
         "seed": a.seed, "data_seed": a.data_seed, "sft_epochs": a.sft_epochs, "baseline_epochs": a.baseline_epochs,
         "rl_steps": a.rl_steps, "rl_rollouts": a.rl_rollouts, "heldout": a.heldout, "times_s": times,
         "total_s": total, "train_reward": rewards, "resolved_pct": {"before": before, "after": after},
-        "gain": cmp, "rl_minus_sft_epochs": longer}, indent=2))
+        "gain": cmp, "rl_minus_sft_epochs": longer, "rl_minus_rft": rft}, indent=2))
     print(f"BENCH swe_tiny_train_reward_first {first:.3f} reward goal >0 {'met' if first > 0 else 'missed'}")
     print(f"BENCH swe_tiny_train_reward_last {last:.3f} reward goal >{first:.3f} {'met' if last > first else 'missed'}")
     print(f"BENCH swe_tiny_heldout_resolved_before {before:.1f} % goal >=0 met")
@@ -188,6 +226,9 @@ def main() -> None:
         lp = c["a_resolved_pct"]
         print(f"BENCH swe_tiny_heldout_resolved_sft_{epochs}ep {lp:.1f} % goal <{after:.1f} "
               f"{'met' if lp < after else 'missed'}")
+    if rft:
+        print(f"BENCH swe_tiny_heldout_resolved_rft {rft['a_resolved_pct']:.1f} % goal <{after:.1f} "
+              f"{'met' if rft['a_resolved_pct'] < after else 'missed'}")
     print(f"BENCH swe_tiny_total_time {total:.0f} s goal <=2400 {'met' if total <= 2400 else 'missed'}")
 
 

@@ -104,8 +104,9 @@ def assemble_cmd(
 
 @app.command("sft")
 def sft_cmd(
-    data: list[Path] = typer.Option(..., "--data", help="*.traj.json files/dirs (mini-swe-agent) or SWE-smith "
-                                                        "trajectory rows (.jsonl/.json/.parquet with `messages`)."),
+    data: list[Path] = typer.Option(..., "--data", help="*.traj.json files/dirs (mini-swe-agent), SWE-smith "
+                                                        "trajectory rows (.jsonl/.json/.parquet with `messages`) or "
+                                                        "`swerl eval swebench` run dirs (graded attempts)."),
     out: Path = typer.Option(..., "--out", help="Model directory to write (transformers + tokenizer)."),
     recipe: str = typer.Option("swe-tiny", "--recipe", help="Recipe whose model section sizes a tiny init and "
                                                            "names the tokenizer."),

@@ -110,7 +110,9 @@ def read_conversations(paths: list[Path], only_resolved: bool = True) -> tuple[l
     files: list[Path] = []
     for p in paths:
         p = Path(p)
-        if p.is_dir():
+        if p.is_dir() and (p / "run.json").is_file() and (p / "agent.jsonl").is_file():
+            files.append(p)  # an `swerl eval swebench` run dir: its graded attempts (rejection sampling)
+        elif p.is_dir():
             found = sorted(p.rglob("*.traj.json"))
             if not found:
                 raise DataError(f"--data {p}: a directory without *.traj.json files")
@@ -135,7 +137,10 @@ def read_conversations(paths: list[Path], only_resolved: bool = True) -> tuple[l
 
 
 def _records(f: Path) -> Iterator[tuple[str, Any, bool | None]]:
-    """(where, messages, resolved or None) per conversation of one `--data` file."""
+    """(where, messages, resolved or None) per conversation of one `--data` file or eval run dir."""
+    if f.is_dir():
+        yield from _eval_run_records(f)
+        return
     name = f.name.lower()
     if name.endswith(".jsonl"):
         rows = read_json_rows(f, f"--data {f}")
@@ -162,6 +167,23 @@ def _records(f: Path) -> Iterator[tuple[str, Any, bool | None]]:
         resolved = r.get("resolved")
         yield (f"{f} {label} ({r.get('instance_id') or r.get('traj_id') or '?'})", r["messages"],
                None if resolved is None else bool(resolved))
+
+
+def _eval_run_records(root: Path) -> Iterator[tuple[str, Any, bool]]:
+    """Every attempt of an eval run dir, resolved as its grade says: SWE-smith's rejection sampling, and the
+    data of rejection-sampling fine-tuning (sample the policy on train tasks with `--attempts`, keep what passed)."""
+    from swerl.eval.store import RunStore
+
+    store = RunStore(root)
+    manifest = store.manifest()
+    assert manifest is not None  # the caller saw run.json
+    grades = store.grades(manifest.run_id)
+    for (iid, attempt), rec in sorted(store.agent_records(manifest.run_id).items()):
+        traj = root / (rec.trajectory or f"trajs/{iid}/attempt{attempt}.traj.json")
+        if not traj.is_file():
+            continue  # an infra failure leaves no trajectory
+        grade = grades.get((iid, attempt, rec.patch_sha))
+        yield str(traj), json.loads(traj.read_text())["messages"], bool(grade and grade.resolved)
 
 
 def encode_conversation(tokenizer: Any, messages: list[dict[str, str]], max_tokens: int) -> tuple[list[int], list[int]]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -19,18 +22,23 @@ def pack(tmp_path_factory: pytest.TempPathFactory) -> TaskPack:
     return materialize(tmp_path_factory.mktemp("tp") / "pack")
 
 
-def _run_tests(repo: Path, ref: str, work: Path) -> dict[str, str]:
-    """Check out `ref` into a fresh worktree and run its tests; returns node id -> passed|failed."""
+def _run_tests(repo: Path, ref: str, work: Path) -> Callable[[], dict[str, str]]:
+    """Check out `ref` into a fresh worktree (now: git locks the repo); returns a job that runs its tests and
+    gives node id -> passed|failed (jobs run in parallel: they share nothing)."""
     git(repo, "worktree", "add", "-q", "--detach", str(work), ref)
     xml = work / "report.xml"
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}", "tests"],
-                   cwd=work, capture_output=True)
-    status = {}
-    for case in ET.parse(xml).getroot().iter("testcase"):
-        node = case.get("classname", "").replace(".", "/") + ".py::" + case.get("name", "")
-        failed = any(child.tag in ("failure", "error") for child in case)
-        status[node] = "failed" if failed else "passed"
-    return status
+
+    def job() -> dict[str, str]:
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={xml}", "tests"],
+                       cwd=work, capture_output=True)
+        status = {}
+        for case in ET.parse(xml).getroot().iter("testcase"):
+            node = case.get("classname", "").replace(".", "/") + ".py::" + case.get("name", "")
+            failed = any(child.tag in ("failure", "error") for child in case)
+            status[node] = "failed" if failed else "passed"
+        return status
+
+    return job
 
 
 def test_pack_shape(pack: TaskPack) -> None:
@@ -47,15 +55,18 @@ def test_pack_shape(pack: TaskPack) -> None:
 
 
 def test_f2p_and_p2p_are_true(pack: TaskPack, tmp_path: Path) -> None:
-    main_status = {}
+    jobs: dict[str, Callable[[], dict[str, str]]] = {}
     for row in pack.rows:
         repo = pack.repo_dir(row)
-        if repo not in main_status:
-            main_status[repo] = _run_tests(repo, "main", tmp_path / f"main-{repo.name}")
+        if f"main-{repo.name}" not in jobs:
+            jobs[f"main-{repo.name}"] = _run_tests(repo, "main", tmp_path / f"main-{repo.name}")
         hidden = git(repo, "log", "-1", "--format=%s", row.instance_id).strip() == HIDDEN_TESTS_COMMIT
         # a branch that hides its F2P tests is graded at the bug commit, as swesmith's harness does (HEAD~1)
-        bug = _run_tests(repo, row.instance_id + ("~1" if hidden else ""), tmp_path / row.instance_id)
-        clean = main_status[repo]
+        jobs[row.instance_id] = _run_tests(repo, row.instance_id + ("~1" if hidden else ""), tmp_path / row.instance_id)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        status = dict(zip(jobs, pool.map(lambda job: job(), jobs.values()), strict=True))
+    for row in pack.rows:
+        bug, clean = status[row.instance_id], status[f"main-{pack.repo_dir(row).name}"]
         for t in row.FAIL_TO_PASS:
             assert bug[t] == "failed", (row.instance_id, t)
             assert clean[t] == "passed", (row.instance_id, t)

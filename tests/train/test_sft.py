@@ -81,6 +81,36 @@ def test_reads_traj_files_and_swesmith_rows(tmp_path: Path) -> None:
     assert counts["conversations"] == 4
 
 
+def test_reads_an_eval_run_dir_by_its_grades(tmp_path: Path) -> None:
+    """Rejection sampling from `swerl eval swebench --attempts`: an attempt counts as resolved by its grade (every
+    attempt here submitted), matched on instance, attempt and the graded patch; other runs' lines are ignored."""
+    from swerl.eval.schema import AgentRecord, GradeRecord, ModelSpec, RunManifest
+    from swerl.eval.store import RunStore
+
+    store = RunStore(tmp_path / "samples")
+    store.write_manifest(RunManifest(run_id="r1", created_at=0.0, swerl_version="0", model=ModelSpec(kind="checkpoint", source="m", name="m"),
+                                     dataset="d.jsonl", split="test", backend="bwrap", grader="sandbox", attempts=2,
+                                     instance_ids=["add", "wrap"]))
+    store.open()
+    graded = {("add", 0): True, ("add", 1): False, ("wrap", 0): True, ("wrap", 1): True}
+    for (iid, k), ok in graded.items():
+        traj = f"trajs/{iid}/attempt{k}.traj.json"
+        (store.root / traj).parent.mkdir(parents=True, exist_ok=True)
+        write_traj(store.root / traj, iid, resolved=False)  # the file's own flag is not what counts
+        store.add_agent(AgentRecord(run_id="r1", instance_id=iid, attempt=k, repo="r", exit_status="Submitted",
+                                    patch_sha=f"p{k}", trajectory=traj))
+        sha = "stale" if (iid, k) == ("wrap", 1) else f"p{k}"  # a grade of another patch: not this attempt's
+        store.add_grade(GradeRecord(run_id="r1", instance_id=iid, attempt=k, patch_sha=sha, grader="sandbox-bwrap",
+                                    outcome="resolved" if ok else "unresolved", resolved=ok))
+    store.add_grade(GradeRecord(run_id="old", instance_id="add", attempt=1, patch_sha="p1", grader="sandbox-bwrap",
+                                outcome="resolved", resolved=True))  # another run's grade is never reused
+    convs, counts = read_conversations([store.root])
+    assert counts == {"files": 1, "conversations": 2, "skipped_unresolved": 2}
+    assert sorted(Path(src).parent.name + "/" + Path(src).name for src, _ in convs) == [
+        "add/attempt0.traj.json", "wrap/attempt0.traj.json"]
+    assert read_conversations([store.root], only_resolved=False)[1]["conversations"] == 4
+
+
 def test_bad_input_names_file_and_field(tmp_path: Path) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"instance_id": "x", "messages": [{"content": "hi"}]}) + "\n")
