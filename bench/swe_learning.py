@@ -91,7 +91,7 @@ def rft_arm(a: argparse.Namespace, tasks: Path, expert: Path, sft: Path, work: P
     sh("rft_sample", ["eval", "swebench", "--model", str(sft), "--out", str(samples), "--dataset", str(sample),
                       "--attempts", str(attempts), "--temperature", "0.8", *agent_args], times, log)  # as RL samples
     model = work / "sft-rft"
-    sh("rft_sft", ["train", "sft", "--data", str(expert), str(samples), "--out", str(model), "--recipe", "swe-tiny",
+    sh("rft_sft", ["train", "sft", "--data", str(expert), "--data", str(samples), "--out", str(model), "--recipe", "swe-tiny",
                    "--init", str(sft), "--epochs", str(a.rft_epochs or a.sft_epochs), "--lr", str(a.sft_lr),
                    "--batch-tokens", str(a.sft_batch_tokens), "--seed", str(a.seed)], times, log)
     sh("eval_rft", ["eval", "swebench", "--model", str(model), "--out", str(work / "eval-rft"), *eval_args],

@@ -30,11 +30,15 @@ def test_arms_are_the_policies_every_run_has_and_tasks_the_ones_every_arm_has(tm
         _eval(run, "eval-sft-40ep", {"a": True, "b": True, "c": False})
         _eval(run, "eval-sft-20ep", {"a": False, "b": True})  # no "c": the pooled table drops it
     _eval(runs[0], "eval-sft-5ep", {"a": True, "b": True, "c": True})  # only one run has it: not an arm
+    _eval(runs[0], "eval-rft", {"a": True, "b": True, "c": True})
+    assert "rft" not in arms_of(runs)
+    _eval(runs[1], "eval-rft", {"a": False, "b": True, "c": True})  # now every run has it
     arms = arms_of(runs)
-    assert list(arms) == ["sft", "rl", "sft-20ep", "sft-40ep"]
+    assert list(arms) == ["sft", "rl", "sft-20ep", "sft-40ep", "rft"]
     tasks, m = table(runs, arms)
     assert tasks == ["a", "b"]
     assert m["rl"].tolist() == [[1, 0], [1, 1]] and m["sft"].shape == (2, 2)
+    assert m["rft"].tolist() == [[1, 1], [0, 1]]
 
 
 def test_two_way_bootstrap_interval() -> None:
