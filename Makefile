@@ -14,7 +14,7 @@ demo: setup
 	@scripts/demo.sh
 
 test: setup
-	$(PY) -m pytest -m "not slow" -q
+	$(PY) -m pytest -m "not slow" -q --durations=25
 
 test-full: setup
 	@scripts/setup-vllm.sh
