@@ -18,7 +18,8 @@ Every stage is the public CLI, run as a subprocess exactly as a user types it, a
 9. the simple alternative that also uses the reward, at RL's rollout budget: rejection-sampling fine-tuning
    (RFT, one round of expert iteration). `swerl eval swebench --attempts 4 --temperature 0.8` samples the RL
    start on as many train tasks as RL's rollouts cover (`rft-samples`); `swerl train sft --init SFT_DIR`
-   continues on the expert trajectories plus the resolved samples (`--rft-epochs`) -> `eval-rft`.
+   continues on the expert trajectories plus the resolved samples (`--rft-epochs`) -> `eval-rft`. Off by
+   default (`--rft-attempts 4` turns it on; `bench/swe_learning_seeds.py` does): it costs as many rollouts as RL.
 
 `--seed` seeds training (SFT init and order, RL sampling); `--data-seed` picks the expert sample and the
 held-out tasks, so runs with different `--seed` are evaluated on the same tasks.
@@ -120,14 +121,15 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0, help="training seed (SFT and RL)")
     ap.add_argument("--data-seed", type=int, default=0, help="expert sample and held-out tasks")
     ap.add_argument("--baseline-epochs", default="20", help="SFT-only arms' epochs, comma-separated ('' skips)")
-    ap.add_argument("--rft-epochs", type=int, default=0, help="RFT arm's epochs from the RL start (0: --sft-epochs); "
-                                                               "--rft-attempts 0 skips the arm")
-    ap.add_argument("--rft-attempts", type=int, default=4, help="samples per train task (the recipe's n_per_task)")
+    ap.add_argument("--rft-epochs", type=int, default=0, help="RFT arm's epochs from the RL start (0: --sft-epochs)")
+    ap.add_argument("--rft-attempts", type=int, default=0,
+                    help="RFT arm: samples per train task (4, the recipe's n_per_task); 0 skips the arm, which "
+                         "costs as many rollouts as RL (the seeds bench turns it on)")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     if a.quick:
         a.expert_limit, a.sft_epochs, a.heldout, a.rl_steps, a.rl_rollouts = 6, 2, 3, 1, 4
-        a.baseline_epochs, a.rft_attempts = "3", 2
+        a.baseline_epochs, a.rft_attempts = "3", min(a.rft_attempts, 2)
     work = a.work.resolve()
     if work.exists():
         shutil.rmtree(work)

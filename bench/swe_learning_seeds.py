@@ -90,8 +90,9 @@ def plot(seeds: list[str], pct: dict[str, np.ndarray], out: Path, labels: dict[s
         ax.bar(x + (i - (len(pct) - 1) / 2) * width, vals, width, label=labels[arm])
     ax.set_xticks(x, [f"seed {s}" for s in seeds] + ["mean"])
     ax.set_ylabel("held-out resolved %")
-    ax.set_ylim(0, 100)
-    ax.legend(loc="lower right", fontsize=8)
+    ax.set_ylim(0, 115)
+    ax.set_yticks(range(0, 101, 20))
+    ax.legend(loc="upper center", ncol=len(pct), fontsize=8)
     ax.set_title("swe-tiny: RL vs the simple alternatives (held-out, greedy)")
     fig.tight_layout()
     fig.savefig(out, dpi=120)
@@ -108,6 +109,7 @@ def main() -> None:
     ap.add_argument("--expert-limit", type=int, default=32)
     ap.add_argument("--sft-epochs", type=int, default=40)
     ap.add_argument("--baseline-epochs", default="80")
+    ap.add_argument("--rft-attempts", type=int, default=4, help="the RFT arm's samples per train task (0 skips it)")
     a, extra = ap.parse_known_args()
     extra = [x for x in extra if x != "--"]
     work = a.work.resolve()
@@ -123,7 +125,7 @@ def main() -> None:
             reuse = ["--tasks", str(tasks), "--expert", str(expert)] if tasks and expert else []
             cmd = [sys.executable, str(ROOT / "bench" / "swe_learning.py"), "--work", str(run), "--seed", seed,
                    "--data-seed", "0", "--expert-limit", str(a.expert_limit), "--sft-epochs", str(a.sft_epochs), "--baseline-epochs",
-                   a.baseline_epochs, *reuse, *extra]
+                   a.baseline_epochs, "--rft-attempts", str(a.rft_attempts), *reuse, *extra]
             print(f"[seed {seed}] {' '.join(cmd)}", flush=True)
             subprocess.run(cmd, check=True)
             tasks, expert = tasks or run / "tasks", expert or run / "expert"
@@ -132,7 +134,7 @@ def main() -> None:
     arms = arms_of(runs)
     common, m = table(runs, arms)
     names = [str(json.loads((r / "summary.json").read_text())["seed"]) if (r / "summary.json").is_file()
-             else r.name for r in runs]
+             else r.name.removeprefix("seed-") for r in runs]
     pct = {arm: 100 * m[arm].mean(axis=1) for arm in arms}
     summary = runs[0] / "summary.json"
     start = json.loads(summary.read_text()).get("sft_epochs", a.sft_epochs) if summary.is_file() else a.sft_epochs
