@@ -176,7 +176,8 @@ def _eval_run_records(root: Path) -> Iterator[tuple[str, Any, bool]]:
 
     store = RunStore(root)
     manifest = store.manifest()
-    assert manifest is not None  # the caller saw run.json
+    if manifest is None:
+        raise DataError(f"--data {root}: run.json disappeared while reading the eval run")
     grades = store.grades(manifest.run_id)
     for (iid, attempt), rec in sorted(store.agent_records(manifest.run_id).items()):
         traj = root / (rec.trajectory or f"trajs/{iid}/attempt{attempt}.traj.json")
