@@ -25,7 +25,7 @@ dir of `swe_learning.py`) without running anything.
 Usage: .venv/bin/python bench/swe_learning_seeds.py [--seeds 0,1,2] [--work DIR] [--tasks DIR --expert DIR]
        [--expert-limit 32] [--sft-epochs 40] [--baseline-epochs 80] [--rft-attempts 4]
        [--runs DIR ...] [extra args passed to swe_learning.py after --]
-About 45 min per seed on 2 free cores (RL ~15 min, RFT's 128 samples ~15-25 min, four held-out evals).
+About an hour per seed on 2 free cores (RL and the RFT samples ~15 min each, SFT, four held-out evals).
 """
 
 from __future__ import annotations
