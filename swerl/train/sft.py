@@ -170,21 +170,22 @@ def _records(f: Path) -> Iterator[tuple[str, Any, bool | None]]:
 
 
 def _eval_run_records(root: Path) -> Iterator[tuple[str, Any, bool]]:
-    """Every attempt of an eval run dir, resolved as its grade says: SWE-smith's rejection sampling, and the
+    """Every attempt of an eval run dir, resolved as its report says: SWE-smith's rejection sampling, and the
     data of rejection-sampling fine-tuning (sample the policy on train tasks with `--attempts`, keep what passed)."""
+    from swerl.eval.report import collect
     from swerl.eval.store import RunStore
 
     store = RunStore(root)
     manifest = store.manifest()
     if manifest is None:
         raise DataError(f"--data {root}: run.json disappeared while reading the eval run")
-    grades = store.grades(manifest.run_id)
-    for (iid, attempt), rec in sorted(store.agent_records(manifest.run_id).items()):
-        traj = root / (rec.trajectory or f"trajs/{iid}/attempt{attempt}.traj.json")
-        if not traj.is_file():
-            continue  # an infra failure leaves no trajectory
-        grade = grades.get((iid, attempt, rec.patch_sha))
-        yield str(traj), json.loads(traj.read_text())["messages"], bool(grade and grade.resolved)
+    agents = store.agent_records(manifest.run_id)
+    for x in collect(store, manifest):  # the report's own outcome per attempt: prediction, then its grade
+        rec = agents.get((x.instance_id, x.attempt))
+        traj = root / rec.trajectory if rec is not None and rec.trajectory else None
+        if traj is None or not traj.is_file():
+            continue  # not run yet, or an infra failure: no trajectory
+        yield str(traj), json.loads(traj.read_text())["messages"], x.outcome == "resolved"
 
 
 def encode_conversation(tokenizer: Any, messages: list[dict[str, str]], max_tokens: int) -> tuple[list[int], list[int]]:

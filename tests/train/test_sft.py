@@ -83,9 +83,9 @@ def test_reads_traj_files_and_swesmith_rows(tmp_path: Path) -> None:
 
 def test_reads_an_eval_run_dir_by_its_grades(tmp_path: Path) -> None:
     """Rejection sampling from `swerl eval swebench --attempts`: an attempt counts as resolved by its grade (every
-    attempt here submitted), matched on instance, attempt and the graded patch; other runs' lines are ignored."""
-    from swerl.eval.schema import AgentRecord, GradeRecord, ModelSpec, RunManifest
-    from swerl.eval.store import RunStore
+    attempt here submitted), matched on instance, attempt and the predicted patch; other runs' lines are ignored."""
+    from swerl.eval.schema import AgentRecord, GradeRecord, ModelSpec, PredRow, RunManifest
+    from swerl.eval.store import RunStore, patch_sha
 
     store = RunStore(tmp_path / "samples")
     store.write_manifest(RunManifest(run_id="r1", created_at=0.0, swerl_version="0", model=ModelSpec(kind="checkpoint", source="m", name="m"),
@@ -97,13 +97,17 @@ def test_reads_an_eval_run_dir_by_its_grades(tmp_path: Path) -> None:
         traj = f"trajs/{iid}/attempt{k}.traj.json"
         (store.root / traj).parent.mkdir(parents=True, exist_ok=True)
         write_traj(store.root / traj, iid, resolved=False)  # the file's own flag is not what counts
+        patch = f"diff --git a/{iid}.py b/{iid}.py\n# attempt {k}\n"
         store.add_agent(AgentRecord(run_id="r1", instance_id=iid, attempt=k, repo="r", exit_status="Submitted",
-                                    patch_sha=f"p{k}", trajectory=traj))
-        sha = "stale" if (iid, k) == ("wrap", 1) else f"p{k}"  # a grade of another patch: not this attempt's
+                                    patch_sha=patch_sha(patch), trajectory=traj))
+        store.add_pred(k, PredRow(instance_id=iid, model_name_or_path="m", model_patch=patch))
+        # a grade of another patch is not this attempt's
+        sha = patch_sha("an earlier patch") if (iid, k) == ("wrap", 1) else patch_sha(patch)
         store.add_grade(GradeRecord(run_id="r1", instance_id=iid, attempt=k, patch_sha=sha, grader="sandbox-bwrap",
                                     outcome="resolved" if ok else "unresolved", resolved=ok))
-    store.add_grade(GradeRecord(run_id="old", instance_id="add", attempt=1, patch_sha="p1", grader="sandbox-bwrap",
-                                outcome="resolved", resolved=True))  # another run's grade is never reused
+    store.add_grade(GradeRecord(run_id="old", instance_id="add", attempt=1, grader="sandbox-bwrap", outcome="resolved",
+                                patch_sha=patch_sha("diff --git a/add.py b/add.py\n# attempt 1\n"),
+                                resolved=True))  # another run's grade is never reused
     convs, counts = read_conversations([store.root])
     assert counts == {"files": 1, "conversations": 2, "skipped_unresolved": 2}
     assert sorted(Path(src).parent.name + "/" + Path(src).name for src, _ in convs) == [
