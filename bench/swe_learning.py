@@ -79,15 +79,28 @@ def sh(stage: str, args: list[str], times: dict[str, float], log: Path) -> str:
     return res.stdout
 
 
+def sample_rows(tasks: Path, split: str, purpose: str, n: int, seed: int) -> Path:
+    """A seeded sample of n rows of a split (rows are ordered by repo: the first n would miss repos), written
+    beside the split's file so each row's repo_dir stays valid."""
+    rows = [line for line in (tasks / f"{split}.jsonl").read_text().splitlines() if line.strip()]
+    random.Random(f"{purpose}-{seed}").shuffle(rows)
+    out = tasks / f"{purpose}-{n}-seed{seed}.jsonl"
+    out.write_text("".join(line + "\n" for line in rows[:n]))
+    return out
+
+
+def compare(stage: str, a_dir: Path, b_dir: Path, seed: int, times: dict[str, float], log: Path) -> dict:
+    """`swerl eval compare A B --json`: B minus A, paired bootstrap over tasks."""
+    out = sh(stage, ["eval", "compare", str(a_dir), str(b_dir), "--json", "--seed", str(seed)], times, log)
+    return json.loads(out[out.index("{"):])
+
+
 def rft_arm(a: argparse.Namespace, tasks: Path, expert: Path, sft: Path, work: Path, agent_args: list[str],
             eval_args: list[str], times: dict[str, float], log: Path) -> dict:
     """Rejection-sampling fine-tuning at RL's rollout budget; `swerl eval compare eval-rft eval-after`."""
     attempts = a.rft_attempts
     n_tasks = max(1, a.rl_steps * a.rl_rollouts // attempts)  # RL's rollouts: steps x rollouts_per_step
-    rows = [line for line in (tasks / "train.jsonl").read_text().splitlines() if line.strip()]
-    random.Random(f"rft-{a.seed}").shuffle(rows)
-    sample = tasks / f"rft-{n_tasks}-seed{a.seed}.jsonl"  # beside train.jsonl: repo_dir stays valid
-    sample.write_text("".join(line + "\n" for line in rows[:n_tasks]))
+    sample = sample_rows(tasks, "train", "rft", n_tasks, a.seed)
     samples = work / "rft-samples"
     sh("rft_sample", ["eval", "swebench", "--model", str(sft), "--out", str(samples), "--dataset", str(sample),
                       "--attempts", str(attempts), "--temperature", "0.8", *agent_args], times, log)  # as RL samples
@@ -97,11 +110,11 @@ def rft_arm(a: argparse.Namespace, tasks: Path, expert: Path, sft: Path, work: P
                    "--batch-tokens", str(a.sft_batch_tokens), "--seed", str(a.seed)], times, log)
     sh("eval_rft", ["eval", "swebench", "--model", str(model), "--out", str(work / "eval-rft"), *eval_args],
        times, log)
-    out = sh("compare_rft", ["eval", "compare", str(work / "eval-rft"), str(work / "eval-after"), "--json",
-                             "--seed", str(a.seed)], times, log)
-    report = json.loads((samples / "report.json").read_text())
-    return {**json.loads(out[out.index("{"):]), "samples": n_tasks * attempts,
-            "samples_resolved": sum(1 for i in report["instances"] if i["outcome"] == "resolved")}
+    from swerl.eval.compare import load_report
+
+    resolved = sum(1 for i in load_report(samples).instances if i.outcome == "resolved")
+    return {**compare("compare_rft", work / "eval-rft", work / "eval-after", a.seed, times, log),
+            "samples": n_tasks * attempts, "samples_resolved": resolved}
 
 
 def main() -> None:
@@ -144,11 +157,7 @@ def main() -> None:
            times, log)
     expert = a.expert.resolve() if a.expert else work / "expert"
     if not a.expert and not a.sft:
-        # a seeded sample of the train split (rows are ordered by repo: the first N would miss repos)
-        train_rows = [line for line in (tasks / "train.jsonl").read_text().splitlines() if line.strip()]
-        random.Random(f"expert-{a.data_seed}").shuffle(train_rows)
-        sample = tasks / f"expert-{a.expert_limit}-seed{a.data_seed}.jsonl"  # beside train.jsonl: repo_dir stays valid
-        sample.write_text("".join(line + "\n" for line in train_rows[:a.expert_limit]))
+        sample = sample_rows(tasks, "train", "expert", a.expert_limit, a.data_seed)
         sh("expert", ["data", "expert", "--tasks", str(sample), "--out", str(expert), "--workers", str(a.workers),
                       "--agent-config", str(AGENT_CONFIG), "--step-limit", str(STEPS)], times, log)
     def sft_stage(stage: str, out: Path, epochs: int) -> None:
@@ -161,10 +170,7 @@ def main() -> None:
         sft_stage("sft", sft, a.sft_epochs)
 
     # the held-out subset: a seeded sample of the test split (files never edited in any train task)
-    test_rows = [json.loads(line) for line in (tasks / "test.jsonl").read_text().splitlines() if line.strip()]
-    random.Random(f"heldout-{a.data_seed}").shuffle(test_rows)
-    heldout = tasks / f"heldout-{a.heldout}-seed{a.data_seed}.jsonl"  # beside test.jsonl: repo_dir stays valid
-    heldout.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in test_rows[:a.heldout]))
+    heldout = sample_rows(tasks, "test", "heldout", a.heldout, a.data_seed)
     agent_args = ["--backend", "bwrap", "--harness", "mini-swe-agent-textbased", "--agent-config", str(AGENT_CONFIG),
                   "--step-limit", str(STEPS), "--max-tokens", str(MAX_TOKENS), "--command-timeout", "60",
                   "--workers", str(a.workers), "--engine", "embedded", "--infra-retries", "1"]
@@ -178,9 +184,7 @@ def main() -> None:
               "--set", f"train.seed={a.seed}"], times, log)
     sh("eval_after", ["eval", "swebench", "--model", str(rl), "--out", str(work / "eval-after"), *eval_args],
        times, log)
-    out = sh("compare", ["eval", "compare", str(work / "eval-before"), str(work / "eval-after"), "--json",
-                         "--seed", str(a.seed)], times, log)
-    cmp = json.loads(out[out.index("{"):])
+    cmp = compare("compare", work / "eval-before", work / "eval-after", a.seed, times, log)
     longer: dict[int, dict] = {}
     for epochs in sorted({int(e) for e in a.baseline_epochs.split(",") if e.strip()}):
         # the simple alternative, at far less compute than RL: train the same SFT longer
@@ -188,9 +192,7 @@ def main() -> None:
         sft_stage(f"sft_{epochs}ep", sft_dir, epochs)
         sh(f"eval_sft_{epochs}ep", ["eval", "swebench", "--model", str(sft_dir), "--out", str(eval_dir), *eval_args],
            times, log)
-        out = sh(f"compare_sft_{epochs}ep", ["eval", "compare", str(eval_dir), str(work / "eval-after"), "--json",
-                                             "--seed", str(a.seed)], times, log)
-        longer[epochs] = json.loads(out[out.index("{"):])
+        longer[epochs] = compare(f"compare_sft_{epochs}ep", eval_dir, work / "eval-after", a.seed, times, log)
     rft = rft_arm(a, tasks, expert, sft, work, agent_args, eval_args, times, log) if a.rft_attempts else None
     total = time.perf_counter() - t_all
 
