@@ -13,8 +13,11 @@ setup:
 demo: setup
 	@scripts/demo.sh
 
+# Two pytest-xdist workers: the CI machine has 2 cores and a serial run leaves one idle while tests
+# wait on subprocesses, sandboxes and sockets. Tests needing the private dockerd share one worker
+# (tests/conftest.py). The 25 slowest tests are printed so a log shows where the time goes.
 test: setup
-	$(PY) -m pytest -m "not slow" -q --durations=25
+	$(PY) -m pytest -m "not slow" -q -n 2 --dist loadgroup --durations=25
 
 test-full: setup
 	@scripts/setup-vllm.sh

@@ -1,5 +1,9 @@
 """Shared test setup: offline hubs, quiet mini-swe-agent, an isolated config dir, and one private dockerd
-per session (`dockerd` / `docker_client`, used by tests/sandbox and tests/eval)."""
+per session (`dockerd` / `docker_client`, used by tests/sandbox and tests/eval).
+
+`make test` runs the suite on two pytest-xdist workers. Every test that needs the private dockerd
+goes to one worker (xdist group "dockerd"), so a session starts one daemon, never two fighting over
+the bridge network and iptables."""
 
 from __future__ import annotations
 
@@ -17,6 +21,12 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
 os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", tempfile.mkdtemp(prefix="mswea-"))
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if "dockerd" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("dockerd"))
 
 
 @pytest.fixture(scope="session")
