@@ -140,7 +140,8 @@ def sft_cmd(
     table.add_column("value", justify="right")
     c = summary["counts"]
     table.add_row("conversations (examples)", f"{c['conversations']} ({c['examples']})")
-    table.add_row("skipped unresolved / too long", f"{c['skipped_unresolved']} / {c['too_long']}")
+    table.add_row("skipped unresolved / no answer / too long",
+                  f"{c['skipped_unresolved']} / {c['skipped_no_answer']} / {c['too_long']}")
     table.add_row("tokens (assistant)", f"{c['tokens']} ({c['assistant_tokens']})")
     for ep in summary["epochs"]:
         table.add_row(f"epoch {ep['epoch']}: loss / token acc", f"{ep['loss']:.3f} / {ep['token_acc']:.3f}")

@@ -92,8 +92,6 @@ def normalise_messages(raw: Any, where: str) -> list[dict[str, str]]:
         if role not in ("system", "user", "assistant"):
             raise DataError(f"{where}: messages[{i}].role {m['role']!r} is not system/user/assistant/tool/exit")
         out.append({"role": role, "content": _text(m.get("content"), f"{where}: messages[{i}]")})
-    if not any(m["role"] == "assistant" for m in out):
-        raise DataError(f"{where}: no assistant message to learn from")
     return out
 
 
@@ -122,17 +120,24 @@ def read_conversations(paths: list[Path], only_resolved: bool = True) -> tuple[l
         else:
             raise DataError(f"--data {p}: no such file or directory")
     convs: list[tuple[str, list[dict]]] = []
-    counts = {"files": len(files), "conversations": 0, "skipped_unresolved": 0}
+    counts = {"files": len(files), "conversations": 0, "skipped_unresolved": 0, "skipped_no_answer": 0}
     for f in files:
         for where, raw, resolved in _records(f):
             if only_resolved and resolved is False:
                 counts["skipped_unresolved"] += 1
                 continue
-            convs.append((where, normalise_messages(raw, where)))
+            msgs = normalise_messages(raw, where)
+            if not any(m["role"] == "assistant" for m in msgs):
+                # a run that ended before the model's first reply (step limit 0, infra failure): nothing to learn
+                # from, and with --no-only-resolved an eval run dir can hold such attempts, so skip and count
+                counts["skipped_no_answer"] += 1
+                continue
+            convs.append((where, msgs))
     counts["conversations"] = len(convs)
     if not convs:
         raise DataError(f"--data: no usable conversations in {', '.join(str(p) for p in paths)} "
-                        f"({counts['skipped_unresolved']} unresolved skipped; --no-only-resolved keeps them)")
+                        f"({counts['skipped_unresolved']} unresolved skipped, --all keeps them; "
+                        f"{counts['skipped_no_answer']} without an assistant message)")
     return convs, counts
 
 

@@ -74,11 +74,27 @@ def test_reads_traj_files_and_swesmith_rows(tmp_path: Path) -> None:
     rows.write_text(json.dumps({"instance_id": "x", "resolved": True, "messages": json.dumps(msgs)}) + "\n"
                     + json.dumps({"instance_id": "y", "resolved": False, "messages": msgs}) + "\n")
     convs, counts = read_conversations([d, rows])
-    assert counts == {"files": 3, "conversations": 2, "skipped_unresolved": 2}
+    assert counts == {"files": 3, "conversations": 2, "skipped_unresolved": 2, "skipped_no_answer": 0}
     assert [c[1][2]["content"] for c in convs] == [TASKS["add"][1], TASKS["wrap"][1]]
     assert all(set(m) == {"role", "content"} for _, msgs in convs for m in msgs)  # extra fields dropped
     convs, counts = read_conversations([d, rows], only_resolved=False)
     assert counts["conversations"] == 4
+
+
+def test_a_trajectory_without_an_answer_is_skipped_and_counted(tmp_path: Path) -> None:
+    """A run that stopped before the model's first reply (infra failure, step limit) leaves a trajectory with no
+    assistant turn: `--all` over a run's trajectories skips it and says how many, instead of stopping at it."""
+    d = tmp_path / "trajs"
+    d.mkdir()
+    write_traj(d / "a.traj.json", "add", resolved=True)
+    msgs = [m for m in conversation("wrap") if m["role"] != "assistant"]
+    (d / "b.traj.json").write_text(json.dumps({"messages": msgs, "info": {"exit_status": "LimitsExceeded"}}))
+    for only_resolved in (True, False):
+        convs, counts = read_conversations([d], only_resolved=only_resolved)
+        assert [c[1][2]["content"] for c in convs] == [TASKS["add"][1]]
+        assert counts["skipped_no_answer"] == (0 if only_resolved else 1)  # unresolved is checked first
+    with pytest.raises(DataError, match="1 without an assistant message"):
+        read_conversations([d / "b.traj.json"], only_resolved=False)
 
 
 def test_reads_an_eval_run_dir_by_its_grades(tmp_path: Path) -> None:
@@ -109,7 +125,7 @@ def test_reads_an_eval_run_dir_by_its_grades(tmp_path: Path) -> None:
                                 patch_sha=patch_sha("diff --git a/add.py b/add.py\n# attempt 1\n"),
                                 resolved=True))  # another run's grade is never reused
     convs, counts = read_conversations([store.root])
-    assert counts == {"files": 1, "conversations": 2, "skipped_unresolved": 2}
+    assert counts == {"files": 1, "conversations": 2, "skipped_unresolved": 2, "skipped_no_answer": 0}
     assert sorted(Path(src).parent.name + "/" + Path(src).name for src, _ in convs) == [
         "add/attempt0.traj.json", "wrap/attempt0.traj.json"]
     assert read_conversations([store.root], only_resolved=False)[1]["conversations"] == 4
