@@ -82,3 +82,36 @@ def test_repair_tool_is_budgeted_in_test_runs_and_restores_the_file(tmp_path: Pa
     (repo / "pkg" / "mod.py").write_text(buggy.replace("s.lower()", "s.upper()"))
     out = _run_tool(program, repo, "grow")
     assert "fixed pkg/mod.py:2: return x - 1  ->  return x + 1" in out, out
+
+
+
+def test_repair_tool_searches_the_failing_tests_modules_first_in_bwrap(tmp_path: Path) -> None:
+    """Where the tool runs: the bwrap sandbox's own Python and pytest. The first test run's log (tracebacks,
+    failing test files) decides where to search; with a budget of 6 runs only a localised search reaches the
+    bug in the package's last module. (A child leaving through os._exit without flushing wrote only the progress
+    dots to the log there, so the search walked the package in file order.)"""
+    import subprocess
+
+    from swerl.sandbox.base import load_backend
+    from swerl.sandbox.images import bwrap_settings
+    from swerl.sandbox.schema import SandboxSettings, SandboxTask
+
+    program = load_agent_yaml(AGENT_YAML)["environment"]["env"][TOOL_VAR].replace("MAX_RUNS = 200", "MAX_RUNS = 6")
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "tests").mkdir()
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "a.py").write_text("def area(w, h):\n    return w * h + 0 * (w - h) + 1 - 1\n")  # many candidates
+    (repo / "pkg" / "z.py").write_text("def grow(x):\n    return x - 1\n")
+    (repo / "tests" / "test_a.py").write_text("from pkg.a import area\n\n\ndef test_area():\n    assert area(2, 3) == 6\n")
+    (repo / "tests" / "test_z.py").write_text("from pkg.z import grow\n\n\ndef test_grow():\n    assert grow(1) == 2\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q", "-b", "bug"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "bug"], check=True)
+    sandbox = load_backend(SandboxSettings(backend="bwrap", command_timeout_s=120, bwrap=bwrap_settings("auto"),
+                                           env={TOOL_VAR: program}))
+    task = SandboxTask(instance_id="t__pkg.grow", repo="t/pkg", branch="bug", repo_dir=repo)
+    with sandbox.session(task) as handle:
+        out = sandbox.exec(handle, f'python3 -c "${TOOL_VAR}" nope').output
+    assert "fixed pkg/z.py:2: return x - 1  ->  return x + 1" in out, out
