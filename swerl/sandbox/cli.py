@@ -32,7 +32,8 @@ def _sandbox(backend: str, docker_host: str | None, rootfs: str, command_timeout
 
 
 def _task(task_id: str, tasks_file: Path | None, sandbox: Any) -> Any:
-    """A bundled task (images built on demand for docker) or a row from --tasks FILE (docker only)."""
+    """A bundled task (images built on demand for docker) or a row from --tasks FILE: docker uses its image, bwrap
+    its `repo_dir` (relative to the file, as `swerl data taskgen` writes it)."""
     if tasks_file is None:
         from swerl.sandbox.tasks import find_task, load_taskpack
 
@@ -47,11 +48,19 @@ def _task(task_id: str, tasks_file: Path | None, sandbox: Any) -> Any:
 
     if not tasks_file.exists():
         raise SwerlError(f"--tasks {str(tasks_file)!r}: no such file")
-    for line in tasks_file.read_text().splitlines():
+    for n, line in enumerate(tasks_file.read_text().splitlines(), 1):
         if line.strip():
-            row = TaskRow.model_validate_json(line)
+            try:
+                row = TaskRow.model_validate_json(line)
+            except ValueError as exc:
+                raise SwerlError(f"--tasks {str(tasks_file)!r} line {n}: not a task row: {exc}") from None
             if row.instance_id == task_id:
-                return task_from_row(row)
+                raw = json.loads(line).get("repo_dir")
+                repo_dir = (tasks_file.parent / raw).resolve() if raw else None
+                if sandbox.name == "bwrap" and (repo_dir is None or not repo_dir.is_dir()):
+                    raise SwerlError(f"--tasks {str(tasks_file)!r} line {n}: bwrap needs a local git repository in "
+                                     f"field repo_dir (got {raw!r}); use --backend docker for image rows")
+                return task_from_row(row, repo_dir=repo_dir)
     raise SwerlError(f"TASK {task_id!r}: not found in --tasks {str(tasks_file)!r}")
 
 

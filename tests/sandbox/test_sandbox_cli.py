@@ -56,3 +56,28 @@ def test_user_errors_name_the_flag(args: list[str], flag: str) -> None:
     res = CliRunner().invoke(app, args)
     assert isinstance(res.exception, SwerlError), res.output
     assert flag in str(res.exception)
+
+
+def test_run_a_tasks_file_row_on_bwrap(tmp_path: Path, rootfs: Path) -> None:
+    """`--tasks` rows as `swerl data taskgen` writes them: bwrap checks out the row's branch from `repo_dir`,
+    relative to the file; a row without one is a clear error naming the line and the field, not a traceback."""
+    import subprocess
+
+    repo = tmp_path / "repos" / "pkg"
+    repo.mkdir(parents=True)
+    (repo / "mod.py").write_text("X = 1\n")
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run([*git, "init", "-q", "-b", "t__pkg.x"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "bug"], check=True)
+    row = {"instance_id": "t__pkg.x", "repo": "t/pkg", "patch": "", "FAIL_TO_PASS": [], "PASS_TO_PASS": [],
+           "image_name": "t/pkg:latest", "repo_dir": "repos/pkg"}
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(json.dumps({**row, "instance_id": "t__pkg.y", "repo_dir": None}) + "\n" + json.dumps(row) + "\n")
+    res = CliRunner().invoke(app, ["sandbox", "run", "t__pkg.x", "--tasks", str(tasks), "--rootfs", str(rootfs),
+                                   "--cmd", "cat mod.py"])
+    assert res.exit_code == 0, res.output
+    assert "X = 1" in res.output
+    res = CliRunner().invoke(app, ["sandbox", "run", "t__pkg.y", "--tasks", str(tasks), "--rootfs", str(rootfs)])
+    assert isinstance(res.exception, SwerlError), res.output
+    assert "line 1" in str(res.exception) and "repo_dir" in str(res.exception)
