@@ -141,6 +141,9 @@ class TrainConfig(_Section):
     grad_clip: float = Field(1.0, gt=0)
     rollouts_per_step: int = Field(8, gt=0)
     mini_batches: int = Field(1, gt=0)
+    ppo_epochs: int = Field(1, gt=0, description="Passes over each batch (verl's ppo_epochs): every pass is "
+                            "train.mini_batches optimizer steps; later passes are off-policy, which the "
+                            "clipped ratio against the logged rollout log-probs bounds.")
     micro_batch_tokens: int = Field(4096, gt=0)
     steps: int = Field(10, gt=0)
     checkpoint_every: int = Field(10, gt=0)

@@ -48,3 +48,12 @@ def options(out: Path, dataset: Path | str, instances: list[str] | None, **kw: A
                                 dataset=str(dataset), instances=",".join(instances) if instances else None,
                                 agent_config=deterministic_config(), infra_retries=0)
     return EvalOptions(**{**base, **kw})
+
+
+def bundled_task_count() -> int:
+    """How many tasks `tasks.yaml` declares: every one must reach both row schemas (none dropped on the way)."""
+    import yaml
+
+    from swerl.data.taskpack import PACK_DIR
+
+    return len(yaml.safe_load((PACK_DIR / "tasks.yaml").read_text()))

@@ -162,3 +162,37 @@ def test_metrics_writer_truncates_on_resume_and_report_renders(tmp_path: Path) -
     assert rows["updates"] == "3"
     assert rows["blocked hacking attempts (git / network / test tampering)"] == "3 / 0 / 0"
     assert "retokenize_drift: 6" in rows["merge failures by cause"]
+
+
+def test_ppo_epochs_pass_over_the_whole_batch_with_the_same_advantages() -> None:
+    """Every pass sees every sample once, in whole groups, with the batch's advantages (not recomputed from a
+    moved policy): the clipped ratio against the logged log-probs is what keeps later passes honest."""
+    from train_helpers import make_sample
+
+    from swerl.config import load_recipe
+    from swerl.train.loop.update import rl_update
+
+    samples, groups = [], []
+    for g in range(4):
+        rids = [f"g{g}-{k}" for k in range(2)]
+        groups.append(rids)
+        samples += [make_sample(rid, 0, 10, [(3, 7)], group_id=f"g{g}", reward=float(k), seed=g * 2 + k)
+                    for k, rid in enumerate(rids)]
+    batch = Batch(samples, groups, {s.rollout_id: float(s.reward) for s in samples},
+                  AssemblyStats(mode="best_effort"), [], [], [])
+    calls: list[list[tuple[str, float]]] = []
+
+    class Recorder:
+        def update(self, mb: list[Any], advantages: list[float], update_index: int) -> dict[str, float]:
+            calls.append([(s.rollout_id, a) for s, a in zip(mb, advantages, strict=True)])
+            return {"policy/loss": 0.0}
+
+    recipe = load_recipe("tiny", ["train.mini_batches=2", "train.ppo_epochs=3"])
+    m = rl_update(Recorder(), batch, recipe, update_index=0)  # type: ignore[arg-type]
+    assert m["train/optimizer_steps"] == 6.0
+    passes = [sorted(calls[i] + calls[i + 1]) for i in range(0, 6, 2)]
+    assert passes[0] == passes[1] == passes[2]
+    assert sorted(r for r, _ in passes[0]) == sorted(s.rollout_id for s in samples)
+    assert {a for _, a in passes[0]} == {-0.5, 0.5}  # rollout-level GRPO within each group of rewards 0 and 1
+    with pytest.raises(Exception, match="ppo_epochs"):
+        load_recipe("tiny", ["train.ppo_epochs=0"])

@@ -98,14 +98,17 @@ def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
 
 
 def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_index: int) -> dict[str, float]:
-    """Advantages (sec. 3) and `train.mini_batches` optimizer steps; returns averaged backend metrics.
-    `update_index` (updates done before this one) drives SAO's critic warm-up."""
+    """Advantages (sec. 3), then `train.ppo_epochs` passes of `train.mini_batches` optimizer steps; returns
+    averaged backend metrics. Rollouts are the expensive part of a real loop, so several passes get more learning
+    out of each; the advantages stay those of the batch. `update_index` (updates done before this one) drives
+    SAO's critic warm-up."""
     a = recipe.algorithm
     metrics: dict[str, float] = {}
     per_step: list[dict[str, float]] = []
     if a.name == "sao":  # group size 1: the critic supplies per-token advantages (sec. 8)
-        for mb in mini_batches(batch, recipe.train.mini_batches):
-            per_step.append(backend.update(mb, update_index=update_index))
+        for _ in range(recipe.train.ppo_epochs):
+            for mb in mini_batches(batch, recipe.train.mini_batches):
+                per_step.append(backend.update(mb, update_index=update_index))
     else:
         adv = compute_advantages(batch.samples, estimator=a.name, level=a.advantage_level,
                                  std_normalize=a.std_normalize)
@@ -114,9 +117,10 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
         metrics |= {"adv/mean": statistics.fmean(per_rollout), "adv/abs_mean": statistics.fmean(map(abs, per_rollout)),
                     "adv/std": statistics.pstdev(per_rollout) if len(per_rollout) > 1 else 0.0,
                     "adv/zero_frac": sum(1 for x in per_rollout if abs(x) < 1e-9) / len(per_rollout)}
-        for mb in mini_batches(batch, recipe.train.mini_batches):
-            per_step.append(backend.update(mb, [adv_of[(s.rollout_id, s.sample_index)] for s in mb],
-                                           update_index=update_index))
+        for _ in range(recipe.train.ppo_epochs):
+            for mb in mini_batches(batch, recipe.train.mini_batches):
+                per_step.append(backend.update(mb, [adv_of[(s.rollout_id, s.sample_index)] for s in mb],
+                                               update_index=update_index))
     keys = {k for m in per_step for k in m}
     for k in sorted(keys):
         vals = [m[k] for m in per_step if k in m]
