@@ -1,8 +1,8 @@
 """Does RL through the real loop beat the simple alternatives? Several seeds, pooled.
 
 One `bench/swe_learning.py` run per training seed (`--seed`), all on the same generated tasks, the same
-expert trajectories (`--expert-limit` 32 train tasks: few demonstrations, as when a strong model's resolved
-trajectories are scarce) and the same held-out tasks (`--data-seed 0`), so the only thing that varies is
+expert trajectories (`--expert-limit` 16 train tasks, 14 resolved: few demonstrations, as when a strong
+model's resolved trajectories are scarce) and the same held-out tasks (`--data-seed 0`), so the only thing that varies is
 training randomness. Each run evaluates these policies on the held-out tasks:
 
 - `sft`      - SFT for `--sft-epochs` (40, converged on the demonstrations): the RL start;
@@ -22,10 +22,11 @@ bootstrap (resample seeds and tasks, both with replacement), it prints
 and draws `seeds.png` (resolved % per seed and policy). `--runs DIR...` pools finished runs (each a work
 dir of `swe_learning.py`) without running anything.
 
-Usage: .venv/bin/python bench/swe_learning_seeds.py [--seeds 0,1,2] [--work DIR] [--tasks DIR --expert DIR]
-       [--expert-limit 32] [--sft-epochs 40] [--baseline-epochs 80] [--rft-attempts 4]
-       [--runs DIR ...] [extra args passed to swe_learning.py after --]
-About an hour per seed on 2 free cores (RL and the RFT samples ~15 min each, SFT, four held-out evals).
+Usage: .venv/bin/python bench/swe_learning_seeds.py [--seeds 0,1,2,3,4] [--parallel 3] [--work DIR]
+       [--tasks DIR --expert DIR] [--expert-limit 16] [--sft-epochs 40] [--baseline-epochs 80]
+       [--rft-attempts 4] [--runs DIR ...] [extra args passed to swe_learning.py after --]
+Five seeds, three at a time, take about an hour on 2 cores (per seed: RL ~10 min, the RFT samples ~10 min,
+two SFT runs, four held-out evals), after ~5 min of taskgen and expert runs.
 """
 
 from __future__ import annotations
@@ -78,6 +79,50 @@ def two_way_bootstrap(diff: np.ndarray, *, samples: int = 10_000, seed: int = 0)
     return 100 * float(diff.mean()), 100 * float(low), 100 * float(high)
 
 
+def run_seeds(a: argparse.Namespace, work: Path, extra: list[str], script: Path = ROOT / "bench" / "swe_learning.py"
+              ) -> list[Path]:
+    """One `swe_learning.py` per seed, `--parallel` at a time; a seed with a `summary.json` is not run again.
+
+    The first seed makes the tasks and expert trajectories unless `--tasks`/`--expert` are given; the others
+    reuse them, so they run after it. Running seeds side by side changes only wall time: the repair tool is
+    budgeted in test runs, so load decides no reward and no outcome.
+    """
+    seeds = a.seeds.split(",")
+    runs = [work / f"seed-{seed}" for seed in seeds]
+    tasks, expert = a.tasks, a.expert
+    todo = [(seed, run) for seed, run in zip(seeds, runs, strict=True) if not (run / "summary.json").is_file()]
+    made = [r for r in runs if (r / "summary.json").is_file() and (r / "tasks").is_dir() and (r / "expert").is_dir()]
+    if not (tasks and expert) and made:  # a finished seed made them: the rest reuse its tasks and trajectories
+        tasks, expert = made[0] / "tasks", made[0] / "expert"
+
+    def cmd(seed: str, run: Path) -> list[str]:
+        reuse = ["--tasks", str(tasks), "--expert", str(expert)] if tasks and expert else []
+        return [sys.executable, str(script), "--work", str(run), "--seed", seed,
+                "--data-seed", "0", "--expert-limit", str(a.expert_limit), "--sft-epochs", str(a.sft_epochs),
+                "--baseline-epochs", a.baseline_epochs, "--rft-attempts", str(a.rft_attempts), *reuse, *extra]
+
+    def start(seed: str, run: Path) -> tuple[str, subprocess.Popen]:
+        run.mkdir(parents=True, exist_ok=True)
+        print(f"[seed {seed}] {' '.join(cmd(seed, run))} > {run}.log", flush=True)
+        with open(f"{run}.log", "w") as log:
+            return seed, subprocess.Popen(cmd(seed, run), stdout=log, stderr=subprocess.STDOUT)
+
+    def wait(seed: str, proc: subprocess.Popen) -> None:
+        if proc.wait() != 0:
+            raise SystemExit(f"seed {seed} failed (exit {proc.returncode}); see {work / f'seed-{seed}.log'}")
+
+    if todo and not (tasks and expert):  # the first seed makes what the others share
+        seed, run = todo.pop(0)
+        wait(*start(seed, run))
+        tasks, expert = run / "tasks", run / "expert"
+    running: list[tuple[str, subprocess.Popen]] = []
+    while todo or running:
+        while todo and len(running) < a.parallel:
+            running.append(start(*todo.pop(0)))
+        wait(*running.pop(0))
+    return runs
+
+
 def plot(seeds: list[str], pct: dict[str, np.ndarray], out: Path, labels: dict[str, str]) -> None:
     import matplotlib
 
@@ -103,12 +148,13 @@ def plot(seeds: list[str], pct: dict[str, np.ndarray], out: Path, labels: dict[s
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--seeds", default="0,1,2")
+    ap.add_argument("--seeds", default="0,1,2,3,4")
+    ap.add_argument("--parallel", type=int, default=3, help="seeds run side by side (wall time only)")
     ap.add_argument("--work", type=Path, default=ROOT / "runs" / "bench-swe-seeds")
     ap.add_argument("--tasks", type=Path)
     ap.add_argument("--expert", type=Path)
     ap.add_argument("--runs", type=Path, nargs="*", help="pool these finished runs instead of running")
-    ap.add_argument("--expert-limit", type=int, default=32)
+    ap.add_argument("--expert-limit", type=int, default=16)
     ap.add_argument("--sft-epochs", type=int, default=40)
     ap.add_argument("--baseline-epochs", default="80")
     ap.add_argument("--rft-attempts", type=int, default=4, help="the RFT arm's samples per train task (0 skips it)")
@@ -118,20 +164,7 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     runs = [r.resolve() for r in a.runs or []]
     if not runs:
-        tasks, expert = a.tasks, a.expert
-        for seed in a.seeds.split(","):
-            run = work / f"seed-{seed}"
-            if (run / "summary.json").is_file():  # resume: a finished seed is not run again
-                runs.append(run)
-                continue
-            reuse = ["--tasks", str(tasks), "--expert", str(expert)] if tasks and expert else []
-            cmd = [sys.executable, str(ROOT / "bench" / "swe_learning.py"), "--work", str(run), "--seed", seed,
-                   "--data-seed", "0", "--expert-limit", str(a.expert_limit), "--sft-epochs", str(a.sft_epochs), "--baseline-epochs",
-                   a.baseline_epochs, "--rft-attempts", str(a.rft_attempts), *reuse, *extra]
-            print(f"[seed {seed}] {' '.join(cmd)}", flush=True)
-            subprocess.run(cmd, check=True)
-            tasks, expert = tasks or run / "tasks", expert or run / "expert"
-            runs.append(run)
+        runs = run_seeds(a, work, extra)
 
     arms = arms_of(runs)
     common, m = table(runs, arms)

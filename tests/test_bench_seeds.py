@@ -52,3 +52,47 @@ def test_two_way_bootstrap_interval() -> None:
     split = np.vstack([np.ones(32), np.ones(32), -np.ones(32)])
     _, low_s, high_s = two_way_bootstrap(split, samples=2000)
     assert low_s < 0 < high_s
+
+
+def test_seeds_run_side_by_side_after_the_first_makes_the_shared_data(tmp_path: Path) -> None:
+    """The first seed alone (it makes tasks and expert trajectories), then at most `--parallel` at once, a
+    finished seed skipped, and a failed seed an error naming its log."""
+    import argparse
+    import textwrap
+
+    import pytest
+    from swe_learning_seeds import run_seeds
+
+    fake = tmp_path / "fake_swe_learning.py"
+    fake.write_text(textwrap.dedent("""
+        import json, os, sys, time
+        args = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+        work, seed = args["--work"], args["--seed"]
+        os.makedirs(work, exist_ok=True)
+        events = os.path.join(os.path.dirname(work), "events")
+        with open(events, "a") as f:
+            f.write(f"start {seed} {'--tasks' in args}\\n")
+        time.sleep(0.3)
+        with open(events, "a") as f:
+            f.write(f"end {seed}\\n")
+        if seed == "9":
+            sys.exit(3)
+        json.dump({"seed": int(seed)}, open(os.path.join(work, "summary.json"), "w"))
+    """))
+    work = tmp_path / "w"
+    (work / "seed-2").mkdir(parents=True)
+    (work / "seed-2" / "summary.json").write_text("{}")  # finished earlier: not run again
+    ns = argparse.Namespace(seeds="0,1,2,3,4", parallel=2, tasks=None, expert=None, expert_limit=16, sft_epochs=40,
+                            baseline_epochs="80", rft_attempts=4)
+    runs = run_seeds(ns, work, [], script=fake)
+    assert [r.name for r in runs] == ["seed-0", "seed-1", "seed-2", "seed-3", "seed-4"]
+    ev = (work / "events").read_text().split("\n")
+    assert ev[:2] == ["start 0 False", "end 0"]  # alone, making the shared data
+    live, most = 0, 0
+    for e in ev[2:]:
+        live += e.startswith("start") - e.startswith("end")
+        most = max(most, live)
+        assert not e.startswith("start") or e.endswith("True")  # the others reuse seed 0's tasks and expert
+    assert most == 2 and "start 2" not in " ".join(ev)
+    with pytest.raises(SystemExit, match="seed 9 failed"):
+        run_seeds(argparse.Namespace(**{**vars(ns), "seeds": "9"}), work, [], script=fake)
