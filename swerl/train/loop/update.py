@@ -105,11 +105,8 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
     a = recipe.algorithm
     metrics: dict[str, float] = {}
     per_step: list[dict[str, float]] = []
-    if a.name == "sao":  # group size 1: the critic supplies per-token advantages (sec. 8)
-        for _ in range(recipe.train.ppo_epochs):
-            for mb in mini_batches(batch, recipe.train.mini_batches):
-                per_step.append(backend.update(mb, update_index=update_index))
-    else:
+    adv_of: dict[tuple[str, int], float] | None = None  # SAO (group size 1): the critic supplies them (sec. 8)
+    if a.name != "sao":
         adv = compute_advantages(batch.samples, estimator=a.name, level=a.advantage_level,
                                  std_normalize=a.std_normalize)
         adv_of = {(s.rollout_id, s.sample_index): x for s, x in zip(batch.samples, adv, strict=True)}
@@ -117,10 +114,11 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
         metrics |= {"adv/mean": statistics.fmean(per_rollout), "adv/abs_mean": statistics.fmean(map(abs, per_rollout)),
                     "adv/std": statistics.pstdev(per_rollout) if len(per_rollout) > 1 else 0.0,
                     "adv/zero_frac": sum(1 for x in per_rollout if abs(x) < 1e-9) / len(per_rollout)}
-        for _ in range(recipe.train.ppo_epochs):
-            for mb in mini_batches(batch, recipe.train.mini_batches):
-                per_step.append(backend.update(mb, [adv_of[(s.rollout_id, s.sample_index)] for s in mb],
-                                               update_index=update_index))
+    steps = mini_batches(batch, recipe.train.mini_batches)  # the same split on every pass
+    for _ in range(recipe.train.ppo_epochs):
+        for mb in steps:
+            advs = () if adv_of is None else ([adv_of[(s.rollout_id, s.sample_index)] for s in mb],)
+            per_step.append(backend.update(mb, *advs, update_index=update_index))
     keys = {k for m in per_step for k in m}
     for k in sorted(keys):
         vals = [m[k] for m in per_step if k in m]
