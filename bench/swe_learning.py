@@ -20,6 +20,9 @@ Every stage is the public CLI, run as a subprocess exactly as a user types it, a
    start on as many train tasks as RL's rollouts cover (`rft-samples`); `swerl train sft --init SFT_DIR`
    continues on the expert trajectories plus the resolved samples (`--rft-epochs`) -> `eval-rft`. Off by
    default (`--rft-attempts 4` turns it on; `bench/swe_learning_seeds.py` does): it costs as many rollouts as RL.
+10. `--after-rft`: RL as the stage after RFT, not instead of it. From `sft-rft`, RL at the same budget
+   (`rft-rl` -> `eval-rft-rl`) against a second RFT round on other train tasks, fine-tuned on the expert
+   trajectories plus both rounds' resolved samples (`rft2-samples`, `sft-rft2` -> `eval-rft2`).
 
 `--seed` seeds training (SFT init and order, RL sampling); `--data-seed` picks the expert sample and the
 held-out tasks, so runs with different `--seed` are evaluated on the same tasks.
@@ -35,6 +38,7 @@ Prints each stage's wall time, then
     BENCH swe_tiny_heldout_gain_ci_low <v> pct-points goal >0
     BENCH swe_tiny_heldout_resolved_sft_<E>ep <v> % goal <after   (one line per baseline)
     BENCH swe_tiny_heldout_resolved_rft <v> % goal <after
+    BENCH swe_tiny_heldout_resolved_rft_rl <v> % goal ><rft2>          (with --after-rft)
     BENCH swe_tiny_total_time <v> s goal <=2400
 
 `--tasks DIR` / `--expert DIR` / `--sft DIR` reuse earlier stages' outputs (the expensive ones on a small
@@ -95,26 +99,38 @@ def compare(stage: str, a_dir: Path, b_dir: Path, seed: int, times: dict[str, fl
     return json.loads(out[out.index("{"):])
 
 
-def rft_arm(a: argparse.Namespace, tasks: Path, expert: Path, sft: Path, work: Path, agent_args: list[str],
-            eval_args: list[str], times: dict[str, float], log: Path) -> dict:
-    """Rejection-sampling fine-tuning at RL's rollout budget; `swerl eval compare eval-rft eval-after`."""
+def rft_arm(a: argparse.Namespace, tasks: Path, data: list[Path], start: Path, work: Path, agent_args: list[str],
+            eval_args: list[str], times: dict[str, float], log: Path, name: str = "rft") -> dict:
+    """One round of rejection-sampling fine-tuning at RL's rollout budget: sample `start` on as many train tasks
+    as RL's rollouts cover, then `swerl train sft --init start` on `data` plus the resolved samples.
+    Leaves `<name>-samples`, `sft-<name>` and `eval-<name>` in `work`; returns the sample counts."""
     attempts = a.rft_attempts
     n_tasks = max(1, a.rl_steps * a.rl_rollouts // attempts)  # RL's rollouts: steps x rollouts_per_step
-    sample = sample_rows(tasks, "train", "rft", n_tasks, a.seed)
-    samples = work / "rft-samples"
-    sh("rft_sample", ["eval", "swebench", "--model", str(sft), "--out", str(samples), "--dataset", str(sample),
-                      "--attempts", str(attempts), "--temperature", "0.8", *agent_args], times, log)  # as RL samples
-    model = work / "sft-rft"
-    sh("rft_sft", ["train", "sft", "--data", str(expert), "--data", str(samples), "--out", str(model), "--recipe", "swe-tiny",
-                   "--init", str(sft), "--epochs", str(a.rft_epochs or a.sft_epochs), "--lr", str(a.sft_lr),
-                   "--batch-tokens", str(a.sft_batch_tokens), "--seed", str(a.seed)], times, log)
-    sh("eval_rft", ["eval", "swebench", "--model", str(model), "--out", str(work / "eval-rft"), *eval_args],
+    sample = sample_rows(tasks, "train", name, n_tasks, a.seed)  # round 2 ("rft2") draws other tasks
+    samples = work / f"{name}-samples"
+    sh(f"{name}_sample", ["eval", "swebench", "--model", str(start), "--out", str(samples), "--dataset", str(sample),
+                          "--attempts", str(attempts), "--temperature", "0.8", *agent_args], times, log)  # as RL samples
+    model = work / f"sft-{name}"
+    sh(f"{name}_sft", ["train", "sft", *(x for d in [*data, samples] for x in ("--data", str(d))), "--out", str(model),
+                       "--recipe", "swe-tiny", "--init", str(start), "--epochs", str(a.rft_epochs or a.sft_epochs),
+                       "--lr", str(a.sft_lr), "--batch-tokens", str(a.sft_batch_tokens), "--seed", str(a.seed)],
+       times, log)
+    sh(f"eval_{name}", ["eval", "swebench", "--model", str(model), "--out", str(work / f"eval-{name}"), *eval_args],
        times, log)
     from swerl.eval.compare import load_report
 
     resolved = sum(1 for i in load_report(samples).instances if i.outcome == "resolved")
-    return {**compare("compare_rft", work / "eval-rft", work / "eval-after", a.seed, times, log),
-            "samples": n_tasks * attempts, "samples_resolved": resolved}
+    return {"samples": n_tasks * attempts, "samples_resolved": resolved}
+
+
+def rl_arm(a: argparse.Namespace, tasks: Path, start: Path, run: Path, eval_dir: Path, eval_args: list[str],
+           times: dict[str, float], log: Path, name: str = "rl", eval_stage: str = "eval_after") -> None:
+    """`swerl train --recipe swe-tiny` from `start` (8 x 16 rollouts by default), then its held-out eval."""
+    sh(name, ["train", "--recipe", "swe-tiny", "--out", str(run), "--set", f"model.path={start}",
+              "--set", f"data.dataset={tasks / 'train.jsonl'}", "--set", f"train.steps={a.rl_steps}",
+              "--set", f"train.rollouts_per_step={a.rl_rollouts}", "--set", f"train.checkpoint_every={a.rl_steps}",
+              "--set", f"train.seed={a.seed}"], times, log)
+    sh(eval_stage, ["eval", "swebench", "--model", str(run), "--out", str(eval_dir), *eval_args], times, log)
 
 
 def main() -> None:
@@ -138,6 +154,9 @@ def main() -> None:
     ap.add_argument("--rft-attempts", type=int, default=0,
                     help="RFT arm: samples per train task (4, the recipe's n_per_task); 0 skips the arm, which "
                          "costs as many rollouts as RL (the seeds bench turns it on)")
+    ap.add_argument("--after-rft", action="store_true",
+                    help="with --rft-attempts: also RL from the RFT model (rft-rl) and a second RFT round from it "
+                         "(rft2), the same rollouts each")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     if a.quick:
@@ -178,12 +197,7 @@ def main() -> None:
     sh("eval_before", ["eval", "swebench", "--model", str(sft), "--out", str(work / "eval-before"), *eval_args],
        times, log)
     rl = work / "rl"
-    sh("rl", ["train", "--recipe", "swe-tiny", "--out", str(rl), "--set", f"model.path={sft}",
-              "--set", f"data.dataset={tasks / 'train.jsonl'}", "--set", f"train.steps={a.rl_steps}",
-              "--set", f"train.rollouts_per_step={a.rl_rollouts}", "--set", f"train.checkpoint_every={a.rl_steps}",
-              "--set", f"train.seed={a.seed}"], times, log)
-    sh("eval_after", ["eval", "swebench", "--model", str(rl), "--out", str(work / "eval-after"), *eval_args],
-       times, log)
+    rl_arm(a, tasks, sft, rl, work / "eval-after", eval_args, times, log)
     cmp = compare("compare", work / "eval-before", work / "eval-after", a.seed, times, log)
     longer: dict[int, dict] = {}
     for epochs in sorted({int(e) for e in a.baseline_epochs.split(",") if e.strip()}):
@@ -193,7 +207,20 @@ def main() -> None:
         sh(f"eval_sft_{epochs}ep", ["eval", "swebench", "--model", str(sft_dir), "--out", str(eval_dir), *eval_args],
            times, log)
         longer[epochs] = compare(f"compare_sft_{epochs}ep", eval_dir, work / "eval-after", a.seed, times, log)
-    rft = rft_arm(a, tasks, expert, sft, work, agent_args, eval_args, times, log) if a.rft_attempts else None
+    rft = after_rft = None
+    if a.rft_attempts:
+        rft = rft_arm(a, tasks, [expert], sft, work, agent_args, eval_args, times, log)
+        rft |= compare("compare_rft", work / "eval-rft", work / "eval-after", a.seed, times, log)
+    if a.rft_attempts and a.after_rft:
+        # RL after RFT, against a second RFT round at the same rollouts: both start from sft-rft
+        rl_arm(a, tasks, work / "sft-rft", work / "rft-rl", work / "eval-rft-rl", eval_args, times, log, "rft_rl",
+               "eval_rft_rl")
+        after_rft = rft_arm(a, tasks, [expert, work / "rft-samples"], work / "sft-rft", work, agent_args, eval_args,
+                            times, log, "rft2")
+        after_rft |= {"rl_minus_rft2": compare("compare_rft2", work / "eval-rft2", work / "eval-rft-rl", a.seed,
+                                               times, log),
+                      "rl_minus_rft": compare("compare_rft_rl", work / "eval-rft", work / "eval-rft-rl", a.seed,
+                                              times, log)}
     total = time.perf_counter() - t_all
 
     metrics = [json.loads(line) for line in (rl / "metrics.jsonl").read_text().splitlines() if line.strip()]
@@ -214,12 +241,17 @@ def main() -> None:
         print(f"RFT instead of RL ({rft['samples_resolved']}/{rft['samples']} samples resolved): "
               f"{rft['a_resolved_pct']:.1f}%; RL minus that {rft['delta_pct']:+.1f} [{rft['ci_low']:+.1f}, "
               f"{rft['ci_high']:+.1f}]")
+    if after_rft:
+        c2, c1 = after_rft["rl_minus_rft2"], after_rft["rl_minus_rft"]
+        print(f"after RFT: RL {c2['b_resolved_pct']:.1f}% vs a second RFT round {c2['a_resolved_pct']:.1f}%, RL minus "
+              f"that {c2['delta_pct']:+.1f} [{c2['ci_low']:+.1f}, {c2['ci_high']:+.1f}]; RL minus its RFT start "
+              f"{c1['delta_pct']:+.1f} [{c1['ci_low']:+.1f}, {c1['ci_high']:+.1f}]")
     first, last = rewards[0], rewards[-1]
     (work / "summary.json").write_text(json.dumps({
         "seed": a.seed, "data_seed": a.data_seed, "sft_epochs": a.sft_epochs, "baseline_epochs": a.baseline_epochs,
         "rl_steps": a.rl_steps, "rl_rollouts": a.rl_rollouts, "heldout": a.heldout, "times_s": times,
         "total_s": total, "train_reward": rewards, "resolved_pct": {"before": before, "after": after},
-        "gain": cmp, "rl_minus_sft_epochs": longer, "rl_minus_rft": rft}, indent=2))
+        "gain": cmp, "rl_minus_sft_epochs": longer, "rl_minus_rft": rft, "after_rft": after_rft}, indent=2))
     print(f"BENCH swe_tiny_train_reward_first {first:.3f} reward goal >0 {'met' if first > 0 else 'missed'}")
     print(f"BENCH swe_tiny_train_reward_last {last:.3f} reward goal >{first:.3f} {'met' if last > first else 'missed'}")
     print(f"BENCH swe_tiny_heldout_resolved_before {before:.1f} % goal >=0 met")
@@ -233,6 +265,10 @@ def main() -> None:
     if rft:
         print(f"BENCH swe_tiny_heldout_resolved_rft {rft['a_resolved_pct']:.1f} % goal <{after:.1f} "
               f"{'met' if rft['a_resolved_pct'] < after else 'missed'}")
+    if after_rft:
+        c2 = after_rft["rl_minus_rft2"]
+        print(f"BENCH swe_tiny_heldout_resolved_rft_rl {c2['b_resolved_pct']:.1f} % goal >{c2['a_resolved_pct']:.1f} "
+              f"{'met' if c2['b_resolved_pct'] > c2['a_resolved_pct'] else 'missed'}")
     print(f"BENCH swe_tiny_total_time {total:.0f} s goal <=2400 {'met' if total <= 2400 else 'missed'}")
 
 

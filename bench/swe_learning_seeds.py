@@ -9,7 +9,10 @@ training randomness. Each run evaluates these policies on the held-out tasks:
 - `rl`       - that SFT model after RL through the real loop (8 updates x 16 rollouts on train tasks);
 - `sft-<E>ep` - the same SFT for E epochs instead, for each of `--baseline-epochs` (80): more imitation;
 - `rft`      - rejection-sampling fine-tuning from the RL start at RL's rollout budget (128 samples on train
-  tasks, the resolved ones added to the demonstrations): the simple alternative that also uses the reward.
+  tasks, the resolved ones added to the demonstrations): the simple alternative that also uses the reward;
+- with `--after-rft`, two more from the RFT model, at RL's budget again: `rft-rl` (RL after RFT, the usual
+  pipeline order) and `rft2` (a second RFT round on other train tasks). They are compared with each other
+  and `rft-rl` with its start, never with `rl` (they have spent twice its rollouts).
 
 "The best alternative" below is the non-RL policy with the highest mean over seeds, chosen after seeing the
 held-out scores: a choice that favours the baseline, not RL. Pooled over seeds x tasks with a two-way
@@ -18,6 +21,9 @@ bootstrap (resample seeds and tasks, both with replacement), it prints
     BENCH swe_tiny_seeds_gain_over_start_ci_low <v> pct-points goal >0
     BENCH swe_tiny_seeds_rl_minus_best_alternative <v> pct-points goal >0
     BENCH swe_tiny_seeds_rl_minus_best_alternative_ci_low <v> pct-points goal >0
+    BENCH swe_tiny_seeds_after_rft_gain_ci_low <v> pct-points goal >0           (--after-rft: RFT+RL - RFT)
+    BENCH swe_tiny_seeds_after_rft_rl_minus_rft2 <v> pct-points goal >0         (RFT+RL - RFT+RFT)
+    BENCH swe_tiny_seeds_after_rft_rl_minus_rft2_ci_low <v> pct-points goal >0
 
 and draws `seeds.png` (resolved % per seed and policy). `--runs DIR...` pools finished runs (each a work
 dir of `swe_learning.py`) without running anything.
@@ -40,11 +46,12 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+AFTER_RFT = ("rft-rl", "rft2")  # `--after-rft` arms: twice RL's rollouts, compared with each other, not with RL
 def arms_of(runs: list[Path]) -> dict[str, str]:
     """Policy name -> eval dir, for the policies every run evaluated (SFT-only arms sorted by epochs)."""
     extra = set.intersection(*({d.name for d in r.glob("eval-sft-*ep")} for r in runs))
     by_epochs = sorted(extra, key=lambda d: int(d.removeprefix("eval-sft-").removesuffix("ep")))
-    rft = {"rft": "eval-rft"} if all((r / "eval-rft").is_dir() for r in runs) else {}
+    rft = {arm: f"eval-{arm}" for arm in ("rft", "rft-rl", "rft2") if all((r / f"eval-{arm}").is_dir() for r in runs)}
     return {"sft": "eval-before", "rl": "eval-after", **{d.removeprefix("eval-"): d for d in by_epochs}, **rft}
 
 
@@ -99,7 +106,8 @@ def run_seeds(a: argparse.Namespace, work: Path, extra: list[str], script: Path 
         reuse = ["--tasks", str(tasks), "--expert", str(expert)] if tasks and expert else []
         return [sys.executable, str(script), "--work", str(run), "--seed", seed,
                 "--data-seed", "0", "--expert-limit", str(a.expert_limit), "--sft-epochs", str(a.sft_epochs),
-                "--baseline-epochs", a.baseline_epochs, "--rft-attempts", str(a.rft_attempts), *reuse, *extra]
+                "--baseline-epochs", a.baseline_epochs, "--rft-attempts", str(a.rft_attempts), *reuse,
+                *(["--after-rft"] if a.after_rft else []), *extra]
 
     def start(seed: str, run: Path) -> tuple[str, subprocess.Popen]:
         run.mkdir(parents=True, exist_ok=True)
@@ -158,6 +166,8 @@ def main() -> None:
     ap.add_argument("--sft-epochs", type=int, default=40)
     ap.add_argument("--baseline-epochs", default="80")
     ap.add_argument("--rft-attempts", type=int, default=4, help="the RFT arm's samples per train task (0 skips it)")
+    ap.add_argument("--after-rft", action="store_true", help="also RL after RFT vs a second RFT round (both from "
+                    "the RFT model, the same rollouts each)")
     a, extra = ap.parse_known_args()
     extra = [x for x in extra if x != "--"]
     work = a.work.resolve()
@@ -175,22 +185,27 @@ def main() -> None:
     start = json.loads(summary.read_text()).get("sft_epochs", a.sft_epochs) if summary.is_file() else a.sft_epochs
     labels = {"sft": f"SFT {start} ep", "rl": f"SFT {start} ep + RL",
               **{arm: f"SFT {arm.removeprefix('sft-').removesuffix('ep')} ep" for arm in arms if arm.endswith("ep")},
-              "rft": f"SFT {start} ep + RFT"}
+              "rft": f"SFT {start} ep + RFT", "rft-rl": "+ RFT + RL", "rft2": "+ RFT + RFT"}
     print(f"{len(runs)} seeds x {len(common)} held-out tasks")
     print("seed     " + "  ".join(f"{labels[arm]:>16}" for arm in arms))
     for i, name in enumerate(names):
         print(f"{name:8} " + "  ".join(f"{pct[arm][i]:15.1f}%" for arm in arms))
     print("mean     " + "  ".join(f"{pct[arm].mean():15.1f}%" for arm in arms))
-    diffs = {arm: two_way_bootstrap(m["rl"] - m[arm]) for arm in arms if arm != "rl"}
+    alternatives = [arm for arm in arms if arm not in ("rl", *AFTER_RFT)]  # at most RL's rollouts
+    diffs = {arm: two_way_bootstrap(m["rl"] - m[arm]) for arm in alternatives}
     for arm, (d, lo, hi) in diffs.items():
         print(f"RL minus {labels[arm]:>10}: {d:+.1f} [{lo:+.1f}, {hi:+.1f}] (95%, seeds x tasks)")
-    best = max((arm for arm in arms if arm != "rl"), key=lambda arm: pct[arm].mean())
+    after = {arm: two_way_bootstrap(m["rft-rl"] - m[arm]) for arm in ("rft2", "rft")} \
+        if {"rft", *AFTER_RFT} <= set(arms) else {}
+    for arm, (d, lo, hi) in after.items():
+        print(f"RFT + RL minus {labels[arm]:>10}: {d:+.1f} [{lo:+.1f}, {hi:+.1f}] (95%, seeds x tasks)")
+    best = max(alternatives, key=lambda arm: pct[arm].mean())
     gain, vs_best = diffs["sft"], diffs[best]
     print(f"best alternative to RL (chosen on these scores): {labels[best]}")
     plot(names, pct, work / "seeds.png", labels)
     (work / "seeds.json").write_text(json.dumps({
         "runs": [str(r) for r in runs], "tasks": common, "resolved_pct": {k: v.tolist() for k, v in pct.items()},
-        "rl_minus": diffs, "best_alternative": best}, indent=2))
+        "rl_minus": diffs, "best_alternative": best, "rft_rl_minus": after}, indent=2))
     print(f"plot {work / 'seeds.png'}")
     print(f"BENCH swe_tiny_seeds_gain_over_start_ci_low {gain[1]:.1f} pct-points goal >0 "
           f"{'met' if gain[1] > 0 else 'missed'}")
@@ -198,6 +213,12 @@ def main() -> None:
           f"{'met' if vs_best[0] > 0 else 'missed'}")
     print(f"BENCH swe_tiny_seeds_rl_minus_best_alternative_ci_low {vs_best[1]:.1f} pct-points goal >0 "
           f"{'met' if vs_best[1] > 0 else 'missed'}")
+    if after:
+        (d2, lo2, _), (_, lo1, _) = after["rft2"], after["rft"]
+        print(f"BENCH swe_tiny_seeds_after_rft_gain_ci_low {lo1:.1f} pct-points goal >0 {'met' if lo1 > 0 else 'missed'}")
+        print(f"BENCH swe_tiny_seeds_after_rft_rl_minus_rft2 {d2:.1f} pct-points goal >0 {'met' if d2 > 0 else 'missed'}")
+        print(f"BENCH swe_tiny_seeds_after_rft_rl_minus_rft2_ci_low {lo2:.1f} pct-points goal >0 "
+              f"{'met' if lo2 > 0 else 'missed'}")
 
 
 if __name__ == "__main__":

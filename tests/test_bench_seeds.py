@@ -35,6 +35,10 @@ def test_arms_are_the_policies_every_run_has_and_tasks_the_ones_every_arm_has(tm
     _eval(runs[1], "eval-rft", {"a": False, "b": True, "c": True})  # now every run has it
     arms = arms_of(runs)
     assert list(arms) == ["sft", "rl", "sft-20ep", "sft-40ep", "rft"]
+    for run in runs:  # --after-rft's two arms, from the RFT model
+        _eval(run, "eval-rft2", {"a": True, "b": False, "c": True})
+        _eval(run, "eval-rft-rl", {"a": True, "b": True, "c": True})
+    assert list(arms_of(runs)) == ["sft", "rl", "sft-20ep", "sft-40ep", "rft", "rft-rl", "rft2"]
     tasks, m = table(runs, arms)
     assert tasks == ["a", "b"]
     assert m["rl"].tolist() == [[1, 0], [1, 1]] and m["sft"].shape == (2, 2)
@@ -72,7 +76,9 @@ def test_seeds_run_side_by_side_after_the_first_makes_the_shared_data(tmp_path: 
         events = os.path.join(os.path.dirname(work), "events")
         with open(events, "a") as f:
             f.write(f"start {seed} {'--tasks' in args}\\n")
-        time.sleep(0.3)
+        deadline = time.time() + 60  # seed 1 waits for seed 3 to start: side by side, whatever the load
+        while seed == "1" and "start 3" not in open(events).read() and time.time() < deadline:
+            time.sleep(0.05)
         with open(events, "a") as f:
             f.write(f"end {seed}\\n")
         if seed == "9":
@@ -83,7 +89,7 @@ def test_seeds_run_side_by_side_after_the_first_makes_the_shared_data(tmp_path: 
     (work / "seed-2").mkdir(parents=True)
     (work / "seed-2" / "summary.json").write_text("{}")  # finished earlier: not run again
     ns = argparse.Namespace(seeds="0,1,2,3,4", parallel=2, tasks=None, expert=None, expert_limit=16, sft_epochs=40,
-                            baseline_epochs="80", rft_attempts=4)
+                            baseline_epochs="80", rft_attempts=4, after_rft=False)
     runs = run_seeds(ns, work, [], script=fake)
     assert [r.name for r in runs] == ["seed-0", "seed-1", "seed-2", "seed-3", "seed-4"]
     ev = (work / "events").read_text().split("\n")
