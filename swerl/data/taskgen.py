@@ -584,7 +584,7 @@ def instance_id(v: Verified) -> str:
 
 def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | None = None) -> TaskgenReport:
     """Build the task set into `params.out` (see the module docstring)."""
-    out = Path(params.out)
+    out = Path(params.out).resolve()  # git runs inside the repos: a relative path would not name the index
     unknown = sorted(set(params.families) - set(FAMILIES))
     if unknown:
         raise DataError(f"--family: unknown {', '.join(unknown)} (known: {', '.join(FAMILIES)})")

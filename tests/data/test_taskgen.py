@@ -101,9 +101,10 @@ def test_split_holds_out_whole_files(gen: Path) -> None:
     assert report["candidates"] == report["kept"] + sum(report["dropped"].values())
 
 
-def test_generation_is_deterministic(gen: Path, tmp_path: Path) -> None:
+def test_generation_is_deterministic(gen: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     again = tmp_path / "again"
-    generate(TaskgenParams(out=again, repos=["textkit"], test_frac=0.3, workers=1))
+    monkeypatch.chdir(tmp_path)  # `--out` as users type it: relative (git runs inside the repos, elsewhere)
+    generate(TaskgenParams(out=Path("again"), repos=["textkit"], test_frac=0.3, workers=1))
     assert (again / "tasks.jsonl").read_bytes() == (gen / "tasks.jsonl").read_bytes()
 
     def refs(p: Path) -> Any:
