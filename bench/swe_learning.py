@@ -47,7 +47,7 @@ to prove the pipeline end to end in a few minutes (its numbers say nothing about
 
 Usage: .venv/bin/python bench/swe_learning.py [--work DIR] [--quick] [--expert-limit 64] [--sft-epochs 12]
        [--heldout 32] [--rl-steps 8] [--rl-rollouts 16] [--tasks DIR] [--expert DIR] [--sft DIR]
-       [--seed 0] [--data-seed 0] [--baseline-epochs 20]
+       [--seed 0] [--data-seed 0] [--baseline-epochs 20] [--rl-set KEY=VALUE ...]
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def rl_arm(a: argparse.Namespace, tasks: Path, start: Path, run: Path, eval_dir:
     sh(name, ["train", "--recipe", "swe-tiny", "--out", str(run), "--set", f"model.path={start}",
               "--set", f"data.dataset={tasks / 'train.jsonl'}", "--set", f"train.steps={a.rl_steps}",
               "--set", f"train.rollouts_per_step={a.rl_rollouts}", "--set", f"train.checkpoint_every={a.rl_steps}",
-              "--set", f"train.seed={a.seed}"], times, log)
+              "--set", f"train.seed={a.seed}", *(x for kv in a.rl_set for x in ("--set", kv))], times, log)
     sh(eval_stage, ["eval", "swebench", "--model", str(run), "--out", str(eval_dir), *eval_args], times, log)
 
 
@@ -157,6 +157,8 @@ def main() -> None:
     ap.add_argument("--after-rft", action="store_true",
                     help="with --rft-attempts: also RL from the RFT model (rft-rl) and a second RFT round from it "
                          "(rft2), the same rollouts each")
+    ap.add_argument("--rl-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a recipe override for the RL arms (repeatable), e.g. train.lr=1e-3 for an ablation")
     ap.add_argument("--workers", type=int, default=2)
     a = ap.parse_args()
     if a.quick:
@@ -249,7 +251,7 @@ def main() -> None:
     first, last = rewards[0], rewards[-1]
     (work / "summary.json").write_text(json.dumps({
         "seed": a.seed, "data_seed": a.data_seed, "sft_epochs": a.sft_epochs, "baseline_epochs": a.baseline_epochs,
-        "rl_steps": a.rl_steps, "rl_rollouts": a.rl_rollouts, "heldout": a.heldout, "times_s": times,
+        "rl_steps": a.rl_steps, "rl_rollouts": a.rl_rollouts, "rl_set": a.rl_set, "heldout": a.heldout, "times_s": times,
         "total_s": total, "train_reward": rewards, "resolved_pct": {"before": before, "after": after},
         "gain": cmp, "rl_minus_sft_epochs": longer, "rl_minus_rft": rft, "after_rft": after_rft}, indent=2))
     print(f"BENCH swe_tiny_train_reward_first {first:.3f} reward goal >0 {'met' if first > 0 else 'missed'}")

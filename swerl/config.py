@@ -114,6 +114,10 @@ class AlgorithmConfig(_Section):
     name: Literal["grpo", "rloo", "sao"] = "grpo"
     advantage_level: Literal["rollout", "sample"] = "rollout"
     std_normalize: bool = False
+    negative_advantage_scale: float = Field(
+        1.0, ge=0, le=1, description="Multiplies advantages below zero (docs/algorithms.md sec. 3, asymmetric "
+        "advantage): 1 = plain GRPO/RLOO (AL1); below 1, failed rollouts push their tokens down less than "
+        "successes pull theirs up.")
     loss_agg: Literal["token-mean", "seq-mean-token-mean", "rollout-mean"] = "rollout-mean"
     merge: Literal["best_effort", "per_call"] = "best_effort"
     policy_loss: Literal["ppo", "dis"] = "ppo"

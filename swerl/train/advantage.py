@@ -20,12 +20,15 @@ Level = Literal["rollout", "sample"]
 
 
 def group_advantages(rewards: Sequence[float], estimator: Estimator = "grpo", std_normalize: bool = False,
-                     eps: float = 1e-6) -> list[float]:
+                     eps: float = 1e-6, negative_scale: float = 1.0) -> list[float]:
     """Advantages of the members of one group from their rewards, shape (G,) -> (G,).
 
     GRPO: A_i = r_i - mean(r)                       (sec. 3, "baseline_g")
     RLOO: A_i = r_i - mean(r_k for k != i)          (sec. 3, leave-one-out)
     `std_normalize` divides by the group's sample std (Bessel, like verl) + eps.
+    `negative_scale` multiplies the advantages below zero (sec. 3, asymmetric advantage): 1 is the plain
+    estimator; below 1 a failed rollout pushes its tokens down less than a success pulls them up, which keeps
+    a small model from spreading mass off every token when most of a group fails.
     A group of one has no baseline to compare with: its advantage is 0.
     """
     g = len(rewards)
@@ -42,6 +45,8 @@ def group_advantages(rewards: Sequence[float], estimator: Estimator = "grpo", st
     if std_normalize:
         std = math.sqrt(math.fsum((r - mean) ** 2 for r in rewards) / (g - 1))
         adv = [a / (std + eps) for a in adv]
+    if negative_scale != 1.0:
+        adv = [a * negative_scale if a < 0 else a for a in adv]  # asymmetric advantage
     return adv
 
 
@@ -51,6 +56,7 @@ def compute_advantages(
     level: Level = "rollout",
     std_normalize: bool = False,
     eps: float = 1e-6,
+    negative_scale: float = 1.0,
 ) -> list[float]:
     """One advantage per sample, in the order given (docs/algorithms.md sec. 3).
 
@@ -86,7 +92,8 @@ def compute_advantages(
             rewards[i] = float(s.reward)  # type: ignore[arg-type]
     adv_of: dict[str | int, float] = {}
     for keys in members.values():
-        for key, a in zip(keys, group_advantages([rewards[k] for k in keys], estimator, std_normalize, eps),
+        for key, a in zip(keys, group_advantages([rewards[k] for k in keys], estimator, std_normalize, eps,
+                                                negative_scale),
                           strict=True):
             adv_of[key] = a
     if level == "rollout":

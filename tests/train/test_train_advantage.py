@@ -53,6 +53,16 @@ def test_missing_or_inconsistent_rewards_name_the_rollout() -> None:
         compute_advantages(fig4_samples(), level="token")  # type: ignore[arg-type]
 
 
+def test_negative_scale_shrinks_only_the_failures() -> None:
+    # one success in four (the usual swe-tiny group): mean 1/4, so +0.75 once and -0.25 three times
+    assert group_advantages([1.0, 0.0, 0.0, 0.0], negative_scale=0.1) == pytest.approx([0.75, -0.025, -0.025, -0.025])
+    assert group_advantages([1.0, 0.0, 0.0, 0.0], negative_scale=0.0) == pytest.approx([0.75, 0.0, 0.0, 0.0])
+    assert group_advantages([1.0, 1.0], negative_scale=0.1) == [0.0, 0.0]  # no signal stays no signal
+    # applied after the std division, per rollout: Fig. 4's rollout 2 gets -0.5 * 0.2 on its one sample
+    assert compute_advantages(fig4_samples(), "grpo", "rollout", negative_scale=0.2) == pytest.approx(
+        [0.5, 0.5, 0.5, -0.1])
+
+
 @settings(max_examples=80, deadline=None)
 @given(
     rewards=st.lists(st.sampled_from([0.0, 0.25, 1.0]), min_size=1, max_size=6),
@@ -60,13 +70,15 @@ def test_missing_or_inconsistent_rewards_name_the_rollout() -> None:
     splits=st.lists(st.integers(1, 4), min_size=6, max_size=6),
     estimator=st.sampled_from(["grpo", "rloo"]),
     std=st.booleans(),
+    neg=st.sampled_from([1.0, 0.1]),
 )
 def test_splitting_rollouts_never_changes_rollout_level_advantages(
-    rewards: list[float], groups: list[int], splits: list[int], estimator: str, std: bool
+    rewards: list[float], groups: list[int], splits: list[int], estimator: str, std: bool, neg: float
 ) -> None:
     one = [make_sample(f"r{i}", 0, 8, [(4, 8)], group_id=f"g{groups[i]}", reward=r) for i, r in enumerate(rewards)]
     many = [make_sample(f"r{i}", j, 8, [(4, 8)], group_id=f"g{groups[i]}", reward=r)
             for i, r in enumerate(rewards) for j in range(splits[i])]
-    base = dict(zip([s.rollout_id for s in one], compute_advantages(one, estimator, "rollout", std), strict=True))
-    split = compute_advantages(many, estimator, "rollout", std)
+    base = dict(zip([s.rollout_id for s in one], compute_advantages(one, estimator, "rollout", std,
+                                                                     negative_scale=neg), strict=True))
+    split = compute_advantages(many, estimator, "rollout", std, negative_scale=neg)
     assert split == [base[s.rollout_id] for s in many]

@@ -108,7 +108,7 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
     adv_of: dict[tuple[str, int], float] | None = None  # SAO (group size 1): the critic supplies them (sec. 8)
     if a.name != "sao":
         adv = compute_advantages(batch.samples, estimator=a.name, level=a.advantage_level,
-                                 std_normalize=a.std_normalize)
+                                 std_normalize=a.std_normalize, negative_scale=a.negative_advantage_scale)
         adv_of = {(s.rollout_id, s.sample_index): x for s, x in zip(batch.samples, adv, strict=True)}
         per_rollout = [adv_of[(s.rollout_id, s.sample_index)] for s in batch.samples if s.sample_index == 0]
         metrics |= {"adv/mean": statistics.fmean(per_rollout), "adv/abs_mean": statistics.fmean(map(abs, per_rollout)),
