@@ -69,6 +69,20 @@ def test_one_update_lowers_the_loss_on_a_fixed_batch(tiny_tok: Any) -> None:
     assert metrics["policy/grad_norm"] > 0 and backend.step == 1
 
 
+def test_a_batch_without_signal_leaves_the_policy_as_it_was(tiny_tok: Any) -> None:
+    """All advantages 0 (every rollout of every group failed): no step. Adam would otherwise keep moving every
+    weight by ~lr along the momentum of the last real step."""
+    backend = TorchBackend(build_tiny_model(tiny_tok, seed=0), TorchBackendConfig(lr=1e-3, micro_batch_tokens=256))
+    samples = on_policy(backend, random_samples())
+    assert backend.update(samples, compute_advantages(samples))["policy/updated"] == 1.0  # a real step first
+    weights = [p.detach().clone() for p in backend.policy.parameters()]
+    failed = [s.model_copy(update={"reward": 0.0}) for s in samples]
+    metrics = backend.update(failed, compute_advantages(failed))
+    assert metrics["policy/grad_norm"] == 0.0 and metrics["policy/steps_skipped"] == 1.0
+    assert metrics["policy/updated"] == 0.0
+    assert all(torch.equal(a, b) for a, b in zip(weights, backend.policy.parameters(), strict=True))
+
+
 def test_micro_batches_accumulate_to_the_full_batch_gradient(tiny_tok: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     samples = random_samples(3, 3, seed=5)
     grads = []

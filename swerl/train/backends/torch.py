@@ -191,6 +191,7 @@ class TorchBackend:
         metrics["policy/updated"] = float(train_policy)
         if train_policy:
             metrics.update(self._policy_step(batches, den))
+            metrics["policy/updated"] = 1.0 - metrics["policy/steps_skipped"]
         if self.critic is not None:
             metrics.update(self._critic_steps(batches, den))
         self.step += 1
@@ -221,11 +222,15 @@ class TorchBackend:
                     ent_sum += sum(float(entropy_from_logits(c).sum()) for c in logits.detach().split(rows))
                 n += logp.numel()
         grad_norm = torch.nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.grad_clip)
-        self.optimizer.step()  # gradients stay readable until the next update zeroes them
+        # No gradient (every advantage 0, or every token clipped): no step. Adam would still move every weight
+        # by ~lr along its momentum, so a run of all-failed batches drifts the policy with no signal at all.
+        skipped = float(grad_norm) == 0.0
+        if not skipped:
+            self.optimizer.step()  # gradients stay readable until the next update zeroes them
         frac_key = "policy/clip_frac" if cfg.policy_loss == "ppo" else "policy/dis_masked_frac"
         out = {"policy/loss": loss_sum, frac_key: flag_sum / max(n, 1), "policy/approx_kl": kl_sum / max(n, 1),
                "policy/ratio_mean": ratio_sum / max(n, 1), "policy/grad_norm": float(grad_norm),
-               "policy/lr": float(self.optimizer.param_groups[0]["lr"])}
+               "policy/lr": float(self.optimizer.param_groups[0]["lr"]), "policy/steps_skipped": float(skipped)}
         if cfg.compute_entropy:
             out["policy/entropy"] = ent_sum / max(n, 1)
         return out

@@ -122,7 +122,7 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
     keys = {k for m in per_step for k in m}
     for k in sorted(keys):
         vals = [m[k] for m in per_step if k in m]
-        summed = k.startswith("batch/") or k == "time/update_s"
+        summed = k.startswith("batch/") or k in ("time/update_s", "policy/steps_skipped")
         metrics[k] = float(sum(vals)) if summed else float(statistics.fmean(vals))
     metrics["train/optimizer_steps"] = float(len(per_step))
     return metrics
