@@ -141,7 +141,8 @@ def test_sao_critic_keeps_attention_frozen(tiny_tok: Any) -> None:
 def test_sao_warmup_trains_only_the_critic(tiny_tok: Any) -> None:
     cfg = TorchBackendConfig(policy_loss="dis", use_critic=True, critic_warmup_steps=1, lr=1e-2)
     backend = TorchBackend(build_tiny_model(tiny_tok), cfg)
-    samples = on_policy(backend, random_samples(1, 2))
+    # a rewarded rollout: with reward 0 and a zero-initialised value head every advantage is 0 (no step at all)
+    samples = [s.model_copy(update={"reward": 1.0}) for s in on_policy(backend, random_samples(1, 2))]
     before = {k: p.detach().clone() for k, p in backend.policy.named_parameters()}
     m = backend.update(samples)
     assert m["policy/updated"] == 0.0 and "policy/loss" not in m
