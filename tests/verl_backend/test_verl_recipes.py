@@ -97,7 +97,7 @@ def test_overrides_map_the_recipe_onto_verl_keys() -> None:
     assert user[-1] == "trainer.save_freq=5"  # the escape hatch is applied last
     with pytest.raises(ConfigError, match="max_tokens"):
         verl_overrides(load_recipe("qwen9b", ["rollout.max_tokens=70000"]))
-    with pytest.raises(ConfigError, match="negative_advantage_scale=0.1: the verl backend supports only 1.0"):
+    with pytest.raises(ConfigError, match=r"negative_advantage_scale=0\.1: the verl backend supports only 1\.0"):
         verl_overrides(load_recipe("qwen9b", ["algorithm.negative_advantage_scale=0.1"]))  # never silently dropped
 
 
