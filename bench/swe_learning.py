@@ -13,7 +13,7 @@ Every stage is the public CLI, run as a subprocess exactly as a user types it, a
 6. `swerl eval swebench --model RL_RUN_DIR` (the run dir: exported on the fly) on the same tasks (after);
 7. `swerl eval compare before after` - paired bootstrap CI of the difference;
 8. the simple alternative at far less budget than RL: `swerl train sft` for each of `--baseline-epochs`
-   (default 20; the seeds bench adds 40) on the same trajectories with the same seed, evaluated on the same tasks
+   (default none; e.g. `--baseline-epochs 80`: twice the start's epochs) on the same trajectories with the same seed, evaluated on the same tasks
    (`eval-sft-<E>ep`), and `swerl eval compare eval-sft-<E>ep eval-after` (does RL beat training longer?);
 9. the simple alternative that also uses the reward, at RL's rollout budget: rejection-sampling fine-tuning
    (RFT, one round of expert iteration). `swerl eval swebench --attempts 4 --temperature 0.8` samples the RL
@@ -45,9 +45,9 @@ Prints each stage's wall time, then
 machine). Sizes default to a run that fits ~40 minutes on 2 free cores; `--quick` shrinks every stage
 to prove the pipeline end to end in a few minutes (its numbers say nothing about learning).
 
-Usage: .venv/bin/python bench/swe_learning.py [--work DIR] [--quick] [--expert-limit 64] [--sft-epochs 12]
+Usage: .venv/bin/python bench/swe_learning.py [--work DIR] [--quick] [--expert-limit 16] [--sft-epochs 40]
        [--heldout 32] [--rl-steps 8] [--rl-rollouts 16] [--tasks DIR] [--expert DIR] [--sft DIR]
-       [--seed 0] [--data-seed 0] [--baseline-epochs 20] [--rl-set KEY=VALUE ...]
+       [--seed 0] [--data-seed 0] [--baseline-epochs 80] [--rl-set KEY=VALUE ...]
 """
 
 from __future__ import annotations
@@ -140,8 +140,8 @@ def main() -> None:
     ap.add_argument("--tasks", type=Path)
     ap.add_argument("--expert", type=Path)
     ap.add_argument("--sft", type=Path)
-    ap.add_argument("--expert-limit", type=int, default=64)
-    ap.add_argument("--sft-epochs", type=int, default=12)
+    ap.add_argument("--expert-limit", type=int, default=16)
+    ap.add_argument("--sft-epochs", type=int, default=40)
     ap.add_argument("--sft-lr", type=float, default=3e-3)
     ap.add_argument("--sft-batch-tokens", type=int, default=4096)
     ap.add_argument("--heldout", type=int, default=32)
@@ -149,7 +149,7 @@ def main() -> None:
     ap.add_argument("--rl-rollouts", type=int, default=16)
     ap.add_argument("--seed", type=int, default=0, help="training seed (SFT and RL)")
     ap.add_argument("--data-seed", type=int, default=0, help="expert sample and held-out tasks")
-    ap.add_argument("--baseline-epochs", default="20", help="SFT-only arms' epochs, comma-separated ('' skips)")
+    ap.add_argument("--baseline-epochs", default="", help="SFT-only arms' epochs, comma-separated ('': none)")
     ap.add_argument("--rft-epochs", type=int, default=0, help="RFT arm's epochs from the RL start (0: --sft-epochs)")
     ap.add_argument("--rft-attempts", type=int, default=0,
                     help="RFT arm: samples per train task (4, the recipe's n_per_task); 0 skips the arm, which "
