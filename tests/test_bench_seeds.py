@@ -76,8 +76,10 @@ def test_seeds_run_side_by_side_after_the_first_makes_the_shared_data(tmp_path: 
         events = os.path.join(os.path.dirname(work), "events")
         with open(events, "a") as f:
             f.write(f"start {seed} {'--tasks' in args}\\n")
-        deadline = time.time() + 600  # seed 1 waits for seed 3 to start: side by side, whatever the load
-        while seed == "1" and "start 3" not in open(events).read() and time.time() < deadline:
+        # seeds 1 and 3 each wait for the other to start: both live at once, whichever interpreter is first
+        other = {"1": "start 3", "3": "start 1"}.get(seed)
+        deadline = time.time() + 600
+        while other and other not in open(events).read() and time.time() < deadline:
             time.sleep(0.05)
         with open(events, "a") as f:
             f.write(f"end {seed}\\n")
