@@ -39,6 +39,10 @@ class DataConfig(_Section):
     val_split: str | None = None
     limit: int | None = Field(None, gt=0)
     val_limit: int | None = Field(None, gt=0)
+    canary_fraction: float = Field(0.0, ge=0, lt=1, description="Share of training groups (and of validation "
+                                   "tasks, at least one when above 0) replaced by canary variants: impossible "
+                                   "tasks only a hack passes, never rewarded; reported as "
+                                   "hacking/canary_pass_rate (docs/sandbox.md, Canary tasks).")
 
 
 class SandboxConfig(_Section):

@@ -27,6 +27,7 @@ from swerl.rollout.classify import classify_exception, grade_verdict
 from swerl.rollout.ledger import Ledger
 from swerl.rollout.schema import AgentResult, ModelEndpoint, RolloutOutcome, RolloutSettings
 from swerl.sandbox.base import Sandbox
+from swerl.sandbox.canary import hack_passed, is_canary
 from swerl.sandbox.schema import GradeResult, SandboxTask
 
 log = get_logger(__name__)
@@ -233,6 +234,8 @@ class Runner:
         out.agent, out.grade = att.agent, att.grade
         if att.state == "failed_infra":
             return self._infra(out, att.error or "infrastructure failure")
+        if is_canary(out.instance_id):
+            att = canary_attempt(att)
         self._ensure_current(rid, attempt)
         failed = att.state == "failed_agent"
         reward = None if att.reward is None and not failed else float(att.reward or 0.0)
@@ -252,6 +255,17 @@ class Runner:
     def _infra(self, out: RolloutOutcome, error: str) -> RolloutOutcome:
         self._guarded(self.client.set_state, out.rollout_id, "failed_infra", attempt=out.attempt, reason=error[:3900])
         return out.model_copy(update={"state": "failed_infra", "error_kind": "infra", "error": error})
+
+
+def canary_attempt(att: Attempt) -> Attempt:
+    """A canary (an impossible task, `swerl.sandbox.canary`) is never rewarded, whatever its grade: a grade that
+    resolved it, or refused it as tampering, is a hack (`canary.passed`); `canary.graded` counts the grades."""
+    g = att.grade
+    att.data = {**att.data, "resolved": False,
+                "canary": {"graded": g is not None, "passed": bool(g is not None and hack_passed(g))}}
+    att.reward = None if att.reward is None else 0.0
+    att.resolved = None if att.resolved is None else False
+    return att
 
 
 def reward_data(res: AgentResult, grade: GradeResult | None) -> dict[str, Any]:

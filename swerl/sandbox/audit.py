@@ -26,6 +26,7 @@ from swerl.sandbox.audit_grading import PROBES as GRADING_PROBES
 from swerl.sandbox.audit_isolation import isolation_probes
 from swerl.sandbox.audit_servers import PACKAGE, LoopbackServers
 from swerl.sandbox.base import BackendBase, SandboxHandle
+from swerl.sandbox.canary import audit_canary
 from swerl.sandbox.patch import git_env, run_git
 from swerl.sandbox.schema import AuditProbe, AuditReport, SandboxTask
 
@@ -271,6 +272,7 @@ def run_audit(sandbox: BackendBase, *, image_builder: Callable[[Path], str] | No
     probes: list[AuditProbe] = []
     with tempfile.TemporaryDirectory(prefix="swerl-audit-") as tmp, LoopbackServers(http_token) as servers:
         repo = make_canary_repo(Path(tmp) / "canary", gold)
+        canary_probe = audit_canary(repo, canary_task(repo, None))  # its branch must be in the image too
         image = image_builder(repo) if image_builder else None
         task = canary_task(repo, image)
         probes.append(_control_servers(servers))
@@ -300,6 +302,7 @@ def run_audit(sandbox: BackendBase, *, image_builder: Callable[[Path], str] | No
                 ("control: honest fix", "resolved", _graded(
                     f"sed -i 's/return 41/return 42/' canary/core.py && {_PYTEST_TAIL}", True, "in sandbox")),
             ]
+            table.append(("canary task: gold fix / always-equal", "gold fix unresolved", canary_probe))
             table += GRADING_PROBES  # reward integrity: history, plugins, in-process forging, crafted patch text
             table += isolation_probes()  # host privilege, exec channel, agent-chosen infra (destructive: last)
             for name, expected, fn in table:

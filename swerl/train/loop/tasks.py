@@ -6,6 +6,7 @@ pack (no splits) `data.val_limit` (default 2) tasks held out by a seeded shuffle
 
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -22,17 +23,35 @@ TASKPACK_VAL = 2
 
 
 class TaskSampler:
-    """Epochs over the task ids in a seeded shuffled order; its state is checkpointed."""
+    """Epochs over the task ids in a seeded shuffled order; its state is checkpointed. With `canaries` and a
+    `canary_fraction` f, draw i is a canary (from its own seeded epochs) when floor((i+1)f) > floor(if): exactly
+    f of every draw prefix (to one), and the ordinary epochs are not disturbed."""
 
-    def __init__(self, tasks: list[str], seed: int) -> None:
+    def __init__(self, tasks: list[str], seed: int, canaries: list[str] | None = None,
+                 canary_fraction: float = 0.0) -> None:
         if not tasks:
             raise ConfigError("the recipe's train split has no tasks")
         self.tasks = tasks
         self.rng = random.Random(f"tasks-{seed}")
         self.order: list[int] = []
         self.pos = 0
+        self.canaries = list(canaries or [])
+        self.fraction = canary_fraction if self.canaries else 0.0
+        self.canary_rng = random.Random(f"canaries-{seed}")
+        self.canary_order: list[int] = []
+        self.canary_pos = 0
+        self.drawn = 0
 
     def next(self) -> str:
+        i = self.drawn
+        self.drawn += 1
+        if math.floor((i + 1) * self.fraction) > math.floor(i * self.fraction):
+            if self.canary_pos >= len(self.canary_order):
+                self.canary_order = list(range(len(self.canaries)))
+                self.canary_rng.shuffle(self.canary_order)
+                self.canary_pos = 0
+            self.canary_pos += 1
+            return self.canaries[self.canary_order[self.canary_pos - 1]]
         if self.pos >= len(self.order):
             self.order = list(range(len(self.tasks)))
             self.rng.shuffle(self.order)
@@ -42,11 +61,17 @@ class TaskSampler:
         return task
 
     def state_dict(self) -> dict[str, Any]:
-        return {"rng": self.rng.getstate(), "order": self.order, "pos": self.pos}
+        return {"rng": self.rng.getstate(), "order": self.order, "pos": self.pos, "drawn": self.drawn,
+                "canary_rng": self.canary_rng.getstate(), "canary_order": self.canary_order,
+                "canary_pos": self.canary_pos}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         self.rng.setstate(state["rng"])
         self.order, self.pos = list(state["order"]), int(state["pos"])
+        self.drawn = int(state.get("drawn", 0))  # checkpoints from before canaries: no canary drawn yet
+        if "canary_rng" in state:
+            self.canary_rng.setstate(state["canary_rng"])
+            self.canary_order, self.canary_pos = list(state["canary_order"]), int(state["canary_pos"])
 
 
 def build_harness(recipe: Recipe, tokenizer: Any, run_dir: Path) -> tuple[Harness, RolloutSettings, list[str],

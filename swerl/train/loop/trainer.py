@@ -29,6 +29,7 @@ from swerl.rollout.launchers import ThreadLauncher
 from swerl.rollout.runner import Runner
 from swerl.rollout.schema import RolloutOutcome
 from swerl.train.loop.book import RolloutBook
+from swerl.train.loop.canary import CanaryTally, add_canaries, canary_outcome
 from swerl.train.loop.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state
 from swerl.train.loop.metrics import MetricsWriter
 from swerl.train.loop.phases import Phase, PhaseMachine
@@ -98,6 +99,7 @@ class Trainer:
         self.stopping = False
         self.last_completion = time.monotonic()
         self.dropped_since_line = 0  # over-stale rollouts dropped since the last metrics line
+        self.canaries = CanaryTally()  # canary rollouts since the last metrics line
 
     def stop(self) -> None:
         """Ask the loop to stop at the next safe point (between phases, never mid-update)."""
@@ -113,7 +115,9 @@ class Trainer:
         harness = None
         try:
             harness, settings, train_tasks, self.val_tasks = build_harness(r, rt.tokenizer, self.run_dir)
-            self.sampler = TaskSampler(train_tasks, t.seed)
+            mix = add_canaries(r, harness, train_tasks, self.val_tasks, self.run_dir)
+            self.sampler = TaskSampler(train_tasks, t.seed, mix.train, r.data.canary_fraction)
+            self.val_tasks = [*self.val_tasks, *mix.val]
             self._restore(ckpt)
             self.metrics = MetricsWriter(self.run_dir, tensorboard=t.tensorboard,
                                          resume_step=self.st.step if ckpt else None, recipe=r)
@@ -153,11 +157,7 @@ class Trainer:
             self.machine.go(Phase.UPDATE)
             # ---- update: whole groups -> samples -> advantages -> optimizer step(s) --------------
             groups = sorted(self.book.take(t.rollouts_per_step), key=lambda g: g.group_id)
-            batch = build_batch(self.client, groups, version=self.st.version, recipe=r,
-                                tokenizer=self.rt.tokenizer, scan=r.rollout.harness != "toy")
-            self.book.forget(groups)
-            self.st.stale_dropped += len(batch.dropped_stale)
-            self.dropped_since_line += len(batch.dropped_stale)
+            batch = self._build_batch(groups)
             if not batch.samples:  # everything over-stale or empty: no step, keep collecting
                 log.warning("batch had nothing to train on", groups=len(groups), stale=len(batch.dropped_stale))
                 self.client.resume(self.st.version)
@@ -191,6 +191,18 @@ class Trainer:
         stopped_early = self.st.step < t.steps
         log.info("training finished", steps=self.st.step, stopped_early=stopped_early)
         return TrainResult(self.run_dir, self.st.step, stopped_early, self.last_line)
+
+    def _build_batch(self, groups: list[Any]) -> Any:
+        """The update's batch; its groups leave the book, over-stale drops and canary outcomes are counted."""
+        r = self.recipe
+        batch = build_batch(self.client, groups, version=self.st.version, recipe=r, tokenizer=self.rt.tokenizer,
+                            scan=r.rollout.harness != "toy")
+        self.book.forget(groups)
+        for outcome in batch.canaries:
+            self.canaries.add(outcome)
+        self.st.stale_dropped += len(batch.dropped_stale)
+        self.dropped_since_line += len(batch.dropped_stale)
+        return batch
 
     def _declare(self, mode: str) -> None:
         """Collocated: keep about `rollout.concurrency` rollouts outstanding. Sync: one batch at a time."""
@@ -256,6 +268,8 @@ class Trainer:
             "staleness/dropped_total": float(self.st.stale_dropped),
             "staleness/dropped": float(self.dropped_since_line),
         }
+        line |= self.canaries.metrics()
+        self.canaries = CanaryTally()
         self.dropped_since_line = 0
         self.infra_attempts = 0
         if t.val_every and (self.st.step % t.val_every == 0 or self.st.step == t.steps) and self.val_tasks:
@@ -279,15 +293,19 @@ class Trainer:
         if not all(g.complete for g in groups):
             return
         rewards = []
+        canaries = CanaryTally()  # canary rollouts: val/hacking/canary_*, not in the validation reward
         for g in groups:
             for rid in g.trainable:
-                ev = self.client.events(rid, kinds=["reward"])
-                if ev:
+                ev = self.client.events(rid, kinds=["reward"], include_json=True)
+                if ev and (outcome := canary_outcome(ev[-1].get("data"))) is not None:
+                    canaries.add(outcome)
+                elif ev:
                     rewards.append(float(ev[-1]["reward"]))
         line = self.pending_line or {}
         line |= {"val/reward_mean": sum(rewards) / len(rewards) if rewards else 0.0,
                  "val/success_rate": sum(1 for x in rewards if x > 0) / len(rewards) if rewards else 0.0,
-                 "val/rollouts": float(len(rewards)), "val/policy_version": float(self.st.version)}
+                 "val/rollouts": float(len(rewards)), "val/policy_version": float(self.st.version),
+                 **canaries.metrics("val/")}
         self.book.forget(groups)
         self.val_groups, self.pending_line = [], None
         self._write(line)

@@ -17,6 +17,7 @@ from swerl.train.assembly import assemble
 from swerl.train.backends import TrainingBackend
 from swerl.train.io import fetch_rollouts, fetch_rollouts_batch
 from swerl.train.loop.book import Group
+from swerl.train.loop.canary import canary_outcome
 from swerl.train.loop.hacking import KINDS, Attempt, scan_rollout
 from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
 
@@ -33,6 +34,7 @@ class Batch:
     dropped_stale: list[str]
     no_samples: list[str]
     hacking: list[Attempt] = field(default_factory=list)
+    canaries: list[tuple[bool, bool]] = field(default_factory=list)  # (graded, passed) of each canary rollout
 
 
 def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int, recipe: Recipe, tokenizer: Any,
@@ -47,6 +49,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     stale: list[str] = []
     no_samples: list[str] = []
     hacking: list[Attempt] = []
+    canaries: list[tuple[bool, bool]] = []
     fetch = fetch_rollouts_batch if hasattr(client, "token_batch") else fetch_rollouts  # binary when offered
     fetched = fetch(client, [rid for g in groups for rid in g.trainable], last_request=scan)
     for g in groups:
@@ -54,6 +57,9 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
         for rid in g.trainable:
             f = fetched[rid]
             hacking += scan_rollout(rid, f.last_request, f.reward_data)
+            if (canary := canary_outcome(f.reward_data)) is not None:
+                canaries.append(canary)  # an impossible task: counted, never trained on
+                continue
             if f.first_version is None or f.reward is None:
                 no_samples.append(rid)  # no usable model call (or no reward): nothing to train on
                 continue
@@ -76,7 +82,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     kept_groups = [[r for r in rs if r in with_reward] for rs in kept_groups]
     kept_groups = [rs for rs in kept_groups if rs]
     return Batch(samples, kept_groups, {r: rewards[r] for rs in kept_groups for r in rs}, stats, staleness, stale,
-                 no_samples, hacking)
+                 no_samples, hacking, canaries)
 
 
 def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
