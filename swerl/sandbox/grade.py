@@ -1,17 +1,22 @@
 """Grading in a fresh sandbox: the reward must not depend on anything the agent did besides the fix itself.
 
     pristine export (cached) --> host: apply patch to a scratch copy --> tree diff --> policy (restore / drop)
-      --> hidden tests restored --> tamper scan --> fresh grading sandbox (tree shipped in, no .git, git stubbed)
-      --> pytest via a trusted launcher (no plugin autoload, repo last on sys.path, JUnit outside the tree)
-      --> JUnit report x first-status text log x harness parser x exit code --> GradeResult
+      --> hidden tests restored --> static allowlist scan --> trusted pytest config placed by the host
+      --> fresh grading sandbox (tree read-only, no .git, git stubbed) --> the launcher (`pytest_runner.py`):
+          non-dumpable, audit-hook guard, witness plugin, type-strict asserts, HMAC-signed record
+      --> signed record x first-status text log x harness parser --> GradeResult
 
-Any disagreement between the views is tampering. Problems the agent caused come back as
-`error_kind="agent"`, a grading sandbox that cannot start as `"infra"`; `grade` never raises for either.
+The host is the supervisor: the shell inside the sandbox and every process of the tests' uid are
+untrusted; only the record whose MAC verifies under this grade's fresh key decides, and any
+disagreement between the views is tampering. Problems the agent caused (anything while handling
+its tree, its test run's timeout, flood, silence or crash) come back as `error_kind="agent"`, a
+grading sandbox that cannot start as `"infra"`; `grade` never raises for either.
 """
 
 from __future__ import annotations
 
-import base64
+import errno
+import json
 import re
 import shlex
 import shutil
@@ -25,7 +30,9 @@ from typing import TYPE_CHECKING, Any
 from swerl.errors import DataError
 from swerl.log import get_logger
 from swerl.sandbox import gradetree, reports, tamper
+from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
+from swerl.sandbox.launch import RECORD_PATH, RUNNER_PATH, SPEC_PATH, Launch
 from swerl.sandbox.schema import GradeResult, SandboxTask, TestBucket
 from swerl.sandbox.tasks import is_swebench
 
@@ -34,12 +41,9 @@ if TYPE_CHECKING:
 
 log = get_logger(__name__)
 
-RUNNER_PATH = "/tmp/swerl_pytest_runner.py"
 _EXIT_RE = re.compile(r"^SWERL_TEST_EXIT=(\d+)\s*$", re.MULTILINE)
-_B64_LINE = re.compile(r"^[A-Za-z0-9+/=]+$")
 _LOG_BYTES_RE = re.compile(r"^SWERL_LOG_BYTES=(\d+)\s*$", re.MULTILINE)
 LOG_LIMIT = 1_000_000  # bytes of the test log (its end: the summary) kept for the text parsers
-_PYTEST_LAUNCH = (("pytest",), ("py.test",), ("python", "-m", "pytest"), ("python3", "-m", "pytest"))
 
 
 @dataclass
@@ -103,99 +107,35 @@ def harness_plan(task: SandboxTask) -> HarnessPlan:
     return swebench_plan(task) if is_swebench(task.row) else swesmith_plan(task)
 
 
-def pytest_args(test_cmd: str) -> list[str] | None:
-    """The pytest arguments of a plain `pytest ...` / `python -m pytest ...` command, else None (run it as is)."""
-    if any(ch in test_cmd for ch in ";&|`$<>\n()"):
-        return None
-    try:
-        tokens = shlex.split(test_cmd)
-    except ValueError:
-        return None
-    for launch in _PYTEST_LAUNCH:
-        if tuple(tokens[: len(launch)]) == launch:
-            return tokens[len(launch):]
-    return None
-
-
-_JUNIT_GZ = ("import base64, gzip, sys; sys.stdout.write(base64.b64encode(gzip.compress(open(sys.argv[1], 'rb')"
-             ".read())).decode())")
-
-
-def test_script(task: SandboxTask, plan: HarnessPlan, *, defended: bool, log_limit: int = LOG_LIMIT) -> tuple[str, bool]:
-    """(bash script, structured?) run in the grading sandbox. Structured = pytest via the trusted launcher.
-
-    Structured runs write the test output to a file first; the exit code, the (gzipped) JUnit report and the log
-    size are printed *before* the log, whose last `log_limit` bytes follow between the harness markers. So a flood
-    of output cannot push the report past the exec output cap, and anything the code under test prints comes
-    after the trusted lines (the grader reads the first of each).
-    """
+def test_script(task: SandboxTask, plan: HarnessPlan, launch: Launch | None, *, log_limit: int = LOG_LIMIT,
+                setup: list[str] | None = None) -> str:
+    """The bash script run in the grading sandbox. With a launch plan the tests' output goes to a file and only
+    its last `log_limit` bytes follow, between the harness markers; the launcher's signed record is printed
+    first. The shell is not trusted: nothing it prints decides the verdict except what the record's MAC covers."""
     from swebench.harness.constants import END_TEST_OUTPUT, START_TEST_OUTPUT
     from swesmith.constants import ENV_NAME
 
+    if launch is None and plan.swebench:  # the official script (its git commands removed: the host applied them)
+        return "\n".join(["exec 2>&1", plan.test_script, "echo SWERL_TEST_EXIT=$?"]) + "\n"
     wd = shlex.quote(task.workdir)
-    # one stream: set -x traces (stderr) must not interleave out of order with the report block (docker
-    # delivers stdout and stderr separately)
+    # one stream: set -x traces (stderr) must not interleave out of order with the record (docker delivers stdout
+    # and stderr separately)
     lines = ["exec 2>&1", "set -uo pipefail", f"cd {wd}",
              f"if [ -f /opt/miniconda3/bin/activate ]; then source /opt/miniconda3/bin/activate; "
-             f"conda activate {ENV_NAME}; cd {wd}; fi"]
-    if plan.swebench:  # the official script (its git commands removed: no .git here, the host applied test_patch)
-        return "\n".join(["exec 2>&1", plan.test_script, "echo SWERL_TEST_EXIT=$?"]) + "\n", False
-    args = pytest_args(plan.test_script) if defended else None
-    if defended:
-        lines += ["export PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 PYTHONDONTWRITEBYTECODE=1 PYTHONNOUSERSITE=1",
-                  "unset PYTHONPATH PYTHONSTARTUP PYTHONHOME PYTEST_ADDOPTS PYTEST_PLUGINS PYTHONINSPECT || true"]
-    if args is None:
+             f"conda activate {ENV_NAME}; cd {wd}; fi", *(setup or [])]
+    if launch is None:
         lines += ["set -x", f": '{START_TEST_OUTPUT}'", plan.test_script, "rc=$?", f": '{END_TEST_OUTPUT}'",
                   "set +x", 'echo "SWERL_TEST_EXIT=$rc"']
-        return "\n".join(lines) + "\n", False
-    command = " ".join(['"$py"', "-I", RUNNER_PATH, wd, *map(shlex.quote, args), '"--junitxml=$rdir/junit.xml"',
-                        "-o", "junit_family=xunit1", "-o", "junit_logging=no", "-p", "no:cacheprovider"])
-    lines += ['rdir=$(mktemp -d /tmp/swerl-report.XXXXXXXXXX)', 'py=$(command -v python || command -v python3)',
-              f'{command} > "$rdir/out.txt" 2>&1 < /dev/null', "rc=$?",
-              'echo "SWERL_TEST_EXIT=$rc"',
-              'echo SWERL_JUNIT_BEGIN; if [ -f "$rdir/junit.xml" ]; then if command -v gzip >/dev/null; then '
-              'gzip -c "$rdir/junit.xml" | base64 -w0; '
-              f'else "$py" -I -c {shlex.quote(_JUNIT_GZ)} "$rdir/junit.xml"; fi; fi; echo; echo SWERL_JUNIT_END',
+        return "\n".join(lines) + "\n"
+    lines += ["export PYTHONDONTWRITEBYTECODE=1 PYTHONNOUSERSITE=1",
+              *(f"export {k}={shlex.quote(v)}" for k, v in sorted(launch.env.items()) if k.isidentifier()),
+              "rdir=$(mktemp -d /tmp/swerl-report.XXXXXXXXXX)", 'py=$(command -v python || command -v python3)',
+              f'"$py" -I {RUNNER_PATH} {SPEC_PATH} > "$rdir/out.txt" 2>&1 < /dev/null',
+              f"cat {RECORD_PATH} 2>/dev/null; echo",
               'echo "SWERL_LOG_BYTES=$(wc -c < "$rdir/out.txt")"',
               "set -x", f": '{START_TEST_OUTPUT}'", f'tail -c {int(log_limit)} "$rdir/out.txt"',
               f": '{END_TEST_OUTPUT}'", "set +x", "exit 0"]
-    return "\n".join(lines) + "\n", True
-
-
-_FRAMES = {m: f"the grading script's {m.rstrip('=')} line" for m in ("SWERL_TEST_EXIT=", "SWERL_JUNIT_BEGIN",
-                                                                       "SWERL_LOG_BYTES=")}
-_FRAMES[reports.WITNESS_MARKER] = "the launcher's witness record"
-
-
-def _frame_forgery(output: str, returncode: int | None) -> list[str]:
-    """The trusted frame (exit code, JUnit block, log size) is printed once by the grading script after the tests
-    ended. A process of the tests' uid can still write to the script's stdout (its /proc/PID/fd/1) or kill it,
-    so a frame printed twice, a second witness record, or a script that did not exit 0 is tampering."""
-    found = [f"{what} appears {n} times" for m, what in _FRAMES.items()
-             if (n := len(re.findall(rf"(?m)^{re.escape(m)}", output))) > 1]
-    if returncode not in (0, None):
-        found.append(f"the grading script was interrupted (exit {returncode})")
-    return found
-
-
-def _junit_block(output: str, *, first: bool) -> bytes | None:
-    """The (gzipped, base64) JUnit report between SWERL_JUNIT_BEGIN and the SWERL_JUNIT_END after it: the first
-    block (structured runs print theirs before the log) or the last; None if absent."""
-    import gzip
-
-    marker = "SWERL_JUNIT_BEGIN\n"
-    start = output.find(marker) if first else output.rfind(marker)
-    end = output.find("\nSWERL_JUNIT_END", start + 1) if start >= 0 else -1
-    if start < 0 or end < 0:
-        return None
-    data = "".join(line.strip() for line in output[start + len(marker):end].splitlines()
-                   if _B64_LINE.match(line.strip()))
-    if not data:
-        return None
-    try:
-        return gzip.decompress(base64.b64decode(data, validate=True))
-    except (ValueError, OSError, EOFError):
-        return b"not a gzipped base64 report"
+    return "\n".join(lines) + "\n"
 
 
 def harness_statuses(plan: HarnessPlan, output: str) -> tuple[dict[str, str] | None, bool, str | None]:
@@ -243,31 +183,41 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
             shutil.rmtree(pristine.tip.parent, ignore_errors=True)
 
 
-def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
-                pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
-                timeout_s: float | None, defences: bool) -> GradeResult:
-    from swebench.harness import constants as sc
-    from swebench.harness.grading import get_resolution_status
+@dataclass
+class Built:
+    """The graded tree and what the grader learnt building it."""
 
+    common: dict[str, Any]
+    changed: list[str]  # files the patch changed or added (kept by the policy): the guard's "changed code"
+    protected: list[str]  # test files restored from the pristine tree
+    tampering: list[str]
+
+
+def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: gradetree.PristineTree, work: Path,
+                headers: dict[str, int], defences: bool) -> Built | tuple[str, str, dict[str, Any]]:
+    """Apply, diff, enforce the policy, scan, restore hidden tests, add the task's test patch. Returns the tree,
+    or (error, error kind, common fields). Any exception while handling the agent's tree is the agent's."""
     tree = work / "tree"
     common: dict[str, Any] = dict(patch_files=sorted(headers), hidden_tests=pristine.hidden, parser=plan.parser)
     try:
         if patch.strip():
-            tool = gradetree.apply_patch(pristine.tip, tree, patch)
+            gradetree.apply_patch(pristine.tip, tree, patch)
         else:
             shutil.copytree(pristine.tip, tree, symlinks=True)
-            tool = "none"
     except gradetree.PatchRejected as exc:
-        return _result(task, t0, error=str(exc)[:500], error_kind="agent", **common)
+        return str(exc)[:500], "agent", common
     except OSError as exc:
-        return _result(task, t0, error=f"scratch tree: {exc}"[:500], error_kind="infra", **common)
+        kind = "infra" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "agent"
+        return f"scratch tree: {exc}"[:500], kind, common
     dropped: list[Any] = []
     tampering: list[str] = []
+    protected = set(plan.extra_test_files) | set(pristine.hidden)
     try:  # everything here only processes the tree the agent's patch produced
         changes = gradetree.diff_trees(gradetree.snapshot(pristine.tip), gradetree.snapshot(tree))
         if defences:
             policy = gradetree.Policy.for_task(task)
-            policy.test_files |= set(plan.extra_test_files) | set(pristine.hidden)
+            policy.test_files |= protected
+            protected = set(policy.test_files)
             policy.shadow = policy.shadow | gradetree.installed_names(pristine.env_modules)
             changes, dropped = gradetree.enforce(changes, pristine.tip, tree, policy, headers)
             tampering = tamper.scan_tree([c.path for c in changes if c.after is not None], pristine.tip, tree)
@@ -275,8 +225,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
             gradetree.restore(rel, pristine.base, tree)
     except Exception as exc:
         log.warning("grading: the patched tree could not be processed", instance=task.instance_id, error=str(exc))
-        return _result(task, t0, error=f"the patched tree could not be processed: {type(exc).__name__}: {exc}"[:500],
-                       error_kind="agent", **common)
+        return f"the patched tree could not be processed: {type(exc).__name__}: {exc}"[:500], "agent", common
     common.update(changed=[c.path for c in changes if c.after is None or c.after.kind != "dir"], dropped=dropped,
                   patch_applied=True)
     if plan.swebench and plan.test_patch.strip():
@@ -286,70 +235,130 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
             shutil.rmtree(tree)
             applied.rename(tree)
         except gradetree.PatchRejected as exc:
-            return _result(task, t0, error=f"the task's test_patch does not apply: {exc}"[:500], error_kind="infra",
-                           **common)
-    if tampering:
-        log.warning("grading: tampering", instance=task.instance_id, reasons=tampering[:10])
-        return _result(task, t0, tampering=tampering, report="tamper-scan", **common)
-    script, structured = test_script(task, plan, defended=defences,
-                                     log_limit=min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2))
+            return f"the task's test_patch does not apply: {exc}"[:500], "infra", common
+    changed = [c.path for c in changes if c.after is not None and c.after.kind == "file"]
+    return Built(common, changed, sorted(protected), tampering)
+
+
+def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
+                pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
+                timeout_s: float | None, defences: bool) -> GradeResult:
+    built = _build_tree(task, patch, plan, pristine, work, headers, defences)
+    if not isinstance(built, Built):
+        error, kind, common = built
+        return _result(task, t0, error=error, error_kind=kind, **common)
+    if built.tampering:
+        log.warning("grading: tampering", instance=task.instance_id, reasons=built.tampering[:10])
+        return _result(task, t0, tampering=built.tampering, report="tamper-scan", **built.common)
+    tree = work / "tree"
+    setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
+    log_limit = min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2)
     handle = None
     try:
         handle = sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries, keep_git=not defences)
-        sandbox.copy_in(handle, Path(__file__).parent / "pytest_runner.py", RUNNER_PATH)
-        res = sandbox.exec_argv(handle, ["bash", "-c", script], timeout=timeout)
+        if pre:  # project code that runs before the tests (an install step): then every process of the tests' uid goes
+            sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
+            sandbox.exec_argv(handle, ["bash", "-c", "kill -9 -1 2>/dev/null; exit 0"], timeout=30)
+        if launch is not None:
+            _copy_launcher(sandbox, handle, launch, task.workdir, built, work)
+        res = sandbox.exec_argv(handle, ["bash", "-c", test_script(task, plan, launch, log_limit=log_limit,
+                                                                    setup=setup)], timeout=timeout)
     except Exception as exc:
         # AgentFault: the patched tree is over the copy limit, or the code under test broke the sandbox
         log.warning("grading sandbox failed", instance=task.instance_id, error=str(exc))
         kind = "agent" if isinstance(exc, AgentFault) else "infra"
         return _result(task, t0, error=f"grading sandbox: {type(exc).__name__}: {exc}"[:500], error_kind=kind,
-                       **common)
+                       **built.common)
     finally:
         if handle is not None:
             sandbox.stop(handle)
+    return _verdict(task, plan, res, launch, defences, t0, built.common)
+
+
+def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
+              defences: bool) -> tuple[list[str], list[str], Launch | None]:
+    """(shell set-up lines, project code to run before the tests, the launcher's plan or None for text-only)."""
+    if not defences:
+        return [], [], None
+    setup: list[str] = []
+    pre: list[str] = []
+    command: str | None = plan.test_script
+    if plan.swebench:
+        setup, pre, command = launch_mod.split_eval_script(plan.test_script.splitlines())
+    launch = launch_mod.plan_launch(command, tree) if command else None
+    if launch is None:
+        if plan.swebench:
+            return [], [], None
+        return setup, pre, None
+    if launch.mode == "pytest":
+        launch.args = [*launch.args, *launch_mod.install_trusted_config(pristine, tree, workdir, launch.args),
+                       "-p", "no:cacheprovider"]
+    return setup, pre, launch
+
+
+def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path) -> None:
+    """The launcher, its guard and its spec (the key) into a fresh directory of the grading sandbox's /tmp."""
+    staging = work / "launch"
+    staging.mkdir()
+    here = Path(__file__).parent
+    shutil.copy(here / "pytest_runner.py", staging / Path(launch_mod.RUNNER_PATH).name)
+    shutil.copy(here / "swerl_guard.py", staging / "swerl_guard.py")
+    spec = launch.spec(workdir, built.changed, built.protected)
+    (staging / Path(launch_mod.SPEC_PATH).name).write_text(json.dumps(spec))
+    sandbox.copy_in(handle, staging, launch_mod.LAUNCH_DIR)
+
+
+def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | None, defences: bool, t0: float,
+             common: dict[str, Any]) -> GradeResult:
+    from swebench.harness import constants as sc
+    from swebench.harness.grading import get_resolution_status
+
     output = res.output + (f"\n{sc.TESTS_TIMEOUT}\n" if res.timed_out else "")
+    record, forged = launch_mod.verify_record(output, launch.key) if launch else (None, [])
     exits = _EXIT_RE.findall(output)
-    forged_frames = _frame_forgery(output, None if res.timed_out else res.returncode) if structured and defences else []
-    exit_code = int(exits[0 if structured else -1]) if exits else None  # ours: before the log / after the tests
-    junit_xml = _junit_block(output, first=True) if structured else None
+    exit_code = record.get("rc") if record else (int(exits[-1]) if exits else None)
     sizes = _LOG_BYTES_RE.findall(output)
-    text_complete = not (structured and sizes and int(sizes[0]) > LOG_LIMIT)
+    text_complete = not (launch and sizes and int(sizes[0]) > LOG_LIMIT)
     harness_map, found, parse_error = harness_statuses(plan, output)
-    errors: list[str] = [parse_error] if parse_error else []
     required = task.FAIL_TO_PASS + task.PASS_TO_PASS
     start, end = output.find(f"+ : '{sc.START_TEST_OUTPUT}'"), output.rfind(f"+ : '{sc.END_TEST_OUTPUT}'")
     text = output[start:end] if 0 <= start < end else output
     if defences:
-        verdict = reports.decide(required, text, harness_map if found else None, junit_xml,
-                                 None if plan.swebench else exit_code,  # swebench's script hides the tests' rc
-                                 structured=structured, witness=reports.parse_witness(text) if structured else None,
-                                 text_complete=text_complete)
+        verdict = reports.decide(required, text, harness_map if found else None, record, exit_code,
+                                 mode=launch.mode if launch else "text", text_complete=text_complete)
     else:  # the old grader: the harness's own map (last status wins), exit code ignored
         verdict = reports.Verdict(statuses={t: (harness_map or {}).get(t, "MISSING") for t in required})
-    verdict.tampering += forged_frames
+    verdict.tampering += forged
+    errors = ([parse_error] if parse_error else []) + verdict.errors
     statuses = verdict.statuses
-    errors += verdict.errors
     seen = {t: st for t, st in statuses.items() if st != "MISSING"}  # the harness counts absent tests as failed
     report = plan.report(seen, {sc.FAIL_TO_PASS: task.FAIL_TO_PASS, sc.PASS_TO_PASS: task.PASS_TO_PASS})
     resolution = get_resolution_status(report)
-    error: str | None = None
-    error_kind: str | None = None
-    if res.timed_out:
-        error, error_kind = "tests timed out", "agent"
-    elif res.truncated:  # output flooded past the cap by the code under test: never a retryable infra failure
-        error, error_kind = "test output exceeded the output limit", "agent"
-    elif start < 0 or exit_code is None:
-        error, error_kind = f"the test command produced no harness output (rc={res.returncode})", "infra"
-    elif errors and (resolution != "RESOLVED_NO" or not found):
-        error, error_kind = errors[0], "agent"
+    error, error_kind = _failure(res, start, exit_code, errors, resolution, found)
+    if error_kind and launch is not None and record is None and not res.timed_out:
+        error = "the test process ended without the launcher's signed record (killed, or exited early)"
     resolved = (resolution == "RESOLVED_FULL" and not verdict.tampering and error_kind is None
                 and (found or not defences) and bool(required) and all(statuses[t] in reports.PASS for t in required))
     result = _result(task, t0, resolved=resolved, resolution=resolution, tests=statuses,
                      fail_to_pass=TestBucket(**report[sc.FAIL_TO_PASS]), pass_to_pass=TestBucket(**report[sc.PASS_TO_PASS]),
                      test_exit_code=exit_code, timed_out=res.timed_out, tampering=verdict.tampering, error=error,
                      error_kind=error_kind, log_tail=output[-4000:], report=verdict.report, **common)
-    log.info("graded", instance=task.instance_id, resolved=result.resolved, resolution=resolution, apply=tool,
-             exit_code=exit_code, dropped=len(dropped), tampering=len(verdict.tampering),
-             seconds=round(result.duration_s, 2))
+    log.info("graded", instance=task.instance_id, resolved=result.resolved, resolution=resolution,
+             exit_code=exit_code, tampering=len(verdict.tampering), seconds=round(result.duration_s, 2))
     return result
+
+
+def _failure(res: Any, start: int, exit_code: int | None, errors: list[str], resolution: str,
+             found: bool) -> tuple[str | None, str | None]:
+    """Why the grade failed without a verdict. Everything the test command does is the agent's code running:
+    a timeout, a flood, no output at all, a launcher that never wrote its record."""
+    if res.timed_out:
+        return "tests timed out", "agent"
+    if res.truncated:  # output flooded past the cap by the code under test: never a retryable infra failure
+        return "test output exceeded the output limit", "agent"
+    if start < 0 or exit_code is None:
+        return f"the test command produced no harness output (rc={res.returncode})", "agent"
+    if errors and (resolution != "RESOLVED_NO" or not found):
+        return errors[0], "agent"
+    return None, None

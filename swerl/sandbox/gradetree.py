@@ -46,7 +46,7 @@ RUNNER_MODULES = frozenset({
     "pytest", "_pytest", "pluggy", "py", "iniconfig", "packaging", "exceptiongroup", "tomli", "tomllib", "attr",
     "attrs", "pygments", "colorama", "setuptools", "pkg_resources", "_distutils_hack", "pip", "wheel", "six",
     "typing_extensions", "importlib_metadata", "zipp", "xdist", "execnet", "coverage", "pytest_cov", "hypothesis",
-    "sitecustomize", "usercustomize", "conftest", "nose", "unittest2", "mock", "_swerl_pytest",
+    "sitecustomize", "usercustomize", "conftest", "nose", "unittest2", "mock", "_swerl_pytest", "_swerl_guard",
 })
 BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll", ".exe", ".pyc", ".pyo", ".a", ".o")
 _BINARY_MAGIC = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")

@@ -1,73 +1,109 @@
-"""Trusted pytest launcher for grading sandboxes (copied in, run as `python3 -I this.py WORKDIR ARGS`; stdlib only).
+"""Trusted launcher for grading sandboxes (copied in, run as `python3 -I this.py SPEC`; stdlib only).
 
-Why not `python -m pytest`: `-m` puts the work tree first on sys.path, so a repository module
-named like one pytest imports would run instead; here it is *appended*. A witness plugin, the
-outermost `pytest_runtest_makereport` wrapper, records every final outcome and flags a report
-that says "passed" although the call raised; its record is the very last line, on a copy of
-stdout taken at start-up. `os._exit` at the end: no atexit handler of the code under test runs.
+Every test command of a grade runs through it: pytest in-process (`mode: pytest`) or a Python
+test script such as Django's `runtests.py` (`mode: script`). Before any project code loads it
+
+- reads its spec (a per-grade HMAC key, the changed and the protected files) and deletes it;
+- makes itself non-dumpable: no other process of the tests' uid can ptrace it or read its memory;
+- clears every environment variable that configures pytest or the interpreter;
+- installs the runtime guard (`swerl_guard.py`, an audit hook) that vetoes and records what a
+  changed file does to reach the runner: process creation, ctypes, frames, code loading, ...
+
+pytest then runs with a trusted configuration built on the host (`-c`, `--rootdir`), no plugin
+autoload, the work tree appended (not prepended) to sys.path, and a witness plugin: the outermost
+`pytest_runtest_makereport` wrapper records each final outcome (an XFAIL counts only where the
+test file declares the mark; an imperative xfail/skip is a failure). Assertions in test files are
+rewritten so a compared value that equals anything, or a builtin subclass that overrides
+comparison, is tampering. The final record (outcomes, exit code, findings) goes to a file opened
+before any project code ran, signed with the key: nothing another process writes there or into the
+log can forge it. `os._exit` at the end.
 """
 
+import contextlib
+import hashlib
+import hmac
 import json
 import os
 import sys
 
 MARKER = "SWERL_WITNESS "
+_ENV_DROP = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "PYTHONSTARTUP", "PYTHONHOME", "PYTHONPATH", "PYTHONINSPECT",
+             "PYTHONBREAKPOINT", "PYTHONWARNINGS", "PYTEST_CURRENT_TEST", "PYTEST_DEBUG", "PY_COLORS", "COV_CORE_SOURCE")
 
 
-class Witness:
-    """Outcome per test node id as the outermost report wrapper sees it, plus reports that contradict the call."""
+def sign(key: bytes, payload: str) -> str:
+    """HMAC-SHA256 of the record's JSON text: the grader recomputes it with the key it generated."""
+    return hmac.new(key, payload.encode(), hashlib.sha256).hexdigest()
 
-    def __init__(self) -> None:
-        self.outcomes: dict[str, str] = {}
-        self.forged: list[str] = []
 
-    def make_hooks(self, pytest: object) -> object:
-        witness = self
-        hookimpl = pytest.hookimpl  # type: ignore[attr-defined]
+def record_line(key: bytes, data: dict) -> str:
+    payload = json.dumps(data, sort_keys=True)
+    return MARKER + json.dumps({"payload": payload, "mac": sign(key, payload)})
 
-        class Plugin:
-            @hookimpl(hookwrapper=True, tryfirst=True)
-            def pytest_runtest_makereport(self, item: object, call: object) -> object:
-                outcome = yield
-                rep = outcome.get_result()
-                node = getattr(item, "nodeid", "?")
-                when = getattr(call, "when", "")
-                excinfo = getattr(call, "excinfo", None)
-                if when == "call":
-                    if excinfo is not None and rep.passed and not hasattr(rep, "wasxfail"):
-                        witness.forged.append(node)
-                    status = "PASSED" if rep.passed else ("SKIPPED" if rep.skipped else "FAILED")
-                    if hasattr(rep, "wasxfail"):
-                        status = "XFAIL" if rep.skipped else "XPASS"
-                    witness.outcomes[node] = status
-                elif rep.failed:
-                    witness.outcomes[node] = "ERROR"
-                elif rep.skipped and when == "setup":
-                    witness.outcomes[node] = "SKIPPED"
 
-        return Plugin()
+def _nondumpable() -> None:
+    """PR_SET_DUMPABLE 0: same-uid processes (whatever the tests fork) can no longer ptrace this process or open
+    its /proc/PID/mem, environ or fd entries."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)
+    except Exception:
+        pass
+
+
+def _read_spec(path: str) -> dict:
+    with open(path) as fh:
+        spec = json.load(fh)
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+    return spec
+
+
+def _load_guard(spec: dict):
+    """The guard module ships beside this file; load it by path (the work tree is not on sys.path yet)."""
+    import importlib.util
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    loc = importlib.util.spec_from_file_location("_swerl_guard", os.path.join(here, "swerl_guard.py"))
+    mod = importlib.util.module_from_spec(loc)
+    sys.modules["_swerl_guard"] = mod
+    loc.loader.exec_module(mod)
+    return mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []))
 
 
 def main() -> None:
-    workdir, args = sys.argv[1], sys.argv[2:]
-    out = os.dup(1)
+    spec = _read_spec(sys.argv[1])
+    key = bytes.fromhex(spec["key"])
+    out = os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    _nondumpable()
+    for name in _ENV_DROP:
+        os.environ.pop(name, None)
+    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    workdir = spec["workdir"]
     os.chdir(workdir)
     sys.dont_write_bytecode = True
-    sys.path.append(workdir)
-    import pytest
-
-    witness = Witness()
-    rc = 3
+    guard = _load_guard(spec)
+    data: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
     try:
-        rc = pytest.main(args, plugins=[witness.make_hooks(pytest)])
+        guard.install()
+        if data["mode"] == "script":
+            data["rc"] = guard.run_script(spec["script"], spec.get("args", []))
+        else:
+            sys.path.append(workdir)
+            data.update(guard.run_pytest(spec.get("args", [])))
+    except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
+        data["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:
         try:
+            data["tampering"] = guard.final_findings()
             sys.stdout.flush()
             sys.stderr.flush()
-            line = MARKER + json.dumps({"outcomes": witness.outcomes, "forged": witness.forged, "rc": int(rc)})
-            os.write(out, ("\n" + line + "\n").encode())
+        except BaseException:
+            data["tampering"] = ["the launcher's findings could not be collected"]
         finally:
-            os._exit(int(rc) if isinstance(rc, int) else 3)
+            os.write(out, ("\n" + record_line(key, data) + "\n").encode())
+            os._exit(int(data["rc"]) if isinstance(data.get("rc"), int) else 3)
 
 
 if __name__ == "__main__":

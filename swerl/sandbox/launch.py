@@ -1,0 +1,200 @@
+"""Host side of the grading launcher: what it runs, with which trusted pytest configuration, and its signed record.
+
+The grader (the supervisor) decides everything on the host from the pristine tree and the task: the
+launch mode (pytest in-process, or a Python test script), the pytest configuration (the pristine
+tree's own file, copied next to it under a name no agent file can take, passed with `-c`, so no file
+the patch adds or edits configures pytest), the files the guard treats as changed or protected, and a
+fresh HMAC key. The launcher's final record is accepted only with a valid MAC under that key.
+"""
+
+from __future__ import annotations
+
+import configparser
+import hmac
+import json
+import re
+import secrets
+import shlex
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from swerl.sandbox import pytest_runner
+
+TRUSTED_STEM = ".swerl-trusted-pytest"
+LAUNCH_DIR = "/tmp/swerl-launch"
+SPEC_PATH, RECORD_PATH, RUNNER_PATH = (f"{LAUNCH_DIR}/{n}" for n in ("spec.json", "record.txt", "swerl_pytest_runner.py"))
+_PYTEST_LAUNCH = (("pytest",), ("py.test",), ("python", "-m", "pytest"), ("python3", "-m", "pytest"))
+_SHELL_CHARS = set(";&|`$<>\n()")
+_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# Lines of an official eval script that only set up the shell (anything else runs project code first).
+_ENV_LINE = re.compile(r"^(source |conda activate |cd |export |unset |set |ulimit |: |locale|LANG=|LC_ALL=)")
+
+
+@dataclass
+class Launch:
+    """One launcher run: its spec (written into the sandbox, read and deleted by the launcher) and its key."""
+
+    mode: str  # pytest | script
+    args: list[str]
+    script: str = ""
+    env: dict[str, str] = field(default_factory=dict)
+    key: str = field(default_factory=lambda: secrets.token_hex(32))
+
+    def spec(self, workdir: str, changed: list[str], tests: list[str]) -> dict[str, Any]:
+        return {"key": self.key, "workdir": workdir, "mode": self.mode, "args": self.args, "script": self.script,
+                "changed": sorted(changed), "tests": sorted(tests), "record": RECORD_PATH,
+                "private": [SPEC_PATH, RECORD_PATH]}
+
+
+def pytest_args(test_cmd: str) -> list[str] | None:
+    """The pytest arguments of a plain `pytest ...` / `python -m pytest ...` command, else None."""
+    tokens = _tokens(test_cmd)
+    if tokens is None:
+        return None
+    for launch in _PYTEST_LAUNCH:
+        if tuple(tokens[: len(launch)]) == launch:
+            return tokens[len(launch):]
+    return None
+
+
+def _tokens(cmd: str) -> list[str] | None:
+    if any(ch in _SHELL_CHARS for ch in cmd):
+        return None
+    try:
+        return shlex.split(cmd)
+    except ValueError:
+        return None
+
+
+def plan_launch(test_cmd: str, tree: Path) -> Launch | None:
+    """pytest in-process, or a Python script of the tree (`./tests/runtests.py ...`, `python bin/test ...`,
+    with leading VAR=value assignments); None for anything else (graded from the text log alone)."""
+    args = pytest_args(test_cmd)
+    if args is not None:
+        return Launch("pytest", args)
+    tokens = _tokens(test_cmd)
+    if not tokens:
+        return None
+    env: dict[str, str] = {}
+    while tokens and _ENV_ASSIGN.match(tokens[0]):
+        name, _, value = tokens.pop(0).partition("=")
+        env[name] = value
+    if tokens and tokens[0] in ("python", "python3"):
+        tokens = tokens[1:]
+    if not tokens or tokens[0].startswith("-"):
+        return None
+    script = tokens[0].removeprefix("./")
+    path = tree / script
+    if not path.is_file() or path.is_symlink():
+        return None
+    with open(path, "rb") as fh:
+        head = fh.read(128)
+    if not (script.endswith(".py") or (head.startswith(b"#!") and b"python" in head.split(b"\n", 1)[0])):
+        return None
+    return Launch("script", tokens[1:], script=script, env=env)
+
+
+def split_eval_script(script_lines: list[str]) -> tuple[list[str], list[str], str | None]:
+    """(shell set-up lines, lines that run project code before the tests, the test command) of an official
+    SWE-bench eval script whose git commands were removed."""
+    from swebench.harness.constants import START_TEST_OUTPUT
+
+    marker = f": '{START_TEST_OUTPUT}'"
+    if marker not in script_lines:
+        return [], [], None
+    i = script_lines.index(marker)
+    before = [ln for ln in script_lines[:i] if ln.strip() and not ln.lstrip().startswith("set ")]
+    env = [ln for ln in before if _ENV_LINE.match(ln.strip())]
+    other = [ln for ln in before if not _ENV_LINE.match(ln.strip())]
+    return env, other, script_lines[i + 1] if i + 1 < len(script_lines) else None
+
+
+# -- trusted pytest configuration ----------------------------------------------------------------------------------
+def _has_pytest_section(path: Path) -> bool:
+    try:
+        if path.name == "pyproject.toml":
+            tool = tomllib.loads(path.read_text()).get("tool", {})
+            return isinstance(tool, dict) and isinstance(tool.get("pytest"), dict) and "ini_options" in tool["pytest"]
+        cp = configparser.RawConfigParser(strict=False, interpolation=None)
+        cp.read_string(path.read_text())
+        section = "tool:pytest" if path.name == "setup.cfg" else "pytest"
+        return cp.has_section(section)
+    except (OSError, ValueError, configparser.Error, tomllib.TOMLDecodeError):
+        return False
+
+
+def locate_config(pristine: Path, args: list[str]) -> Path | None:
+    """The configuration file pytest would pick in the pristine tree for `args` (its search order: from the
+    arguments' common directory up to the tree root; pytest.ini / .pytest.ini always, pyproject.toml, tox.ini
+    and setup.cfg only with a pytest section)."""
+    dirs = []
+    for a in args:
+        if a.startswith("-"):
+            continue
+        rel = a.split("::", 1)[0]
+        p = (pristine / rel).resolve()
+        if p.exists() and p.is_relative_to(pristine.resolve()):
+            dirs.append(p if p.is_dir() else p.parent)
+    start = pristine.resolve()
+    if dirs:
+        common = Path(*Path(dirs[0]).parts[: min(len(d.parts) for d in dirs)])
+        while not all(d.is_relative_to(common) for d in dirs):
+            common = common.parent
+        start = common
+    for d in (start, *start.parents):
+        for name in ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"):
+            cand = d / name
+            if cand.is_file() and not cand.is_symlink() and (name in ("pytest.ini", ".pytest.ini")
+                                                              or _has_pytest_section(cand)):
+                return cand
+        if d == pristine.resolve():
+            break
+    return None
+
+
+def install_trusted_config(pristine: Path, tree: Path, workdir: str, args: list[str]) -> list[str]:
+    """Copy the pristine configuration into `tree` beside the original (relative options keep their meaning),
+    under a name the grader owns; return the pytest arguments that select it and nothing else."""
+    found = locate_config(pristine, args)
+    if found is None:
+        rel_dir, suffix, text = PurePosixPath("."), ".ini", "[pytest]\n"
+    else:
+        rel = found.relative_to(pristine.resolve())
+        rel_dir, suffix, text = PurePosixPath(rel.parent.as_posix()), found.suffix or ".ini", found.read_text()
+    name = TRUSTED_STEM + suffix
+    target = tree / rel_dir / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.is_symlink() or target.exists():
+        target.unlink()
+    target.write_text(text)
+    sandbox_dir = PurePosixPath(workdir) / rel_dir
+    return ["-c", str(sandbox_dir / name), f"--rootdir={sandbox_dir}", f"--confcutdir={workdir}"]
+
+
+# -- the signed record ---------------------------------------------------------------------------------------------
+def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[str]]:
+    """(the launcher's record, problems). Only a line whose MAC verifies under this grade's key counts; lines
+    that carry the marker but not a valid MAC are forgeries."""
+    problems: list[str] = []
+    found: dict[str, Any] | None = None
+    kb = bytes.fromhex(key)
+    for line in output.splitlines():
+        if not line.startswith(pytest_runner.MARKER):
+            continue
+        try:
+            env = json.loads(line[len(pytest_runner.MARKER):])
+            payload, mac = env["payload"], env["mac"]
+            ok = isinstance(payload, str) and isinstance(mac, str) and hmac.compare_digest(
+                pytest_runner.sign(kb, payload), mac)
+        except (ValueError, KeyError, TypeError):
+            ok = False
+        if not ok:
+            problems.append("a launcher record without a valid signature was written into the test output")
+            continue
+        data = json.loads(payload)
+        if found is not None and data != found:
+            problems.append("two different signed launcher records")
+        found = data if isinstance(data, dict) else None
+    return found, sorted(set(problems))
