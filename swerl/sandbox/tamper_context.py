@@ -1,0 +1,239 @@
+"""What the tamper scan knows: the project's own modules, what its code already imports, and the real
+standard-library objects an attribute chain reaches.
+
+Read from the files only (parsed, never imported). The pristine tree's imports are computed once per pristine root
+(the grader caches pristine trees by task, so a root is scanned once per process).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import importlib.util
+import sys
+import threading
+import types
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from swerl.sandbox import tamper_allow as A
+
+_SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "venv", "node_modules", ".tox", ".nox", "build", "dist",
+                        ".eggs", "site-packages"})
+_TEST_DIRS = frozenset({"tests", "test", "testing"})
+_MAX_FILE = 2_000_000
+_CACHE: dict[str, frozenset[str]] = {}
+_LOCK = threading.Lock()
+MISSING = object()
+
+
+@dataclass(frozen=True)
+class ScanContext:
+    """own: the project's top-level import names; modules: every dotted module name of the project (None when
+    unknown); imports: modules the pristine tree's non-test code imports (a fix may import them too)."""
+
+    own: frozenset[str]
+    modules: frozenset[str] | None = None
+    imports: frozenset[str] = frozenset()
+
+    def is_own(self, dotted: str) -> bool:
+        return dotted.split(".")[0] in self.own
+
+    def is_own_module(self, dotted: str) -> bool:
+        return self.modules is not None and dotted in self.modules
+
+    def import_kind(self, module: str) -> str | None:
+        """'own', 'stdlib' (resolvable on the host), 'known' (imported by the pristine tree) or None (not allowed)."""
+        parts = module.split(".")
+        prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+        if parts[0] in self.own:
+            return "own"
+        if prefixes & A.HARD_DENY:
+            return None
+        if module in A.STDLIB_ALLOWED:
+            return "stdlib"
+        if prefixes & self.imports:
+            return "known"
+        return None
+
+
+def _is_test(rel: Path) -> bool:
+    name = rel.name
+    return (bool(set(rel.parts[:-1]) & _TEST_DIRS) or name.startswith("test_") or name.endswith("_test.py")
+            or name == "conftest.py")
+
+
+def _py_files(root: Path) -> list[Path]:
+    out: list[Path] = []
+    stack = [root]
+    while stack:
+        d = stack.pop()
+        try:
+            entries = list(d.iterdir())
+        except OSError:
+            continue
+        for p in entries:
+            if p.is_symlink():
+                continue
+            if p.is_dir() and p.name not in _SKIP_DIRS and not p.name.startswith("."):
+                stack.append(p)
+            elif p.suffix == ".py" and p.is_file():
+                out.append(p)
+    return out
+
+
+def _imports_of(source: bytes) -> set[str]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set()
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+def pristine_imports(pristine: Path) -> frozenset[str]:
+    """Modules the pristine tree's non-test code imports, minus the ones no fix may import (cached per root)."""
+    key = str(pristine.resolve())
+    with _LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+    found: set[str] = set()
+    for p in _py_files(pristine):
+        rel = p.relative_to(pristine)
+        if _is_test(rel) or p.stat().st_size > _MAX_FILE:
+            continue
+        found |= _imports_of(p.read_bytes())
+    allowed = frozenset(m for m in found if not {".".join(m.split(".")[:i]) for i in range(1, m.count(".") + 2)}
+                        & A.HARD_DENY)
+    with _LOCK:
+        if len(_CACHE) > 256:
+            _CACHE.clear()
+        _CACHE[key] = allowed
+    return allowed
+
+
+def project_modules(tree: Path) -> tuple[frozenset[str], frozenset[str]]:
+    """(top-level names, all dotted module names) of the project: packages and modules at the root or under src/,
+    test directories excluded."""
+    own: set[str] = set()
+    modules: set[str] = set()
+    for base in (tree, tree / "src"):
+        if not base.is_dir():
+            continue
+        for p in _py_files(base):
+            rel = p.relative_to(base)
+            if rel.parts[0] in _TEST_DIRS or (base == tree and rel.parts[0] == "src") or _is_test(rel):
+                continue
+            parts = list(rel.with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            if not parts or not all(x.isidentifier() for x in parts) or parts[0] in sys.stdlib_module_names:
+                continue
+            own.add(parts[0])
+            modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return frozenset(own), frozenset(modules)
+
+
+def context_for(pristine: Path, tree: Path) -> ScanContext:
+    """The scan context of one grade: the patched tree's own modules, the pristine tree's imports."""
+    own, modules = project_modules(tree)
+    return ScanContext(own=own, modules=modules, imports=pristine_imports(pristine))
+
+
+def chain(node: ast.AST) -> tuple[ast.AST, list[str]]:
+    """`a.b.c` -> (Name a, ["b", "c"])."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return node, parts[::-1]
+
+
+def bound_in(nodes: Iterable[ast.AST]) -> set[str]:
+    """Names a scope binds (assignments, imports, defs, handlers), not entering nested scopes."""
+    out: set[str] = set()
+    stack = list(nodes)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+            continue
+        if isinstance(n, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(n.id)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names if a.name != "*")
+        elif (isinstance(n, ast.ExceptHandler) and n.name) or (isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name):
+            out.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            out.add(n.rest)
+        stack.extend(ast.iter_child_nodes(n))
+    return out
+
+
+def params(args: ast.arguments) -> set[str]:
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]
+    return {a.arg for a in every}
+
+
+def real(module: str) -> object:
+    """An allowlisted standard-library module, imported on the host (never project code); `MISSING` otherwise."""
+    if module not in A.STDLIB_ALLOWED:
+        return MISSING
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        return MISSING
+
+
+def step_finding(step: str) -> str | None:
+    """A finding for an attribute name that no object may be asked for."""
+    if step in A.FRAME_ATTRS:
+        return f"introspects .{step}"
+    if step.startswith("__") and step.endswith("__") and step not in A.DUNDERS_ALLOWED:
+        return f"introspects .{step}"
+    if step in A.PYTEST_WORDS:
+        return f"pytest internals .{step}"
+    return None
+
+
+def walk_real(parts: list[str]) -> str | None:
+    """Follow `parts` (`["os", "sys", "modules"]`) through the real standard-library objects: a finding when a step
+    reaches a module that is not allowed, a denied or private member, or a member a strict module does not list."""
+    obj, path = real(parts[0]), parts[0]
+    if obj is MISSING:
+        return f"reaches module {parts[0]}"
+    for step in parts[1:]:
+        found = step_finding(step) or (f"uses {path}.{step}" if step.startswith("_") and step not in A.DUNDERS_ALLOWED
+                                else None)
+        if found or step in A.DUNDER_LOOKUPS:
+            return found or f"introspects {path}.{step}"
+        if (path in A.STRICT_ATTRS and step not in A.STRICT_ATTRS[path]) or f"{path}.{step}" in A.DENIED_MEMBERS:
+            return f"uses {path}.{step}"
+        child = getattr(obj, step, MISSING)
+        if child is MISSING and isinstance(obj, types.ModuleType) and hasattr(obj, "__path__"):
+            try:  # a submodule not imported yet: its spec says what it is without running it
+                spec = importlib.util.find_spec(f"{obj.__name__}.{step}")
+            except (ImportError, ValueError):
+                spec = None
+            if spec is not None:
+                child = real(spec.name)
+                if child is MISSING:
+                    return f"reaches module {spec.name} via {path}.{step}"
+        if child is MISSING:
+            return None  # not on the real object: an attribute made at run time; nothing more to say
+        if isinstance(child, types.ModuleType):
+            if child.__name__ not in A.STDLIB_ALLOWED:
+                return f"reaches module {child.__name__} via {path}.{step}"
+            path = child.__name__
+        else:
+            path = f"{path}.{step}"
+        obj = child
+    return None

@@ -1,0 +1,325 @@
+"""The tamper scan's AST visitor: every name, attribute, import and call a file uses, judged by the allowlists."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import re
+import types
+from collections import Counter
+from collections.abc import Iterable
+
+from swerl.sandbox import tamper_allow as A
+from swerl.sandbox.tamper_context import (
+    MISSING,
+    ScanContext,
+    bound_in,
+    chain,
+    params,
+    real,
+    step_finding,
+    walk_real,
+)
+
+_STRINGS = re.compile(r"/proc\b|^proc$|^fd$|/dev/fd|\.pyc\b|__pycache__|SWERL_|/dev/stdout|_pytest|pytest|\bPASSED\b|\bFAILED\b|junit|\.git\b|"
+                      r"\bgit\s+(?:diff|apply|show|log|checkout|stash|reset|cat-file|archive|format-patch)\b|"
+                      r"conftest|site-packages|sitecustomize|\bpassed in\b|::test|\btest_\w+\.py\b|\b\w+_test\.py\b")
+# str.format reaches attributes: "{0.__init__.__globals__}".format(obj)
+_FORMAT_REACH = re.compile(r"\{[^{}]*?\.(?:_\w*|f_\w+|tb_\w+|gi_\w+|cr_\w+|co_\w+)")
+_BUILTINS = frozenset(dir(builtins)) | {"__builtins__", "__loader__", "__spec__", "__build_class__"}
+
+
+
+class Features(ast.NodeVisitor):
+    """Collects findings: everything a file uses that the allowlists do not name."""
+
+    def __init__(self, ctx: ScanContext) -> None:
+        self.found: Counter[str] = Counter()
+        self.ctx = ctx
+        self.alias: dict[str, str] = {}  # bound name -> dotted origin, for every absolute import in the file
+        self.scopes: list[tuple[str, set[str]]] = []
+        self.called: set[int] = set()  # ids of nodes that are the function of a call the call check vetted
+        self.done: set[int] = set()  # ids of Name nodes a call check already judged
+
+    def add(self, finding: str | None) -> None:
+        if finding:
+            self.found[finding] += 1
+
+    # ------------------------------------------------------------------ scopes and names
+
+    def _scoped(self, kind: str, names: set[str], nodes: Iterable[ast.AST]) -> None:
+        self.scopes.append((kind, names))
+        for n in nodes:
+            self.visit(n)
+        self.scopes.pop()
+
+    def _is_builtin(self, name: str) -> bool:
+        if name not in _BUILTINS:
+            return False
+        for i, (kind, names) in enumerate(reversed(self.scopes)):
+            if name in names and (kind != "class" or i == 0):
+                return False
+        return True
+
+    def _origin(self, node: ast.AST) -> str | None:
+        """The dotted import origin of a Name bound by an absolute import (`np` -> `numpy`)."""
+        return self.alias.get(node.id) if isinstance(node, ast.Name) else None
+
+    def _local(self, node: ast.AST) -> bool:
+        """A plain local object: a Name that is neither an import nor a builtin."""
+        return isinstance(node, ast.Name) and node.id not in self.alias and not self._is_builtin(node.id)
+
+    def _check_origin(self, dotted: str, attrs: list[str]) -> str | None:
+        """A finding for `dotted` (an import origin) followed by `attrs`: resolved on the real objects for the
+        allowed standard library, by name for the project's own modules and the pristine tree's dependencies."""
+        parts = dotted.split(".") + attrs
+        own = self.ctx.is_own(dotted)
+        if not own and self.ctx.import_kind(parts[0]) == "stdlib":
+            return walk_real(parts)
+        if not own and self.ctx.import_kind(dotted) is None:
+            return f"uses {'.'.join(parts)}"
+        for i, step in enumerate(parts[1:], 1):
+            found = step_finding(step) or (f"introspects .{step}" if step in A.DUNDER_LOOKUPS else None)
+            if found:
+                return found
+            if step in A.ROUTE_STEPS:
+                return walk_real(parts[i:]) if step in A.STDLIB_ALLOWED else f"reaches module {step} via {dotted}"
+            if step in A.UNSAFE_NAMES and not own:
+                return f"uses {'.'.join(parts[:i + 1])}"
+        return None
+
+    # ------------------------------------------------------------------ imports
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for a in node.names:
+            if self.ctx.import_kind(a.name) is None:
+                self.add(f"import {a.name}")
+            elif self.ctx.import_kind(a.name) == "stdlib":
+                self.add(walk_real(a.name.split(".")))
+            self.alias[(a.asname or a.name).split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        mod = node.module or ""
+        if node.level:
+            return  # relative: the project's own package
+        kind = self.ctx.import_kind(mod)
+        if kind is None:
+            self.add(f"import {mod}")
+        for a in node.names:
+            if a.name == "*":
+                members = getattr(real(mod), "__all__", None) if kind == "stdlib" else []
+                if members is None or any(walk_real([*mod.split("."), m]) for m in members):
+                    self.add(f"import * from {mod}")
+                continue
+            self.alias[a.asname or a.name] = f"{mod}.{a.name}"
+            if kind is not None:
+                self.add(self._check_origin(mod, [a.name]))
+
+    # ------------------------------------------------------------------ scopes
+
+    def visit_Module(self, node: ast.Module) -> None:
+        self._scoped("module", bound_in(node.body), node.body)
+
+    def _annotation(self, node: ast.AST | None) -> None:
+        """Annotations are code: `typing.get_type_hints` and `functools.singledispatch` evaluate the strings in
+        them, so a string annotation is parsed and scanned like the rest."""
+        if node is None:
+            return
+        self.visit(node)
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+                with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):
+                    self.visit(ast.parse(sub.value.strip(), mode="eval"))
+
+    def _arguments(self, args: ast.arguments) -> None:
+        for d in [*args.defaults, *args.kw_defaults]:
+            if d is not None:
+                self.visit(d)
+        for a in [*args.posonlyargs, *args.args, *args.kwonlyargs, *(a for a in (args.vararg, args.kwarg) if a)]:
+            self._annotation(a.annotation)
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if node.name.startswith("pytest_"):
+            self.add(f"defines hook {node.name}")
+        for d in node.decorator_list:
+            self.visit(d)
+        self._arguments(node.args)
+        self._annotation(node.returns)
+        self._scoped("function", params(node.args) | bound_in(node.body), node.body)
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self._arguments(node.args)
+        self._scoped("function", params(node.args), [node.body])
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for n in [*node.decorator_list, *node.bases, *node.keywords]:
+            self.visit(n)
+        self._scoped("class", bound_in(node.body), node.body)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self._annotation(node.annotation)
+        for n in (node.target, node.value):
+            if n is not None:
+                self.visit(n)
+
+    def _comprehension(self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp) -> None:
+        names = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+        self._scoped("function", names, list(ast.iter_child_nodes(node)))
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = _comprehension  # type: ignore[assignment]
+
+    def visit_Global(self, node: ast.Global) -> None:
+        if "__builtins__" in node.names:
+            self.add("global __builtins__")
+
+    # ------------------------------------------------------------------ attributes and names
+
+    def _attrchain(self, base: ast.AST, parts: list[str], *, store: bool, vetted_last: bool = False) -> None:
+        """Judge `base.parts...`: through the import it starts from, or step by step on any other object."""
+        origin = self._origin(base)
+        if origin is not None:
+            self.add(self._check_origin(origin, parts))
+            if store and not self.ctx.is_own(origin):
+                self.add(f"patches {'.'.join([origin, *parts])}")  # another library's object (monkeypatching)
+        else:
+            local = self._local(base)
+            for i, step in enumerate(parts):
+                if (step == "__dict__" and i == 0 and local) or (vetted_last and i == len(parts) - 1):
+                    continue
+                found = step_finding(step) or (f"introspects .{step}" if step in A.DUNDER_LOOKUPS else None)
+                if found:
+                    self.add(found)
+                    break
+            self.visit(base)
+        last = parts[-1] if parts else ""
+        if (store and last in A.STORE_WORDS) or (store and last.startswith("__") and last.endswith("__") and last not in A.DUNDERS_STORABLE):
+            self.add(f"assigns .{last}")
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        base, parts = chain(node)
+        dotted = self._dotted(node)
+        if dotted in A.STRING_RESOLVERS and id(node) not in self.called:
+            self.add(f"passes {dotted} around")
+        self._attrchain(base, parts, store=isinstance(node.ctx, (ast.Store, ast.Del)),
+                         vetted_last=id(node) in self.called)
+
+    def _dotted(self, node: ast.AST) -> str | None:
+        base, parts = chain(node)
+        origin = self._origin(base)
+        return ".".join([origin, *parts]) if origin is not None else None
+
+    def _is_module(self, origin: str) -> bool:
+        if self.ctx.is_own(origin):
+            return self.ctx.is_own_module(origin)
+        obj = real(origin.split(".")[0])
+        for step in origin.split(".")[1:]:
+            child = getattr(obj, step, MISSING)
+            obj = real(f"{obj.__name__}.{step}") if child is MISSING and isinstance(obj, types.ModuleType) else child
+        return isinstance(obj, types.ModuleType)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id in A.PYTEST_WORDS:
+            self.add(f"pytest internals {node.id}")
+        if id(node) in self.done or not isinstance(node.ctx, ast.Load):
+            return
+        origin = self.alias.get(node.id)
+        if origin is not None:
+            self.add(self._check_origin(origin, []))
+            if origin in A.STRING_RESOLVERS:
+                self.add(f"passes {origin} around")
+            elif self._is_module(origin):
+                self.add(f"passes module {origin} around")  # its attributes could no longer be followed
+        elif self._is_builtin(node.id):
+            if node.id not in A.BUILTINS_ALLOWED:
+                self.add(f"uses builtin {node.id}")
+            elif node.id in A.CALL_ONLY:
+                self.add(f"passes {node.id} around")
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if isinstance(node.ctx, (ast.Store, ast.Del)):
+            dotted = self._dotted(node.value)
+            if dotted is not None and not self.ctx.is_own(dotted):
+                self.add(f"mutates {dotted}")
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        value = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+        if isinstance(value, str):
+            kind = "bytes" if isinstance(node.value, bytes) else "string"
+            for m in set(_STRINGS.findall(value)):
+                self.add(f"{kind} {m.strip()!r}")
+            if _FORMAT_REACH.search(value):
+                self.add(f"{kind} reaches attributes in a format field")
+
+    # ------------------------------------------------------------------ calls
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id not in self.alias and self._is_builtin(func.id) and \
+                func.id in ("getattr", "setattr", "delattr", "hasattr", "vars", "type", "open"):
+            self.done.add(id(func))
+            self._builtin_call(func.id, node)
+        dotted = self._dotted(func)
+        if dotted in A.STRING_RESOLVERS:
+            self.called.add(id(func))
+            self.done.add(id(func))
+            names = node.args if dotted.endswith("attrgetter") else node.args[:1]
+            if not names or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in names):
+                self.add(f"calls {dotted}() with a computed name")
+            else:
+                self._literal_names(dotted, [str(a.value) for a in names])  # type: ignore[union-attr]
+        elif dotted == "io.open":
+            self._open(node)
+        if isinstance(func, ast.Attribute) and func.attr in A.DUNDER_LOOKUPS - {"__dict__"}:
+            self._lookup(func, node)
+        self.generic_visit(node)
+
+    def _literal_names(self, what: str, names: list[str]) -> None:
+        for name in names:
+            for step in name.split("."):
+                found = step_finding(step) or (f"introspects .{step}" if step in A.DUNDER_LOOKUPS else None)
+                if found:
+                    self.add(f"{found} (via {what})")
+
+    def _lookup(self, func: ast.Attribute, node: ast.Call) -> None:
+        """`super().__getattr__(name)` is ordinary; `object.__getattribute__(x, name)` is getattr by another name."""
+        base = func.value
+        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "super":
+            self.called.add(id(func))
+            return
+        builtin_base = isinstance(base, ast.Name) and base.id in ("object", "type") and self._is_builtin(base.id)
+        args = node.args[1:] if builtin_base else node.args
+        if args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
+            self.called.add(id(func))
+            self._literal_names(func.attr, [args[0].value])
+
+    def _open(self, node: ast.Call) -> None:
+        first = node.args[0] if node.args else None
+        fd = isinstance(first, ast.Constant) and isinstance(first.value, int) and not isinstance(first.value, bool)
+        fd = fd or (isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and first.func.attr == "fileno")
+        if fd or any(k.arg in ("opener", "closefd") for k in node.keywords):
+            self.add("calls open() on a file descriptor")
+
+    def _builtin_call(self, name: str, node: ast.Call) -> None:
+        """getattr/setattr/delattr with literal names only (judged like the attribute); vars() of a local object;
+        type() with one argument; open() of a path, never of a file descriptor."""
+        args = node.args
+        if name == "open":
+            self._open(node)
+        elif name == "type" and len(args) == 3:
+            self.add("calls type() with three arguments")
+        elif name == "vars" and (len(args) != 1 or not self._local(args[0])):
+            self.add("calls vars() on a module or the caller's scope")
+        elif name in ("getattr", "setattr", "delattr", "hasattr"):
+            if len(args) < 2 or not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
+                if name != "hasattr":
+                    self.add(f"calls {name}() with a computed name")
+                return
+            if isinstance(args[0], ast.Name) and args[0].id in self.alias:
+                self.done.add(id(args[0]))  # judged with its attribute below, not as a module passed around
+            if name != "hasattr":
+                base, parts = chain(args[0])
+                self._attrchain(base, [*parts, args[1].value], store=name != "getattr")
