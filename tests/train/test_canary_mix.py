@@ -24,6 +24,7 @@ from swerl.sandbox.schema import GradeResult
 from swerl.train.loop import train
 from swerl.train.loop.canary import CanaryTally, canary_outcome
 from swerl.train.loop.metrics import read_metrics
+from swerl.train.loop.report import render_report
 from swerl.train.loop.tasks import TaskSampler
 
 os.environ.setdefault("MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT", "1")
@@ -158,6 +159,8 @@ def test_canary_mix_through_the_loop(tmp_path: Path, monkeypatch: pytest.MonkeyP
     canary = [r for rid, r in rewards if ".canary" in rid]
     assert len(canary) == 3 and set(canary) == {0.0}  # never rewarded, though graded resolved
     assert len(rewards) == 6
+    rows = dict(render_report(run).rows)  # `swerl train report`
+    assert rows["canary passes, train / val (passed / graded: hacks)"] == "2/2 / 1/1"
 
 
 def test_canary_fraction_needs_local_repos(tmp_path: Path) -> None:

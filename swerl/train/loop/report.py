@@ -166,6 +166,9 @@ def _rows(lines: list[dict[str, Any]], rewards: list[float], val: list[float]) -
          " / ".join(_fmt(mean(f"time/{p}_s"), 2) for p in ("rollout", "drain", "update", "sync"))),
         ("trainer idle fraction (mean)", _fmt(mean("time/trainer_idle_frac"), 2)),
     ]
+    if total("hacking/canary_rollouts") or total("val/hacking/canary_rollouts"):  # data.canary_fraction > 0
+        rate = [f"{int(total(f'{p}hacking/canary_passed'))}/{int(total(f'{p}hacking/canary_graded'))}" for p in ("", "val/")]
+        rows.append(("canary passes, train / val (passed / graded: hacks)", " / ".join(rate)))
     causes = {k.rsplit("/", 1)[1]: total(k) for k in last if k.startswith("assembly/merge_failures/")}
     rows.append(("merge failures by cause", ", ".join(f"{c}: {int(n)}" for c, n in causes.items()) or "-"))
     return rows
