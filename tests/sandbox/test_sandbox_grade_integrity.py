@@ -122,7 +122,7 @@ def test_honest_fix_of_every_bundled_task_resolves(bwrap_sandbox: Any,
     for row in pack.rows:
         res = grade(bwrap_sandbox, tasks[row.instance_id], pack.gold_patch(row))
         assert res.resolved, (row.instance_id, res.tampering, res.error, res.log_tail[-800:])
-        assert res.report == "junit" and res.tampering == [] and res.dropped == []
+        assert res.report == "launcher" and res.tampering == [] and res.dropped == []
 
 
 def test_swesmith_hidden_tests_restored_only_for_grading(bwrap_sandbox: Any,
@@ -198,48 +198,66 @@ def _log(lines: list[str], summary: str = "=== 1 failed, 1 passed in 0.10s ===")
     return "\n".join(["collected 2 items", *lines, summary]) + "\n"
 
 
+def _rec(outcomes: dict[str, str], rc: int, **kw: Any) -> dict[str, Any]:
+    return {"outcomes": outcomes, "rc": rc, "forged": [], "tampering": [], **kw}
+
+
 def test_decide_first_status_and_nothing_after_the_summary() -> None:
     ids = ["t.py::a", "t.py::b"]
     text = _log(["PASSED t.py::a", "FAILED t.py::b - assert 1 == 2"]) + "PASSED t.py::b\n"
-    v = reports.decide(ids, text, None, None, 1, structured=False)
+    v = reports.decide(ids, text, None, None, 1, mode="text")
     assert v.statuses == {"t.py::a": "PASSED", "t.py::b": "FAILED"} and v.tampering == []
     # the harness parser (last status wins) disagrees with the first status: tampering
     v = reports.decide(ids, _log(["PASSED t.py::a", "FAILED t.py::b", "PASSED t.py::b"]),
-                       {"t.py::a": "PASSED", "t.py::b": "PASSED"}, None, 1, structured=False)
+                       {"t.py::a": "PASSED", "t.py::b": "PASSED"}, None, 1, mode="text")
     assert v.statuses["t.py::b"] == "FAILED"
 
 
 def test_decide_exit_code_must_agree() -> None:
     ids = ["t.py::a"]
     ok = _log(["PASSED t.py::a"], "=== 1 passed in 0.01s ===")
-    assert reports.decide(ids, ok, None, None, 0, structured=False).tampering == []
-    assert "exit code 1" in reports.decide(ids, ok, None, None, 1, structured=False).tampering[0]
-    junit = (b'<testsuites><testsuite><testcase classname="t" name="a"/>'
-             b'<testcase classname="t" name="z"><failure/></testcase></testsuite></testsuites>')
+    assert reports.decide(ids, ok, None, None, 0, mode="text").tampering == []
+    assert "exit code 1" in reports.decide(ids, ok, None, None, 1, mode="text").tampering[0]
     both = _log(["PASSED t.py::a", "FAILED t.py::z"])
-    seen = {"outcomes": {"t.py::a": "PASSED", "t.py::z": "FAILED"}, "forged": [], "rc": 1}
-    assert reports.decide(ids, both, None, junit, 1, structured=True, witness=seen).tampering == []  # z failed: rc 1
-    assert reports.decide(ids, both, None, junit, 0, structured=True, witness=seen).tampering  # rc 0 with a failure
-    # the launcher's witness: a report rewritten in-process, or no witness at all
+    seen = _rec({"t.py::a": "PASSED", "t.py::z": "FAILED"}, 1)
+    assert reports.decide(ids, both, None, seen, 1, mode="pytest").tampering == []  # z failed: rc 1
+    assert reports.decide(ids, both, None, seen, 0, mode="pytest").tampering  # rc 0 with a failure
+    # the launcher's record: a report rewritten in-process, the guard's findings, no record at all
     forged = {**seen, "forged": ["t.py::a"]}
-    assert any("rewritten" in r for r in reports.decide(ids, both, None, junit, 1, structured=True,
-                                                        witness=forged).tampering)
-    assert any("witness" in r for r in reports.decide(ids, both, None, junit, 1, structured=True).tampering)
-    out = "x\nSWERL_WITNESS {\"outcomes\": {}, \"forged\": [], \"rc\": 0}\nSWERL_WITNESS {oops\n"
-    assert reports.parse_witness(out) == {"invalid": True} and reports.parse_witness("none") is None
+    assert any("rewritten" in r for r in reports.decide(ids, both, None, forged, 1, mode="pytest").tampering)
+    guarded = {**seen, "tampering": ["os.fork from /testbed/calc/x.py:1"]}
+    assert reports.decide(ids, both, None, guarded, 1, mode="pytest").tampering == ["os.fork from /testbed/calc/x.py:1"]
+    v = reports.decide(ids, both, None, None, None, mode="pytest")
+    assert v.statuses == {"t.py::a": "MISSING"} and any("no signed record" in e for e in v.errors)
 
 
-def test_decide_junit_is_primary_and_rejects_dtds() -> None:
+def test_decide_signed_outcomes_are_primary() -> None:
+    """The text says PASSED, the signed record says FAILED: the record decides and the disagreement is tampering;
+    a declared XFAIL counts, an imperative one (recorded as FAILED) does not."""
     ids = ["t.py::a"]
-    junit_fail = b'<testsuites><testsuite><testcase classname="t" name="a"><failure/></testcase></testsuite></testsuites>'
-    v = reports.decide(ids, _log(["PASSED t.py::a"], "=== 1 passed in 0.01s ==="), None, junit_fail, 0,
-                       structured=True)
-    assert v.statuses == {"t.py::a": "FAILED"} and any("JUnit report says FAILED" in r for r in v.tampering)
-    v = reports.decide(ids, _log(["PASSED t.py::a"]), None, None, 0, structured=True)
-    assert any("no JUnit report" in r for r in v.tampering)
-    bomb = b'<!DOCTYPE x [<!ENTITY a "aaaa">]><testsuites/>'
-    assert any("DTD" in r for r in reports.decide(ids, "", None, bomb, 0, structured=True).tampering)
-    assert reports.junit_key("tests/a/test_b.py::TestC::test_d[1-x]") == ("tests.a.test_b.TestC", "test_d[1-x]")
+    v = reports.decide(ids, _log(["PASSED t.py::a"], "=== 1 passed in 0.01s ==="), None,
+                       _rec({"t.py::a": "FAILED"}, 1), 1, mode="pytest")
+    assert v.statuses == {"t.py::a": "FAILED"} and any("launcher saw FAILED" in r for r in v.tampering)
+    xfail = _log(["XFAIL t.py::a - reason"], "=== 1 xfailed in 0.01s ===")
+    assert reports.decide(ids, xfail, None, _rec({"t.py::a": "XFAIL"}, 0), 0, mode="pytest").tampering == []
+    v = reports.decide(ids, xfail, None, _rec({"t.py::a": "FAILED"}, 0), 0, mode="pytest")
+    assert v.statuses["t.py::a"] == "FAILED"
+
+
+def test_only_a_record_signed_with_the_grades_key_counts() -> None:
+    from swerl.sandbox.launch import verify_record
+    from swerl.sandbox.pytest_runner import record_line
+
+    key, other = "ab" * 32, "cd" * 32
+    data = _rec({"t.py::a": "PASSED"}, 0)
+    good = record_line(bytes.fromhex(key), data)
+    assert verify_record(f"log\n{good}\n", key) == (data, [])
+    record, problems = verify_record(f"{record_line(bytes.fromhex(other), data)}\n", key)
+    assert record is None and problems  # signed with another key: a forgery
+    record, problems = verify_record('SWERL_WITNESS {"payload": "{}", "mac": "00"}\n' + good, key)
+    assert record == data and any("without a valid signature" in p for p in problems)
+    forged_twice = record_line(bytes.fromhex(key), {**data, "rc": 1})
+    assert any("two different" in p for p in verify_record(f"{good}\n{forged_twice}\n", key)[1])
 
 
 def test_harness_parser_errors_never_escape(calc_task: tuple[Any, SandboxTask]) -> None:
@@ -357,47 +375,6 @@ def test_kubernetes_grading_job_has_no_checkout_and_stubs_git() -> None:
     assert job["metadata"]["labels"]["swerl.io/role"] == "grade"
 
 
-def test_launcher_catches_report_rewriting_and_exit_prints_without_the_scan(bwrap_sandbox: Any, tmp_path: Path,
-                                                                           calc_task: tuple[Any, SandboxTask]) -> None:
-    """Second line of defence behind the tamper scan: the trusted launcher (witness plugin, `os._exit`) and the
-    report cross-check, exercised on a tree the scan never saw."""
-    import shutil
-
-    from swerl.sandbox.grade import RUNNER_PATH, test_script
-
-    _, task = calc_task
-    pristine = gradetree.export_pristine(bwrap_sandbox, task)
-    assert {"pytest", "_pytest", "json"} <= set(pristine.env_modules)  # the grading env's import names
-    tree = tmp_path / "tree"
-    shutil.copytree(pristine.tip, tree, symlinks=True)
-    init = tree / "calc" / "__init__.py"
-    hacks = ag.hack_files("report-rewrite", _target(task))["calc/__init__.py"][1]
-    hacks += ag.hack_files("exit-print", _target(task))["calc/__init__.py"][1]
-    init.write_text(hacks + init.read_text())
-    plan = swesmith_plan(task)
-    script, structured = test_script(task, plan, defended=True)
-    assert structured
-    runner = tmp_path / "runner.py"
-    runner.write_text((Path(gradetree.__file__).parent / "pytest_runner.py").read_text())
-    h = bwrap_sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries)
-    try:
-        bwrap_sandbox.copy_in(h, runner, RUNNER_PATH)
-        out = bwrap_sandbox.exec_argv(h, ["bash", "-c", script], timeout=120).output
-    finally:
-        bwrap_sandbox.stop(h)
-    f2p = task.FAIL_TO_PASS[0]
-    witness = reports.parse_witness(out)
-    assert witness is not None and f2p in witness["forged"]
-    assert out.count(f"PASSED {f2p}") == 1  # the forged summary line only: the atexit printer never ran
-    from swerl.sandbox.grade import _junit_block
-
-    junit = _junit_block(out, first=True)
-    assert junit is not None and junit.startswith(b"<?xml")
-    v = reports.decide(task.FAIL_TO_PASS + task.PASS_TO_PASS, out, None, junit, 0, structured=True, witness=witness)
-    assert v.statuses[f2p] == "PASSED"  # the report itself was forged ...
-    assert any("rewritten in-process" in r for r in v.tampering)  # ... and the witness saw it
-
-
 def test_pristine_cache_is_pruned_least_recently_used_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os
 
@@ -429,26 +406,14 @@ def test_huge_test_log_keeps_the_report_and_still_resolves(rootfs: Path, calc_ta
     small = BwrapSandbox(SandboxSettings(command_timeout_s=60, output_limit_bytes=300_000,
                                          bwrap=BwrapSettings(rootfs=rootfs)))
     res = grade(small, task, pack.gold_patch(row) + noisy)
-    assert res.resolved and res.report == "junit" and res.error is None, (res.error, res.tampering, res.log_tail[-500:])
+    assert res.resolved and res.report == "launcher" and res.error is None, (res.error, res.tampering,
+                                                                              res.log_tail[-500:])
     assert res.tests[task.FAIL_TO_PASS[0]] == "PASSED"
 
 
 def _first_lines(pack: Any, row: Any, n: int) -> str:
     text = (pack.repo_dir(row) / "calc" / "stats.py").read_text().splitlines(keepends=True)[:n]
     return "".join(" " + line for line in text)
-
-
-def test_forged_grading_frames_are_tampering() -> None:
-    """A process of the tests' uid can write to the grading script's stdout or kill it: a second frame, a second
-    witness record or an interrupted script is tampering, whatever the frames say."""
-    from swerl.sandbox.grade import _frame_forgery
-
-    frame = "SWERL_TEST_EXIT=0\nSWERL_JUNIT_BEGIN\nAAAA\nSWERL_JUNIT_END\nSWERL_LOG_BYTES=10\n"
-    assert _frame_forgery(frame + "log\nSWERL_WITNESS {}\n", 0) == []
-    assert _frame_forgery(frame + frame, 0)  # forged frame printed before the real one
-    assert _frame_forgery(frame + "SWERL_WITNESS {}\nSWERL_WITNESS {}\n", 0)
-    assert _frame_forgery(frame, -9)  # forged frame, then the real script killed
-    assert _frame_forgery(frame, None) == []  # timed out: an agent error, reported as such elsewhere
 
 
 @pytest.mark.parametrize("source", [
