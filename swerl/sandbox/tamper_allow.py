@@ -18,7 +18,7 @@ STDLIB_ALLOWED = frozenset({
     "locale", "logging", "math", "numbers", "operator", "os", "os.path", "pathlib", "platform", "posixpath", "pprint",
     "random", "re", "reprlib", "secrets", "shlex", "statistics", "stat", "string", "struct", "sys", "textwrap", "time",
     "traceback", "types", "typing", "unicodedata", "urllib", "urllib.parse", "uuid", "warnings", "weakref", "zlib",
-    "zoneinfo",
+    "zoneinfo", "inspect", "threading", "tempfile", "shutil", "argparse", "queue",
 })
 
 # Modules no fix may import, even where the pristine tree imports them elsewhere: the test runner and its plugin
@@ -26,9 +26,9 @@ STDLIB_ALLOWED = frozenset({
 HARD_DENY = frozenset({
     "_pytest", "pytest", "pluggy", "py", "xdist", "hypothesis", "iniconfig", "atexit", "ctypes", "_ctypes", "cffi",
     "gc", "subprocess", "_posixsubprocess", "pty", "signal", "faulthandler", "multiprocessing", "concurrent",
-    "threading", "_thread", "asyncio", "builtins", "__builtin__", "marshal", "pickle", "_pickle", "cPickle", "shelve",
+    "_thread", "asyncio", "builtins", "__builtin__", "marshal", "pickle", "_pickle", "cPickle", "shelve",
     "dbm", "copyreg", "dill", "cloudpickle", "joblib", "yaml", "importlib", "imp", "pkgutil", "runpy", "zipimport",
-    "code", "codeop", "sysconfig", "site", "posix", "nt", "resource", "mmap", "tracemalloc", "inspect", "dis",
+    "code", "codeop", "sysconfig", "site", "posix", "nt", "resource", "mmap", "tracemalloc", "dis",
     "pdb", "bdb", "trace", "sys.monitoring", "unittest", "doctest", "pydoc", "_winapi", "winreg", "socket", "ssl",
     "selectors", "select", "fcntl", "termios", "tty", "linecache", "__main__", "_io", "_imp", "_frozen_importlib",
     "_frozen_importlib_external", "_warnings", "_operator", "_functools", "_collections", "_abc", "_weakref", "six",
@@ -49,11 +49,20 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "version_info", "version", "hexversion", "platform", "maxsize", "maxunicode", "float_info", "int_info",
         "float_repr_style", "byteorder", "implementation", "getrecursionlimit", "setrecursionlimit", "getsizeof",
         "getdefaultencoding", "getfilesystemencoding", "stdout", "stderr", "stdin", "argv", "exit", "intern",
-        "api_version", "copyright", "executable", "prefix", "base_prefix", "is_finalizing",
+        "api_version", "copyright", "executable", "prefix", "base_prefix", "is_finalizing", "exc_info", "exception",
     }),
     "sys.stdout": frozenset({"write", "flush", "isatty", "encoding", "errors"}),
     "sys.stderr": frozenset({"write", "flush", "isatty", "encoding", "errors"}),
     "sys.stdin": frozenset({"read", "readline", "readlines", "isatty", "encoding"}),
+    "inspect": frozenset({
+        "signature", "Signature", "Parameter", "BoundArguments", "isclass", "isfunction", "ismethod", "isroutine",
+        "iscoroutinefunction", "isgeneratorfunction", "isasyncgenfunction", "isawaitable", "isabstract", "isbuiltin",
+        "isgenerator", "iscoroutine", "ismodule", "isdatadescriptor", "getdoc", "cleandoc", "unwrap", "get_annotations",
+    }),
+    "threading": frozenset({"Lock", "RLock", "Event", "Condition", "Semaphore", "BoundedSemaphore", "local",
+                            "get_ident", "Barrier", "TIMEOUT_MAX"}),
+    "shutil": frozenset({"copy", "copy2", "copyfile", "copytree", "rmtree", "move", "which", "get_terminal_size",
+                         "disk_usage", "make_archive", "unpack_archive", "Error", "SameFileError"}),
     "io": frozenset({
         "StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "BufferedWriter", "IOBase", "RawIOBase",
         "BufferedIOBase", "TextIOBase", "SEEK_SET", "SEEK_CUR", "SEEK_END", "DEFAULT_BUFFER_SIZE",

@@ -177,7 +177,7 @@ class Features(ast.NodeVisitor):
 
     # ------------------------------------------------------------------ attributes and names
 
-    def _attrchain(self, base: ast.AST, parts: list[str], *, store: bool, vetted_last: bool = False) -> None:
+    def _attr_chain(self, base: ast.AST, parts: list[str], *, store: bool, vetted_last: bool = False) -> None:
         """Judge `base.parts...`: through the import it starts from, or step by step on any other object."""
         origin = self._origin(base)
         if origin is not None:
@@ -203,7 +203,7 @@ class Features(ast.NodeVisitor):
         dotted = self._dotted(node)
         if dotted in A.STRING_RESOLVERS and id(node) not in self.called:
             self.add(f"passes {dotted} around")
-        self._attrchain(base, parts, store=isinstance(node.ctx, (ast.Store, ast.Del)),
+        self._attr_chain(base, parts, store=isinstance(node.ctx, (ast.Store, ast.Del)),
                          vetted_last=id(node) in self.called)
 
     def _dotted(self, node: ast.AST) -> str | None:
@@ -295,6 +295,12 @@ class Features(ast.NodeVisitor):
         if args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
             self.called.add(id(func))
             self._literal_names(func.attr, [args[0].value])
+            if builtin_base and node.args:  # object.__getattribute__(os, "sys") is os.sys
+                receiver = node.args[0]
+                if isinstance(receiver, ast.Name) and receiver.id in self.alias:
+                    self.done.add(id(receiver))
+                base, parts = chain(receiver)
+                self._attr_chain(base, [*parts, args[0].value], store=func.attr in ("__setattr__", "__delattr__"))
 
     def _open(self, node: ast.Call) -> None:
         first = node.args[0] if node.args else None
@@ -322,4 +328,4 @@ class Features(ast.NodeVisitor):
                 self.done.add(id(args[0]))  # judged with its attribute below, not as a module passed around
             if name != "hasattr":
                 base, parts = chain(args[0])
-                self._attrchain(base, [*parts, args[1].value], store=name != "getattr")
+                self._attr_chain(base, [*parts, args[1].value], store=name != "getattr")
