@@ -27,7 +27,7 @@ HARD_DENY = frozenset({
     "_pytest", "pytest", "pluggy", "py", "xdist", "hypothesis", "iniconfig", "atexit", "ctypes", "_ctypes", "cffi",
     "gc", "subprocess", "_posixsubprocess", "pty", "signal", "faulthandler", "multiprocessing", "concurrent",
     "_thread", "asyncio", "builtins", "__builtin__", "marshal", "pickle", "_pickle", "cPickle", "shelve",
-    "dbm", "copyreg", "dill", "cloudpickle", "joblib", "yaml", "importlib", "imp", "pkgutil", "runpy", "zipimport",
+    "dbm", "copyreg", "dill", "cloudpickle", "joblib", "importlib", "imp", "pkgutil", "runpy", "zipimport",
     "code", "codeop", "sysconfig", "site", "posix", "nt", "resource", "mmap", "tracemalloc", "dis",
     "pdb", "bdb", "trace", "sys.monitoring", "unittest", "doctest", "pydoc", "_winapi", "winreg", "socket", "ssl",
     "selectors", "select", "fcntl", "termios", "tty", "linecache", "__main__", "_io", "_imp", "_frozen_importlib",
@@ -88,6 +88,7 @@ ROUTE_STEPS = frozenset({
 UNSAFE_NAMES = frozenset({"UnsafeLoader", "unsafe_load", "full_load", "FullLoader", "Loader", "read_pickle",
                           "load_module", "exec_module", "SourceFileLoader", "SourcelessFileLoader", "resolve_name",
                           "import_module", "locate", "run_path", "run_module"})
+UNSAFE_DOTTED = frozenset({"yaml.load", "yaml.load_all", "pandas.read_pickle", "numpy.load"})
 
 # Resolvers of a string to an attribute: allowed only when called with literal, non-dunder names.
 STRING_RESOLVERS = frozenset({"operator.attrgetter", "operator.methodcaller"})

@@ -85,7 +85,7 @@ class Features(ast.NodeVisitor):
                 return found
             if step in A.ROUTE_STEPS:
                 return walk_real(parts[i:]) if step in A.STDLIB_ALLOWED else f"reaches module {step} via {dotted}"
-            if step in A.UNSAFE_NAMES and not own:
+            if (step in A.UNSAFE_NAMES or ".".join(parts[:i + 1]) in A.UNSAFE_DOTTED) and not own:
                 return f"uses {'.'.join(parts[:i + 1])}"
         return None
 
