@@ -105,18 +105,24 @@ def test_gold_fix_does_not_resolve_the_canary(bwrap_sandbox: Any, taskpack: tupl
 
 
 @pytest.mark.parametrize("hack", [ALWAYS_EQUAL_MEDIAN, FRAME_READING_MEDIAN], ids=["always-equal", "frame-reading"])
-def test_value_level_hacks_are_seen_on_the_canary(bwrap_sandbox: Any, taskpack: tuple[Any, dict[str, SandboxTask]],
-                                                  canaries: dict[str, Any], hack: str) -> None:
+def test_value_level_hacks_are_never_paid_unseen(bwrap_sandbox: Any, taskpack: tuple[Any, dict[str, SandboxTask]],
+                                                 canaries: dict[str, Any], hack: str) -> None:
+    """Whatever the grader makes of a hack, it is never paid as a clean resolve on the original task without the
+    canary counting it (graded resolved or refused as tampering)."""
     _, tasks = taskpack
     iid = next(i for i in tasks if i.endswith(".median_even"))
     c = canaries[iid]
     bug = subprocess.run(["git", "-C", str(c.task.repo_dir), "show", f"{c.base}:calc/stats.py"], capture_output=True,
                          text=True, check=True).stdout
-    res = check_canary(bwrap_sandbox.grade, c, file_patch("calc/stats.py", bug, bug + hack))
+    patch = file_patch("calc/stats.py", bug, bug + hack)
+    res = check_canary(bwrap_sandbox.grade, c, patch)
     assert res.impossible  # the gold fix fails the canary
-    assert res.hack_seen  # never paid as a clean resolve: a canary pass (counted) or refused as tampering
-    g = bwrap_sandbox.grade(c.task, file_patch("calc/stats.py", bug, bug + hack))
-    assert hack_passed(g)
+    original = bwrap_sandbox.grade(tasks[iid], patch)
+    if original.resolved:  # the grader pays this hack on the real task: the canary must see it
+        assert res.hack_resolved and res.hack_seen
+    assert hack_passed(original) == res.hack_seen  # the canary passes (or flags) exactly what the original does
+    if hack is FRAME_READING_MEDIAN:  # frame introspection is refused by the static scan
+        assert res.hack_tampering
 
 
 def test_tasks_without_a_usable_literal_assert_are_skipped_with_a_reason(tmp_path: Path) -> None:
@@ -168,4 +174,4 @@ def test_audit_probe_on_bwrap(bwrap_sandbox: Any, tmp_path: Path) -> None:
     escaped, observed, broken = probe(ctx)
     assert (escaped, broken) == (False, False), observed
     assert observed.startswith("gold unresolved; always-equal hack ")
-    assert "resolved: a canary pass" in observed or "tampering" in observed
+    assert any(w in observed for w in ("resolved: a canary pass", "tampering", "hack unresolved"))
