@@ -32,7 +32,7 @@ from swerl.log import get_logger
 from swerl.sandbox import gradetree, reports, tamper
 from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
-from swerl.sandbox.launch import RECORD_PATH, RUNNER_PATH, SPEC_PATH, Launch
+from swerl.sandbox.launch import RUNNER_PATH, SPEC_PATH, Launch
 from swerl.sandbox.schema import GradeResult, SandboxTask, TestBucket
 from swerl.sandbox.tasks import is_swebench
 
@@ -131,7 +131,7 @@ def test_script(task: SandboxTask, plan: HarnessPlan, launch: Launch | None, *, 
               *(f"export {k}={shlex.quote(v)}" for k, v in sorted(launch.env.items()) if k.isidentifier()),
               "rdir=$(mktemp -d /tmp/swerl-report.XXXXXXXXXX)", 'py=$(command -v python || command -v python3)',
               f'"$py" -I {RUNNER_PATH} {SPEC_PATH} > "$rdir/out.txt" 2>&1 < /dev/null',
-              f"cat {RECORD_PATH} 2>/dev/null; echo",
+              f"cat {launch.record} 2>/dev/null; echo",
               'echo "SWERL_LOG_BYTES=$(wc -c < "$rdir/out.txt")"',
               "set -x", f": '{START_TEST_OUTPUT}'", f'tail -c {int(log_limit)} "$rdir/out.txt"',
               f": '{END_TEST_OUTPUT}'", "set +x", "exit 0"]
@@ -298,15 +298,14 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
 
 
 def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path) -> None:
-    """The launcher, its guard and its spec (the key) into a fresh directory of the grading sandbox's /tmp."""
-    staging = work / "launch"
-    staging.mkdir()
+    """The launcher, its guard and its spec (the key) into the grading sandbox's /tmp, file by file (docker
+    moves staged files out of the read-only tree as root without CAP_CHOWN: a directory would not keep its owner)."""
     here = Path(__file__).parent
-    shutil.copy(here / "pytest_runner.py", staging / Path(launch_mod.RUNNER_PATH).name)
-    shutil.copy(here / "swerl_guard.py", staging / "swerl_guard.py")
-    spec = launch.spec(workdir, built.changed, built.protected)
-    (staging / Path(launch_mod.SPEC_PATH).name).write_text(json.dumps(spec))
-    sandbox.copy_in(handle, staging, launch_mod.LAUNCH_DIR)
+    spec = work / "spec.json"
+    spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected)))
+    for src, dest in ((here / "pytest_runner.py", launch_mod.RUNNER_PATH),
+                      (here / "swerl_guard.py", f"{launch_mod.LAUNCH_DIR}/swerl_guard.py"), (spec, launch_mod.SPEC_PATH)):
+        sandbox.copy_in(handle, src, dest)
 
 
 def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | None, defences: bool, t0: float,

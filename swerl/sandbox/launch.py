@@ -24,7 +24,7 @@ from swerl.sandbox import pytest_runner
 
 TRUSTED_STEM = ".swerl-trusted-pytest"
 LAUNCH_DIR = "/tmp/swerl-launch"
-SPEC_PATH, RECORD_PATH, RUNNER_PATH = (f"{LAUNCH_DIR}/{n}" for n in ("spec.json", "record.txt", "swerl_pytest_runner.py"))
+SPEC_PATH, RUNNER_PATH = f"{LAUNCH_DIR}/spec.json", f"{LAUNCH_DIR}/swerl_pytest_runner.py"
 _PYTEST_LAUNCH = (("pytest",), ("py.test",), ("python", "-m", "pytest"), ("python3", "-m", "pytest"))
 _SHELL_CHARS = set(";&|`$<>\n()")
 _ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -41,11 +41,13 @@ class Launch:
     script: str = ""
     env: dict[str, str] = field(default_factory=dict)
     key: str = field(default_factory=lambda: secrets.token_hex(32))
+    # in /tmp itself (sticky, writable by the tests' uid): the launch dir may belong to root (docker copies)
+    record: str = field(default_factory=lambda: f"/tmp/swerl-record-{secrets.token_hex(8)}.txt")
 
     def spec(self, workdir: str, changed: list[str], tests: list[str]) -> dict[str, Any]:
         return {"key": self.key, "workdir": workdir, "mode": self.mode, "args": self.args, "script": self.script,
-                "changed": sorted(changed), "tests": sorted(tests), "record": RECORD_PATH,
-                "private": [SPEC_PATH, RECORD_PATH]}
+                "changed": sorted(changed), "tests": sorted(tests), "record": self.record,
+                "private": [SPEC_PATH, self.record]}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

@@ -205,7 +205,9 @@ class Guard:
         if not isinstance(path, str):
             return None
         full = os.path.normpath(os.path.join(os.getcwd(), path))
-        hot = (full.startswith(("/proc/", "/dev/fd", "/dev/std")) or full in self.private or full == "/proc"
+        if full in self.private:  # the launcher read its spec and opened its record before the guard: anyone else
+            return f"opens the launcher's private file {full}"
+        hot = (full.startswith(("/proc/", "/dev/fd", "/dev/std")) or full == "/proc"
                or (full.startswith(self.workdir) and (full in self.protected or full.endswith("conftest.py"))))
         if not hot:
             return None
