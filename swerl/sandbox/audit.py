@@ -22,6 +22,8 @@ from typing import Any
 from unittest import mock
 
 from swerl.log import get_logger
+from swerl.sandbox.audit_classes import PROBES as CLASS_PROBES
+from swerl.sandbox.audit_classes import probe_class
 from swerl.sandbox.audit_grading import PROBES as GRADING_PROBES
 from swerl.sandbox.audit_isolation import isolation_probes
 from swerl.sandbox.audit_servers import PACKAGE, LoopbackServers
@@ -304,6 +306,7 @@ def run_audit(sandbox: BackendBase, *, image_builder: Callable[[Path], str] | No
             ]
             table.append(("canary task: gold fix / always-equal", "gold fix unresolved", canary_probe))
             table += GRADING_PROBES  # reward integrity: history, plugins, in-process forging, crafted patch text
+            table += CLASS_PROBES  # threat classes 1-4, each with a weakened control (audit_classes.py)
             table += isolation_probes()  # host privilege, exec channel, agent-chosen infra (destructive: last)
             for name, expected, fn in table:
                 try:
@@ -322,10 +325,10 @@ def run_audit(sandbox: BackendBase, *, image_builder: Callable[[Path], str] | No
 
 
 def render(report: AuditReport) -> str:
-    """A plain-text table: probe | expected | observed | verdict."""
-    rows = [("probe", "expected", "observed", "verdict")]
-    rows += [(p.name, p.expected, p.observed, p.verdict) for p in report.probes]
-    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    """A plain-text table: class | probe | expected | observed | verdict (class: the threat class, `-` if none)."""
+    rows = [("class", "probe", "expected", "observed", "verdict")]
+    rows += [(probe_class(p.name), p.name, p.expected, p.observed, p.verdict) for p in report.probes]
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     verdict = "PASS: no probe escaped" if report.ok else (

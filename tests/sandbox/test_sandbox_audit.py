@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from swerl.sandbox.audit import render, run_audit
+from swerl.sandbox.audit import canary_task, make_canary_repo, render, run_audit
+from swerl.sandbox.audit_classes import CLASS_PROBES, ClassProbe, build_patch, judge, probe_class
 from swerl.sandbox.audit_servers import LoopbackServers
 from swerl.sandbox.base import SandboxHandle
 from swerl.sandbox.bwrap import ROOT_UNSHARE, BwrapSandbox
@@ -28,7 +29,8 @@ def _check_clean(report: Any) -> None:
     table = render(report)
     assert report.ok, table
     names = {p.name for p in report.probes}
-    assert names >= SPEC_PROBES
+    assert names >= SPEC_PROBES | {p.label for p in CLASS_PROBES}
+    assert {probe_class(n) for n in names} >= {"1", "2", "3", "4", "-"}
     assert all(p.verdict == "ok" for p in report.probes), table
     assert "PASS: no probe escaped" in table
 
@@ -102,3 +104,61 @@ def test_loopback_servers_only_bind_loopback() -> None:
             assert u.recvfrom(512)[0].endswith(bytes([127, 0, 0, 1]))
         time.sleep(0.1)
         assert s.hits.dns == ["foo"] and len(s.hits.http) + len(s.hits.index) == 2
+
+
+def test_class_probes_cover_every_class_and_render_a_class_column() -> None:
+    from swerl.sandbox.schema import AuditProbe, AuditReport
+
+    assert {p.klass for p in CLASS_PROBES} == {1, 2, 3, 4}
+    assert len({p.label for p in CLASS_PROBES}) == len(CLASS_PROBES)
+    report = AuditReport(backend="x", probes=[
+        AuditProbe(name=CLASS_PROBES[0].label, expected="e", observed="o", escaped=False),
+        AuditProbe(name="git log --all", expected="e", observed="o", escaped=True)])
+    lines = render(report).splitlines()
+    assert lines[1].split()[:2] == ["class", "probe"]
+    assert lines[3].startswith("1 ") and lines[4].startswith("- ")
+    assert probe_class("class 12: x") == "12" and probe_class("classy: x") == "-"
+
+
+def test_build_patch_applies_to_the_canary(tmp_path: Path) -> None:
+    from swerl.sandbox.gradetree import apply_patch
+    from swerl.sandbox.patch import git_env, run_git
+
+    repo = make_canary_repo(tmp_path / "canary", "GOLD")
+    run_git(["checkout", "-q", "swerl-audit__canary.bug"], git_env(repo), cwd=repo)
+    files = {"canary/core.py": "def answer():\n    return 42\n", "canary/__init__.py": "X = 1\n",
+             "pkg/new.txt": "a\nb\n"}
+    apply_patch(repo, tmp_path / "out", build_patch(files))
+    for rel, text in files.items():
+        assert (tmp_path / "out" / rel).read_text() == text
+
+
+def _canary(tmp: Path) -> Any:
+    return canary_task(make_canary_repo(tmp / "canary", "GOLD-classes"), None)
+
+
+def test_every_class_probe_is_refused_and_its_weakened_control_pays(rootfs: Path, tmp_path: Path) -> None:
+    """Each route: the defended grader (and, for the runtime classes, the same grader with the static scan a
+    no-op) does not resolve it; the weakened grader does, so the probe can see the escape."""
+    from swerl.sandbox.schema import BwrapSettings, SandboxSettings
+
+    sandbox = BwrapSandbox(SandboxSettings(command_timeout_s=30, bwrap=BwrapSettings(rootfs=rootfs)))
+    task = _canary(tmp_path)
+    results = {p.label: judge(p, sandbox, task) for p in CLASS_PROBES}
+    table = "\n".join(f"{k}: {v}" for k, v in results.items())
+    assert not [k for k, (escaped, _, _) in results.items() if escaped], table
+    assert not [k for k, (_, _, broken) in results.items() if broken], table
+    runtime = [p.label for p in CLASS_PROBES if p.scan_off]
+    assert all("scan off RESOLVED" not in results[k][1] for k in runtime), table
+    assert all("dropped" in results[p.label][1] for p in CLASS_PROBES if p.klass == 4), table
+
+
+def test_a_probe_that_does_not_escape_is_reported_broken(rootfs: Path, tmp_path: Path) -> None:
+    """The control is what makes a refused probe mean something: a payload that forges nothing is broken."""
+    from swerl.sandbox.schema import BwrapSettings, SandboxSettings
+
+    sandbox = BwrapSandbox(SandboxSettings(command_timeout_s=30, bwrap=BwrapSettings(rootfs=rootfs)))
+    inert = ClassProbe(3, "inert", {"canary/__init__.py": "X = 1\n"})
+    escaped, observed, broken = judge(inert, sandbox, _canary(tmp_path))
+    assert (escaped, broken) == (False, True), observed
+    assert "undefended failed" in observed and "scan off failed" in observed
