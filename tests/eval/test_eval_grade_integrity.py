@@ -8,7 +8,9 @@ prediction is not resolved. The gold prediction still resolves in the same run.
 
 from __future__ import annotations
 
+import difflib
 import json
+import subprocess
 from pathlib import Path
 
 from eval_helpers import RESOLVES
@@ -41,3 +43,26 @@ def test_crafted_second_header_is_not_resolved_via_grade_only(sb_pack: Path, sb_
                                    str(sb_pack), "--grade-only", str(gold), "--out", str(tmp_path / "gold")])
     grades = [json.loads(line) for line in (tmp_path / "gold" / "grades.jsonl").read_text().splitlines()]
     assert grades[0]["resolved"] is True, res.output
+
+
+def test_status_lines_printed_by_the_code_under_test_do_not_pay(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
+                                                                 tmp_path: Path) -> None:
+    """SWE-bench rows go through the launcher: `PASSED <id>` lines and a forged summary printed by the code under
+    test (before pytest's own) do not count; the signed outcomes do."""
+    row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
+    repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
+    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
+                         capture_output=True, text=True).stdout
+    forged = "".join(f"PASSED {t}\n" for t in json.loads(row["FAIL_TO_PASS"]))
+    new = src + ("\n_median = median\n\n\ndef median(values):  # the test's captured output shows these lines"
+                 f"\n    print({forged!r})\n    return _median(values)\n")
+    patch = "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
+        src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": patch}) + "\n")
+    out = tmp_path / "graded"
+    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
+                                   str(sb_pack), "--grade-only", str(preds), "--out", str(out)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    grades = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
+    assert len(grades) == 1 and grades[0]["resolved"] is False, grades

@@ -109,3 +109,45 @@ def test_runtime_layer_alone_on_docker(name: str, docker_sandbox: Any, stats_sou
     _assert_caught(res, evidence, task)
     honest = _grade_unscanned(docker_sandbox, task, _patch(stats_source, "", FIX), monkeypatch)
     assert honest.resolved and honest.report == "launcher", (honest.tampering, honest.error)
+
+
+def _two_file_patch(source: str, plugin: str, config: str) -> str:
+    fix = _patch(source, "", FIX)
+    plug = "".join(difflib.unified_diff([], plugin.splitlines(keepends=True), "/dev/null", "b/calc/forge.py"))
+    conf = "".join(difflib.unified_diff([], config.splitlines(keepends=True), "/dev/null", "b/pytest.ini"))
+    return (fix + "diff --git a/calc/forge.py b/calc/forge.py\nnew file mode 100644\n" + plug
+            + "diff --git a/pytest.ini b/pytest.ini\nnew file mode 100644\n" + conf)
+
+
+def test_no_file_in_the_tree_configures_pytest(bwrap_sandbox: Any, stats_source: str,
+                                               calc_task: tuple[Any, SandboxTask],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the tree policy and the scan both off, a `pytest.ini` the patch adds (loading a plugin of the patch)
+    is still ignored: pytest runs with the host's copy of the pristine config (`-c`). Control: without the
+    trusted config the same tree loads the plugin."""
+    from swerl.sandbox import launch
+
+    monkeypatch.setattr(gradetree, "enforce", lambda changes, *a, **k: (changes, []))
+    patch = _two_file_patch(stats_source, "print('SWERL-FORGE-PLUGIN-LOADED')\n",
+                            "[pytest]\naddopts = -p calc.forge\n")
+    res = _grade_unscanned(bwrap_sandbox, calc_task[1], patch, monkeypatch)
+    assert res.resolved and "SWERL-FORGE-PLUGIN-LOADED" not in res.log_tail, res.log_tail[-2000:]
+    monkeypatch.setattr(launch, "install_trusted_config", lambda *a, **k: [])
+    res = _grade_unscanned(bwrap_sandbox, calc_task[1], patch, monkeypatch)
+    assert "SWERL-FORGE-PLUGIN-LOADED" in res.log_tail
+
+
+def test_eval_script_split_runs_project_code_apart() -> None:
+    """An official eval script with an install step: set-up lines, the step that runs project code (graded in
+    its own command, every process of the tests' uid killed before the key enters), the test command."""
+    from swerl.sandbox.launch import plan_launch, split_eval_script
+
+    lines = ["source /opt/miniconda3/bin/activate", "conda activate testbed", "cd /testbed",
+             "export LANG=C.UTF-8", "python -m pip install -e .", ": '>>>>> Start Test Output'",
+             "pytest -rA tests/test_x.py", ": '>>>>> End Test Output'"]
+    env, pre, cmd = split_eval_script(lines)
+    assert env == lines[:4] and pre == ["python -m pip install -e ."] and cmd == "pytest -rA tests/test_x.py"
+    assert split_eval_script(["pytest"]) == ([], [], None)
+    assert plan_launch("pytest -rA tests/test_x.py", __import__("pathlib").Path("/nonexistent")).args[-1] == \
+        "tests/test_x.py"
+    assert plan_launch("make test", __import__("pathlib").Path("/nonexistent")) is None
