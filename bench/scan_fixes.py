@@ -288,4 +288,6 @@ HOSTILE: list[Fix] = [(name, *_TARGET, code) for name, code in [
     ("object.__getattribute__ computed", "\nimport os\nf = object.__getattribute__(os, 'sys')\n"),
     ("globals() builtins", "\nb = globals()['__builtins__']\n"),
     ("compile + eval", "\ncode = compile('1', 'x', 'eval')\nv = eval(code)\n"),
+    ("format field built at run time", "\ndef leak(fn):\n    return ('{0.' + '__glob' + 'als__}').format(fn)\n"),
+    ("string.Formatter.get_field", "\nimport string\nv = string.Formatter().get_field('0.x', (1,), {})\n"),
 ]]

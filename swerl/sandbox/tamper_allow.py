@@ -74,7 +74,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
 DENIED_MEMBERS = frozenset({
     "types.CodeType", "types.FrameType", "types.CellType", "logging.currentframe", "typing.get_type_hints",
     "typing.ForwardRef", "weakref.finalize", "traceback.walk_stack", "traceback.walk_tb", "codecs.register",
-    "platform.popen", "ast.PyCF_ONLY_AST",
+    "platform.popen", "ast.PyCF_ONLY_AST", "string.Formatter",
 })
 
 # Attribute steps that reach a route from a module the scan cannot load on the host (the project's own, a

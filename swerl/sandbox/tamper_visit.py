@@ -31,6 +31,16 @@ _BUILTINS = frozenset(dir(builtins)) | {"__builtins__", "__loader__", "__spec__"
 
 
 
+_GETTEXT = frozenset({"_", "gettext", "ngettext", "pgettext", "gettext_lazy", "ugettext", "lazy_gettext"})
+
+
+def _computed(node: ast.AST) -> bool:
+    """A template built at run time (`("{0." + x + "}").format(...)`), not a literal, a name or a gettext call."""
+    if isinstance(node, ast.Call):
+        return not (isinstance(node.func, ast.Name) and node.func.id in _GETTEXT)
+    return isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Subscript, ast.IfExp, ast.BoolOp))
+
+
 class Features(ast.NodeVisitor):
     """Collects findings: everything a file uses that the allowlists do not name."""
 
@@ -275,6 +285,8 @@ class Features(ast.NodeVisitor):
             self._open(node)
         if isinstance(func, ast.Attribute) and func.attr in A.DUNDER_LOOKUPS - {"__dict__"}:
             self._lookup(func, node)
+        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") and _computed(func.value):
+            self.add(f"calls .{func.attr}() on a computed template")  # format fields reach attributes by name
         self.generic_visit(node)
 
     def _literal_names(self, what: str, names: list[str]) -> None:

@@ -59,6 +59,7 @@ def test_each_route_class_is_a_finding(code: str) -> None:
     ("class A:\n    exec = 1\n    def m(self):\n        exec('1')\n", "uses builtin exec"),  # class scope hides nothing
     ("import math\nmath.isclose = lambda *a: True\n", "patches math.isclose"),
     ("x = object.__getattribute__(print, '__self__')\n", "introspects .__self__"),
+    ("def f(g):\n    return ('{0.' + '__glob' + 'als__}').format(g)\n", "calls .format() on a computed template"),
 ])
 def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     assert f"calc/stats.py: {finding}" in _added(code), _added(code)
