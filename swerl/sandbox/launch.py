@@ -176,12 +176,11 @@ def install_trusted_config(pristine: Path, tree: Path, workdir: str, args: list[
 
 
 # -- the signed record ---------------------------------------------------------------------------------------------
-def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[str]]:
-    """(the launcher's record, problems). Only a line whose MAC verifies under this grade's key counts; lines
-    that carry the marker but not a valid MAC are forgeries."""
-    problems: list[str] = []
-    found: dict[str, Any] | None = None
+def _signed_lines(output: str, key: str) -> tuple[list[dict[str, Any]], list[str]]:
+    """The record's events in order, each line's MAC chained to the previous accepted one; marker lines that do
+    not continue the chain (printed by the tests, written by another process) are forgeries."""
     kb = bytes.fromhex(key)
+    prev, events, problems = "", [], []
     for line in output.splitlines():
         if not line.startswith(pytest_runner.MARKER):
             continue
@@ -189,14 +188,49 @@ def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[st
             env = json.loads(line[len(pytest_runner.MARKER):])
             payload, mac = env["payload"], env["mac"]
             ok = isinstance(payload, str) and isinstance(mac, str) and hmac.compare_digest(
-                pytest_runner.sign(kb, payload), mac)
+                pytest_runner.sign(kb, prev + payload), mac)
         except (ValueError, KeyError, TypeError):
             ok = False
         if not ok:
-            problems.append("a launcher record without a valid signature was written into the test output")
+            problems.append("a launcher record line without a valid signature was written into the test output")
             continue
-        data = json.loads(payload)
-        if found is not None and data != found:
-            problems.append("two different signed launcher records")
-        found = data if isinstance(data, dict) else None
-    return found, sorted(set(problems))
+        prev = mac
+        event = json.loads(payload)
+        if isinstance(event, dict) and event.get("seq") == len(events):
+            events.append(event)
+    return events, sorted(set(problems))
+
+
+def _combine(phases: dict[str, dict[str, str]]) -> dict[str, str]:
+    """One status per test: a teardown error wins, then the call, then what setup reported (error, skip)."""
+    out = {}
+    for node, seen in phases.items():
+        if seen.get("teardown") == "ERROR":
+            out[node] = "ERROR"
+        else:
+            out[node] = seen.get("call") or seen.get("setup") or "ERROR"
+    return out
+
+
+def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[str]]:
+    """(the launcher's record, problems): outcomes per test, findings, forged reports, exit code; None when the
+    chain has no final line (the test process was killed or exited early)."""
+    events, problems = _signed_lines(output, key)
+    phases: dict[str, dict[str, str]] = {}
+    record: dict[str, Any] = {"tampering": [], "forged": []}
+    for ev in events:
+        kind, data = ev.get("kind"), ev.get("data")
+        if kind == "finding":
+            record["tampering"].append(str(data))
+        elif kind == "outcome" and isinstance(data, dict):
+            node, phase = str(data.get("node")), str(data.get("phase"))
+            if phase in phases.setdefault(node, {}):
+                problems.append(f"{node}: two outcomes recorded for its {phase} phase")
+            phases[node][phase] = str(data.get("status"))
+            if data.get("forged"):
+                record["forged"].append(node)
+        elif kind == "final" and isinstance(data, dict):
+            record.update(data)
+            record["outcomes"] = _combine(phases)
+            return record, sorted(set(problems))
+    return None, sorted(set(problems))

@@ -14,9 +14,10 @@ autoload, the work tree appended (not prepended) to sys.path, and a witness plug
 `pytest_runtest_makereport` wrapper records each final outcome (an XFAIL counts only where the
 test file declares the mark; an imperative xfail/skip is a failure). Assertions in test files are
 rewritten so a compared value that equals anything, or a builtin subclass that overrides
-comparison, is tampering. The final record (outcomes, exit code, findings) goes to a file opened
-before any project code ran, signed with the key: nothing another process writes there or into the
-log can forge it. `os._exit` at the end.
+comparison, is tampering. Each finding and each test phase's outcome is appended at once to a record
+file opened before any project code ran, as a line whose MAC (under the key) chains to the previous
+line: nothing another process writes there or into the log can forge it, and what was written cannot
+be rewritten later from inside. The last line carries the exit code; `os._exit` follows.
 """
 
 import contextlib
@@ -36,9 +37,20 @@ def sign(key: bytes, payload: str) -> str:
     return hmac.new(key, payload.encode(), hashlib.sha256).hexdigest()
 
 
-def record_line(key: bytes, data: dict) -> str:
-    payload = json.dumps(data, sort_keys=True)
-    return MARKER + json.dumps({"payload": payload, "mac": sign(key, payload)})
+def make_emitter(fd: int, key: bytes):
+    """Append one signed line per event (a finding, a test phase's outcome, the end) to the record file at once,
+    each MAC chained to the previous one: what was written cannot be changed, dropped or reordered later, and a
+    line forged without the key breaks the chain."""
+    state = {"seq": 0, "prev": ""}
+
+    def emit(kind: str, data: object) -> None:
+        payload = json.dumps({"seq": state["seq"], "kind": kind, "data": data}, sort_keys=True)
+        mac = sign(key, state["prev"] + payload)
+        os.write(fd, (MARKER + json.dumps({"payload": payload, "mac": mac}) + "\n").encode())
+        state["seq"] += 1
+        state["prev"] = mac
+
+    return emit
 
 
 def _nondumpable() -> None:
@@ -60,7 +72,7 @@ def _read_spec(path: str) -> dict:
     return spec
 
 
-def _load_guard(spec: dict):
+def _load_guard(spec: dict, emit):
     """The guard module ships beside this file; load it by path (the work tree is not on sys.path yet)."""
     import importlib.util
 
@@ -69,13 +81,13 @@ def _load_guard(spec: dict):
     mod = importlib.util.module_from_spec(loc)
     sys.modules["_swerl_guard"] = mod
     loc.loader.exec_module(mod)
-    return mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []))
+    return mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
 
 
 def main() -> None:
     spec = _read_spec(sys.argv[1])
-    key = bytes.fromhex(spec["key"])
-    out = os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    emit = make_emitter(os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), bytes.fromhex(spec["key"]))
+    del spec["key"]
     _nondumpable()
     for name in _ENV_DROP:
         os.environ.pop(name, None)
@@ -83,27 +95,24 @@ def main() -> None:
     workdir = spec["workdir"]
     os.chdir(workdir)
     sys.dont_write_bytecode = True
-    guard = _load_guard(spec)
-    data: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
+    final: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
     try:
+        guard = _load_guard(spec, emit)
         guard.install()
-        if data["mode"] == "script":
-            data["rc"] = guard.run_script(spec["script"], spec.get("args", []))
+        if final["mode"] == "script":
+            final["rc"] = guard.run_script(spec["script"], spec.get("args", []))
         else:
             sys.path.append(workdir)
-            data.update(guard.run_pytest(spec.get("args", [])))
+            final["rc"] = guard.run_pytest(spec.get("args", []))
     except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
-        data["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
+        final["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:
         try:
-            data["tampering"] = guard.final_findings()
             sys.stdout.flush()
             sys.stderr.flush()
-        except BaseException:
-            data["tampering"] = ["the launcher's findings could not be collected"]
         finally:
-            os.write(out, ("\n" + record_line(key, data) + "\n").encode())
-            os._exit(int(data["rc"]) if isinstance(data.get("rc"), int) else 3)
+            emit("final", final)
+            os._exit(int(final["rc"]) if isinstance(final.get("rc"), int) else 3)
 
 
 if __name__ == "__main__":

@@ -49,12 +49,13 @@ _SELF = __file__
 class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
-    def __init__(self, workdir: str, changed: list, tests: list, private: list) -> None:
+    def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.changed = {os.path.normpath(self.workdir + c) for c in changed}
         self.protected = {os.path.normpath(self.workdir + t) for t in tests}
         self.private = set(private)
         self.findings: list = []
+        self._emit = emit
         self.armed = False
         self._kinds: dict = {}
         self._local = threading.local()
@@ -127,8 +128,20 @@ class Guard:
         finally:
             local.busy = False
         if reason:
-            self.findings.append(reason)
+            self.record(reason)
             raise RuntimeError(f"swerl grading guard: {reason}")
+
+    def record(self, reason: str) -> None:
+        """A finding goes out at once (a signed record line): clearing `findings` later changes nothing."""
+        if reason in self.findings or len(self.findings) >= 50:
+            return
+        self.findings.append(reason)
+        if self._emit is not None:
+            self._emit("finding", reason)
+
+    def outcome(self, node: str, phase: str, status: str, forged: bool) -> None:
+        if self._emit is not None:
+            self._emit("outcome", {"node": node, "phase": phase, "status": status, "forged": forged})
 
     def _check(self, event: str, args: tuple):
         if event == "sys.addaudithook":
@@ -223,15 +236,14 @@ class Guard:
         return f"unpickles {module}.{name} from {self._where(f)}" if f else None
 
     # -- pytest -------------------------------------------------------------------------------------------------
-    def run_pytest(self, args: list) -> dict:
+    def run_pytest(self, args: list) -> int:
         import pytest
         from _pytest import runner
 
         runner._update_current_test_var = lambda item, when: None  # no PYTEST_CURRENT_TEST for code to read
         install_strict_asserts(self)
         witness = Witness(self)
-        rc = pytest.main(list(args), plugins=[witness.plugin(pytest)])
-        return {"rc": int(rc), "outcomes": witness.outcomes, "forged": witness.forged}
+        return int(pytest.main(list(args), plugins=[witness.plugin(pytest)]))
 
     def run_script(self, script: str, args: list) -> int:
         """A Python test script (Django's runtests.py, SymPy's bin/test) under the same guard; its exit code."""
@@ -246,10 +258,6 @@ class Guard:
             code = exc.code
             return code if isinstance(code, int) else (0 if code is None else 1)
         return 0
-
-    def final_findings(self) -> list:
-        """Each finding once, in the order first seen (a vetoed import is retried by every test that needs it)."""
-        return list(dict.fromkeys(self.findings))[:50]
 
 
 def fingerprint() -> dict:
@@ -286,12 +294,11 @@ def fingerprint_changes(before: dict, after: dict) -> list:
 
 
 class Witness:
-    """Outcome per test node id as the outermost report wrapper sees it, plus reports that contradict the call."""
+    """Each test phase's outcome as the outermost report wrapper sees it (sent out at once), plus whether the
+    report contradicts the call."""
 
     def __init__(self, guard: Guard) -> None:
         self.guard = guard
-        self.outcomes: dict = {}
-        self.forged: list = []
         self.before: dict = {}
 
     def _status(self, item, rep, when: str) -> str:
@@ -318,15 +325,15 @@ class Witness:
                 outcome = yield
                 rep = outcome.get_result()
                 node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
-                if when == "call" and call.excinfo is not None and rep.passed and not hasattr(rep, "wasxfail"):
-                    witness.forged.append(node)
+                forged = bool(when == "call" and call.excinfo is not None and rep.passed
+                              and not hasattr(rep, "wasxfail"))
                 if when == "call" or rep.failed or (rep.skipped and when == "setup"):
-                    witness.outcomes[node] = witness._status(item, rep, when)
+                    witness.guard.outcome(node, when, witness._status(item, rep, when), forged)
 
             @hookimpl(trylast=True)
             def pytest_sessionfinish(self, session):
                 for change in fingerprint_changes(witness.before, fingerprint()):
-                    witness.guard.findings.append(f"runner object changed during the run: {change}")
+                    witness.guard.record(f"runner object changed during the run: {change}")
 
         return Plugin()
 
@@ -389,7 +396,7 @@ def strict(value):
             finally:
                 local.busy = False
             if found:
-                guard.findings.append(f"assertion compared {found}")
+                guard.record(f"assertion compared {found}")
     return value
 
 

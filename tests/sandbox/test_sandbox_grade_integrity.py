@@ -244,20 +244,41 @@ def test_decide_signed_outcomes_are_primary() -> None:
     assert v.statuses["t.py::a"] == "FAILED"
 
 
-def test_only_a_record_signed_with_the_grades_key_counts() -> None:
+def _record(tmp_path: Path, key: str, events: list[tuple[str, Any]]) -> str:
+    import os
+
+    from swerl.sandbox.pytest_runner import make_emitter
+
+    path = tmp_path / f"record-{len(list(tmp_path.iterdir()))}.txt"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT)
+    emit = make_emitter(fd, bytes.fromhex(key))
+    for kind, data in events:
+        emit(kind, data)
+    os.close(fd)
+    return path.read_text()
+
+
+def test_only_a_record_signed_with_the_grades_key_counts(tmp_path: Path) -> None:
+    """The launcher's record is a chain of signed lines: findings and outcomes as they happen, then the end."""
     from swerl.sandbox.launch import verify_record
-    from swerl.sandbox.pytest_runner import record_line
 
     key, other = "ab" * 32, "cd" * 32
-    data = _rec({"t.py::a": "PASSED"}, 0)
-    good = record_line(bytes.fromhex(key), data)
-    assert verify_record(f"log\n{good}\n", key) == (data, [])
-    record, problems = verify_record(f"{record_line(bytes.fromhex(other), data)}\n", key)
-    assert record is None and problems  # signed with another key: a forgery
-    record, problems = verify_record('SWERL_WITNESS {"payload": "{}", "mac": "00"}\n' + good, key)
-    assert record == data and any("without a valid signature" in p for p in problems)
-    forged_twice = record_line(bytes.fromhex(key), {**data, "rc": 1})
-    assert any("two different" in p for p in verify_record(f"{good}\n{forged_twice}\n", key)[1])
+    ok = [("outcome", {"node": "t.py::a", "phase": "call", "status": "PASSED", "forged": False}),
+          ("outcome", {"node": "t.py::b", "phase": "call", "status": "PASSED", "forged": False}),
+          ("outcome", {"node": "t.py::b", "phase": "teardown", "status": "ERROR", "forged": False}),
+          ("finding", "os.fork from /testbed/x.py:1"), ("final", {"rc": 1, "mode": "pytest"})]
+    record, problems = verify_record("log\n" + _record(tmp_path, key, ok), key)
+    assert problems == [] and record is not None
+    assert record["outcomes"] == {"t.py::a": "PASSED", "t.py::b": "ERROR"} and record["rc"] == 1
+    assert record["tampering"] == ["os.fork from /testbed/x.py:1"]
+    assert verify_record(_record(tmp_path, other, ok), key) == (None, [
+        "a launcher record line without a valid signature was written into the test output"])
+    assert verify_record(_record(tmp_path, key, ok[:-1]), key)[0] is None  # killed before its end: no record
+    lines = _record(tmp_path, key, ok).splitlines()
+    record, problems = verify_record("\n".join([lines[0], lines[2], *lines[1:]]), key)  # reordered / replayed
+    assert problems and record is not None and record["outcomes"]["t.py::b"] == "ERROR"
+    twice = _record(tmp_path, key, [ok[0], ("outcome", {**ok[0][1], "status": "FAILED"}), ok[-1]])
+    assert any("two outcomes" in p for p in verify_record(twice, key)[1])
 
 
 def test_harness_parser_errors_never_escape(calc_task: tuple[Any, SandboxTask]) -> None:
