@@ -97,11 +97,15 @@ def train_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run
 
 
-def test_training_run_dir_is_exported_and_served(train_run: Path) -> None:
-    """`--model RUN_DIR`: the latest checkpoint is exported to a temporary model dir, served, and cleaned up."""
+def test_training_run_dir_is_exported_and_served(train_run: Path, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--model RUN_DIR`: the latest checkpoint is exported to a temporary model dir, served, and cleaned up.
+    The test owns the temporary directory (another worker's export must never be the one it looks at)."""
     import httpx
 
     from swerl.eval.model import resolve_model
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
     served = resolve_model(str(train_run), engine="embedded", max_tokens=8)
     try:
@@ -110,7 +114,7 @@ def test_training_run_dir_is_exported_and_served(train_run: Path) -> None:
         assert served.spec.source == str(train_run.resolve())
         models = httpx.get(served.base_url + "/models", timeout=10).json()["data"]
         assert models[0]["id"] == "tinyrun-step-000002"
-        exported = [p for p in Path(tempfile.gettempdir()).glob("swerl-eval-model-*/tinyrun-step-000002")]
+        exported = list(tmp_path.glob("swerl-eval-model-*/tinyrun-step-000002"))
         assert exported and (exported[0] / "config.json").is_file()
     finally:
         served.close()
