@@ -1,0 +1,62 @@
+"""A seccomp filter for bwrap sandboxes: no process can trace or read/write another's memory.
+
+bwrap takes a compiled classic-BPF program (`--seccomp FD`). This one returns EPERM for `ptrace`,
+`process_vm_readv` and `process_vm_writev` on the native architecture, and for *every* system call
+made through another ABI (32-bit `int 0x80` or x32 on x86_64), which would otherwise reach the same
+calls under other numbers. Everything else is allowed: the other limits come from namespaces,
+dropped capabilities and no_new_privs. The launcher is non-dumpable too; this closes the same door
+for every other process of the sandbox (a test process cannot be driven by what it forks).
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import struct
+import tempfile
+
+# (audit arch, ptrace, process_vm_readv, process_vm_writev) per machine
+ARCHES = {
+    "x86_64": (0xC000003E, (101, 310, 311)),
+    "aarch64": (0xC00000B7, (117, 270, 271)),
+}
+X32_BIT = 0x40000000
+_LD_W_ABS, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06
+_RET_ALLOW, _RET_EPERM = 0x7FFF0000, 0x00050000 | 1
+_ARCH_OFFSET, _NR_OFFSET = 4, 0  # struct seccomp_data {int nr; u32 arch; ...}
+
+
+def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
+    return struct.pack("=HBBI", code, jt, jf, k)
+
+
+def deny_trace_program(machine: str | None = None) -> bytes:
+    """The filter for `machine` (default: this one); None when the architecture is not known here."""
+    arch = ARCHES.get(machine or platform.machine())
+    if arch is None:
+        raise ValueError(f"no seccomp filter for machine {machine or platform.machine()!r}")
+    audit_arch, denied = arch
+    n = len(denied)
+    prog = [_insn(_LD_W_ABS, 0, 0, _ARCH_OFFSET),
+            _insn(_JEQ_K, 1, 0, audit_arch),  # native: go on; else fall through to EPERM
+            _insn(_RET_K, 0, 0, _RET_EPERM),
+            _insn(_LD_W_ABS, 0, 0, _NR_OFFSET),
+            _insn(_JGE_K, n + 1, 0, X32_BIT)]  # x32 numbers: EPERM
+    for i, nr in enumerate(denied):
+        prog.append(_insn(_JEQ_K, n - i, 0, nr))  # jump to the EPERM at the end
+    prog += [_insn(_RET_K, 0, 0, _RET_ALLOW), _insn(_RET_K, 0, 0, _RET_EPERM)]
+    return b"".join(prog)
+
+
+def program_fd() -> int | None:
+    """A readable descriptor holding the program (bwrap reads it to the end), or None on an unknown machine.
+    The caller passes it to bwrap with `--seccomp FD` (and `pass_fds`) and closes it after the start."""
+    try:
+        prog = deny_trace_program()
+    except ValueError:
+        return None
+    fd, path = tempfile.mkstemp(prefix="swerl-seccomp-")
+    os.unlink(path)
+    os.write(fd, prog)
+    os.lseek(fd, 0, os.SEEK_SET)
+    return fd
