@@ -113,7 +113,7 @@ class RolloutConfig(_Section):
 
 
 class AlgorithmConfig(_Section):
-    """docs/algorithms.md sections 3, 4, 8."""
+    """docs/algorithms.md sections 3, 4, 8, 11."""
 
     name: Literal["grpo", "rloo", "sao"] = "grpo"
     advantage_level: Literal["rollout", "sample"] = "rollout"
@@ -138,6 +138,14 @@ class AlgorithmConfig(_Section):
                                                            "which only the critic trains.")
     value_lr: float = Field(5e-6, gt=0)
     staleness_limit: int = Field(4, ge=0)
+    rollout_correction: Literal["none", "tis", "mis"] = Field(
+        "none", description="Off-policy correction against the logged behaviour log-probs (docs/algorithms.md "
+        "sec. 11): tis truncates the importance weight at the threshold, mis masks tokens outside "
+        "[1/threshold, threshold]; mismatch/* metrics are reported either way.")
+    rollout_correction_threshold: float = Field(2.0, gt=1, description="C of docs/algorithms.md sec. 11 eqs. 18-19.")
+    recompute_old_logprobs: bool = Field(
+        False, description="The trainer recomputes pi_old once per update, before its first optimizer step; the clip "
+        "(or DIS band) is then against pi_old and the correction against the behaviour log-probs (decoupled).")
 
 
 class TrainConfig(_Section):

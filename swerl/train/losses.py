@@ -1,4 +1,5 @@
-"""Policy losses and loss aggregation (docs/algorithms.md sec. 4 eqs. 14-16, sec. 8 DIS), as pure tensor functions.
+"""Policy losses, loss aggregation and rollout correction (docs/algorithms.md sec. 4 eqs. 14-16, sec. 8 DIS,
+sec. 11 eqs. 17-21), as pure tensor functions.
 
 Shapes: B rows, T positions. A row may hold one sample or several packed samples,
 so aggregation is driven by per-token `sample_index` / `rollout_index` tensors, not
@@ -184,6 +185,72 @@ def ppo_clip_loss(
     return loss, clipped
 
 
+RolloutCorrection = Literal["none", "tis", "mis"]
+ROLLOUT_CORRECTIONS: tuple[str, ...] = ("none", "tis", "mis")
+_LOG_RATIO_BOUND = 20.0
+"""|log rho| is clamped here before exp (verl's rollout_corr_helper.SAFETY_BOUND): exp(20) ~ 4.9e8."""
+
+
+def rollout_correction_weights(
+    ref_logp: torch.Tensor, behaviour_logp: torch.Tensor, mode: RolloutCorrection, threshold: float,
+    *, decoupled: bool,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Per-token factor w_t on the policy loss that corrects for the engine/trainer mismatch (docs/algorithms.md
+    sec. 11), shapes (...) -> (w (...), changed (...) bool). No gradient flows through w.
+
+    rho_t = exp(ref_logp - behaviour_logp)                              (17)
+        ref_logp is pi_old recomputed by the trainer (`decoupled`), else the current policy's log-probs
+        (detached): the loss's own ratio then already holds rho_t, so w only corrects it.
+    tis:  g(rho) = min(rho, C)                                          (18)
+    mis:  g(rho) = rho * 1[1/C <= rho <= C]                             (19)
+    w_t  = g(rho_t)          decoupled (loss ratio pi_theta / pi_old)   (20)
+    w_t  = g(rho_t) / rho_t  bypass    (loss ratio pi_theta / pi_behaviour)
+    `changed` marks tokens the threshold truncated (tis) or masked (mis); `none` gives w = 1.
+    Example: rho = 3, C = 2: tis w = 2 (decoupled) or 2/3 (bypass); mis w = 0.
+    """
+    with torch.no_grad():
+        log_rho = (ref_logp.detach() - behaviour_logp).clamp(-_LOG_RATIO_BOUND, _LOG_RATIO_BOUND)
+        rho = torch.exp(log_rho)
+        if mode == "none":
+            return torch.ones_like(rho), torch.zeros_like(rho, dtype=torch.bool)
+        if mode == "tis":
+            changed = rho > threshold
+            g = rho.clamp(max=threshold)  # (18)
+        elif mode == "mis":
+            changed = (rho < 1.0 / threshold) | (rho > threshold)
+            g = torch.where(changed, torch.zeros_like(rho), rho)  # (19)
+        else:
+            raise ConfigError(f"algorithm.rollout_correction {mode!r}: expected one of {', '.join(ROLLOUT_CORRECTIONS)}")
+        return (g if decoupled else g / rho), changed  # (20)
+
+
+def mismatch_sums(ref_logp: torch.Tensor, behaviour_logp: torch.Tensor, changed: torch.Tensor) -> dict[str, float]:
+    """Sums over N response tokens, (N,) each, of what `mismatch/*` reports (divided by `tokens` on the way out).
+
+    kl    sum (logp_behaviour - logp_ref): k1 estimate of KL(pi_behaviour || pi_ref) on tokens pi_behaviour
+          sampled (21)
+    ratio sum rho_t; changed: tokens the correction truncated or masked; max_abs: max |log rho_t| (a max, not a sum)
+    """
+    d = (ref_logp.detach() - behaviour_logp).double()
+    return {"kl": float(-d.sum()), "ratio": float(d.clamp(-_LOG_RATIO_BOUND, _LOG_RATIO_BOUND).exp().sum()),
+            "changed": float(changed.sum()), "tokens": float(d.numel()),
+            "max_abs": float(d.abs().max()) if d.numel() else 0.0}
+
+
+def mismatch_metrics(sums: dict[str, float]) -> dict[str, float]:
+    """`mismatch/*` from accumulated `mismatch_sums` (token sums added, max_abs maxed)."""
+    n = max(sums.get("tokens", 0.0), 1.0)
+    return {"mismatch/kl": sums.get("kl", 0.0) / n, "mismatch/ratio_mean": sums.get("ratio", 0.0) / n,
+            "mismatch/max_abs_logprob_diff": sums.get("max_abs", 0.0), "mismatch/masked_frac": sums.get("changed", 0.0) / n}
+
+
+def add_mismatch_sums(total: dict[str, float], part: dict[str, float]) -> dict[str, float]:
+    """Accumulate `mismatch_sums` of micro-batches / ranks: sums add, `max_abs` is the max."""
+    for k, v in part.items():
+        total[k] = max(total.get(k, 0.0), v) if k == "max_abs" else total.get(k, 0.0) + v
+    return total
+
+
 def token_logprobs(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     """log p(labels) under `logits`, (..., V), (...) -> (...), computed in float32 via cross-entropy
     (log-softmax + gather in one op), so callers never hold a separate (..., V) log-prob tensor."""
@@ -205,5 +272,6 @@ def masked_mean(x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return (x * m).sum() / m.sum().clamp(min=1.0)
 
 
-__all__ = ["LOSS_AGG_MODES", "LossAgg", "StepDenominators", "aggregate_loss", "dis_mask", "dis_policy_loss",
-           "entropy_from_logits", "masked_mean", "ppo_clip_loss", "token_logprobs"]
+__all__ = ["LOSS_AGG_MODES", "ROLLOUT_CORRECTIONS", "LossAgg", "RolloutCorrection", "StepDenominators",
+           "add_mismatch_sums", "aggregate_loss", "dis_mask", "dis_policy_loss", "entropy_from_logits", "masked_mean",
+           "mismatch_metrics", "mismatch_sums", "ppo_clip_loss", "rollout_correction_weights", "token_logprobs"]

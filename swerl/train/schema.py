@@ -43,6 +43,9 @@ class Sample(BaseModel):
     sample_index: int = Field(ge=0)
     reward: float | None = None
     policy_versions: list[int | None] = Field(default_factory=list)
+    old_logprobs: Floats | None = None
+    """pi_old recomputed by the trainer at the start of the update (`algorithm.recompute_old_logprobs`,
+    docs/algorithms.md sec. 11), aligned like `rollout_logprobs`; None: pi_old is the logged behaviour."""
 
     @model_validator(mode="after")
     def _aligned(self) -> Sample:
@@ -50,6 +53,8 @@ class Sample(BaseModel):
         if len(self.loss_mask) != n or len(self.rollout_logprobs) != n:
             raise ValueError(f"input_ids ({n}), loss_mask ({len(self.loss_mask)}) and rollout_logprobs "
                              f"({len(self.rollout_logprobs)}) must have the same length")
+        if self.old_logprobs is not None and len(self.old_logprobs) != n:
+            raise ValueError(f"old_logprobs ({len(self.old_logprobs)}) must have the length of input_ids ({n})")
         return self
 
     @property

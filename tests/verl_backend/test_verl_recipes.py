@@ -97,8 +97,11 @@ def test_overrides_map_the_recipe_onto_verl_keys() -> None:
     assert user[-1] == "trainer.save_freq=5"  # the escape hatch is applied last
     with pytest.raises(ConfigError, match="max_tokens"):
         verl_overrides(load_recipe("qwen9b", ["rollout.max_tokens=70000"]))
-    with pytest.raises(ConfigError, match=r"negative_advantage_scale=0\.1: the verl backend supports only 1\.0"):
-        verl_overrides(load_recipe("qwen9b", ["algorithm.negative_advantage_scale=0.1"]))  # never silently dropped
+    # the driver applies the asymmetric advantage before verl sees the batch (loop.update.rl_update), so verl
+    # accepts it and its config does not change; the rollout correction rides on the batch the same way
+    base = verl_overrides(load_recipe("qwen9b"))
+    assert verl_overrides(load_recipe("qwen9b", ["algorithm.negative_advantage_scale=0.1"])) == base
+    assert verl_overrides(load_recipe("qwen9b", ["algorithm.rollout_correction=tis"])) == base
 
 
 def test_tiny_verl_serves_from_swerl_replicas_behind_verls_interface() -> None:

@@ -25,12 +25,18 @@ from swerl.train.batching import StepPlan, plan_batches
 from swerl.train.gae import rollout_gae
 from swerl.train.losses import (
     LOSS_AGG_MODES,
+    ROLLOUT_CORRECTIONS,
     LossAgg,
+    RolloutCorrection,
     StepDenominators,
+    add_mismatch_sums,
     aggregate_loss,
     dis_policy_loss,
     entropy_from_logits,
+    mismatch_metrics,
+    mismatch_sums,
     ppo_clip_loss,
+    rollout_correction_weights,
     token_logprobs,
 )
 from swerl.train.schema import Sample
@@ -65,6 +71,8 @@ class TorchBackendConfig:
     lam: float = 1.0
     device: str = "cpu"
     compute_entropy: bool = True
+    rollout_correction: RolloutCorrection = "none"
+    correction_threshold: float = 2.0
 
     def __post_init__(self) -> None:
         if self.loss_agg not in LOSS_AGG_MODES:
@@ -73,6 +81,9 @@ class TorchBackendConfig:
             raise ConfigError(f"algorithm.policy_loss {self.policy_loss!r}: expected 'ppo' or 'dis'")
         if self.critic_updates < 1:
             raise ConfigError(f"algorithm.critic_updates must be >= 1 (got {self.critic_updates})")
+        if self.rollout_correction not in ROLLOUT_CORRECTIONS:
+            raise ConfigError(f"algorithm.rollout_correction {self.rollout_correction!r}: expected one of "
+                              f"{', '.join(ROLLOUT_CORRECTIONS)}")
 
     @classmethod
     def from_recipe(cls, recipe: Recipe) -> TorchBackendConfig:
@@ -85,6 +96,7 @@ class TorchBackendConfig:
             grad_clip=t.grad_clip, micro_batch_tokens=t.micro_batch_tokens, row_tokens=recipe.model.max_context,
             use_critic=a.name == "sao", value_lr=a.value_lr, critic_updates=a.critic_updates,
             critic_warmup_steps=a.critic_warmup_steps, gamma=a.gamma, lam=a.lam, device=t.device,
+            rollout_correction=a.rollout_correction, correction_threshold=a.rollout_correction_threshold,
         )
 
 
@@ -139,17 +151,36 @@ class TorchBackend:
 
     def _batches(self, plan: StepPlan, samples: Sequence[Sample], ridx: list[int],
                  per_token: dict[str, list[np.ndarray]] | None = None) -> list[TensorBatch]:
+        olds = [s.old_logprobs for s in samples]
+        if per_token is not None and any(o is not None for o in olds):
+            if any(o is None for o in olds):
+                raise DataError("old_logprobs: set on some samples of the step but not on all")
+            per_token = {**per_token, "old_logp": olds}  # type: ignore[dict-item]
         return [collate(mb, samples, ridx, self.pad_token_id, per_token).to(self.device)
                 for rank in plan.ranks for mb in rank]
 
-    def _token_policy_loss(self, b: TensorBatch, logp: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(N,) per-token loss and (N,) bool flags (clipped for PPO, masked for DIS)."""
+    @staticmethod
+    def _old_logp(b: TensorBatch) -> torch.Tensor:
+        """(N,) pi_old: recomputed by the trainer when the samples carry it (sec. 11), else the behaviour's."""
+        return b.targets("old_logp") if "old_logp" in b.extra else b.rollout_logp[b.target_mask]
+
+    def _token_policy_loss(self, b: TensorBatch, logp: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor,
+                                                                              dict[str, float]]:
+        """(N,) per-token loss, (N,) bool flags (clipped for PPO, masked for DIS) and the mismatch sums.
+
+        The loss's ratio is against pi_old; the rollout correction's factor w (eqs. 17-20) multiplies it."""
         cfg = self.config
-        old, adv = b.rollout_logp[b.target_mask], b.targets("advantages")
+        old, adv = self._old_logp(b), b.targets("advantages")
         if cfg.policy_loss == "ppo":
-            return ppo_clip_loss(logp, old, adv, cfg.clip_low, cfg.clip_high, cfg.clip_ratio_c)
-        tok_loss, keep = dis_policy_loss(logp, old, adv, cfg.dis_eps_low, cfg.dis_eps_high)
-        return tok_loss, ~keep
+            tok_loss, flagged = ppo_clip_loss(logp, old, adv, cfg.clip_low, cfg.clip_high, cfg.clip_ratio_c)
+        else:
+            tok_loss, keep = dis_policy_loss(logp, old, adv, cfg.dis_eps_low, cfg.dis_eps_high)
+            flagged = ~keep
+        behaviour, decoupled = b.rollout_logp[b.target_mask], "old_logp" in b.extra
+        ref = old if decoupled else logp.detach()  # (17): pi_old, or the current policy at this step
+        w, changed = rollout_correction_weights(ref, behaviour, cfg.rollout_correction, cfg.correction_threshold,
+                                                decoupled=decoupled)
+        return tok_loss * w, flagged, mismatch_sums(ref, behaviour, changed)
 
     def _aggregate(self, tok_loss: torch.Tensor, b: TensorBatch, den: StepDenominators) -> torch.Tensor:
         """Eqs. 14-16 over the micro-batch's response targets with the whole step's denominators."""
@@ -205,14 +236,16 @@ class TorchBackend:
         self.optimizer.zero_grad(set_to_none=True)
         loss_sum = ent_sum = flag_sum = kl_sum = ratio_sum = 0.0
         n = 0
+        mismatch: dict[str, float] = {}
         for b in batches:
             logits = self._response_logits(b)
             logp = token_logprobs(logits, b.target_ids[b.target_mask])
-            tok_loss, flagged = self._token_policy_loss(b, logp)
+            tok_loss, flagged, sums = self._token_policy_loss(b, logp)
             loss = self._aggregate(tok_loss, b, den)
             loss.backward()
+            add_mismatch_sums(mismatch, sums)
             with torch.no_grad():
-                old = b.rollout_logp[b.target_mask]
+                old = self._old_logp(b)
                 loss_sum += float(loss.detach())
                 flag_sum += float(flagged.sum())
                 kl_sum += float((old - logp).sum())
@@ -233,7 +266,7 @@ class TorchBackend:
                "policy/lr": float(self.optimizer.param_groups[0]["lr"]), "policy/steps_skipped": float(skipped)}
         if cfg.compute_entropy:
             out["policy/entropy"] = ent_sum / max(n, 1)
-        return out
+        return out | mismatch_metrics(mismatch)
 
     @torch.no_grad()
     def _gae(self, plan: StepPlan, samples: Sequence[Sample], ridx: list[int]) -> dict[str, list[np.ndarray]]:

@@ -1,7 +1,7 @@
 """One update from completed rollouts, in the order it runs (docs/algorithms.md secs. 2-6 and 8):
 fetch events, drop over-stale rollouts (sec. 6), assemble (secs. 1-2), advantages over rollouts
-(sec. 3; SAO: critic + skip-observation GAE, sec. 8), `backend.update` per mini-batch of whole
-groups (secs. 4-5), metrics."""
+(sec. 3; SAO: critic + skip-observation GAE, sec. 8), optionally pi_old recomputed by the trainer
+(sec. 11), `backend.update` per mini-batch of whole groups (secs. 4-5), metrics."""
 
 from __future__ import annotations
 
@@ -10,7 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from swerl.config import Recipe
+from swerl.errors import ConfigError
 from swerl.gateway.client import GatewayClient
 from swerl.train.advantage import compute_advantages
 from swerl.train.assembly import assemble
@@ -35,6 +38,8 @@ class Batch:
     no_samples: list[str]
     hacking: list[Attempt] = field(default_factory=list)
     canaries: list[tuple[bool, bool]] = field(default_factory=list)  # (graded, passed) of each canary rollout
+    ages: dict[str, int] = field(default_factory=dict)  # staleness of each kept rollout (updates.jsonl, the viewer)
+    advantages: dict[tuple[str, int], float] = field(default_factory=dict)  # per sample; set by rl_update (not SAO)
 
 
 def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int, recipe: Recipe, tokenizer: Any,
@@ -50,6 +55,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     no_samples: list[str] = []
     hacking: list[Attempt] = []
     canaries: list[tuple[bool, bool]] = []
+    ages: dict[str, int] = {}
     fetch = fetch_rollouts_batch if hasattr(client, "token_batch") else fetch_rollouts  # binary when offered
     fetched = fetch(client, [rid for g in groups for rid in g.trainable], last_request=scan)
     for g in groups:
@@ -68,6 +74,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
                 stale.append(rid)  # sec. 6: over-stale rollouts are dropped and counted, never silently
                 continue
             staleness.append(age)
+            ages[rid] = age
             members.append(rid)
             rewards[rid] = float(f.reward)
             kept_events += f.events
@@ -82,7 +89,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     kept_groups = [[r for r in rs if r in with_reward] for rs in kept_groups]
     kept_groups = [rs for rs in kept_groups if rs]
     return Batch(samples, kept_groups, {r: rewards[r] for rs in kept_groups for r in rs}, stats, staleness, stale,
-                 no_samples, hacking, canaries)
+                 no_samples, hacking, canaries, ages)
 
 
 def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
@@ -103,6 +110,19 @@ def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
     return [mb for mb in out if mb]
 
 
+def recompute_old_logprobs(backend: TrainingBackend, samples: Sequence[Sample]) -> None:
+    """Set every sample's `old_logprobs` to the trainer's log-probs under the current weights (docs/algorithms.md
+    sec. 11, decoupled): the clip and DIS band then measure only this update's own policy change, and the
+    engine/trainer mismatch goes to the rollout correction's weight instead."""
+    compute = getattr(backend, "compute_logprobs", None)
+    if compute is None:
+        raise ConfigError(f"algorithm.recompute_old_logprobs: the {type(backend).__name__} backend cannot compute "
+                          "log-probs")
+    for s, lp in zip(samples, compute(samples), strict=True):
+        s.old_logprobs = np.where(np.asarray(s.loss_mask) > 0, np.asarray(lp, dtype=np.float32), 0.0).astype(
+            np.float32)
+
+
 def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_index: int) -> dict[str, float]:
     """Advantages (sec. 3), then `train.ppo_epochs` passes of `train.mini_batches` optimizer steps; returns
     averaged backend metrics. Rollouts are the expensive part of a real loop, so several passes get more learning
@@ -116,10 +136,13 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
         adv = compute_advantages(batch.samples, estimator=a.name, level=a.advantage_level,
                                  std_normalize=a.std_normalize, negative_scale=a.negative_advantage_scale)
         adv_of = {(s.rollout_id, s.sample_index): x for s, x in zip(batch.samples, adv, strict=True)}
+        batch.advantages = adv_of  # what each sample trained with: recorded in updates.jsonl
         per_rollout = [adv_of[(s.rollout_id, s.sample_index)] for s in batch.samples if s.sample_index == 0]
         metrics |= {"adv/mean": statistics.fmean(per_rollout), "adv/abs_mean": statistics.fmean(map(abs, per_rollout)),
                     "adv/std": statistics.pstdev(per_rollout) if len(per_rollout) > 1 else 0.0,
                     "adv/zero_frac": sum(1 for x in per_rollout if abs(x) < 1e-9) / len(per_rollout)}
+    if a.recompute_old_logprobs:  # sec. 11: pi_old once per update, before its first optimizer step
+        recompute_old_logprobs(backend, batch.samples)
     steps = mini_batches(batch, recipe.train.mini_batches)  # the same split on every pass
     for _ in range(recipe.train.ppo_epochs):
         for mb in steps:
@@ -129,6 +152,9 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
     for k in sorted(keys):
         vals = [m[k] for m in per_step if k in m]
         summed = k.startswith("batch/") or k in ("time/update_s", "policy/steps_skipped")
+        if k == "mismatch/max_abs_logprob_diff":
+            metrics[k] = float(max(vals))
+            continue
         metrics[k] = float(sum(vals)) if summed else float(statistics.fmean(vals))
     metrics["train/optimizer_steps"] = float(len(per_step))
     return metrics
@@ -162,4 +188,4 @@ def batch_metrics(batch: Batch) -> dict[str, float]:
     return m
 
 
-__all__ = ["Batch", "batch_metrics", "build_batch", "mini_batches", "rl_update"]
+__all__ = ["Batch", "batch_metrics", "build_batch", "mini_batches", "recompute_old_logprobs", "rl_update"]

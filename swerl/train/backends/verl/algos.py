@@ -40,6 +40,8 @@ class StepInfo:
     rollout_index  (b,) long, step-global rollout id per row (-1: padding row)
     sample_index   (b,) long, step-global sample id per row (-1: padding row)
     dp_size        data-parallel ranks: FSDP averages gradients, so each rank's loss is x dp_size
+    correction     rollout correction (docs/algorithms.md sec. 11): none | tis | mis, its threshold C, and
+                   whether `old_log_probs` is pi_old recomputed by the trainer (decoupled) or the behaviour's
     """
 
     mode: str
@@ -47,6 +49,9 @@ class StepInfo:
     rollout_index: torch.Tensor
     sample_index: torch.Tensor
     dp_size: int = 1
+    correction: str = "none"
+    threshold: float = 2.0
+    decoupled: bool = False
 
 
 def denominators_to_meta(den: StepDenominators) -> dict[str, Any]:

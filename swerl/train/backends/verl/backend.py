@@ -41,16 +41,21 @@ def _reduce(metrics: dict[str, Any], prefix: str, flag_key: str = "policy/clip_f
     from verl.utils.metric import reduce_metrics
 
     from swerl.train.backends.verl.algos import SUM_PREFIX
+    from swerl.train.backends.verl.loss_fns import MISMATCH_PREFIX
+    from swerl.train.losses import mismatch_metrics
 
     out: dict[str, float] = {}
     sums: dict[str, float] = {}
+    mismatch: dict[str, float] = {}
     for k, v in reduce_metrics(dict(metrics)).items():
         key = k if "/" in k else f"{prefix}/{k}"
         try:
             value = float(v)
         except (TypeError, ValueError):
             continue
-        if key.startswith(SUM_PREFIX):
+        if key.startswith(MISMATCH_PREFIX):
+            mismatch[key.removeprefix(MISMATCH_PREFIX)] = value
+        elif key.startswith(SUM_PREFIX):
             sums[key.removeprefix(SUM_PREFIX)] = value
         else:
             out[_RENAME.get(key, key)] = value
@@ -62,6 +67,8 @@ def _reduce(metrics: dict[str, Any], prefix: str, flag_key: str = "policy/clip_f
         out["policy/ratio_mean"] = sums.get("ratio", 0.0) / n
         if "entropy" in sums:
             out["policy/entropy"] = sums["entropy"] / n
+    if mismatch:  # docs/algorithms.md sec. 11, the definitions of `TorchBackend`
+        out.update(mismatch_metrics(mismatch))
     return out
 
 
@@ -174,6 +181,7 @@ class VerlBackend:
             self.critic_wg.set_loss_fn(partial(swerl_value_loss, config=c_cfg))
         self.actor_wg = wgs["actor_rollout"]
         self.actor_wg.init_model()
+        self.actor_wg.skip_zero_gradient_steps()  # TorchBackend's rule: no step on an exactly zero gradient
         self.actor_wg.set_loss_fn(partial(swerl_actor_loss, config=actor_config(cfg)))
         self.dp_size = self._dp_size(self.actor_wg.parallel_info())
         if self.with_rollout:
@@ -310,7 +318,8 @@ class VerlBackend:
             self.release_engine()
         layout = rollout_layout(samples, self.dp_size)
         dp = samples_to_dataproto(samples, layout, advantages=advantages, loss_agg=a.loss_agg,
-                                  pad_token_id=self.pad_token_id, vocab_size=self.vocab_size)
+                                  pad_token_id=self.pad_token_id, vocab_size=self.vocab_size,
+                                  correction=a.rollout_correction, threshold=a.rollout_correction_threshold)
         mask = dp.batch["response_mask"]
         metrics: dict[str, float] = {
             "batch/samples": float(len(samples)), "batch/rollouts": float(len({s.rollout_id for s in samples})),
@@ -332,13 +341,17 @@ class VerlBackend:
             out = self.actor_wg.update_actor(to_worker_tensordict(dp, calculate_entropy=self.calculate_entropy))
             flag_key = "policy/clip_frac" if a.policy_loss == "ppo" else "policy/dis_masked_frac"
             metrics.update(_reduce(tu.get(out, "metrics"), "actor", flag_key))
+            # the worker skipped the step exactly when the gradient was zero (critic.skip_zero_gradient_steps),
+            # and then reports a norm of exactly 0: the loop publishes no new version (TorchBackend's rule)
+            metrics["policy/steps_skipped"] = float(metrics.get("policy/grad_norm", 1.0) == 0.0)
+            metrics["policy/updated"] = 1.0 - metrics["policy/steps_skipped"]
         if self.use_critic:
             out = self.critic_wg.train_mini_batch(to_worker_tensordict(dp, epochs=a.critic_updates)).get()
             metrics.update(_reduce_critic(tu.get(out, "metrics")))
-        if not train_policy and self.weight_sync is not None:
-            # SAO warm-up: the policy did not change, so the caller publishes no new version and syncs nothing;
-            # but the replicas slept for this update (their weights were freed): the same weights go back
-            log.info("engine_resynced_after_critic_only_update", step=self.step + 1, version=self.synced_version)
+        if not metrics["policy/updated"] and self.weight_sync is not None:
+            # SAO warm-up or a skipped step: the policy did not change, so the caller publishes no new version and
+            # pushes nothing; but the replicas slept for this update (verl frees their weights): the same go back
+            log.info("engine_resynced_after_unchanged_policy", step=self.step + 1, version=self.synced_version)
             self.sync_weights(self.synced_version)
         self.step += 1
         dt = time.perf_counter() - t0
@@ -346,6 +359,37 @@ class VerlBackend:
         metrics["perf/tokens_per_s"] = metrics["batch/tokens"] / dt if dt > 0 else 0.0
         log.info("update", step=self.step, **{k: round(v, 6) for k, v in metrics.items()})
         return metrics
+
+    def compute_logprobs(self, samples: Sequence[Sample]) -> list[Any]:
+        """pi_old per sample from the actor's current weights (verl's `compute_log_prob`, forward only), aligned
+        like `rollout_logprobs`, 0 off the loss mask (docs/algorithms.md sec. 11)."""
+        import numpy as np
+        from verl.utils import tensordict_utils as tu
+        from verl.workers.utils.padding import no_padding_2_padding
+
+        from swerl.train.backends.verl.proto import (
+            response_start,
+            rollout_layout,
+            samples_to_dataproto,
+            to_worker_tensordict,
+        )
+
+        self._require_started()
+        if self.engine_awake:
+            self.release_engine()
+        layout = rollout_layout(samples, self.dp_size)
+        dp = samples_to_dataproto(samples, layout, loss_agg=self.recipe.algorithm.loss_agg,
+                                  pad_token_id=self.pad_token_id, vocab_size=self.vocab_size)
+        td = to_worker_tensordict(dp, compute_loss=False)
+        out = self.actor_wg.compute_log_prob(td)
+        rows = no_padding_2_padding(tu.get(out, "log_probs"), td).float().cpu().numpy()
+        result = [np.zeros(s.num_tokens, dtype=np.float32) for s in samples]
+        for k, i in enumerate(layout.rows):
+            if i >= 0:
+                b = response_start(samples[i])
+                result[i][b:] = rows[k, :samples[i].num_tokens - b]
+                result[i] *= samples[i].loss_mask > 0
+        return result
 
     def _gae(self, dp: Any) -> dict[str, float]:
         """Critic values (forward only) -> linked skip-observation GAE; writes advantages/returns/values into `dp`."""

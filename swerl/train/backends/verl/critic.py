@@ -103,6 +103,51 @@ def _cpu_process_group() -> None:
         init_gloo_process_group()
 
 
+def _local(t: torch.Tensor) -> torch.Tensor:
+    return t.to_local() if hasattr(t, "to_local") else t  # FSDP2: this rank's shard of a DTensor
+
+
+def all_gradients_zero(module: nn.Module) -> bool:
+    """True when every gradient element on every rank is exactly 0 (so the gradient norm is 0): one MAX
+    all-reduce of a 1-element flag. A NaN counts as non-zero, so verl's own non-finite skip still sees it."""
+    import torch.distributed as dist
+    from verl.utils.device import get_device_name
+
+    grads = [_local(p.grad) for p in module.parameters() if p.grad is not None]
+    nonzero = any(bool(torch.count_nonzero(g)) for g in grads)
+    device = grads[0].device if grads else torch.device(get_device_name())
+    flag = torch.tensor([1.0 if nonzero else 0.0], device=device)
+    if dist.is_initialized():
+        dist.all_reduce(flag, op=dist.ReduceOp.MAX)
+    return float(flag.item()) == 0.0
+
+
+def skip_zero_gradient_steps(engine: Any, counts: dict[str, int]) -> None:
+    """Make `engine` take no optimizer (and no lr-scheduler) step when the gradient is exactly zero, as
+    `TorchBackend` does: verl's `FSDPEngine.optimizer_step` (workers/engine/fsdp/transformer_impl.py) skips
+    only a non-finite norm, so an all-zero-advantage batch would still move every weight by ~lr along Adam's
+    momentum. Wraps this engine instance's methods; verl's classes are untouched. `counts` gets
+    taken / skipped."""
+    step, scheduler_step = engine.optimizer_step, engine.lr_scheduler_step
+    last = {"skipped": False}
+
+    def optimizer_step() -> float:
+        last["skipped"] = all_gradients_zero(engine.module)
+        if last["skipped"]:
+            engine.optimizer.zero_grad()
+            counts["skipped"] += 1
+            return 0.0  # the gradient norm, exactly
+        counts["taken"] += 1
+        return step()
+
+    def lr_scheduler_step() -> float:
+        if last["skipped"]:  # the schedule follows the steps actually taken
+            return float(engine.lr_scheduler.get_last_lr()[0])
+        return scheduler_step()
+
+    engine.optimizer_step, engine.lr_scheduler_step = optimizer_step, lr_scheduler_step
+
+
 def _parallel_info(engine: Any) -> dict[str, int]:
     import torch.distributed as dist
 
@@ -134,6 +179,18 @@ class ActorWorker(ActorRolloutRefWorker):
     def parallel_info(self) -> dict[str, int]:
         """This rank's data-parallel size and rank of the policy's engine (call after `init_model`)."""
         return _parallel_info(self.actor.engine)
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    def skip_zero_gradient_steps(self) -> None:
+        """No optimizer step on an exactly zero gradient (`skip_zero_gradient_steps`); call after `init_model`."""
+        if getattr(self, "_swerl_step_counts", None) is None:
+            self._swerl_step_counts = {"taken": 0, "skipped": 0}
+            skip_zero_gradient_steps(self.actor.engine, self._swerl_step_counts)
+
+    @register(dispatch_mode=Dispatch.ONE_TO_ALL)
+    def optimizer_step_counts(self) -> dict[str, int]:
+        """Optimizer steps this rank took and skipped (zero gradient) since `skip_zero_gradient_steps`."""
+        return dict(getattr(self, "_swerl_step_counts", None) or {"taken": 0, "skipped": 0})
 
     @register(dispatch_mode=Dispatch.ONE_TO_ALL)
     def capture_gradients(self, enable: bool = True) -> None:
@@ -182,4 +239,5 @@ class ActorWorker(ActorRolloutRefWorker):
         return dict(getattr(self, "_swerl_grads", {})) if rank == 0 else {}
 
 
-__all__ = ["ActorWorker", "CriticWorker", "FrozenAttentionValueEngine", "freeze_attention", "is_critic_trainable"]
+__all__ = ["ActorWorker", "CriticWorker", "FrozenAttentionValueEngine", "all_gradients_zero", "freeze_attention",
+           "is_critic_trainable", "skip_zero_gradient_steps"]

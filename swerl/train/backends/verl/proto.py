@@ -1,8 +1,8 @@
 """swerl `Sample`s -> verl `DataProto` / worker `TensorDict`, whole rollouts per rank (imports verl).
 
 Row layout as docs/verl.md describes: prompt = everything before the first action token,
-"response" = the rest with `response_mask` 1 on actions only, `old_log_probs` = the logged
-`logp_rollout`. Rollouts are never split (sec. 5): `rollout_layout` balances whole rollouts over
+"response" = the rest with `response_mask` 1 on actions only, `rollout_log_probs` = the logged
+`logp_rollout`, `old_log_probs` = pi_old (recomputed by the trainer, or the logged ones). Rollouts are never split (sec. 5): `rollout_layout` balances whole rollouts over
 the data-parallel ranks (verl's workload model and partitioner), keeps a rollout's rows adjacent
 and pads every rank to the same row count with empty rows, because verl's dispatch cuts the batch
 into equal contiguous chunks; all of a rank's rows are one optimizer step.
@@ -72,7 +72,7 @@ def rollout_layout(samples: Sequence[Sample], dp_size: int = 1) -> RowLayout:
     return RowLayout(tuple(rows), dp_size)
 
 
-def _split(s: Sample) -> int:
+def response_start(s: Sample) -> int:
     """Index of the first response token (the prompt/response boundary); >= 1."""
     hits = np.flatnonzero(s.loss_mask)
     return int(hits[0]) if hits.size else max(s.num_tokens - 1, 1)
@@ -80,14 +80,16 @@ def _split(s: Sample) -> int:
 
 def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advantages: Sequence[float] | None = None,
                          loss_agg: str = "rollout-mean", pad_token_id: int = 0,
-                         vocab_size: int | None = None) -> DataProto:
+                         vocab_size: int | None = None, correction: str = "none",
+                         threshold: float = 2.0) -> DataProto:
     """The step's `DataProto` in `layout` order (module doc). Shapes: N rows, P prompt, R response columns.
 
     batch: prompts (N,P) responses (N,R) input_ids/attention_mask/position_ids (N,P+R),
-    response_mask, rollout_log_probs, old_log_probs, token_level_rewards[, advantages] (N,R),
+    response_mask, rollout_log_probs (behaviour), old_log_probs (pi_old: the samples' `old_logprobs` when the
+    trainer recomputed them, else the behaviour's), token_level_rewards[, advantages] (N,R),
     swerl_rollout_index / swerl_sample_index (N,) (step-global ids, -1 on padding rows).
     non_tensor_batch: uid (verl's group key) = group_id, rollout_id, sample_index (j).
-    meta_info: swerl_step (loss mode + whole-step denominators), temperature 1.0.
+    meta_info: swerl_step (loss mode, rollout correction + whole-step denominators), temperature 1.0.
     """
     if not samples:
         raise DataError("update: no samples")
@@ -95,7 +97,10 @@ def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advant
     if advantages is not None and len(advantages) != len(samples):
         raise DataError(f"advantages: got {len(advantages)} values for {len(samples)} samples")
     den, ridx = StepDenominators.from_samples(samples)
-    splits = {i: _split(s) for i, s in enumerate(samples)}
+    recomputed = [s.old_logprobs is not None for s in samples]
+    if any(recomputed) and not all(recomputed):
+        raise DataError("old_logprobs: set on some samples of the step but not on all")
+    splits = {i: response_start(s) for i, s in enumerate(samples)}
     P = max((splits[i] for i in layout.rows if i >= 0), default=1)
     R = max((samples[i].num_tokens - splits[i] for i in layout.rows if i >= 0), default=1)
     N = len(layout.rows)
@@ -103,6 +108,7 @@ def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advant
     responses = np.full((N, R), pad_token_id, np.int64)
     p_mask, r_mask, resp_mask = np.zeros((N, P), np.int64), np.zeros((N, R), np.int64), np.zeros((N, R), np.int64)
     logp, rewards, adv = np.zeros((N, R), np.float32), np.zeros((N, R), np.float32), np.zeros((N, R), np.float32)
+    old = np.zeros((N, R), np.float32)
     r_index, s_index = np.full(N, -1, np.int64), np.full(N, -1, np.int64)
     uid, rollout_id, sample_j = [PAD_GROUP] * N, [""] * N, [-1] * N
     for k, i in enumerate(layout.rows):
@@ -115,6 +121,7 @@ def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advant
         responses[k, :n_resp], r_mask[k, :n_resp] = s.input_ids[b:], 1
         resp_mask[k, :n_resp] = s.loss_mask[b:]
         logp[k, :n_resp] = s.rollout_logprobs[b:]
+        old[k, :n_resp] = (s.old_logprobs if s.old_logprobs is not None else s.rollout_logprobs)[b:]
         if s.reward is not None and n_resp:
             rewards[k, np.flatnonzero(s.loss_mask[b:])[-1] if s.loss_mask[b:].any() else n_resp - 1] = s.reward
         if advantages is not None:
@@ -126,7 +133,7 @@ def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advant
     tensors = {
         "prompts": t(prompts), "responses": t(responses), "input_ids": t(np.concatenate([prompts, responses], 1)),
         "attention_mask": t(attn), "position_ids": t(np.clip(np.cumsum(attn, 1) - 1, 0, None)),
-        "response_mask": t(resp_mask), "rollout_log_probs": t(logp), "old_log_probs": t(logp.copy()),
+        "response_mask": t(resp_mask), "rollout_log_probs": t(logp), "old_log_probs": t(old),
         "token_level_rewards": t(rewards), "token_level_scores": t(rewards.copy()),
         ROLLOUT_INDEX: t(r_index), SAMPLE_INDEX: t(s_index),
     }
@@ -134,7 +141,8 @@ def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advant
         tensors["advantages"] = t(adv)
     non_tensors = {"uid": np.array(uid, dtype=object), "group_id": np.array(uid, dtype=object),
                    "rollout_id": np.array(rollout_id, dtype=object), "sample_index": np.array(sample_j, dtype=object)}
-    meta = {STEP_META: {"mode": loss_agg, **denominators_to_meta(den)}, "temperature": 1.0}
+    meta = {STEP_META: {"mode": loss_agg, "correction": correction, "threshold": float(threshold),
+                        "decoupled": all(recomputed), **denominators_to_meta(den)}, "temperature": 1.0}
     return DataProto.from_dict(tensors=tensors, non_tensors=non_tensors, meta_info=meta)
 
 

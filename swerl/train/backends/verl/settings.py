@@ -59,9 +59,6 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
     sao = a.name == "sao"
     if a.name not in ADV_ESTIMATORS and not sao:
         raise ConfigError(f"algorithm.name {a.name!r}: the verl backend supports grpo, rloo and sao")
-    if a.negative_advantage_scale != 1.0:  # verl's estimator config has no field to carry it
-        raise ConfigError(f"algorithm.negative_advantage_scale={a.negative_advantage_scale}: the verl backend "
-                          "supports only 1.0 (the plain estimator); use train.backend: torch")
     path = model_path or m.path
     low, high = (a.dis_eps_low, a.dis_eps_high) if a.policy_loss == "dis" else (a.clip_low, a.clip_high)
     arr, actor, rollout = "actor_rollout_ref", "actor_rollout_ref.actor", "actor_rollout_ref.rollout"
