@@ -18,7 +18,8 @@ from swerl.train.loop.metrics import read_metrics
 REQUIRED = ["step", "train/reward_mean", "adv/mean", "adv/std", "policy/entropy", "policy/clip_frac",
             "assembly/samples_per_rollout", "assembly/merge_failures/retokenize_drift", "staleness/mean",
             "staleness/dropped", "time/rollout_s", "time/drain_s", "time/update_s", "time/sync_s",
-            "throughput/tokens_per_s", "hacking/git", "hacking/network", "hacking/test_tamper", "policy_version"]
+            "throughput/tokens_per_s", "hacking/git", "hacking/network", "hacking/test_tamper", "policy_version",
+            "mismatch/kl", "mismatch/max_abs_logprob_diff", "mismatch/ratio_mean", "mismatch/masked_frac"]
 
 
 @pytest.fixture(autouse=True)

@@ -77,12 +77,20 @@ def test_blocked_hacks_are_counted_with_examples(tmp_path: Path, monkeypatch: py
 
 
 def test_tiny_recipe_trains_on_agent_failures(tmp_path: Path) -> None:
+    """A random model fails both rollouts: every advantage is 0, so no optimizer step and no new version; the
+    trainer recomputes pi_old and measures the engine/trainer mismatch (docs/algorithms.md sec. 11)."""
     run = tmp_path / "run"
-    res = train(tiny("rollout.max_tokens=32", "train.val_every=1", "data.val_limit=1"), run)
+    res = train(tiny("rollout.max_tokens=32", "train.val_every=1", "data.val_limit=1",
+                     "algorithm.rollout_correction=tis", "algorithm.recompute_old_logprobs=true"), run)
     assert res.steps == 1
     (line,) = read_metrics(run / "metrics.jsonl")
     assert line["train/rollouts"] == 2 and line["assembly/samples"] >= 2
     assert line["val/rollouts"] == 1
+    assert line["train/reward_mean"] == 0.0 and line["policy/grad_norm"] == 0.0
+    assert line["policy/steps_skipped"] == 1.0 and line["policy/updated"] == 0.0 and line["policy_version"] == 0
+    # the embedded engine is a copy of the trainer's module: its log-probs differ only by float rounding
+    assert 0.0 <= line["mismatch/max_abs_logprob_diff"] < 1e-3 and abs(line["mismatch/kl"]) < 1e-4
+    assert line["mismatch/ratio_mean"] == pytest.approx(1.0, abs=1e-3) and line["mismatch/masked_frac"] == 0.0
 
 
 def test_unavailable_sandbox_backend_fails_before_rollouts(tmp_path: Path) -> None:
