@@ -34,7 +34,9 @@ FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code
                          "f_globals", "gi_code", "cr_code"})
 PASSTHROUGH = frozenset({"inspect.py", "traceback.py", "dis.py", "linecache.py", "tokenize.py", "types.py"})
 WATCHED = PROCESS | REACH | CODE | {"sys._getframe", "object.__getattr__", "open", "pickle.find_class",
-                                    "sys.addaudithook"}
+                                    "sys.addaudithook", "object.__setattr__", "object.__delattr__"}
+# Writes that change what already-defined code does: a function's code, an object's or a class's type.
+REWIRES = frozenset({"__code__", "__class__", "__bases__", "__defaults__", "__kwdefaults__"})
 PICKLE_SAFE = frozenset({"collections", "datetime", "decimal", "fractions", "copyreg", "_codecs", "numpy", "pathlib",
                          "uuid", "enum", "re", "array", "ipaddress"})
 PICKLE_BUILTINS = frozenset({"set", "frozenset", "bytearray", "complex", "slice", "range", "object", "list", "dict",
@@ -44,6 +46,7 @@ WATCH_MODULES = ("_pytest", "pytest", "pluggy", "unittest", "_swerl_guard")
 VOLATILE = frozenset({"_reprcompare", "_assertion_pass", "_config", "_reprcompare_pass", "_pytest.assertion.util._config"})
 _STDLIB = os.path.dirname(os.__file__)
 _SELF = __file__
+_LAUNCH_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"  # the launcher's own sources: no reading them
 
 
 class Guard:
@@ -59,6 +62,7 @@ class Guard:
         self.armed = False
         self._kinds: dict = {}
         self._local = threading.local()
+        self.probes = make_probes()
         self.installed = False
         try:
             self.roots = {n[:-3] if n.endswith(".py") else n for n in os.listdir(self.workdir)}
@@ -158,6 +162,8 @@ class Guard:
                 f = self._innermost(skip_passthrough=args[1] != "__code__")
                 return f"reads .{args[1]} from {self._where(f)}" if f and self._is_changed(f) else None
             return None
+        if event in ("object.__setattr__", "object.__delattr__"):
+            return self._rewire(event, args)
         if event == "open":
             return self._open(args)
         if event == "pickle.find_class":
@@ -190,6 +196,28 @@ class Guard:
             return self._loader_check()
         return None
 
+    def _rewire(self, event: str, args: tuple):
+        """Changing a function's `__code__`/defaults or an object's `__class__`/`__bases__` in place keeps every
+        identity the fingerprint compares: refused from changed code, from callbacks it scheduled, and on the
+        runner's and the tests' own objects."""
+        name = args[1] if len(args) > 1 else None
+        if name not in REWIRES:
+            return None
+        target = args[0]
+        owner = getattr(target, "__module__", None) if callable(target) or isinstance(target, type) else None
+        owner = owner if isinstance(owner, str) else type(target).__module__
+        runner = any(owner == w or owner.startswith(w + ".") for w in WATCH_MODULES)
+        if name in ("__defaults__", "__kwdefaults__") and not runner:
+            return None  # namedtuple sets these on its own functions
+        found = self._suspect(f"{event} {name}")
+        if found or (self.armed and runner) or (name == "__code__" and self._test_code(target)):
+            return found or f"{event} {name} of {owner}.{getattr(target, '__qualname__', type(target).__name__)}"
+        return None
+
+    def _test_code(self, fn) -> bool:
+        code = getattr(fn, "__code__", None)  # our own read: the hook is busy, no event
+        return code is not None and self.kind(code.co_filename) == "test"
+
     def _loader_check(self):
         """Module code executed for an import that changed code started: its loader must read a `.py` file (or
         a compiled cache/extension outside the work tree and /tmp)."""
@@ -220,7 +248,7 @@ class Guard:
         full = os.path.normpath(os.path.join(os.getcwd(), path))
         if full in self.private:  # the launcher read its spec and opened its record before the guard: anyone else
             return f"opens the launcher's private file {full}"
-        hot = (full.startswith(("/proc/", "/dev/fd", "/dev/std")) or full == "/proc"
+        hot = (full.startswith(("/proc/", "/dev/fd", "/dev/std", _LAUNCH_DIR)) or full == "/proc"
                or (full.startswith(self.workdir) and (full in self.protected or full.endswith("conftest.py"))))
         if not hot:
             return None
@@ -330,6 +358,23 @@ class Witness:
                 if when == "call" or rep.failed or (rep.skipped and when == "setup"):
                     witness.guard.outcome(node, when, witness._status(item, rep, when), forged)
 
+            @hookimpl(hookwrapper=True, tryfirst=True)
+            def pytest_pyfunc_call(self, pyfuncitem):
+                original, ran = pyfuncitem.obj, []
+
+                def called(*args, **kwargs):
+                    __tracebackhide__ = True
+                    ran.append(True)
+                    return original(*args, **kwargs)
+
+                pyfuncitem.obj = called
+                try:
+                    outcome = yield
+                finally:
+                    pyfuncitem.obj = original
+                if not ran and outcome.excinfo is None:
+                    witness.guard.record(f"{pyfuncitem.nodeid}: its call passed but the test function never ran")
+
             @hookimpl(trylast=True)
             def pytest_sessionfinish(self, session):
                 for change in fingerprint_changes(witness.before, fingerprint()):
@@ -346,15 +391,24 @@ _EXACT = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, 
 class _Unrelated:
     """A fresh object no honest value equals."""
 
+    def __repr__(self) -> str:
+        return "an unrelated object"
 
-def _defined_by_patch(t: type, guard: Guard) -> bool:
+
+def _untrusted_type(t: type, guard: Guard) -> bool:
+    """Anything but a library type that really is where it says it is (a class can claim any `__module__`)."""
     for name in ("__eq__", "__ne__"):
-        fn = getattr(t, name, None)
-        code = getattr(fn, "__code__", None)
-        if code is not None and guard.kind(code.co_filename) == "changed":
+        code = getattr(getattr(t, name, None), "__code__", None)
+        if code is not None and guard.kind(code.co_filename) != "lib":
             return True
     mod = sys.modules.get(getattr(t, "__module__", "") or "")
-    return bool(getattr(mod, "__file__", None)) and guard.kind(mod.__file__) == "changed"
+    home = getattr(mod, "__file__", None)
+    if not home or guard.kind(home) != "lib":
+        return True
+    found = mod
+    for part in str(getattr(t, "__qualname__", "")).split("."):
+        found = getattr(found, part, None)
+    return found is not t
 
 
 def _suspicious(value, guard: Guard, depth: int = 0):
@@ -371,17 +425,44 @@ def _suspicious(value, guard: Guard, depth: int = 0):
             if found:
                 return found
         return None
-    if not _defined_by_patch(t, guard):
+    if not _untrusted_type(t, guard):
         return None
-    if issubclass(t, _EXACT) and any(n in vars(c) for c in t.__mro__ if c not in _EXACT for n in ("__eq__", "__ne__")):
+    if issubclass(t, _EXACT) and _patch_compares(t, guard):
         return f"a {t.__name__} subclass of a builtin type that overrides comparison"
-    other = _Unrelated()
-    try:
-        if (value == other) is True or (value != other) is False:
-            return f"a {t.__name__} that compares equal to an unrelated object"
-    except Exception:
-        return None
+    equal = [p for p in guard.probes if _equals(value, p)]
+    if len(equal) > 1:
+        return f"a {t.__name__} that compares equal to both {equal[0]!r} and {equal[1]!r}"
     return None
+
+
+def _patch_compares(t: type, guard: Guard) -> bool:
+    """A comparison method defined by the patch (or a type of a changed module) on this builtin subclass."""
+    for c in t.__mro__:
+        if c in _EXACT:
+            continue
+        for name in ("__eq__", "__ne__"):
+            if name in vars(c):
+                code = getattr(vars(c)[name], "__code__", None)
+                if code is None or guard.kind(code.co_filename) != "lib":
+                    return True
+    return False
+
+
+def make_probes() -> list:
+    """Values no honest value equals two of (an unrelated object, small and random numbers, text, bytes, None,
+    containers); the random ones differ per grade, so no code can know them in advance."""
+    import random
+
+    rng = random.SystemRandom()
+    return [_Unrelated(), 0, 1, rng.randrange(10**6, 10**12), rng.uniform(-1e6, -1.0), f"swerl-{rng.getrandbits(64):x}",
+            "", bytes(rng.getrandbits(8) for _ in range(8)), None, (), [None], {"": 0}]
+
+
+def _equals(value, probe) -> bool:
+    try:
+        return (value == probe) is True or (value != probe) is False
+    except Exception:
+        return False
 
 
 def strict(value):

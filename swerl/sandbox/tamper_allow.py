@@ -122,6 +122,8 @@ DUNDERS_ALLOWED = frozenset({
 })
 # Dunders that look an attribute up by name: fine as `super().__getattr__(name)` on the object itself only.
 DUNDER_LOOKUPS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__dict__"})
+# Dunders a fix may define but not call on another object: `[].append.__reduce__()` returns (getattr, args).
+REDUCERS = frozenset({"__reduce__", "__reduce_ex__"})
 # Dunders a fix may assign.
 DUNDERS_STORABLE = frozenset({"__doc__", "__name__", "__qualname__", "__module__", "__wrapped__", "__all__",
                               "__slots__", "__version__", "__author__", "__signature__"})

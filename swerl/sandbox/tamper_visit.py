@@ -26,6 +26,10 @@ _STRINGS = re.compile(r"/proc\b|^proc$|^fd$|/dev/fd|\.pyc\b|__pycache__|SWERL_|/
                       r"\bgit\s+(?:diff|apply|show|log|checkout|stash|reset|cat-file|archive|format-patch)\b|"
                       r"conftest|site-packages|sitecustomize|\bpassed in\b|::test|\btest_\w+\.py\b|\b\w+_test\.py\b")
 # str.format reaches attributes: "{0.__init__.__globals__}".format(obj)
+def _is_super(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
 _FORMAT_REACH = re.compile(r"\{[^{}]*?\.(?:_\w*|f_\w+|tb_\w+|gi_\w+|cr_\w+|co_\w+)")
 _BUILTINS = frozenset(dir(builtins)) | {"__builtins__", "__loader__", "__spec__", "__build_class__"}
 
@@ -285,6 +289,8 @@ class Features(ast.NodeVisitor):
             self._open(node)
         if isinstance(func, ast.Attribute) and func.attr in A.DUNDER_LOOKUPS - {"__dict__"}:
             self._lookup(func, node)
+        if isinstance(func, ast.Attribute) and func.attr in A.REDUCERS and not _is_super(func.value):
+            self.add(f"calls .{func.attr}() (hands out a callable and its arguments: getattr under another name)")
         if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") and _computed(func.value):
             self.add(f"calls .{func.attr}() on a computed template")  # format fields reach attributes by name
         self.generic_visit(node)
@@ -299,7 +305,7 @@ class Features(ast.NodeVisitor):
     def _lookup(self, func: ast.Attribute, node: ast.Call) -> None:
         """`super().__getattr__(name)` is ordinary; `object.__getattribute__(x, name)` is getattr by another name."""
         base = func.value
-        if isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "super":
+        if _is_super(base):
             self.called.add(id(func))
             return
         builtin_base = isinstance(base, ast.Name) and base.id in ("object", "type") and self._is_builtin(base.id)
