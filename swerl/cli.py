@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from pathlib import Path
 
 import typer
 from rich.console import Console
@@ -73,6 +74,19 @@ def recipe_show(
 
     recipe = load_recipe(name, set_)
     typer.echo(yaml.safe_dump(recipe.model_dump(mode="json"), sort_keys=False), nl=False)
+
+
+@app.command("view")
+def view(
+    run_dir: Path = typer.Argument(..., help="A `swerl train` or `swerl eval swebench` run dir (or `eval compare` output)."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port to serve on (0: any free port)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind; loopback unless you mean to share it."),
+    export: Path | None = typer.Option(None, "--export", help="Write a static site to this dir instead of serving."),
+) -> None:
+    """Look at a run in the browser: updates, rollouts, the tokens each update trained on (docs/view.md)."""
+    from swerl.view.command import run_view
+
+    run_view(run_dir, port=port, host=host, export=export)
 
 
 for _room in ROOMS:

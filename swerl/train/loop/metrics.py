@@ -2,7 +2,8 @@
 
 The JSONL file is the record (`swerl train report` reads it); the loggers are views. Lines are
 flushed per update, so a killed run keeps every finished step; on `--resume` lines beyond the
-checkpoint's step are dropped first, so the file never holds a step twice.
+checkpoint's step are dropped first, so the file never holds a step twice. `RUN_DIR/updates.jsonl`
+holds what each update trained on (groups, rollouts, per-sample sizes and advantages) for `swerl view`.
 """
 
 from __future__ import annotations
@@ -39,11 +40,13 @@ class MetricsWriter:
         tensorboard = tensorboard and "tensorboard" in loggers
         self.path = run_dir / "metrics.jsonl"
         self.hacking_path = run_dir / "hacking.jsonl"
+        self.updates_path = run_dir / "updates.jsonl"
         if resume_step is not None:
-            truncate_after(self.path, resume_step)
-            truncate_after(self.hacking_path, resume_step)
+            for p in (self.path, self.hacking_path, self.updates_path):
+                truncate_after(p, resume_step)
         self._f = self.path.open("a")
         self._h = self.hacking_path.open("a")
+        self._u = self.updates_path.open("a")
         self._tb: Any = None
         if tensorboard:
             try:
@@ -76,9 +79,25 @@ class MetricsWriter:
         if attempts:
             self._h.flush()
 
+    def update(self, step: int, version: int, batch: Any) -> None:
+        """What update `step` trained on (a `swerl.train.loop.update.Batch`): groups of rollout ids; per rollout
+        its reward, staleness and per sample [tokens, response tokens, advantage or null (SAO: per-token, from
+        the critic, not recorded)]; rollouts dropped as over-stale or without samples. Numbers only, no tokens:
+        the viewer re-assembles tokens from the gateway store and checks them against these sizes."""
+        per: dict[str, list[list[Any]]] = {}
+        for s in batch.samples:
+            per.setdefault(s.rollout_id, []).append(
+                [s.num_tokens, s.num_response_tokens, batch.advantages.get((s.rollout_id, s.sample_index))])
+        rollouts = {rid: {"reward": batch.rewards.get(rid), "staleness": batch.ages.get(rid), "samples": smp}
+                    for rid, smp in per.items()}
+        self._u.write(json.dumps({"step": step, "version": version, "groups": batch.groups, "rollouts": rollouts,
+                                  "dropped_stale": batch.dropped_stale, "no_samples": batch.no_samples}) + "\n")
+        self._u.flush()
+
     def close(self) -> None:
         self._f.close()
         self._h.close()
+        self._u.close()
         if self._tb is not None:
             self._tb.close()
         if self._wandb is not None:

@@ -167,6 +167,7 @@ class Trainer:
             for k, v in rl_update(self.rt.backend, batch, r, update_index=self.st.step).items():
                 line["time/optimizer_s" if k == "time/update_s" else k] = v
             self.st.step += 1
+            self.metrics.update(self.st.step, self.st.version, batch)  # what it trained on (swerl view)
             changed = line.get("policy/updated", 1.0) > 0  # SAO warm-up trains only the critic
             # ---- sync: weights into the engine, resume with the new policy version ---------------
             self.machine.go(Phase.SYNC)
