@@ -171,3 +171,50 @@ def test_frozen_attention_matches_the_torch_backend_critic(tiny_model: torch.nn.
     theirs = {n.removeprefix("base.") for n, p in ref.named_parameters() if p.requires_grad and n.startswith("base.")}
     assert ours == theirs
     assert not is_critic_trainable("model.layers.0.linear_attn.in_proj_qkvz.weight")  # Qwen3.5 linear attention
+
+
+@pytest.mark.parametrize(("correction", "recompute", "mode", "dp_size"), [("tis", True, "rollout-mean", 2),
+                                                                        ("mis", False, "rollout-mean", 3),
+                                                                        ("tis", False, "token-mean", 1),
+                                                                        ("none", True, "seq-mean-token-mean", 2)])
+def test_rollout_correction_matches_torch_backend(tiny_model: torch.nn.Module, actor_cfgs: dict, correction: str,
+                                                  recompute: bool, mode: str, dp_size: int) -> None:
+    """docs/algorithms.md sec. 11 through verl's micro-batching: the loss, every gradient and the mismatch sums
+    equal `TorchBackend`'s, with pi_old recomputed (decoupled) or not (bypass), and the asymmetric advantage."""
+    from verl_helpers import with_policy_logprobs
+
+    from swerl.train.backends.verl.loss_fns import MISMATCH_PREFIX
+    from swerl.train.losses import add_mismatch_sums, mismatch_metrics
+
+    samples = with_policy_logprobs(random_batch(22, groups=2, per_group=3, vocab=VOCAB, max_len=30), tiny_model,
+                                   noise=0.4)
+    adv = compute_advantages(samples, negative_scale=0.1)
+    cfg = actor_cfgs["ppo"]
+    tb_cfg = TorchBackendConfig(loss_agg=mode, clip_low=cfg.clip_ratio_low, clip_high=cfg.clip_ratio_high,  # type: ignore[arg-type]
+                                lr=0.0, grad_clip=1e9, micro_batch_tokens=64, compute_entropy=False,
+                                clip_ratio_c=dual_clip(cfg), rollout_correction=correction,  # type: ignore[arg-type]
+                                correction_threshold=1.4)
+    ref = TorchBackend(copy.deepcopy(tiny_model), tb_cfg)
+    if recompute:  # pi_old from the trainer, then shifted so the clip's ratio differs from 1 as after a step
+        for s, lp in zip(samples, ref.compute_logprobs(samples), strict=True):
+            s.old_logprobs = np.where(s.loss_mask > 0, lp - 0.05, 0.0).astype(np.float32)
+    want_loss = ref.policy_loss(samples, adv)
+    metrics = ref.update(samples, adv)
+    if correction != "none":
+        assert 0 < metrics["mismatch/masked_frac"] < 1
+
+    model = copy.deepcopy(tiny_model)
+    model.zero_grad(set_to_none=True)
+    dp = samples_to_dataproto(samples, rollout_layout(samples, dp_size), advantages=adv, loss_agg=mode,
+                              correction=correction, threshold=1.4)
+    seen: list[dict] = []
+    got_loss = engine_backward(model, to_worker_tensordict(dp), dp_size, swerl_actor_loss, cfg, metrics=seen)
+    assert got_loss == pytest.approx(want_loss, rel=1e-5, abs=1e-7)
+    for (name, p), q in zip(model.named_parameters(), ref.policy.parameters(), strict=True):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-4, atol=1e-7, msg=name)
+    sums: dict[str, float] = {}
+    for m in seen:
+        add_mismatch_sums(sums, {k.removeprefix(MISMATCH_PREFIX): float(v.aggregate()) for k, v in m.items()
+                                 if k.startswith(MISMATCH_PREFIX)})
+    for k, v in mismatch_metrics(sums).items():
+        assert v == pytest.approx(metrics[k], rel=1e-5, abs=1e-7), k

@@ -42,11 +42,12 @@ def random_batch(seed: int, *, groups: int = 3, per_group: int = 3, max_samples:
     return out
 
 
-def engine_backward(model: Any, td: Any, dp_size: int, loss_fn: Any, cfg: Any, budget: int = 48) -> float:
+def engine_backward(model: Any, td: Any, dp_size: int, loss_fn: Any, cfg: Any, budget: int = 48,
+                    metrics: list[dict[str, Any]] | None = None) -> float:
     """Re-enact verl's worker update on CPU: per rank `train_mini_batch` (one mini-batch) ->
     `forward_backward_batch` (token-budget micro-batches) -> `forward_step` (packed no-padding forward,
     log-probs of the rolled ids) -> `loss_fn`. FSDP's averaging over ranks is a division by dp_size.
-    Gradients accumulate in `model`; returns the step loss."""
+    Gradients accumulate in `model`; returns the step loss; each micro-batch's metrics go to `metrics`."""
     import torch
     from verl.utils import tensordict_utils as tu
     from verl.workers.engine.utils import prepare_micro_batches
@@ -66,7 +67,9 @@ def engine_backward(model: Any, td: Any, dp_size: int, loss_fn: Any, cfg: Any, b
             logits = model(input_ids=ids.values()[None], position_ids=pos.values()[None], use_cache=False).logits[0]
             lp = token_logprobs(logits, torch.roll(ids.values(), -1))
             out = torch.nested.nested_tensor_from_jagged(lp, ids.offsets())
-            loss, _ = loss_fn(cfg, {"log_probs": out}, m)
+            loss, mb_metrics = loss_fn(cfg, {"log_probs": out}, m)
+            if metrics is not None:
+                metrics.append(mb_metrics)
             (loss / dp_size).backward()
             total += float(loss) / dp_size
     return total
