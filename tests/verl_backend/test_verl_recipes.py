@@ -135,3 +135,30 @@ def test_dry_run_text_shows_recipe_plan_and_verl_overrides() -> None:
     assert "  algorithm.adv_estimator=swerl_grpo" in text and "  trainer.nnodes=2" in text
     tiny = dry_run_text(load_recipe("tiny"))
     assert "backend torch" in tiny and "verl overrides" not in tiny
+
+
+def test_plan_follows_verls_phases_and_chooses_vllms_share() -> None:
+    """Each update/sync/rollout line names the verl code it models; Adam is counted on the GPU during the update
+    although the recipe offloads it (verl reloads it for the whole mini-batch); the logits are verl's bf16 ones,
+    with a second buffer for their gradient because entropy is computed; the recipes use the recommended share."""
+    for name in ("qwen9b", "qwen9b-sao"):
+        plan = resource_plan(load_recipe(name))
+        for line in (*plan.update_lines, *plan.rollout_lines, *plan.sync_lines):
+            assert line.name == "headroom" or line.source.startswith("verl/"), line
+        assert plan.recommended_utilization == load_recipe(name).verl.rollout_gpu_memory_utilization
+        assert plan.fits and not plan.warnings
+    plan = resource_plan(load_recipe("qwen9b"))
+    lines = {x.name: x for x in plan.update_lines}
+    gib = 2**30
+    assert lines["actor Adam (fp32 m, v shard)"].gib == pytest.approx(8 * 9e9 / 8 / gib)  # ~8.4 GiB, offload or not
+    assert "base.py:322-328" in lines["actor Adam (fp32 m, v shard)"].source
+    assert lines["logits (bf16)"].gib == pytest.approx(32768 * 248320 * 2 / gib)  # ~15.2, not 30 GiB of fp32
+    assert lines["logits gradient (bf16)"].gib == lines["logits (bf16)"].gib
+    assert lines["embedding + LM head unsharded (bf16)"].gib == pytest.approx(4 * 248320 * 4096 * 2 / gib)
+    assert "vLLM asleep (level 2)" in lines and [x.name for x in plan.sync_lines][1] == "vLLM weights (bf16, resumed)"
+    # the rollout phase fills the GPU with vLLM's pool beside what the trainer keeps, up to the headroom
+    assert plan.rollout_gib == pytest.approx(80, abs=0.8) and plan.rollout_gib <= 80
+    old = resource_plan(load_recipe("qwen9b", ["verl.rollout_gpu_memory_utilization=0.55"]))
+    assert any("leaves ~29 GiB per GPU idle" in w and "recommends 0.91" in w for w in old.warnings)
+    over = resource_plan(load_recipe("qwen9b", ["verl.rollout_gpu_memory_utilization=0.95"]))
+    assert not over.fits and any("0.95 > 0.91" in x for x in over.issues)
