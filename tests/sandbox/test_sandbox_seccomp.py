@@ -18,7 +18,9 @@ nr = {"x86_64": 310, "aarch64": 270}[os.uname().machine]
 buf = ctypes.create_string_buffer(8)
 local = (ctypes.c_void_p * 2)(ctypes.addressof(buf), 8)
 remote = (ctypes.c_void_p * 2)(ctypes.addressof(buf), 8)
-r = libc.syscall(nr, os.getpid(), ctypes.byref(local), 1, ctypes.byref(remote), 1, 0)
+one, zero = ctypes.c_ulong(1), ctypes.c_ulong(0)  # varargs: full-width integers, never 32-bit ints
+libc.syscall.restype = ctypes.c_long
+r = libc.syscall(ctypes.c_long(nr), ctypes.c_long(os.getpid()), ctypes.byref(local), one, ctypes.byref(remote), one, zero)
 print("vm_readv", r, errno.errorcode.get(ctypes.get_errno(), "-") if r < 0 else "ok")
 print("files", len(os.listdir("/")) > 0)
 """
