@@ -6,7 +6,8 @@
 #     parsable action, so its reward is 0: this part shows the machinery, not learning.
 #  2. learning on CPU: `swerl train --recipe toy` (same gateway, engine and collocated loop, the toy
 #     tool-use harness) for DEMO_TOY_STEPS updates: the reward rises from ~0.1 toward 1.
-# It ends with what was shown and what to run next (export -> eval -> compare; the SWE pipeline that learns).
+# It ends with what was shown and what to run next (export -> eval -> compare; the SWE pipeline that learns),
+# and with the command that opens the runs in the browser (`swerl view`).
 # The bundled task pack is materialised on first use by the task source; nothing to prepare here.
 # `make demo` runs this; DEMO_OUT picks the run directory, extra arguments go to the tiny run's
 # `swerl train` (e.g. scripts/demo.sh --set train.steps=1).
@@ -54,4 +55,8 @@ Next steps:
   swerl eval swebench --model $OUT --dataset taskpack --backend bwrap --out runs/eval-after   # run dir or export
   swerl eval compare runs/eval-before runs/eval-after            # paired bootstrap CI of the difference
   .venv/bin/python bench/swe_learning.py                         # taskgen -> expert -> SFT -> eval -> RL -> eval
+
+Look at what the trainer trained on (updates, rollouts, tokens trained vs masked) in the browser:
+  .venv/bin/swerl view $TOY_OUT                                  # serves http://127.0.0.1:8765/ (or --port N)
+  .venv/bin/swerl view $OUT --export $OUT-site                   # a static site: open $OUT-site/index.html
 NEXT

@@ -11,12 +11,14 @@ T0=$SECONDS
 step_start() { STEP_T=$SECONDS; echo "[setup] $1 ..."; }
 step_done() { echo "[setup]   done in $((SECONDS - STEP_T)) s${1:+ ($1)}"; }
 
-# --- system packages: bubblewrap (default sandbox), git, docker engine + debootstrap (docker tests)
+# --- system packages: bubblewrap (default sandbox), git, docker engine + debootstrap (docker tests),
+#     chromium (headless browser tests of `swerl view`)
 need=()
 command -v bwrap >/dev/null || need+=(bubblewrap)
 command -v git >/dev/null || need+=(git)
 command -v dockerd >/dev/null || need+=(docker.io)
 command -v debootstrap >/dev/null || need+=(debootstrap)
+command -v chromium >/dev/null || need+=(chromium)
 if ((${#need[@]})); then
   if [[ $(id -u) -eq 0 ]]; then SUDO=""; else SUDO="sudo"; fi
   step_start "apt-get update"
@@ -28,7 +30,7 @@ if ((${#need[@]})); then
   [[ " ${need[*]} " == *" docker.io "* ]] && note="docker.io is installed, not started: tests start their own dockerd; to use it: sudo systemctl start docker (or sudo dockerd &)"
   step_done "$note"
 else
-  echo "[setup] system packages: bubblewrap, git, docker.io, debootstrap already installed"
+  echo "[setup] system packages: bubblewrap, git, docker.io, debootstrap, chromium already installed"
 fi
 
 # --- python environment

@@ -56,6 +56,7 @@ class TrainRun:
         self.updates = JsonlTail(root / "updates.jsonl", _step_offset)
         self.hacking = JsonlTail(root / "hacking.jsonl")
         self._store: StoreReader | None = None
+        self._recipe: tuple[tuple[int, int], dict[str, Any]] | None = None
         self._tok_lock = threading.Lock()
         self._tokenizer: Any = None
         self._tok_loaded = False
@@ -64,12 +65,20 @@ class TrainRun:
 
     # ---- shared pieces ------------------------------------------------------------------------------
     def recipe(self) -> dict[str, Any]:
+        """recipe.yaml, parsed once per change (pure-Python YAML costs ~25 ms: too much for every page)."""
         p = self.root / "recipe.yaml"
         try:
-            data = yaml.safe_load(p.read_text()) if p.is_file() else {}
-        except yaml.YAMLError:
+            st = p.stat()
+        except OSError:
             return {}
-        return data if isinstance(data, dict) else {}
+        key = (st.st_mtime_ns, st.st_size)
+        if self._recipe is None or self._recipe[0] != key:
+            try:
+                data = yaml.load(p.read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+            except yaml.YAMLError:
+                data = {}
+            self._recipe = (key, data if isinstance(data, dict) else {})
+        return self._recipe[1]
 
     def store(self) -> StoreReader | None:
         """The run's gateway store (in the run dir unless `gateway.url` pointed elsewhere), once it exists."""
