@@ -1,7 +1,8 @@
 """Screenshots of each `swerl view` page for docs/view.md, taken in headless Chromium.
 
     .venv/bin/python tests/view/screenshots.py --out docs/img \\
-        --run runs/demo-toy --update runs/demo:1 --rollout RUN:ROLLOUT_ID --eval runs/eval-after
+        --run runs/demo-toy --update runs/demo:1 --rollout RUN:ROLLOUT_ID [--rollout ...] --eval runs/eval-after \\
+        --instance INSTANCE_ID
 
 Each page is served by a fresh `ViewServer`, rendered, checked for console errors (a page with an
 error is not photographed), and saved as view-<page>.png.
@@ -40,7 +41,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--run", type=Path, required=True, help="training run for the run page")
     ap.add_argument("--update", required=True, help="RUN:STEP for the update page")
-    ap.add_argument("--rollout", required=True, help="RUN:ROLLOUT_ID for the rollout page")
+    ap.add_argument("--rollout", required=True, action="append", help="RUN:ROLLOUT_ID for a rollout page (repeatable)")
     ap.add_argument("--eval", type=Path, required=True, help="eval run (with compare results) for the eval pages")
     ap.add_argument("--instance", required=True)
     a = ap.parse_args()
@@ -50,8 +51,10 @@ def main() -> None:
         shoot(b, a.run, "#/", "run", a.out / "view-run.png", full=True)
         run, step = a.update.rsplit(":", 1)
         shoot(b, Path(run), f"#/update/{step}", "update", a.out / "view-update.png")
-        run, rid = a.rollout.split(":", 1)
-        shoot(b, Path(run), "#/rollout/" + quote(rid, safe=""), "rollout", a.out / "view-rollout.png", full=True)
+        for k, spec in enumerate(a.rollout):
+            run, rid = spec.split(":", 1)
+            name = "view-rollout.png" if k == 0 else f"view-rollout-{k + 1}.png"
+            shoot(b, Path(run), "#/rollout/" + quote(rid, safe=""), "rollout", a.out / name, full=True)
         shoot(b, a.eval, "#/", "run", a.out / "view-eval.png")
         shoot(b, a.eval, "#/instance/" + quote(a.instance, safe=""), "instance", a.out / "view-instance.png")
     finally:

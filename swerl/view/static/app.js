@@ -223,6 +223,10 @@ function tokenView(s) {
     frag.append(el);
   }
   box.append(frag);
+  requestAnimationFrame(() => {  // long prompts: start the view just above the first trained token
+    const first = box.querySelector(".tok.tr");
+    if (first) box.scrollTop = Math.max(0, first.offsetTop - box.offsetTop - 60);
+  });
   box.addEventListener("mousemove", (e) => {
     const i = e.target.dataset ? e.target.dataset.i : undefined;
     if (i === undefined) { tip.hidden = true; return; }
