@@ -62,6 +62,7 @@ class TrainRun:
         self._tok_loaded = False
         self._owner: dict[str, int] = {}
         self._owner_seen = 0
+        self._owner_lock = threading.Lock()
 
     # ---- shared pieces ------------------------------------------------------------------------------
     def recipe(self) -> dict[str, Any]:
@@ -116,13 +117,16 @@ class TrainRun:
 
     def owner(self, rollout_id: str) -> int | None:
         """The update that trained (or dropped) this rollout, from an index built incrementally."""
-        index = self.updates.items()
-        for step, off in index[self._owner_seen:]:
-            rec = self.updates.read_at(off)
-            for rid in [*rec.get("rollouts", {}), *rec.get("dropped_stale", []), *rec.get("no_samples", [])]:
-                self._owner[rid] = step
-        self._owner_seen = len(index)
-        return self._owner.get(rollout_id)
+        with self._owner_lock:  # server threads share the index
+            index = self.updates.items()
+            if len(index) < self._owner_seen:  # a resumed run rewrote updates.jsonl: index it again
+                self._owner, self._owner_seen = {}, 0
+            for step, off in index[self._owner_seen:]:
+                rec = self.updates.read_at(off)
+                for rid in [*rec.get("rollouts", {}), *rec.get("dropped_stale", []), *rec.get("no_samples", [])]:
+                    self._owner[rid] = step
+            self._owner_seen = len(index)
+            return self._owner.get(rollout_id)
 
     def hacking_of(self, keep: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
         return [clean(h) for h in self.hacking.items() if keep(h)]
