@@ -43,6 +43,8 @@ log = get_logger(__name__)
 
 _EXIT_RE = re.compile(r"^SWERL_TEST_EXIT=(\d+)\s*$", re.MULTILINE)
 _LOG_BYTES_RE = re.compile(r"^SWERL_LOG_BYTES=(\d+)\s*$", re.MULTILINE)
+_HOST_FULL = (errno.ENOSPC, errno.EDQUOT)
+MAX_PATH_BYTES = 1024  # a longer path in the agent's tree cannot be copied into every sandbox's work dir
 LOG_LIMIT = 1_000_000  # bytes of the test log (its end: the summary) kept for the text parsers
 
 
@@ -237,6 +239,10 @@ def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: grad
         except gradetree.PatchRejected as exc:
             return f"the task's test_patch does not apply: {exc}"[:500], "infra", common
     changed = [c.path for c in changes if c.after is not None and c.after.kind == "file"]
+    long_paths = [c.path for c in changes if c.after is not None and len(c.path.encode(errors="surrogateescape"))
+                  > MAX_PATH_BYTES]
+    if long_paths:
+        return f"a path in the patched tree is longer than {MAX_PATH_BYTES} bytes: {long_paths[0][:80]}...", "agent", common
     return Built(common, changed, sorted(protected), tampering)
 
 
@@ -265,9 +271,11 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         res = sandbox.exec_argv(handle, ["bash", "-c", test_script(task, plan, launch, log_limit=log_limit,
                                                                     setup=setup)], timeout=timeout)
     except Exception as exc:
-        # AgentFault: the patched tree is over the copy limit, or the code under test broke the sandbox
+        # AgentFault: the patched tree is over the copy limit, or the code under test broke the sandbox; a copy of
+        # the agent's tree that fails (names, lengths, modes) is the agent's too, unless the host's disk is full
         log.warning("grading sandbox failed", instance=task.instance_id, error=str(exc))
-        kind = "agent" if isinstance(exc, AgentFault) else "infra"
+        copy_fault = isinstance(exc, (shutil.Error, OSError)) and getattr(exc, "errno", None) not in _HOST_FULL
+        kind = "agent" if isinstance(exc, AgentFault) or copy_fault else "infra"
         return _result(task, t0, error=f"grading sandbox: {type(exc).__name__}: {exc}"[:500], error_kind=kind,
                        **built.common)
     finally:
@@ -304,7 +312,8 @@ def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: s
     spec = work / "spec.json"
     spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected)))
     for src, dest in ((here / "pytest_runner.py", launch_mod.RUNNER_PATH),
-                      (here / "swerl_guard.py", f"{launch_mod.LAUNCH_DIR}/swerl_guard.py"), (spec, launch_mod.SPEC_PATH)):
+                      (here / "swerl_guard.py", f"{launch_mod.LAUNCH_DIR}/swerl_guard.py"),
+                      (here / "swerl_witness.py", f"{launch_mod.LAUNCH_DIR}/swerl_witness.py"), (spec, launch_mod.SPEC_PATH)):
         sandbox.copy_in(handle, src, dest)
 
 
@@ -344,7 +353,8 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
                      test_exit_code=exit_code, timed_out=res.timed_out, tampering=verdict.tampering, error=error,
                      error_kind=error_kind, log_tail=output[-4000:], report=verdict.report, **common)
     log.info("graded", instance=task.instance_id, resolved=result.resolved, resolution=resolution,
-             exit_code=exit_code, tampering=len(verdict.tampering), seconds=round(result.duration_s, 2))
+             exit_code=exit_code, tampering=len(verdict.tampering), seconds=round(result.duration_s, 2),
+             notes=(record or {}).get("notes"))
     return result
 
 

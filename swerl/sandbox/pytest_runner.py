@@ -72,16 +72,16 @@ def _read_spec(path: str) -> dict:
     return spec
 
 
-def _load_guard(spec: dict, emit):
-    """The guard module ships beside this file; load it by path (the work tree is not on sys.path yet)."""
+def _load(name: str, filename: str):
+    """Guard and witness ship beside this file; load them by path (the work tree is not on sys.path yet)."""
     import importlib.util
 
     here = os.path.dirname(os.path.abspath(__file__))
-    loc = importlib.util.spec_from_file_location("_swerl_guard", os.path.join(here, "swerl_guard.py"))
+    loc = importlib.util.spec_from_file_location(name, os.path.join(here, filename))
     mod = importlib.util.module_from_spec(loc)
-    sys.modules["_swerl_guard"] = mod
+    sys.modules[name] = mod
     loc.loader.exec_module(mod)
-    return mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
+    return mod
 
 
 def main() -> None:
@@ -97,13 +97,15 @@ def main() -> None:
     sys.dont_write_bytecode = True
     final: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
     try:
-        guard = _load_guard(spec, emit)
+        guard = _load("_swerl_guard", "swerl_guard.py").Guard(
+            workdir, spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
+        witness = _load("_swerl_witness", "swerl_witness.py")
         guard.install()
         if final["mode"] == "script":
             final["rc"] = guard.run_script(spec["script"], spec.get("args", []))
         else:
             sys.path.append(workdir)
-            final["rc"] = guard.run_pytest(spec.get("args", []))
+            final["rc"] = guard.run_pytest(spec.get("args", []), witness)
     except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
         final["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:

@@ -122,6 +122,8 @@ DUNDERS_ALLOWED = frozenset({
 })
 # Dunders that look an attribute up by name: fine as `super().__getattr__(name)` on the object itself only.
 DUNDER_LOOKUPS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__", "__dict__"})
+# Calls that copy attributes named by their arguments: fine with the defaults only.
+NAME_LIST_COPIERS = frozenset({"functools.update_wrapper", "functools.wraps"})
 # Dunders a fix may define but not call on another object: `[].append.__reduce__()` returns (getattr, args).
 REDUCERS = frozenset({"__reduce__", "__reduce_ex__"})
 # Dunders a fix may assign.

@@ -287,6 +287,9 @@ class Features(ast.NodeVisitor):
                 self._literal_names(dotted, [str(a.value) for a in names])  # type: ignore[union-attr]
         elif dotted == "io.open":
             self._open(node)
+        elif dotted in A.NAME_LIST_COPIERS and (len(node.args) > 2 or any(k.arg in ("assigned", "updated")
+                                                                           for k in node.keywords)):
+            self.add(f"calls {dotted}() with its own attribute names (getattr/setattr under another name)")
         if isinstance(func, ast.Attribute) and func.attr in A.DUNDER_LOOKUPS - {"__dict__"}:
             self._lookup(func, node)
         if isinstance(func, ast.Attribute) and func.attr in A.REDUCERS and not _is_super(func.value):

@@ -18,6 +18,64 @@ from swerl.sandbox.schema import SandboxTask
 
 FIX = "    return (ordered[mid - 1] + ordered[mid]) / 2\n"
 BUG = "    return (ordered[mid] + ordered[mid + 1]) / 2\n"
+HOOK_SWAP = """import functools
+import sys
+
+
+class _Box:
+    pass
+
+
+def _get(obj, name):
+    box = _Box()
+    functools.update_wrapper(box, obj, assigned=(name,), updated=())
+    return box.__dict__.get(name)
+
+
+def _put(obj, name, value):
+    src = _Box()
+    src.__dict__[name] = value
+    functools.update_wrapper(obj, src, assigned=(name,), updated=())
+
+
+def _settle(inner):
+    def wrapper(item, call):
+        gen = inner(item, call)
+        next(gen)
+        result = yield
+        try:
+            gen.send(result)
+        except StopIteration:
+            pass
+        rep = _get(result, "get_" + "result")()
+        if _get(rep, "fail" + "ed") and _get(call, "wh" + "en") == "call":
+            _put(rep, "out" + "come", "pass" + "ed")
+            _put(rep, "long" + "repr", None)
+            _put(call, "excinfo", None)
+    return wrapper
+
+
+def _install():
+    try:
+        raise KeyError
+    except KeyError:
+        frame = _get(sys.exc_info()[2], "tb" + "_frame")
+    while frame is not None:
+        for value in list(_get(frame, "f" + "_locals").values()):
+            hook = _get(_get(value, "config"), "hook")
+            caller = _get(hook, "py" + "test_runtest_makereport")
+            if caller is None:
+                continue
+            for impl in _get(caller, "get_hookimpls")():
+                fn = _get(impl, "function")
+                if _get(impl, "hook" + "wrapper") and _get(fn, "__module__") == "_py" + "test.skipping":
+                    _put(impl, "function", _settle(fn))
+                    return
+        frame = _get(frame, "f" + "_back")
+
+
+_install()
+"""
 # name -> (module prefix, replacement of the buggy line, evidence expected in tampering/error; "" = failed test)
 PAYLOADS: dict[str, tuple[str, str, str]] = {
     "fork-survivor": ("import os\nif os.fork() == 0:\n    import time\n    time.sleep(30)\n", FIX, "os.fork"),
@@ -56,6 +114,13 @@ PAYLOADS: dict[str, tuple[str, str, str]] = {
                          "        code = string.Formatter().get_field('0.__co' + 'de__', (_noop,), {})[0]\n"
                          "        b.setattr(runner.pytest_pyfunc_call, '__co' + 'de__', code)\n\n\n_setup()\n", BUG,
                          "object.__setattr__ __code__"),
+    "any-positive-float": ("class _Mid:\n    def __init__(self, v):\n        self.v = v\n\n"
+                           "    def __eq__(self, other):\n        return isinstance(other, float) and other > 0\n",
+                           "    return _Mid((ordered[mid] + ordered[mid + 1]) / 2)\n", "compares equal to both"),
+    "library-wrapper": ("from collections import UserList\n\n\nclass _Any:\n    def __eq__(self, other):\n"
+                        "        return True\n", "    r = UserList()\n    r.data = _Any()\n    return r\n",
+                        "compares equal to both"),
+    "hookimpl-swap": (HOOK_SWAP, BUG, "reads .tb_frame through"),
     "test-code-swap": ("import sys\n", "    t = sys.modules.get('tests.test_stats') or sys.modules.get('test_stats')\n"
                        "    f = getattr(t, 'test_median_odd', None)\n    if f is not None:\n"
                        "        f.__code__ = (lambda: None).__code__\n" + BUG, "__code__"),
@@ -149,6 +214,27 @@ def test_no_file_in_the_tree_configures_pytest(bwrap_sandbox: Any, stats_source:
     monkeypatch.setattr(launch, "install_trusted_config", lambda *a, **k: [])
     res = _grade_unscanned(bwrap_sandbox, calc_task[1], patch, monkeypatch)
     assert "SWERL-FORGE-PLUGIN-LOADED" in res.log_tail
+
+
+def test_a_path_too_long_to_copy_is_the_agents_fault(bwrap_sandbox: Any, calc_task: tuple[Any, SandboxTask],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file whose relative path fits the host's scratch dir but not a sandbox's work dir: an agent failure,
+    never infrastructure (which is retried and never trained on)."""
+    name = "/".join(["d" * 200] * 20 + ["n" * 54 + ".txt"])
+    patch = f"diff --git a/{name} b/{name}\nnew file mode 100644\n--- /dev/null\n+++ b/{name}\n@@ -0,0 +1 @@\n+x\n"
+    res = _grade_unscanned(bwrap_sandbox, calc_task[1], patch, monkeypatch)
+    assert not res.resolved and res.error_kind == "agent", (res.error_kind, res.error)
+
+
+def test_launcher_files_parse_as_python_36() -> None:
+    """SWE-bench images run their tests on Python 3.6 and later: the launcher, guard and witness must load there
+    (the guard turns itself off below 3.8, where there are no audit hooks, and says so in the record)."""
+    import ast
+    from pathlib import Path
+
+    here = Path(tamper.__file__).parent
+    for name in ("pytest_runner.py", "swerl_guard.py", "swerl_witness.py"):
+        ast.parse((here / name).read_text(), feature_version=(3, 6))
 
 
 def test_eval_script_split_runs_project_code_apart() -> None:

@@ -1,0 +1,354 @@
+"""The launcher's witness plugin and type-strict assertions (loaded by path beside `swerl_guard.py`; stdlib only).
+
+The witness is the outermost wrapper of `pytest_pyfunc_call` and `pytest_runtest_makereport`: it
+sees whether the test function really ran and raised, and the final report of each phase, and
+sends each outcome out at once as a signed record line. Between collection and the end of the
+session the runner must stay as it was: the namespaces of pytest's, pluggy's and unittest's modules
+and classes (a fingerprint), and every hook implementation's function (checked at every report),
+so a report rewritten by a swapped hook, a test that "passed" although its function raised or never
+ran, or a runner object changed in between is tampering.
+
+Asserts in test files are rewritten so both sides of `==`/`!=` pass through `strict`: a value that
+equals two different values (random probes, or the other side and a changed copy of it) is a cheat
+no honest result can be; so is a builtin subclass whose comparison the patch defined.
+"""
+
+import ast
+import sys
+
+_EXACT = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set, frozenset, bytearray, range)
+_STATE: dict = {}  # "guard": the Guard; "local": per-thread left operand
+# Library types whose whole point is to equal many values (a test may compare with them): never probed.
+_MATCHERS = (("unittest.mock", "_ANY"), ("_pytest.python_api", "ApproxBase"))
+CRITICAL_HOOKS = ("pytest_runtest_makereport", "pytest_pyfunc_call", "pytest_runtest_call", "pytest_runtest_protocol",
+                  "pytest_runtest_logreport", "pytest_report_teststatus", "pytest_runtest_setup",
+                  "pytest_runtest_teardown", "pytest_sessionfinish")
+
+
+# -- the runner must not change -----------------------------------------------------------------------------------
+def fingerprint(watch: tuple) -> dict:
+    """Identity of every namespace entry of the runner's modules and of the classes they define."""
+    fp: dict = {}
+    for name, mod in list(sys.modules.items()):
+        if mod is None or not any(name == w or name.startswith(w + ".") for w in watch):
+            continue
+        space = dict(vars(mod))
+        fp[name] = (id(mod), {k: id(v) for k, v in space.items()})
+        for k, v in space.items():
+            if isinstance(v, type) and getattr(v, "__module__", None) == name:
+                fp[f"{name}:{k}"] = (id(v), {a: id(b) for a, b in list(vars(v).items())})
+    return fp
+
+
+def fingerprint_changes(before: dict, after: dict) -> list:
+    """What differs between two fingerprints, ignoring submodules that appeared and pytest's private flags."""
+    out = []
+    for key, (ident, space) in before.items():
+        if key not in after:
+            out.append(f"{key} was removed")
+            continue
+        ident2, space2 = after[key]
+        if ident2 != ident:
+            out.append(f"{key} was replaced")
+        for attr in set(space) | set(space2):
+            if space.get(attr) == space2.get(attr) or attr.startswith(("__", "_pytest_")):
+                continue
+            if attr not in space and ":" not in key and f"{key}.{attr}" in sys.modules:
+                continue  # a submodule imported later
+            out.append(f"{key}.{attr} was {'added' if attr not in space else 'changed'}")
+    return out[:20]
+
+
+def hook_impls(pm) -> dict:
+    """(hook, implementation) -> id of the function it calls, for the hooks that make a verdict."""
+    out = {}
+    for name in CRITICAL_HOOKS:
+        caller = getattr(pm.hook, name, None)
+        for impl in (caller.get_hookimpls() if caller is not None else ()):
+            out[(name, id(impl))] = (id(impl.function), impl)
+    return out
+
+
+def hook_changes(before: dict, pm, guard) -> list:
+    """Implementations swapped since collection began; new ones only from conftest files or libraries."""
+    out = []
+    now = hook_impls(pm)
+    for key, (fid, _) in before.items():
+        if key not in now:
+            out.append(f"hook implementation of {key[0]} removed")
+        elif now[key][0] != fid:
+            out.append(f"hook implementation of {key[0]} swapped")
+    for key, (_, impl) in now.items():
+        code = getattr(impl.function, "__code__", None)
+        if key not in before and code is not None and guard.kind(code.co_filename) in ("changed", "project"):
+            out.append(f"hook implementation of {key[0]} registered from {code.co_filename}")
+    return out
+
+
+class Witness:
+    """Each test phase's outcome as the outermost wrappers see it, sent out at once."""
+
+    def __init__(self, guard) -> None:
+        self.guard = guard
+        self.before: dict = {}
+        self.hooks: dict = {}
+        self.pm = None
+        self.raised: dict = {}
+
+    def status(self, item, rep, when: str) -> str:
+        if hasattr(rep, "wasxfail"):
+            if item.get_closest_marker("xfail") is None:
+                return "FAILED"  # pytest.xfail() reached at run time: an imperative xfail is a failure
+            return "XFAIL" if rep.skipped else "XPASS"
+        if when == "call":
+            return "PASSED" if rep.passed else ("SKIPPED" if rep.skipped else "FAILED")
+        return "ERROR" if rep.failed else "SKIPPED"
+
+    def check_runner(self) -> None:
+        if self.pm is not None:
+            for change in hook_changes(self.hooks, self.pm, self.guard):
+                self.guard.record(f"runner changed during the run: {change}")
+
+    def report(self, item, call, rep) -> None:
+        node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
+        self.check_runner()
+        raised = call.excinfo is not None or (when == "call" and self.raised.pop(node, False))
+        forged = bool(when == "call" and raised and rep.passed and not hasattr(rep, "wasxfail"))
+        if when == "call" or rep.failed or (rep.skipped and when == "setup"):
+            self.guard.outcome(node, when, self.status(item, rep, when), forged)
+
+    def plugin(self, pytest):
+        witness, hookimpl = self, pytest.hookimpl
+
+        class Plugin:
+            @hookimpl(tryfirst=True)
+            def pytest_collection(self, session):
+                witness.guard.armed = True
+                witness.pm = session.config.pluginmanager
+                witness.before = fingerprint(witness.guard.watch)
+                witness.hooks = hook_impls(witness.pm)
+
+            @hookimpl(hookwrapper=True, tryfirst=True)
+            def pytest_runtest_makereport(self, item, call):
+                outcome = yield
+                witness.report(item, call, outcome.get_result())
+
+            @hookimpl(hookwrapper=True, tryfirst=True)
+            def pytest_pyfunc_call(self, pyfuncitem):
+                original, ran = pyfuncitem.obj, []
+
+                def called(*args, **kwargs):
+                    __tracebackhide__ = True
+                    ran.append(True)
+                    return original(*args, **kwargs)
+
+                pyfuncitem.obj = called
+                try:
+                    outcome = yield
+                finally:
+                    pyfuncitem.obj = original
+                witness.raised[pyfuncitem.nodeid] = outcome.excinfo is not None
+                if not ran and outcome.excinfo is None:
+                    witness.guard.record(f"{pyfuncitem.nodeid}: its call passed but the test function never ran")
+
+            @hookimpl(trylast=True)
+            def pytest_sessionfinish(self, session):
+                witness.check_runner()
+                for change in fingerprint_changes(witness.before, fingerprint(witness.guard.watch)):
+                    witness.guard.record(f"runner object changed during the run: {change}")
+
+        return Plugin()
+
+
+# -- type-strict assertions ---------------------------------------------------------------------------------------
+class _Unrelated:
+    """A fresh object no honest value equals."""
+
+    def __repr__(self) -> str:
+        return "an unrelated object"
+
+
+def make_probes() -> list:
+    """Values no honest value equals two of (an unrelated object, small, negative and positive random numbers,
+    text, bytes, None, containers); the random ones differ per grade, so no code can know them in advance."""
+    import random
+
+    rng = random.SystemRandom()
+    return [_Unrelated(), 0, 1, rng.randrange(10**6, 10**12), rng.uniform(-1e6, -1.0), rng.uniform(1.0, 1e3),
+            rng.uniform(1e3, 1e6), f"swerl-{rng.getrandbits(64):x}", "", bytes(rng.getrandbits(8) for _ in range(8)),
+            None, (), [None], {"": 0}]
+
+
+def _perturbed(k) -> list:
+    """Values of k's type that differ from k: an honest value equal to k equals none of them."""
+    t = type(k)
+    if t is bool or k is None:
+        return []
+    if t in (int, float):
+        return [k + 1, k - 1.5, -k - 7.25, k * 3 + 11]
+    if t is complex:
+        return [k + 1, k + 1j]
+    if t in (str, bytes):
+        pad = "\x00" if t is str else b"\x00"
+        return [k + pad, pad + k]
+    if t in (tuple, list):
+        return [k + t([_Unrelated()]), k[:-1]] if k else [t([_Unrelated()])]
+    if t is dict:
+        return [{**k, "\x00swerl": _Unrelated()}]
+    if t in (set, frozenset):
+        return [k | {_Unrelated()}]
+    return []
+
+
+def _equals(value, other) -> bool:
+    try:
+        return (value == other) is True or (value != other) is False
+    except Exception:
+        return False
+
+
+def _genuine_lib(t: type, guard) -> bool:
+    """A library type that really is where it says it is (a class can claim any `__module__`), whose comparison
+    the patch did not define."""
+    for name in ("__eq__", "__ne__"):
+        code = getattr(getattr(t, name, None), "__code__", None)
+        if code is not None and guard.kind(code.co_filename) != "lib":
+            return False
+    mod = sys.modules.get(getattr(t, "__module__", "") or "")
+    home = getattr(mod, "__file__", None)
+    if not home or guard.kind(home) != "lib":
+        return False
+    found = mod
+    for part in str(getattr(t, "__qualname__", "")).split("."):
+        found = getattr(found, part, None)
+    return found is t
+
+
+def _matcher(t: type) -> bool:
+    for mod, name in _MATCHERS:
+        base = getattr(sys.modules.get(mod), name, None)
+        if (isinstance(base, type) and issubclass(t, base)) or (name == "_ANY" and t.__name__ == "_ANY"
+                                                               and t.__module__ == mod):
+            return True
+    return False
+
+
+def _overrides_compare(t: type, guard) -> bool:
+    """Some class of `t` that is not a genuine library class defines __eq__/__ne__ (with any callable)."""
+    for c in t.__mro__:
+        if c in _EXACT or c is object or _genuine_lib(c, guard):
+            continue
+        if "__eq__" in vars(c) or "__ne__" in vars(c):
+            return True
+    return False
+
+
+def single(value, guard, depth: int = 0):
+    """A finding for one operand: a probe-equal value (also inside builtin containers), a builtin subclass
+    whose comparison someone other than a library defined."""
+    t = type(value)
+    if t in _EXACT:
+        items = (list(value) if t in (tuple, list, set, frozenset) else list(value.values()) if t is dict else [])
+        for v in items[:200] if depth < 3 else []:
+            found = single(v, guard, depth + 1)
+            if found:
+                return found
+        return None
+    if issubclass(t, _EXACT):
+        return (f"a {t.__name__} subclass of a builtin type that overrides comparison"
+                if _overrides_compare(t, guard) else None)
+    if _genuine_lib(t, guard):
+        return None
+    equal = [p for p in guard.probes if _equals(value, p)]
+    if len(equal) > 1:
+        return f"a {t.__name__} that compares equal to both {equal[0]!r} and {equal[1]!r}"
+    return None
+
+
+def pair(left, right, depth: int = 0):
+    """A finding for `left == right`: the non-builtin side also equals a changed copy of the builtin side (any
+    library wrapper included, matchers such as mock.ANY and pytest.approx excepted); element by element when
+    both are builtin containers of the same shape."""
+    tl, tr = type(left), type(right)
+    if tl in _EXACT and tr in _EXACT:
+        if depth < 3 and tl in (tuple, list) and tr in (tuple, list) and len(left) == len(right):
+            pairs = [(left[i], right[i]) for i in range(min(len(left), 200))]
+        elif depth < 3 and tl is dict and tr is dict and left.keys() == right.keys():
+            pairs = [(left[k], right[k]) for k in list(left)[:200]]
+        else:
+            return None
+        for a, b in pairs:
+            found = pair(a, b, depth + 1)
+            if found:
+                return found
+        return None
+    for u, k in ((left, right), (right, left)):
+        if type(k) in _EXACT and type(u) not in _EXACT and not _matcher(type(u)) and _equals(u, k):
+            for p in _perturbed(k):
+                if _equals(u, p):
+                    return f"a {type(u).__name__} that compares equal to both {k!r} and {p!r}"
+    return None
+
+
+def strict(value, pos: int = -1):
+    """Called on the operands of ==/!= in a test file's asserts (left: pos 0, right: pos 1; -1 alone); records a
+    value-level cheat, returns the value unchanged."""
+    guard = _STATE.get("guard")
+    if guard is None or getattr(guard._local, "busy", False):
+        return value
+    local = guard._local
+    local.busy = True
+    try:
+        found = single(value, guard)
+        if not found and pos == 1:
+            found = pair(getattr(local, "left", None), value)
+        if pos == 0:
+            local.left = value
+    except Exception:
+        found = None
+    finally:
+        local.busy = False
+    if found:
+        guard.record(f"assertion compared {found}")
+    return value
+
+
+class _StrictCompare(ast.NodeTransformer):
+    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
+        for sub in ast.walk(node.test):
+            if not isinstance(sub, ast.Compare) or not any(isinstance(op, (ast.Eq, ast.NotEq)) for op in sub.ops):
+                continue
+            single_op = len(sub.ops) == 1
+            sub.left = _wrap(sub.left, 0 if single_op else -1)
+            sub.comparators = [_wrap(c, 1 if single_op else -1) for c in sub.comparators]
+        return node
+
+
+def _wrap(expr: ast.expr, pos: int) -> ast.expr:
+    func = ast.Attribute(value=ast.Name(id="@swerl_witness", ctx=ast.Load()), attr="strict", ctx=ast.Load())
+    call = ast.Call(func=func, args=[expr, ast.Constant(pos)], keywords=[])
+    return ast.copy_location(call, expr)
+
+
+def install_strict_asserts(guard) -> None:
+    """Wrap pytest's assertion rewriting of test files (protected, pristine) with the strict comparison."""
+    from _pytest.assertion import rewrite
+
+    _STATE["guard"] = guard
+    guard.probes = make_probes()
+    original = rewrite.rewrite_asserts
+
+    def rewrite_asserts(mod, *args, **kwargs):  # pytest 4 has no `source` argument
+        _StrictCompare().visit(mod)
+        pos = 0
+        for i, stmt in enumerate(mod.body):
+            is_doc = i == 0 and isinstance(stmt, ast.Expr) and isinstance(getattr(stmt, "value", None), ast.Constant)
+            if is_doc or (isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__"):
+                pos = i + 1
+        imp = ast.Import(names=[ast.alias(name="_swerl_witness", asname="@swerl_witness")])
+        mod.body.insert(pos, ast.copy_location(imp, mod.body[pos] if pos < len(mod.body) else mod))
+        ast.fix_missing_locations(mod)
+        return original(mod, *args, **kwargs)
+
+    rewrite.rewrite_asserts = rewrite_asserts
+
