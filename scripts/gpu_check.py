@@ -1,30 +1,33 @@
-"""Torch-only device check for the Qwen3.5-9B recipes: memory and speed of swerl's loss at 32k tokens.
+"""Torch-only device check for the Qwen3.5-9B verl recipes, in one call of at most 420 s on one H200.
 
-    python scripts/gpu_check.py [--preflight | --cpu-smoke] [--out DIR] [--seq 32768] [--layers N]
+    python scripts/gpu_check.py [--preflight | --cpu-smoke | --estimate] [--out DIR] [--seq 65536] [--layers N]
 
-Why torch only: a lent accelerator machine has torch + transformers and nothing else (no verl,
-vLLM or Ray, nothing installable), so this measures what decides whether a real verl run fits
-and how fast it goes — the policy's forward+backward under swerl's loss — with the same model
-architecture, and nothing that needs a cluster stack.
+Why torch only: a lent accelerator machine has torch + transformers (+ triton) and nothing else: no verl, vLLM or
+Ray, nothing downloadable, at most 64 MiB carried along. `scripts/gpu_check.sh` unpacks the carried wheels of
+flash-linear-attention (and einops) from `.cache/gpu_check/wheels/` so that transformers runs Qwen3.5's Gated
+DeltaNet layers on FLA's Triton kernels, as verl's GPU image does; on a GPU the check fails if they are not the
+kernels in use (the plain-torch fallback would not finish at 64k tokens).
 
-Stages (the JSON report is rewritten atomically after every stage, and on SIGTERM):
+One run = a preflight pass (2 layers, 2k tokens: proves every code path and compiles the kernels) and the full
+pass, each with these stages (the JSON report is rewritten after every stage, and on SIGTERM):
 
-1. `env`      torch / transformers / device, memory, the bf16 peak used for MFU.
-2. `model`    a random-init model of Qwen3.5-9B's text architecture (transformers'
-              `Qwen3_5TextConfig` defaults: 32 layers, 3 of 4 Gated DeltaNet, hidden 4096,
-              vocab 248,320), all layers if the memory estimate fits, else the largest multiple
-              of 4 layers that does (results are then also scaled to the full depth by FLOPs).
-3. `loss_step` swerl's PPO-clip loss with rollout-mean aggregation (`swerl.train.losses`) on one
-              sample of `--seq` tokens, forward + backward with gradient checkpointing and a
-              chunked log-prob head: peak memory, tokens/s, MFU (6 N T + attention FLOPs).
-4. `logits`   the head alone at `--seq` x vocabulary: log-probs (with gradient) and entropy,
-              chunked (checkpointed per chunk) vs un-chunked; peak memory of each (an OOM of the
-              un-chunked path is recorded, not fatal), and their numbers must agree.
+1. `model`    random-init model of Qwen3.5-9B's text tower (transformers' `Qwen3_5TextConfig`: 32 layers, 3 of 4
+              Gated DeltaNet, hidden 4096, vocab 248,320) with fp32 master weights (verl trains fp32 parameters under
+              bf16 autocast); all layers that fit, else the largest multiple of 4 (results scaled by FLOPs).
+2. `update`   swerl's PPO-clip + rollout-mean loss on one 65,536-token sequence through a verl-like head: bf16
+              logits of every position and a cross-entropy whose gradient goes into a second bf16 buffer (verl
+              computes entropy, so flash-attn's in-place backward is off; the entropy is a chunked no-grad
+              metric), per-layer checkpointing: peak memory, tokens/s, MFU.
+3. `adam`     AdamW (fused when available) on one rank's shard of the 9B model under 8-way FSDP (fp32 weights, grads,
+              m, v), then pinned host<->device copies of the Adam states, which verl moves to the GPU for each
+              update and back (optimizer_offload): seconds and GB/s.
+4. `logprobs` the same random model scores the same tokens two ways: one forward (chunked kernel, as the trainer)
+              and prefill + token-by-token decode with the cache (recurrent kernel, as vLLM's decode): the
+              trainer/engine log-prob mismatch that docs/algorithms.md sec. 11 corrects, in numbers.
 
-`--preflight` runs every stage at 2 layers and 2k tokens (well under a minute on a GPU): it
-proves the code paths on the device before the long run spends the budget. `--cpu-smoke` runs
-them on CPU with a tiny config (what `make test` runs). Ends with `BENCH` lines. Exit 0 only if
-every stage passed.
+`--cpu-smoke` runs the stages on CPU with a tiny config (what `make test` runs). `--estimate` prints the time
+the full run would take on an H200 by this script's own model of it, without running anything. Ends with
+`BENCH` lines. Exit 0 only if every stage passed.
 """
 
 from __future__ import annotations
@@ -42,7 +45,6 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from torch.utils.checkpoint import checkpoint
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # swerl from this checkout, not installed
 
@@ -53,17 +55,19 @@ from swerl.train.losses import (  # after the path fix-up above
 )
 
 GIB = 2**30
+BUDGET_S = 420.0
+"""One prepared call on the lent machine: everything, preflight included, within this."""
 PEAK_BF16_TFLOPS = {"H200": 989.0, "H100": 989.0, "H800": 989.0, "A100": 312.0, "A800": 312.0, "L40S": 362.0,
                     "B200": 2250.0, "GH200": 989.0}
 """Dense bf16 peak of the datasheet, per device-name keyword (MFU's denominator; `--peak-tflops` overrides)."""
-
 QWEN35_9B = {"vocab_size": 248320, "hidden_size": 4096, "intermediate_size": 12288, "num_hidden_layers": 32,
              "num_attention_heads": 16, "num_key_value_heads": 4, "head_dim": 256}
 """Qwen3.5-9B's text tower as transformers' `Qwen3_5TextConfig` defaults describe it."""
-
 TINY = {"vocab_size": 1024, "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 4,
         "num_attention_heads": 4, "num_key_value_heads": 2, "head_dim": 16, "linear_key_head_dim": 16,
         "linear_value_head_dim": 16, "linear_num_key_heads": 2, "linear_num_value_heads": 4}
+FSDP_RANKS = 8
+"""The qwen9b recipe shards over 8 GPUs: one rank's share of the parameters and Adam states."""
 
 
 def emit(msg: str) -> None:
@@ -114,19 +118,18 @@ def model_config(sizes: dict[str, int], layers: int) -> Any:
     except ImportError:  # an older transformers: the same sizes, all layers full attention
         from transformers import Qwen3Config
 
-        kw = {k: v for k, v in kw.items() if not k.startswith("linear_")}
-        return Qwen3Config(**kw)
+        return Qwen3Config(**{k: v for k, v in kw.items() if not k.startswith("linear_")})
 
 
-def build_model(cfg: Any, device: torch.device, dtype: torch.dtype) -> Any:
+def build_model(cfg: Any, device: torch.device) -> Any:
+    """fp32 parameters (verl's master weights); compute runs under bf16 autocast on a GPU."""
     from transformers import AutoModelForCausalLM
 
     torch.manual_seed(0)
     with torch.device(device):
-        model = AutoModelForCausalLM.from_config(cfg, dtype=dtype, attn_implementation="sdpa")
+        model = AutoModelForCausalLM.from_config(cfg, dtype=torch.float32, attn_implementation="sdpa")
     model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
     model.config.use_cache = False
-    model.train()
     return model
 
 
@@ -152,61 +155,86 @@ def step_flops(cfg: Any, n_params: dict[str, int], tokens: int) -> float:
     types = getattr(cfg, "layer_types", None) or ["full_attention"] * cfg.num_hidden_layers
     full = sum(t == "full_attention" for t in types)
     head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
-    attn = 12.0 * full * cfg.num_attention_heads * head_dim * tokens * tokens / 2
-    return dense + attn
+    return dense + 12.0 * full * cfg.num_attention_heads * head_dim * tokens * tokens / 2
 
 
-def layers_that_fit(cfg_full: Any, n_full: dict[str, int], seq: int, free_bytes: int, dtype_bytes: int) -> int:
-    """Largest multiple of 4 layers (<= the full depth) whose estimated peak fits 85% of free memory.
-
-    Estimate: weights + gradients in the compute dtype, one checkpointed hidden state per layer,
-    one layer's recomputed activations (~24 hidden-sized tensors plus the MLP's), the chunked head."""
+def update_bytes(cfg_full: Any, n_full: dict[str, int], layers: int, seq: int) -> float:
+    """Estimated peak of the `update` stage: fp32 weights + grads of `layers` layers and the root, one
+    checkpointed fp32 residual per layer, one layer's recomputed bf16 activations, the bf16 logits and their
+    separate gradient, an fp32 entropy chunk, 2 GiB of context and allocator slack."""
     h, v = cfg_full.hidden_size, cfg_full.vocab_size
-    act_layer = seq * h * dtype_bytes
-    recompute = seq * (24 * h + 4 * cfg_full.intermediate_size) * dtype_bytes
-    head = 3 * 4096 * v * 4
+    params = n_full["embed_and_head"] + layers * n_full["per_layer"]
+    recompute = seq * (24 * h + 4 * cfg_full.intermediate_size) * 2
+    return 8 * params + layers * seq * h * 4 + recompute + 2 * seq * v * 2 + 2 * 4096 * v * 4 + 2 * GIB
+
+
+def layers_that_fit(cfg_full: Any, n_full: dict[str, int], seq: int, free_bytes: int) -> int:
+    """Largest multiple of 4 layers (<= the full depth) whose estimated `update` peak fits 85% of free memory."""
     for layers in range(cfg_full.num_hidden_layers, 0, -4):
-        params = n_full["embed_and_head"] + layers * n_full["per_layer"]
-        need = 2 * params * dtype_bytes + layers * act_layer + recompute + head + 2 * GIB
-        if need <= 0.85 * free_bytes:
+        if update_bytes(cfg_full, n_full, layers, seq) <= 0.85 * free_bytes:
             return layers
     return min(4, cfg_full.num_hidden_layers)
 
 
-# ---- the head: log-probs and entropy, chunked or not ----------------------------------------------------------
+def linear_attention_kernels(model: Any) -> dict[str, Any]:
+    """Which chunked (training) and recurrent (decode) kernels the first Gated DeltaNet layer calls: FLA's
+    Triton kernels (`fast`) or transformers' plain-torch fallbacks."""
+    layer = next((m for m in model.modules() if hasattr(m, "chunk_gated_delta_rule")), None)
+    if layer is None:
+        return {"fast": False, "chunk": None, "recurrent": None}
+    chunk, rec = layer.chunk_gated_delta_rule, layer.recurrent_gated_delta_rule
+    names = {k: f"{getattr(f, '__module__', '?')}.{getattr(f, '__name__', type(f).__name__)}"
+             for k, f in (("chunk", chunk), ("recurrent", rec))}
+    return {**names, "fast": all(n.startswith("fla.") for n in names.values())}
 
-def head_unchunked(hidden: torch.Tensor, weight: torch.Tensor, labels: torch.Tensor) -> tuple[torch.Tensor,
-                                                                                              torch.Tensor]:
-    """All T x V logits at once (what an un-chunked update does): log p(label) with gradient, entropy without."""
-    logits = (hidden @ weight.T).float()
-    logp = -torch.nn.functional.cross_entropy(logits, labels, reduction="none")
-    with torch.no_grad():
-        lsm = torch.log_softmax(logits, dim=-1)
-        entropy = -(lsm.exp() * lsm).sum(-1)
-    return logp, entropy
 
+# ---- the verl-like head ----------------------------------------------------------------------------------------
 
-def _chunk_logp(hidden: torch.Tensor, weight: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-    logits = (hidden @ weight.T).float()
-    return -torch.nn.functional.cross_entropy(logits, labels, reduction="none")
+class _CrossEntropyLogp(torch.autograd.Function):
+    """log p(label) from bf16 logits (N, V) -> (N,) fp32, computed `chunk` rows at a time in fp32, the way
+    flash-attn's Triton cross-entropy (verl/utils/torch_functional.py `logprobs_from_logits`) does: no fp32 copy of
+    the logits. Backward writes d logits into the logits' own buffer when `inplace` (verl without entropy) or into a
+    new bf16 buffer (verl with entropy: `inplace_backward=False`)."""
+
+    @staticmethod
+    def forward(ctx: Any, logits: torch.Tensor, labels: torch.Tensor, inplace: bool, chunk: int) -> torch.Tensor:
+        lse = torch.empty(logits.shape[0], dtype=torch.float32, device=logits.device)
+        for s in range(0, logits.shape[0], chunk):
+            lse[s:s + chunk] = torch.logsumexp(logits[s:s + chunk].float(), dim=-1)
+        logp = logits.gather(1, labels[:, None])[:, 0].float() - lse
+        ctx.save_for_backward(logits, labels, lse)
+        ctx.inplace, ctx.chunk = inplace, chunk
+        return logp
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:
+        logits, labels, lse = ctx.saved_tensors
+        out = logits if ctx.inplace else torch.empty_like(logits)
+        for s in range(0, logits.shape[0], ctx.chunk):
+            e = s + ctx.chunk
+            g = -torch.exp(logits[s:e].float() - lse[s:e, None])  # d logp / d x = onehot - softmax
+            g.scatter_add_(1, labels[s:e, None], torch.ones_like(g[:, :1]))
+            out[s:e] = (g * grad[s:e, None]).to(out.dtype)
+        return out, None, None, None
 
 
 @torch.no_grad()
-def _chunk_entropy(hidden: torch.Tensor, weight: torch.Tensor) -> torch.Tensor:
-    lsm = torch.log_softmax((hidden @ weight.T).float(), dim=-1)
-    return -(lsm.exp() * lsm).sum(-1)
+def chunked_entropy(logits: torch.Tensor, chunk: int) -> torch.Tensor:
+    """Entropy per row in fp32, `chunk` rows at a time (verl's `entropy_from_logits_with_chunking`; a metric)."""
+    out = []
+    for s in range(0, logits.shape[0], chunk):
+        lsm = torch.log_softmax(logits[s:s + chunk].float(), dim=-1)
+        out.append(-(lsm.exp() * lsm).sum(-1))
+    return torch.cat(out)
 
 
-def head_chunked(hidden: torch.Tensor, weight: torch.Tensor, labels: torch.Tensor,
-                 chunk: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """The same numbers, `chunk` positions at a time, each chunk's logits recomputed in backward
-    (checkpoint): at most one chunk's logits (and their gradient) exist at once."""
-    logps, ents = [], []
-    for s in range(0, hidden.shape[0], chunk):
-        h, y = hidden[s:s + chunk], labels[s:s + chunk]
-        logps.append(checkpoint(_chunk_logp, h, weight, y, use_reentrant=False))
-        ents.append(_chunk_entropy(h.detach(), weight.detach()))
-    return torch.cat(logps), torch.cat(ents)
+def verl_head(hidden: torch.Tensor, weight: torch.Tensor, labels: torch.Tensor, *, entropy: bool,
+              chunk: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """(N, h) hidden -> (N,) log-probs with gradient and (N,) entropy (or None), as verl's head: the LM head's
+    logits of every position in the compute dtype, then the cross-entropy above."""
+    logits = hidden @ weight.to(hidden.dtype).T
+    logp = _CrossEntropyLogp.apply(logits, labels, not entropy, chunk)
+    return logp, chunked_entropy(logits.detach(), chunk) if entropy else None
 
 
 # ---- measurement helpers ---------------------------------------------------------------------------------------
@@ -226,8 +254,11 @@ def peak_gib(device: torch.device) -> float | None:
     return round(torch.cuda.max_memory_allocated(device) / GIB, 3) if device.type == "cuda" else None
 
 
-def is_oom(exc: BaseException) -> bool:
-    return isinstance(exc, torch.cuda.OutOfMemoryError) or "out of memory" in str(exc).lower()
+def autocast(device: torch.device) -> Any:
+    """bf16 compute over fp32 parameters on a GPU (verl's FSDP mixed precision); plain fp32 on CPU."""
+    import contextlib
+
+    return torch.autocast("cuda", dtype=torch.bfloat16) if device.type == "cuda" else contextlib.nullcontext()
 
 
 def swerl_loss(logp: torch.Tensor, rollout_logp: torch.Tensor, adv: torch.Tensor, rollout_index: torch.Tensor,
@@ -240,8 +271,9 @@ def swerl_loss(logp: torch.Tensor, rollout_logp: torch.Tensor, adv: torch.Tensor
 
 # ---- stages ----------------------------------------------------------------------------------------------------
 
-def loss_step(model: Any, seq: int, steps: int, chunk: int, device: torch.device) -> dict[str, Any]:
-    """Forward + backward of one `seq`-token sample (3/4 of it response) under swerl's loss; `steps` timed."""
+def update_stage(model: Any, seq: int, steps: int, chunk: int, device: torch.device) -> dict[str, Any]:
+    """Forward + backward of one `seq`-token sample (3/4 of it response) under swerl's loss through the verl-like
+    head; `steps` timed after one warm-up."""
     vocab = model.config.vocab_size
     g = torch.Generator(device="cpu").manual_seed(1)
     ids = torch.randint(0, vocab, (1, seq), generator=g).to(device)
@@ -254,79 +286,238 @@ def loss_step(model: Any, seq: int, steps: int, chunk: int, device: torch.device
     den = StepDenominators(n, 1, 1, torch.tensor([float(n)], dtype=torch.float64),
                            torch.tensor([float(n)], dtype=torch.float64))
     head = model.get_output_embeddings().weight
-    times, loss_val = [], 0.0
+    model.train()
+    times, loss_val, ent = [], 0.0, 0.0
     reset_peak(device)
-    for i in range(steps + 1):  # step 0 warms up kernels and the allocator
+    for i in range(steps + 1):  # step 0 compiles kernels and warms the allocator
         sync(device)
         t0 = time.perf_counter()
-        hidden = model.model(input_ids=ids, use_cache=False).last_hidden_state[0, prompt:-1]
-        logp, entropy = head_chunked(hidden, head, targets, chunk)
-        loss = swerl_loss(logp, rollout_logp, adv, rollout_index, den)
+        with autocast(device):
+            hidden = model.model(input_ids=ids, use_cache=False).last_hidden_state[0, prompt:-1]
+            logp, entropy = verl_head(hidden, head, targets, entropy=True, chunk=chunk)
+            loss = swerl_loss(logp, rollout_logp, adv, rollout_index, den)
         loss.backward()
         sync(device)
         if i:
             times.append(time.perf_counter() - t0)
-        loss_val = float(loss.detach())
+        loss_val, ent = float(loss.detach()), float(entropy.mean()) if entropy is not None else 0.0
         model.zero_grad(set_to_none=True)
-        del hidden, logp, loss
-    dt = sum(times) / len(times)
-    return {"tokens": seq, "response_tokens": n, "step_s": round(dt, 4), "tokens_per_s": round(seq / dt, 1),
-            "peak_memory_gib": peak_gib(device), "loss": loss_val, "entropy_mean": float(entropy.mean()),
-            "loss_finite": math.isfinite(loss_val)}
+        del hidden, logp, entropy, loss
+    step_s = sum(times) / len(times)
+    return {"tokens": seq, "response_tokens": n, "steps": steps, "step_s": round(step_s, 4),
+            "tokens_per_s": round(seq / step_s, 1), "loss": loss_val, "loss_finite": math.isfinite(loss_val),
+            "entropy_mean": round(ent, 4), "peak_memory_gib": peak_gib(device),
+            "head": "verl-like: bf16 logits of every position, fp32 cross-entropy per chunk, gradient in a second "
+                    "bf16 buffer (entropy on); fp32 master weights under bf16 autocast; per-layer checkpointing"}
 
 
-def logits_stage(vocab: int, hidden_size: int, seq: int, chunk: int, device: torch.device,
-                 dtype: torch.dtype) -> dict[str, Any]:
-    """Peak memory of log-probs + entropy over `seq` x `vocab` logits, chunked vs un-chunked, and agreement."""
-    g = torch.Generator(device="cpu").manual_seed(2)
-    weight = (torch.randn(vocab, hidden_size, generator=g) * 0.02).to(device, dtype).requires_grad_(True)
-    hidden = torch.randn(seq, hidden_size, generator=g).to(device, dtype).requires_grad_(True)
-    labels = torch.randint(0, vocab, (seq,), generator=g).to(device)
-    out: dict[str, Any] = {"tokens": seq, "vocab": vocab, "chunk": chunk,
-                           "full_logits_fp32_gib": round(seq * vocab * 4 / GIB, 3)}
-    results: dict[str, Any] = {}
-    for name in ("chunked", "unchunked"):  # chunked first: an OOM of the other must not hide its number
-        weight.grad = hidden.grad = None
-        reset_peak(device)
-        base = torch.cuda.memory_allocated(device) if device.type == "cuda" else 0
-        try:
-            sync(device)
-            t0 = time.perf_counter()
-            logp, ent = head_chunked(hidden, weight, labels, chunk) if name == "chunked" else \
-                head_unchunked(hidden, weight, labels)
-            logp.sum().backward()
-            sync(device)
-            results[name] = (logp.detach().float().cpu(), ent.float().cpu(), weight.grad.float().cpu())
-            pk = peak_gib(device)
-            out[name] = {"ok": True, "s": round(time.perf_counter() - t0, 3),
-                         "peak_gib": pk, "peak_over_inputs_gib": None if pk is None else round(pk - base / GIB, 3)}
-            del logp, ent
-        except Exception as exc:
-            if not is_oom(exc):
-                raise
-            out[name] = {"ok": False, "oom": True, "error": str(exc).splitlines()[0][:300]}
-            emit(f"logits {name}: out of memory at {seq} x {vocab} (recorded)")
-        weight.grad = hidden.grad = None
-        reset_peak(device)
-    if "chunked" not in results:
-        raise RuntimeError("the chunked head did not run")
-    if "unchunked" in results:
-        (a, ea, ga), (b, eb, gb) = results["chunked"], results["unchunked"]
-        out["max_abs_diff_logp"] = float((a - b).abs().max())
-        out["max_abs_diff_entropy"] = float((ea - eb).abs().max())
-        out["max_rel_diff_grad"] = float((ga - gb).norm() / gb.norm().clamp(min=1e-30))
-        tol = 1e-4 if dtype == torch.float32 else 2e-2
-        out["agree"] = out["max_abs_diff_logp"] < tol and out["max_rel_diff_grad"] < tol
-        if not out["agree"]:
-            raise RuntimeError(f"chunked and un-chunked heads disagree: {out}")
-        c, u = out["chunked"].get("peak_over_inputs_gib"), out["unchunked"].get("peak_over_inputs_gib")
-        if c and u:
-            out["unchunked_over_chunked_memory"] = round(u / c, 2)
+def adam_stage(n_params: int, device: torch.device, reps: int) -> dict[str, Any]:
+    """AdamW on one rank's shard (`n_params` fp32), then pinned host<->device copies of its Adam states."""
+    reset_peak(device)
+    p = torch.zeros(n_params, dtype=torch.float32, device=device, requires_grad=True)
+    p.grad = torch.randn(n_params, dtype=torch.float32, device=device) * 1e-3
+    fused = device.type == "cuda"
+    opt = torch.optim.AdamW([p], lr=1e-6, fused=fused)
+    opt.step()  # creates m and v
+    sync(device)
+    t0 = time.perf_counter()
+    for _ in range(reps):
+        opt.step()
+    sync(device)
+    step_s = (time.perf_counter() - t0) / reps
+    states = [v for v in opt.state[p].values() if torch.is_tensor(v) and v.numel() == n_params]
+    nbytes = sum(s.numel() * s.element_size() for s in states)
+    host = [torch.empty(s.shape, dtype=s.dtype, pin_memory=device.type == "cuda") for s in states]
+    timings = {}
+    for name, pairs in (("d2h", list(zip(host, states, strict=True))), ("h2d", list(zip(states, host, strict=True)))):
+        sync(device)
+        t0 = time.perf_counter()
+        for dst, src in pairs:
+            dst.copy_(src, non_blocking=True)
+        sync(device)
+        timings[name] = time.perf_counter() - t0
+    out = {"shard_params": n_params, "fused": fused, "adam_step_s": round(step_s, 4),
+           "adam_states_gib": round(nbytes / GIB, 3), "peak_memory_gib": peak_gib(device),
+           "offload_d2h_s": round(timings["d2h"], 3), "reload_h2d_s": round(timings["h2d"], 3),
+           "d2h_gb_per_s": round(nbytes / 1e9 / max(timings["d2h"], 1e-9), 2),
+           "h2d_gb_per_s": round(nbytes / 1e9 / max(timings["h2d"], 1e-9), 2)}
+    del opt, p, states, host
     return out
 
 
+@torch.no_grad()
+def logprob_stage(model: Any, prefill: int, decode: int, device: torch.device) -> dict[str, Any]:
+    """The trainer's log-probs (one forward: the chunked kernel) against an engine's (prefill, then one token at a
+    time with the cache: the recurrent kernel) on the same `decode` tokens of the same random model."""
+    model.eval()
+    reset_peak(device)
+    vocab = model.config.vocab_size
+    ids = torch.randint(0, vocab, (1, prefill + decode + 1), generator=torch.Generator().manual_seed(2)).to(device)
+    with autocast(device):
+        full = torch.log_softmax(model(input_ids=ids, use_cache=False).logits[0].float(), -1)
+        want = full[prefill:prefill + decode].gather(1, ids[0, prefill + 1:, None])[:, 0]
+        out = model(input_ids=ids[:, :prefill + 1], use_cache=True)
+        cache, got = out.past_key_values, []
+        for t in range(decode):
+            lp = torch.log_softmax(out.logits[0, -1].float(), -1)
+            got.append(lp[ids[0, prefill + 1 + t]])
+            out = model(input_ids=ids[:, prefill + 1 + t:prefill + 2 + t], past_key_values=cache, use_cache=True)
+    diff = torch.stack(got) - want  # log rho: engine (recurrent) minus trainer (chunked)
+    model.train()
+    return {"prefill": prefill, "decode_tokens": decode, "max_abs_logprob_diff": float(diff.abs().max()),
+            "mean_abs_logprob_diff": float(diff.abs().mean()), "kl_k1": float(diff.mean()),
+            "frac_outside_tis_2": float((diff.abs() > math.log(2.0)).float().mean()),
+            "peak_memory_gib": peak_gib(device), "kernels": linear_attention_kernels(model)}
+
+
+# ---- the time budget -------------------------------------------------------------------------------------------
+
+ASSUMED = {"startup_s": 20.0, "compile_s": 90.0, "mfu": 0.2, "build_s_per_b_params": 4.0, "copy_gb_per_s": 10.0,
+           "decode_ms_per_layer": 1.0, "decode_ms_fixed": 8.0, "hbm_gb_per_s": 2000.0}
+"""This script's own model of its run on an H200: process start-up (CUDA, imports, wheel unpacking), the first
+compilation of FLA's Triton kernels (autotuning included), a low MFU for a 65k-token step, random init speed,
+pinned-copy bandwidth (PCIe gen5 is ~50 GB/s; 10 leaves room), per-token decode cost with the cache."""
+
+
+def pass_seconds(cfg: Any, n: dict[str, int], seq: int, steps: int, shard: int, decode: int, prefill: int,
+                 peak_tflops: float) -> dict[str, float]:
+    """Estimated seconds of one pass (model, update, adam, logprobs) at `ASSUMED` rates."""
+    a = ASSUMED
+    flops = step_flops(cfg, n, seq) * 4 / 3  # + the checkpointed forward recomputed in backward
+    update = (steps + 1) * flops / (peak_tflops * 1e12 * a["mfu"])
+    adam_bytes = 16 * shard
+    adam = 4 * adam_bytes / (a["hbm_gb_per_s"] * 1e9) + 2 * (8 * shard) / (a["copy_gb_per_s"] * 1e9) + 3.0
+    fwd = (step_flops(cfg, n, prefill + decode) / 3) * 2 / (peak_tflops * 1e12 * a["mfu"])
+    logprobs = fwd + decode * (cfg.num_hidden_layers * a["decode_ms_per_layer"] + a["decode_ms_fixed"]) / 1e3
+    return {"model_s": a["build_s_per_b_params"] * n["total"] / 1e9 + 2.0, "update_s": update, "adam_s": adam,
+            "logprobs_s": logprobs}
+
+
+def full_plan(layers: int | None = None, free_bytes: int = 139 * GIB) -> dict[str, Any]:
+    """The default run on one H200: the layers that fit at 65,536 tokens, 2 timed steps, 8-way shard of Adam."""
+    full_cfg = model_config(QWEN35_9B, 32)
+    n_full = count_params(full_cfg)
+    seq = 65536
+    layers = layers or layers_that_fit(full_cfg, n_full, seq, free_bytes)
+    return {"seq": seq, "layers": layers, "steps": 2, "shard": n_full["total"] // FSDP_RANKS, "prefill": 4096,
+            "decode": 256, "chunk": 4096, "full_cfg": full_cfg, "n_full": n_full}
+
+
+def estimate_total(peak_tflops: float = 989.0, layers: int | None = None) -> dict[str, float]:
+    """Seconds of `scripts/gpu_check.sh` on one H200 by `ASSUMED`: start-up, kernel compilation, the preflight
+    pass (2 layers, 2k tokens) and the full pass. The check is sized so that this stays within `BUDGET_S`."""
+    fp = full_plan(layers)
+    pre_cfg = model_config(QWEN35_9B, 2)
+    pre = pass_seconds(pre_cfg, count_params(pre_cfg), 2048, 1, 1 << 24, 32, 512, peak_tflops)
+    cfg = model_config(QWEN35_9B, fp["layers"])
+    full = pass_seconds(cfg, count_params(cfg), fp["seq"], fp["steps"], fp["shard"], fp["decode"], fp["prefill"],
+                        peak_tflops)
+    out = {"startup_s": ASSUMED["startup_s"], "compile_s": ASSUMED["compile_s"], "preflight_s": sum(pre.values()),
+           **{f"full_{k}": v for k, v in full.items()}}
+    out["total_s"] = sum(out.values())
+    out["layers"] = float(fp["layers"])
+    return {k: round(v, 1) for k, v in out.items()}
+
+
+# ---- the run ---------------------------------------------------------------------------------------------------
+
+def run_pass(report: Report, name: str, spec: dict[str, Any], device: torch.device, peak: float | None,
+             require_fast: bool) -> None:
+    """The four stages of one pass (module doc) with the sizes in `spec`."""
+    cfg = model_config(spec["sizes"], spec["layers"])
+    n, full_cfg = count_params(cfg), spec["full_cfg"]
+    state: dict[str, Any] = {}
+
+    def model_stage() -> dict[str, Any]:
+        state["model"] = build_model(cfg, device)
+        kernels = linear_attention_kernels(state["model"])
+        if require_fast and not kernels["fast"]:
+            raise RuntimeError(f"Gated DeltaNet runs on {kernels}, not FLA's kernels: the carried wheels were not "
+                               "used (scripts/gpu_check.sh unpacks .cache/gpu_check/wheels)")
+        return {"architecture": type(state["model"]).__name__, "layers": spec["layers"],
+                "full_layers": full_cfg.num_hidden_layers, "layer_types": list(getattr(cfg, "layer_types", [])),
+                "params": n["total"], "full_depth_params": spec["n_full"]["total"], "linear_attention": kernels,
+                "memory_after_build_gib": peak_gib(device)}
+
+    def update() -> dict[str, Any]:
+        out = update_stage(state["model"], spec["seq"], spec["steps"], spec["chunk"], device)
+        flops = step_flops(cfg, n, spec["seq"])
+        out["model_tflops_per_step"] = round(flops / 1e12, 3)
+        out["mfu_pct"] = round(100 * flops / out["step_s"] / (peak * 1e12), 2) if peak else None
+        out["full_depth_tokens_per_s"] = round(out["tokens_per_s"] * flops / step_flops(full_cfg, spec["n_full"],
+                                                                                         spec["seq"]), 1)
+        if not out["loss_finite"]:
+            raise RuntimeError(f"loss is not finite: {out['loss']}")
+        return out
+
+    report.stage(f"{name}.model", model_stage)
+    report.stage(f"{name}.update", update)
+    report.stage(f"{name}.logprobs", lambda: logprob_stage(state["model"], spec["prefill"], spec["decode"], device))
+    del state["model"]
+    reset_peak(device)
+    report.stage(f"{name}.adam", lambda: adam_stage(spec["shard"], device, spec["steps"]))
+
+
+def install_carried_wheels() -> dict[str, Any]:
+    """Report what `scripts/gpu_check.sh` put on the path (it unpacks the wheels before Python starts)."""
+    out: dict[str, Any] = {"site": os.environ.get("GPU_CHECK_SITE")}
+    try:
+        import fla
+
+        out["fla"] = getattr(fla, "__version__", "?")
+    except Exception as exc:  # triton missing, or no wheels carried
+        out["fla_error"] = repr(exc)[:300]
+    return out
+
+
+def env_stage(cpu: bool, peak_arg: float | None) -> dict[str, Any]:
+    import transformers
+
+    out: dict[str, Any] = {"torch": torch.__version__, "transformers": transformers.__version__,
+                           "device": "cpu" if cpu else torch.cuda.get_device_name(0),
+                           "threads": torch.get_num_threads(), **install_carried_wheels()}
+    if not cpu:
+        free, total = torch.cuda.mem_get_info()
+        out.update(cuda=torch.version.cuda, total_gib=round(total / GIB, 1), free_gib=round(free / GIB, 1),
+                   free_bytes=free)
+        out["peak_bf16_tflops"] = peak_arg or next((v for k, v in PEAK_BF16_TFLOPS.items() if k in out["device"]),
+                                                   None)
+    else:
+        out["peak_bf16_tflops"] = peak_arg
+    return out
+
+
+def pass_specs(args: argparse.Namespace, cpu: bool, free: int) -> list[tuple[str, dict[str, Any]]]:
+    """smoke (CPU, tiny) | preflight (2 layers, 2k tokens) | preflight + full (65,536 tokens, what fits)."""
+    if args.cpu_smoke:
+        full_cfg = model_config(TINY, TINY["num_hidden_layers"])
+        return [("smoke", {"sizes": TINY, "layers": args.layers or 4, "seq": args.seq or 128, "steps": 1,
+                           "chunk": 32, "shard": 1 << 16, "prefill": 16, "decode": 8, "full_cfg": full_cfg,
+                           "n_full": count_params(full_cfg)})]
+    fp = full_plan(args.layers, free)
+    pre = {"sizes": QWEN35_9B, "layers": 2, "seq": 2048, "steps": 1, "chunk": 1024, "shard": 1 << 24,
+           "prefill": 512, "decode": 32, "full_cfg": fp["full_cfg"], "n_full": fp["n_full"]}
+    full = {"sizes": QWEN35_9B, **{k: fp[k] for k in ("layers", "seq", "steps", "chunk", "shard", "prefill",
+                                                      "decode", "full_cfg", "n_full")}}
+    if args.seq:
+        full["seq"] = args.seq
+    return [("preflight", pre)] + ([] if args.preflight else [("full", full)])
+
+
+def fit_to_budget(spec: dict[str, Any], elapsed: float, peak: float) -> dict[str, Any]:
+    """Drop 4 layers at a time while the full pass would overrun `BUDGET_S` (less 30 s of margin) by `ASSUMED`."""
+    while spec["layers"] > 4:
+        cfg = model_config(spec["sizes"], spec["layers"])
+        est = sum(pass_seconds(cfg, count_params(cfg), spec["seq"], spec["steps"], spec["shard"], spec["decode"],
+                               spec["prefill"], peak).values())
+        if elapsed + est <= BUDGET_S - 30:
+            break
+        spec = {**spec, "layers": spec["layers"] - 4, "layers_cut_for_time": True}
+    return spec
+
+
 def bench_lines(r: dict[str, Any]) -> list[str]:
-    """`BENCH <name> <value> <unit> goal <op><target> met|missed` for what was measured."""
+    """`BENCH <name> <value> <unit> goal <op><target> met|missed` for what the last pass measured."""
     lines = []
 
     def line(name: str, value: float | None, unit: str, op: str, target: float) -> None:
@@ -336,15 +527,24 @@ def bench_lines(r: dict[str, Any]) -> list[str]:
         lines.append(f"BENCH {name} {value:.4g} {unit} goal {op}{target:g} {'met' if met else 'missed'}")
 
     st = r.get("stages", {})
-    ls, lg = st.get("loss_step", {}), st.get("logits", {})
-    if ls.get("ok"):
-        line("gpu_check_loss_tokens_per_s", ls.get("tokens_per_s"), "tok/s", ">=", 4000)
-        line("gpu_check_loss_full_depth_tokens_per_s", ls.get("full_depth_tokens_per_s"), "tok/s", ">=", 4000)
-        line("gpu_check_loss_mfu", ls.get("mfu_pct"), "%", ">=", 30)
-        line("gpu_check_loss_peak_memory", ls.get("peak_memory_gib"), "GiB", "<=", 120)
-    if lg.get("ok"):
-        line("gpu_check_logits_chunked_peak", (lg.get("chunked") or {}).get("peak_over_inputs_gib"), "GiB", "<=", 16)
-        line("gpu_check_logits_unchunked_over_chunked", lg.get("unchunked_over_chunked_memory"), "x", ">=", 4)
+    last = next((p for p in ("full", "preflight", "smoke") if f"{p}.update" in st), None)
+    up, ad, lp = (st.get(f"{last}.{k}", {}) for k in ("update", "adam", "logprobs"))
+    if up.get("ok"):
+        line("gpu_check_update_mfu", up.get("mfu_pct"), "%", ">=", 30)
+        line("gpu_check_update_tokens_per_s", up.get("tokens_per_s"), "tok/s", ">=", 4000)
+        line("gpu_check_update_full_depth_tokens_per_s", up.get("full_depth_tokens_per_s"), "tok/s", ">=", 4000)
+        line("gpu_check_update_peak_memory", up.get("peak_memory_gib"), "GiB", "<=", 139)
+    if lp.get("ok"):
+        line("gpu_check_logprobs_peak_memory", lp.get("peak_memory_gib"), "GiB", "<=", 139)
+        line("gpu_check_logprob_max_abs_diff", lp.get("max_abs_logprob_diff"), "nat", "<=", math.log(2.0))
+        line("gpu_check_logprob_frac_outside_tis_2", lp.get("frac_outside_tis_2"), "frac", "<=", 0.001)
+    if ad.get("ok"):
+        line("gpu_check_adam_peak_memory", ad.get("peak_memory_gib"), "GiB", "<=", 139)
+        line("gpu_check_adam_step_s", ad.get("adam_step_s"), "s", "<=", 1.0)
+        line("gpu_check_adam_reload_h2d", ad.get("h2d_gb_per_s"), "GB/s", ">=", 10)
+        line("gpu_check_adam_offload_d2h", ad.get("d2h_gb_per_s"), "GB/s", ">=", 10)
+    if "total_s" in r:
+        line("gpu_check_total_s", r["total_s"], "s", "<=", BUDGET_S)
     return lines
 
 
@@ -352,15 +552,20 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--out", type=Path, default=Path(os.environ.get("OUT") or "gpu_check_out"))
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--preflight", action="store_true", help="every stage at 2 layers and 2k tokens (< 1 min)")
+    mode.add_argument("--preflight", action="store_true", help="only the 2-layer, 2k-token pass")
     mode.add_argument("--cpu-smoke", action="store_true", help="every stage on CPU with a tiny config")
-    p.add_argument("--seq", type=int, default=None, help="tokens per sample (default 32768)")
-    p.add_argument("--layers", type=int, default=None, help="layers to build (default: all that fit)")
-    p.add_argument("--logits-seq", type=int, default=None, help="tokens of the head-only stage (default --seq)")
-    p.add_argument("--chunk", type=int, default=None, help="positions per head chunk (default 4096)")
-    p.add_argument("--steps", type=int, default=None, help="timed steps after one warm-up (default 2; 1 on CPU)")
+    mode.add_argument("--estimate", action="store_true", help="print the H200 time estimate; run nothing")
+    p.add_argument("--seq", type=int, default=None, help="tokens of the full pass (default 65536)")
+    p.add_argument("--layers", type=int, default=None, help="layers of the full pass (default: all that fit)")
     p.add_argument("--peak-tflops", type=float, default=None, help="bf16 peak for MFU (default: by device name)")
     args = p.parse_args(argv)
+    if args.estimate:
+        est = estimate_total(args.peak_tflops or 989.0, args.layers)
+        print(json.dumps(est), flush=True)
+        ok = est["total_s"] <= BUDGET_S
+        print(f"BENCH gpu_check_estimated_total_s {est['total_s']:.4g} s goal <={BUDGET_S:g} "
+              f"{'met' if ok else 'missed'}", flush=True)
+        return 0 if ok else 1
     args.out.mkdir(parents=True, exist_ok=True)
     report = Report(args.out / "gpu_check.json")
 
@@ -377,96 +582,35 @@ def main(argv: list[str] | None = None) -> int:
         report.data.update(status="failed", error="no CUDA device (torch.cuda.is_available() is False)")
         report.write()
         return 2
-    device = torch.device("cpu" if cpu else "cuda")
-    dtype = torch.float32 if cpu else torch.bfloat16
-    sizes = TINY if args.cpu_smoke else QWEN35_9B
-    seq = args.seq or (128 if args.cpu_smoke else 2048 if args.preflight else 32768)
-    chunk = args.chunk or (32 if args.cpu_smoke else 4096)
+    return run(args, report, torch.device("cpu" if cpu else "cuda"), cpu)
+
+
+def run(args: argparse.Namespace, report: Report, device: torch.device, cpu: bool) -> int:
     report.data.update(mode="cpu-smoke" if args.cpu_smoke else "preflight" if args.preflight else "full",
-                       seq=seq, chunk=chunk, dtype=str(dtype).removeprefix("torch."))
+                       budget_s=BUDGET_S, estimate=None if cpu else estimate_total(args.peak_tflops or 989.0))
     code = 0
     try:
-        def env() -> dict[str, Any]:
-            import transformers
-
-            out: dict[str, Any] = {"torch": torch.__version__, "transformers": transformers.__version__,
-                                   "device": "cpu" if cpu else torch.cuda.get_device_name(0),
-                                   "threads": torch.get_num_threads()}
-            if not cpu:
-                free, total = torch.cuda.mem_get_info()
-                out.update(cuda=torch.version.cuda, total_gib=round(total / GIB, 1), free_gib=round(free / GIB, 1))
-                name = out["device"]
-                out["peak_bf16_tflops"] = args.peak_tflops or next(
-                    (v for k, v in PEAK_BF16_TFLOPS.items() if k in name), None)
-            else:
-                out["peak_bf16_tflops"] = args.peak_tflops
-            return out
-
-        e = report.stage("env", env)
-        full_cfg = model_config(sizes, sizes["num_hidden_layers"])
-        n_full = count_params(full_cfg)
-        if args.layers:
-            layers = args.layers
-        elif args.preflight:
-            layers = 2
-        elif cpu:
-            layers = sizes["num_hidden_layers"]
-        else:
-            layers = layers_that_fit(full_cfg, n_full, seq, torch.cuda.mem_get_info()[0], 2)
-        cfg = model_config(sizes, layers)
-
-        state: dict[str, Any] = {}
-
-        def model_stage() -> dict[str, Any]:
-            state["model"] = build_model(cfg, device, dtype)
-            n = count_params(cfg)
-            return {"architecture": type(state["model"]).__name__, "layers": layers,
-                    "full_layers": full_cfg.num_hidden_layers, "layer_types": list(getattr(cfg, "layer_types", [])),
-                    "params": n["total"], "full_depth_params": n_full["total"], "vocab": cfg.vocab_size,
-                    "hidden": cfg.hidden_size,
-                    "linear_attention_kernels": _fast_linear_attention(),
-                    "memory_after_build_gib": None if cpu else round(torch.cuda.memory_allocated() / GIB, 3)}
-
-        report.stage("model", model_stage)
-
-        def loss_stage() -> dict[str, Any]:
-            out = loss_step(state["model"], seq, args.steps or (1 if cpu else 2), chunk, device)
-            flops = step_flops(cfg, count_params(cfg), seq)
-            full_flops = step_flops(full_cfg, n_full, seq)
-            out["model_tflops_per_step"] = round(flops / 1e12, 3)
-            peak = e.get("peak_bf16_tflops")
-            out["mfu_pct"] = round(100 * flops / out["step_s"] / (peak * 1e12), 2) if peak else None
-            out["full_depth_tokens_per_s"] = round(out["tokens_per_s"] * flops / full_flops, 1)
-            out["note"] = ("gradient checkpointing per layer, chunked head; no optimizer step (the qwen9b recipe "
-                           "offloads Adam); full-depth tokens/s scales the measured step by model FLOPs")
-            if not out["loss_finite"]:
-                raise RuntimeError(f"loss is not finite: {out['loss']}")
-            return out
-
-        report.stage("loss_step", loss_stage)
-        del state["model"]
-        reset_peak(device)
-        report.stage("logits", lambda: logits_stage(cfg.vocab_size, cfg.hidden_size, args.logits_seq or seq, chunk,
-                                                     device, dtype))
+        e = report.stage("env", lambda: env_stage(cpu, args.peak_tflops))
+        if not cpu and "fla" not in e:
+            raise RuntimeError(f"flash-linear-attention is not importable ({e.get('fla_error')}): carry "
+                               ".cache/gpu_check/wheels (scripts/gpu_check.sh --help)")
+        for name, spec in pass_specs(args, cpu, int(e.get("free_bytes") or 0) or 139 * GIB):
+            if name == "full":
+                spec = fit_to_budget(spec, time.time() - report.data["started"], e.get("peak_bf16_tflops") or 989.0)
+                report.data["full_layers"] = spec["layers"]
+            run_pass(report, name, spec, device, e.get("peak_bf16_tflops"), require_fast=not cpu)
         report.data["status"] = "ok"
     except Exception as exc:
         report.data.update(status="failed", error=repr(exc))
         code = 1
     finally:
-        report.data["bench"] = bench_lines(report.data)
         report.data["total_s"] = round(time.time() - report.data["started"], 1)
+        report.data["bench"] = bench_lines(report.data)
         report.write()
     for line in report.data["bench"]:
         print(line, flush=True)
     emit(f"{report.data['status']}: report at {report.path}")
     return code
-
-
-def _fast_linear_attention() -> bool:
-    """Whether flash-linear-attention's kernels are installed (else transformers' torch fallback runs)."""
-    import importlib.util
-
-    return importlib.util.find_spec("fla") is not None and importlib.util.find_spec("causal_conv1d") is not None
 
 
 if __name__ == "__main__":

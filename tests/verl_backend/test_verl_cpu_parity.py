@@ -36,27 +36,40 @@ def _update_both(run: dict[str, Any], samples: list[Any], adv: list[float], *, r
     tb, vb = run["torch"], run["verl"]
     tb.policy.load_state_dict(_state(vb))
     ts, vs = copy.deepcopy(samples), copy.deepcopy(samples)
-    if recompute:
+    gap = None
+    if recompute:  # each backend's pi_old; then both train on the same (torch's), so the rule is compared alone
         recompute_old_logprobs(tb, ts)
         recompute_old_logprobs(vb, vs)
+        gap = max(float(np.abs(a.old_logprobs - b.old_logprobs).max()) for a, b in zip(ts, vs, strict=True))
+        for a, b in zip(ts, vs, strict=True):
+            b.old_logprobs = a.old_logprobs.copy()
     tm = tb.update(ts, adv)
     tg = {n: p.grad.detach().clone() for n, p in tb.policy.named_parameters() if p.grad is not None}
     vm = vb.update(vs, adv)
-    return {"tm": tm, "vm": vm, "tg": tg, "vg": vb.actor_wg.captured_gradients()[0], "ts": ts, "vs": vs}
+    return {"tm": tm, "vm": vm, "tg": tg, "vg": vb.actor_wg.captured_gradients()[0], "gap": gap}
 
 
-def _assert_parity(r: dict[str, Any]) -> None:
+def _norm(grads: dict[str, torch.Tensor]) -> float:
+    return float(torch.sqrt(sum((g.double() ** 2).sum() for g in grads.values())))
+
+
+def _assert_parity(r: dict[str, Any]) -> dict[str, float]:
+    """Loss, every parameter's gradient (gathered from the FSDP2 shards) and their norm within 1e-5 relative; every
+    shared metric too, except the reported `policy/grad_norm`: both backends reduce it in fp32 (torch's CPU
+    `vector_norm` of the 8192 x 64 embedding gradient alone is 5e-5 off its fp64 value), so it gets 1e-4 and the
+    fp64 norm of the gathered gradients carries the 1e-5 check."""
     tm, vm, tg, vg = r["tm"], r["vm"], r["tg"], r["vg"]
     assert vm["policy/updated"] == tm["policy/updated"] == 1.0
-    assert _rel(vm["policy/loss"], tm["policy/loss"]) < REL
-    assert _rel(vm["policy/grad_norm"], tm["policy/grad_norm"]) < REL
     assert set(vg) == set(tg) and len(tg) > 10
-    for name, g in tg.items():
-        assert float((vg[name] - g).norm() / g.norm()) < REL, name
-    shared = sorted(k for k in set(tm) & set(vm) if not k.startswith("time/"))
+    diffs = {"loss": _rel(vm["policy/loss"], tm["policy/loss"]), "grad_norm_fp64": _rel(_norm(vg), _norm(tg)),
+             "worst_grad": max(float((vg[n] - g).norm() / g.norm()) for n, g in tg.items())}
+    assert max(diffs.values()) < REL, " ".join(f"{k}={v:.3g}" for k, v in diffs.items())
+    assert _rel(vm["policy/grad_norm"], tm["policy/grad_norm"]) < 1e-4
+    shared = sorted(k for k in set(tm) & set(vm) if not k.startswith("time/") and k != "policy/grad_norm")
     assert set(MISMATCH) <= set(shared)
     for k in shared:
         assert abs(vm[k] - tm[k]) <= REL * max(abs(tm[k]), 1e-2), (k, vm[k], tm[k])
+    return diffs
 
 
 @pytest.fixture(scope="module")
@@ -126,8 +139,7 @@ def test_recomputed_pi_old_with_tis_matches(run: dict[str, Any]) -> None:
     run["verl"].recipe.algorithm.rollout_correction = "tis"
     adv = compute_advantages(run["samples"], negative_scale=0.1)
     r = _update_both(run, run["samples"], adv, recompute=True)
-    for a, b in zip(r["ts"], r["vs"], strict=True):  # pi_old: verl's compute_log_prob = the torch forward
-        assert np.abs(a.old_logprobs - b.old_logprobs).max() < 1e-5
+    assert r["gap"] < 1e-5  # pi_old: verl's compute_log_prob = the torch forward, token by token
     _assert_parity(r)
     assert 0 < r["tm"]["mismatch/masked_frac"] < 1  # noise 0.3 vs C = 1.3: the truncation bites on some tokens
     assert r["tm"]["policy/approx_kl"] == pytest.approx(0.0, abs=1e-6)  # first step: pi_theta = pi_old
