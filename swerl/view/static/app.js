@@ -108,8 +108,10 @@ function chart(title, steps, series) {
       d += (pen ? "L" : "M") + X(steps[k]).toFixed(1) + "," + Y(y).toFixed(1);
       pen = true;
     });
-    const pts = s.ys.filter((y) => y !== null).length;
-    if (pts === 1) { const k = s.ys.findIndex((y) => y !== null); add("circle", { cx: X(steps[k]), cy: Y(s.ys[k]), r: 2.5, fill: COLORS[i % 6] }); }
+    s.ys.forEach((y, k) => {  // a value with no neighbour (validation every N updates) is a dot, not an invisible move
+      const alone = y !== null && (k === 0 || s.ys[k - 1] === null) && (k === s.ys.length - 1 || s.ys[k + 1] === null);
+      if (alone) add("circle", { cx: X(steps[k]), cy: Y(y), r: 2.5, fill: COLORS[i % 6] });
+    });
     add("path", { d, fill: "none", stroke: COLORS[i % 6], "stroke-width": 1.5 });
   });
   box.append(svg, h("div", { class: "legend" }, series.map((s, i) => h("span", {}, h("i", { style: "background:" + COLORS[i % 6] }), s.key))));
