@@ -18,12 +18,12 @@ pass, each with these stages (the JSON report is rewritten after every stage, an
               logits of every position and a cross-entropy whose gradient goes into a second bf16 buffer (verl
               computes entropy, so flash-attn's in-place backward is off; the entropy is a chunked no-grad
               metric), per-layer checkpointing: peak memory, tokens/s, MFU.
-3. `adam`     AdamW (fused when available) on one rank's shard of the 9B model under 8-way FSDP (fp32 weights, grads,
-              m, v), then pinned host<->device copies of the Adam states, which verl moves to the GPU for each
-              update and back (optimizer_offload): seconds and GB/s.
-4. `logprobs` the same random model scores the same tokens two ways: one forward (chunked kernel, as the trainer)
+3. `logprobs` the same random model scores the same tokens two ways: one forward (chunked kernel, as the trainer)
               and prefill + token-by-token decode with the cache (recurrent kernel, as vLLM's decode): the
               trainer/engine log-prob mismatch that docs/algorithms.md sec. 11 corrects, in numbers.
+4. `adam`     AdamW (fused on a GPU) on one rank's shard of the 9B model under 8-way FSDP (fp32 weights, grads,
+              m, v), then pinned host<->device copies of the Adam states, which verl moves to the GPU for each
+              update and back (optimizer_offload): seconds and GB/s.
 
 `--cpu-smoke` runs the stages on CPU with a tiny config (what `make test` runs). `--estimate` prints the time
 the full run would take on an H200 by this script's own model of it, without running anything. Ends with
@@ -337,7 +337,7 @@ def adam_stage(n_params: int, device: torch.device, reps: int) -> dict[str, Any]
         sync(device)
         timings[name] = time.perf_counter() - t0
     out = {"shard_params": n_params, "fused": fused, "adam_step_s": round(step_s, 4),
-           "adam_states_gib": round(nbytes / GIB, 3), "peak_memory_gib": peak_gib(device),
+           "adam_states_bytes": nbytes, "adam_states_gib": round(nbytes / GIB, 3), "peak_memory_gib": peak_gib(device),
            "offload_d2h_s": round(timings["d2h"], 3), "reload_h2d_s": round(timings["h2d"], 3),
            "d2h_gb_per_s": round(nbytes / 1e9 / max(timings["d2h"], 1e-9), 2),
            "h2d_gb_per_s": round(nbytes / 1e9 / max(timings["h2d"], 1e-9), 2)}

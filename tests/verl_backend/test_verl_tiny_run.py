@@ -2,7 +2,8 @@
 
 bwrap sandboxes, mini-swe-agent on the bundled tasks, the recording gateway, swerl's replicas behind
 verl's rollout interface (sleep, wake and weight sync by verl's `CheckpointEngineManager`), and every
-update on verl's FSDP2 actor over 2 gloo ranks (local Ray); then `--resume`
+update on verl's FSDP2 actor over 2 gloo ranks (local Ray), each skipped because a random model fails every task
+(zero gradient, no new version); then `--resume`
 continues from the loop's checkpoint and verl's sharded one. Slow (~10 min on 2 cores).
 """
 
@@ -37,14 +38,22 @@ def test_tiny_verl_trains_checkpoints_and_resumes(tmp_path: Path) -> None:
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
     rows = _metrics(run)
     assert [r["step"] for r in rows] == [1, 2, 3]
-    assert all(r["policy/updated"] == 1.0 and "policy/grad_norm" in r and "policy/clip_frac" in r for r in rows)
-    assert all(r["batch/samples"] > 0 for r in rows)
-    # rollouts were served by swerl's replicas behind verl's interface; each update saw the weights of the
-    # previous one, delivered by verl's CheckpointEngineManager (start: version 0, then one sync per update)
-    assert [r["engine/weights_version"] for r in rows] == [0.0, 1.0, 2.0]
+    assert all(r["batch/samples"] > 0 and "policy/clip_frac" in r for r in rows)
+    # a random tiny model fails every task: every advantage is 0, the gradient exactly 0, and verl's worker takes
+    # no optimizer step (TorchBackend's rule), so the loop publishes no new version
+    assert all(r["train/reward_mean"] == 0.0 and r["policy/grad_norm"] == 0.0 for r in rows)
+    assert all(r["policy/steps_skipped"] == 1.0 and r["policy/updated"] == 0.0 for r in rows)
+    assert [r["policy_version"] for r in rows] == [0, 0, 0]
+    # the trainer/engine mismatch on every update: swerl's replicas serve the actor's own fp32 weights
+    assert all(0.0 <= r["mismatch/max_abs_logprob_diff"] < 1e-3 and abs(r["mismatch/kl"]) < 1e-4 for r in rows)
+    assert all(r["mismatch/ratio_mean"] == pytest.approx(1.0, abs=1e-3) for r in rows)
+    # rollouts were served by swerl's replicas behind verl's interface; they slept for each update (verl frees
+    # their weights), so verl's CheckpointEngineManager gave them back the same version 0 after each one
+    assert [r["engine/weights_version"] for r in rows] == [0.0, 0.0, 0.0]
     assert [r["engine/weight_syncs"] for r in rows] == [1.0, 2.0, 3.0]
     log = proc.stdout + proc.stderr
     assert "verl_weight_sync" in log and "CheckpointEngineManager.update_weights (naive)" in log
+    assert "engine_resynced_after_unchanged_policy" in log
     verl_ckpt = run / "checkpoints" / "verl"
     assert (verl_ckpt / "global_step_3" / "actor").is_dir()
     assert any((verl_ckpt / "global_step_3" / "actor").glob("model_world_size_2_rank_*.pt"))  # 2 FSDP2 ranks
@@ -52,9 +61,9 @@ def test_tiny_verl_trains_checkpoints_and_resumes(tmp_path: Path) -> None:
     proc = _train("--out", str(run), "--resume", "--set", "train.steps=4")
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-4000:]
     rows = _metrics(run)
-    assert [r["step"] for r in rows] == [1, 2, 3, 4] and rows[-1]["policy/updated"] == 1.0
-    # fresh replicas (dummy weights) got the restored policy (version 3) through verl's sync before serving
-    assert rows[-1]["engine/weights_version"] == 3.0 and rows[-1]["engine/weight_syncs"] == 2.0
+    assert [r["step"] for r in rows] == [1, 2, 3, 4] and rows[-1]["policy/steps_skipped"] == 1.0
+    # fresh replicas (dummy weights) got the restored policy (version 0) through verl's sync before serving
+    assert rows[-1]["engine/weights_version"] == 0.0 and rows[-1]["engine/weight_syncs"] == 2.0
     assert (verl_ckpt / "global_step_4" / "actor").is_dir()
 
 
@@ -77,7 +86,7 @@ def test_tiny_verl_sao_runs_the_critic_through_swerl_train(tmp_path: Path) -> No
     assert [r["policy/updated"] for r in rows] == [0.0, 1.0, 1.0]
     assert all("critic/value_loss" in r and "critic/grad_norm" in r and "critic/explained_variance" in r
                for r in rows)
-    assert all("policy/dis_masked_frac" in r for r in rows[1:])
+    assert all("policy/dis_masked_frac" in r and "mismatch/kl" in r for r in rows[1:])
     assert rows[0]["critic/value_mean"] == 0.0  # the zero-initialised head
     for k in range(1, len(rows)):  # values (before the update) move exactly when the critic saw a non-zero return
         assert (rows[k]["critic/value_mean"] != 0.0) == any(r["train/reward_mean"] > 0 for r in rows[:k]), k
