@@ -110,3 +110,19 @@ def test_recompute_fills_old_logprobs_on_the_loss_mask_only(model: torch.nn.Modu
         assert s.old_logprobs is not None and s.old_logprobs.dtype == np.float32
         assert np.all(s.old_logprobs[s.loss_mask == 0] == 0.0)
         assert np.allclose(s.old_logprobs, s.rollout_logprobs, atol=1e-6)  # the same model, no shift
+
+
+def test_recipe_show_accepts_the_settings_and_names_a_bad_value() -> None:
+    from typer.testing import CliRunner
+
+    from swerl.cli import app
+
+    res = CliRunner().invoke(app, ["recipe", "show", "tiny", "--set", "algorithm.rollout_correction=tis",
+                                   "--set", "algorithm.recompute_old_logprobs=true"])
+    assert res.exit_code == 0, res.output
+    assert "rollout_correction: tis" in res.output and "recompute_old_logprobs: true" in res.output
+    assert "rollout_correction_threshold: 2.0" in res.output
+    bad = CliRunner().invoke(app, ["recipe", "show", "tiny", "--set", "algorithm.rollout_correction=clip"])
+    assert bad.exit_code != 0 and "'algorithm.rollout_correction'" in bad.output + repr(bad.exception)
+    bad = CliRunner().invoke(app, ["recipe", "show", "tiny", "--set", "algorithm.rollout_correction_threshold=1"])
+    assert bad.exit_code != 0 and "'algorithm.rollout_correction_threshold'" in bad.output + repr(bad.exception)

@@ -228,3 +228,64 @@ def test_checkpoints_beyond_max_ckpt_to_keep_are_deleted_also_those_of_an_earlie
     assert {"global_step_3", "global_step_10"} <= {p.name for p in root.iterdir()}
     keep_all = VerlBackend(load_recipe("qwen9b", ["verl.max_ckpt_to_keep=null"]), checkpoint_dir=str(root))
     assert keep_all._prune_checkpoints(keep=str(root / "global_step_3")) == []
+
+
+def test_zero_gradient_is_no_step_no_version_and_the_same_weights_go_back(tiny_model: torch.nn.Module) -> None:
+    """The driver side of TorchBackend's rule: a worker that reports a zero gradient norm (it skipped the step)
+    makes the update `policy/updated` 0, and the replicas, which slept for it, get the unchanged version back."""
+
+    class ZeroActor(FakeActor):
+        def update_actor(self, td: Any) -> Any:
+            out = super().update_actor(td)
+            tu.get(out, "metrics")["grad_norm"] = [0.0]
+            return out
+
+    b, _ = _backend("qwen9b", tiny_model, dp_size=1)
+    b.actor_wg = ZeroActor(copy.deepcopy(tiny_model), b.actor_wg.cfg, 1)
+    calls: list[Any] = []
+
+    class Sync:
+        def sleep_replicas(self) -> None:
+            calls.append("sleep")
+
+        def update_weights(self, version: int) -> None:
+            calls.append(("sync", version))
+
+    b.weight_sync, b.engine_awake, b.synced_version = Sync(), True, 5
+    samples = random_batch(4, groups=2, per_group=2, vocab=VOCAB)
+    m = b.update(samples, [0.0] * len(samples))
+    assert (m["policy/steps_skipped"], m["policy/updated"], m["policy/grad_norm"]) == (1.0, 0.0, 0.0)
+    assert calls == ["sleep", ("sync", 5)] and b.engine_awake
+
+
+def test_the_worker_guard_skips_exactly_zero_gradients() -> None:
+    """`skip_zero_gradient_steps` on an engine-like object (single process): a zero gradient takes neither an
+    optimizer nor a scheduler step and reports norm 0; any non-zero element lets verl's own step run."""
+    from swerl.train.backends.verl.critic import skip_zero_gradient_steps
+
+    class Engine:
+        def __init__(self) -> None:
+            self.module = torch.nn.Linear(3, 2)
+            self.optimizer = torch.optim.AdamW(self.module.parameters(), lr=0.1)
+            self.lr_scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, lambda s: 1.0 / (s + 1))
+            self.steps = 0
+
+        def optimizer_step(self) -> float:
+            self.steps += 1
+            self.optimizer.step()
+            return 1.0
+
+        def lr_scheduler_step(self) -> float:
+            self.lr_scheduler.step()
+            return float(self.lr_scheduler.get_last_lr()[0])
+
+    e, counts = Engine(), {"taken": 0, "skipped": 0}
+    skip_zero_gradient_steps(e, counts)
+    before = [p.detach().clone() for p in e.module.parameters()]
+    for p in e.module.parameters():
+        p.grad = torch.zeros_like(p)
+    assert e.optimizer_step() == 0.0 and e.lr_scheduler_step() == 0.1
+    assert all(torch.equal(a, b) for a, b in zip(before, e.module.parameters(), strict=True)) and e.steps == 0
+    e.module.bias.grad = torch.tensor([0.0, 1e-30])
+    assert e.optimizer_step() == 1.0 and e.lr_scheduler_step() == 0.05 and e.steps == 1
+    assert counts == {"taken": 1, "skipped": 1}
