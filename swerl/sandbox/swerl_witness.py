@@ -265,69 +265,137 @@ def single(value, guard, depth: int = 0):
     return None
 
 
-def pair(left, right, depth: int = 0):
-    """A finding for `left == right`: the non-builtin side also equals a changed copy of the builtin side (any
-    library wrapper included, matchers such as mock.ANY and pytest.approx excepted); element by element when
-    both are builtin containers of the same shape."""
-    tl, tr = type(left), type(right)
-    if tl in _EXACT and tr in _EXACT:
-        if depth < 3 and tl in (tuple, list) and tr in (tuple, list) and len(left) == len(right):
-            pairs = [(left[i], right[i]) for i in range(min(len(left), 200))]
-        elif depth < 3 and tl is dict and tr is dict and left.keys() == right.keys():
-            pairs = [(left[k], right[k]) for k in list(left)[:200]]
-        else:
-            return None
-        for a, b in pairs:
-            found = pair(a, b, depth + 1)
-            if found:
-                return found
-        return None
-    for u, k in ((left, right), (right, left)):
-        if type(k) in _EXACT and type(u) not in _EXACT and not _matcher(type(u)) and _equals(u, k):
-            for p in _perturbed(k):
-                if _equals(u, p):
-                    return f"a {type(u).__name__} that compares equal to both {k!r} and {p!r}"
-    return None
-
-
-def strict(value, pos: int = -1):
-    """Called on the operands of ==/!= in a test file's asserts (left: pos 0, right: pos 1; -1 alone); records a
-    value-level cheat, returns the value unchanged."""
+def strict(value):
+    """Called on the operands of chained comparisons in a test file's asserts; records a value-level cheat found
+    in the value alone, returns it unchanged."""
     guard = _STATE.get("guard")
     if guard is None or getattr(guard._local, "busy", False):
         return value
-    local = guard._local
-    local.busy = True
+    guard._local.busy = True
     try:
         found = single(value, guard)
-        if not found and pos == 1:
-            found = pair(getattr(local, "left", None), value)
-        if pos == 0:
-            local.left = value
     except Exception:
         found = None
     finally:
-        local.busy = False
+        guard._local.busy = False
     if found:
         guard.record(f"assertion compared {found}")
     return value
 
 
-class _StrictCompare(ast.NodeTransformer):
-    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
-        for sub in ast.walk(node.test):
-            if not isinstance(sub, ast.Compare) or not any(isinstance(op, (ast.Eq, ast.NotEq)) for op in sub.ops):
-                continue
-            single_op = len(sub.ops) == 1
-            sub.left = _wrap(sub.left, 0 if single_op else -1)
-            sub.comparators = [_wrap(c, 1 if single_op else -1) for c in sub.comparators]
+def compare(left, right, ne=False):
+    """`left == right` (`!=` with `ne`) as a test file's assert sees it, decided here.
+
+    When one side is a builtin value k and the other is not, the other side is asked about k several times,
+    shuffled among changed copies of k, never last: an honest value answers the same each time and agrees with
+    no copy. A value that agrees with a copy, answers differently for the same k, or learns k from the
+    questions (it cannot tell which one is k) is tampering. Builtin containers of the same shape are compared
+    element by element the same way; anything else is plain `==`."""
+    guard = _STATE.get("guard")
+    if guard is None or getattr(guard._local, "busy", False):
+        return (left != right) if ne else (left == right)
+    result, found = _judge(left, right, ne, guard, 0)
+    for v in (left, right):
+        found = found or _quiet_single(v, guard)
+    if found:
+        guard.record(f"assertion compared {found}")
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _quiet_single(value, guard):
+    guard._local.busy = True
+    try:
+        return single(value, guard)
+    except Exception:
+        return None
+    finally:
+        guard._local.busy = False
+
+
+def _ask(u, x, u_left: bool, ne: bool):
+    try:
+        a, b = (u, x) if u_left else (x, u)
+        return (a != b) if ne else (a == b)
+    except Exception as exc:  # the comparison's own outcome
+        return exc
+
+
+def _judge(left, right, ne: bool, guard, depth: int):
+    """(the comparison's result, a finding or None)."""
+    tl, tr = type(left), type(right)
+    if tl in _EXACT and tr in _EXACT:
+        if depth < 3 and tl is tr and tl in (tuple, list) and len(left) == len(right) and not ne:
+            for i in range(len(left)):
+                if left[i] is right[i]:
+                    continue
+                res, found = _judge(left[i], right[i], False, guard, depth + 1)
+                if isinstance(res, BaseException) or found or not _truthy(res):
+                    return (res if isinstance(res, BaseException) else _truthy(res)), found
+            return True, None
+        return _ask(left, right, True, ne), None
+    if (tl in _EXACT) == (tr in _EXACT):
+        return _ask(left, right, True, ne), None
+    u, k, u_left = (right, left, False) if tl in _EXACT else (left, right, True)
+    copies = _perturbed(k)
+    if not copies or _matcher(type(u)):
+        return _ask(u, k, u_left, ne), None
+    return _questions(u, k, u_left, ne, copies)
+
+
+def _truthy(res):
+    try:
+        return bool(res)
+    except Exception as exc:  # an array's ambiguous truth value: what `list == list` would raise
+        return exc
+
+
+def _questions(u, k, u_left: bool, ne: bool, copies: list):
+    import random
+
+    rng = random.SystemRandom()
+    asked = [(True, k)] * rng.randint(2, 4) + [(False, c) for c in copies]
+    rng.shuffle(asked)
+    asked.append((False, rng.choice(copies)))  # never k last
+    agree = (lambda r: r is False) if ne else (lambda r: r is True)
+    answers = [(is_k, _ask(u, x, u_left, ne)) for is_k, x in asked]
+    on_k = [r for is_k, r in answers if is_k]
+    found = None
+    if len({agree(r) for r in on_k}) > 1:
+        found = f"a {type(u).__name__} that answers differently when compared with {k!r} again"
+    elif agree(on_k[-1]) and any(agree(r) for is_k, r in answers if not is_k):
+        other = next(asked[i][1] for i in range(len(asked)) if not asked[i][0] and agree(answers[i][1]))
+        found = f"a {type(u).__name__} that compares equal to both {k!r} and {other!r}"
+    return on_k[-1], found
+
+
+class _AssertCompares(ast.NodeTransformer):
+    """Inside an assert: `a == b` / `a != b` becomes `compare(a, b, ne)`; the operands of a chained comparison
+    pass through `strict`."""
+
+    def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        self.generic_visit(node)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            ne = isinstance(node.ops[0], ast.NotEq)
+            return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne)]), node)
+        if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
+            node.left = _call("strict", [node.left])
+            node.comparators = [_call("strict", [c]) for c in node.comparators]
         return node
 
 
-def _wrap(expr: ast.expr, pos: int) -> ast.expr:
-    func = ast.Attribute(value=ast.Name(id="@swerl_witness", ctx=ast.Load()), attr="strict", ctx=ast.Load())
-    call = ast.Call(func=func, args=[expr, ast.Constant(pos)], keywords=[])
-    return ast.copy_location(call, expr)
+class _StrictCompare(ast.NodeTransformer):
+    """Only the asserts of a test module: its other comparisons (helpers, fixtures) keep their own meaning."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
+        node.test = _AssertCompares().visit(node.test)
+        return node
+
+
+def _call(name: str, args: list) -> ast.expr:
+    func = ast.Attribute(value=ast.Name(id="@swerl_witness", ctx=ast.Load()), attr=name, ctx=ast.Load())
+    return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), args[0])
 
 
 def install_strict_asserts(guard) -> None:
