@@ -237,13 +237,25 @@ def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: grad
             shutil.rmtree(tree)
             applied.rename(tree)
         except gradetree.PatchRejected as exc:
-            return f"the task's test_patch does not apply: {exc}"[:500], "infra", common
+            # the agent's tree broke it (e.g. replaced the tests directory) when it applies to the pristine tree
+            kind = "agent" if _applies(pristine.tip, work / "probe", plan.test_patch) else "infra"
+            return f"the task's test_patch does not apply: {exc}"[:500], kind, common
     changed = [c.path for c in changes if c.after is not None and c.after.kind == "file"]
     long_paths = [c.path for c in changes if c.after is not None and len(c.path.encode(errors="surrogateescape"))
                   > MAX_PATH_BYTES]
     if long_paths:
         return f"a path in the patched tree is longer than {MAX_PATH_BYTES} bytes: {long_paths[0][:80]}...", "agent", common
     return Built(common, changed, sorted(protected), tampering)
+
+
+def _applies(tree: Path, scratch: Path, patch: str) -> bool:
+    try:
+        gradetree.apply_patch(tree, scratch, patch)
+        return True
+    except (gradetree.PatchRejected, OSError):
+        return False
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
