@@ -66,3 +66,31 @@ def test_status_lines_printed_by_the_code_under_test_do_not_pay(sb_pack: Path, s
     assert res.exception is None or isinstance(res.exception, SystemExit), res.output
     grades = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
     assert len(grades) == 1 and grades[0]["resolved"] is False, grades
+
+
+def test_replacing_the_tests_directory_is_the_agents_failure(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
+                                                             tmp_path: Path) -> None:
+    """A prediction that deletes the tests and puts a symlink in their place breaks the task's test_patch: an agent
+    failure (reward 0), never an infrastructure failure (retried, never trained on)."""
+    row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
+    repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
+    work = tmp_path / "work"
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", *args], cwd=work, env=env, check=True, capture_output=True, text=True).stdout
+
+    subprocess.run(["git", "clone", "-q", str(repo), str(work)], env=env, check=True)
+    git("checkout", "-q", row["base_commit"])
+    git("rm", "-r", "-q", "tests")
+    (work / "tests").symlink_to("calc")
+    git("add", "-A")
+    patch = git("diff", "--cached", "--binary")
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": patch}) + "\n")
+    out = tmp_path / "graded"
+    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
+                                   str(sb_pack), "--grade-only", str(preds), "--out", str(out)])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    grades = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
+    assert grades[0]["resolved"] is False and grades[0]["outcome"] != "infra_failure", grades[0]
