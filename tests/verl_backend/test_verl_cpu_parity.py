@@ -122,17 +122,17 @@ def test_all_fail_batch_takes_no_step_on_either_backend(run: dict[str, Any]) -> 
         assert abs(r["vm"][k] - r["tm"][k]) <= REL * max(abs(r["tm"][k]), 1e-2), k
 
 
-def test_asymmetric_advantage_matches(run: dict[str, Any]) -> None:
+def test_asymmetric_advantage_matches(run: dict[str, Any], record_property: Any) -> None:
     from swerl.train.advantage import compute_advantages
 
     adv = compute_advantages(run["samples"], negative_scale=0.1)
     assert any(a < 0 for a in adv) and any(a > 0 for a in adv)
     r = _update_both(run, run["samples"], adv, recompute=False)
-    _assert_parity(r)
+    record_property("parity", _assert_parity(r))
     assert run["verl"].actor_wg.optimizer_step_counts()[0] == {"taken": 1, "skipped": 1}
 
 
-def test_recomputed_pi_old_with_tis_matches(run: dict[str, Any]) -> None:
+def test_recomputed_pi_old_with_tis_matches(run: dict[str, Any], record_property: Any) -> None:
     from swerl.train.advantage import compute_advantages
 
     run["torch"].config.rollout_correction = "tis"
@@ -140,16 +140,16 @@ def test_recomputed_pi_old_with_tis_matches(run: dict[str, Any]) -> None:
     adv = compute_advantages(run["samples"], negative_scale=0.1)
     r = _update_both(run, run["samples"], adv, recompute=True)
     assert r["gap"] < 1e-5  # pi_old: verl's compute_log_prob = the torch forward, token by token
-    _assert_parity(r)
+    record_property("parity", {**_assert_parity(r), "pi_old_gap": r["gap"]})
     assert 0 < r["tm"]["mismatch/masked_frac"] < 1  # noise 0.3 vs C = 1.3: the truncation bites on some tokens
     assert r["tm"]["policy/approx_kl"] == pytest.approx(0.0, abs=1e-6)  # first step: pi_theta = pi_old
 
 
-def test_mis_without_recompute_matches(run: dict[str, Any]) -> None:
+def test_mis_without_recompute_matches(run: dict[str, Any], record_property: Any) -> None:
     from swerl.train.advantage import compute_advantages
 
     run["torch"].config.rollout_correction = "mis"
     run["verl"].recipe.algorithm.rollout_correction = "mis"
     r = _update_both(run, run["samples"], compute_advantages(run["samples"]), recompute=False)
-    _assert_parity(r)
+    record_property("parity", _assert_parity(r))
     assert 0 < r["tm"]["mismatch/masked_frac"] < 1
