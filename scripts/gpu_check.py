@@ -20,7 +20,7 @@ pass, each with these stages (the JSON report is rewritten after every stage, an
               metric), per-layer checkpointing: peak memory, tokens/s, MFU.
 3. `logprobs` the same random model scores the same tokens two ways: one forward (chunked kernel, as the trainer)
               and prefill + token-by-token decode with the cache (recurrent kernel, as vLLM's decode): the
-              trainer/engine log-prob mismatch that docs/algorithms.md sec. 11 corrects, in numbers.
+              trainer/engine log-prob mismatch that docs/algorithms.md sec. 4 corrects, in numbers.
 4. `adam`     AdamW (fused on a GPU) on one rank's shard of the 9B model under 8-way FSDP (fp32 weights, grads,
               m, v), then pinned host<->device copies of the Adam states, which verl moves to the GPU for each
               update and back (optimizer_offload): seconds and GB/s.

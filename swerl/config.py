@@ -140,9 +140,9 @@ class AlgorithmConfig(_Section):
     staleness_limit: int = Field(4, ge=0)
     rollout_correction: Literal["none", "tis", "mis"] = Field(
         "none", description="Off-policy correction against the logged behaviour log-probs (docs/algorithms.md "
-        "sec. 11): tis truncates the importance weight at the threshold, mis masks tokens outside "
-        "[1/threshold, threshold]; mismatch/* metrics are reported either way.")
-    rollout_correction_threshold: float = Field(2.0, gt=1, description="C of docs/algorithms.md sec. 11 eqs. 18-19.")
+        "sec. 4, rollout correction): tis truncates the importance weight at the threshold, mis masks tokens "
+        "outside [1/threshold, threshold]; mismatch/* metrics are reported either way.")
+    rollout_correction_threshold: float = Field(2.0, gt=1, description="C of docs/algorithms.md sec. 4 eqs. 18-19.")
     recompute_old_logprobs: bool = Field(
         False, description="The trainer recomputes pi_old once per update, before its first optimizer step; the clip "
         "(or DIS band) is then against pi_old and the correction against the behaviour log-probs (decoupled).")

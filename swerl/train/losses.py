@@ -1,5 +1,5 @@
-"""Policy losses, loss aggregation and rollout correction (docs/algorithms.md sec. 4 eqs. 14-16, sec. 8 DIS,
-sec. 11 eqs. 17-21), as pure tensor functions.
+"""Policy losses, loss aggregation and rollout correction (docs/algorithms.md sec. 4 eqs. 14-21, sec. 8 DIS), as
+pure tensor functions.
 
 Shapes: B rows, T positions. A row may hold one sample or several packed samples,
 so aggregation is driven by per-token `sample_index` / `rollout_index` tensors, not
@@ -196,7 +196,7 @@ def rollout_correction_weights(
     *, decoupled: bool,
 ) -> tuple[torch.Tensor, torch.Tensor]:
     """Per-token factor w_t on the policy loss that corrects for the engine/trainer mismatch (docs/algorithms.md
-    sec. 11), shapes (...) -> (w (...), changed (...) bool). No gradient flows through w.
+    sec. 4, rollout correction), shapes (...) -> (w (...), changed (...) bool). No gradient flows through w.
 
     rho_t = exp(ref_logp - behaviour_logp)                              (17)
         ref_logp is pi_old recomputed by the trainer (`decoupled`), else the current policy's log-probs

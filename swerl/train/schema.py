@@ -45,7 +45,7 @@ class Sample(BaseModel):
     policy_versions: list[int | None] = Field(default_factory=list)
     old_logprobs: Floats | None = None
     """pi_old recomputed by the trainer at the start of the update (`algorithm.recompute_old_logprobs`,
-    docs/algorithms.md sec. 11), aligned like `rollout_logprobs`; None: pi_old is the logged behaviour."""
+    docs/algorithms.md sec. 4), aligned like `rollout_logprobs`; None: pi_old is the logged behaviour."""
 
     @model_validator(mode="after")
     def _aligned(self) -> Sample:

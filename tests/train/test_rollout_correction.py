@@ -1,4 +1,4 @@
-"""Rollout correction (docs/algorithms.md sec. 11): the weights on worked numbers, and what `TorchBackend` does
+"""Rollout correction (docs/algorithms.md sec. 4): the weights on worked numbers, and what `TorchBackend` does
 with them. The verl backend's parity on the same rules is tests/verl_backend/test_verl_update_path.py."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from swerl.train.losses import mismatch_metrics, mismatch_sums, rollout_correcti
 
 
 def test_weights_on_the_worked_numbers() -> None:
-    """sec. 11 example: rho = 3, 1 and 0.4 against C = 2."""
+    """sec. 4 rollout-correction example: rho = 3, 1 and 0.4 against C = 2."""
     behaviour = torch.log(torch.tensor([0.1, 0.5, 0.5]))
     ref = torch.log(torch.tensor([0.3, 0.5, 0.2]))  # rho = 3, 1, 0.4
     w, changed = rollout_correction_weights(ref, behaviour, "tis", 2.0, decoupled=True)

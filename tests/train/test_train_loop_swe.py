@@ -78,7 +78,7 @@ def test_blocked_hacks_are_counted_with_examples(tmp_path: Path, monkeypatch: py
 
 def test_tiny_recipe_trains_on_agent_failures(tmp_path: Path) -> None:
     """A random model fails both rollouts: every advantage is 0, so no optimizer step and no new version; the
-    trainer recomputes pi_old and measures the engine/trainer mismatch (docs/algorithms.md sec. 11)."""
+    trainer recomputes pi_old and measures the engine/trainer mismatch (docs/algorithms.md sec. 4)."""
     run = tmp_path / "run"
     res = train(tiny("rollout.max_tokens=32", "train.val_every=1", "data.val_limit=1",
                      "algorithm.rollout_correction=tis", "algorithm.recompute_old_logprobs=true"), run)

@@ -179,7 +179,7 @@ def test_frozen_attention_matches_the_torch_backend_critic(tiny_model: torch.nn.
                                                                         ("none", True, "seq-mean-token-mean", 2)])
 def test_rollout_correction_matches_torch_backend(tiny_model: torch.nn.Module, actor_cfgs: dict, correction: str,
                                                   recompute: bool, mode: str, dp_size: int) -> None:
-    """docs/algorithms.md sec. 11 through verl's micro-batching: the loss, every gradient and the mismatch sums
+    """docs/algorithms.md sec. 4 through verl's micro-batching: the loss, every gradient and the mismatch sums
     equal `TorchBackend`'s, with pi_old recomputed (decoupled) or not (bypass), and the asymmetric advantage."""
     from verl_helpers import with_policy_logprobs
 

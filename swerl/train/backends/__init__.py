@@ -18,12 +18,12 @@ class TrainingBackend(Protocol):
         a critic compute them (SAO). `update_index`: how many loop updates came before this one (SAO's
         critic warm-up counts updates; None = count optimizer steps). Returns metrics, with
         `policy/updated` 0.0 when the policy did not change (SAO warm-up, or a zero gradient:
-        `policy/steps_skipped`), and `mismatch/*` (docs/algorithms.md sec. 11) whenever the policy loss ran."""
+        `policy/steps_skipped`), and `mismatch/*` (docs/algorithms.md sec. 4) whenever the policy loss ran."""
         ...
 
     def compute_logprobs(self, samples: Sequence[Sample]) -> list[Any]:
         """Log-probs of each sample's tokens under the current weights, aligned like `rollout_logprobs` (0 off
-        the loss mask): pi_old when `algorithm.recompute_old_logprobs` is on (docs/algorithms.md sec. 11)."""
+        the loss mask): pi_old when `algorithm.recompute_old_logprobs` is on (docs/algorithms.md sec. 4)."""
         ...
 
     def state_dict(self) -> dict[str, Any]:

@@ -161,7 +161,7 @@ class TorchBackend:
 
     @staticmethod
     def _old_logp(b: TensorBatch) -> torch.Tensor:
-        """(N,) pi_old: recomputed by the trainer when the samples carry it (sec. 11), else the behaviour's."""
+        """(N,) pi_old: recomputed by the trainer when the samples carry it (sec. 4), else the behaviour's."""
         return b.targets("old_logp") if "old_logp" in b.extra else b.rollout_logp[b.target_mask]
 
     def _token_policy_loss(self, b: TensorBatch, logp: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor,

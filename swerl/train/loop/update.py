@@ -1,7 +1,7 @@
 """One update from completed rollouts, in the order it runs (docs/algorithms.md secs. 2-6 and 8):
 fetch events, drop over-stale rollouts (sec. 6), assemble (secs. 1-2), advantages over rollouts
 (sec. 3; SAO: critic + skip-observation GAE, sec. 8), optionally pi_old recomputed by the trainer
-(sec. 11), `backend.update` per mini-batch of whole groups (secs. 4-5), metrics."""
+(sec. 4), `backend.update` per mini-batch of whole groups (secs. 4-5), metrics."""
 
 from __future__ import annotations
 
@@ -112,7 +112,7 @@ def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
 
 def recompute_old_logprobs(backend: TrainingBackend, samples: Sequence[Sample]) -> None:
     """Set every sample's `old_logprobs` to the trainer's log-probs under the current weights (docs/algorithms.md
-    sec. 11, decoupled): the clip and DIS band then measure only this update's own policy change, and the
+    sec. 4, decoupled): the clip and DIS band then measure only this update's own policy change, and the
     engine/trainer mismatch goes to the rollout correction's weight instead."""
     compute = getattr(backend, "compute_logprobs", None)
     if compute is None:
@@ -141,7 +141,7 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
         metrics |= {"adv/mean": statistics.fmean(per_rollout), "adv/abs_mean": statistics.fmean(map(abs, per_rollout)),
                     "adv/std": statistics.pstdev(per_rollout) if len(per_rollout) > 1 else 0.0,
                     "adv/zero_frac": sum(1 for x in per_rollout if abs(x) < 1e-9) / len(per_rollout)}
-    if a.recompute_old_logprobs:  # sec. 11: pi_old once per update, before its first optimizer step
+    if a.recompute_old_logprobs:  # sec. 4 (rollout correction): pi_old once per update, before its first optimizer step
         recompute_old_logprobs(backend, batch.samples)
     steps = mini_batches(batch, recipe.train.mini_batches)  # the same split on every pass
     for _ in range(recipe.train.ppo_epochs):

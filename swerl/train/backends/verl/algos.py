@@ -40,7 +40,7 @@ class StepInfo:
     rollout_index  (b,) long, step-global rollout id per row (-1: padding row)
     sample_index   (b,) long, step-global sample id per row (-1: padding row)
     dp_size        data-parallel ranks: FSDP averages gradients, so each rank's loss is x dp_size
-    correction     rollout correction (docs/algorithms.md sec. 11): none | tis | mis, its threshold C, and
+    correction     rollout correction (docs/algorithms.md sec. 4): none | tis | mis, its threshold C, and
                    whether `old_log_probs` is pi_old recomputed by the trainer (decoupled) or the behaviour's
     """
 

@@ -67,7 +67,7 @@ def _reduce(metrics: dict[str, Any], prefix: str, flag_key: str = "policy/clip_f
         out["policy/ratio_mean"] = sums.get("ratio", 0.0) / n
         if "entropy" in sums:
             out["policy/entropy"] = sums["entropy"] / n
-    if mismatch:  # docs/algorithms.md sec. 11, the definitions of `TorchBackend`
+    if mismatch:  # docs/algorithms.md sec. 4, the definitions of `TorchBackend`
         out.update(mismatch_metrics(mismatch))
     return out
 
@@ -362,7 +362,7 @@ class VerlBackend:
 
     def compute_logprobs(self, samples: Sequence[Sample]) -> list[Any]:
         """pi_old per sample from the actor's current weights (verl's `compute_log_prob`, forward only), aligned
-        like `rollout_logprobs`, 0 off the loss mask (docs/algorithms.md sec. 11)."""
+        like `rollout_logprobs`, 0 off the loss mask (docs/algorithms.md sec. 4)."""
         import numpy as np
         from verl.utils import tensordict_utils as tu
         from verl.workers.utils.padding import no_padding_2_padding

@@ -42,7 +42,7 @@ def step_info(data: Any, dp_size: int) -> StepInfo | None:
 
 def correction(step: StepInfo | None, log_prob: torch.Tensor, batch: Any,
                mask: torch.Tensor) -> tuple[torch.Tensor, dict[str, Any]]:
-    """(b, R) rollout-correction factor w (docs/algorithms.md sec. 11 eqs. 17-20, `TorchBackend`'s rule) and the
+    """(b, R) rollout-correction factor w (docs/algorithms.md sec. 4 eqs. 17-20, `TorchBackend`'s rule) and the
     micro-batch's mismatch sums as verl metrics. pi_old is `old_log_probs`; the behaviour is `rollout_log_probs`."""
     mode, c, decoupled = ("none", 2.0, False) if step is None else (step.correction, step.threshold, step.decoupled)
     behaviour = batch["rollout_log_probs"].float()
