@@ -338,13 +338,7 @@ class VerlBackend:
         train_policy = not self.use_critic or done >= a.critic_warmup_steps
         metrics["policy/updated"] = float(train_policy)
         if train_policy:
-            out = self.actor_wg.update_actor(to_worker_tensordict(dp, calculate_entropy=self.calculate_entropy))
-            flag_key = "policy/clip_frac" if a.policy_loss == "ppo" else "policy/dis_masked_frac"
-            metrics.update(_reduce(tu.get(out, "metrics"), "actor", flag_key))
-            # the worker skipped the step exactly when the gradient was zero (critic.skip_zero_gradient_steps),
-            # and then reports a norm of exactly 0: the loop publishes no new version (TorchBackend's rule)
-            metrics["policy/steps_skipped"] = float(metrics.get("policy/grad_norm", 1.0) == 0.0)
-            metrics["policy/updated"] = 1.0 - metrics["policy/steps_skipped"]
+            metrics.update(self._policy_update(dp))
         if self.use_critic:
             out = self.critic_wg.train_mini_batch(to_worker_tensordict(dp, epochs=a.critic_updates)).get()
             metrics.update(_reduce_critic(tu.get(out, "metrics")))
@@ -358,6 +352,21 @@ class VerlBackend:
         metrics["time/update_s"] = dt
         metrics["perf/tokens_per_s"] = metrics["batch/tokens"] / dt if dt > 0 else 0.0
         log.info("update", step=self.step, **{k: round(v, 6) for k, v in metrics.items()})
+        return metrics
+
+    def _policy_update(self, dp: Any) -> dict[str, float]:
+        """verl's actor update on `dp`; the worker skips the step exactly when the gradient is zero
+        (`critic.skip_zero_gradient_steps`) and then reports a norm of exactly 0: `policy/updated` 0, and the loop
+        publishes no new version (TorchBackend's rule)."""
+        from verl.utils import tensordict_utils as tu
+
+        from swerl.train.backends.verl.proto import to_worker_tensordict
+
+        out = self.actor_wg.update_actor(to_worker_tensordict(dp, calculate_entropy=self.calculate_entropy))
+        flag_key = "policy/clip_frac" if self.recipe.algorithm.policy_loss == "ppo" else "policy/dis_masked_frac"
+        metrics = _reduce(tu.get(out, "metrics"), "actor", flag_key)
+        metrics["policy/steps_skipped"] = float(metrics.get("policy/grad_norm", 1.0) == 0.0)
+        metrics["policy/updated"] = 1.0 - metrics["policy/steps_skipped"]
         return metrics
 
     def compute_logprobs(self, samples: Sequence[Sample]) -> list[Any]:

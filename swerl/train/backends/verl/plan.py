@@ -223,31 +223,7 @@ def resource_plan(recipe: Recipe, *, peak_tflops: float = 989.0, mfu: float = 0.
         n, sp, tp, dp, replicas = 1, 1, 1, 1, 0
         shape = _Shape(params, 1, t.micro_batch_tokens, m.num_layers, m.hidden_size, m.vocab_size, sao, False,
                        False, entropy=True, logit_bytes=2 if m.dtype == "bfloat16" else 4)
-    on_gpu = bool(gpu_gib)
-    update = update_lines(shape, on_gpu and t.backend == "verl")
-    rollout = _trainer_resident(shape)
-    sync: list[MemoryLine] = []
-    util = None
-    if replicas and v.rollout_engine == "swerl":  # the embedded engine: one full copy of the weights per replica
-        rollout.append(MemoryLine("swerl engine weights (fp32)", 4 * params / GIB,
-                                  "embedded engine, a full copy per replica; its storage is freed while asleep"))
-    elif replicas:
-        util, pool_lines, sync = _vllm_phases(v, params, tp, gpu_gib, sum(x.gib for x in rollout), issues, warnings)
-        rollout += pool_lines
-        sync = [*_trainer_resident(shape), *sync]
-        update.append(MemoryLine("vLLM asleep (level 2)", VLLM_ASLEEP_GIB, "CUDA context, CUDA graphs; assumed",
-                                 VERL["vllm_asleep"]))
-    if on_gpu:
-        head = MemoryLine("headroom", HEADROOM_GIB, "CUDA context, NCCL, fragmentation")
-        update.append(head)
-        rollout.append(head)
-        if sync:
-            sync.append(head)
-    if on_gpu:
-        for phase, lines in (("update", update), ("rollout", rollout), ("sync", sync)):
-            used = sum(x.gib for x in lines)
-            if used > gpu_gib:
-                issues.append(f"{phase} phase needs ~{used:.1f} GiB per GPU > {gpu_gib:g} GiB")
+    update, rollout, sync, util = _phases(recipe, shape, replicas, tp, gpu_gib, issues, warnings)
     warnings += _batch_warnings(recipe, issues, nnodes)
     flops = max(n, 1) * peak_tflops * 1e12 * mfu if gpu_gib else 0.0
     return ResourcePlan(
@@ -264,6 +240,36 @@ def resource_plan(recipe: Recipe, *, peak_tflops: float = 989.0, mfu: float = 0.
                     ("memory: verl 0.9.1's phases (each line cites the verl code it models); activation sizes are "
                      "rough; not yet checked against perf/max_memory_allocated_gb of a GPU run",),
         warnings=tuple(warnings), issues=tuple(issues))
+
+
+def _phases(recipe: Recipe, shape: _Shape, replicas: int, tp: int, gpu_gib: float, issues: list[str],
+            warnings: list[str]) -> tuple[list[MemoryLine], list[MemoryLine], list[MemoryLine], float | None]:
+    """The update, rollout and sync lines (module doc) and the recommended vLLM share; a phase over the GPU's
+    memory is an issue."""
+    v = recipe.verl
+    on_gpu = bool(gpu_gib)
+    update = update_lines(shape, on_gpu and recipe.train.backend == "verl")
+    rollout = _trainer_resident(shape)
+    sync: list[MemoryLine] = []
+    util = None
+    if replicas and v.rollout_engine == "swerl":  # the embedded engine: one full copy of the weights per replica
+        rollout.append(MemoryLine("swerl engine weights (fp32)", 4 * shape.params / GIB,
+                                  "embedded engine, a full copy per replica; its storage is freed while asleep"))
+    elif replicas:
+        util, pool, sync = _vllm_phases(v, shape.params, tp, gpu_gib, sum(x.gib for x in rollout), issues, warnings)
+        rollout += pool
+        sync = [*_trainer_resident(shape), *sync]
+        update.append(MemoryLine("vLLM asleep (level 2)", VLLM_ASLEEP_GIB, "CUDA context, CUDA graphs; assumed",
+                                 VERL["vllm_asleep"]))
+    if on_gpu:
+        head = MemoryLine("headroom", HEADROOM_GIB, "CUDA context, NCCL, fragmentation")
+        for lines in (update, rollout, sync) if sync else (update, rollout):
+            lines.append(head)
+        for phase, lines in (("update", update), ("rollout", rollout), ("sync", sync)):
+            used = sum(x.gib for x in lines)
+            if used > gpu_gib:
+                issues.append(f"{phase} phase needs ~{used:.1f} GiB per GPU > {gpu_gib:g} GiB")
+    return update, rollout, sync, util
 
 
 def _layout_issues(recipe: Recipe, n: int) -> list[str]:
