@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import errno
 import importlib
-import shutil
 import tempfile
 import threading
 import time
@@ -22,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from swerl.errors import ConfigError
 from swerl.log import get_logger
+from swerl.sandbox import hostfs
 from swerl.sandbox.schema import ExecResult, GradeResult, PatchResult, SandboxSettings, SandboxTask
 
 log = get_logger(__name__)
@@ -40,10 +40,27 @@ class SandboxError(RuntimeError):
 
 class AgentFault(SandboxError):
     """The sandbox failed because of what the agent did inside it (killed exec server, garbage on the channel,
-    copy/size limits, hostile file names): an agent failure, trained as reward 0, never retried as infra."""
+    copy/size/depth limits, hostile file names, its disk quota filled): an agent failure, trained as reward 0,
+    never retried as infra. Any failure while the host handles agent-produced data is this, unless it is an
+    `InfraError`."""
 
 
-_HOST_FULL = (errno.ENOSPC, errno.EDQUOT)
+class InfraError(SandboxError):
+    """A *named* infrastructure failure the agent cannot cause; only these stay infrastructure when they happen
+    while the host handles agent-produced data (copy-out, patch extraction, tree diff, patch apply)."""
+
+
+class EngineUnavailable(InfraError):
+    """The container engine / API server does not answer."""
+
+
+class HostDiskFull(InfraError):
+    """The host's disk is full and the sandbox did not fill it (its usage, as its quota reports it, is within
+    `SandboxSettings.disk_mb`)."""
+
+
+class SandboxConfigError(SandboxError, ConfigError):
+    """A sandbox setting is unusable on this host (the message names it); raised when the backend is created."""
 
 
 class HardeningError(SandboxError):
@@ -192,46 +209,64 @@ class BackendBase(ABC):
         return self._exec(handle, argv, limit, cwd or handle.task.workdir)
 
     def extract_patch(self, handle: SandboxHandle) -> PatchResult:
-        """Copy the work tree to the host and diff it there against the saved `.git` (see `patch.py`)."""
+        """Copy the work tree to the host and diff it there against the saved `.git` (see `patch.py`).
+
+        Whatever goes wrong on the way (size, depth, names, modes, git choking on the tree, a tree that changes
+        under the copy) is the agent's doing (`AgentFault`), unless it is a named `InfraError` (engine down,
+        host disk full without the sandbox having filled it)."""
         from swerl.sandbox.patch import compute_patch, test_files_of
 
         if handle.git_dir is None:
             raise SandboxError(f"sandbox {handle.id} has no saved .git (pristine sandboxes have no patch)")
-        tree = Path(tempfile.mkdtemp(prefix="tree-", dir=handle.host_dir))
+        tree: Path | None = None
         try:
+            tree = Path(tempfile.mkdtemp(prefix="tree-", dir=handle.host_dir))
             self.copy_out(handle, handle.task.workdir, tree)
             task = handle.task
-            try:
-                return compute_patch(handle.git_dir, tree,
-                                     test_files=test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS))
-            except (RuntimeError, UnicodeError, ValueError, OSError) as exc:
-                if isinstance(exc, SandboxError) or (isinstance(exc, OSError) and exc.errno in _HOST_FULL):
-                    raise
-                # git on the host choked on the tree the agent left (names, modes, sizes): its doing, not infra
-                raise AgentFault(f"sandbox {handle.id}: the work tree cannot be diffed: {str(exc)[:300]}") from exc
+            return compute_patch(handle.git_dir, tree, test_files=test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS),
+                                 max_depth=self.settings.limits.max_depth)
+        except (AgentFault, InfraError):
+            raise
+        except Exception as exc:
+            if hostfs.is_disk_full(exc):
+                raise self.disk_full_error(handle, exc) from exc
+            raise AgentFault(f"sandbox {handle.id}: the work tree cannot be copied out or diffed: "
+                             f"{type(exc).__name__}: {str(exc)[:300]}") from exc
         finally:
-            shutil.rmtree(tree, ignore_errors=True)
+            if tree is not None:
+                hostfs.rmtree_quietly(tree)
+
+    def disk_full_error(self, handle: SandboxHandle, exc: BaseException, *, into_sandbox: bool = False) -> SandboxError:
+        """Who filled the disk when the host got ENOSPC/EDQUOT handling `handle`'s data: `AgentFault` if the
+        sandbox did (its own quota full; `into_sandbox`: the write went to the sandbox's own filesystem), else
+        `HostDiskFull`. Backends that can measure a sandbox's usage override this."""
+        return HostDiskFull(f"sandbox {handle.id}: host disk full: {exc}")
 
     def stop(self, handle: SandboxHandle) -> None:
-        """Tear down; idempotent; never raises for an already-gone sandbox."""
+        """Tear down; idempotent; never raises (for an already-gone sandbox, a tree the agent made hostile, ...)."""
         if handle.stopped:
             return
         handle.stopped = True
         try:
             self._teardown(handle)
         except Exception as exc:  # stop must not mask the error that led here
-            log.warning("sandbox teardown failed", id=handle.id, error=str(exc))
+            log.warning("sandbox teardown failed", id=handle.id, error=f"{type(exc).__name__}: {exc}"[:300])
         finally:
-            shutil.rmtree(handle.host_dir, ignore_errors=True)
+            try:
+                hostfs.rmtree_quietly(handle.host_dir)
+            except Exception as exc:  # pragma: no cover - rmtree_quietly does not raise
+                log.warning("sandbox host dir left behind", id=handle.id, error=str(exc)[:200])
             with _LIVE_LOCK:
                 _LIVE.pop(handle.id, None)
             log.info("sandbox stopped", backend=self.name, id=handle.id)
 
     def grade(self, task: SandboxTask, patch: str) -> GradeResult:
         """Grade `patch`: tree built on the host, tests in a fresh sandbox without `.git` (see `grade.py`)."""
+        from swerl.sandbox import gradetree
         from swerl.sandbox.grade import grade
 
-        return grade(self, task, patch)
+        with gradetree.use_limits(self.settings.limits):
+            return grade(self, task, patch)
 
     @contextlib.contextmanager
     def session(self, task: SandboxTask) -> Iterator[SandboxHandle]:

@@ -2,13 +2,19 @@
 
 Commands never run as host root: a root caller's sandbox uid 0 would be host root for the
 kernel (it could open `/proc/sys/kernel/core_pattern`), so a root caller starts bwrap
-without a user namespace and runs every command as `BwrapSettings.uid`; only the exec
-server (`bwrap_server.py`) keeps uid 0, with just the capabilities to start and kill them.
+without a user namespace and runs every command as `BwrapSettings.uid` (a uid no host
+account has: refused otherwise); only the exec server (`bwrap_server.py`) keeps uid 0, with
+just the capabilities to start and kill them.
+
+Limits (`limits.py`): every bwrap of a sandbox runs in its own pids cgroup (v1 or v2; else
+RLIMIT_NPROC), and as root the work tree, /tmp and $HOME live on a tmpfs of `disk_mb` mounted
+on the host, so the agent's writes end in ENOSPC inside and a full disk is blamed by what
+that filesystem reports. What cannot be applied (a non-root caller) is logged.
 """
 
 from __future__ import annotations
 
-import errno
+import contextlib
 import os
 import shutil
 import stat
@@ -16,8 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from swerl.log import get_logger
-from swerl.sandbox import hardening, hostfs
-from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
+from swerl.sandbox import hardening, hostfs, limits
+from swerl.sandbox.base import (
+    AgentFault,
+    BackendBase,
+    HardeningError,
+    HostDiskFull,
+    SandboxConfigError,
+    SandboxError,
+    SandboxHandle,
+)
 from swerl.sandbox.bwrap_server import SERVER_CAPS, ChannelFault, ExecServer
 from swerl.sandbox.patch import git_env, run_git
 from swerl.sandbox.proc import run_capped
@@ -72,6 +86,20 @@ class BwrapSandbox(BackendBase):
         self.as_root = os.geteuid() == 0
         self.uid = cfg.uid if self.as_root else os.geteuid()
         self.gid = cfg.uid if self.as_root else os.getegid()
+        if self.as_root and (known := limits.host_account(cfg.uid, cfg.uid)):
+            raise SandboxConfigError(f"sandbox.bwrap.uid={cfg.uid}: {known}; sandbox commands must run as a uid (and "
+                                     "gid) no host account or group has - choose another (default "
+                                     "2000000000)")
+        if not self.as_root:
+            limits.log_once("bwrap:nonroot", "bwrap as a non-root caller: commands run as the caller's uid (a user "
+                            "namespace), no disk quota (cannot mount); bwrap.uid applies to root callers only",
+                            uid=self.uid)
+        try:
+            self.pids = limits.PidsLimiter(cfg.pids_limiter)
+        except RuntimeError as exc:
+            raise SandboxConfigError(f"sandbox.bwrap.pids_limiter: {exc}") from exc
+        if self.as_root and cfg.disk_quota:
+            limits.reap_quotas()
         if self.as_root and self.rootfs is not None:
             mode = self.rootfs.stat().st_mode
             if mode & 0o005 != 0o005:  # mkdtemp made it 0700: the sandbox uid could not even traverse "/"
@@ -109,18 +137,37 @@ class BwrapSandbox(BackendBase):
             raise SandboxError(f"task {task.instance_id}: the bwrap backend needs a local repo_dir (got {task.repo_dir})")
         if self.rootfs is not None and not (self.rootfs / task.workdir.lstrip("/")).is_dir():
             raise SandboxError(f"rootfs {self.rootfs} has no mount point for workdir {task.workdir}")
-        work, tmp, home = handle.host_dir / "work", handle.host_dir / "tmp", handle.host_dir / "home"
+        fs = self._mount_quota(handle)
+        work, tmp, home = fs / "work", fs / "tmp", fs / "home"
+        handle.state.update(work=work, tmp=tmp, home=home)
+        handle.state["pids"] = self.pids.create(handle.id, self.settings.pids_limit, uid=self.uid)
         tmp.mkdir()
         home.mkdir()
+        saved = handle.host_dir / "git"  # on the host disk, never inside the sandbox's tree or quota
         if grade_tree is not None:  # grading: exactly the grader's host-built tree, never a clone with history
-            shutil.copytree(grade_tree, work, symlinks=True)
+            try:
+                hostfs.copy_tree_safely(grade_tree, work, max_depth=self.settings.limits.max_depth)
+            except OSError as exc:
+                if hostfs.is_disk_full(exc) and handle.state.get("quota") is not None:
+                    # the pristine tree (with .git) fit the same quota in the export sandbox: the patch grew it
+                    raise AgentFault(f"sandbox {handle.id}: the patched tree does not fit the sandbox's disk quota "
+                                     f"(sandbox.disk_mb={self.settings.disk_mb}): {exc}") from exc
+                raise
         else:
             try:
-                _git(["clone", "-q", "--no-hardlinks", str(task.repo_dir), str(work)])
+                if handle.pristine:
+                    _git(["clone", "-q", "--no-hardlinks", str(task.repo_dir), str(work)])
+                else:  # .git stays on the host: a gitlink file in the tree, removed below
+                    saved.mkdir(mode=0o700)
+                    _git(["clone", "-q", "--no-hardlinks", f"--separate-git-dir={saved / '.git'}", str(task.repo_dir),
+                          str(work)])
                 _git(["checkout", "-q", "-f", task.branch], cwd=work)
             except RuntimeError as exc:
                 if "did not match" in str(exc) or "pathspec" in str(exc) or "invalid reference" in str(exc):
                     raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is missing from {task.repo_dir}") from exc
+                if "No space left" in str(exc):
+                    raise SandboxConfigError(f"task {task.instance_id}: the repository does not fit the sandbox's "
+                                             f"disk quota (sandbox.disk_mb={self.settings.disk_mb})") from exc
                 raise SandboxError(f"task {task.instance_id}: cannot prepare work tree: {exc}") from exc
         # grading: the tree is mounted read-only (and, as root, stays host root's), so code under test can neither
         # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
@@ -135,16 +182,14 @@ class BwrapSandbox(BackendBase):
             for path in self._git_binaries():
                 args += ["--ro-bind", str(stub), path]
         if not handle.pristine:
-            for pycache in [p for p in work.rglob("__pycache__") if p.is_dir()]:
-                shutil.rmtree(pycache, ignore_errors=True)
-            for pyc in list(work.rglob("*.py[co]")):
-                pyc.unlink(missing_ok=True)
-            saved = handle.host_dir / "git"
-            saved.mkdir(mode=0o700)
-            (work / ".git").rename(saved / ".git")  # leaves the bind-mounted tree; stays on the host
-            handle.git_dir = saved / ".git"
-            for extra in list(work.rglob(".git")):
-                hostfs.remove_path(extra)
+            if grade_tree is None:
+                hostfs.remove_path(work / ".git")  # the gitlink; the repository itself is in `saved`
+                handle.git_dir = saved / ".git"
+            junk = (".git", "__pycache__")
+            drop = [item.rel for item in hostfs.iter_tree(work, max_depth=1 << 20, prune=lambda i: i.name in junk)
+                    if item.name in junk or item.name.endswith((".pyc", ".pyo"))]
+            for rel in drop:
+                hostfs.remove_path(work / rel)
         if self.as_root:
             for d in ((tmp, home) if read_only else (work, tmp, home)):
                 hostfs.chown_tree(d, self.uid, self.gid)
@@ -154,7 +199,7 @@ class BwrapSandbox(BackendBase):
         env = {"PATH": DEFAULT_PATH, "HOME": "/root", "LANG": "C.UTF-8", "TERM": "dumb", **self.settings.env}
         for key, value in env.items():
             args += ["--setenv", key, value]
-        handle.state.update(work=work, args=args, restarts=0)
+        handle.state.update(args=args, restarts=0)
         if self.settings.bwrap.persistent:
             server = self._new_server(handle)
             if server.start():
@@ -181,11 +226,15 @@ class BwrapSandbox(BackendBase):
                 argv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups",
                         "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--", *argv]
         cmd = [self.executable, *handle.state["args"], *caps, "--chdir", cwd, "--", *argv]
+        pids: limits.PidsGroup = handle.state["pids"]
+        if pids.path is not None:
+            cmd = pids.wrap(cmd)  # `sh` joins the sandbox's pids cgroup, then execs bwrap: nothing forks outside it
         if self.prlimit:
-            # bwrap has no cgroups: cap the address space (an approximation of the memory limit). Via
-            # util-linux prlimit, not preexec_fn: that forces fork() of this big process (+15 ms a command).
-            # No core dumps (hard limit 0): a crash must never reach the host's core_pattern handler.
-            cmd = [self.prlimit, f"--as={self.settings.memory_mb * 1024 * 1024 * 2}", "--core=0:0", "--", *cmd]
+            # Cap the address space (an approximation of the memory limit). Via util-linux prlimit, not
+            # preexec_fn: that forces fork() of this big process (+15 ms a command). No core dumps (hard limit
+            # 0): a crash must never reach the host's core_pattern handler. No writable pids cgroup: RLIMIT_NPROC.
+            nproc = [f"--nproc={pids.nproc}:{pids.nproc}"] if pids.nproc is not None else []
+            cmd = [self.prlimit, f"--as={self.settings.memory_mb * 1024 * 1024 * 2}", "--core=0:0", *nproc, "--", *cmd]
         return cmd
 
     def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str) -> ExecResult:
@@ -213,7 +262,7 @@ class BwrapSandbox(BackendBase):
     def _host_path(self, handle: SandboxHandle, path: str) -> Path:
         """Map a sandbox path under the work dir or /tmp to its host location (the only writable places)."""
         work_dir = handle.task.workdir.rstrip("/")
-        for prefix, host in ((work_dir, handle.state["work"]), ("/tmp", handle.host_dir / "tmp")):
+        for prefix, host in ((work_dir, handle.state["work"]), ("/tmp", handle.state["tmp"])):
             if path == prefix or path.startswith(prefix + "/"):
                 rel = path[len(prefix):].lstrip("/")
                 if hostfs.crosses_symlink(host, Path(rel).parts):  # never follow an agent-made symlink on the host
@@ -223,39 +272,115 @@ class BwrapSandbox(BackendBase):
 
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
         target = self._host_path(handle, dest)
-        if Path(src).is_dir():
-            hostfs.copy_tree_safely(Path(src), target, limit_bytes=self.settings.copy_limit_bytes)
-            if self.as_root:
-                hostfs.chown_tree(target, self.uid, self.gid)
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o644)
-            with os.fdopen(fd, "wb") as out, open(src, "rb") as inp:
-                shutil.copyfileobj(inp, out)
-            if self.as_root:
-                os.chown(target, self.uid, self.gid, follow_symlinks=False)
+        try:
+            if Path(src).is_dir():
+                hostfs.copy_tree_safely(Path(src), target, limit_bytes=self.settings.copy_limit_bytes,
+                                        max_depth=self.settings.limits.max_depth)
+                if self.as_root:
+                    hostfs.chown_tree(target, self.uid, self.gid)
+            else:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                hostfs.copy_file_into(Path(src), target)
+                if self.as_root:
+                    os.chown(target, self.uid, self.gid, follow_symlinks=False)
+        except OSError as exc:
+            if hostfs.is_disk_full(exc):
+                raise self.disk_full_error(handle, exc, into_sandbox=True) from exc
+            raise
 
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
-        """Copy out of the agent's tree: whatever goes wrong reading it (size, names, permissions, a tree that
-        changes under the copy) is the agent's doing, except the host's own disk filling up."""
+        """Copy out of the agent's tree: whatever goes wrong reading it (size, depth, names, permissions, a tree
+        that changes under the copy) is the agent's doing, except the host's own disk filling up without the
+        sandbox having filled it."""
         try:
-            hostfs.copy_tree_safely(self._host_path(handle, src), dest, limit_bytes=self.settings.copy_limit_bytes)
+            hostfs.copy_tree_safely(self._host_path(handle, src), dest, limit_bytes=self.settings.copy_limit_bytes,
+                                    max_depth=self.settings.limits.max_depth)
+        except hostfs.TreeTooDeep as exc:
+            raise AgentFault(f"sandbox {handle.id}: {src} is deeper than {self.settings.limits.max_depth} levels "
+                             "(limits.max_depth)") from exc
         except hostfs.CopyLimitExceeded as exc:
             raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit "
                              f"({self.settings.copy_limit_bytes} bytes)") from exc
+        except SandboxError:
+            raise
+        except Exception as exc:
+            if hostfs.is_disk_full(exc):
+                raise self.disk_full_error(handle, exc) from exc
+            raise AgentFault(f"sandbox {handle.id}: {src} cannot be copied out: {type(exc).__name__}: {exc}") from exc
+
+    # ------------------------------------------------------------------------------------------ disk quota
+
+    def _mount_quota(self, handle: SandboxHandle) -> Path:
+        """The directory holding the work tree, /tmp and $HOME: a tmpfs of `disk_mb` when swerl is root."""
+        fs = handle.host_dir / "fs"
+        fs.mkdir()
+        if not (self.as_root and self.settings.bwrap.disk_quota):
+            return fs
+        try:
+            handle.state["quota"] = limits.mount_quota(fs, self.settings.disk_mb * 1024 * 1024, handle.id)
         except OSError as exc:
-            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                limit = self.settings.copy_limit_bytes
-                own = (handle.state["work"], handle.host_dir / "tmp", handle.host_dir / "home")
-                if sum(hostfs.tree_bytes(d, limit) for d in own) > limit:
-                    raise AgentFault(f"sandbox {handle.id} filled the host disk: its own files exceed the copy "
-                                     f"limit ({exc})") from exc
-                raise SandboxError(f"copy out of {handle.id}: host disk full: {exc}") from exc
-            raise AgentFault(f"sandbox {handle.id}: {src} cannot be copied out: {exc}") from exc
+            limits.log_once("bwrap:noquota", "bwrap: no disk quota (a size-limited tmpfs cannot be mounted here); "
+                            "sandbox trees live on the host disk without a limit", error=str(exc), warn=True)
+        return fs
+
+    def disk_usage(self, handle: SandboxHandle) -> int:
+        """Bytes the sandbox occupies: what its quota filesystem reports (files deleted but still open count);
+        without one, its trees plus the files its processes hold open after deleting them."""
+        quota: limits.DiskQuota | None = handle.state.get("quota")
+        if quota is not None:
+            return quota.usage()[0]
+        allowance = self.settings.disk_mb * 1024 * 1024
+        dirs = [d for d in (handle.state.get("work"), handle.state.get("tmp"), handle.state.get("home")) if d]
+        used = sum(hostfs.tree_bytes(d, allowance) for d in dirs)
+        pids: list[int] = []
+        if (group := handle.state.get("pids")) is not None:
+            pids = group.pids()
+        server: ExecServer | None = handle.state.get("server")
+        if not pids and server is not None and server.proc is not None:
+            pids = limits.descendants(server.proc.pid)
+        devices = set()
+        for d in dirs:
+            with contextlib.suppress(OSError):
+                devices.add(os.stat(d).st_dev)
+        return used + hostfs.held_deleted_bytes(pids, devices)
+
+    def disk_full_error(self, handle: SandboxHandle, exc: BaseException, *, into_sandbox: bool = False) -> SandboxError:
+        """Blamed on the sandbox by what its own filesystem reports, never by walking names alone: with a quota,
+        a write into it that hit ENOSPC is the sandbox's (it is the only writer); the host disk is not, since
+        the sandbox's files are not on it. Without one: the sandbox's when it occupies `disk_mb` or more."""
+        quota: limits.DiskQuota | None = handle.state.get("quota")
+        allowance = self.settings.disk_mb * 1024 * 1024
+        try:
+            if quota is not None:
+                if into_sandbox:
+                    return AgentFault(f"sandbox {handle.id} filled its disk quota ({quota.describe()}; "
+                                      f"sandbox.disk_mb={self.settings.disk_mb}): {exc}")
+                return HostDiskFull(f"sandbox {handle.id}: host disk full; the sandbox's files are on its own quota "
+                                    f"({quota.describe()}): {exc}")
+            used = self.disk_usage(handle)
+        except Exception as measure_exc:  # cannot tell: the quota filesystem is gone or unreadable
+            return AgentFault(f"sandbox {handle.id}: disk full and the sandbox's usage cannot be measured "
+                              f"({measure_exc}): {exc}")
+        if used >= allowance:
+            return AgentFault(f"sandbox {handle.id} filled the disk: it occupies {used} bytes (allowance "
+                              f"sandbox.disk_mb={self.settings.disk_mb}): {exc}")
+        return HostDiskFull(f"sandbox {handle.id}: host disk full; the sandbox occupies {used} bytes, within "
+                            f"sandbox.disk_mb={self.settings.disk_mb}: {exc}")
 
     def _teardown(self, handle: SandboxHandle) -> None:
-        """Kill the exec server's bwrap (its pid namespace takes every agent process along); per-command
-        bwraps never outlive their command. The work tree goes with `handle.host_dir`."""
+        """Kill the exec server's bwrap (its pid namespace takes every agent process along), then whatever is
+        left in the sandbox's pids cgroup; detach its disk quota. Per-command bwraps never outlive their
+        command. The work tree goes with `handle.host_dir`. Every step runs even if one before failed."""
+        errors: list[str] = []
         server: ExecServer | None = handle.state.get("server")
-        if server is not None:
-            server.kill()
+        for step in (server.kill if server is not None else None,
+                     getattr(handle.state.get("pids"), "release", None),
+                     getattr(handle.state.get("quota"), "release", None)):
+            if step is None:
+                continue
+            try:
+                step()
+            except Exception as exc:
+                errors.append(f"{type(exc).__name__}: {exc}")
+        if errors:
+            raise SandboxError(f"sandbox {handle.id} teardown: {'; '.join(errors)[:400]}")

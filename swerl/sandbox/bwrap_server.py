@@ -34,7 +34,7 @@ from swerl.sandbox.schema import ExecResult
 log = get_logger(__name__)
 
 SERVER = r'''
-import base64, ctypes, json, os, signal, subprocess, sys, threading
+import base64, ctypes, json, os, signal, subprocess, sys, threading, time
 RFD, WFD, UID, GID = (int(a) for a in sys.argv[1:5])
 libc = ctypes.CDLL(None, use_errno=True)
 if libc.prctl(4, 0, 0, 0, 0) != 0:  # PR_SET_DUMPABLE 0: no /proc/<pid>/fd, mem or ptrace for anyone inside
@@ -75,6 +75,25 @@ def pump(stream, limit, box):
             box["truncated"] = True
 drop = {"user": UID, "group": GID, "extra_groups": []} if UID >= 0 else {}
 send({"ready": True})
+def fail(req, rc, msg):
+    send({"id": req["id"], "rc": rc, "out": base64.b64encode(msg.encode()).decode(), "timed_out": False,
+          "truncated": False})
+LIMIT_HIT = ("swerl: the sandbox's process limit (pids_limit) is reached: every process in the sandbox was killed "
+             "and the command was not run; run it again (%s)")
+def reclaim(why):
+    # the sandbox's own processes hold every pid it may use: kill them all (kill(-1) reaches only this pid
+    # namespace and spares its init and this server), so the next command can start
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    for _ in range(100):  # until pid 1 has reaped them (their pids count until then), at most ~2 s
+        try:
+            os.kill(-1, 0)
+        except OSError:
+            break
+        time.sleep(0.02)
+    return LIMIT_HIT % why
 for line in inp:
     req = json.loads(line)
     box = {"out": [], "truncated": False}
@@ -82,11 +101,22 @@ for line in inp:
         p = subprocess.Popen(req["argv"], cwd=req["cwd"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, start_new_session=True, close_fds=True, **drop)
     except (OSError, subprocess.SubprocessError) as exc:
-        send({"id": req["id"], "rc": 127, "out": base64.b64encode(str(exc).encode()).decode(), "timed_out": False,
-              "truncated": False})
+        if getattr(exc, "errno", None) == 11:  # EAGAIN: fork (pids cgroup) or exec as UID (RLIMIT_NPROC)
+            fail(req, 126, reclaim(str(exc)))
+        else:
+            fail(req, 127, "swerl: the command could not start: " + str(exc))
         continue
     t = threading.Thread(target=pump, args=(p.stdout, req["limit"], box), daemon=True)
-    t.start()
+    try:
+        t.start()
+    except RuntimeError as exc:  # no task left for a thread: the sandbox's processes used up its pids limit
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        p.wait()
+        fail(req, 126, reclaim(str(exc)))
+        continue
     timed_out = False
     try:
         rc = p.wait(timeout=req["timeout"])
@@ -103,6 +133,7 @@ for line in inp:
 '''
 
 BACKSTOP_S = 10.0
+STDERR_LOG_BYTES = 256 * 1024  # of the exec server's (and bwrap's) stderr kept in server.log
 # Capabilities the server keeps when the host is root (bwrap --cap-add); the server cuts its bounding set to these.
 SERVER_CAPS = ("CAP_KILL", "CAP_SETGID", "CAP_SETUID", "CAP_SETPCAP")
 
@@ -150,14 +181,18 @@ class ExecServer:
         self._close_channel()
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
+        err_r, err_w = os.pipe()
         try:
-            with open(self.stderr_path, "ab") as err:
-                self.proc = subprocess.Popen(self._server_argv(req_r, rep_w), stdin=subprocess.DEVNULL, stdout=err,
-                                             stderr=err, start_new_session=True, pass_fds=(req_r, rep_w),
-                                             env={"PATH": "/usr/bin:/bin"})
+            self.proc = subprocess.Popen(self._server_argv(req_r, rep_w), stdin=subprocess.DEVNULL, stdout=err_w,
+                                         stderr=err_w, start_new_session=True, pass_fds=(req_r, rep_w),
+                                         env={"PATH": "/usr/bin:/bin"})
         finally:
             os.close(req_r)
             os.close(rep_w)
+            os.close(err_w)
+        # bwrap's pid 1 keeps this stderr, which a command can reach through /proc/1/fd/2 when it runs as the
+        # caller's uid: only the first STDERR_LOG_BYTES reach the host's disk
+        threading.Thread(target=self._log_stderr, args=(err_r, self.stderr_path), daemon=True).start()
         self._req_w = req_w
         self.lines = queue.Queue()
         threading.Thread(target=self._read, args=(rep_r, self.lines, self.max_line), daemon=True).start()
@@ -169,6 +204,22 @@ class ExecServer:
             self.kill()
             return False
         return True
+
+    @staticmethod
+    def _log_stderr(fd: int, path: str) -> None:
+        """Append at most STDERR_LOG_BYTES of the server's stderr to `path`; read (and drop) the rest."""
+        kept = 0
+        try:
+            with open(path, "ab") as out:
+                while chunk := os.read(fd, 65536):
+                    if kept < STDERR_LOG_BYTES:
+                        out.write(chunk[: STDERR_LOG_BYTES - kept])
+                        out.flush()
+                        kept += min(len(chunk), STDERR_LOG_BYTES - kept)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
 
     @staticmethod
     def _read(fd: int, lines: queue.Queue[bytes | _Overflow | None], max_line: int) -> None:

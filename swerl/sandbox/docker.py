@@ -2,16 +2,18 @@
 
 A short-lived *prep* container (trusted commands only, the one with CHOWN/DAC_OVERRIDE/FOWNER)
 checks out the branch on a volume, hands `.git` to the host and deletes it; the *agent*
-container mounts that volume, runs commands as `DockerSettings.user` while PID 1 stays root
-with no capabilities (no command can stop it), and never had a `.git`.
+container mounts that volume, runs commands as `DockerSettings.user` (a uid no host account
+has) while PID 1 stays root with no capabilities (no command can stop it), and never had a `.git`.
+Tars travel as streams both ways (`hostfs.tar_stream` in, `extract_tar_safely` out, bounded by
+the copy limit and `limits.max_depth`), never whole in memory.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
 import io
 import os
+import re
 import socket
 import tarfile
 import threading
@@ -24,9 +26,18 @@ import docker
 import requests
 
 from swerl.log import get_logger
-from swerl.sandbox import hardening
-from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
-from swerl.sandbox.hostfs import CopyLimitExceeded, extract_tar_safely
+from swerl.sandbox import hardening, hostfs, limits
+from swerl.sandbox.base import (
+    AgentFault,
+    BackendBase,
+    EngineUnavailable,
+    HardeningError,
+    HostDiskFull,
+    SandboxConfigError,
+    SandboxError,
+    SandboxHandle,
+)
+from swerl.sandbox.hostfs import CopyLimitExceeded, TreeTooDeep, extract_tar_safely, tar_stream
 from swerl.sandbox.proc import read_capped
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
@@ -36,6 +47,14 @@ LABEL = "swerl.sandbox"
 TIMEOUT_GRACE_S = 5.0
 ROOT_USERS = ("root", "0", "0:0")
 PREP_CAPS = ["CHOWN", "DAC_OVERRIDE", "FOWNER"]  # prep containers only: hand the tree to the command user
+# Disk the sandbox occupies, measured inside (when the host cannot: not root): the work volume (du) plus files its
+# processes keep open after deleting them (a name walk never sees those), on the work volume's device.
+USAGE_SCRIPT = r"""d=$(stat -c %d "$1") || exit 3
+u=$(du -sxB1 "$1" 2>/dev/null | tail -n 1 | cut -f1)
+h=$(for f in /proc/[0-9]*/fd/*; do stat -L -c '%h %b %B %d %i' "$f" 2>/dev/null; done |
+    awk -v d="$d" '$1 == 0 && $4 == d && !seen[$5]++ { s += $2 * $3 } END { print s + 0 }')
+echo "SWERL_USAGE ${u:-0} ${h:-0}"
+"""
 
 
 class _IterStream(io.RawIOBase):
@@ -70,6 +89,13 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _pid_ns(pid: int) -> str | None:
+    try:
+        return os.readlink(f"/proc/{pid}/ns/pid")
+    except OSError:
+        return None
+
+
 def _remove_network(net: Any) -> None:
     for cid in net.attrs.get("Containers") or {}:
         with contextlib.suppress(Exception):  # that container may be gone already
@@ -84,13 +110,22 @@ class DockerSandbox(BackendBase):
         super().__init__(settings)
         cfg = self.settings.docker
         self.non_root = cfg.user not in ROOT_USERS
+        if self.non_root:
+            uid_s, _, gid_s = cfg.user.partition(":")
+            if not uid_s.isdigit() or (gid_s and not gid_s.isdigit()):
+                raise SandboxConfigError(f"sandbox.docker.user={cfg.user!r}: give a numeric uid:gid (a uid no host "
+                                         "account has), or 'root' for images that need it")
+            if known := limits.host_account(int(uid_s), int(gid_s or uid_s)):
+                raise SandboxConfigError(f"sandbox.docker.user={cfg.user!r}: {known}; without user-namespace "
+                                         "remapping a container uid is the same uid on the host - choose a uid:gid "
+                                         "no host account or group has (default 2000000000:2000000000)")
         try:
             api_timeout = int(max(600, self.settings.command_timeout_s + 120))  # streamed exec reads use it
             self.client = client or (docker.DockerClient(base_url=cfg.base_url, timeout=api_timeout) if cfg.base_url
                                      else docker.from_env(timeout=api_timeout))
             self.client.ping()
         except Exception as exc:
-            raise SandboxError(f"docker engine not reachable ({cfg.base_url or 'DOCKER_HOST/default'}): {exc}") from exc
+            raise EngineUnavailable(f"docker engine not reachable ({cfg.base_url or 'DOCKER_HOST/default'}): {exc}") from exc
         if reap:
             self.reap()
 
@@ -184,7 +219,8 @@ class DockerSandbox(BackendBase):
             binaries = hardening.git_binaries(self._exec_container(prep, ["sh", "-c", hardening.FIND_GIT], 60, "/",
                                                                    user="0:0").output)
             with self._archive(prep, f"{task.workdir.rstrip('/')}/.git") as stream:
-                extract_tar_safely(stream, handle.host_dir / "git", limit_bytes=self.settings.copy_limit_bytes)
+                extract_tar_safely(stream, handle.host_dir / "git", limit_bytes=self.settings.copy_limit_bytes,
+                                   max_depth=1 << 16)
             handle.git_dir = handle.host_dir / "git" / ".git"
             rm = self._exec_container(prep, ["sh", "-c", hardening.remove_git_script(task.workdir)], 120, "/",
                                       user="0:0")
@@ -215,12 +251,10 @@ class DockerSandbox(BackendBase):
             self._shadow_git(handle, kwargs, handle.state.get("git_binaries") or [])
         container = self.client.containers.run(handle.task.image, **kwargs)
         handle.state["container"] = container
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as tar:
-            tree = Path(handle.state["grade_tree"])
-            for child in sorted(tree.iterdir()):
-                tar.add(str(child), arcname=child.name, filter=self._read_only if read_only else self._owned)
-        if not container.put_archive(wd, buf.getvalue()):
+        tree = Path(handle.state["grade_tree"])  # streamed: never built whole in memory
+        stream = tar_stream(tree, "", filter=self._read_only if read_only else self._owned,
+                            max_depth=self.settings.limits.max_depth)
+        if not container.put_archive(wd, stream):
             raise SandboxError(f"copying the grading tree into {handle.id} failed")
         if self.non_root and not read_only:
             self._chown_workdir(container, handle, recursive=False)
@@ -308,13 +342,14 @@ class DockerSandbox(BackendBase):
                 raise err
         return res
 
-    def _classify(self, handle: SandboxHandle, message: str) -> SandboxError:
+    def _classify(self, handle: SandboxHandle, message: str, *, agent_data: bool = False) -> SandboxError:
         """Who broke it: an engine that does not answer is infrastructure; a sandbox container that stopped
-        while the engine is fine was stopped from inside (its PID 1 killed, memory exhausted): the agent."""
+        while the engine is fine was stopped from inside (its PID 1 killed, memory exhausted): the agent.
+        `agent_data` (copying the agent's tree): anything else is the agent's too."""
         try:
             self.client.ping()
         except Exception:
-            return SandboxError(message + " (engine unreachable)")
+            return EngineUnavailable(message + " (engine unreachable)")
         try:
             c = self._container(handle)
             c.reload()
@@ -323,7 +358,7 @@ class DockerSandbox(BackendBase):
             running = False
         if not running:
             return AgentFault(message + " (the sandbox container stopped from inside)")
-        return SandboxError(message)
+        return AgentFault(message) if agent_data else SandboxError(message)
 
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
         """put_archive works on the work-tree volume (not on tmpfs): other targets are staged there and moved."""
@@ -332,14 +367,17 @@ class DockerSandbox(BackendBase):
         dest_p = PurePosixPath(dest)
         direct = dest == workdir or dest.startswith(workdir + "/")
         stage_name = dest_p.name if direct else f".swerl-in-{os.urandom(6).hex()}"
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as tar:
-            tar.add(str(src), arcname=stage_name, filter=self._owned)
-        buf.seek(0)
         parent = str(dest_p.parent) if direct else workdir
         if direct:
             self._exec_container(c, ["mkdir", "-p", parent], 30, "/")
-        if not c.put_archive(parent, buf.getvalue()):
+        stream = tar_stream(Path(src), stage_name, filter=self._owned, max_depth=self.settings.limits.max_depth)
+        try:
+            ok = c.put_archive(parent, stream)  # streamed: never built whole in memory
+        except docker.errors.APIError as exc:
+            if "no space left" in str(exc).lower():
+                raise self.disk_full_error(handle, exc, into_sandbox=True) from exc
+            raise self._classify(handle, f"copy into {handle.id}:{dest} failed: {exc}") from exc
+        if not ok:
             raise SandboxError(f"copy into {handle.id}:{dest} failed")
         if not direct:
             # a grading tree is root's and read-only to the command user: only root can take the staged file out
@@ -381,11 +419,16 @@ class DockerSandbox(BackendBase):
             res.close()
 
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
-        """What the agent's tree does to the copy (size, names the host cannot write) is its fault; a broken
-        engine connection is decided by whether the engine still answers."""
+        """The archive is read as a stream, bounded by the copy limit and `limits.max_depth`. Whatever the agent's
+        tree does to the copy (size, depth, names the host cannot write, a broken archive) is its fault; only an
+        engine that does not answer, or a full host disk the sandbox did not fill, is infrastructure."""
         try:
             with self._archive(self._container(handle), src) as stream:
-                extract_tar_safely(stream, dest, strip=1, limit_bytes=self.settings.copy_limit_bytes)
+                extract_tar_safely(stream, dest, strip=1, limit_bytes=self.settings.copy_limit_bytes,
+                                   max_depth=self.settings.limits.max_depth + 1)
+        except TreeTooDeep as exc:
+            raise AgentFault(f"sandbox {handle.id}: {src} is deeper than {self.settings.limits.max_depth} levels "
+                             "(limits.max_depth)") from exc
         except CopyLimitExceeded as exc:
             raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit "
                              f"({self.settings.copy_limit_bytes} bytes)") from exc
@@ -395,10 +438,51 @@ class DockerSandbox(BackendBase):
             raise
         except Exception as exc:
             if isinstance(exc, OSError) and not isinstance(exc, requests.RequestException):
-                if exc.errno in (errno.ENOSPC, errno.EDQUOT):
-                    raise SandboxError(f"copy out of {handle.id}: host disk full: {exc}") from exc
+                if hostfs.is_disk_full(exc):
+                    raise self.disk_full_error(handle, exc) from exc
                 raise AgentFault(f"sandbox {handle.id}: {src} cannot be copied out: {exc}") from exc
-            raise self._classify(handle, f"copy out of {handle.id}:{src} failed: {exc}") from exc
+            raise self._classify(handle, f"copy out of {handle.id}:{src} failed: {type(exc).__name__}: {exc}",
+                                 agent_data=True) from exc
+
+    def disk_usage(self, handle: SandboxHandle) -> int:
+        """Bytes the sandbox occupies on the engine's disk: its work volume plus the files its processes hold
+        open after deleting them (a name walk never sees those); /tmp is a size-limited tmpfs.
+
+        The engine runs on this host (the git stub is a host bind mount), so as root this is measured from
+        the host: the volume's mount point and /proc of every process in the container's pid namespace -
+        nothing inside can hide from it. Otherwise `USAGE_SCRIPT` runs inside as the sandbox user (who owns
+        the agent's processes and tree)."""
+        c = self._container(handle)
+        c.reload()
+        pid = int((c.attrs.get("State") or {}).get("Pid") or 0)
+        mount = Path(self.client.api.inspect_volume(handle.state["volume"]).get("Mountpoint") or "/nonexistent")
+        if os.geteuid() == 0 and pid > 0 and mount.is_dir():
+            with contextlib.suppress(OSError):
+                ns = os.readlink(f"/proc/{pid}/ns/pid")
+                procs = [int(p) for p in os.listdir("/proc") if p.isdigit() and _pid_ns(int(p)) == ns]
+                return hostfs.tree_bytes(mount) + hostfs.held_deleted_bytes(procs, {os.stat(mount).st_dev})
+        res = self._exec_container(c, ["sh", "-c", USAGE_SCRIPT, "usage", handle.task.workdir], 120, "/")
+        m = re.search(r"^SWERL_USAGE (\d+) (\d+)\s*$", res.output, re.M)
+        if m is None:
+            raise RuntimeError(f"disk usage not measurable (rc={res.returncode}: {res.output[-200:]})")
+        return int(m.group(1)) + int(m.group(2))
+
+    def disk_full_error(self, handle: SandboxHandle, exc: BaseException, *, into_sandbox: bool = False) -> SandboxError:
+        """The work volume has no quota of its own: the sandbox is blamed when it occupies `disk_mb` or more
+        (deleted-but-open files included); an engine that does not answer is infrastructure; a usage that
+        cannot be measured otherwise (container gone, script broken from inside) is the agent's."""
+        allowance = self.settings.disk_mb * 1024 * 1024
+        try:
+            used = self.disk_usage(handle)
+        except Exception as measure_exc:
+            err = self._classify(handle, f"sandbox {handle.id}: disk full ({exc}); usage not measurable: "
+                                         f"{measure_exc}", agent_data=True)
+            return err
+        if used >= allowance:
+            return AgentFault(f"sandbox {handle.id} filled the disk: it occupies {used} bytes (allowance "
+                              f"sandbox.disk_mb={self.settings.disk_mb}): {exc}")
+        return HostDiskFull(f"sandbox {handle.id}: host disk full; the sandbox occupies {used} bytes, within "
+                            f"sandbox.disk_mb={self.settings.disk_mb}: {exc}")
 
     def _teardown(self, handle: SandboxHandle) -> None:
         for key in ("prep", "container"):

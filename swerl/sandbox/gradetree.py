@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import configparser
 import contextlib
+import contextvars
 import functools
 import hashlib
 import json
@@ -18,35 +19,64 @@ import os
 import re
 import shlex
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 import threading
 import tomllib
+import zlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from swerl.log import get_logger
 from swerl.sandbox import hardening
-from swerl.sandbox.hostfs import remove_path, tree_bytes
+from swerl.sandbox.hostfs import (
+    TreeTooDeep,
+    copy_tree_safely,
+    is_disk_full,
+    iter_tree,
+    remove_path,
+    rmtree_quietly,
+    tree_bytes,
+    tree_stats,
+)
 from swerl.sandbox.patch import git_env, is_bytecode, protected_reason, test_files_of
-from swerl.sandbox.schema import DroppedFile, SandboxTask
+from swerl.sandbox.schema import DroppedFile, SandboxTask, TreeLimits
 
 if TYPE_CHECKING:
     from swerl.sandbox.base import BackendBase
 
 log = get_logger(__name__)
 
-MAX_PATCH_BYTES = 32 * 1024 * 1024
+# The defaults of `TreeLimits` (SandboxSettings.limits); `BackendBase.grade` applies the sandbox's own through
+# `use_limits`, a caller may also pass `limits=` to `apply_patch` / `snapshot`.
+DEFAULT_LIMITS = TreeLimits()
+MAX_PATCH_BYTES = DEFAULT_LIMITS.max_patch_bytes
+_LIMITS: contextvars.ContextVar[TreeLimits] = contextvars.ContextVar("swerl_tree_limits", default=DEFAULT_LIMITS)
+
+
+def current_limits() -> TreeLimits:
+    """The tree limits in effect (the grading sandbox's settings inside `BackendBase.grade`, else the defaults)."""
+    return _LIMITS.get()
+
+
+@contextlib.contextmanager
+def use_limits(limits: TreeLimits) -> Iterator[TreeLimits]:
+    """Apply `limits` to every `apply_patch` / `snapshot` in this context (thread- and task-local)."""
+    token = _LIMITS.set(limits)
+    try:
+        yield limits
+    finally:
+        _LIMITS.reset(token)
 # Import names the test runner itself (or the interpreter) loads: a new top-level module with one of these
 # names in the repository root would run instead of the real one.
 RUNNER_MODULES = frozenset({
     "pytest", "_pytest", "pluggy", "py", "iniconfig", "packaging", "exceptiongroup", "tomli", "tomllib", "attr",
     "attrs", "pygments", "colorama", "setuptools", "pkg_resources", "_distutils_hack", "pip", "wheel", "six",
     "typing_extensions", "importlib_metadata", "zipp", "xdist", "execnet", "coverage", "pytest_cov", "hypothesis",
-    "sitecustomize", "usercustomize", "conftest", "nose", "unittest2", "mock", "_swerl_pytest", "_swerl_guard",
+    "sitecustomize", "usercustomize", "conftest", "nose", "unittest2", "mock", "_swerl_pytest", "_swerl_guard", "_swerl_witness",
 })
 BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll", ".exe", ".pyc", ".pyo", ".a", ".o")
 _BINARY_MAGIC = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
@@ -65,24 +95,28 @@ class Entry:
     digest: str = ""
 
 
-def snapshot(root: Path) -> dict[str, Entry]:
-    """Every entry under `root` (never following symlinks): kind, executable bit, content hash."""
+def snapshot(root: Path, *, limits: TreeLimits | None = None) -> dict[str, Entry]:
+    """Every entry under `root` (never following symlinks): kind, executable bit, content hash.
+
+    Iterative, through directory descriptors; an entry deeper than `limits.max_depth` raises `PatchRejected`
+    (never RecursionError, whatever the depth)."""
+    lim = limits or current_limits()
     out: dict[str, Entry] = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames + filenames:
-            full = os.path.join(dirpath, name)
-            st = os.lstat(full)
-            rel = Path(full).relative_to(root).as_posix()
-            if stat.S_ISLNK(st.st_mode):
-                out[rel] = Entry("link", digest=os.readlink(full))
-            elif stat.S_ISDIR(st.st_mode):
-                out[rel] = Entry("dir")
-            elif stat.S_ISREG(st.st_mode):
-                with open(full, "rb") as fh:
-                    out[rel] = Entry("file", bool(st.st_mode & 0o111), hashlib.file_digest(fh, "sha256").hexdigest())
+    try:
+        for item in iter_tree(root, max_depth=lim.max_depth):
+            if item.is_link:
+                out[item.rel] = Entry("link", digest=os.readlink(item.name, dir_fd=item.dir_fd))
+            elif item.is_dir:
+                out[item.rel] = Entry("dir")
+            elif item.is_file:
+                fd = os.open(item.name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=item.dir_fd)
+                with os.fdopen(fd, "rb") as fh:
+                    out[item.rel] = Entry("file", bool(item.st.st_mode & 0o111),
+                                          hashlib.file_digest(fh, "sha256").hexdigest())
             else:
-                out[rel] = Entry("other")
-        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+                out[item.rel] = Entry("other")
+    except TreeTooDeep as exc:
+        raise PatchRejected(f"the patched tree is too deep: {exc} (grading limit limits.max_depth)") from exc
     return out
 
 
@@ -115,18 +149,127 @@ def diff_trees(before: dict[str, Entry], after: dict[str, Entry]) -> list[Change
 
 
 def _has_symlink(root: Path) -> bool:
-    return any(os.path.islink(os.path.join(d, n)) for d, ds, fs in os.walk(root) for n in ds + fs)
+    return any(item.is_link for item in iter_tree(root, max_depth=1 << 20))
 
 
-def apply_patch(pristine: Path, dest: Path, patch: str) -> str:
+_BINARY_SIZE = re.compile(r"^(literal|delta) (\d+)\s*$")
+
+
+def _varint(data: bytes, pos: int) -> tuple[int, int]:
+    """git's delta header size: 7 bits per byte, least significant first."""
+    value = shift = 0
+    while pos < len(data):
+        byte = data[pos]
+        pos += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, pos
+    raise ValueError("truncated delta header")
+
+
+def _delta_target_size(lines: list[str]) -> int:
+    """The result size a `delta` hunk announces: base85 lines -> zlib -> two varints (source, target size),
+    inflating no more than the header."""
+    out = b""
+    d = zlib.decompressobj()
+    for line in lines:
+        line = line.rstrip("\r")
+        if not line:
+            break
+        n = ord(line[0]) - (ord("A") - 1 if line[0] <= "Z" else ord("a") - 27)
+        if not 1 <= n <= 52:
+            raise ValueError(f"bad base85 line length {line[0]!r}")
+        out += d.decompress(d.unconsumed_tail + base64.b85decode(line[1:])[:n], 32 - len(out))
+        if len(out) >= 20 or d.eof:
+            break
+    _source, pos = _varint(out, 0)
+    target, _ = _varint(out, pos)
+    return target
+
+
+def expanded_bytes(patch: str, pristine: Path | None = None) -> int:
+    """What applying `patch` can make the host write (and git hold in memory) beyond the patch text itself,
+    measured from the text alone, before anything is applied: the inflated size of every `GIT binary patch`
+    hunk (`literal N`: N; `delta N`: N plus the target size its header announces) and the size of every
+    pristine file a `copy from` header copies. A malformed binary delta raises PatchRejected."""
+    from swerl.sandbox.patch import _unquote
+
+    total = 0
+    lines = patch.splitlines()
+    binary = False
+    for i, line in enumerate(lines):
+        if line.startswith("diff --git "):
+            binary = False
+        elif line.startswith("GIT binary patch"):
+            binary = True
+        elif binary and (m := _BINARY_SIZE.match(line)):
+            total += int(m.group(2))
+            if m.group(1) == "delta":
+                try:
+                    total += _delta_target_size(lines[i + 1:])
+                except (ValueError, zlib.error, IndexError) as exc:
+                    raise PatchRejected(f"malformed binary delta in the patch: {exc}") from exc
+        elif line.startswith("copy from ") and pristine is not None:
+            rel = _unquote(line[len("copy from "):])
+            with contextlib.suppress(OSError, ValueError):
+                src = pristine / rel
+                if ".." not in PurePosixPath(rel).parts and src.is_file() and not src.is_symlink():
+                    total += src.stat().st_size
+    return total
+
+
+def check_tree(root: Path, limits: TreeLimits) -> None:
+    """PatchRejected if the patched tree at `root` is deeper, has more entries or more bytes than `limits`."""
+    try:
+        st = tree_stats(root, max_depth=limits.max_depth, max_entries=limits.max_files, max_bytes=limits.max_bytes)
+    except TreeTooDeep as exc:
+        raise PatchRejected(f"the patched tree is deeper than {limits.max_depth} levels (grading limit "
+                            "limits.max_depth)") from exc
+    if st.entries > limits.max_files:
+        raise PatchRejected(f"the patched tree has more than {limits.max_files} entries (grading limit "
+                            "limits.max_files)")
+    if st.bytes > limits.max_bytes:
+        raise PatchRejected(f"the patched tree holds more than {limits.max_bytes} bytes (grading limit "
+                            "limits.max_bytes)")
+
+
+def _tool_argv(argv: list[str], limits: TreeLimits) -> list[str]:
+    """No single file the apply tools write may exceed the tree's byte limit (RLIMIT_FSIZE: SIGXFSZ past it)."""
+    prlimit = shutil.which("prlimit")
+    return [prlimit, f"--fsize={limits.max_bytes}", "--", *argv] if prlimit else argv
+
+
+def apply_patch(pristine: Path, dest: Path, patch: str, *, limits: TreeLimits | None = None) -> str:
     """Copy `pristine` to `dest` and apply `patch` there with git outside any repository; return the tool used.
 
     `git apply`, then GNU `patch --fuzz=5` (swesmith's first and last GIT_APPLY_CMDS), each on a fresh copy;
     `patch` (the one tool that could follow a symlink) only on trees without any. Else `PatchRejected`.
+
+    Bounds (`limits`, default `current_limits()`): the patch text (`max_patch_bytes`); what it expands to -
+    binary literals/deltas and copies - measured from the text *before* applying (`max_expanded_bytes`); no
+    file the tools write may exceed `max_bytes`; the tree it produced (`max_depth`, `max_files`, `max_bytes`).
+    Any failure is `PatchRejected` (the agent's), except the host's disk filling up: that OSError propagates
+    (infrastructure; the bounds keep a patch from filling it). A failed `dest` is removed (iteratively).
     """
+    lim = limits or current_limits()
     data = patch.encode("utf-8", "surrogateescape")
-    if len(data) > MAX_PATCH_BYTES:
-        raise PatchRejected(f"patch is {len(data)} bytes (limit {MAX_PATCH_BYTES})")
+    if len(data) > lim.max_patch_bytes:
+        raise PatchRejected(f"patch is {len(data)} bytes (limit {lim.max_patch_bytes}, limits.max_patch_bytes)")
+    try:
+        return _apply(pristine, dest, data, patch, lim)
+    except BaseException as exc:
+        rmtree_quietly(dest)  # iteratively: a rejected tree may be deeper than any recursive clean-up survives
+        if isinstance(exc, PatchRejected) or not isinstance(exc, Exception) or is_disk_full(exc):
+            raise
+        raise PatchRejected(f"the patch cannot be turned into a tree: {type(exc).__name__}: {str(exc)[:300]}") from exc
+
+
+def _apply(pristine: Path, dest: Path, data: bytes, patch: str, lim: TreeLimits) -> str:
+    expanded = expanded_bytes(patch, pristine)
+    if expanded > lim.max_expanded_bytes:
+        raise PatchRejected(f"the patch would expand to {expanded} bytes of binary data and copies (limit "
+                            f"{lim.max_expanded_bytes}, limits.max_expanded_bytes); nothing was applied")
     with tempfile.TemporaryDirectory(prefix="swerl-apply-") as tmp:
         pfile = Path(tmp) / "model.patch"
         pfile.write_bytes(data)
@@ -143,15 +286,21 @@ def apply_patch(pristine: Path, dest: Path, patch: str) -> str:
         errors: list[str] = []
         for name, argv in attempts:
             remove_path(dest)
-            shutil.copytree(pristine, dest, symlinks=True)
+            copy_tree_safely(pristine, dest, max_depth=1 << 20)
             try:
-                proc = subprocess.run(argv, cwd=dest, env=env, capture_output=True, timeout=120, check=False)
+                proc = subprocess.run(_tool_argv(argv, lim), cwd=dest, env=env, capture_output=True, timeout=120,
+                                      check=False)
             except subprocess.TimeoutExpired:
                 errors.append(f"{name}: timed out")
                 continue
-            if proc.returncode == 0 and not (name.startswith("patch") and _has_symlink(dest)):
-                return name
-            errors.append(f"{name}: {proc.stderr.decode(errors='replace').strip()[-300:]}")
+            if proc.returncode == 0:
+                check_tree(dest, lim)  # first: the symlink scan below walks the tree without a depth bound
+                if not (name.startswith("patch") and _has_symlink(dest)):
+                    return name
+            why = proc.stderr.decode(errors="replace").strip()[-300:]
+            if proc.returncode in (-25, 128 + 25):  # SIGXFSZ
+                why = f"a file grew past limits.max_bytes ({lim.max_bytes} bytes) {why}".strip()
+            errors.append(f"{name}: {why}")
         raise PatchRejected("patch does not apply: " + " | ".join(errors))
 
 
@@ -292,14 +441,14 @@ def shadow_names() -> frozenset[str]:
 
 
 def restore(path: str, pristine: Path, tree: Path) -> None:
-    """Make `tree/path` what it is in `pristine` (removed when absent there)."""
+    """Make `tree/path` what it is in `pristine` (removed when absent there); iterative at any depth."""
     target, src = tree / path, pristine / path
     remove_path(target)
     if src.is_symlink() or src.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(src, target, follow_symlinks=False)
     elif src.is_dir():
-        target.mkdir(parents=True, exist_ok=True)
+        copy_tree_safely(src, target, max_depth=1 << 20)
 
 
 def enforce(changes: list[Change], pristine: Path, tree: Path, policy: Policy,
@@ -430,12 +579,12 @@ def export_pristine(sandbox: BackendBase, task: SandboxTask, *, keep_git: bool =
         base = staging / "base"
         sandbox.copy_out(handle, task.workdir, base)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        rmtree_quietly(staging)
         raise
     finally:
         sandbox.stop(handle)
     tip = staging / "tip"
-    shutil.copytree(base, tip, symlinks=True)
+    copy_tree_safely(base, tip, max_depth=1 << 20)
     for h in hidden:
         (tip / h).unlink(missing_ok=True)
     tree = PristineTree(tip=tip, base=base, hidden=hidden, git_binaries=binaries, env_modules=env_modules)
@@ -471,11 +620,15 @@ def _store_cached(key: str, staging: Path, tree: PristineTree) -> PristineTree:
                                                    "env_modules": tree.env_modules}))
     final = root / key
     tmp = root / f".{key}.{os.getpid()}.{threading.get_ident()}"
-    shutil.move(str(staging), tmp)
+    try:
+        os.rename(staging, tmp)
+    except OSError:  # another filesystem: copy (iteratively), then drop the staging copy
+        copy_tree_safely(staging, tmp, max_depth=1 << 20)
+        rmtree_quietly(staging)
     try:
         tmp.rename(final)
     except OSError:  # someone else stored it first
-        shutil.rmtree(tmp, ignore_errors=True)
+        rmtree_quietly(tmp)
     cached = _cached(key)
     if cached is None:
         raise RuntimeError(f"grade-tree cache entry {final} unreadable")
@@ -502,7 +655,7 @@ def _prune(root: Path, keep: str) -> None:
                 break
             if entry.name == keep:
                 continue
-            shutil.rmtree(entry, ignore_errors=True)
+            rmtree_quietly(entry)
             total -= sizes[entry.name]
             with _CACHE_LOCK:
                 _MEMO.pop(entry.name, None)

@@ -14,6 +14,7 @@ import io
 import shlex
 import tarfile
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,12 +25,32 @@ from kubernetes.stream import stream
 from swerl.log import get_logger
 from swerl.sandbox import hardening
 from swerl.sandbox import k8s_manifests as km
-from swerl.sandbox.base import AgentFault, BackendBase, HardeningError, SandboxError, SandboxHandle
-from swerl.sandbox.hostfs import CopyLimitExceeded, extract_tar_safely
+from swerl.sandbox.base import (
+    AgentFault,
+    BackendBase,
+    EngineUnavailable,
+    HardeningError,
+    SandboxError,
+    SandboxHandle,
+)
+from swerl.sandbox.hostfs import CopyLimitExceeded, TreeTooDeep, extract_tar_safely, tar_stream
 from swerl.sandbox.k8s_manifests import grading_job  # noqa: F401 - part of this module's API
 from swerl.sandbox.schema import ExecResult, SandboxSettings
 
 log = get_logger(__name__)
+
+
+def b64_lines(chunks: Iterable[bytes], width: int = 1 << 16) -> Iterator[str]:
+    """Base64 of the concatenated `chunks`, as pieces of one line (no newline until the final "\n"), encoded as
+    it streams: only whole 3-byte groups are encoded before the end, so the pieces join into valid base64."""
+    carry = b""
+    for chunk in chunks:
+        carry += chunk
+        while len(carry) >= width:
+            cut = width - width % 3
+            yield base64.b64encode(carry[:cut]).decode()
+            carry = carry[cut:]
+    yield base64.b64encode(carry).decode() + "\n"
 
 
 def _watch_func(func: Any) -> Any:
@@ -104,20 +125,17 @@ class KubernetesSandbox(BackendBase):
             raise SandboxError(f"kubernetes API refused the sandbox objects: {exc.status} {exc.reason}") from exc
         handle.state["pod"] = self._wait_for_pod(handle)
         if grading:
-            tree = Path(handle.state["grade_tree"])
-            self._put_tar(handle, [(c, c.name) for c in sorted(tree.iterdir())], handle.task.workdir, "--no-same-owner")
+            self._put_tar(handle, Path(handle.state["grade_tree"]), "", handle.task.workdir, "--no-same-owner")
         elif not handle.pristine:
             self._harden(handle)
 
-    def _put_tar(self, handle: SandboxHandle, items: list[tuple[Path, str]], dest_dir: str, opts: str = "") -> None:
-        """Host paths (with their names inside) into `dest_dir`: tar | base64 over the exec subresource."""
-        buf = io.BytesIO()
-        with tarfile.open(fileobj=buf, mode="w") as tar:
-            for path, name in items:
-                tar.add(str(path), arcname=name)
+    def _put_tar(self, handle: SandboxHandle, src: Path, arcname: str, dest_dir: str, opts: str = "") -> None:
+        """The host path `src` (as `arcname`; "" = a directory's contents) into `dest_dir`: a tar streamed as one
+        base64 line over the exec subresource (`head -n 1` ends the input: exec stdin cannot be closed)."""
         wd = shlex.quote(dest_dir)
+        stream = b64_lines(tar_stream(src, arcname, max_depth=self.settings.limits.max_depth))
         res = self._exec(handle, ["sh", "-c", f"mkdir -p {wd} && head -n 1 | base64 -d | tar -C {wd} -xf - {opts}"],
-                         600, "/", stdin=buf.getvalue())
+                         600, "/", stdin=stream)
         if res.returncode != 0:
             raise SandboxError(f"copy into {handle.id}:{dest_dir} failed: {res.output[-300:]}")
 
@@ -150,14 +168,14 @@ class KubernetesSandbox(BackendBase):
         if tar.returncode != 0:
             raise HardeningError(f"copying .git out of {handle.id} failed: {tar.output[-300:]}")
         extract_tar_safely(io.BytesIO(base64.b64decode(tar.output)), handle.host_dir / "git",
-                           limit_bytes=self.settings.copy_limit_bytes)
+                           limit_bytes=self.settings.copy_limit_bytes, max_depth=1 << 16)
         handle.git_dir = handle.host_dir / "git" / ".git"
         rm = self._exec(handle, ["sh", "-c", hardening.remove_git_script(handle.task.workdir)], 120, "/")
         if "SWERL_GIT_REMOVED" not in rm.output:
             raise HardeningError(f"removing .git in {handle.id} failed: {rm.output[-300:]}")
 
     def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str, *,
-              stdin: bytes | None = None, capture_all: bool = False) -> ExecResult:
+              stdin: Iterable[str] | None = None, capture_all: bool = False) -> ExecResult:
         secs = max(1, int(timeout + 0.999))
         cmd = ["timeout", "-k", "2", str(secs), "sh", "-c", 'cd "$1" && shift && exec "$@" 2>&1', "sh", cwd, *argv]
         t0 = time.monotonic()
@@ -166,13 +184,13 @@ class KubernetesSandbox(BackendBase):
                           command=cmd, stderr=True, stdout=True, stdin=stdin is not None, tty=False,
                           _preload_content=False)
         except Exception as exc:
-            raise SandboxError(f"kubernetes exec in {handle.id} failed: {exc}") from exc
+            raise EngineUnavailable(f"kubernetes exec in {handle.id} failed: {exc}") from exc
         limit = self.settings.copy_limit_bytes if capture_all else self.settings.output_limit_bytes
         out: list[str] = []
         kept, truncated = 0, False
         if stdin is not None:
-            resp.write_stdin(base64.b64encode(stdin).decode())
-            resp.write_stdin("\n")
+            for piece in stdin:  # streamed: the tar is never held whole in memory
+                resp.write_stdin(piece)
         deadline = t0 + secs + 5
         while resp.is_open() and time.monotonic() < deadline:
             resp.update(timeout=1)
@@ -192,16 +210,22 @@ class KubernetesSandbox(BackendBase):
                           timed_out=timed_out, truncated=truncated, duration_s=duration)
 
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
-        self._put_tar(handle, [(Path(src), Path(dest).name)], str(Path(dest).parent))
+        self._put_tar(handle, Path(src), Path(dest).name, str(Path(dest).parent))
 
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
+        """Read back at most the copy limit; an exec the API server does not answer is infrastructure, anything
+        the agent's tree does to tar (unreadable files, size, depth, names) is the agent's."""
         res = self._exec(handle, ["sh", "-c", f"tar -C {shlex.quote(src)} -cf - . 2>/dev/null | base64"], 600, "/", capture_all=True)
         if res.truncated:
             raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit ({self.settings.copy_limit_bytes} bytes)")
         if res.returncode != 0:
-            raise SandboxError(f"copy out of {handle.id}:{src} failed: {res.output[-300:]}")
+            raise AgentFault(f"sandbox {handle.id}: {src} cannot be archived (rc={res.returncode}): {res.output[-300:]}")
         try:
-            extract_tar_safely(io.BytesIO(base64.b64decode(res.output)), dest, limit_bytes=self.settings.copy_limit_bytes)
+            extract_tar_safely(io.BytesIO(base64.b64decode(res.output)), dest, limit_bytes=self.settings.copy_limit_bytes,
+                               max_depth=self.settings.limits.max_depth)
+        except TreeTooDeep as exc:
+            raise AgentFault(f"sandbox {handle.id}: {src} is deeper than {self.settings.limits.max_depth} levels "
+                             "(limits.max_depth)") from exc
         except CopyLimitExceeded as exc:
             raise AgentFault(f"sandbox {handle.id}: {src} is larger than the copy limit") from exc
         except (tarfile.TarError, ValueError, UnicodeError) as exc:  # the agent's tree, archived inside the pod

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from swerl.log import get_logger
-from swerl.sandbox.hostfs import remove_path
+from swerl.sandbox.hostfs import MAX_DEPTH, iter_tree, remove_path
 from swerl.sandbox.schema import DroppedFile, PatchResult
 
 log = get_logger(__name__)
@@ -183,18 +183,14 @@ def filter_patch(patch: str, test_files: set[str] | None = None) -> PatchResult:
     return PatchResult(patch="".join(kept), files=sorted(set(files)), dropped=dropped, ignored_bytecode=bytecode)
 
 
-def _remove_git_entries(tree: Path) -> list[str]:
-    """The agent may have created `.git` dirs/files (fake repos, gitlinks); they never enter the diff."""
-    removed: list[str] = []
-    for root, dirs, files in os.walk(tree, topdown=True):
-        for name in list(dirs) + files:
-            if name == ".git":
-                path = Path(root) / name
-                removed.append(str(path.relative_to(tree)))
-                remove_path(path)
-                if name in dirs:
-                    dirs.remove(name)
-    return removed
+def _remove_git_entries(tree: Path, *, max_depth: int = MAX_DEPTH) -> list[str]:
+    """The agent may have created `.git` dirs/files (fake repos, gitlinks); they never enter the diff.
+    Iterative, through directory descriptors, bounded by `max_depth` (`TreeTooDeep`)."""
+    found = [item.rel for item in iter_tree(tree, max_depth=max_depth, prune=lambda item: item.name == ".git")
+             if item.name == ".git"]
+    for rel in found:
+        remove_path(tree / rel)
+    return found
 
 
 def git_env(home: Path | str, **extra: str) -> dict[str, str]:
@@ -215,9 +211,11 @@ def run_git(args: list[str], env: dict[str, str], *, cwd: Path | None = None) ->
     return proc.stdout.decode("utf-8", errors="replace")
 
 
-def compute_patch(git_dir: Path, tree: Path, *, test_files: set[str] | None = None) -> PatchResult:
-    """Diff the copied-out work tree `tree` against HEAD of the saved `git_dir`, then filter protected files."""
-    removed = _remove_git_entries(tree)
+def compute_patch(git_dir: Path, tree: Path, *, test_files: set[str] | None = None,
+                  max_depth: int = MAX_DEPTH) -> PatchResult:
+    """Diff the copied-out work tree `tree` against HEAD of the saved `git_dir`, then filter protected files.
+    A tree deeper than `max_depth` raises `TreeTooDeep` (the copy already refuses those)."""
+    removed = _remove_git_entries(tree, max_depth=max_depth)
     with tempfile.TemporaryDirectory(prefix="swerl-index-") as tmp:
         env = git_env(tmp, GIT_DIR=str(git_dir), GIT_WORK_TREE=str(tree), GIT_INDEX_FILE=str(Path(tmp) / "index"),
                       GIT_EXTERNAL_DIFF="")

@@ -8,6 +8,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 WORKDIR = "/testbed"
+# Commands run as this uid (and gid) by default: far above every range distributions hand out to accounts (and
+# above the usual subuid ranges), so the sandbox never shares a uid with a host user. Backends refuse a uid/gid
+# that the host's passwd/group databases know.
+SANDBOX_UID = 2_000_000_000
 
 
 class _Model(BaseModel):
@@ -20,8 +24,10 @@ class DockerSettings(_Model):
     base_url: str | None = Field(None, description="Engine URL (unix:///...); None = DOCKER_HOST or the default socket.")
     read_only_root: bool = Field(True, description="Read-only image root; /testbed, /tmp and $HOME stay writable.")
     tmpfs_size_mb: int = Field(512, gt=0)
-    user: str = Field("1000:1000", description="uid:gid every command runs as (PID 1 stays root with no capabilities, "
-                                               "so commands cannot kill it); 'root' only for images that need it.")
+    user: str = Field(f"{SANDBOX_UID}:{SANDBOX_UID}",
+                      description="uid:gid every command runs as (PID 1 stays root with no capabilities, so commands "
+                                  "cannot kill it); refused when the host knows the uid or gid (a host account); "
+                                  "'root' only for images that need it.")
     start_timeout_s: float = Field(120.0, gt=0)
 
 
@@ -31,8 +37,14 @@ class BwrapSettings(_Model):
     executable: str = "bwrap"
     rootfs: Path | None = Field(None, description="A root filesystem directory (e.g. the debootstrap base); None = host /usr.")
     persistent: bool = Field(True, description="One bwrap + exec server per sandbox (fast); False: a bwrap per command.")
-    uid: int = Field(1000, gt=0, description="Non-root uid (and gid) that commands run as when swerl runs as root "
-                                             "(otherwise they run as the caller's own uid).")
+    uid: int = Field(SANDBOX_UID, gt=0, lt=4294967295,
+                     description="Non-root uid (and gid) that commands run as when swerl runs as root (otherwise they "
+                                 "run as the caller's own uid); refused when the host knows it (a host account).")
+    pids_limiter: Literal["auto", "cgroup", "rlimit", "off"] = Field(
+        "auto", description="How `pids_limit` is enforced: a pids cgroup (v1 or v2, when writable), else "
+                            "RLIMIT_NPROC via prlimit ('auto'); 'cgroup' fails when no cgroup is writable.")
+    disk_quota: bool = Field(True, description="As root: the work tree, /tmp and $HOME live on a tmpfs of "
+                                               "`disk_mb` mounted on the host (ENOSPC inside past it).")
 
 
 class AllowedService(_Model):
@@ -56,6 +68,19 @@ class KubernetesSettings(_Model):
     start_timeout_s: float = Field(300.0, gt=0)
 
 
+class TreeLimits(_Model):
+    """Bounds on trees the host builds from agent-produced data: work trees copied out of a sandbox and the
+    grading tree a patch produces. Past a bound the agent gets `AgentFault` / `PatchRejected` (reward 0)."""
+
+    max_depth: int = Field(100, gt=0, description="Deepest entry (path components) in a copied-out or patched tree.")
+    max_files: int = Field(250_000, gt=0, description="Entries (files, dirs, links) in a patched grading tree.")
+    max_bytes: int = Field(1 << 30, gt=0, description="Bytes of regular files in a patched grading tree.")
+    max_patch_bytes: int = Field(32 << 20, gt=0, description="Size of a patch text the grader accepts.")
+    max_expanded_bytes: int = Field(
+        64 << 20, gt=0, description="What a patch may make the host write beyond its own text, measured from the "
+                                    "text before applying: inflated `GIT binary patch` literals/deltas + copies.")
+
+
 class SandboxSettings(_Model):
     """Everything a backend needs. Field names match the recipe's `sandbox:` section (`from_recipe`)."""
 
@@ -69,6 +94,10 @@ class SandboxSettings(_Model):
                                      "network with the sandbox; empty = network none.")
     output_limit_bytes: int = Field(2_000_000, gt=0, description="Per-command output cap (the rest is dropped).")
     copy_limit_bytes: int = Field(512_000_000, gt=0, description="Cap on a work tree copied out of a sandbox.")
+    disk_mb: int = Field(4096, gt=0, description="Per-sandbox disk allowance for the work tree, /tmp and $HOME: "
+                                                 "enforced on bwrap as root (size-limited tmpfs); everywhere the "
+                                                 "bar above which a full host disk is blamed on the sandbox.")
+    limits: TreeLimits = Field(default_factory=TreeLimits)
     interpreter: list[str] = Field(default_factory=lambda: ["bash", "-lc"])
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment for every command (never secrets).")
     docker: DockerSettings = Field(default_factory=DockerSettings)

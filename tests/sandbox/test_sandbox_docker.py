@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from swerl.sandbox.schema import SandboxSettings, SandboxTask
+from swerl.sandbox.schema import SANDBOX_UID, SandboxSettings, SandboxTask
 
 pytestmark = pytest.mark.docker
 
@@ -30,7 +30,7 @@ def test_agent_container_hardening_flags(docker_sandbox: Any, calc_task: tuple[A
         assert hc["Ulimits"] == [{"Name": "core", "Soft": 0, "Hard": 0}]
         # the runtime's read-only / masked /proc paths are kept (a root command could write /proc/sys otherwise)
         assert {"/proc/sys", "/proc/sysrq-trigger"} <= set(hc["ReadonlyPaths"]) and "/proc/kcore" in hc["MaskedPaths"]
-        assert docker_sandbox.exec(h, "id -u").output.strip() == "1000"  # commands are not root
+        assert docker_sandbox.exec(h, "id -u").output.strip() == str(SANDBOX_UID)  # not root, not a host account
         assert c.labels["swerl.sandbox"] == "1" and c.labels["swerl.handle"] == h.id
         # only the agent container is left: the prep container (which saw .git) is gone
         left = docker_sandbox.client.containers.list(all=True, filters={"label": f"swerl.handle={h.id}"})

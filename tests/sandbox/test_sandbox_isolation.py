@@ -20,10 +20,10 @@ import pytest
 
 from swerl.sandbox import audit_isolation as iso
 from swerl.sandbox.audit import Ctx
-from swerl.sandbox.base import AgentFault, SandboxError, SandboxHandle
+from swerl.sandbox.base import AgentFault, InfraError, SandboxError, SandboxHandle
 from swerl.sandbox.bwrap import BwrapSandbox
 from swerl.sandbox.bwrap_server import ChannelFault, ExecServer, _Overflow
-from swerl.sandbox.schema import BwrapSettings, SandboxSettings, SandboxTask
+from swerl.sandbox.schema import SANDBOX_UID, BwrapSettings, SandboxSettings, SandboxTask
 
 
 def _ctx(sandbox: Any, handle: SandboxHandle) -> Ctx:
@@ -74,8 +74,8 @@ class InfraBlamingBwrap(BwrapSandbox):
     def copy_out(self, handle: SandboxHandle, src: str, dest: Path) -> None:
         try:
             super().copy_out(handle, src, dest)
-        except AgentFault as exc:
-            raise SandboxError(str(exc)) from exc
+        except AgentFault as exc:  # a plain SandboxError is the agent's there now: blame a named infra error
+            raise InfraError(str(exc)) from exc
 
 
 @pytest.fixture(params=["bwrap", "bwrap_percommand"])
@@ -88,7 +88,7 @@ def test_bwrap_blocks_host_privilege_forgery_and_infra_blame(bwrap_any: Any, cal
     found = _probe(bwrap_any, task, *CLASS5, FORGE, INFRA)
     for name, (escaped, observed) in found.items():
         assert not escaped, f"{name}: {observed}"
-    assert "host uid 1000" in found["commands run as host root"][1]
+    assert f"host uid {SANDBOX_UID}" in found["commands run as host root"][1]
     assert "core limit 0" in found["commands run as host root"][1]  # no crash ever reaches the host's handler
     assert "copy limit:agent" in found[INFRA][1]  # the size route is taken, and blamed on the agent
 
@@ -158,7 +158,7 @@ def test_cli_run_on_bwrap_shows_no_host_privilege_and_no_forgery(rootfs: Path) -
                     "--cmd", f"python3 -c {shlex.quote(iso.FORGE)} {iso.FORGED_MARK}",
                     "--cmd", "echo after-forgery"])
     assert res.exit_code == 0, res.output
-    assert "NONE-WRITABLE" in res.output and "HOSTUID 1000" in res.output
+    assert "NONE-WRITABLE" in res.output and f"HOSTUID {SANDBOX_UID}" in res.output
     assert "REACHED 0 of" in res.output and "# rc=7" in res.output and "after-forgery" in res.output
     assert iso.FORGED_MARK not in res.output
 
@@ -173,7 +173,7 @@ def test_docker_blocks_host_privilege_forgery_and_infra_blame(docker_sandbox: An
     found = _probe(docker_sandbox, task, *CLASS5, FORGE, INFRA)
     for name, (escaped, observed) in found.items():
         assert not escaped, f"{name}: {observed}"
-    assert "uid 1000" in found["commands run as host root"][1] and "core limit 0" in found["commands run as host root"][1]
+    assert f"uid {SANDBOX_UID}" in found["commands run as host root"][1] and "core limit 0" in found["commands run as host root"][1]
 
 
 @pytest.mark.docker
@@ -241,4 +241,4 @@ def test_cli_run_on_docker_shows_no_host_privilege(dockerd: str, taskpack_images
                     "--cmd", f"python3 -c {shlex.quote(iso.KERNEL_KNOBS)}",
                     "--cmd", f"python3 -c {shlex.quote(iso.HOST_ROOT)}", "--cmd", "id -u; touch ok && echo writable"])
     assert res.exit_code == 0, res.output
-    assert "NONE-WRITABLE" in res.output and "HOSTUID 1000" in res.output and "writable" in res.output
+    assert "NONE-WRITABLE" in res.output and f"HOSTUID {SANDBOX_UID}" in res.output and "writable" in res.output
