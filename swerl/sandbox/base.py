@@ -262,11 +262,9 @@ class BackendBase(ABC):
 
     def grade(self, task: SandboxTask, patch: str) -> GradeResult:
         """Grade `patch`: tree built on the host, tests in a fresh sandbox without `.git` (see `grade.py`)."""
-        from swerl.sandbox import gradetree
         from swerl.sandbox.grade import grade
 
-        with gradetree.use_limits(self.settings.limits):
-            return grade(self, task, patch)
+        return grade(self, task, patch)
 
     @contextlib.contextmanager
     def session(self, task: SandboxTask) -> Iterator[SandboxHandle]:

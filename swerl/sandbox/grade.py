@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from swerl.errors import DataError
 from swerl.log import get_logger
-from swerl.sandbox import gradetree, reports, tamper
+from swerl.sandbox import gradetree, hostfs, reports, tamper
 from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
 from swerl.sandbox.launch import RUNNER_PATH, SPEC_PATH, Launch
@@ -177,12 +177,13 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
         return _result(task, t0, error=f"pristine export failed: {type(exc).__name__}: {exc}"[:500],
                        error_kind="infra", patch_files=sorted(headers))
     work = Path(tempfile.mkdtemp(prefix="swerl-grade-"))
-    try:
-        return _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences)
+    try:  # every caller (rollouts, eval, audit) grades under the sandbox's tree limits
+        with gradetree.use_limits(sandbox.settings.limits):
+            return _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        hostfs.rmtree_quietly(work)  # the agent's tree: any depth, never raises
         if not defences:  # an uncached export with .git: remove it
-            shutil.rmtree(pristine.tip.parent, ignore_errors=True)
+            hostfs.rmtree_quietly(pristine.tip.parent)
 
 
 @dataclass
@@ -234,8 +235,11 @@ def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: grad
         try:
             applied = work / "with-tests"
             gradetree.apply_patch(tree, applied, plan.test_patch)
-            shutil.rmtree(tree)
+            hostfs.rmtree_quietly(tree)
             applied.rename(tree)
+        except OSError as exc:  # moving the agent's tree aside
+            return f"the patched tree could not be moved: {exc}"[:500], ("infra" if exc.errno in _HOST_FULL
+                                                                            else "agent"), common
         except gradetree.PatchRejected as exc:
             # the agent's tree broke it (e.g. replaced the tests directory) when it applies to the pristine tree
             kind = "agent" if _applies(pristine.tip, work / "probe", plan.test_patch) else "infra"
@@ -255,7 +259,7 @@ def _applies(tree: Path, scratch: Path, patch: str) -> bool:
     except (gradetree.PatchRejected, OSError):
         return False
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        hostfs.rmtree_quietly(scratch)
 
 
 def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
