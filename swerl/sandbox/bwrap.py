@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from swerl.log import get_logger
-from swerl.sandbox import hardening, hostfs, limits
+from swerl.sandbox import hardening, hostfs, limits, seccomp
 from swerl.sandbox.base import (
     AgentFault,
     BackendBase,
@@ -80,6 +80,9 @@ class BwrapSandbox(BackendBase):
         if not Path(self.executable).exists():
             raise SandboxError(f"bubblewrap not found ({cfg.executable!r}); install it: apt-get install bubblewrap")
         self.prlimit = shutil.which("prlimit")
+        self.seccomp_program = seccomp.program_file() if cfg.seccomp else None
+        if cfg.seccomp and self.seccomp_program is None:
+            log.warning("no seccomp filter for this machine: ptrace between sandbox processes is not filtered")
         self.rootfs = cfg.rootfs.resolve() if cfg.rootfs else None
         if self.rootfs is not None and not (self.rootfs / "usr").is_dir():
             raise SandboxError(f"bwrap rootfs {self.rootfs} has no usr/ (build it: swerl sandbox build-images)")
@@ -226,6 +229,8 @@ class BwrapSandbox(BackendBase):
                 argv = ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups",
                         "--inh-caps=-all", "--ambient-caps=-all", "--bounding-set=-all", "--", *argv]
         cmd = [self.executable, *handle.state["args"], *caps, "--chdir", cwd, "--", *argv]
+        if self.seccomp_program is not None:
+            cmd = seccomp.bwrap_command(cmd, self.seccomp_program)
         pids: limits.PidsGroup = handle.state["pids"]
         if pids.path is not None:
             cmd = pids.wrap(cmd)  # `sh` joins the sandbox's pids cgroup, then execs bwrap: nothing forks outside it

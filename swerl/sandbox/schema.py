@@ -45,6 +45,8 @@ class BwrapSettings(_Model):
                             "RLIMIT_NPROC via prlimit ('auto'); 'cgroup' fails when no cgroup is writable.")
     disk_quota: bool = Field(True, description="As root: the work tree, /tmp and $HOME live on a tmpfs of "
                                                "`disk_mb` mounted on the host (ENOSPC inside past it).")
+    seccomp: bool = Field(True, description="A seccomp filter: no process in the sandbox can ptrace another or "
+                                            "read/write its memory (process_vm_readv/writev).")
 
 
 class AllowedService(_Model):

@@ -48,15 +48,34 @@ def deny_trace_program(machine: str | None = None) -> bytes:
     return b"".join(prog)
 
 
-def program_fd() -> int | None:
-    """A readable descriptor holding the program (bwrap reads it to the end), or None on an unknown machine.
-    The caller passes it to bwrap with `--seccomp FD` (and `pass_fds`) and closes it after the start."""
+_FILE: list[str] = []
+
+
+def program_file() -> str | None:
+    """A file holding the program (written once per process), or None on an unknown machine. bwrap reads it on a
+    descriptor: `bwrap_command` opens it as fd 9 through a host shell that then execs bwrap."""
+    if _FILE and os.path.exists(_FILE[0]):
+        return _FILE[0]
     try:
         prog = deny_trace_program()
     except ValueError:
         return None
-    fd, path = tempfile.mkstemp(prefix="swerl-seccomp-")
-    os.unlink(path)
-    os.write(fd, prog)
-    os.lseek(fd, 0, os.SEEK_SET)
-    return fd
+    fd, path = tempfile.mkstemp(prefix="swerl-seccomp-", suffix=".bpf")
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(prog)
+    os.chmod(path, 0o644)
+    _FILE[:] = [path]
+    return path
+
+
+def bwrap_command(bwrap_argv: list[str], program: str) -> list[str]:
+    """`bwrap ARGS -- CMD` with `--seccomp 9` before its `--`, fd 9 opened on `program` by a host `sh`."""
+    cut = bwrap_argv.index("--")
+    argv = [*bwrap_argv[:cut], "--seccomp", "9", *bwrap_argv[cut:]]
+    return ["/bin/sh", "-c", 'exec "$@" 9<"$0"', program, *argv]
+
+
+def program_fd() -> int | None:
+    """A readable descriptor holding the program (bwrap reads it to the end), or None on an unknown machine."""
+    path = program_file()
+    return None if path is None else os.open(path, os.O_RDONLY)

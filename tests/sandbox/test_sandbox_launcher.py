@@ -163,8 +163,8 @@ def _assert_caught(res: Any, evidence: str, task: SandboxTask) -> None:
     text = " | ".join([*res.tampering, res.error or ""])
     if evidence:
         assert evidence in text, text
-    else:  # no veto needed: the required test simply failed, and nothing forged counted
-        assert res.tests.get(task.FAIL_TO_PASS[0]) != "PASSED", res.tests
+    else:  # either the required test simply failed (nothing forged counted) or the value was caught
+        assert res.tampering or res.tests.get(task.FAIL_TO_PASS[0]) != "PASSED", res.tests
 
 
 @pytest.mark.parametrize("name", list(PAYLOADS))

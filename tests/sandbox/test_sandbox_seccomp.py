@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import struct
 import subprocess
@@ -54,3 +55,15 @@ def test_program_shape() -> None:
             assert i + 1 + max(jt, jf) < len(insns)
     with pytest.raises(ValueError):
         deny_trace_program("sparc")
+
+
+def test_swerl_bwrap_sandboxes_load_the_filter(bwrap_sandbox: object, bwrap_percommand_sandbox: object,
+                                               calc_task: tuple[object, object]) -> None:
+    """Both bwrap modes (exec server, a bwrap per command): a command cannot read another process's memory."""
+    for sandbox in (bwrap_sandbox, bwrap_percommand_sandbox):
+        h = sandbox.start(calc_task[1])  # type: ignore[attr-defined]
+        try:
+            out = sandbox.exec(h, f"python3 -c {shlex.quote(PROBE)}", timeout=60).output  # type: ignore[attr-defined]
+        finally:
+            sandbox.stop(h)  # type: ignore[attr-defined]
+        assert "vm_readv -1 EPERM" in out and "files True" in out, out
