@@ -20,6 +20,20 @@ from swerl.cli import app
 from swerl.sandbox.audit_grading import crafted_patch
 
 
+def _grade_only(sb_pack: Path, rootfs: Path, out: Path, patch: str) -> dict:
+    """One prediction for the median task through `swerl eval swebench --grade-only`; its grade row."""
+    out.mkdir(parents=True)
+    preds = out / "preds.jsonl"
+    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": patch}) + "\n")
+    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
+                                   str(sb_pack), "--grade-only", str(preds), "--out", str(out / "graded")])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    grades = [json.loads(line) for line in (out / "graded" / "grades.jsonl").read_text().splitlines()]
+    assert len(grades) == 1, res.output
+    return grades[0]
+
+
+
 def test_crafted_second_header_is_not_resolved_via_grade_only(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
                                                              tmp_path: Path) -> None:
     row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
@@ -27,22 +41,10 @@ def test_crafted_second_header_is_not_resolved_via_grade_only(sb_pack: Path, sb_
         "calc/stats.py", '"""Descriptive statistics over sequences of numbers."""', '"""Descriptive statistics."""',
         "tests/test_stats.py", "import pytest",
         "import pytest\nimport calc.stats\ncalc.stats.median = lambda v: 2.5 if len(v) == 4 else sorted(v)[len(v) // 2]")
-    preds = tmp_path / "preds.jsonl"
-    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": crafted}) + "\n")
-    out = tmp_path / "graded"
-    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
-                                   str(sb_pack), "--grade-only", str(preds), "--out", str(out)])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
-    grades = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
-    assert len(grades) == 1 and grades[0]["resolved"] is False and grades[0]["outcome"] == "unresolved"
-    assert grades[0]["fail_to_pass"]["failure"] == json.loads(row["FAIL_TO_PASS"])
-
-    gold = tmp_path / "gold.jsonl"
-    gold.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": row["patch"]}) + "\n")
-    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
-                                   str(sb_pack), "--grade-only", str(gold), "--out", str(tmp_path / "gold")])
-    grades = [json.loads(line) for line in (tmp_path / "gold" / "grades.jsonl").read_text().splitlines()]
-    assert grades[0]["resolved"] is True, res.output
+    grade = _grade_only(sb_pack, rootfs, tmp_path / "crafted", crafted)
+    assert grade["resolved"] is False and grade["outcome"] == "unresolved"
+    assert grade["fail_to_pass"]["failure"] == json.loads(row["FAIL_TO_PASS"])
+    assert _grade_only(sb_pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
 
 
 def test_status_lines_printed_by_the_code_under_test_do_not_pay(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
@@ -58,14 +60,7 @@ def test_status_lines_printed_by_the_code_under_test_do_not_pay(sb_pack: Path, s
                  f"\n    print({forged!r})\n    return _median(values)\n")
     patch = "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
         src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
-    preds = tmp_path / "preds.jsonl"
-    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": patch}) + "\n")
-    out = tmp_path / "graded"
-    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
-                                   str(sb_pack), "--grade-only", str(preds), "--out", str(out)])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
-    grades = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
-    assert len(grades) == 1 and grades[0]["resolved"] is False, grades
+    assert _grade_only(sb_pack, rootfs, tmp_path / "forged", patch)["resolved"] is False
 
 
 def test_replacing_the_tests_directory_is_the_agents_failure(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
@@ -86,11 +81,5 @@ def test_replacing_the_tests_directory_is_the_agents_failure(sb_pack: Path, sb_r
     (work / "tests").symlink_to("calc")
     git("add", "-A")
     patch = git("diff", "--cached", "--binary")
-    preds = tmp_path / "preds.jsonl"
-    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m", "model_patch": patch}) + "\n")
-    out = tmp_path / "graded"
-    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
-                                   str(sb_pack), "--grade-only", str(preds), "--out", str(out)])
-    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
-    grades = [json.loads(line) for line in (out / "grades.jsonl").read_text().splitlines()]
-    assert grades[0]["resolved"] is False and grades[0]["outcome"] != "infra_failure", grades[0]
+    grade = _grade_only(sb_pack, rootfs, tmp_path / "symlinked", patch)
+    assert grade["resolved"] is False and grade["outcome"] != "infra_failure", grade
