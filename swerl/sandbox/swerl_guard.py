@@ -20,6 +20,7 @@ is what counts, so catching the exception does not help. The rules are about eff
 The witness plugin and the type-strict asserts live in `swerl_witness.py`.
 """
 
+import ast
 import os
 import sys
 import threading
@@ -61,6 +62,7 @@ class Guard:
         self._kinds: dict = {}
         self._local = threading.local()
         self.probes: list = []  # set by the witness module's strict asserts
+        self.tainted: set = set()  # code objects compiled from strings under changed code
         self.watch = WATCH_MODULES
         self.installed = False
         try:
@@ -94,9 +96,13 @@ class Guard:
             f = f.f_back
             n += 1
 
+    def frame_kind(self, f) -> str:
+        """A frame's class; code compiled from a string while changed code was on the stack counts as changed."""
+        return "changed" if f.f_code in self.tainted else self.kind(f.f_code.co_filename)
+
     def _changed_frame(self):
         for f in self._stack():
-            if self.kind(f.f_code.co_filename) == "changed":
+            if self.frame_kind(f) == "changed":
                 return f
         return None
 
@@ -187,12 +193,12 @@ class Guard:
         return f"reads .{name} through {self._where(f)} from {self._where(changed)}" if changed else None
 
     def _is_changed(self, f) -> bool:
-        return self.kind(f.f_code.co_filename) == "changed"
+        return self.frame_kind(f) == "changed"
 
     def _suspect(self, event: str):
         tree = False
         for f in self._stack():
-            k = self.kind(f.f_code.co_filename)
+            k = self.frame_kind(f)
             if k == "changed":
                 return f"{event} from {self._where(f)}"
             tree = tree or k != "lib"
@@ -204,13 +210,29 @@ class Guard:
         f = self._innermost()
         if f is not None and self._is_changed(f):
             return f"{event}() called from {self._where(f)}"
+        changed = self._changed_frame()
+        if changed is None:
+            return None
         if event == "compile" and len(args) > 1 and isinstance(args[1], str):
             name = args[1]
-            if not name.startswith("<") and not name.endswith((".py", ".pyw")) and self._changed_frame() is not None:
+            if not name.startswith("<") and not name.endswith((".py", ".pyw")):
                 return f"compiles code from a non-.py file {name}"
-        if event == "exec" and self._changed_frame() is not None:
+            if name.startswith("<"):  # a library generating code for changed code (dataclasses, annotations, ...)
+                found = generated_code_finding(args[0])
+                return f"{found} in code generated at run time for {self._where(changed)}" if found else None
+        if event == "exec" and args:
+            code = args[0]
+            if isinstance(getattr(code, "co_filename", None), str) and code.co_filename.startswith("<"):
+                self._taint(code)
             return self._loader_check()
         return None
+
+    def _taint(self, code) -> None:
+        todo = [code]
+        while todo and len(self.tainted) < 100000:
+            c = todo.pop()
+            self.tainted.add(c)
+            todo += [k for k in c.co_consts if type(k) is type(c) and k not in self.tainted]
 
     def _rewire(self, event: str, args: tuple):
         """Changing a function's `__code__`/defaults or an object's `__class__`/`__bases__` in place keeps every
@@ -303,3 +325,35 @@ class Guard:
             code = exc.code
             return code if isinstance(code, int) else (0 if code is None else 1)
         return 0
+
+
+# -- code generated at run time for changed code -------------------------------------------------------------------
+# What a library (dataclasses, collections.namedtuple, typing, inspect.get_annotations) generates for a class the patch
+# defines: plain functions over `self` and the class's own fields. Names and text come from the patch (field names,
+# annotation strings), so anything that reaches past the class is refused.
+GENERATED_CALLS_DENIED = frozenset({"__import__", "eval", "exec", "compile", "getattr", "setattr", "delattr", "globals",
+                                    "locals", "vars", "open", "breakpoint", "input"})
+GENERATED_DUNDERS = frozenset({"__class__", "__init__", "__setattr__", "__delattr__", "__eq__", "__ne__", "__lt__",
+                               "__le__", "__gt__", "__ge__", "__hash__", "__repr__", "__qualname__", "__name__",
+                               "__post_init__", "__dataclass_fields__", "__dataclass_params__", "__match_args__",
+                               "__slots__", "__getstate__", "__setstate__", "__new__", "__doc__", "__module__"})
+
+
+def generated_code_finding(source):
+    """Why code generated at run time under changed code reaches past its class (None: ordinary)."""
+    try:
+        text = source.decode("utf-8") if isinstance(source, (bytes, bytearray)) else source
+        tree = ast.parse(text) if isinstance(text, str) else None
+    except (SyntaxError, ValueError, UnicodeDecodeError):
+        return None  # compile itself will refuse it
+    for node in ast.walk(tree) if tree is not None else ():
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GENERATED_CALLS_DENIED:
+            return f"calls {node.func.id}()"
+        name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+        if name and name.startswith("__") and name.endswith("__") and name not in GENERATED_DUNDERS and \
+                not name.startswith(("__dataclass_", "__create_fn__")):
+            return f"uses {name}"
+        if isinstance(node, ast.Attribute) and node.attr in ("modules", "f_back", "f_locals", "f_globals", "tb_frame",
+                                                              "gi_frame", "cr_frame", "f_code", "co_consts"):
+            return f"reaches .{node.attr}"
+    return None

@@ -136,6 +136,13 @@ PAYLOADS: dict[str, tuple[str, str, str]] = {
     "test-code-swap": ("import sys\n", "    t = sys.modules.get('tests.test_stats') or sys.modules.get('test_stats')\n"
                        "    f = getattr(t, 'test_median_odd', None)\n    if f is not None:\n"
                        "        f.__code__ = (lambda: None).__code__\n" + BUG, "__code__"),
+    # fourth external round: code a library generates from strings the patch supplies
+    "annotation-eval": ("import inspect\n\n\nclass _P:\n    __annotations__ = {'m': \"__import__('sys').modules\"}\n",
+                        "    inspect.get_annotations(_P, eval_str=True)\n" + FIX,
+                        "in code generated at run time"),
+    "dataclass-field-name": ("import dataclasses\n\n\n@dataclasses.dataclass(init=False, repr=False)\nclass _P:\n"
+                             "    __annotations__ = {\"__class__,__import__('sys').modules['_swerl_witness']\": int}\n",
+                             "    _P() == _P()\n" + FIX, "in code generated at run time"),
 }
 
 
@@ -318,3 +325,73 @@ def test_compare_keeps_honest_semantics_and_catches_adaptive_values(monkeypatch:
     for _ in range(20):  # it is never paid unseen: either it says False or it was caught answering both ways
         before = len(guard.found)
         assert w.compare(Learner(), 2.5) is False or len(guard.found) == before + 1
+
+
+def test_generated_code_rule_passes_what_libraries_generate() -> None:
+    """Code that dataclasses, namedtuple, NamedTuple, typing, attrs and pydantic generate for ordinary classes has no
+    finding; the same generators fed a patch's strings that reach past the class do."""
+    import sys
+
+    from swerl.sandbox import swerl_guard
+
+    sources: list[str | bytes] = []
+    on = [True]
+    sys.addaudithook(lambda e, a: sources.append(a[0]) if on[0] and e == "compile" and
+                     isinstance(a[0], (str, bytes)) else None)
+    try:
+        _generate_ordinary_classes()
+    finally:
+        on[0] = False
+    assert len(sources) > 20
+    findings = [(swerl_guard.generated_code_finding(s), s) for s in sources]
+    assert [f for f in findings if f[0]] == []
+    assert swerl_guard.generated_code_finding("x = __import__('sys')") == "calls __import__()"
+    assert swerl_guard.generated_code_finding("def f(self): return self.__globals__") == "uses __globals__"
+    assert swerl_guard.generated_code_finding("def f(e): return e.tb_frame") == "reaches .tb_frame"
+
+
+def _generate_ordinary_classes() -> None:
+    import collections
+    import dataclasses
+    import inspect
+    import typing
+
+    import attr
+    import pydantic
+
+    @dataclasses.dataclass(frozen=True, order=True)
+    class A:
+        x: int
+        y: list = dataclasses.field(default_factory=list)
+
+    @dataclasses.dataclass(kw_only=True, unsafe_hash=True, slots=True)
+    class B:
+        a: int = 1
+
+        def __post_init__(self) -> None:
+            pass
+
+    A(1) < A(2), repr(A(1)), hash(B()), dataclasses.replace(A(1), x=2), dataclasses.asdict(A(1))
+    collections.namedtuple("P", "a b", defaults=(1,))(0)
+
+    class N(typing.NamedTuple):
+        a: int
+        b: str = "x"
+
+    class K:
+        q: dict[str, list[int]]  # a string under the future import: evaluated at run time
+
+    typing.get_type_hints(K, localns={"typing": typing})
+    inspect.get_annotations(K, eval_str=True, locals={"typing": typing})
+
+    @attr.s(auto_attribs=True, frozen=True, slots=True)
+    class At:
+        a: int = 1
+
+    At() == At(), repr(At()), hash(At())
+
+    class M(pydantic.BaseModel):
+        a: int
+        b: list[str] = []
+
+    M(a=1).model_dump()
