@@ -42,8 +42,14 @@ def make_emitter(fd: int, key: bytes):
     each MAC chained to the previous one: what was written cannot be changed, dropped or reordered later, and a
     line forged without the key breaks the chain."""
     state = {"seq": 0, "prev": ""}
+    seen: set = set()
 
     def emit(kind: str, data: object) -> None:
+        if kind == "finding":  # repeats dropped here, where no test can reach the set; a flood ends in one line
+            if data in seen or len(seen) > 200:
+                return
+            seen.add(data)
+            data = data if len(seen) <= 200 else "more than 200 findings"
         payload = json.dumps({"seq": state["seq"], "kind": kind, "data": data}, sort_keys=True)
         mac = sign(key, state["prev"] + payload)
         os.write(fd, (MARKER + json.dumps({"payload": payload, "mac": mac}) + "\n").encode())
@@ -100,12 +106,15 @@ def main() -> None:
         guard = _load("_swerl_guard", "swerl_guard.py").Guard(
             workdir, spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
         witness = _load("_swerl_witness", "swerl_witness.py")
-        guard.install()
+        guard.install(writer=witness.Witness.report.__code__)
+        sealed, seal_changes = guard.seal(), guard.seal_changes  # held by this frame only: no test reaches them
         if final["mode"] == "script":
             final["rc"] = guard.run_script(spec["script"], spec.get("args", []))
         else:
             sys.path.append(workdir)
             final["rc"] = guard.run_pytest(spec.get("args", []), witness)
+        for change in seal_changes(sealed):
+            emit("finding", f"launcher state changed during the run: {change}")
     except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
         final["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:

@@ -48,46 +48,50 @@ _FORMATTERS = frozenset(os.path.join(_STDLIB, n) for n in ("traceback.py", "line
 _LAUNCH_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"  # the launcher's own sources: no reading them
 
 
+def _classify(workdir: str, changed: frozenset, protected: frozenset, filename: str, _norm=os.path.normpath,
+              _join=os.path.join, _base=os.path.basename) -> str:
+    """A code file's class: changed by the patch, protected test (or conftest), other project code, library.
+    The path functions are bound when the launcher loads this file (a test may rebind `os.path.*`)."""
+    path = _norm(_join(workdir, filename)) if filename[:1] not in ("<", "") else ""
+    if path in changed:
+        return "changed"
+    if path.startswith(workdir):
+        return "test" if path in protected or _base(path) == "conftest.py" else "project"
+    return "lib"
+
+
 class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
-        self.changed = {os.path.normpath(self.workdir + c) for c in changed}
-        self.protected = {os.path.normpath(self.workdir + t) for t in tests}
-        self.private = set(private)
+        self.changed = frozenset(os.path.normpath(self.workdir + c) for c in changed)
+        self.protected = frozenset(os.path.normpath(self.workdir + t) for t in tests)
+        self.private = frozenset(private)
         self.findings: list = []
         self._emit = emit
         self.armed = False
         self._kinds: dict = {}
-        self._local = threading.local()
         self.probes: list = []  # set by the witness module's strict asserts
         self.tainted: set = set()  # code objects compiled from strings under changed code
         self.watch = WATCH_MODULES
         self.installed = False
         try:
-            self.roots = {n[:-3] if n.endswith(".py") else n for n in os.listdir(self.workdir)}
+            self.roots = frozenset(n[:-3] if n.endswith(".py") else n for n in os.listdir(self.workdir))
         except OSError:
-            self.roots = set()
+            self.roots = frozenset()
 
     # -- classification ---------------------------------------------------------------------------------------
-    def kind(self, filename: str) -> str:
+    def kind(self, filename: str, _classify=_classify) -> str:
         k = self._kinds.get(filename)
         if k is None:
-            path = os.path.normpath(os.path.join(self.workdir, filename)) if filename[:1] not in ("<", "") else ""
-            if path in self.changed:
-                k = "changed"
-            elif path.startswith(self.workdir):
-                name = os.path.basename(path)
-                k = "test" if path in self.protected or name == "conftest.py" else "project"
-            else:
-                k = "lib"
-            self._kinds[filename] = k
+            k = self._kinds[filename] = _classify(self.workdir, self.changed, self.protected, filename)
         return k
 
-    def _stack(self, limit: int = 300):
-        """The audited code's frames, innermost first (the guard's own frames skipped)."""
-        f = sys._getframe()
+    def _stack(self, limit: int = 300, _getframe=sys._getframe):
+        """The audited code's frames, innermost first (the guard's own frames skipped; `sys._getframe` bound when
+        the launcher loaded this file, so rebinding it in `sys` fools nothing)."""
+        f = _getframe()
         while f is not None and f.f_code.co_filename == _SELF:
             f = f.f_back
         n = 0
@@ -119,44 +123,93 @@ class Guard:
         return f"{f.f_code.co_filename}:{f.f_lineno}"
 
     # -- the hook -------------------------------------------------------------------------------------------------
-    def install(self) -> None:
+    def install(self, writer=None) -> None:
         """Audit hooks exist from Python 3.8: older test environments (some SWE-bench images run 3.6) are graded
         with the witness, the strict asserts and the signed record, and the record says the guard was off."""
         if not hasattr(sys, "addaudithook"):
             if self._emit is not None:
                 self._emit("note", "runtime guard unavailable (Python < 3.8)")
             return
-        sys.addaudithook(self._hook)
+        sys.addaudithook(self._make_hook(self._emit, writer))
+        self._emit = None  # from here on only the hook holds the emitter
         self.installed = True
 
-    def _hook(self, event: str, args: tuple) -> None:
-        if event not in WATCHED and not event.startswith("ctypes."):
-            return
-        local = self._local
-        if getattr(local, "busy", False):
-            return
-        local.busy = True
-        try:
-            reason = self._check(event, args)
-        except Exception as exc:  # a rule must never break the run; record that it could not decide
-            reason = None if event == "open" else f"guard error on {event}: {type(exc).__name__}"
-        finally:
-            local.busy = False
-        if reason:
-            self.record(reason)
-            raise RuntimeError(f"swerl grading guard: {reason}")
+    def _make_hook(self, emit, writer, _getframe=sys._getframe, _ident=threading.get_ident):
+        """The hook, its re-entry flag and the record's emitter live in a closure that only the interpreter's hook
+        list holds: no object the tests can reach switches the guard off or writes a record line. Findings and
+        outcomes reach it as audit events; an outcome counts only when `Guard.outcome` raised it for `writer`
+        (the witness's report) on the main thread with no changed code on the stack."""
+        busy = threading.local()
+        check, changed_frame, main = self._check, self._changed_frame, _ident()
+        outcome_code = Guard.outcome.__code__
 
-    def record(self, reason: str) -> None:
-        """A finding goes out at once (a signed record line): clearing `findings` later changes nothing."""
-        if reason in self.findings or len(self.findings) >= 50:
-            return
+        def write_outcome(args: tuple) -> None:
+            f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
+            caller = f.f_back
+            if f.f_code is not outcome_code or caller is None or caller.f_code is not writer or _ident() != main:
+                emit("finding", f"a test outcome was written from {f.f_code.co_filename}:{f.f_lineno}")
+            elif changed_frame() is not None:
+                emit("finding", f"a test outcome was written with {self._where(changed_frame())} on the stack")
+            else:
+                node, phase, status, forged = args
+                emit("outcome", {"node": node, "phase": phase, "status": status, "forged": forged})
+
+        def hook(event: str, args: tuple) -> None:
+            if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):
+                return
+            if getattr(busy, "on", False):
+                return
+            busy.on = True
+            try:
+                if event == "swerl.finding":
+                    emit("finding", str(args[0])[:2000] if args else "")
+                    return
+                if event == "swerl.outcome":
+                    write_outcome(args)
+                    return
+                reason = check(event, args)
+            except Exception as exc:  # a rule must never break the run; record that it could not decide
+                reason = None if event == "open" else f"guard error on {event}: {type(exc).__name__}"
+            finally:
+                busy.on = False
+            if reason:
+                emit("finding", reason)
+                raise RuntimeError(f"swerl grading guard: {reason}")
+
+        return hook
+
+    def record(self, reason: str, _audit=getattr(sys, "audit", None)) -> None:
+        """A finding goes out at once as a signed record line (through the hook once installed; the emitter drops
+        repeats): nothing written to `findings` silences a later one."""
         self.findings.append(reason)
         if self._emit is not None:
             self._emit("finding", reason)
+        else:
+            _audit("swerl.finding", reason)
 
-    def outcome(self, node: str, phase: str, status: str, forged: bool) -> None:
+    def seal(self, _vars=vars, _id=id) -> dict:
+        """Identity of every attribute: the launcher and the witness compare it while tests run (a rebound rule,
+        emitter or file set is a plain attribute write, which no audit event reports)."""
+        return {k: _id(v) for k, v in _vars(self).items() if k not in ("armed", "probes", "installed")}
+
+    def seal_changes(self, sealed: dict, files: bool = True, _vars=vars, _id=id, _classify=_classify) -> list:
+        """What differs from `seal()`, plus cached file classes that no longer match the files. Self-contained
+        (helpers bound as defaults, which the guard protects like `__code__`): a shadowing method changes nothing."""
+        state = _vars(self)
+        now = {k: _id(v) for k, v in state.items() if k not in ("armed", "probes", "installed")}
+        out = [f"guard.{k} was rebound" for k in set(sealed) | set(now) if sealed.get(k) != now.get(k)]
+        if files and not out:
+            args = (state["workdir"], state["changed"], state["protected"])
+            out = [f"guard file class of {f} was changed" for f, k in list(state["_kinds"].items())[:5000]
+                   if k != _classify(*args, f)]
+        return out[:10]
+
+    def outcome(self, node: str, phase: str, status: str, forged: bool, _audit=getattr(sys, "audit", None)) -> None:
+        """A test phase's outcome; once the hook is installed only it can write one (see `_make_hook`)."""
         if self._emit is not None:
             self._emit("outcome", {"node": node, "phase": phase, "status": status, "forged": forged})
+        else:
+            _audit("swerl.outcome", node, phase, status, bool(forged))
 
     def _check(self, event: str, args: tuple):
         if event == "sys.addaudithook":

@@ -25,6 +25,16 @@ CRITICAL_HOOKS = ("pytest_runtest_makereport", "pytest_pyfunc_call", "pytest_run
                   "pytest_runtest_teardown", "pytest_sessionfinish")
 
 
+def _record(guard, text: str, _audit=getattr(sys, "audit", None)) -> None:
+    """A finding, sent straight to the guard's hook as an audit event (bound when the launcher loaded this file):
+    no attribute of any object the tests can reach stands between a finding and the record. Below Python 3.8
+    (no hook) it goes through the guard."""
+    if _audit is not None:
+        _audit("swerl.finding", text)
+    else:
+        guard.record(text)
+
+
 # -- the runner must not change -----------------------------------------------------------------------------------
 def fingerprint(watch: tuple) -> dict:
     """Identity of every namespace entry of the runner's modules and of the classes they define."""
@@ -94,6 +104,25 @@ class Witness:
         self.hooks: dict = {}
         self.pm = None
         self.raised: dict = {}
+        self.sealed: dict = {}  # the guard's attributes at collection
+        self.probes = None
+        self.own: dict = {}  # this object's attributes at collection
+
+    def seal(self) -> None:
+        self.sealed, self.probes = self.guard.seal(), self.guard.probes
+        self.own = {k: id(v) for k, v in vars(self).items() if k != "own"}
+
+    def check_seal(self, files: bool = False) -> None:
+        """The guard's and the witness's own state are plain attributes: any rebinding since collection (an
+        emitter wrapped, a rule shadowed, the strict-assert state removed) is tampering, checked at every report."""
+        if not self.own:
+            return
+        out = [f"witness.{k} was rebound" for k, v in list(vars(self).items()) if k != "own" and self.own.get(k) != id(v)]
+        out += self.guard.seal_changes(self.sealed, files)
+        if self.guard.armed is not True or self.guard.probes is not self.probes or _STATE.get("guard") is not self.guard:
+            out.append("the guard was disarmed or the strict-assert state changed")
+        for change in out:
+            _record(self.guard, f"launcher state changed during the run: {change}")
 
     def status(self, item, rep, when: str) -> str:
         if hasattr(rep, "wasxfail"):
@@ -107,18 +136,21 @@ class Witness:
     def check_runner(self) -> None:
         if self.pm is not None:
             for change in hook_changes(self.hooks, self.pm, self.guard):
-                self.guard.record(f"runner changed during the run: {change}")
+                _record(self.guard, f"runner changed during the run: {change}")
 
-    def report(self, item, call, rep) -> None:
+    def report(self, item, call, rep, _runner=check_runner, _seal=check_seal, _status=status) -> None:
+        """The only writer of outcome lines (the guard's hook checks that it is this code that asks); its helpers
+        are bound here, so an attribute set on the witness does not stand in for them."""
         node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
-        self.check_runner()
+        _runner(self)
+        _seal(self)
         raised = call.excinfo is not None or (when == "call" and self.raised.pop(node, False))
         forged = bool(when == "call" and raised and rep.passed and not hasattr(rep, "wasxfail"))
         if when == "call" or rep.failed or (rep.skipped and when == "setup"):
-            self.guard.outcome(node, when, self.status(item, rep, when), forged)
+            self.guard.outcome(node, when, _status(self, item, rep, when), forged)
 
     def plugin(self, pytest):
-        witness, hookimpl = self, pytest.hookimpl
+        witness, hookimpl, report = self, pytest.hookimpl, Witness.report
 
         class Plugin:
             @hookimpl(tryfirst=True)
@@ -127,11 +159,12 @@ class Witness:
                 witness.pm = session.config.pluginmanager
                 witness.before = fingerprint(witness.guard.watch)
                 witness.hooks = hook_impls(witness.pm)
+                witness.seal()
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_runtest_makereport(self, item, call):
                 outcome = yield
-                witness.report(item, call, outcome.get_result())
+                report(witness, item, call, outcome.get_result())
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_pyfunc_call(self, pyfuncitem):
@@ -149,13 +182,14 @@ class Witness:
                     pyfuncitem.obj = original
                 witness.raised[pyfuncitem.nodeid] = outcome.excinfo is not None
                 if not ran and outcome.excinfo is None:
-                    witness.guard.record(f"{pyfuncitem.nodeid}: its call passed but the test function never ran")
+                    _record(witness.guard, f"{pyfuncitem.nodeid}: its call passed but the test function never ran")
 
             @hookimpl(trylast=True)
             def pytest_sessionfinish(self, session):
                 witness.check_runner()
+                witness.check_seal(files=True)
                 for change in fingerprint_changes(witness.before, fingerprint(witness.guard.watch)):
-                    witness.guard.record(f"runner object changed during the run: {change}")
+                    _record(witness.guard, f"runner object changed during the run: {change}")
 
         return Plugin()
 
@@ -265,25 +299,19 @@ def single(value, guard, depth: int = 0):
     return None
 
 
-def strict(value):
+def strict(value, _record=_record):
     """Called on the operands of chained comparisons in a test file's asserts; records a value-level cheat found
     in the value alone, returns it unchanged."""
     guard = _STATE.get("guard")
-    if guard is None or getattr(guard._local, "busy", False):
-        return value
-    guard._local.busy = True
-    try:
-        found = single(value, guard)
-    except Exception:
-        found = None
-    finally:
-        guard._local.busy = False
+    if guard is None:  # the strict asserts were installed with it: someone removed it
+        raise AssertionError("swerl: the strict-assert state was changed")
+    found = _quiet_single(value, guard)
     if found:
-        guard.record(f"assertion compared {found}")
+        _record(guard, f"assertion compared {found}")
     return value
 
 
-def compare(left, right, ne=False):
+def compare(left, right, ne=False, _record=_record):
     """`left == right` (`!=` with `ne`) as a test file's assert sees it, decided here.
 
     When one side is a builtin value k and the other is not, the other side is asked about k several times,
@@ -292,26 +320,24 @@ def compare(left, right, ne=False):
     questions (it cannot tell which one is k) is tampering. Builtin containers of the same shape are compared
     element by element the same way; anything else is plain `==`."""
     guard = _STATE.get("guard")
-    if guard is None or getattr(guard._local, "busy", False):
-        return (left != right) if ne else (left == right)
+    if guard is None:  # the strict asserts were installed with it: someone removed it
+        raise AssertionError("swerl: the strict-assert state was changed")
     result, found = _judge(left, right, ne, guard, 0)
     for v in (left, right):
         found = found or _quiet_single(v, guard)
     if found:
-        guard.record(f"assertion compared {found}")
+        _record(guard, f"assertion compared {found}")
     if isinstance(result, BaseException):
         raise result
     return result
 
 
 def _quiet_single(value, guard):
-    guard._local.busy = True
+    """The operands' own methods run here with the guard fully on (nothing is switched off while they run)."""
     try:
         return single(value, guard)
     except Exception:
         return None
-    finally:
-        guard._local.busy = False
 
 
 def _ask(u, x, u_left: bool, ne: bool):
@@ -403,7 +429,7 @@ def install_strict_asserts(guard) -> None:
     from _pytest.assertion import rewrite
 
     _STATE["guard"] = guard
-    guard.probes = make_probes()
+    guard.probes = tuple(make_probes())
     original = rewrite.rewrite_asserts
 
     def rewrite_asserts(mod, *args, **kwargs):  # pytest 4 has no `source` argument
