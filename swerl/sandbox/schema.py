@@ -60,7 +60,9 @@ class AllowedService(_Model):
 
 class KubernetesSettings(_Model):
     namespace: str = "swerl"
-    run_as_user: int | None = Field(1000, description="Non-root uid for the pod; None keeps the image's user.")
+    run_as_user: int | None = Field(SANDBOX_UID, gt=0,
+                                    description="Non-root uid (and gid, fsGroup) of the pod: the dedicated uid the other "
+                                                "backends use, which no node account has; None keeps the image's user.")
     ttl_seconds_after_finished: int = Field(300, ge=0)
     allow_services: list[AllowedService] = Field(default_factory=list)
     allow_dns: bool = Field(False, description="Also allow kube-dns (port 53); off: DNS is an exfiltration channel.")

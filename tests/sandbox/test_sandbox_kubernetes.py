@@ -18,7 +18,7 @@ import pytest
 
 from swerl.sandbox import k8s_manifests as km
 from swerl.sandbox.base import HardeningError, SandboxError
-from swerl.sandbox.schema import AllowedService, KubernetesSettings, SandboxSettings, SandboxTask
+from swerl.sandbox.schema import SANDBOX_UID, AllowedService, KubernetesSettings, SandboxSettings, SandboxTask
 
 NS = "swerl"
 TASK = SandboxTask(instance_id="swerl-taskpack__calc.median_even", repo="swerl-taskpack/calc",
@@ -113,6 +113,8 @@ def test_manifests_pass_strict_validation_and_carry_the_hardening(pristine: bool
     assert pod["restartPolicy"] == "Never" and pod["automountServiceAccountToken"] is False
     assert pod["enableServiceLinks"] is False and pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
     assert pod["securityContext"]["runAsNonRoot"] is True
+    # the dedicated uid every backend uses, not a common account's
+    assert pod["securityContext"]["runAsUser"] == pod["securityContext"]["fsGroup"] == SANDBOX_UID
     for c in pod["containers"] + pod["initContainers"]:
         sc = c["securityContext"]
         assert sc["allowPrivilegeEscalation"] is False and sc["capabilities"] == {"drop": ["ALL"]}
