@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from swerl.errors import ConfigError
 from swerl.log import get_logger
-from swerl.sandbox import hostfs
+from swerl.sandbox import hostfs, owners
 from swerl.sandbox.schema import ExecResult, GradeResult, PatchResult, SandboxSettings, SandboxTask
 
 log = get_logger(__name__)
@@ -108,6 +108,7 @@ class Sandbox(Protocol):
 # Every started handle is tracked until stopped, so that interpreter exit (also after Ctrl-C) stops it.
 _LIVE: dict[str, tuple[SandboxHandle, BackendBase]] = {}
 _LIVE_LOCK = threading.Lock()
+_REAPED: set[str] = set()  # temp dirs already swept for dead owners' sandbox dirs in this process
 
 
 def _stop_all_at_exit() -> None:
@@ -128,6 +129,9 @@ class BackendBase(ABC):
 
     def __init__(self, settings: SandboxSettings | None = None) -> None:
         self.settings = settings or SandboxSettings()
+        if tempfile.gettempdir() not in _REAPED:  # once per process: what a killed run left (see owners.py)
+            _REAPED.add(tempfile.gettempdir())
+            owners.reap_host_dirs()
 
     @abstractmethod
     def _launch(self, handle: SandboxHandle) -> None:
@@ -181,6 +185,7 @@ class BackendBase(ABC):
             _LIVE[hid] = (handle, self)
         t0 = time.monotonic()
         try:
+            owners.write(handle.host_dir, self.settings.run_label)
             self._launch(handle)
             if verify:
                 hardening.verify(self, handle)

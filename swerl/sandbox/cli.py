@@ -1,4 +1,4 @@
-"""`swerl sandbox ...`: audit, run one task, grade a patch, build images. Heavy imports stay inside commands."""
+"""`swerl sandbox ...`: audit, run one task, grade a patch, reap a dead run's debris, build images. Heavy imports stay inside commands."""
 
 from __future__ import annotations
 
@@ -160,6 +160,31 @@ def grade(
         typer.echo(f"{task.instance_id}: {'RESOLVED' if result.resolved else 'UNRESOLVED'} ({result.resolution}; "
                    f"test exit {result.test_exit_code}; patch {'applied' if result.patch_applied else 'NOT applied'})")
     raise typer.Exit(0 if result.resolved else 1)
+
+
+@app.command("gc")
+def gc(
+    run: str | None = typer.Option(None, "--run", help="Only this run label's objects (SandboxSettings.run_label)."),
+    docker: bool = typer.Option(False, "--docker", help="Also docker containers, volumes and networks."),
+    docker_host: str | None = typer.Option(None, "--docker-host", envvar="DOCKER_HOST", help="Docker engine URL."),
+) -> None:
+    """Remove what sandboxes of dead processes left (host dirs; with --docker, docker objects) and list it.
+
+    A live owner's sandboxes are never touched; a pid reused by another process does not count as the owner.
+    Kubernetes Jobs end by themselves (activeDeadlineSeconds, then ttlSecondsAfterFinished)."""
+    from swerl.sandbox import owners
+
+    reaped = owners.reap_host_dirs(run_label=run)
+    for path in reaped:
+        typer.echo(f"removed  {path}")
+    n_docker = 0
+    if docker:
+        from swerl.sandbox.docker import DockerSandbox
+        from swerl.sandbox.schema import DockerSettings, SandboxSettings
+
+        sb = DockerSandbox(SandboxSettings(backend="docker", docker=DockerSettings(base_url=docker_host)), reap=False)
+        n_docker = sb.reap(run)
+    typer.echo(f"gc: {len(reaped)} host dir(s)" + (f", {n_docker} docker object(s)" if docker else "") + " removed")
 
 
 @app.command("build-images")

@@ -26,7 +26,7 @@ import docker
 import requests
 
 from swerl.log import get_logger
-from swerl.sandbox import hardening, hostfs, limits
+from swerl.sandbox import hardening, hostfs, limits, owners
 from swerl.sandbox.base import (
     AgentFault,
     BackendBase,
@@ -79,16 +79,6 @@ class _IterStream(io.RawIOBase):
         return n
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # alive, another user's
-        pass
-    return True
-
-
 def _pid_ns(pid: int) -> str | None:
     try:
         return os.readlink(f"/proc/{pid}/ns/pid")
@@ -132,15 +122,17 @@ class DockerSandbox(BackendBase):
     def _labels(self, handle: SandboxHandle, role: str) -> dict[str, str]:
         return {LABEL: "1", "swerl.role": role, "swerl.handle": handle.id, "swerl.instance": handle.task.instance_id[:200],
                 "swerl.host": socket.gethostname(), "swerl.pid": str(os.getpid()),
+                "swerl.start": owners.process_start(os.getpid()) or "", "swerl.run": self.settings.run_label or "",
                 "swerl.expires": str(int(time.time() + self.settings.rollout_timeout_s + 120))}
 
     def _is_orphan(self, labels: dict[str, str]) -> bool:
-        if labels.get("swerl.host") == socket.gethostname() and not _pid_alive(int(labels.get("swerl.pid", "0") or 0)):
-            return True
-        return float(labels.get("swerl.expires", "0") or 0) < time.time()
+        owner = {"host": labels.get("swerl.host"), "pid": labels.get("swerl.pid", "0") or 0,
+                 "start": labels.get("swerl.start", "")}
+        return owners.is_dead(owner) or float(labels.get("swerl.expires", "0") or 0) < time.time()
 
-    def reap(self) -> int:
-        """Remove sandbox containers, volumes and networks whose owner process died or whose budget expired."""
+    def reap(self, run_label: str | None = None) -> int:
+        """Remove sandbox containers, volumes and networks whose owner process died (a pid now used by another
+        process counts as dead) or whose budget expired; with `run_label`, only that run's."""
         n = 0
         found = [(c.labels, lambda c=c: c.remove(force=True))
                  for c in self.client.containers.list(all=True, filters={"label": LABEL})]
@@ -149,7 +141,7 @@ class DockerSandbox(BackendBase):
         found += [(vol.attrs.get("Labels") or {}, lambda vol=vol: vol.remove(force=True))
                   for vol in self.client.volumes.list(filters={"label": LABEL})]
         for labels, remove in found:
-            if self._is_orphan(labels):
+            if self._is_orphan(labels) and (not run_label or labels.get("swerl.run") == run_label):
                 with contextlib.suppress(Exception):
                     remove()
                     n += 1

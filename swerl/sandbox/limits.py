@@ -377,6 +377,17 @@ def reap_quotas(mountinfo: Path = MOUNTINFO) -> int:
     return n
 
 
+def detach_mounts_under(path: Path, mountinfo: Path = MOUNTINFO) -> int:
+    """Detach every mount at or below `path` (a dead sandbox's quota tmpfs), deepest first; never raises."""
+    root = str(path).rstrip("/")
+    points = sorted((p for p, *_ in _mounts(mountinfo) if p == root or p.startswith(root + "/")), key=len, reverse=True)
+    n = 0
+    for point in points:
+        with contextlib.suppress(Exception):
+            n += _c().umount2(point.encode(), MNT_DETACH) == 0
+    return n
+
+
 def descendants(pid: int) -> list[int]:
     """`pid` and every process below it (by parent pid), read from /proc."""
     children: dict[int, list[int]] = {}

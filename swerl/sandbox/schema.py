@@ -104,6 +104,8 @@ class SandboxSettings(_Model):
     limits: TreeLimits = Field(default_factory=TreeLimits)
     interpreter: list[str] = Field(default_factory=lambda: ["bash", "-lc"])
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment for every command (never secrets).")
+    run_label: str | None = Field(None, max_length=200, description="Label on every host dir and container of these "
+                                  "sandboxes: `swerl sandbox gc --run LABEL` reaps only that run's debris.")
     docker: DockerSettings = Field(default_factory=DockerSettings)
     bwrap: BwrapSettings = Field(default_factory=BwrapSettings)
     kubernetes: KubernetesSettings = Field(default_factory=KubernetesSettings)
