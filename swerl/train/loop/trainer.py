@@ -160,6 +160,8 @@ class Trainer:
             batch = self._build_batch(groups)
             if not batch.samples:  # everything over-stale or empty: no step, keep collecting
                 log.warning("batch had nothing to train on", groups=len(groups), stale=len(batch.dropped_stale))
+                if mode == "collocated":  # the engine slept in the drain: wake it on the same version first,
+                    self.rt.engine.load_weights(self.st.version)  # or held calls reach a sleeping vLLM
                 self.client.resume(self.st.version)
                 self.machine.go(Phase.ROLLOUT)
                 continue
