@@ -214,7 +214,13 @@ class VerlConfig(_Section):
     gpus_per_node: int = Field(8, gt=0)
     gpu_memory_gb: float = Field(80.0, gt=0)
     strategy: Literal["fsdp", "fsdp2"] = "fsdp2"
-    rollout_engine: Literal["vllm", "swerl"] = "vllm"  # swerl: the embedded engine as verl's replica (CPU runs)
+    rollout_engine: Literal["vllm", "sglang", "swerl"] = "vllm"  # swerl: the embedded engine as verl's replica
+    # vLLM's tool-call parser for the model's tool-call format (`hermes`: `<tool_call>{json}</tool_call>`, Qwen2.5/
+    # Qwen3; `qwen3_coder`: `<tool_call><function=..><parameter=..>`, Qwen3-Coder/Qwen3.5). null: no tool calling
+    # (a tools request then gets a 400). SGLang's names differ; settings.SGLANG_TOOL_PARSERS maps them.
+    tool_call_parser: str | None = "hermes"
+    # vLLM's `limit_mm_per_prompt`: 0 per modality skips loading a multimodal model's vision tower (text-only RL)
+    limit_mm_per_prompt: dict[str, int] = Field(default_factory=lambda: {"image": 0, "video": 0})
     rollout_tp: int = Field(1, gt=0)
     rollout_gpu_memory_utilization: float = Field(0.6, gt=0, le=1)
     ulysses_sp: int = Field(1, gt=0)

@@ -45,6 +45,10 @@ def test_qwen9b_composes_and_validates_in_verl(model_dir: Path) -> None:
     assert (r.name, r.n, r.temperature, r.max_model_len, r.tensor_model_parallel_size) == ("vllm", 8, 1.0, 65536, 1)
     assert r.checkpoint_engine.backend == "naive" and r.free_cache_engine and r.logprobs_mode == "raw_logprobs"
     assert r.engine_kwargs["vllm"]["served_model_name"] == "policy"  # what the gateway and the loop ask for
+    # what verl's vLLM server reads (`launch_server`: engine_kwargs.vllm, forwarded into `vllm serve`)
+    kw = {k: v for k, v in dict(r.engine_kwargs["vllm"]).items() if v is not None}
+    assert kw["enable_auto_tool_choice"] is True and kw["tool_call_parser"] == "qwen3_coder"
+    assert dict(kw["limit_mm_per_prompt"]) == {"image": 0, "video": 0} and not r.get("limit_images")
     assert cfg.trainer.n_gpus_per_node == 8 and cfg.trainer.default_local_dir == "/tmp/ckpt"
     assert not cfg.critic.enable
     get_adv_estimator_fn(cfg.algorithm.adv_estimator)  # the names resolve in verl's registries

@@ -118,7 +118,37 @@ def test_tiny_verl_serves_from_swerl_replicas_behind_verls_interface() -> None:
     assert plan.vllm_replicas == 2 and "2 swerl replica(s) x TP 1" in render_plan(plan)
     assert any(x.name.startswith("swerl engine weights") for x in plan.rollout_lines)
     with pytest.raises(ConfigError, match=r"verl\.rollout_engine"):
-        load_recipe("tiny-verl", ["verl.rollout_engine=sglang"])
+        load_recipe("tiny-verl", ["verl.rollout_engine=trtllm"])
+
+
+VLLM_KW = "++actor_rollout_ref.rollout.engine_kwargs.vllm."
+
+
+def test_qwen9b_vllm_launch_has_tool_calling_its_parser_the_served_name_and_no_vision_tower() -> None:
+    """What verl's vLLM server forwards verbatim into `vllm serve` (`launch_server`: `engine_kwargs.vllm`
+    -> `build_cli_args_from_config`). The harness sends `tools=[bash]`: without `--enable-auto-tool-choice`
+    and a parser vLLM answers 400 to every call. Qwen3.5 writes `<tool_call><function=..><parameter=..>`,
+    which vLLM parses with `qwen3_coder` (Qwen3EngineToolParser), not `hermes` (JSON inside <tool_call>)."""
+    for name in ("qwen9b", "qwen9b-sao"):
+        o = _overrides(name)
+        assert o[VLLM_KW + "served_model_name"] == "policy"
+        assert o[VLLM_KW + "enable_auto_tool_choice"] == "true"
+        assert o[VLLM_KW + "tool_call_parser"] == "qwen3_coder"
+        assert o[VLLM_KW + "limit_mm_per_prompt"] == "{image:0,video:0}"  # Hydra dict: every modality off
+    off = _overrides("qwen9b", "verl.tool_call_parser=null")
+    assert VLLM_KW + "enable_auto_tool_choice" not in off and VLLM_KW + "tool_call_parser" not in off
+    assert _overrides("tiny-verl").keys().isdisjoint({VLLM_KW + "tool_call_parser"})  # swerl's engine: no flags
+
+
+def test_sglang_is_selectable_with_its_own_parser_name() -> None:
+    """verl 0.9.1 ships an SGLang replica; swerl passes the served name and SGLang's name for the same tool-call
+    format (untested: SGLang does not install on this CPU machine, docs/verl.md)."""
+    o = _overrides("qwen9b", "verl.rollout_engine=sglang")
+    kw = "++actor_rollout_ref.rollout.engine_kwargs.sglang."
+    assert o["actor_rollout_ref.rollout.name"] == "sglang" and o[kw + "served_model_name"] == "policy"
+    assert o[kw + "tool_call_parser"] == "qwen3_coder"
+    assert _overrides("qwen9b", "verl.rollout_engine=sglang", "verl.tool_call_parser=hermes")[kw + "tool_call_parser"] == "qwen25"
+    assert "SGLang replica" in render_plan(resource_plan(load_recipe("qwen9b", ["verl.rollout_engine=sglang"])))
 
 
 def test_package_imports_without_verl() -> None:

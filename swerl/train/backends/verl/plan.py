@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from swerl.config import Recipe
 
 GIB = float(1 << 30)
+ENGINE_NAMES = {"vllm": "vLLM", "sglang": "SGLang", "swerl": "swerl"}
+"""`verl.rollout_engine` -> the name the plan prints (SGLang's memory is counted as vLLM's: same knobs)."""
 ENTROPY_CHUNK = 2048
 """Positions per entropy chunk (verl's `entropy_from_logits_chunk_size`, workers/config/engine.py:193)."""
 HEADROOM_GIB = 3.0
@@ -84,7 +86,7 @@ class ResourcePlan:
     data_parallel: int
     ulysses_sp: int
     vllm_replicas: int
-    """Inference replicas verl launches (vLLM's, or swerl's embedded engine with `verl.rollout_engine: swerl`)."""
+    """Inference replicas verl launches (vLLM's, SGLang's, or swerl's embedded engine with `verl.rollout_engine: swerl`)."""
     rollout_tp: int
     update_lines: tuple[MemoryLine, ...]
     rollout_lines: tuple[MemoryLine, ...]
@@ -229,7 +231,7 @@ def resource_plan(recipe: Recipe, *, peak_tflops: float = 989.0, mfu: float = 0.
     return ResourcePlan(
         recipe=recipe.name, backend=t.backend, nnodes=nnodes, gpus_per_node=per_node, gpu_memory_gib=gpu_gib,
         params_b=params / 1e9, params_estimated=not v.params_b, data_parallel=dp, ulysses_sp=sp,
-        vllm_replicas=replicas, rollout_tp=tp, rollout_engine="swerl" if v.rollout_engine == "swerl" else "vLLM",
+        vllm_replicas=replicas, rollout_tp=tp, rollout_engine=ENGINE_NAMES[v.rollout_engine],
         update_lines=tuple(update), rollout_lines=tuple(rollout), sync_lines=tuple(sync),
         recommended_utilization=util, sandbox_backend=s.backend, sandboxes=r.concurrency,
         sandbox_cpus=r.concurrency * s.cpus, sandbox_memory_gib=r.concurrency * s.memory_mb / 1024,

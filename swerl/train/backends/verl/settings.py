@@ -37,7 +37,33 @@ def served_model_name(recipe: Recipe) -> str:
     return getattr(inference, "model", None) or "policy"
 
 
+SGLANG_TOOL_PARSERS = {"hermes": "qwen25", "qwen3_coder": "qwen3_coder", "qwen3_xml": "qwen3_coder"}
+"""vLLM's tool-call parser name -> SGLang's parser for the same format (Qwen's JSON format is `qwen25` there)."""
+
+
+def engine_kwargs(recipe: Recipe) -> list[tuple[str, object]]:
+    """`rollout.engine_kwargs.<engine>`: what verl forwards verbatim into the engine's launch arguments
+    (vLLM: `vllm serve` flags via `build_cli_args_from_config`; SGLang: `ServerArgs` fields).
+
+    Why each: a fixed served name (the gateway asks for it); tool calling on, with the parser for the
+    model's tool-call format (the harness sends `tools=[bash]`; without both flags vLLM answers 400);
+    every multimodal limit at 0, so vLLM does not load a multimodal model's vision tower (Qwen3.5)."""
+    v = recipe.verl
+    key = f"++actor_rollout_ref.rollout.engine_kwargs.{v.rollout_engine}"
+    kv: list[tuple[str, object]] = [(f"{key}.served_model_name", served_model_name(recipe))]
+    if v.rollout_engine == "vllm":
+        if v.tool_call_parser:
+            kv += [(f"{key}.enable_auto_tool_choice", True), (f"{key}.tool_call_parser", v.tool_call_parser)]
+        if v.limit_mm_per_prompt:
+            kv.append((f"{key}.limit_mm_per_prompt", dict(v.limit_mm_per_prompt)))
+    elif v.rollout_engine == "sglang" and v.tool_call_parser:  # untested: SGLang does not run on this CPU machine
+        kv.append((f"{key}.tool_call_parser", SGLANG_TOOL_PARSERS.get(v.tool_call_parser, v.tool_call_parser)))
+    return kv
+
+
 def _fmt(value: object) -> str:
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{k}:{_fmt(x)}" for k, x in value.items()) + "}"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -105,7 +131,7 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
         (f"{rollout}.log_prob_use_dynamic_bsz", True),
         (f"{rollout}.log_prob_max_token_len_per_gpu", v.max_token_len_per_gpu),
         (f"{rollout}.checkpoint_engine.backend", "naive"),
-        (f"++{rollout}.engine_kwargs.{v.rollout_engine}.served_model_name", served_model_name(recipe)),
+        *engine_kwargs(recipe),
         ("algorithm.adv_estimator", "gae" if sao else ADV_ESTIMATORS[a.name]),  # SAO: swerl runs its own linked GAE
         ("algorithm.gamma", a.gamma),
         ("algorithm.lam", a.lam),
@@ -147,4 +173,5 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
     return [f"{k}={_fmt(val)}" for k, val in kv] + list(v.overrides)
 
 
-__all__ = ["ADV_ESTIMATORS", "CRITIC_MODEL_TYPE", "POLICY_LOSSES", "VERL_AGG", "served_model_name", "verl_overrides"]
+__all__ = ["ADV_ESTIMATORS", "CRITIC_MODEL_TYPE", "POLICY_LOSSES", "SGLANG_TOOL_PARSERS", "VERL_AGG", "engine_kwargs",
+           "served_model_name", "verl_overrides"]
