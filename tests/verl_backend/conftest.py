@@ -16,4 +16,5 @@ if _HAVE_VERL:
 else:
     collect_ignore_glob = ["test_verl_algos.py", "test_verl_backend.py", "test_verl_config.py",
                            "test_verl_proto.py", "test_verl_update_path.py", "test_verl_cpu_run.py",
-                           "test_verl_tiny_run.py", "test_verl_cpu_sao.py", "test_verl_cpu_replica.py"]
+                           "test_verl_tiny_run.py", "test_verl_cpu_sao.py", "test_verl_cpu_replica.py",
+                           "test_verl_runtime_env.py"]

@@ -139,6 +139,7 @@ class VerlBackend:
             actor_config,
             build_verl_config,
             critic_worker_config,
+            ray_runtime_env,
         )
 
         t0 = time.perf_counter()
@@ -162,7 +163,7 @@ class VerlBackend:
         if not ray.is_initialized():
             world = v.nnodes * v.gpus_per_node  # CPU: logical GPUs (one per rank) and enough logical CPUs for
             logical = {"num_gpus": world, "num_cpus": 4 * world + 4}  # verl's bundles (3 CPUs per GPU)
-            ray.init(address=self.ray_address, runtime_env={"env_vars": env},
+            ray.init(address=self.ray_address, runtime_env=ray_runtime_env(cfg, env),
                      **(logical if self.on_cpu and self.ray_address is None else {}))
         pool = RayResourcePool(process_on_nodes=[v.gpus_per_node] * v.nnodes, use_gpu=True, max_colocate_count=3,
                                name_prefix="swerl")

@@ -89,5 +89,16 @@ def critic_worker_config(cfg: DictConfig) -> tuple[Any, Any]:
     return c_cfg, worker
 
 
-__all__ = ["actor_config", "build_verl_config", "compose", "critic_config", "critic_worker_config", "rollout_config",
-           "verl_config_dir"]
+def ray_runtime_env(cfg: Any, env: dict[str, str]) -> dict[str, Any]:
+    """verl's own Ray runtime env for its workers (`get_ppo_ray_runtime_env`, what `verl.trainer.main_ppo`
+    passes to `ray.init`: vLLM's compile-cache workaround, NCCL/vLLM log levels, determinism switches),
+    with swerl's `env` on top. Taken from verl, not copied, so a verl upgrade brings its fixes along."""
+    from verl.trainer.constants_ppo import get_ppo_ray_runtime_env
+
+    runtime_env = dict(get_ppo_ray_runtime_env(cfg))
+    runtime_env["env_vars"] = {**runtime_env.get("env_vars", {}), **env}
+    return runtime_env
+
+
+__all__ = ["actor_config", "build_verl_config", "compose", "critic_config", "critic_worker_config", "ray_runtime_env",
+           "rollout_config", "verl_config_dir"]
