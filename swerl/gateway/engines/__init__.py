@@ -81,6 +81,8 @@ class RemoteEngine:
     base_urls: list[str]
     owner: EngineOwner | None = None
     version: int = field(default=0)
+    vllm_metrics: bool = False  # vLLM servers exporting Prometheus metrics: busy time and tokens read from them
+    _busy: Any = field(default=None, repr=False)
 
     def urls(self) -> list[str]:
         return list(self.base_urls)
@@ -95,7 +97,15 @@ class RemoteEngine:
         self.version = version
 
     def busy_seconds(self) -> tuple[float, int]:
-        return 0.0, 0
+        """vLLM's own counters (`vllm_metrics.BusyReader`: request-seconds, generated tokens); (0, 0) for
+        engines that export none."""
+        if not self.vllm_metrics:
+            return 0.0, 0
+        if self._busy is None:
+            from swerl.gateway.engines.vllm_metrics import BusyReader
+
+            self._busy = BusyReader(self.base_urls)
+        return self._busy.read()
 
     def close(self) -> None:
         if self.owner is not None:

@@ -130,7 +130,8 @@ def start_engine(recipe: Recipe, model: Any, tok: Any, backend: Any) -> Inferenc
         urls = list(backend.engine_urls()) if hasattr(backend, "engine_urls") else [i.url or ""]
         if not all(urls):
             raise ConfigError("inference.engine=openai needs inference.url")
-        engine = RemoteEngine(urls, backend if hasattr(backend, "engine_urls") else None)
+        verl_vllm = recipe.train.backend == "verl" and recipe.verl.rollout_engine == "vllm"  # /metrics on (settings)
+        engine = RemoteEngine(urls, backend if hasattr(backend, "engine_urls") else None, vllm_metrics=verl_vllm)
         model_name = i.model
     try:
         for u in engine.urls():

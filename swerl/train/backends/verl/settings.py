@@ -52,6 +52,8 @@ def engine_kwargs(recipe: Recipe) -> list[tuple[str, object]]:
     key = f"++actor_rollout_ref.rollout.engine_kwargs.{v.rollout_engine}"
     kv: list[tuple[str, object]] = [(f"{key}.served_model_name", served_model_name(recipe))]
     if v.rollout_engine == "vllm":
+        # verl starts vLLM with stats off; the loop reads busy time and tokens from its /metrics (vllm_metrics)
+        kv.append(("actor_rollout_ref.rollout.disable_log_stats", False))
         if v.tool_call_parser:
             kv += [(f"{key}.enable_auto_tool_choice", True), (f"{key}.tool_call_parser", v.tool_call_parser)]
         if v.limit_mm_per_prompt:
