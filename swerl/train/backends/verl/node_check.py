@@ -2,8 +2,8 @@
 
     python -m swerl.train.backends.verl.node_check --out DIR [--gpus N] [--sao] [--no-rollout]
 
-A random-init small Qwen3 model (no hub access), `VerlBackend.start()`, chat completions against
-every replica turned into `Sample`s, release -> update -> a throughput update on long synthetic
+A random-init small Qwen3 model (no hub access), `VerlBackend.start()`, tool-calling chat completions
+(mini-swe-agent's `tools=[bash]`) against every replica turned into `Sample`s, release -> update -> a throughput update on long synthetic
 samples -> `sync_weights(1)`; DIR/node_check.json holds timings, tokens/s, GPU memory, metrics and
 pass/fail per stage (docs/verl.md). Exit status 0 only if every stage passed.
 """
@@ -63,24 +63,50 @@ def check_recipe(gpus: int, sao: bool, gpu_gib: float) -> Any:
     return load_recipe("qwen9b-sao" if sao else "qwen9b", sets)
 
 
-def chat_samples(urls: list[str], tok: Any, *, tasks: int = 4, per_task: int = 4, seed: int = 0) -> list[Any]:
-    """One chat completion per rollout against the replicas (round robin), recorded like the gateway does."""
+BASH_TOOL = {"type": "function", "function": {
+    "name": "bash", "description": "Execute a bash command",
+    "parameters": {"type": "object", "properties": {"command": {"type": "string",
+                                                                "description": "The bash command to execute"}},
+                   "required": ["command"]}}}
+"""mini-swe-agent's tool (`minisweagent.models.utils.actions_toolcall.BASH_TOOL`, kept equal by a test): the
+node check sends what the recipe's harness sends, so an engine launched without tool calling fails here."""
+
+
+def tool_call_body(model: str, t: int, k: int) -> dict[str, Any]:
+    """A chat request as tool-calling mini-swe-agent makes it: `tools=[bash]`, `tool_choice: auto`, and on
+    odd `k` a history holding an earlier tool call and its result (the chat template renders both)."""
+    messages: list[dict[str, Any]] = [{"role": "user", "content": f"Task {t}: list the files."}]
+    if k % 2:
+        messages += [{"role": "assistant", "content": "", "tool_calls": [
+                         {"id": f"call_{t}_{k}", "type": "function",
+                          "function": {"name": "bash", "arguments": json.dumps({"command": "ls"})}}]},
+                     {"role": "tool", "tool_call_id": f"call_{t}_{k}", "content": "README.md\nsetup.py"}]
+    return {"model": model, "messages": messages, "tools": [BASH_TOOL], "tool_choice": "auto",
+            "max_tokens": 48, "temperature": 1.0, "logprobs": True, "return_token_ids": True}
+
+
+def chat_samples(urls: list[str], tok: Any, *, tasks: int = 4, per_task: int = 4, seed: int = 0,
+                 report: dict[str, Any] | None = None) -> list[Any]:
+    """One tool-calling chat completion per rollout against the replicas (round robin), recorded like the
+    gateway does. `report["tool_calls_parsed"]` counts answers the engine's tool parser turned into calls
+    (a random-init model rarely writes one; the check is that tool requests are served at all)."""
     import httpx
 
     from swerl.train.schema import Sample
 
     rng = np.random.default_rng(seed)
     out = []
+    parsed = 0
     with httpx.Client(timeout=120) as client:
         model = client.get(f"{urls[0]}/models").json()["data"][0]["id"]  # urls end in /v1
         for t in range(tasks):
             for k in range(per_task):
                 url = urls[(t * per_task + k) % len(urls)]
-                body = {"model": model, "messages": [{"role": "user", "content": f"Task {t}: list the files."}],
-                        "max_tokens": 48, "temperature": 1.0, "logprobs": True, "return_token_ids": True}
-                resp = client.post(f"{url}/chat/completions", json=body)
-                resp.raise_for_status()
+                resp = client.post(f"{url}/chat/completions", json=tool_call_body(model, t, k))
+                if resp.status_code != 200:
+                    raise RuntimeError(f"replica {url}: a tools request got {resp.status_code}: {resp.text[:300]}")
                 js = resp.json()
+                parsed += len(js["choices"][0]["message"].get("tool_calls") or [])
                 prompt, choice = js["prompt_token_ids"], js["choices"][0]
                 ids, lps = choice["token_ids"], [x["logprob"] for x in choice["logprobs"]["content"]]
                 if len(ids) != len(lps) or not ids:
@@ -90,6 +116,8 @@ def chat_samples(urls: list[str], tok: Any, *, tasks: int = 4, per_task: int = 4
                                   rollout_logprobs=np.r_[np.zeros(len(prompt)), lps].astype(np.float32),
                                   rollout_id=f"t{t}.{k}", group_id=f"t{t}", sample_index=0,
                                   reward=float(rng.integers(0, 2)), policy_versions=[0]))
+    if report is not None:
+        report["tool_calls_parsed"] = report.get("tool_calls_parsed", 0) + parsed
     return out
 
 
@@ -152,7 +180,8 @@ def run(report: dict[str, Any], out: Path, gpus: int, sao: bool, with_rollout: b
         stage("start", backend.start)
         report["engine_urls"] = backend.engine_urls()
         vocab = len(tok)
-        samples = stage("rollout_round_trip", lambda: chat_samples(backend.engine_urls(), tok)) if with_rollout \
+        urls = backend.engine_urls()
+        samples = stage("rollout_round_trip", lambda: chat_samples(urls, tok, report=report)) if with_rollout \
             else long_samples(vocab, rollouts=16, tokens=256)
         report["memory_after_rollout_mib"] = nvidia_smi_used_mib()
         stage("release_engine", backend.release_engine)
@@ -167,7 +196,8 @@ def run(report: dict[str, Any], out: Path, gpus: int, sao: bool, with_rollout: b
         report["memory_during_update_mib"] = nvidia_smi_used_mib()
         report["sync_s"] = stage("sync_weights", lambda: backend.sync_weights(1))
         if with_rollout:
-            stage("serve_after_sync", lambda: chat_samples(backend.engine_urls(), tok, tasks=1, per_task=2, seed=3))
+            stage("serve_after_sync", lambda: chat_samples(backend.engine_urls(), tok, tasks=1, per_task=2, seed=3,
+                                                                   report=report))
         stage("checkpoint", backend.state_dict)
     finally:
         backend.shutdown()
