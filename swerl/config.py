@@ -143,6 +143,12 @@ class AlgorithmConfig(_Section):
         "sec. 4, rollout correction): tis truncates the importance weight at the threshold, mis masks tokens "
         "outside [1/threshold, threshold]; mismatch/* metrics are reported either way.")
     rollout_correction_threshold: float = Field(2.0, gt=1, description="C of docs/algorithms.md sec. 4 eqs. 18-19.")
+    dynamic_sampling: bool = Field(
+        False, description="Drop groups whose rollouts all got the same reward (zero advantage, docs/algorithms.md "
+        "sec. 11, eq. 22) and refill the update from new groups; dynamic/* metrics count what was dropped.")
+    dynamic_sampling_max_extra: int | None = Field(
+        None, ge=0, description="At most this many rollouts beyond train.rollouts_per_step are taken for one update "
+        "while refilling; then the update trains on what it has (dynamic/underfilled). null = rollouts_per_step.")
     recompute_old_logprobs: bool = Field(
         False, description="The trainer recomputes pi_old once per update, before its first optimizer step; the clip "
         "(or DIS band) is then against pi_old and the correction against the behaviour log-probs (decoupled).")

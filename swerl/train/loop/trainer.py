@@ -31,6 +31,7 @@ from swerl.rollout.schema import RolloutOutcome
 from swerl.train.loop.book import RolloutBook
 from swerl.train.loop.canary import CanaryTally, add_canaries, canary_outcome
 from swerl.train.loop.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state
+from swerl.train.loop.dynamic import DynamicSampler
 from swerl.train.loop.metrics import MetricsWriter
 from swerl.train.loop.phases import Phase, PhaseMachine
 from swerl.train.loop.runtime import start_runtime
@@ -100,6 +101,9 @@ class Trainer:
         self.last_completion = time.monotonic()
         self.dropped_since_line = 0  # over-stale rollouts dropped since the last metrics line
         self.canaries = CanaryTally()  # canary rollouts since the last metrics line
+        a = recipe.algorithm
+        extra = recipe.train.rollouts_per_step if a.dynamic_sampling_max_extra is None else a.dynamic_sampling_max_extra
+        self.dynamic = DynamicSampler(recipe.train.rollouts_per_step, extra) if a.dynamic_sampling else None
 
     def stop(self) -> None:
         """Ask the loop to stop at the next safe point (between phases, never mid-update)."""
@@ -149,6 +153,8 @@ class Trainer:
             self._progress()
             if not self._batch_ready(mode):
                 continue
+            if self.dynamic is not None and not self._refill_done():  # sec. 11: refill before the drain
+                continue
             # ---- drain: stop admitting, finish in-flight calls, hold new ones (sec. 6) -----------
             if mode == "collocated":
                 self.machine.go(Phase.DRAIN)
@@ -156,16 +162,22 @@ class Trainer:
                 self.rt.engine.release()  # vLLM: sleep; embedded: nothing to release
             self.machine.go(Phase.UPDATE)
             # ---- update: whole groups -> samples -> advantages -> optimizer step(s) --------------
-            groups = sorted(self.book.take(t.rollouts_per_step), key=lambda g: g.group_id)
-            batch = self._build_batch(groups)
+            dyn_line: dict[str, float] = {}
+            if self.dynamic is not None:  # built (same policy version: no update since) and filtered above
+                batch, dyn_line = self.dynamic.pop()
+                self.st.rollouts_done += int(dyn_line["dynamic/dropped_rollouts"])
+            else:
+                groups = sorted(self.book.take(t.rollouts_per_step), key=lambda g: g.group_id)
+                batch = self._build_batch(groups)
             if not batch.samples:  # everything over-stale or empty: no step, keep collecting
-                log.warning("batch had nothing to train on", groups=len(groups), stale=len(batch.dropped_stale))
+                log.warning("batch had nothing to train on", groups=len(batch.groups), stale=len(batch.dropped_stale),
+                            **dyn_line)
                 if mode == "collocated":  # the engine slept in the drain: wake it on the same version first,
                     self.rt.engine.load_weights(self.st.version)  # or held calls reach a sleeping vLLM
                 self.client.resume(self.st.version)
                 self.machine.go(Phase.ROLLOUT)
                 continue
-            line = {"step": self.st.step + 1, **batch_metrics(batch)}
+            line = {"step": self.st.step + 1, **batch_metrics(batch), **dyn_line}
             for k, v in rl_update(self.rt.backend, batch, r, update_index=self.st.step).items():
                 line["time/optimizer_s" if k == "time/update_s" else k] = v
             self.st.step += 1
@@ -207,6 +219,19 @@ class Trainer:
         self.dropped_since_line += len(batch.dropped_stale)
         return batch
 
+    def _refill_done(self) -> bool:
+        """Dynamic sampling: take ready groups, build and filter them (eq. 22); True when the update may run.
+        Building before the drain is safe: the policy version only changes at an update, so each rollout's
+        staleness (sec. 6) is the same as it would be at the update."""
+        assert self.dynamic is not None
+        groups = sorted(self.book.take(self.dynamic.want()), key=lambda g: g.group_id)
+        batch = self._build_batch(groups)
+        return self.dynamic.add(batch, sum(len(g.trainable) for g in groups))
+
+    def _wanted(self) -> int:
+        """Rollouts the next update still needs (fewer while dynamic sampling is refilling)."""
+        return self.dynamic.want() if self.dynamic is not None else self.recipe.train.rollouts_per_step
+
     def _declare(self, mode: str) -> None:
         """Collocated: keep about `rollout.concurrency` rollouts outstanding. Sync: one batch at a time."""
         r = self.recipe
@@ -214,7 +239,7 @@ class Trainer:
         if mode == "sync":
             if self.book.outstanding() or self.val_groups:
                 return
-            need = r.train.rollouts_per_step - self.book.ready_rollouts()
+            need = self._wanted() - self.book.ready_rollouts()
             for _ in range(max(0, math.ceil(need / n))):
                 self._declare_group("train", self.sampler.next(), n, r.rollout.temperature)
             return
@@ -242,7 +267,7 @@ class Trainer:
             return False
         if mode == "sync":
             return self.book.outstanding() == 0 and self.book.ready_rollouts() > 0
-        return self.book.ready_rollouts() >= self.recipe.train.rollouts_per_step
+        return self.book.ready_rollouts() >= self._wanted()
 
     def _finish_line(self, line: dict[str, Any], batch: Any) -> None:
         t = self.recipe.train
