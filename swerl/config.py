@@ -18,6 +18,17 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class LoraSettings(_Section):
+    """LoRA adapters (docs/algorithms.md sec. 12): rank 0 = off (full fine-tuning)."""
+
+    rank: int = Field(0, ge=0, description="r of eq. 23; 0 = full fine-tuning.")
+    alpha: float = Field(16.0, gt=0, description="The adapter's scale is alpha / rank (eq. 23).")
+    dropout: float = Field(0.0, ge=0, lt=1)
+    target_modules: list[str] = Field(
+        default_factory=lambda: ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"],
+        min_length=1, description="Names of the linear layers that get adapters.")
+
+
 class ModelConfig(_Section):
     """The policy: a hub/local path, or `tiny` (random-init Qwen-architecture model built from a config)."""
 
@@ -29,6 +40,7 @@ class ModelConfig(_Section):
     num_layers: int = Field(2, gt=0)
     num_heads: int = Field(4, gt=0)
     vocab_size: int = Field(8192, gt=0)
+    lora: LoraSettings = Field(default_factory=LoraSettings)
 
 
 class DataConfig(_Section):

@@ -2,7 +2,7 @@
 
 A checkpoint holds what `--resume` needs, not a model anyone else can load: the policy is rebuilt
 from the run's `recipe.yaml`, the checkpoint's weights loaded, and `save_pretrained` + tokenizer +
-`swerl_export.json` written (docs/train.md). verl runs keep sharded weights and are refused.
+`swerl_export.json` written (docs/train.md). A LoRA run's adapter is merged into the base weights. verl runs keep sharded weights and are refused.
 """
 
 from __future__ import annotations
@@ -76,17 +76,23 @@ def load_policy(ckpt: TrainingCheckpoint) -> tuple[Any, Any, Any]:
             raise SwerlError(f"{ckpt.run_dir}: the run started from model.path {m.path!r}, which is gone; "
                              "export needs its config.json to rebuild the architecture")
         model = AutoModelForCausalLM.from_pretrained(m.path, local_files_only=True)
+    if m.lora.rank:  # the checkpoint holds the peft state dict: wrap like training did, then merge (eq. 23)
+        from swerl.train.backends.lora import apply_lora
+
+        model = apply_lora(model, m.lora)
     # Our own checkpoint file (numpy RNG state inside), so weights_only cannot load it.
     state = torch.load(ckpt.state_path, map_location="cpu", weights_only=False)
     policy = (state.get("backend") or {}).get("policy")
     if not isinstance(policy, dict):
         raise SwerlError(f"{ckpt.state_path}: no policy weights in backend state")
     missing, unexpected = model.load_state_dict(policy, strict=False)
-    missing = [k for k in missing if k != "lm_head.weight" or not model.config.tie_word_embeddings]
+    missing = [k for k in missing if not k.endswith("lm_head.weight") or not model.config.tie_word_embeddings]
     if missing or unexpected:
         raise SwerlError(f"{ckpt.state_path}: weights do not match the recipe's model "
                          f"(missing {missing[:3]}, unexpected {unexpected[:3]})")
-    model.eval()
+    from swerl.train.backends.lora import merge_into_plain
+
+    model = merge_into_plain(model).eval()  # LoRA: a plain transformers model, adapter merged in
     return model, tok, recipe
 
 

@@ -21,6 +21,7 @@ from swerl.errors import ConfigError, DataError
 from swerl.log import get_logger
 from swerl.train.backends.collate import TensorBatch, check_trainable, collate, scatter_targets
 from swerl.train.backends.critic import ValueModel
+from swerl.train.backends.lora import inner_model, is_lora, merged_weights, plain_copy
 from swerl.train.batching import StepPlan, plan_batches
 from swerl.train.gae import rollout_gae
 from swerl.train.losses import (
@@ -126,14 +127,15 @@ class TorchBackend:
             self.critic_optimizer = torch.optim.AdamW(self.critic.trainable_parameters(), lr=cfg.value_lr,
                                                       weight_decay=cfg.weight_decay)
         self.step = 0
-        self._selective = _selective_head_ok(self.policy)
+        self.lm = inner_model(self.policy)  # the transformers model (LoRA: adapters injected in it)
+        self._selective = _selective_head_ok(self.lm)
 
     def _response_logits(self, batch: TensorBatch) -> torch.Tensor:
         """(N, V) logits at the N positions that predict a response token (target_mask), in row-major order."""
         if self._selective:
-            hidden = self.policy.base_model(input_ids=batch.input_ids, position_ids=batch.position_ids,
-                                            use_cache=False).last_hidden_state
-            return self.policy.get_output_embeddings()(hidden[batch.target_mask])
+            hidden = self.lm.base_model(input_ids=batch.input_ids, position_ids=batch.position_ids,
+                                        use_cache=False).last_hidden_state
+            return self.lm.get_output_embeddings()(hidden[batch.target_mask])
         logits = self.policy(input_ids=batch.input_ids, position_ids=batch.position_ids, use_cache=False).logits
         return logits[batch.target_mask]
 
@@ -143,7 +145,7 @@ class TorchBackend:
         return [np.full(s.num_tokens, float(a), dtype=np.float32) for s, a in zip(samples, advantages, strict=True)]
 
     def _prepare(self, samples: Sequence[Sample]) -> tuple[StepPlan, StepDenominators, list[int]]:
-        check_trainable(samples, getattr(getattr(self.policy, "config", None), "vocab_size", None))
+        check_trainable(samples, getattr(getattr(self.lm, "config", None), "vocab_size", None))
         cfg = self.config
         plan = plan_batches(samples, micro_batch_tokens=cfg.micro_batch_tokens, row_tokens=cfg.row_tokens)[0]
         den, ridx = StepDenominators.from_samples(samples)
@@ -362,8 +364,15 @@ class TorchBackend:
         self.step = int(state["step"])
 
     def policy_weights(self) -> dict[str, torch.Tensor]:
-        """Detached policy parameters/buffers by name, e.g. for `load_state_dict` into an inference copy."""
+        """Detached policy parameters/buffers by name, e.g. for `load_state_dict` into an inference copy.
+        LoRA: the adapter merged into the base weights (eq. 23), under the plain model's names."""
+        if is_lora(self.policy):
+            return merged_weights(self.policy)
         return {k: v.detach() for k, v in self.policy.state_dict().items()}
+
+    def serving_copy(self) -> nn.Module:
+        """A plain copy of the policy for an in-process engine (LoRA: without adapters; it loads merged weights)."""
+        return plain_copy(self.policy)
 
 
 __all__ = ["TorchBackend", "TorchBackendConfig"]

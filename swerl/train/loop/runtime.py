@@ -122,7 +122,7 @@ def start_engine(recipe: Recipe, model: Any, tok: Any, backend: Any) -> Inferenc
         from swerl.gateway.engines.embedded import EmbeddedEngine
 
         engine: InferenceEngine = ServedEngine(
-            EmbeddedEngine(copy.deepcopy(model).eval(), tok, model_name="policy",
+            EmbeddedEngine((backend.serving_copy() if hasattr(backend, "serving_copy") else copy.deepcopy(model)).eval(), tok, model_name="policy",
                            default_max_tokens=recipe.rollout.max_tokens, max_context=recipe.model.max_context,
                            seed=recipe.train.seed), weights=backend.policy_weights)
         model_name = None
@@ -179,6 +179,11 @@ def build_backend(recipe: Recipe, model: Any, tok: Any, run_dir: Path) -> Traini
     if recipe.train.backend == "torch":
         from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
 
+        if recipe.model.lora.rank:  # sec. 12: only the adapters train; the engine is served merged weights
+            from swerl.train.backends.lora import apply_lora, lora_state
+
+            model = apply_lora(model, recipe.model.lora)
+            log.info("LoRA", rank=recipe.model.lora.rank, **lora_state(model))
         return TorchBackend(model, TorchBackendConfig.from_recipe(recipe), pad_token_id=tok.pad_token_id or 0)
     try:
         from swerl.train.backends.verl.backend import VerlBackend

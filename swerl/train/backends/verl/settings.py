@@ -152,6 +152,11 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
         kv += [(f"++{rollout}.engine_kwargs.swerl.seed", t.seed), (f"++{rollout}.engine_kwargs.swerl.threads", t.threads)]
     if checkpoint_dir:
         kv.append(("trainer.default_local_dir", checkpoint_dir))
+    if m.lora.rank:  # model.lora -> verl's own LoRA settings (docs/algorithms.md sec. 12); verl has no dropout knob
+        if m.lora.dropout:
+            raise ConfigError(f"model.lora.dropout={m.lora.dropout}: the verl backend has no LoRA dropout (use 0)")
+        kv += [(f"{arr}.model.lora_rank", m.lora.rank), (f"{arr}.model.lora_alpha", m.lora.alpha),
+               (f"{arr}.model.target_modules", list(m.lora.target_modules))]
     if sao:
         kv += [
             ("critic.strategy", v.strategy),
