@@ -161,6 +161,15 @@ class AlgorithmConfig(_Section):
     dynamic_sampling_max_extra: int | None = Field(
         None, ge=0, description="At most this many rollouts beyond train.rollouts_per_step are taken for one update "
         "while refilling; then the update trains on what it has (dynamic/underfilled). null = rollouts_per_step.")
+    overlong: Literal["none", "mask", "penalty"] = Field(
+        "none", description="Rollouts past the trajectory budget (docs/algorithms.md sec. 13): penalty = DAPO's soft "
+        "overlong penalty (eq. 24) added to the reward; mask = kept in the group baseline, out of the loss; none = "
+        "only counted (length/*).")
+    overlong_max_tokens: int | None = Field(
+        None, gt=0, description="L_max of eq. 24: response tokens per trajectory; null = rollout.max_tokens * "
+        "rollout.max_steps.")
+    overlong_buffer: int | None = Field(
+        None, gt=0, description="L_buf of eq. 24 (the soft zone below L_max); null = L_max / 4.")
     recompute_old_logprobs: bool = Field(
         False, description="The trainer recomputes pi_old once per update, before its first optimizer step; the clip "
         "(or DIS band) is then against pi_old and the correction against the behaviour log-probs (decoupled).")

@@ -94,3 +94,4 @@ def test_loop_trains_only_on_informative_groups(tmp_path: Path, monkeypatch: pyt
     line = read_metrics(tmp_path / "run" / "metrics.jsonl")[-1]
     assert line["dynamic/dropped_groups"] >= 1 and line["dynamic/refills"] >= 1
     assert line["dynamic/taken_rollouts"] >= 16 and line["policy_version"] == 1
+    assert line["length/rollout_tokens_max"] > 0 and line["length/over_budget_rollouts"] == 0  # sec. 13 counts

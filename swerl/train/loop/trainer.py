@@ -13,7 +13,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from swerl.train.loop.phases import Phase, PhaseMachine
 from swerl.train.loop.runtime import start_runtime
 from swerl.train.loop.tasks import TaskSampler, build_harness
 from swerl.train.loop.update import batch_metrics, build_batch, rl_update
+from swerl.train.overlong import apply_overlong
 
 log = get_logger(__name__)
 
@@ -101,6 +102,7 @@ class Trainer:
         self.last_completion = time.monotonic()
         self.dropped_since_line = 0  # over-stale rollouts dropped since the last metrics line
         self.canaries = CanaryTally()  # canary rollouts since the last metrics line
+        self.length_line: dict[str, float] = {}  # length/* (sec. 13) since the last metrics line
         a = recipe.algorithm
         extra = recipe.train.rollouts_per_step if a.dynamic_sampling_max_extra is None else a.dynamic_sampling_max_extra
         self.dynamic = DynamicSampler(recipe.train.rollouts_per_step, extra) if a.dynamic_sampling else None
@@ -177,7 +179,8 @@ class Trainer:
                 self.client.resume(self.st.version)
                 self.machine.go(Phase.ROLLOUT)
                 continue
-            line = {"step": self.st.step + 1, **batch_metrics(batch), **dyn_line}
+            line = {"step": self.st.step + 1, **batch_metrics(batch), **dyn_line, **self.length_line}
+            self.length_line = {}
             for k, v in rl_update(self.rt.backend, batch, r, update_index=self.st.step).items():
                 line["time/optimizer_s" if k == "time/update_s" else k] = v
             self.st.step += 1
@@ -213,6 +216,14 @@ class Trainer:
         batch = build_batch(self.client, groups, version=self.st.version, recipe=r, tokenizer=self.rt.tokenizer,
                             scan=r.rollout.harness != "toy")
         self.book.forget(groups)
+        a = r.algorithm
+        l_max = a.overlong_max_tokens or r.rollout.max_tokens * r.rollout.max_steps
+        samples, rewards, masked, length = apply_overlong(batch.samples, batch.rewards, a.overlong, l_max,
+                                                          a.overlong_buffer or max(1, l_max // 4))
+        batch = replace(batch, samples=samples, rewards=rewards, overlong_masked=masked)  # sec. 13, eq. 24
+        for k, v in length.items():  # summed over the builds of one update (dynamic sampling builds several)
+            self.length_line[k] = max(self.length_line.get(k, 0.0), v) if k.endswith("_max") else \
+                self.length_line.get(k, 0.0) + v
         for outcome in batch.canaries:
             self.canaries.add(outcome)
         self.st.stale_dropped += len(batch.dropped_stale)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,7 @@ class Batch:
     canaries: list[tuple[bool, bool]] = field(default_factory=list)  # (graded, passed) of each canary rollout
     ages: dict[str, int] = field(default_factory=dict)  # staleness of each kept rollout (updates.jsonl, the viewer)
     advantages: dict[tuple[str, int], float] = field(default_factory=dict)  # per sample; set by rl_update (not SAO)
+    overlong_masked: list[str] = field(default_factory=list)  # sec. 13 mask: in the baseline, out of the loss
 
 
 def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int, recipe: Recipe, tokenizer: Any,
@@ -143,7 +144,11 @@ def rl_update(backend: TrainingBackend, batch: Batch, recipe: Recipe, update_ind
                     "adv/zero_frac": sum(1 for x in per_rollout if abs(x) < 1e-9) / len(per_rollout)}
     if a.recompute_old_logprobs:  # sec. 4 (rollout correction): pi_old once per update, before its first optimizer step
         recompute_old_logprobs(backend, batch.samples)
-    steps = mini_batches(batch, recipe.train.mini_batches)  # the same split on every pass
+    masked = set(batch.overlong_masked)  # sec. 13 (mask): advantages above counted them; the loss skips them
+    loss_batch = batch if not masked else replace(
+        batch, samples=[s for s in batch.samples if s.rollout_id not in masked],
+        groups=[g for g in ([r for r in rs if r not in masked] for rs in batch.groups) if g])
+    steps = mini_batches(loss_batch, recipe.train.mini_batches)  # the same split on every pass
     for _ in range(recipe.train.ppo_epochs):
         for mb in steps:
             advs = () if adv_of is None else ([adv_of[(s.rollout_id, s.sample_index)] for s in mb],)
