@@ -9,6 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from swerl.config import load_recipe
 from swerl.train.backends.verl.verl_config import build_verl_config
 
@@ -48,3 +50,68 @@ def test_qwen9b_vllm_launch_through_verls_builder_and_vllms_parser(tmp_path: Pat
     assert ns.disable_log_stats is False  # the counters RemoteEngine.busy_seconds reads are exported
     _, off = _serve_args(load_recipe("qwen9b", ["verl.tool_call_parser=null"]), tmp_path)
     assert off.enable_auto_tool_choice is False and off.tool_call_parser in (None, "")
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.slow
+def test_cpu_vllm_serves_tool_requests_with_the_composed_launch(tmp_path: Path) -> None:
+    """A live CPU vLLM started with the argv verl composes for qwen9b, plus what CPU forces: a tiny random Qwen3
+    (head_dim 64: CPU attention has no kernel for 16), fp32, eager (no CUDA graphs), 2k context, and the `hermes`
+    parser (the tiny tokenizer carries Qwen's JSON tool-call template, not Qwen3.5's). Tool-calling requests as
+    mini-swe-agent sends them are served (not 400), and `RemoteEngine.busy_seconds` reads vLLM's live counters.
+    ~1.5-2 min on 2 cores."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    from swerl.gateway.engines import RemoteEngine
+    from swerl.train.backends.verl.node_check import build_model, tool_call_body
+
+    model_dir, _ = build_model(tmp_path, hidden=128, layers=2, heads=2)
+    recipe = load_recipe("qwen9b", ["verl.tool_call_parser=hermes", "model.max_context=2048", "rollout.max_tokens=128"])
+    argv, ns = _serve_args(recipe, Path(model_dir))
+    assert ns.enable_auto_tool_choice and ns.tool_call_parser == "hermes"
+    port = _free_port()
+    cmd = [sys.executable, "-m", "vllm.entrypoints.cli.main", *argv, "--host", "127.0.0.1", "--port", str(port),
+           "--dtype", "float32", "--enforce-eager", "--max-num-seqs", "4"]
+    env = dict(os.environ, VLLM_TARGET_DEVICE="cpu", VLLM_CPU_KVCACHE_SPACE="1", OMP_NUM_THREADS="1")
+    log_path = tmp_path / "vllm.log"
+    with open(log_path, "w") as log_file:
+        proc = subprocess.Popen(cmd, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 600
+        while True:
+            assert proc.poll() is None, f"vLLM exited: {log_path.read_text()[-3000:]}"
+            assert time.monotonic() < deadline, "vLLM did not become healthy in 600 s"
+            try:
+                if httpx.get(f"{base}/health", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(2)
+        engine = RemoteEngine([f"{base}/v1"], vllm_metrics=True)
+        assert engine.busy_seconds() == (0.0, 0)
+        tokens = 0
+        for k in range(2):  # a first turn, then a history holding a tool call and its result
+            r = httpx.post(f"{base}/v1/chat/completions", json=tool_call_body("policy", 0, k), timeout=300)
+            assert r.status_code == 200, r.text[:500]
+            tokens += r.json()["usage"]["completion_tokens"]
+        seconds, counted = engine.busy_seconds()
+        assert counted == tokens and seconds > 0
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
