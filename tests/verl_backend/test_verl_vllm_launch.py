@@ -6,6 +6,7 @@ quick (no engine starts)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +51,31 @@ def test_qwen9b_vllm_launch_through_verls_builder_and_vllms_parser(tmp_path: Pat
     assert ns.disable_log_stats is False  # the counters RemoteEngine.busy_seconds reads are exported
     _, off = _serve_args(load_recipe("qwen9b", ["verl.tool_call_parser=null"]), tmp_path)
     assert off.enable_auto_tool_choice is False and off.tool_call_parser in (None, "")
+
+
+def test_vllms_parsers_match_the_two_qwen_tool_call_formats(tmp_path: Path) -> None:
+    """Why qwen9b names `qwen3_coder`: vLLM's own parsers on the two formats. Qwen2.5/Qwen3 (and the tiny
+    tokenizer's template) write JSON inside `<tool_call>`; Qwen3-Coder/Qwen3.5 write `<function=..><parameter=..>`.
+    Each parser reads its format only, so the wrong one turns every action into plain text (a format error)."""
+    from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
+    from vllm.tool_parsers import ToolParserManager
+
+    from swerl.models import build_tiny_tokenizer
+    from swerl.train.backends.verl.node_check import BASH_TOOL
+
+    tok = build_tiny_tokenizer(tmp_path / "tok")
+    req = ChatCompletionRequest(model="policy", messages=[{"role": "user", "content": "hi"}], tools=[BASH_TOOL])
+    formats = {"json": '<tool_call>\n{"name": "bash", "arguments": {"command": "ls -la"}}\n</tool_call>',
+               "xml": "<tool_call>\n<function=bash>\n<parameter=command>\nls -la\n</parameter>\n</function>\n</tool_call>"}
+    parsed = {}
+    for name in ("hermes", "qwen3_coder"):
+        for fmt, text in formats.items():
+            info = ToolParserManager.get_tool_parser(name)(tok, tools=req.tools).extract_tool_calls(
+                "Let me look.\n" + text, req)
+            parsed[name, fmt] = [(c.function.name, json.loads(c.function.arguments)) for c in info.tool_calls]
+    call = [("bash", {"command": "ls -la"})]
+    assert parsed == {("hermes", "json"): call, ("hermes", "xml"): [],
+                      ("qwen3_coder", "json"): [], ("qwen3_coder", "xml"): call}
 
 
 def _free_port() -> int:
