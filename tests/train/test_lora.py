@@ -82,3 +82,42 @@ def test_export_merges_the_adapter(tmp_path: Path) -> None:
     ids = torch.tensor([[5, 17, 99, 1024, 7, 3]])
     with torch.no_grad():
         assert torch.allclose(model(ids).logits, backend.policy(input_ids=ids).logits, atol=1e-5)
+
+
+@pytest.fixture()
+def _tok(tok_cache: Path, tiny_tok: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SWERL_CACHE_DIR", str(tok_cache.parent))
+
+
+@pytest.mark.usefixtures("_tok")
+def test_loop_serves_the_trained_adapter_and_exports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One real toy update with LoRA: the engine's plain model ends with the merged trained weights."""
+    import swerl.train.loop.trainer as trainer_mod
+    from swerl.train.loop import train
+
+    seen: dict[str, object] = {}
+    real_start = trainer_mod.start_runtime
+
+    def start_runtime(recipe: object, run_dir: Path) -> object:
+        seen["rt"] = rt = real_start(recipe, run_dir)
+        return rt
+
+    monkeypatch.setattr(trainer_mod, "start_runtime", start_runtime)
+    recipe = load_recipe("toy", ["train.rollouts_per_step=8", "rollout.concurrency=8", "train.mini_batches=1",
+                                 "train.val_every=0", "train.tensorboard=false", "train.steps=1",
+                                 "train.checkpoint_every=1", "model.lora.rank=4"])
+    assert train(recipe, tmp_path / "run").steps == 1
+    rt = seen["rt"]
+    merged = rt.backend.policy_weights()  # type: ignore[attr-defined]
+    assert any(k.endswith("lora_B.default.weight") and v.abs().sum() > 0
+               for k, v in rt.backend.policy.state_dict().items()), "the adapter did not train"  # type: ignore[attr-defined]
+    served = rt.engine.engine.model.state_dict()  # type: ignore[attr-defined]  # the embedded engine's plain model
+    assert set(served) == set(merged)
+    for k, v in merged.items():
+        assert torch.equal(served[k], v), f"the engine does not serve the merged {k}"
+    out = export_checkpoint(tmp_path / "run", tmp_path / "hf")
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(out, local_files_only=True)
+    for k, v in model.state_dict().items():
+        assert torch.allclose(v, merged[k], atol=1e-6), k
