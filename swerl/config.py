@@ -125,7 +125,7 @@ class RolloutConfig(_Section):
 
 
 class AlgorithmConfig(_Section):
-    """docs/algorithms.md sections 3, 4, 8, 11."""
+    """docs/algorithms.md sections 3, 4, 8, 11 (dynamic sampling), 13 (overlong)."""
 
     name: Literal["grpo", "rloo", "sao"] = "grpo"
     advantage_level: Literal["rollout", "sample"] = "rollout"
