@@ -31,7 +31,8 @@ REACH = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sy
                    "sys.setprofile", "sys.monitoring.register_callback", "sys.monitoring.use_tool_id"})
 CODE = frozenset({"exec", "compile", "marshal.loads", "marshal.load", "code.__new__", "function.__new__"})
 FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code", "__code__", "f_back", "f_locals",
-                         "f_globals", "gi_code", "cr_code"})
+                         "f_globals", "gi_code", "cr_code", "__defaults__", "__kwdefaults__"})
+FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__")  # what a function holds that others may not read
 PASSTHROUGH = frozenset({"inspect.py", "traceback.py", "dis.py", "linecache.py", "tokenize.py", "types.py"})
 WATCHED = PROCESS | REACH | CODE | {"sys._getframe", "object.__getattr__", "open", "pickle.find_class",
                                     "sys.addaudithook", "object.__setattr__", "object.__delattr__"}
@@ -240,7 +241,7 @@ class Guard:
             return None
         if self._is_changed(f):
             return f"reads .{name} from {self._where(f)}"
-        if name == "__code__" or f.f_code.co_filename in _FORMATTERS:
+        if name in FUNCTION_PARTS or f.f_code.co_filename in _FORMATTERS:
             return None
         changed = self._changed_frame()
         return f"reads .{name} through {self._where(f)} from {self._where(changed)}" if changed else None
@@ -363,6 +364,9 @@ class Guard:
         runner._update_current_test_var = lambda item, when: None  # no PYTEST_CURRENT_TEST for code to read
         witness_module.install_strict_asserts(self)
         witness = witness_module.Witness(self)
+        if witness_module._MARKS:  # asserts call their functions as constants: no module name is needed any more
+            for name in ("_swerl_witness", "_swerl_guard"):
+                sys.modules.pop(name, None)
         return int(pytest.main(list(args), plugins=[witness.plugin(pytest)]))
 
     def run_script(self, script: str, args: list) -> int:

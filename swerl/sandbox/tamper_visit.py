@@ -308,8 +308,13 @@ class Features(ast.NodeVisitor):
     def _lookup(self, func: ast.Attribute, node: ast.Call) -> None:
         """`super().__getattr__(name)` is ordinary; `object.__getattribute__(x, name)` is getattr by another name."""
         base = func.value
-        if _is_super(base):
+        if _is_super(base) and not base.args and not base.keywords:  # zero-argument super(): the method's own object
             self.called.add(id(func))
+            return
+        if _is_super(base):  # super(T, obj) reads any object's attributes: a literal name only, checked like getattr
+            if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+                self.called.add(id(func))
+                self._literal_names(func.attr, [node.args[0].value])
             return
         builtin_base = isinstance(base, ast.Name) and base.id in ("object", "type") and self._is_builtin(base.id)
         args = node.args[1:] if builtin_base else node.args

@@ -142,14 +142,43 @@ PAYLOADS: dict[str, tuple[str, str, str]] = {
     "peek-while-probed": ("import sys\n\n\nclass _Peek:\n    def __eq__(self, other):\n"
                           "        if isinstance(other, str):\n            sys._getframe(1)\n"
                           "        return other == 2.5\n\n    __hash__ = None\n", "    return _Peek()\n", "sys._getframe"),
-    "guard-record-shadowed": ("import sys\n\n\nclass _Any:\n    def __eq__(self, other):\n        return True\n\n"
+    "guard-record-shadowed": ("import sys\n\n\ndef _guard():  # the witness is no module any more: via the rewrite hook\n"
+                              "    for hook in sys.meta_path:\n        pm = getattr(getattr(hook, 'config', None), "
+                              "'pluginmanager', None)\n        for plugin in pm.get_plugins() if pm else ():\n"
+                              "            f = getattr(plugin, 'pytest_collection', None)\n"
+                              "            for cell in getattr(getattr(f, '__func__', None), '__closure__', None) or ():\n"
+                              "                if hasattr(cell.cell_contents, 'guard'):\n"
+                              "                    return cell.cell_contents.guard\n\n\nclass _Any:\n    def __eq__(self, other):\n        return True\n\n"
                               "    __hash__ = None\n\n\ndef _quiet():\n"
-                              "    g = sys.modules['_swerl_witness']._STATE['guard']\n"
+                              "    g = _guard()\n"
                               "    g.record = lambda reason: None\n    g.findings.extend(['x'] * 60)\n"
                               "    g.changed = frozenset()\n", "    _quiet()\n    return _Any()\n",
                               "compares equal to both"),
     "state-cleared": ("import sys\n\n\nclass _Any:\n    def __eq__(self, other):\n        return True\n\n"
                       "    __hash__ = None\n", "    sys.modules['_swerl_witness']._STATE.clear()\n    return _Any()\n", ""),
+    "compare-rebound": ("import sys\n\n_w = sys.modules.get('_swerl_witness')\n\n\n"
+                        "def _fake(left, right, ne=False):  # one assert answered, then restored before any check\n"
+                        "    if left == 3.5 and right == 2.5:\n        _w.compare = _real\n        return True\n"
+                        "    return _real(left, right, ne)\n\n\nif _w is not None:\n    _real = _w.compare\n"
+                        "    _w.compare = _fake\n", BUG, ""),
+    "cached-pyc": ("import glob\nimport os\n\n\ndef _plant():\n    for t in glob.glob('tests/test_*.py'):\n"
+                   "        d = os.path.join(os.path.dirname(t), '__pycache__')\n        os.makedirs(d, exist_ok=True)\n"
+                   "        st = os.stat(t)\n        import importlib.util\n"
+                   "        head = importlib.util.MAGIC_NUMBER + bytes(4) + (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "
+                   "'little') + (st.st_size & 0xFFFFFFFF).to_bytes(4, 'little')\n"
+                   "        import marshal\n        body = marshal.dumps(compile('def test_median_even(): pass\\n', t, "
+                   "'exec'))\n        import sys\n        for tag in ('pytest-' + v for v in ('8.3.5', '8.4.1', '8.3.4', '8.4.2', "
+                   "'8.3.3')):\n            name = os.path.basename(t)[:-3] + '.' + sys.implementation.cache_tag + '-' + tag + '.pyc'\n"
+                   "            open(os.path.join(d, name), 'wb').write(head + body)\n\n\n_plant()\n", BUG, ""),
+    # fifth external round: the comparison's helpers swapped through a pytest module's reference to the witness
+    # (they are frozen copies now), and a test module's global rebound to a stand-in (its namespace is watched)
+    "judge-swap": ("from _pytest.assertion import rewrite as _rw\n\n_g = getattr(_rw.rewrite_asserts, '__globals__', {})\n"
+                   "if '_judge' in _g:\n    _g['_judge'] = lambda *args: (True, None)\n", BUG, ""),
+    "test-global-rebound": ("import sys\n\n\ndef _swap():\n    for name in ('tests.test_stats', 'test_stats'):\n"
+                            "        space = vars(sys.modules[name]) if name in sys.modules else {}\n"
+                            "        if space.get('median') is median:\n"
+                            "            space['median'] = lambda values: 2.5 if len(values) == 4 else median(values)\n",
+                            "    _swap()\n" + BUG, "`median` was rebound"),
     # fourth external round: code a library generates from strings the patch supplies
     "annotation-eval": ("import inspect\n\n\nclass _P:\n    __annotations__ = {'m': \"__import__('sys').modules\"}\n",
                         "    inspect.get_annotations(_P, eval_str=True)\n" + FIX,

@@ -61,6 +61,9 @@ def test_each_route_class_is_a_finding(code: str) -> None:
     ("class A:\n    exec = 1\n    def m(self):\n        exec('1')\n", "uses builtin exec"),  # class scope hides nothing
     ("import math\nmath.isclose = lambda *a: True\n", "patches math.isclose"),
     ("x = object.__getattribute__(print, '__self__')\n", "introspects .__self__"),
+    # fifth external round: super(T, obj) reads any object's attributes, with a name built at run time
+    ("import sys\ndef g(o, n):\n    return super(type(o), o).__getattribute__(n)\n", "introspects .__getattribute__"),
+    ("import sys\nx = super(type(sys), sys).__getattribute__('__dict__')\n", "introspects .__dict__ (via __getattribute__)"),
     ("def f(g):\n    return ('{0.' + '__glob' + 'als__}').format(g)\n", "calls .format() on a computed template"),
 ])
 def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
