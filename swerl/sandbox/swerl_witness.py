@@ -246,9 +246,20 @@ def _perturbed(k) -> list:
     return []
 
 
+def _says_equal(answer, ne: bool = False) -> bool:
+    """What an assert would conclude from a comparison's answer (truthiness, as `assert` uses it: a non-bool `1`
+    counts); an exception or an answer with no truth value (an array) concludes nothing."""
+    if isinstance(answer, BaseException):
+        return False
+    try:
+        return not answer if ne else bool(answer)
+    except Exception:
+        return False
+
+
 def _equals(value, other) -> bool:
     try:
-        return (value == other) is True or (value != other) is False
+        return _says_equal(value == other) or _says_equal(value != other, True)
     except Exception:
         return False
 
@@ -270,11 +281,12 @@ def _genuine_lib(t: type, guard) -> bool:
     return found is t
 
 
-def _matcher(t: type) -> bool:
+def _matcher(t: type, guard) -> bool:
+    """mock.ANY's own class, or a genuine library subclass of pytest's approx (a class can claim any name and
+    `__module__`, so neither counts)."""
     for mod, name in _MATCHERS:
         base = getattr(sys.modules.get(mod), name, None)
-        if (isinstance(base, type) and issubclass(t, base)) or (name == "_ANY" and t.__name__ == "_ANY"
-                                                               and t.__module__ == mod):
+        if isinstance(base, type) and (t is base or (issubclass(t, base) and _genuine_lib(t, guard))):
             return True
     return False
 
@@ -377,7 +389,7 @@ def _judge(left, right, ne: bool, guard, depth: int):
         return _ask(left, right, True, ne), None
     u, k, u_left = (right, left, False) if tl in _EXACT else (left, right, True)
     copies = _perturbed(k)
-    if not copies or _matcher(type(u)):
+    if not copies or _matcher(type(u), guard):
         return _ask(u, k, u_left, ne), None
     return _questions(u, k, u_left, ne, copies)
 
@@ -396,7 +408,9 @@ def _questions(u, k, u_left: bool, ne: bool, copies: list):
     asked = [(True, k)] * rng.randint(2, 4) + [(False, c) for c in copies]
     rng.shuffle(asked)
     asked.append((False, rng.choice(copies)))  # never k last
-    agree = (lambda r: r is False) if ne else (lambda r: r is True)
+    def agree(r) -> bool:
+        return _says_equal(r, ne)
+
     answers = [(is_k, _ask(u, x, u_left, ne)) for is_k, x in asked]
     on_k = [r for is_k, r in answers if is_k]
     found = None
@@ -449,7 +463,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "_judge", "_questions", "_ask", "_quiet_single", "single", "_equals",
+_COMPARISON = ("compare", "strict", "_judge", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
                "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record")
 
 

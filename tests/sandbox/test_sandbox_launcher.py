@@ -179,6 +179,13 @@ PAYLOADS: dict[str, tuple[str, str, str]] = {
                             "        if space.get('median') is median:\n"
                             "            space['median'] = lambda values: 2.5 if len(values) == 4 else median(values)\n",
                             "    _swap()\n" + BUG, "`median` was rebound"),
+    # sixth external round: an answer that is truthy without being True; a class that calls itself mock's _ANY
+    "truthy-eq": ("class _Mid:\n    def __eq__(self, other):\n        return 1\n\n    __ne__ = __eq__\n",
+                  "    return _Mid()\n", "compares equal to both"),
+    "matcher-spoof": ("class _ANY:\n    __module__ = 'unittest.mock'\n\n    def __init__(self, lo, hi):\n"
+                      "        self.lo, self.hi = lo, hi\n\n    def __eq__(self, other):\n"
+                      "        return type(other) is float and self.lo <= other <= self.hi\n",
+                      "    return _ANY(ordered[0], ordered[-1])\n", "compares equal to both"),
     # fourth external round: code a library generates from strings the patch supplies
     "annotation-eval": ("import inspect\n\n\nclass _P:\n    __annotations__ = {'m': \"__import__('sys').modules\"}\n",
                         "    inspect.get_annotations(_P, eval_str=True)\n" + FIX,
