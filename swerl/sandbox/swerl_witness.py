@@ -506,9 +506,13 @@ def install_strict_asserts(guard) -> None:
         # an import before collection) could write one whose header matches the test file's size and mtime
         rewrite._read_pyc = lambda *args, **kwargs: None
 
-    def rewrite_asserts(mod, *args, **kwargs):  # pytest 4 has no `source` argument
+    def rewrite_asserts(mod, *args, _marks=tuple(sorted(_MARKS.items())), **kwargs):  # pytest 4 has no `source` argument
+        """The marks are bound here (defaults no test may read): marks changed in this module's namespace stop
+        the rewrite, and the import fallback is never taken once marks are in use."""
+        if dict(_marks) != _MARKS:
+            raise RuntimeError("swerl: the strict-assert marks were changed")
         _StrictCompare().visit(mod)
-        if _MARKS:
+        if _marks:
             ast.fix_missing_locations(mod)
             return original(mod, *args, **kwargs)
         pos = 0
