@@ -45,6 +45,7 @@ F_ERROR = 1  # `error` set: a failed or abandoned call, never trained on
 F_PROMPT = 2  # carries prompt ids (possibly empty)
 F_RESPONSE = 4  # carries response ids
 F_LOGPROBS = 8  # carries one log-prob per response id
+F_CUT = 16  # the engine stopped the response at the call's max_tokens (finish_reason "length")
 USABLE = F_PROMPT | F_RESPONSE | F_LOGPROBS
 
 _I32 = np.dtype("<i4")
@@ -65,7 +66,7 @@ _HEAD = struct.Struct("<4sIQ")
 
 ROW_FIELDS: tuple[str, ...] = ("id", "rollout_id", "group_id", "attempt", "seq", "kind", "policy_version",
                                "prompt_parent", "prompt_shared", "prompt_ids", "response_ids", "response_logprobs",
-                               "error", "reward", "data", "t_arrival")
+                               "error", "reward", "data", "t_arrival", "finish_reason")
 """Field order of the rows `TokenBatch.rows_to_bytes` takes (the store's column names)."""
 
 
@@ -471,7 +472,7 @@ def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
         dict[int, Any]]:
     """Store rows (`ROW_FIELDS` order) as fixed-width columns plus each pool's blobs in order (not joined)."""
     n = len(rows)
-    (eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr) = (
+    (eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr, fin) = (
         tuple(zip(*rows, strict=True)) or ((),) * len(ROW_FIELDS))
     ro, rollouts = _rollout_table(rid, gid)
     try:
@@ -490,7 +491,9 @@ def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
     has_l &= ~bad  # a failed call recorded what it got; it is never trained on
     lp_parts = [lp[i] if has_l[i] else np.full(rlen[i], np.nan, lp_dt).tobytes()
                 for i in np.flatnonzero(has_r).tolist()]
-    flags = (has_e * F_ERROR | has_p * F_PROMPT | has_r * F_RESPONSE | (has_l & has_r) * F_LOGPROBS).astype(np.uint8)
+    cut = np.fromiter((f == "length" for f in fin), bool, n)
+    flags = (has_e * F_ERROR | has_p * F_PROMPT | has_r * F_RESPONSE | (has_l & has_r) * F_LOGPROBS
+             | cut * F_CUT).astype(np.uint8)
     opt = lambda xs, none, dt: np.fromiter((none if x is None else x for x in xs), dt, n)  # noqa: E731
     off = lambda lens: np.concatenate([np.zeros(1, np.int64), np.cumsum(lens)])  # noqa: E731
     cols = dict(
@@ -526,7 +529,7 @@ class BatchBuilder:
             policy_version: int | None = None, parent: int | None = None, shared: int = 0,
             prompt: Any = None, response: Any = None, logprobs: Any = None, error: str | None = None,
             reward: float | None = None, data: Any = None, request: Any = None,
-            arrival: float | None = None) -> int:
+            arrival: float | None = None, finish_reason: str | None = None) -> int:
         """Append one event; `prompt` is the suffix when `parent` is given, else the whole prompt."""
         row = len(self)
         code = KIND_CODE.get(kind)
@@ -543,7 +546,8 @@ class BatchBuilder:
                                            f"response_logprobs: {nl} values for {nr} response ids")
                 logprobs = None  # a failed call recorded what it got; it is never trained on
         flags = (F_ERROR if error is not None else 0) | (F_PROMPT if prompt is not None else 0) \
-            | (F_RESPONSE if response is not None else 0) | (F_LOGPROBS if logprobs is not None else 0)
+            | (F_RESPONSE if response is not None else 0) | (F_LOGPROBS if logprobs is not None else 0) \
+            | (F_CUT if finish_reason == "length" else 0)
         self._rows.append((rollout_id, group_id, event_id, attempt, seq, code, flags,
                            -1 if policy_version is None else policy_version, -1 if parent is None else parent,
                            shared, np.nan if reward is None else reward, np.nan if arrival is None else arrival))
@@ -635,10 +639,11 @@ def from_events(events: Iterable[Any], *, encode: bool = True) -> TokenBatch:
               parent=parent, shared=shared, prompt=stored,
               response=None if response is None else as_ids(response),
               logprobs=None if logp is None else np.asarray(logp, np.float32), error=err,
-              reward=None if value is None else float(value), data=_get(e, "data"), arrival=_get(e, "t_arrival"))
+              reward=None if value is None else float(value), data=_get(e, "data"), arrival=_get(e, "t_arrival"),
+              finish_reason=_get(e, "finish_reason"))
     return b.build()
 
 
-__all__ = ["F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",
+__all__ = ["F_CUT", "F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",
            "USABLE", "VERSION", "BatchBuilder", "Heads", "Parent", "TokenBatch", "TokenFormatError", "as_ids",
            "common_prefix", "delta", "encode_prompt", "from_events", "resolve_prompts"]

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from token_helpers import from_rows, logical_tokens, to_events
 
 from swerl.tokens import (
+    F_CUT,
     F_ERROR,
     BatchBuilder,
     TokenBatch,
@@ -242,19 +243,21 @@ def test_from_rows_matches_the_builder() -> None:
     f8 = lambda xs: np.asarray(xs, "<f8").tobytes()  # noqa: E731
     i4 = lambda xs: np.asarray(xs, "<i4").tobytes()  # noqa: E731
     rows = [
-        (5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1, 2]), i4([3]), f8([-0.5]), None, None, None, 10.0),
+        (5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1, 2]), i4([3]), f8([-0.5]), None, None, None, 10.0,
+         "stop"),
         (6, "b", None, 1, 1, "model_request", 0, None, None, i4([9]), i4([8, 7]), f8([-1.0]), "1 logprobs for 2",
-         None, None, None),
-        (7, "a", "g", 1, 2, "model_request", 1, 5, 3, i4([4]), i4([5]), f8([-0.25]), None, None, None, 11.0),
-        (8, "a", "g", 1, 3, "reward", None, None, None, None, None, None, None, 1.0, b'{"why": "ok"}', None),
+         None, None, None, None),
+        (7, "a", "g", 1, 2, "model_request", 1, 5, 3, i4([4]), i4([5]), f8([-0.25]), None, None, None, 11.0, "length"),
+        (8, "a", "g", 1, 3, "reward", None, None, None, None, None, None, None, 1.0, b'{"why": "ok"}', None, None),
     ]
     fast = from_rows(rows, requests={2: {"messages": []}})
     b = BatchBuilder()
-    for eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr in rows:
+    for eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr, fin in rows:
         b.add(event_id=eid, rollout_id=rid, group_id=gid, attempt=att, seq=seq, kind=kind, policy_version=pv,
               parent=par, shared=sh or 0, prompt=p, response=r, logprobs=lp, error=err, reward=rew,
-              data=None if data is None else {"why": "ok"}, arrival=arr)
+              data=None if data is None else {"why": "ok"}, arrival=arr, finish_reason=fin)
     slow = b.build()
+    assert [bool(f & F_CUT) for f in fast.flags.tolist()] == [False, False, True, False]  # the call cut at max_tokens
     slow.requests = {2: {"messages": []}}
     assert fast.to_bytes() == slow.to_bytes()
     # the gateway's one-copy path gives the same bytes, from float64 blobs (an old store) or float32 ones
@@ -266,5 +269,5 @@ def test_from_rows_matches_the_builder() -> None:
     assert fast.rollouts == [("a", "g"), ("b", "b")] and fast.prompt(2).tolist() == [1, 2, 3, 4]
     with pytest.raises(TokenFormatError, match=r"event 5 .*response_logprobs: 2 values for 1"):
         from_rows([(5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1]), i4([3]), f8([0, 0]),
-                               None, None, None, None)])
+                               None, None, None, None, None)])
     assert len(from_rows([])) == 0

@@ -47,7 +47,7 @@ from pydantic import ValidationError
 
 from swerl.errors import DataError
 from swerl.log import get_logger
-from swerl.tokens import F_ERROR, KIND_CODE, USABLE, TokenBatch
+from swerl.tokens import F_CUT, F_ERROR, KIND_CODE, USABLE, TokenBatch
 from swerl.train.io import field_errors
 from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
 
@@ -239,6 +239,7 @@ class _Rows:
         self.arrival: list[float] = []  # NaN: unknown
         self.plen: list[int] = []
         self.flen: list[int] = []
+        self.cut: list[bool] = []  # the response stopped at the call's max_tokens (sec. 13, per-call budget)
 
 
 class _Whole(_Rows):
@@ -281,6 +282,7 @@ class _Whole(_Rows):
             self.arrival.append(math.nan if ev.t_arrival is None else ev.t_arrival)
             self.plen.append(len(p))
             self.flen.append(len(p) + len(a))
+            self.cut.append(usable and ev.finish_reason == "length")
             self.ids.append(p)
             self.resp.append(a)
             self.logp.append(ev.response_logprobs if usable else empty)  # type: ignore[arg-type]
@@ -317,7 +319,9 @@ class _Chains(_Rows):
         self.b = b
         self.event_id, self.rollout, self.attempt = b.event_id.tolist(), b.rollout.tolist(), b.attempt.tolist()
         self.kind, self.seq, self.version = b.kind.tolist(), b.seq.tolist(), b.policy_version.tolist()
-        self.usable = [f & (USABLE | F_ERROR) == USABLE for f in b.flags.tolist()]
+        flags = b.flags.tolist()
+        self.usable = [f & (USABLE | F_ERROR) == USABLE for f in flags]
+        self.cut = [bool(f & F_CUT) and u for f, u in zip(flags, self.usable, strict=True)]
         self.reward, self.arrival = b.reward.tolist(), b.arrival.tolist()
         self.plen = b.prompt_len.tolist()
         self.flen = b.full_len.tolist()
@@ -492,6 +496,7 @@ def _assemble(ch: _Whole | _Chains, mode: str, tokenizer: Decoder | None, think_
         calls, dropped = _dedupe_retries(ch, ro.calls)
         stats.num_retries_dropped += dropped
         stats.num_calls += len(calls)
+        stats.num_calls_cut += sum(ch.cut[c] for c in calls)
         reward = ch.reward[max(ro.rewards, key=ch.seq.__getitem__)] if ro.rewards else None
         stats.num_rollouts_without_reward += reward is None
         chains: list[list[int]] = []

@@ -74,6 +74,9 @@ class AssemblyStats(BaseModel):
     num_rollouts: int = 0
     num_samples: int = 0
     num_calls: int = 0
+    num_calls_cut: int = 0
+    """Calls whose response the engine stopped at `rollout.max_tokens` (finish_reason "length"): the per-call
+    budget cut them (docs/algorithms.md sec. 13)."""
     num_retries_dropped: int = 0
     num_superseded_attempt_events: int = 0
     num_failed_calls: int = 0

@@ -62,7 +62,7 @@ class _Engine(asyncio.Protocol):
                 out = orjson.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "t",
                                     "prompt_token_ids": prompt, "choices": [{
                                         "index": 0, "message": {"role": "assistant", "content": "ok"},
-                                        "finish_reason": "stop", "token_ids": resp,
+                                        "finish_reason": "length" if len(resp) == 3 else "stop", "token_ids": resp,
                                         "logprobs": {"content": [{"logprob": -0.25 - k / 64} for k in range(len(resp))]}}]})
             self.transport.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
                                  % (len(out), out))
@@ -124,7 +124,7 @@ def _chain(seed: int) -> list[tuple[list[int], list[int]]]:
     broken = [*p, a[0], 7, 7, *a[3:], *ids(10)]  # the response came back re-tokenised
     out.append((broken, ids(4)))
     out.append((broken, ids(4)))  # a retry of the same prompt
-    out.append((ids(30), ids(3)))  # a sub-agent: nothing shared
+    out.append((ids(30), ids(3)))  # a sub-agent: nothing shared; the engine cut its reply at max_tokens
     return out
 
 
@@ -164,6 +164,7 @@ def test_store_holds_suffixes_json_shows_full_prompts_and_trainer_fetches_binary
         assert [s.input_ids.tolist() for s in got] == [s.input_ids.tolist() for s in want]
         assert [s.loss_mask.tolist() for s in got] == [s.loss_mask.tolist() for s in want]
         assert got_stats.num_retries_dropped == 2 and got_stats.num_samples == 6
+        assert got_stats.num_calls_cut == 2  # the per-call budget's cuts, counted the same on both paths
 
         fetched = fetch_rollouts_batch(admin, list(rollouts), last_request=True)
         assert fetched["rb"].reward == 1.0 and fetched["ra"].first_version == 0

@@ -179,6 +179,7 @@ def batch_metrics(batch: Batch) -> dict[str, float]:
         "assembly/single_sample_frac": st.single_sample_fraction,
         "assembly/samples": float(st.num_samples), "assembly/calls": float(st.num_calls),
         "assembly/retries_dropped": float(st.num_retries_dropped), "assembly/failed_calls": float(st.num_failed_calls),
+        "length/calls_cut_max_tokens": float(st.num_calls_cut),  # sec. 13: the per-call budget cut these
         "staleness/mean": statistics.fmean(batch.staleness) if batch.staleness else 0.0,
         "staleness/max": float(max(batch.staleness, default=0)),
         "staleness/dropped": float(len(batch.dropped_stale)),
