@@ -109,6 +109,10 @@ class RolloutConfig(_Section):
     controller: Literal["local", "external"] = "local"
     agent_config: str | None = Field(None, description="mini-swe-agent YAML ({agent, model, environment}) merged "
                                                        "over the harness config, e.g. shorter templates; a path "
+    context_overflow: Literal["fail", "mask", "truncate"] = Field(
+        "fail", description="A call whose conversation outgrew model.max_context (docs/algorithms.md sec. 13): fail = "
+        "agent failure, reward 0 (trained); mask = reward 0 kept in the group baseline, out of the loss; truncate = "
+        "the work tree at the last complete turn is graded as if submitted.")
                                                        "relative to the working directory or to recipes/.")
 
     def agent_config_data(self) -> dict[str, Any]:

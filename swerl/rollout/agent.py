@@ -17,7 +17,7 @@ from typing import Any
 from swerl.atomic import write_text_atomic
 from swerl.data.schema import TaskRow
 from swerl.log import get_logger
-from swerl.rollout.classify import classify_exception, classify_exit
+from swerl.rollout.classify import classify_exception, classify_exit, is_context_overflow
 from swerl.rollout.harness import agent_settings, harness_env, make_model, resolve
 from swerl.rollout.redact import redact
 from swerl.rollout.schema import HARNESS_TOOLCALL, AgentResult, ModelEndpoint
@@ -41,6 +41,7 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
     harness = cfg.pop("harness", HARNESS_TOOLCALL)
     step_limit = int(cfg.pop("step_limit", DEFAULT_STEP_LIMIT))
     keep_rejected = bool(cfg.pop("keep_rejected_replies", False))
+    overflow_mode = str(cfg.pop("context_overflow", "fail"))
     stask = as_sandbox_task(task)
     handle: SandboxHandle | None = None
     agent: Any = None
@@ -78,6 +79,8 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
         result.error_kind = classify_exception(exc)
         result.error = f"{type(exc).__name__}: {exc}"[:4000]
         log.warning("agent run failed", instance=stask.instance_id, kind=result.error_kind, error=result.error[:300])
+        if handle is not None and is_context_overflow(exc):
+            _context_overflow(result, overflow_mode, sandbox, handle)
     finally:  # also on KeyboardInterrupt: the sandbox never outlives the run
         if handle is not None:
             sandbox.stop(handle)
@@ -89,6 +92,25 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
     log.info("agent finished", instance=stask.instance_id, exit_status=result.exit_status, kind=result.error_kind,
              calls=result.n_calls, submitted=result.submitted, seconds=round(result.duration_s, 2))
     return result
+
+
+def _context_overflow(result: AgentResult, mode: str, sandbox: Sandbox, handle: SandboxHandle) -> None:
+    """`rollout.context_overflow` (docs/algorithms.md sec. 13). The failed call is never trained on (the gateway
+    recorded an error); `truncate` collects the work tree as it stood after the last complete turn and hands it
+    to grading as a submission, so the rollout's earlier calls are trained with the reward that work earns."""
+    result.context_overflow = True
+    if mode != "truncate":
+        return
+    try:
+        patch = sandbox.extract_patch(handle)
+    except Exception as exc:  # the agent's files broke the collection: its own doing, as on submit
+        result.error = f"context overflow; collecting the work tree failed: {type(exc).__name__}: {exc}"[:4000]
+        result.error_kind = classify_exception(exc)
+        return
+    result.exit_status, result.error_kind, result.submitted = "ContextOverflow", None, True
+    result.patch, result.files, result.dropped = patch.patch, patch.files, patch.dropped
+    log.info("context overflow: graded at the last complete turn", instance=handle.task.instance_id,
+             files=len(patch.files))
 
 
 def load_agent_yaml(path: Path | str | None) -> dict[str, Any]:

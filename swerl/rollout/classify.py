@@ -38,6 +38,18 @@ def _agent_fault_types() -> tuple[type[BaseException], ...]:
     return tuple(found)
 
 
+def is_context_overflow(exc: BaseException) -> bool:
+    """Did the engine refuse the call because the conversation outgrew the model's context? The agent's own
+    doing; `rollout.context_overflow` decides how it is trained (docs/algorithms.md sec. 13)."""
+    try:
+        import litellm
+    except ImportError:  # pragma: no cover - the agent extra is installed wherever rollouts run
+        litellm = None  # type: ignore[assignment]
+    if litellm is not None and isinstance(exc, litellm.exceptions.ContextWindowExceededError):
+        return True
+    return status_code(exc) in (400, 413, 422) and any(h in str(exc).lower() for h in _CONTEXT_HINTS)
+
+
 def classify_exception(exc: BaseException) -> ErrorKind:
     """The kind of an exception that ended an agent run or its grading (see the module docstring)."""
     from swerl.sandbox.base import SandboxError
@@ -46,14 +58,7 @@ def classify_exception(exc: BaseException) -> ErrorKind:
         return "agent"
     if isinstance(exc, SandboxError):
         return "infra"
-    try:
-        import litellm
-    except ImportError:  # pragma: no cover - the agent extra is installed wherever rollouts run
-        litellm = None  # type: ignore[assignment]
-    if litellm is not None and isinstance(exc, litellm.exceptions.ContextWindowExceededError):
-        return "agent"
-    code = status_code(exc)
-    if code in (400, 413, 422) and any(h in str(exc).lower() for h in _CONTEXT_HINTS):
+    if is_context_overflow(exc):
         return "agent"  # the agent's conversation outgrew the model: its own doing
     return "infra"
 

@@ -272,7 +272,7 @@ def reward_data(res: AgentResult, grade: GradeResult | None) -> dict[str, Any]:
     """What the reward event keeps next to the number: enough to audit it without the trajectory."""
     data: dict[str, Any] = {"exit_status": res.exit_status, "submitted": res.submitted, "n_calls": res.n_calls,
                             "files": res.files, "dropped": [d.model_dump() for d in res.dropped],
-                            "resolved": bool(grade and grade.resolved)}
+                            "resolved": bool(grade and grade.resolved), "context_overflow": res.context_overflow}
     if grade is not None:
         data |= {"resolution": grade.resolution, "patch_applied": grade.patch_applied,
                  "fail_to_pass": grade.fail_to_pass.model_dump(), "pass_to_pass": grade.pass_to_pass.model_dump(),

@@ -47,6 +47,7 @@ class AgentResult(_Model):
                                                                         "conftest.py, ...).")
     n_calls: int = 0
     error_kind: ErrorKind | None = None
+    context_overflow: bool = Field(False, description="The run ended because a call outgrew the model's context.")
     error: str | None = None
     trajectory_path: Path | None = None
     duration_s: float = 0.0
@@ -106,6 +107,7 @@ class RolloutSettings(_Model):
     max_infra_retries: int = Field(2, ge=0)
     retry_delay_s: float = Field(1.0, ge=0)
     trajectories_dir: Path | None = None
+    context_overflow: Literal["fail", "mask", "truncate"] = "fail"
 
     @classmethod
     def from_recipe(cls, recipe: Any, **overrides: Any) -> RolloutSettings:
@@ -113,7 +115,7 @@ class RolloutSettings(_Model):
         return cls(**{"harness": r.harness, "step_limit": r.max_steps, "model": recipe.model.path,
                       "temperature": r.temperature, "max_tokens": r.max_tokens,
                       "max_infra_retries": r.max_infra_retries, "keep_rejected_replies": r.keep_rejected_replies,
-                      "agent_config": r.agent_config_data(), **overrides})
+                      "context_overflow": r.context_overflow, "agent_config": r.agent_config_data(), **overrides})
 
     def endpoint(self, base_url: str, api_key: str) -> ModelEndpoint:
         return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,
@@ -123,4 +125,4 @@ class RolloutSettings(_Model):
     def agent_overrides(self) -> dict[str, Any]:
         """The `agent_config` argument of `run_agent`."""
         return {**self.agent_config, "harness": self.harness, "step_limit": self.step_limit,
-                "keep_rejected_replies": self.keep_rejected_replies}
+                "keep_rejected_replies": self.keep_rejected_replies, "context_overflow": self.context_overflow}

@@ -39,11 +39,14 @@ def rollout_lengths(samples: Sequence[Sample]) -> dict[str, int]:
 
 
 def apply_overlong(samples: Sequence[Sample], rewards: Mapping[str, float], mode: Overlong, max_tokens: int,
-                   buffer: int) -> tuple[list[Sample], dict[str, float], list[str], dict[str, float]]:
-    """(samples with rewards shaped by eq. 24, new rewards per rollout, over-budget rollouts to mask, metrics).
+                   buffer: int, overflowed: Sequence[str] = (), overflow_mode: str = "fail"
+                   ) -> tuple[list[Sample], dict[str, float], list[str], dict[str, float]]:
+    """(samples with rewards shaped by eq. 24, new rewards per rollout, rollouts to mask, metrics).
 
     `penalty`: r'_rho = r_rho + R_len(L_rho) on every sample of rho. `mask`: rollouts with L_rho > L_max are
     returned for the loss to skip. Metrics count over-budget and in-buffer rollouts in every mode.
+    `overflowed`: rollouts a context overflow ended (reward 0); with `rollout.context_overflow: mask` they are
+    masked too, so a budget the model cannot see never teaches it that its work was wrong.
     """
     if mode not in ("none", "mask", "penalty"):
         raise ConfigError(f"algorithm.overlong {mode!r}: expected none, mask or penalty")
@@ -62,8 +65,10 @@ def apply_overlong(samples: Sequence[Sample], rewards: Mapping[str, float], mode
         "length/in_buffer_rollouts": float(sum(1 for p in pen.values() if -1.0 < p < 0.0)),
         "length/penalty_sum": sum(pen.values()) if mode == "penalty" else 0.0,
         "length/masked_rollouts": float(len(over) if mode == "mask" else 0),
+        "length/context_overflow_rollouts": float(len(overflowed)),
     }
-    return out, new_rewards, over if mode == "mask" else [], metrics
+    masked = set(over if mode == "mask" else []) | set(overflowed if overflow_mode == "mask" else [])
+    return out, new_rewards, sorted(masked), metrics
 
 
 __all__ = ["Overlong", "apply_overlong", "overlong_penalty", "rollout_lengths"]

@@ -67,3 +67,21 @@ def test_mask_keeps_the_rollout_in_the_baseline_and_out_of_the_loss() -> None:
                                                   "algorithm.negative_advantage_scale=1"]), update_index=0)  # type: ignore[arg-type]
     assert set(backend.seen) == {"a", "b"}  # c is out of the loss ...
     assert batch.advantages[("a", 0)] == pytest.approx(1 / 3)  # ... but in the group's baseline (mean 2/3)
+
+
+@pytest.mark.parametrize("overflow_mode", ["fail", "mask"])
+def test_context_overflow_is_masked_only_when_the_recipe_says(overflow_mode: str) -> None:
+    """`rollout.context_overflow: mask`: b (ended by a context overflow, reward 0) stays in the baseline, out of
+    the loss; `fail` trains it as an ordinary reward 0."""
+    rewards = {"a": 1.0, "b": 0.0, "c": 0.0}
+    samples = [make_sample(r, 0, 40, [(10, 30)], group_id="g", reward=v) for r, v in rewards.items()]
+    samples, new, masked, m = apply_overlong(samples, rewards, "none", 100, 20, ["b"], overflow_mode)
+    assert m["length/context_overflow_rollouts"] == 1 and new == rewards
+    assert masked == (["b"] if overflow_mode == "mask" else [])
+    batch = Batch(samples, [["a", "b", "c"]], new, AssemblyStats(mode="best_effort"), [0, 0, 0], [], [],
+                  overlong_masked=masked, context_overflow=["b"])
+    backend = _Recorder()
+    rl_update(backend, batch, load_recipe("toy", ["train.mini_batches=1", "algorithm.std_normalize=false",
+                                                  "algorithm.negative_advantage_scale=1"]), update_index=0)  # type: ignore[arg-type]
+    assert set(backend.seen) == ({"a", "c"} if overflow_mode == "mask" else {"a", "b", "c"})
+    assert batch.advantages[("a", 0)] == pytest.approx(2 / 3)  # b counts in the baseline either way

@@ -59,7 +59,8 @@ def merge_batches(a: Batch, b: Batch) -> Batch:
     return Batch(a.samples + b.samples, a.groups + b.groups, a.rewards | b.rewards, merge_stats(a.stats, b.stats),
                  a.staleness + b.staleness, a.dropped_stale + b.dropped_stale, a.no_samples + b.no_samples,
                  a.hacking + b.hacking, a.canaries + b.canaries, a.ages | b.ages,
-                 overlong_masked=a.overlong_masked + b.overlong_masked)
+                 overlong_masked=a.overlong_masked + b.overlong_masked,
+                 context_overflow=a.context_overflow + b.context_overflow)
 
 
 @dataclass

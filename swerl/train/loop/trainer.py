@@ -219,7 +219,8 @@ class Trainer:
         a = r.algorithm
         l_max = a.overlong_max_tokens or r.rollout.max_tokens * r.rollout.max_steps
         samples, rewards, masked, length = apply_overlong(batch.samples, batch.rewards, a.overlong, l_max,
-                                                          a.overlong_buffer or max(1, l_max // 4))
+                                                          a.overlong_buffer or max(1, l_max // 4),
+                                                          batch.context_overflow, r.rollout.context_overflow)
         batch = replace(batch, samples=samples, rewards=rewards, overlong_masked=masked)  # sec. 13, eq. 24
         for k, v in length.items():  # summed over the builds of one update (dynamic sampling builds several)
             self.length_line[k] = max(self.length_line.get(k, 0.0), v) if k.endswith("_max") else \

@@ -41,6 +41,7 @@ class Batch:
     ages: dict[str, int] = field(default_factory=dict)  # staleness of each kept rollout (updates.jsonl, the viewer)
     advantages: dict[tuple[str, int], float] = field(default_factory=dict)  # per sample; set by rl_update (not SAO)
     overlong_masked: list[str] = field(default_factory=list)  # sec. 13 mask: in the baseline, out of the loss
+    context_overflow: list[str] = field(default_factory=list)  # kept rollouts a context overflow ended (sec. 13)
 
 
 def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int, recipe: Recipe, tokenizer: Any,
@@ -57,6 +58,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     hacking: list[Attempt] = []
     canaries: list[tuple[bool, bool]] = []
     ages: dict[str, int] = {}
+    overflow: set[str] = set()
     fetch = fetch_rollouts_batch if hasattr(client, "token_batch") else fetch_rollouts  # binary when offered
     fetched = fetch(client, [rid for g in groups for rid in g.trainable], last_request=scan)
     for g in groups:
@@ -78,6 +80,8 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
             ages[rid] = age
             members.append(rid)
             rewards[rid] = float(f.reward)
+            if (f.reward_data or {}).get("context_overflow"):
+                overflow.add(rid)
             kept_events += f.events
             kept_ids.append(rid)
         if members:
@@ -90,7 +94,8 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     kept_groups = [[r for r in rs if r in with_reward] for rs in kept_groups]
     kept_groups = [rs for rs in kept_groups if rs]
     return Batch(samples, kept_groups, {r: rewards[r] for rs in kept_groups for r in rs}, stats, staleness, stale,
-                 no_samples, hacking, canaries, ages)
+                 no_samples, hacking, canaries, ages,
+                 context_overflow=[r for rs in kept_groups for r in rs if r in overflow])
 
 
 def mini_batches(batch: Batch, k: int) -> list[list[Sample]]:
