@@ -9,6 +9,7 @@ export MSWEA_SILENT_STARTUP := 1
 
 setup:
 	@scripts/setup.sh all,dev
+	@scripts/setup-harbor.sh
 
 demo: setup
 	@scripts/demo.sh

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from swerl.rollout.schema import RolloutSettings
+from swerl.rollout.schema import HARNESS_TERMINUS, RolloutSettings
 
 
 class WorkerOptions(BaseModel):
@@ -53,8 +53,13 @@ class WorkerContext:
         from swerl.rollout.runner import load_sandbox
         from swerl.sandbox.base import SandboxError
 
+        rootfs = self.opts.rootfs
+        if rootfs == "auto" and self.settings.harness == HARNESS_TERMINUS and self.recipe.sandbox.backend == "bwrap":
+            from swerl.rollout.terminus import terminus_rootfs
+
+            rootfs = str(terminus_rootfs())  # Terminus-2 drives a tmux session inside the sandbox
         try:
-            return load_sandbox(self.recipe.sandbox, self.opts.rootfs)
+            return load_sandbox(self.recipe.sandbox, rootfs)
         except SandboxError as exc:
             from swerl.errors import SwerlError
 

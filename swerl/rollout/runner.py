@@ -25,7 +25,7 @@ from swerl.log import get_logger
 from swerl.rollout.agent import run_agent
 from swerl.rollout.classify import classify_exception, grade_verdict
 from swerl.rollout.ledger import Ledger
-from swerl.rollout.schema import AgentResult, ModelEndpoint, RolloutOutcome, RolloutSettings
+from swerl.rollout.schema import HARNESS_TERMINUS, AgentResult, ModelEndpoint, RolloutOutcome, RolloutSettings
 from swerl.sandbox.base import Sandbox
 from swerl.sandbox.canary import hack_passed, is_canary
 from swerl.sandbox.schema import GradeResult, SandboxTask
@@ -84,7 +84,8 @@ class Harness(Protocol):
 
 
 class MiniSweHarness:
-    """mini-swe-agent (unchanged) in a fresh hardened sandbox, its submission graded in another."""
+    """mini-swe-agent (unchanged) in a fresh hardened sandbox, its submission graded in another; with
+    `rollout.harness: terminus-2` harbor's Terminus-2 (unchanged, `swerl.rollout.terminus`) instead."""
 
     def __init__(self, sandbox: Sandbox, tasks: TaskLookup, settings: RolloutSettings) -> None:
         self.name = settings.harness
@@ -93,8 +94,11 @@ class MiniSweHarness:
     def run(self, ctx: AttemptContext) -> Attempt:
         """Run the agent, then grade its submission in a fresh sandbox. Rules: `swerl.rollout.classify`."""
         task, sandbox = self.tasks(ctx.instance_id), self.sandbox
-        res = run_agent(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
-                        output_path=ctx.trajectory, held_s=ctx.held_s)
+        run = run_agent
+        if self.settings.harness == HARNESS_TERMINUS:  # harbor's Terminus-2: same sandbox, grading and outcomes
+            from swerl.rollout.terminus import run_terminus as run
+        res = run(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
+                  output_path=ctx.trajectory, held_s=ctx.held_s)
         if res.error_kind == "infra":
             return Attempt(res, "failed_infra", error=res.error or res.exit_status)
         if not res.submitted:

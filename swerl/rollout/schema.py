@@ -13,6 +13,7 @@ from swerl.sandbox.schema import DroppedFile, GradeResult
 ErrorKind = Literal["agent", "infra"]
 HARNESS_TOOLCALL = "mini-swe-agent"
 HARNESS_TEXT = "mini-swe-agent-textbased"
+HARNESS_TERMINUS = "terminus-2"  # harbor's Terminus-2 (swerl.rollout.terminus)
 
 
 class _Model(BaseModel):
@@ -92,7 +93,7 @@ class RolloutSettings(_Model):
     """How the runner drives one rollout; `from_recipe` reads the recipe's `rollout:` (and `model:`) sections."""
 
     harness: str = Field(HARNESS_TOOLCALL, description="mini-swe-agent (tool calls), mini-swe-agent-textbased, "
-                                                       "or a model class pkg.mod:Class.")
+                                                       "terminus-2 (harbor), or a model class pkg.mod:Class.")
     step_limit: int = Field(30, gt=0)
     model: str = Field("swerl", description="Model name sent upstream (the gateway may override it per engine).")
     temperature: float = Field(1.0, ge=0)

@@ -85,10 +85,10 @@ def build_harness(recipe: Recipe, tokenizer: Any, run_dir: Path) -> tuple[Harnes
         val = _limit(toy_tasks(recipe.toy, "val", recipe.train.seed), recipe.data.val_limit)
         harness = ToyHarness(recipe.toy, tokenizer, train + val, timeout_s=recipe.inference.request_timeout_s + 60)
         return harness, RolloutSettings.from_recipe(recipe), [t["id"] for t in train], [t["id"] for t in val]
-    if name.startswith("mini-swe-agent") or ":" in name:
+    if name.startswith("mini-swe-agent") or name == "terminus-2" or ":" in name:
         return _swe(recipe, run_dir)
-    raise ConfigError(f"rollout.harness {name!r}: expected toy, mini-swe-agent, mini-swe-agent-textbased "
-                      "or pkg.mod:Class")
+    raise ConfigError(f"rollout.harness {name!r}: expected toy, mini-swe-agent, mini-swe-agent-textbased, "
+                      "terminus-2 or pkg.mod:Class")
 
 
 def _source(dataset: str, split: str) -> Any:
