@@ -21,6 +21,7 @@ from fastapi.responses import Response, StreamingResponse
 from swerl.gateway import sql
 from swerl.gateway.continuous import LastCall, as_chat, as_chat_chunk, completion_request, normalise
 from swerl.gateway.control import ClientGone, HeldTooLong
+from swerl.gateway.dialects import Dialect, StreamOut
 from swerl.gateway.errors import ApiError
 from swerl.gateway.httpclient import StreamingResponse as HttpStream
 from swerl.gateway.httpclient import TransportError
@@ -145,6 +146,8 @@ class Call:
         self.want_lp = bool(req.get("logprobs"))
         self.next_parent: tuple[int, bytes, int | None, bool] | None = None  # once committed: a token head
         self.next_req: tuple[RequestHead, int | None, bool] | None = None  # once committed: a request head
+        self.dialect: Dialect | None = None  # the client's API when it is not chat completions (`dialects`)
+        self.source: dict[str, Any] = {}  # its request as the client sent it; `req` is the chat translation
 
     def stored_request(self) -> tuple[bytes, int | None, int | None]:
         """(request JSON to store, parent event id, shared length): redacted, then delta-encoded against the
@@ -162,7 +165,8 @@ class Call:
         prompt, parent, shared = self.delta(toks, status, error)
         request, req_parent, req_shared = self.stored_request()
         return event_values(
-            self.rec, "model_request", policy_version=self.version, mode=self.mode,
+            self.rec, "model_request", data={"dialect": self.dialect.name} if self.dialect else None,
+            policy_version=self.version, mode=self.mode,
             engine=self.engine.name if self.engine else None, prompt_parent=parent, prompt_shared=shared,
             prompt_ids=prompt, response_ids=toks.response_ids if toks else None,
             response_logprobs=toks.logprobs if toks else None, finish_reason=toks.finish_reason if toks else None,
@@ -214,6 +218,8 @@ class Call:
                 stored = upstream_body
                 if status < 500:
                     body = upstream_body
+        if self.dialect is not None:  # in the client's own error shape, with the engine's message
+            body = self.dialect.error(status, _upstream_message(stored, message) if status < 500 else message)
         with contextlib.suppress(ApiError):  # the store is down: the error answer still goes out
             await self.record(self.values(None, status=status, error=message, response=stored))
         return Response(body, status, media_type=JSON)
@@ -231,18 +237,31 @@ class Call:
         self.rec.last_call = LastCall(msgs, toks.prompt_ids, toks.response_ids, toks.text) if ok else None
 
 
-async def handle(gw: Gateway, rid: str, request: Request, kind: str) -> Response:
+def _upstream_message(body: bytes | None, default: str) -> str:
+    """The engine's own error message (OpenAI shape), for a dialect client that reads another shape."""
+    err = orjson.loads(body).get("error") if body else None
+    msg = err.get("message") if isinstance(err, dict) else None
+    return f"{default}: {msg}" if isinstance(msg, str) and msg else default
+
+
+async def handle(gw: Gateway, rid: str, request: Request, kind: str, dialect: Dialect | None = None) -> Response:
+    """Serve one call; a `dialect` call is translated to chat and served, held and recorded as one."""
     t_arrival = time.time()
-    header = request.headers.get("authorization")
+    header = request.headers.get("authorization") if dialect is None else dialect.auth(request.headers)
     rec = await gw.authorize(rid, header)
     raw = await request.body()
     try:
         req = orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise ApiError(400, "the request body is not valid JSON") from None
+    source = req
+    if dialect is not None:
+        req = dialect.to_chat(source)
+        raw = orjson.dumps(req)
     _check(kind, req)
     call = Call(gw, rec, kind, raw, req, header.partition(" ")[2].strip() if header else "", t_arrival,
                 ClientWatch(request.receive))
+    call.dialect, call.source = dialect, source
     resp = None
     try:
         resp = await _admitted(call)
@@ -330,7 +349,10 @@ async def _plain(call: Call, body: bytes) -> Response:
         return await call.failed(502, f"engine returned an unusable response: {exc}")
     if toks.problems:
         log.warning("call recorded without complete tokens", rollout=call.rec.id, problems=toks.problems)
-    if call.want_ids or call.want_lp:
+    if call.dialect is not None:
+        stored = orjson.dumps(strip_for_client(d, False, False))  # stored as a chat call's answer
+        out = orjson.dumps(call.dialect.answer(d, call.source))
+    elif call.want_ids or call.want_lp:
         stored = for_storage(d)
         out = orjson.dumps(strip_for_client(d, call.want_ids, call.want_lp))
     else:  # neither ids nor log-probs asked for: one serialised body serves the store and the answer
@@ -360,6 +382,13 @@ class _Stream(StreamingResponse):
             self._cleanup()
 
 
+def _stream_end(out: StreamOut | None, error: str | None, type_: str, status: int) -> bytes:
+    """The end of a recorded stream: the dialect's closing events, or an error event; chat ends in [DONE]."""
+    if out is not None:
+        return out.fail(error) if error else out.finish()
+    return (b"data: " + error_json(error, type_, status) + b"\n\n" if error else b"") + b"data: [DONE]\n\n"
+
+
 def _stream(call: Call, sr: HttpStream) -> Response:
     gw, continuous = call.gw, call.mode == "continuous"
     state = {"submitted": False, "closed": False}
@@ -378,6 +407,7 @@ def _stream(call: Call, sr: HttpStream) -> Response:
 
     async def gen() -> Any:
         error = None
+        out = call.dialect.stream(call.source) if call.dialect else None  # None: chat chunks as they came
         try:
             async for data in data_events(sr.iter_bytes()):
                 if data.strip() == b"[DONE]" or gone.is_set():
@@ -391,6 +421,11 @@ def _stream(call: Call, sr: HttpStream) -> Response:
                 if continuous:
                     obj = as_chat_chunk(obj, first=not acc.head)
                 acc.add(obj)
+                if out is not None:
+                    piece = out.chunk(obj)
+                    if piece:
+                        yield piece
+                    continue
                 if not (call.want_ids and call.want_lp):
                     strip_for_client(obj, call.want_ids, call.want_lp)
                 yield b"data: " + orjson.dumps(obj) + b"\n\n"
@@ -407,11 +442,10 @@ def _stream(call: Call, sr: HttpStream) -> Response:
             state["submitted"] = True
             await call.committed(fut)
             call.remember(toks)
-            if error:
-                yield b"data: " + error_json(error, "upstream_error", 502) + b"\n\n"
         except ApiError as exc:
-            yield b"data: " + error_json(exc.message, exc.type, exc.status) + b"\n\n"
-        yield b"data: [DONE]\n\n"
+            yield _stream_end(out, exc.message, exc.type, exc.status)
+            return
+        yield _stream_end(out, error, "upstream_error", 502)
 
     return _Stream(gen(), cleanup, {"x-swerl-policy-version": str(call.version), "x-swerl-mode": call.mode},
                    call.watch)

@@ -202,3 +202,40 @@ class CompletionRequest(BaseModel):
     prompt: str | list[int]
     stream: bool = False
     max_tokens: int | None = None
+
+
+class AnthropicMessage(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    role: Literal["user", "assistant"]
+    content: str | list[dict[str, Any]]
+
+
+class AnthropicMessagesRequest(BaseModel):
+    """Documentation only: an Anthropic Messages request (`swerl.gateway.dialects.anthropic`)."""
+
+    model_config = ConfigDict(extra="allow")
+    model: str
+    max_tokens: int = Field(ge=1)
+    messages: list[AnthropicMessage] = Field(min_length=1)
+    system: str | list[dict[str, Any]] | None = None
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: dict[str, Any] | None = None
+    stop_sequences: list[str] | None = None
+    temperature: float | None = None
+    top_p: float | None = None
+    stream: bool = False
+
+
+class ResponsesRequest(BaseModel):
+    """Documentation only: an OpenAI Responses request (`swerl.gateway.dialects.responses`); stateless."""
+
+    model_config = ConfigDict(extra="allow")
+    model: str | None = None
+    input: str | list[dict[str, Any]]
+    instructions: str | None = None
+    tools: list[dict[str, Any]] | None = None
+    tool_choice: str | dict[str, Any] | None = None
+    max_output_tokens: int | None = Field(None, ge=1)
+    temperature: float | None = None
+    top_p: float | None = None
+    stream: bool = False
