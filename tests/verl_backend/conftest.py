@@ -18,9 +18,10 @@ except ModuleNotFoundError:
     _HAVE_VLLM = False
 
 if _HAVE_VERL:
-    collect_ignore_glob = ["test_verl_without_verl.py"] + ([] if _HAVE_VLLM else ["test_verl_vllm_launch.py"])
+    collect_ignore_glob = ["test_verl_without_verl.py"] + (
+        [] if _HAVE_VLLM else ["test_verl_vllm_launch.py", "test_verl_vllm_tiny_run.py"])
 else:
     collect_ignore_glob = ["test_verl_algos.py", "test_verl_backend.py", "test_verl_config.py",
                            "test_verl_proto.py", "test_verl_update_path.py", "test_verl_cpu_run.py",
                            "test_verl_tiny_run.py", "test_verl_cpu_sao.py", "test_verl_cpu_replica.py",
-                           "test_verl_runtime_env.py", "test_verl_vllm_launch.py"]
+                           "test_verl_runtime_env.py", "test_verl_vllm_launch.py", "test_verl_vllm_tiny_run.py"]

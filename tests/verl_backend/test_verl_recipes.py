@@ -10,7 +10,7 @@ import pytest
 from swerl.config import VerlConfig, load_recipe
 from swerl.errors import ConfigError
 from swerl.train.backends.verl.plan import dry_run_text, estimate_params, render_plan, resource_plan
-from swerl.train.backends.verl.settings import verl_overrides
+from swerl.train.backends.verl.settings import CPU_VLLM_WORKER_EXTENSION, cpu_vllm_overrides, verl_overrides
 
 
 def _overrides(recipe_name: str, *sets: str) -> dict[str, str]:
@@ -138,6 +138,27 @@ def test_qwen9b_vllm_launch_has_tool_calling_its_parser_the_served_name_and_no_v
     off = _overrides("qwen9b", "verl.tool_call_parser=null")
     assert VLLM_KW + "enable_auto_tool_choice" not in off and VLLM_KW + "tool_call_parser" not in off
     assert _overrides("tiny-verl").keys().isdisjoint({VLLM_KW + "tool_call_parser"})  # swerl's engine: no flags
+
+
+def test_tiny_verl_vllm_is_qwen9bs_settings_plus_the_named_cpu_vllm_differences() -> None:
+    """tiny-verl-vllm goes through the same `verl_overrides` as qwen9b: the same keys (served name, tool calling,
+    naive sync, ...), plus only what CPU vLLM cannot do (`cpu_vllm_overrides`), which qwen9b never gets."""
+    r = load_recipe("tiny-verl-vllm")
+    assert (r.inference.engine, r.verl.rollout_engine, r.train.device) == ("openai", "vllm", "cpu")
+    assert r.rollout.harness == "mini-swe-agent" and r.model.hidden_size // r.model.num_heads == 64  # CPU kernel
+    o, q = _overrides("tiny-verl-vllm"), _overrides("qwen9b")
+    cpu = {k for k, _ in cpu_vllm_overrides(r)}
+    assert set(o) == set(q) | cpu and not (cpu - {"actor_rollout_ref.rollout.free_cache_engine"}) & set(q)
+    assert o[VLLM_KW + "served_model_name"] == "policy" and o[VLLM_KW + "enable_auto_tool_choice"] == "true"
+    assert o[VLLM_KW + "tool_call_parser"] == "hermes"  # the tiny tokenizer's JSON tool-call template
+    assert o["actor_rollout_ref.rollout.name"] == "vllm" and o["actor_rollout_ref.rollout.checkpoint_engine.backend"] == "naive"
+    assert (o["actor_rollout_ref.rollout.free_cache_engine"], q["actor_rollout_ref.rollout.free_cache_engine"]) == (
+        "false", "true")  # CPU vLLM cannot sleep
+    assert o["++actor_rollout_ref.rollout.enable_sleep_mode"] == "false"
+    assert o["actor_rollout_ref.rollout.enforce_eager"] == "true" and o[VLLM_KW + "compilation_config"] == (
+        "{cudagraph_mode:NONE}")
+    assert o["actor_rollout_ref.rollout.dtype"] == "float32" and o[VLLM_KW + "worker_extension_cls"] == (
+        CPU_VLLM_WORKER_EXTENSION)
 
 
 def test_sglang_is_selectable_with_its_own_parser_name() -> None:

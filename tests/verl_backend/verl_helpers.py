@@ -89,3 +89,55 @@ def with_policy_logprobs(samples: list[Any], model: Any, *, noise: float = 0.3, 
             tok[1:] = lp[:-1].gather(-1, ids[0, 1:, None])[:, 0].numpy()
             s.rollout_logprobs[:] = np.where(np.asarray(s.loss_mask) > 0, tok + rng.normal(0, noise, len(tok)), 0.0)
     return samples
+
+
+TOOL_CALL_TARGETS = (
+    ('<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>', 4),
+    ('<tool_call>\n{"name": "bash", "arguments": {"command": "cat README.md"}}\n</tool_call>', 2),
+    ('<tool_call>\n{"name": "bash", "arguments": {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}}\n'
+     '</tool_call>', 2),
+    ("I will look at the repository first.", 2),
+)
+"""Assistant turns (Qwen's JSON tool-call format, which vLLM's `hermes` parser reads, and plain text) with weights."""
+
+
+def warm_start_tool_caller(out: Any, *, hidden: int = 128, layers: int = 2, heads: int = 2, max_context: int = 4096,
+                           steps: int = 300, seed: int = 0) -> Any:
+    """A random-init tiny model (the recipe's architecture and tokenizer) fitted in a few hundred Adam steps to answer
+    any context ending in an assistant header with one of `TOOL_CALL_TARGETS`, sampled by weight. Why: a random model
+    never writes a parsable tool call, so vLLM's parser turning text into `tool_calls` inside `swerl train` cannot
+    be shown with it; this model writes calls (and sometimes text), so trajectories also differ in length."""
+    from pathlib import Path
+
+    import torch
+
+    from swerl.models import build_tiny_model, load_tokenizer
+
+    out = Path(out)
+    tok = load_tokenizer("tiny-bpe", vocab_size=8192, field="model.tokenizer")
+    model = build_tiny_model(tok, hidden_size=hidden, num_layers=layers, num_heads=heads, seed=seed,
+                             max_position_embeddings=max_context)
+    end = tok.convert_tokens_to_ids("<|im_end|>")
+    head = tok("<|im_end|>\n<|im_start|>assistant\n", add_special_tokens=False)["input_ids"]
+    targets = [tok(t, add_special_tokens=False)["input_ids"] + [end] for t, _ in TOOL_CALL_TARGETS]
+    weights = np.array([w for _, w in TOOL_CALL_TARGETS], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    model.train()
+    for _ in range(steps):
+        loss = torch.zeros(())
+        for _ in range(4):
+            ctx = list(rng.integers(300, len(tok) - 64, int(rng.integers(8, 600)))) + head
+            target = targets[int(rng.choice(len(targets), p=weights / weights.sum()))]
+            ids = torch.tensor([ctx + target])
+            labels = ids.clone()
+            labels[0, :len(ctx)] = -100
+            loss = loss + model(input_ids=ids, labels=labels).loss / 4
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    model.eval()
+    out.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(out)
+    tok.save_pretrained(out)
+    return out

@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 
 log = get_logger(__name__)
 
+CANARY_PROMPT = "def median(values):\n    \"\"\"The middle value of a sorted copy.\"\"\"\n    ordered = sorted(values)\n"
+"""The canary's fixed prompt: vLLM samples `CANARY_TOKENS` after it and reports each token's log-prob."""
+CANARY_TOKENS = 16
+CANARY_TOLERANCE = 1e-3
+"""Largest |vLLM log-prob - actor log-prob| a sync may leave on the canary (fp32 on both sides on CPU)."""
+
 _RENAME = {
     "actor/pg_loss": "policy/loss", "actor/pg_clipfrac": "policy/clip_frac",
     "actor/dis_masked_frac": "policy/dis_masked_frac", "actor/ppo_kl": "policy/approx_kl",
@@ -119,6 +125,8 @@ class VerlBackend:
         self.weight_sync: Any = None
         self.engine_awake = False
         self.synced_version = 0
+        self.canary_ids: list[int] = []
+        self.canary_diffs: list[float] = []
 
     def start(self) -> VerlBackend:
         """Start Ray (or join `ray_address`), the worker group, the vLLM replicas and the weight sync."""
@@ -159,6 +167,7 @@ class VerlBackend:
                                            extra=extra)
         tok = AutoTokenizer.from_pretrained(self.model_path)
         self.pad_token_id = tok.pad_token_id if tok.pad_token_id is not None else (tok.eos_token_id or 0)
+        self.canary_ids = list(tok(CANARY_PROMPT, add_special_tokens=False)["input_ids"])
         self.vocab_size = getattr(AutoConfig.from_pretrained(self.model_path), "vocab_size", None)
         if not ray.is_initialized():
             world = v.nnodes * v.gpus_per_node  # CPU: logical GPUs (one per rank) and enough logical CPUs for
@@ -274,7 +283,47 @@ class VerlBackend:
                      replicas=[{k: s.get(k) for k in ("version", "syncs", "tensors", "bytes")} for s in stats])
             if stats and any(s.get("version") != version or not s.get("weights_valid") for s in stats):
                 raise RuntimeError(f"weight sync to version {version} did not reach every replica: {stats}")
+            if self.recipe.verl.rollout_engine == "vllm":
+                self._check_canary(version)
         return time.perf_counter() - t0
+
+    def _check_canary(self, version: int) -> float:
+        """After a sync into vLLM replicas: the canary (`canary_diff`) on every replica; a difference above
+        `CANARY_TOLERANCE` means the weights vLLM serves are not the actor's, and the run stops here rather than
+        train on rollouts of another policy."""
+        diff = max(self.canary_diff(url) for url in self.engine_urls())
+        self.canary_diffs.append(diff)
+        log.info("verl_weight_sync_canary", version=version, max_abs_logprob_diff=diff, tolerance=CANARY_TOLERANCE,
+                 replicas=len(self.engine_urls()))
+        if not diff <= CANARY_TOLERANCE:
+            raise RuntimeError(f"weight sync to version {version}: vLLM's log-probs differ from the actor's by "
+                               f"{diff:.3g} on the canary (tolerance {CANARY_TOLERANCE})")
+        return diff
+
+    def canary_diff(self, url: str) -> float:
+        """max |log p_vLLM - log p_actor| over `CANARY_TOKENS` tokens that the replica at `url` samples after the
+        fixed `CANARY_PROMPT` (OpenAI completions on token ids, `logprobs: 0`: the sampled token's log-prob, raw
+        since `logprobs_mode: raw_logprobs`); the actor scores the same tokens with verl's `compute_log_prob`. Why:
+        a sync that moved bytes is not proof that vLLM computes the actor's distribution (names, layouts, dtypes)."""
+        import httpx
+        import numpy as np
+
+        from swerl.train.backends.verl.settings import served_model_name
+
+        body = {"model": served_model_name(self.recipe), "prompt": self.canary_ids, "max_tokens": CANARY_TOKENS,
+                "temperature": 1.0, "seed": 0, "logprobs": 0, "ignore_eos": True, "return_tokens_as_token_ids": True}
+        r = httpx.post(f"{url.rstrip('/')}/completions", json=body, timeout=300)
+        r.raise_for_status()
+        lp = r.json()["choices"][0]["logprobs"]
+        tokens = [int(str(t).rsplit(":", 1)[1]) for t in lp["tokens"]]
+        engine = np.asarray(lp["token_logprobs"], dtype=np.float64)
+        n = len(self.canary_ids)
+        ids = np.asarray(self.canary_ids + tokens, dtype=np.int64)
+        mask = np.r_[np.zeros(n), np.ones(len(tokens))].astype(np.float32)
+        sample = Sample(input_ids=ids, loss_mask=mask, rollout_logprobs=np.zeros(len(ids), dtype=np.float32),
+                        rollout_id="canary", group_id="canary", sample_index=0)
+        actor = self._actor_logprobs([sample])[0][n:].astype(np.float64)
+        return float(np.abs(actor - engine).max())
 
     def _swerl_servers(self) -> list[Any]:
         """The server actors of swerl replicas ([] without replicas, or for vLLM's)."""
@@ -331,6 +380,10 @@ class VerlBackend:
         if stats:  # what the replicas served this batch with: the version verl's last sync delivered
             metrics["engine/weights_version"] = float(min(int(st["version"] or 0) for st in stats))
             metrics["engine/weight_syncs"] = float(min(int(st["syncs"]) for st in stats))
+        if self.canary_diffs:  # vLLM replicas: the canary of the sync whose weights served this batch, and the count
+            metrics["engine/canary_max_abs_logprob_diff"] = self.canary_diffs[-1]
+            metrics["engine/weights_version"] = float(self.synced_version)
+            metrics["engine/weight_syncs"] = float(len(self.canary_diffs))
         if self.use_critic:
             metrics.update(self._gae(dp))
         adv = dp.batch["advantages"][mask.bool()]
@@ -373,6 +426,13 @@ class VerlBackend:
     def compute_logprobs(self, samples: Sequence[Sample]) -> list[Any]:
         """pi_old per sample from the actor's current weights (verl's `compute_log_prob`, forward only), aligned
         like `rollout_logprobs`, 0 off the loss mask (docs/algorithms.md sec. 4)."""
+        self._require_started()
+        if self.engine_awake:
+            self.release_engine()
+        return self._actor_logprobs(samples)
+
+    def _actor_logprobs(self, samples: Sequence[Sample]) -> list[Any]:
+        """`compute_logprobs` without releasing the engine (the canary runs while the replicas serve)."""
         import numpy as np
         from verl.utils import tensordict_utils as tu
         from verl.workers.utils.padding import no_padding_2_padding
@@ -384,9 +444,6 @@ class VerlBackend:
             to_worker_tensordict,
         )
 
-        self._require_started()
-        if self.engine_awake:
-            self.release_engine()
         layout = rollout_layout(samples, self.dp_size)
         dp = samples_to_dataproto(samples, layout, loss_agg=self.recipe.algorithm.loss_agg,
                                   pad_token_id=self.pad_token_id, vocab_size=self.vocab_size)

@@ -23,9 +23,14 @@ MODULE = __name__
 
 
 def cpu_env() -> dict[str, str]:
-    """Environment for every verl process of a CPU run (driver and Ray workers)."""
+    """Environment for every verl process of a CPU run (driver and Ray workers). The `VLLM_CPU_*` variables matter
+    only when verl's vLLM replicas run on CPU vLLM (`verl.rollout_engine: vllm`): a KV cache of 1 GiB per replica
+    (CPU vLLM sizes it from this variable, not from `gpu_memory_utilization`) and no OpenMP core pinning (several
+    replicas and the trainer ranks share the host's cores); each may be set beforehand to change it."""
     return {"VERL_PLATFORM": PLATFORM, "VERL_USE_EXTERNAL_MODULES": MODULE, "VERL_ENGINE_DEVICE": "cpu",
-            "TOKENIZERS_PARALLELISM": "false", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES": "1"}
+            "TOKENIZERS_PARALLELISM": "false", "RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES": "1",
+            "VLLM_TARGET_DEVICE": "cpu", "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", "1"),
+            "VLLM_CPU_OMP_THREADS_BIND": os.environ.get("VLLM_CPU_OMP_THREADS_BIND", "nobind")}
 
 
 def cpu_overrides(with_critic: bool) -> list[str]:

@@ -63,6 +63,35 @@ def engine_kwargs(recipe: Recipe) -> list[tuple[str, object]]:
     return kv
 
 
+CPU_VLLM_WORKER_EXTENSION = "swerl.train.backends.verl.vllm_cpu.CPUReloadWorkerExtension"
+"""verl's vLLM worker extension with CPU-safe weight loading (`vllm_cpu`; named here so this module stays pure)."""
+CPU_VLLM_BUCKET_MB = 64
+"""Shared-memory bucket of verl's CPU weight transfer (its default 2 GiB is a GPU-sized staging buffer)."""
+
+
+def cpu_vllm_overrides(recipe: Recipe) -> list[tuple[str, object]]:
+    """What CPU vLLM cannot do, as verl settings (docs/verl.md, "verl's vLLM replica on CPU"); applied only with
+    `train.device: cpu` and `verl.rollout_engine: vllm`, so `--dry-run` shows them beside the rest.
+
+    - no sleep: vLLM's `Platform.is_sleep_mode_available()` is false on CPU, so the replicas stay resident during
+      updates (`free_cache_engine` and `enable_sleep_mode` off; verl's `ServerAdapter.resume/release` are then no-ops);
+    - no CUDA graphs or compilation: `enforce_eager` and `cudagraph_mode: NONE` (verl defaults to FULL_AND_PIECEWISE);
+    - fp32 serving, as the CPU actor trains in fp32 (`cpu_platform.cpu_overrides`), so the log-prob canary compares
+      like with like;
+    - weight transfer: verl's own `BucketedWeightSender` takes its shared-memory path (the CPU platform reports no
+      IPC), with a bucket sized for a CPU host instead of 2 GiB;
+    - weight loading: CPU vLLM repacks linear weights and drops their Parameters, so the received tensors go in
+      through vLLM's layerwise reload (`vllm_cpu.CPUReloadWorkerExtension`, a subclass of verl's
+      `vLLMColocateWorkerExtension`, passed as vLLM's `worker_extension_cls`)."""
+    rollout, vllm_kw = "actor_rollout_ref.rollout", "++actor_rollout_ref.rollout.engine_kwargs.vllm"
+    return [(f"{rollout}.free_cache_engine", False), (f"++{rollout}.enable_sleep_mode", False),
+            (f"{rollout}.enforce_eager", True), (f"{vllm_kw}.compilation_config", {"cudagraph_mode": "NONE"}),
+            (f"{rollout}.dtype", "float32"),
+            (f"{rollout}.checkpoint_engine.update_weights_bucket_megabytes", CPU_VLLM_BUCKET_MB),
+            (f"{rollout}.max_num_seqs", max(recipe.rollout.concurrency, 1)),
+            (f"{vllm_kw}.worker_extension_cls", CPU_VLLM_WORKER_EXTENSION)]
+
+
 def _fmt(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ",".join(f"{k}:{_fmt(x)}" for k, x in value.items()) + "}"
@@ -148,6 +177,8 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
         ("trainer.logger", ["console"]),
         ("trainer.critic_warmup", a.critic_warmup_steps if sao else 0),
     ]
+    if v.rollout_engine == "vllm" and t.device == "cpu":
+        kv += cpu_vllm_overrides(recipe)
     if v.rollout_engine == "swerl":  # swerl's embedded engine as verl's replica (`replica.py`): seed, CPU threads
         kv += [(f"++{rollout}.engine_kwargs.swerl.seed", t.seed), (f"++{rollout}.engine_kwargs.swerl.threads", t.threads)]
     if checkpoint_dir:
@@ -180,5 +211,5 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
     return [f"{k}={_fmt(val)}" for k, val in kv] + list(v.overrides)
 
 
-__all__ = ["ADV_ESTIMATORS", "CRITIC_MODEL_TYPE", "POLICY_LOSSES", "SGLANG_TOOL_PARSERS", "VERL_AGG", "engine_kwargs",
-           "served_model_name", "verl_overrides"]
+__all__ = ["ADV_ESTIMATORS", "CPU_VLLM_BUCKET_MB", "CPU_VLLM_WORKER_EXTENSION", "CRITIC_MODEL_TYPE", "POLICY_LOSSES", "SGLANG_TOOL_PARSERS",
+           "VERL_AGG", "cpu_vllm_overrides", "engine_kwargs", "served_model_name", "verl_overrides"]
