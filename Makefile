@@ -26,7 +26,8 @@ test-full: setup
 	@scripts/setup-verl.sh
 	.venv-verl/bin/python -m pytest -q -p no:cacheprovider tests/verl_backend
 	@scripts/setup-verl-vllm.sh
-	.venv-verl-vllm/bin/python -m pytest -q -p no:cacheprovider tests/verl_backend/test_verl_vllm_launch.py
+	.venv-verl-vllm/bin/python -m pytest -q -p no:cacheprovider tests/verl_backend/test_verl_vllm_launch.py \
+		tests/verl_backend/test_verl_vllm_tiny_run.py
 
 bench: setup
 	@for f in bench/*.py; do grep -q "__main__" $$f || continue; echo "== $$f"; $(PY) $$f || exit 1; done
