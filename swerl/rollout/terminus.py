@@ -35,9 +35,10 @@ from swerl.atomic import write_text_atomic
 from swerl.data.schema import TaskRow
 from swerl.errors import ConfigError
 from swerl.log import get_logger
-from swerl.rollout.agent import _excluding_held_time
+from swerl.rollout.agent import _read_held
 from swerl.rollout.classify import classify_exception
 from swerl.rollout.harness import harness_env
+from swerl.rollout.launchers import _die_with_parent
 from swerl.rollout.redact import redact
 from swerl.rollout.schema import AgentResult, ModelEndpoint
 from swerl.rollout.tasks import as_sandbox_task
@@ -96,6 +97,27 @@ def worker_config(stask: SandboxTask, statement: str, endpoint: ModelEndpoint, s
             "terminus": terminus}
 
 
+class Budget:
+    """The rollout's time budget on the sandbox handle's deadline, moved by the time the gateway held the
+    rollout's calls (a training pause is not the agent's time), checked before each command and while waiting."""
+
+    def __init__(self, handle: SandboxHandle, held_s: Callable[[], float] | None) -> None:
+        self.handle, self.held_s = handle, held_s
+        self.seen = _read_held(held_s, 0.0) if held_s is not None else 0.0
+        self.next_read = 0.0
+
+    def check(self) -> None:
+        """Raise `RolloutDeadline` once the budget is spent (the held time is re-read at most every 5 s)."""
+        if self.held_s is not None and time.monotonic() >= self.next_read:
+            now = _read_held(self.held_s, self.seen)
+            if now > self.seen:
+                self.handle.deadline += now - self.seen
+                self.seen = now
+            self.next_read = time.monotonic() + 5.0
+        if self.handle.remaining_s <= 0:
+            raise RolloutDeadline(f"sandbox {self.handle.id}: the rollout's time budget is used up")
+
+
 class Worker:
     """The harbor process and its two pipes; `serve` answers its requests until it reports `done`."""
 
@@ -107,7 +129,8 @@ class Worker:
         self.log_file = open(log_path, "ab")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen([str(harbor_python()), str(WORKER)], pass_fds=(req_w, resp_r), env=env,
                                      stdin=subprocess.DEVNULL, stdout=self.log_file, stderr=self.log_file,
-                                     start_new_session=True, cwd=tempfile.gettempdir())
+                                     start_new_session=True, cwd=tempfile.gettempdir(),
+                                     preexec_fn=_die_with_parent)  # only a prctl call: safe with threads
         os.close(req_w)
         os.close(resp_r)
         self.req = os.fdopen(req_r, "r")
@@ -116,16 +139,16 @@ class Worker:
     def send(self, msg: dict[str, Any]) -> None:
         self.resp.write(json.dumps(msg) + "\n")
 
-    def next_request(self) -> dict[str, Any] | None:
-        """The worker's next request; None once it exited without reporting (crashed, killed)."""
+    def next_request(self, tick: Callable[[], None] = lambda: None) -> dict[str, Any] | None:
+        """The worker's next request; None once it exited without reporting (crashed, killed). `tick` runs
+        every second of waiting (the time budget: the agent may spend it all in model calls, never running a
+        command, e.g. Terminus-2 re-asks without end while every reply is cut at max_tokens)."""
         while True:
             ready, _, _ = select.select([self.req], [], [], 1.0)
-            if ready:
+            if ready or self.proc.poll() is not None:
                 line = self.req.readline()
                 return json.loads(line) if line else None
-            if self.proc.poll() is not None:
-                line = self.req.readline()
-                return json.loads(line) if line else None
+            tick()
 
     def close(self) -> None:
         """Kill the worker's process group if it is still running; close the pipes and the log."""
@@ -138,12 +161,12 @@ class Worker:
                 f.close()
 
 
-def serve(worker: Worker, sandbox: Sandbox, handle: SandboxHandle,
-          execute: Callable[..., Any], command_timeout_s: float) -> dict[str, Any]:
+def serve(worker: Worker, sandbox: Sandbox, handle: SandboxHandle, budget: Budget,
+          command_timeout_s: float) -> dict[str, Any]:
     """Run the worker's commands in the sandbox until it reports its outcome. A sandbox exception (deadline, a
     broken sandbox) aborts the worker and propagates to `run_terminus`, which classifies it."""
     while True:
-        req = worker.next_request()
+        req = worker.next_request(budget.check)
         if req is None:
             return {"exit_status": "WorkerExited", "error": f"terminus worker exited with {worker.proc.wait()} "
                                                            "without an outcome"}
@@ -151,9 +174,10 @@ def serve(worker: Worker, sandbox: Sandbox, handle: SandboxHandle,
         if op == "done":
             return dict(req.get("result") or {})
         try:
+            budget.check()
             if op == "exec":
                 timeout = min(float(req.get("timeout") or command_timeout_s), command_timeout_s)
-                res = execute(handle, req["command"], timeout=timeout, cwd=req.get("cwd") or None)
+                res = sandbox.exec(handle, req["command"], timeout=timeout, cwd=req.get("cwd") or None)
                 worker.send({"rc": res.returncode if not res.timed_out else 124, "output": res.output})
             elif op == "upload":
                 sandbox.copy_in(handle, Path(req["src"]), req["dest"])
@@ -191,10 +215,9 @@ def run_terminus(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: Mod
         try:
             settings = terminus_settings(cfg)
             handle = sandbox.start(stask)
-            execute = sandbox.exec if held_s is None else _excluding_held_time(sandbox.exec, handle, held_s)
             worker = Worker(Path(tmp) / "worker.log")
             worker.send(worker_config(stask, str(statement or ""), endpoint, settings, max_turns, Path(tmp) / "logs"))
-            out = serve(worker, sandbox, handle, execute, float(sandbox.settings.command_timeout_s))
+            out = serve(worker, sandbox, handle, Budget(handle, held_s), float(sandbox.settings.command_timeout_s))
             _finish(result, out, sandbox, handle)
         except RolloutDeadline as exc:
             result.exit_status, result.error_kind, result.error = "TimeExceeded", "agent", str(exc)[:4000]
@@ -252,5 +275,5 @@ def save_trajectory(path: Path, out: dict[str, Any], result: AgentResult, secret
     write_text_atomic(path, json.dumps(redact(data, secrets), indent=2, default=str))
 
 
-__all__ = ["CONFIG", "WORKER", "Worker", "harbor_python", "run_terminus", "serve", "terminus_rootfs", "terminus_settings",
-           "worker_config"]
+__all__ = ["CONFIG", "WORKER", "Budget", "Worker", "harbor_python", "run_terminus", "serve", "terminus_rootfs",
+           "terminus_settings", "worker_config"]
