@@ -20,9 +20,11 @@ first mismatching position `m` between `S` and the next prompt `q`:
 - `context_edit`: `m` lies in a prompt/observation region of `S` (the harness changed
   earlier context: summarisation, truncated observations, a sub-agent), or `q` is a
   strict prefix of `S` (history shortened).
-- `think_dropped`: `m` lies in a response region that holds a complete
-  `<think>...</think>` block at or after `m`, and `q` has fewer `<think>` tokens over
-  that span (the chat template dropped earlier reasoning, as Qwen3's does).
+- `think_dropped`: `m` lies in a response region, or at most two tokens before one, and
+  `S` holds a complete `<think>...</think>` block at or after `m` of which `q` has fewer
+  `<think>` tokens over that span (the chat template dropped earlier reasoning, as
+  Qwen3's does; Qwen3.5's generation prompt itself ends with `<think>`, so there the
+  difference starts just before the response).
 - `retokenize_drift`: `m` lies in a response region, or at most two tokens before one
   (the template's text before a response can merge with its first token), and the text
   reappears unchanged in `q` (with a tokenizer: decoded text equal; without one: the
@@ -155,8 +157,8 @@ def classify_merge_failure(
         return "context_edit"
     s, e = span
     in_response = m >= s
-    if in_response and _think_dropped(seq, q, m, e, think_token_ids):
-        return "think_dropped"
+    if _think_dropped(seq, q, m, e, think_token_ids):  # also when `<think>` opened in the generation prompt
+        return "think_dropped"  # (Qwen3.5's ends with it, so the first difference is just before the reply)
     if tokenizer is None:
         if _resyncs(seq, q, m, e):
             return "retokenize_drift"

@@ -131,6 +131,12 @@ def test_classify_think_drift_rewrite_without_tokenizer() -> None:
     assert classify_merge_failure(seq, spans, inside_think) == "retokenize_drift"
     rewritten = np.array([*prompt, THINK, 20, 21, END_THINK, 60, 61, 62, 63, 64, 65, 151645, 7])
     assert classify_merge_failure(seq, spans, rewritten) == "rewritten_output"
+    # Qwen3.5: the generation prompt ends with `<think>` "\n", the reply is the reasoning's body onwards; the
+    # re-rendered history drops the whole block, so the first difference is the prompt's `<think>`
+    gen = [1, 2, 3, THINK, 9]
+    seq35 = np.array([*gen, 20, 21, END_THINK, 30, 31, 32, 33, 151645])
+    dropped35 = np.array([1, 2, 3, 30, 31, 32, 33, 151645, 7, 8])
+    assert classify_merge_failure(seq35, [(len(gen), len(seq35))], dropped35) == "think_dropped"
 
 
 # ---- the real Qwen2.5 tokenizer and chat templates -----------------------------------------------------
