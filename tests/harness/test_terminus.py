@@ -99,6 +99,28 @@ def test_expert_resolves_a_bundled_task_through_terminus_gateway_bwrap(tmp_path:
     assert trajs and "swr_" not in trajs[0].read_text()  # the rollout token is redacted
 
 
+def test_expert_continues_after_terminus_summarises_its_context(tmp_path: Path, tok: Any, sandbox: Any,
+                                                                 pack: dict[str, Any]) -> None:
+    """A 4000-token context with harbor's proactive summarisation at 2000 free tokens: after the patch step
+    Terminus-2 runs its three sub-agents (summary, questions, answers) and restarts its chat from a handoff.
+    The task is still resolved; the recorded calls split into 4 samples, each split a `context_edit`."""
+    from swerl.rollout.localgw import LocalGateway
+    from swerl.train.assembly import assemble
+
+    cfg = {"terminus": {"model_info": {"max_input_tokens": 4000, "max_output_tokens": 1024,
+                                       "input_cost_per_token": 0.0, "output_cost_per_token": 0.0},
+                        "proactive_summarization_threshold": 2000}}
+    res = run_terminus_expert(pack[MEDIAN], sandbox, tmp_path, tokenizer=tok, agent_config=cfg)
+    assert (res["resolved"], res["exit_status"]) == (True, "Submitted")
+    assert res["calls"] == 8  # 5 actions + 3 summarisation sub-agent calls
+    with LocalGateway(tmp_path / "expert.gateway.sqlite", []) as gw:
+        assert gw.client is not None
+        every = gw.client.events("expert-" + MEDIAN, include_json=True)
+    _, stats = assemble(every, tokenizer=tok)
+    assert stats.num_samples == 4
+    assert {k: v for k, v in stats.merge_failures.items() if v} == {"context_edit": 3}
+
+
 @pytest.mark.slow
 def test_tiny_terminus_recipe_trains_two_updates(tmp_path: Path) -> None:
     """`swerl train --recipe tiny-terminus`: the real tiny model through Terminus-2, two updates, every call
