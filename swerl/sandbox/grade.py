@@ -43,6 +43,7 @@ log = get_logger(__name__)
 
 _EXIT_RE = re.compile(r"^SWERL_TEST_EXIT=(\d+)\s*$", re.MULTILINE)
 _LOG_BYTES_RE = re.compile(r"^SWERL_LOG_BYTES=(\d+)\s*$", re.MULTILINE)
+_LAUNCHER_EXIT_RE = re.compile(r"^SWERL_LAUNCHER_EXIT=(\d+)\s*$", re.MULTILINE)
 _HOST_FULL = (errno.ENOSPC, errno.EDQUOT)
 MAX_PATH_BYTES = 1024  # a longer path in the agent's tree cannot be copied into every sandbox's work dir
 LOG_LIMIT = 1_000_000  # bytes of the test log (its end: the summary) kept for the text parsers
@@ -133,6 +134,7 @@ def test_script(task: SandboxTask, plan: HarnessPlan, launch: Launch | None, *, 
               *(f"export {k}={shlex.quote(v)}" for k, v in sorted(launch.env.items()) if k.isidentifier()),
               "rdir=$(mktemp -d /tmp/swerl-report.XXXXXXXXXX)", 'py=$(command -v python || command -v python3)',
               f'"$py" -I {RUNNER_PATH} {SPEC_PATH} > "$rdir/out.txt" 2>&1 < /dev/null',
+              'echo "SWERL_LAUNCHER_EXIT=$?"',
               f"cat {launch.record} 2>/dev/null; echo",
               'echo "SWERL_LOG_BYTES=$(wc -c < "$rdir/out.txt")"',
               "set -x", f": '{START_TEST_OUTPUT}'", f'tail -c {int(log_limit)} "$rdir/out.txt"',
@@ -273,7 +275,10 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         log.warning("grading: tampering", instance=task.instance_id, reasons=built.tampering[:10])
         return _result(task, t0, tampering=built.tampering, report="tamper-scan", **built.common)
     tree = work / "tree"
-    setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences)
+    try:  # writes the trusted config over the agent's tree: what stands in its way is the agent's
+        setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences)
+    except Exception as exc:
+        return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
     log_limit = min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2)
     handle = None
@@ -297,7 +302,20 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     finally:
         if handle is not None:
             sandbox.stop(handle)
-    return _verdict(task, plan, res, launch, defences, t0, built.common)
+    try:  # the output is the agent's code's: a parser it breaks (depth, encoding, size) is the agent's failure
+        return _verdict(task, plan, res, launch, defences, t0, built.common, tree)
+    except Exception as exc:
+        return _agent_data_error(task, t0, "reading the test run's output and record", exc, built.common)
+
+
+def _agent_data_error(task: SandboxTask, t0: float, step: str, exc: Exception, common: dict[str, Any]) -> GradeResult:
+    """One rule for every grading step that handles agent-produced data (its tree, its output, its record): an
+    exception there is the agent's (reward 0, never retried as infrastructure), except the host's own disk
+    filling up or a missing host library, which no patch causes."""
+    host = isinstance(exc, ImportError) or (isinstance(exc, OSError) and exc.errno in _HOST_FULL)
+    log.warning("grading: a step on agent data failed", instance=task.instance_id, step=step, error=repr(exc)[:300])
+    return _result(task, t0, error=f"{step}: {type(exc).__name__}: {exc}"[:500], error_kind="infra" if host else "agent",
+                   **common)
 
 
 def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
@@ -334,7 +352,7 @@ def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: s
 
 
 def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | None, defences: bool, t0: float,
-             common: dict[str, Any]) -> GradeResult:
+             common: dict[str, Any], tree: Path | None = None) -> GradeResult:
     from swebench.harness import constants as sc
     from swebench.harness.grading import get_resolution_status
 
@@ -356,10 +374,15 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
     verdict.tampering += forged
     errors = ([parse_error] if parse_error else []) + verdict.errors
     statuses = verdict.statuses
+    if defences and tree is not None:  # an expected failure counts only where the protected test file declares it
+        errors += reports.undeclared_expectations(statuses, tree)
     seen = {t: st for t, st in statuses.items() if st != "MISSING"}  # the harness counts absent tests as failed
     report = plan.report(seen, {sc.FAIL_TO_PASS: task.FAIL_TO_PASS, sc.PASS_TO_PASS: task.PASS_TO_PASS})
     resolution = get_resolution_status(report)
     error, error_kind = _failure(res, start, exit_code, errors, resolution, found)
+    if error_kind is None and launch is not None and record is not None:
+        error = _unclean_end(output, record)
+        error_kind = "agent" if error else None
     if error_kind and launch is not None and record is None and not res.timed_out:
         error = "the test process ended without the launcher's signed record (killed, or exited early)"
     resolved = (resolution == "RESOLVED_FULL" and not verdict.tampering and error_kind is None
@@ -372,6 +395,17 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
              exit_code=exit_code, tampering=len(verdict.tampering), seconds=round(result.duration_s, 2),
              notes=(record or {}).get("notes"))
     return result
+
+
+def _unclean_end(output: str, record: dict[str, Any]) -> str | None:
+    """The launcher ends with `os._exit(rc)` right after signing its final line (rc in it): a process that died
+    by a signal, or exited with any status but the one it signed, did not end by the launcher's own hand - a
+    record beside it may have been finished by someone else (a key stolen from memory), so it decides nothing."""
+    seen = set(_LAUNCHER_EXIT_RE.findall(output))
+    rc = record.get("rc")
+    if len(seen) != 1 or not isinstance(rc, int) or int(next(iter(seen))) != rc % 256:
+        return f"the launcher did not end cleanly (exit status {sorted(seen) or 'unknown'}, its record says {rc!r})"
+    return None
 
 
 def _failure(res: Any, start: int, exit_code: int | None, errors: list[str], resolution: str,

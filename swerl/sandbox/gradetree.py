@@ -82,6 +82,9 @@ BINARY_SUFFIXES = (".so", ".pyd", ".dylib", ".dll", ".exe", ".pyc", ".pyo", ".a"
 _BINARY_MAGIC = (b"\x7fELF", b"\xcf\xfa\xed\xfe", b"\xce\xfa\xed\xfe", b"\xca\xfe\xba\xbe")
 _SAFE_NAME = re.compile(r"^[^\x00-\x1f\x7f]+$")
 _PYTEST_INI = {"pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "tox.ini", "noxfile.py"}
+# Names the grader itself writes into the tree or the sandbox (`.swerl-trusted-pytest.*`, `swerl-record-*`,
+# `_swerl_guard`, ...): a path component of the patch spelled like one could stand where the grader's file goes.
+_GRADER_NAME = re.compile(r"^[._-]*swerl[-_.]", re.IGNORECASE)
 
 
 class PatchRejected(Exception):
@@ -385,6 +388,8 @@ class Policy:
             return "unsafe file name"
         if ".git" in p.parts:
             return "git metadata"
+        if any(_GRADER_NAME.match(part) for part in p.parts):
+            return "collides with a file name the grader writes (swerl's own trusted/private files)"
         r = protected_reason(path, self.test_files)
         if r and r != "pytest/tox/setup.cfg configuration":
             return r

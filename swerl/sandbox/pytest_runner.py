@@ -90,10 +90,26 @@ def _load(name: str, filename: str):
     return mod
 
 
+def _start(spec: dict, closer) -> tuple:
+    """Open the record, install the guard and load the witness; return (guard, witness). The emitter (and the key
+    in its closure) exists only in this frame, which returns before any project code runs, and in the audit hook:
+    no frame of the launcher that a test could walk to holds it. `closer` is the code allowed to write the final
+    line through the hook. A failure before the guard is on ends the process here, with a signed final line."""
+    emit = make_emitter(os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), bytes.fromhex(spec.pop("key")))
+    try:
+        guard = _load("_swerl_guard", "swerl_guard.py").Guard(
+            spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
+        witness = _load("_swerl_witness", "swerl_witness.py")
+        guard.install(writer=witness.Witness.report.__code__, closer=closer)
+        return guard, witness
+    except BaseException as exc:
+        emit("final", {"rc": 3, "mode": spec.get("mode", "pytest"),
+                       "launcher_error": f"{type(exc).__name__}: {exc}"[:300]})
+        os._exit(3)
+
+
 def main() -> None:
     spec = _read_spec(sys.argv[1])
-    emit = make_emitter(os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), bytes.fromhex(spec["key"]))
-    del spec["key"]
     _nondumpable()
     for name in _ENV_DROP:
         os.environ.pop(name, None)
@@ -102,11 +118,8 @@ def main() -> None:
     os.chdir(workdir)
     sys.dont_write_bytecode = True
     final: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
+    guard, witness = _start(spec, sys._getframe().f_code)
     try:
-        guard = _load("_swerl_guard", "swerl_guard.py").Guard(
-            workdir, spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
-        witness = _load("_swerl_witness", "swerl_witness.py")
-        guard.install(writer=witness.Witness.report.__code__)
         sealed, seal_changes = guard.seal(), guard.seal_changes  # held by this frame only: no test reaches them
         if final["mode"] == "script":
             final["rc"] = guard.run_script(spec["script"], spec.get("args", []))
@@ -114,7 +127,7 @@ def main() -> None:
             sys.path.append(workdir)
             final["rc"] = guard.run_pytest(spec.get("args", []), witness)
         for change in seal_changes(sealed):
-            emit("finding", f"launcher state changed during the run: {change}")
+            guard.record(f"launcher state changed during the run: {change}")
     except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
         final["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:
@@ -122,7 +135,7 @@ def main() -> None:
             sys.stdout.flush()
             sys.stderr.flush()
         finally:
-            emit("final", final)
+            guard.finish(final)
             os._exit(int(final["rc"]) if isinstance(final.get("rc"), int) else 3)
 
 

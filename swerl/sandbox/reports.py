@@ -9,8 +9,10 @@ Parsing never raises.
 
 from __future__ import annotations
 
+import ast
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 PASS = {"PASSED", "XFAIL"}
@@ -115,3 +117,65 @@ def decide(required: list[str], text: str, harness_map: dict[str, str] | None, r
         if exit_code == 0 and failures > 0:
             v.tampering.append(f"test exit code 0 although the report has {failures} failure(s)")
     return v
+
+
+# -- expectations declared in the test's own source -------------------------------------------------------------------
+EXPECTATIONS = {"XFAIL": "xfail", "XPASS": "xfail"}
+
+
+def _mentions(nodes: list[Any], word: str) -> bool:
+    return any(word in ast.unparse(n) for n in nodes)
+
+
+def _pytestmark(body: list[Any]) -> list[Any]:
+    """The values assigned to `pytestmark` at this level (module or class body)."""
+    return [n.value for n in body if isinstance(n, (ast.Assign, ast.AnnAssign))
+            and any(isinstance(t, ast.Name) and t.id == "pytestmark" for t in (n.targets if isinstance(n, ast.Assign)
+                                                                              else [n.target]))]
+
+
+def declared_in_source(source: str, node_id: str, word: str) -> bool:
+    """Whether the test `node_id` (file::[Class::]name[params]) declares the mark `word` in its own source: on the
+    function's decorators (a `pytest.param(..., marks=...)` of its parametrize included), its classes' decorators
+    or `pytestmark`, or the module's `pytestmark`. Markers added at run time (`item.add_marker`, a hook) are
+    not declarations: the test file is protected, the run is not."""
+    parts = node_id.split("::")[1:]
+    if not parts:
+        return False
+    try:
+        scope: list[Any] = ast.parse(source).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    found = _pytestmark(scope)
+    names = [*parts[:-1], parts[-1].split("[", 1)[0]]
+    for i, name in enumerate(names):
+        node = next((n for n in scope if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                     and n.name == name), None)
+        if node is None:
+            return False
+        found += list(node.decorator_list)
+        if isinstance(node, ast.ClassDef) and i < len(names) - 1:
+            scope = node.body
+            found += _pytestmark(scope)
+    return _mentions(found, word)
+
+
+def undeclared_expectations(statuses: dict[str, str], tree: Path) -> list[str]:
+    """Required tests whose XFAIL/XPASS status their (protected, host-side) test file does not declare: each is
+    set to FAILED in `statuses`; the list says which."""
+    out = []
+    cache: dict[str, str | None] = {}
+    for test, status in statuses.items():
+        word = EXPECTATIONS.get(status)
+        if word is None:
+            continue
+        rel = test.split("::", 1)[0]
+        if rel not in cache:
+            try:
+                cache[rel] = (tree / rel).read_text(errors="replace") if ".." not in Path(rel).parts else None
+            except OSError:
+                cache[rel] = None
+        if cache[rel] is None or not declared_in_source(cache[rel] or "", test, word):
+            statuses[test] = "FAILED"
+            out.append(f"{test}: reported {status} although its test file declares no {word} mark")
+    return out

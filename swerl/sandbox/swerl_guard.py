@@ -45,15 +45,32 @@ PICKLE_BUILTINS = frozenset({"set", "frozenset", "bytearray", "complex", "slice"
 WATCH_MODULES = ("_pytest", "pytest", "pluggy", "unittest", "_swerl_guard", "_swerl_witness")
 _STDLIB = os.path.dirname(os.__file__)
 _SELF = __file__
-_FORMATTERS = frozenset(os.path.join(_STDLIB, n) for n in ("traceback.py", "linecache.py", "logging/__init__.py"))
+# The library code that may read frames while changed code is on the stack: it turns them into traceback text
+# or a log record's caller (file, line, function name), never into values handed back. Whole files only where
+# nothing in them formats a caller-supplied template; of `logging` only its caller lookup and traceback helpers
+# (its `{`/`$` styles run `str.format` on a template the caller supplies: attribute walks by name).
+_FORMATTERS = frozenset(os.path.join(_STDLIB, n) for n in ("traceback.py", "linecache.py"))
+_FRAME_READERS = frozenset((os.path.join(_STDLIB, "logging/__init__.py"), n) for n in (
+    "findCaller", "currentframe", "<lambda>", "_is_internal_frame", "formatException", "formatStack", "handleError"))
 _LAUNCH_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"  # the launcher's own sources: no reading them
 
 
-def _classify(workdir: str, changed: frozenset, protected: frozenset, filename: str, _norm=os.path.normpath,
-              _join=os.path.join, _base=os.path.basename) -> str:
+def canonical(path: str, base: str = "/", _norm=os.path.normpath, _join=os.path.join, _real=os.path.realpath) -> str:
+    """One spelling per file: joined to `base`, normalised, symlinks resolved, and the leading `//` that POSIX
+    (and `normpath`) keep as a distinct root collapsed. Every path the guard compares goes through here, so
+    `//testbed/x`, `/testbed/./x` and a link to it are all `/testbed/x` (functions bound at load)."""
+    path = _norm(_join(base, path))
+    if path.startswith("//"):
+        path = "/" + path.lstrip("/")
+    return _real(path)
+
+
+def _classify(workdir: str, changed: frozenset, protected: frozenset, filename: str, _canon=canonical,
+              _base=os.path.basename) -> str:
     """A code file's class: changed by the patch, protected test (or conftest), other project code, library.
-    The path functions are bound when the launcher loads this file (a test may rebind `os.path.*`)."""
-    path = _norm(_join(workdir, filename)) if filename[:1] not in ("<", "") else ""
+    Decided on the canonical path, so a file of the work tree is classified the same whatever its spelling
+    (a package `__path__` entry of `//testbed/pkg` loads `//testbed/pkg/mod.py`: still changed)."""
+    path = _canon(filename, workdir) if filename[:1] not in ("<", "") else ""
     if path in changed:
         return "changed"
     if path.startswith(workdir):
@@ -61,14 +78,56 @@ def _classify(workdir: str, changed: frozenset, protected: frozenset, filename: 
     return "lib"
 
 
+def _ids(paths: list, _stat=os.stat) -> list:
+    """(st_dev, st_ino) of each existing path (following links: the file itself)."""
+    out = []
+    for p in paths:
+        try:
+            st = _stat(p)
+        except (OSError, ValueError):
+            continue
+        out.append((st.st_dev, st.st_ino))
+    return out
+
+
+def _stdio_ids(_fstat=os.fstat) -> list:
+    """Identity of the files behind stdout/stderr (the test log): opening them by any path writes into the log."""
+    import stat
+
+    out = []
+    for fd in (1, 2):
+        try:
+            st = _fstat(fd)
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+            out.append((st.st_dev, st.st_ino))
+    return out
+
+
+def _launch_files() -> list:
+    try:
+        return [os.path.join(_LAUNCH_DIR, n) for n in os.listdir(_LAUNCH_DIR)]
+    except OSError:
+        return []
+
+
 class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
-        self.changed = frozenset(os.path.normpath(self.workdir + c) for c in changed)
-        self.protected = frozenset(os.path.normpath(self.workdir + t) for t in tests)
-        self.private = frozenset(private)
+        self.changed = frozenset(canonical(self.workdir + c) for c in changed)
+        self.protected = frozenset(canonical(self.workdir + t) for t in tests)
+        self.private = frozenset(canonical(p) for p in private)
+        # the same files by identity (device, inode): a hard link, bind mount or any other name still matches
+        self.guarded_ids = frozenset(_ids([*self.protected, *self.private, *_launch_files()]) + _stdio_ids())
+        self.proc_dev = _ids(["/proc/self"])[0][0] if _ids(["/proc/self"]) else -1
+        # where library code lives (the interpreter's own path, before the work tree is added): a module that
+        # changed code imports from anywhere else outside the work tree (a file it wrote to /tmp) is not a library
+        self.lib_roots = tuple(sorted({canonical(p) + "/" for p in [_STDLIB, *sys.path] if p and p.startswith("/")
+                                       and not canonical(p).startswith((self.workdir.rstrip("/"), "/tmp", "/var/tmp",
+                                                                        "/dev/shm"))}))
         self.findings: list = []
         self._emit = emit
         self.armed = False
@@ -124,25 +183,38 @@ class Guard:
         return f"{f.f_code.co_filename}:{f.f_lineno}"
 
     # -- the hook -------------------------------------------------------------------------------------------------
-    def install(self, writer=None) -> None:
+    def install(self, writer=None, closer=None) -> None:
         """Audit hooks exist from Python 3.8: older test environments (some SWE-bench images run 3.6) are graded
         with the witness, the strict asserts and the signed record, and the record says the guard was off."""
         if not hasattr(sys, "addaudithook"):
             if self._emit is not None:
                 self._emit("note", "runtime guard unavailable (Python < 3.8)")
             return
-        sys.addaudithook(self._make_hook(self._emit, writer))
+        sys.addaudithook(self._make_hook(self._emit, writer, closer))
         self._emit = None  # from here on only the hook holds the emitter
         self.installed = True
 
-    def _make_hook(self, emit, writer, _getframe=sys._getframe, _ident=threading.get_ident):
+    def _make_hook(self, emit, writer, closer=None, _getframe=sys._getframe, _ident=threading.get_ident):
         """The hook, its re-entry flag and the record's emitter live in a closure that only the interpreter's hook
         list holds: no object the tests can reach switches the guard off or writes a record line. Findings and
         outcomes reach it as audit events; an outcome counts only when `Guard.outcome` raised it for `writer`
         (the witness's report) on the main thread with no changed code on the stack."""
         busy = threading.local()
         check, changed_frame, main = self._check, self._changed_frame, _ident()
-        outcome_code = Guard.outcome.__code__
+        outcome_code, finish_code = Guard.outcome.__code__, Guard.finish.__code__
+        ended = []
+
+        def write_final(data) -> None:
+            """The last line: only `Guard.finish` called by the launcher's own `closer` code, once, on the main
+            thread with no changed code on the stack; anything else is a finding."""
+            f = _getframe(2)
+            caller = f.f_back
+            if (f.f_code is not finish_code or caller is None or caller.f_code is not closer or _ident() != main
+                    or ended or changed_frame() is not None or not isinstance(data, dict)):
+                emit("finding", f"a final record line was requested from {f.f_code.co_filename}:{f.f_lineno}")
+                return
+            ended.append(True)
+            emit("final", data)
 
         def write_outcome(args: tuple) -> None:
             f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
@@ -167,6 +239,9 @@ class Guard:
                     return
                 if event == "swerl.outcome":
                     write_outcome(args)
+                    return
+                if event == "swerl.final":
+                    write_final(args[0] if args else None)
                     return
                 reason = check(event, args)
             except Exception as exc:  # a rule must never break the run; record that it could not decide
@@ -205,6 +280,14 @@ class Guard:
                    if k != _classify(*args, f)]
         return out[:10]
 
+    def finish(self, final: dict, _audit=getattr(sys, "audit", None)) -> None:
+        """The launcher's last record line (its exit code); once the hook is installed only it writes it, and only
+        for the launcher's `main` (see `_make_hook`): the emitter is in no frame or object a test can reach."""
+        if self._emit is not None:
+            self._emit("final", final)
+        else:
+            _audit("swerl.final", final)
+
     def outcome(self, node: str, phase: str, status: str, forged: bool, _audit=getattr(sys, "audit", None)) -> None:
         """A test phase's outcome; once the hook is installed only it can write one (see `_make_hook`)."""
         if self._emit is not None:
@@ -234,14 +317,16 @@ class Guard:
 
     def _frame_attr(self, name: str):
         """`__code__` read directly by changed code (inspect.signature reading it is ordinary); a frame reached
-        (`tb_frame`, `gi_frame`, ...) with changed code anywhere on the stack, unless a traceback formatter
-        (traceback, logging, linecache) is the one reading it: any other library in between only launders it."""
+        (`tb_frame`, `gi_frame`, ...) with changed code anywhere on the stack is the changed code's read, unless
+        the reader is traceback/linecache or logging's caller lookup (they emit traceback text, not values): any
+        other library in between - a formatter walking a template's fields, a getter - only launders it."""
         f = self._innermost()
         if f is None:
             return None
         if self._is_changed(f):
             return f"reads .{name} from {self._where(f)}"
-        if name in FUNCTION_PARTS or f.f_code.co_filename in _FORMATTERS:
+        code = f.f_code
+        if name in FUNCTION_PARTS or code.co_filename in _FORMATTERS or (code.co_filename, code.co_name) in _FRAME_READERS:
             return None
         changed = self._changed_frame()
         return f"reads .{name} through {self._where(f)} from {self._where(changed)}" if changed else None
@@ -319,9 +404,12 @@ class Guard:
                 path = getattr(loader, "path", None) or getattr(loader, "archive", None)
                 if not isinstance(path, str):
                     return None
-                real = os.path.realpath(path)
-                outside = not real.startswith(self.workdir) and not real.startswith("/tmp/")
-                if real.endswith((".py", ".pyw")) or (outside and real.endswith((".pyc", ".so"))):
+                real = canonical(path)
+                inside = real.startswith(self.workdir)
+                library = real.startswith(self.lib_roots)
+                if real.endswith((".py", ".pyw")) and (inside or library):
+                    return None
+                if library and real.endswith((".pyc", ".so")):
                     return None
                 return f"loads module code from {path} ({type(loader).__name__})"
         return None
@@ -337,15 +425,30 @@ class Guard:
             path = os.fsdecode(path)
         if not isinstance(path, str):
             return None
-        full = os.path.normpath(os.path.join(os.getcwd(), path))
+        full, ident = self._target(path)
         if full in self.private:  # the launcher read its spec and opened its record before the guard: anyone else
             return f"opens the launcher's private file {full}"
-        hot = (full.startswith(("/proc/", "/dev/fd", "/dev/std", _LAUNCH_DIR)) or full == "/proc"
-               or (full.startswith(self.workdir) and (full in self.protected or full.endswith("conftest.py"))))
-        if not hot:
+        if not self._hot(full, ident):
             return None
         f = self._changed_frame()
         return f"opens {full} from {self._where(f)}" if f else None
+
+    def _target(self, path: str, _getcwd=os.getcwd, _stat=os.stat, _canon=canonical) -> tuple:
+        """(canonical path, (st_dev, st_ino) or None) of an open() target: every spelling of a file is one file."""
+        full = _canon(path, _getcwd())
+        try:
+            st = _stat(full)
+            return full, (st.st_dev, st.st_ino)
+        except (OSError, ValueError):
+            return full, None
+
+    def _hot(self, full: str, ident) -> bool:
+        """A target changed code may not open: /proc (any path onto procfs), the stdio files, the launcher's own
+        files, a protected test file or conftest - by canonical path, and by identity for the files themselves."""
+        if ident is not None and (ident in self.guarded_ids or ident[0] == self.proc_dev):
+            return True
+        return (full.startswith(("/proc/", "/dev/fd", "/dev/std", _LAUNCH_DIR)) or full == "/proc"
+                or (full.startswith(self.workdir) and (full in self.protected or full.endswith("conftest.py"))))
 
     def _unpickle(self, args: tuple):
         module, name = (*args, "", "")[:2]

@@ -225,18 +225,25 @@ def make_probes() -> list:
             None, (), [None], {"": 0}]
 
 
-def _perturbed(k) -> list:
-    """Values of k's type that differ from k: an honest value equal to k equals none of them."""
+def _perturbed(k, fine: bool = False) -> list:
+    """Values of k's type that differ from k: an honest value equal to k equals none of them. Numbers and texts
+    get random decoys that look like k (same precision; k's own characters), so no fixed relation between the
+    questions tells which one is k. With `fine` (the other side's comparison is the patch's own code) each of
+    k and the decoys also gets copies that differ only in what a coarse predicate ignores (case, blanks, one
+    letter; a tolerance): "equal when roughly equal" is then "equal to both", and k is not the one value
+    with near neighbours."""
     t = type(k)
     if t is bool or k is None:
         return []
-    if t in (int, float):
-        return [k + 1, k - 1.5, -k - 7.25, k * 3 + 11]
+    if t in (int, float, str, bytes):
+        decoys = _decoys(k)
+        if not decoys:
+            return []
+        near = [c for x in [k, *decoys] for c in _near(x)] if fine else []
+        pads = [k + "\x00", "\x00" + k] if t is str else [k + b"\x00", b"\x00" + k] if t is bytes else []
+        return [c for c in decoys + near + pads if c != k]
     if t is complex:
         return [k + 1, k + 1j]
-    if t in (str, bytes):
-        pad = "\x00" if t is str else b"\x00"
-        return [k + pad, pad + k]
     if t in (tuple, list):
         return [k + t([_Unrelated()]), k[:-1]] if k else [t([_Unrelated()])]
     if t is dict:
@@ -244,6 +251,50 @@ def _perturbed(k) -> list:
     if t in (set, frozenset):
         return [k | {_Unrelated()}]
     return []
+
+
+def _decoys(k, n: int = 5) -> list:
+    """Values like k: numbers at k's own precision and scale, texts with k's characters shuffled or one changed."""
+    import random
+
+    rng = random.SystemRandom()
+    if type(k) is float:
+        if k != k or k in (float("inf"), float("-inf")):
+            return []
+        text = repr(k)
+        places = min(len(text.split(".", 1)[1]), 6) if "." in text and "e" not in text else 0
+        unit = 10.0 ** -places
+        out = [round(k + rng.choice((-1, 1)) * rng.randint(1, 1000) * unit, places) for _ in range(n)]
+    elif type(k) is int:
+        out = [k + rng.choice((-1, 1)) * rng.randint(1, max(100, 2 * abs(k))) for _ in range(n)]
+    else:
+        letters = "abcdefghijklmnopqrstuvwxyz" if type(k) is str else b"abcdefghijklmnopqrstuvwxyz"
+        out = []
+        for _ in range(n):
+            chars = [k[i:i + 1] for i in range(len(k))] or [letters[:1]]
+            rng.shuffle(chars)
+            i = rng.randrange(len(chars))
+            chars[i] = letters[rng.randrange(26):][:1]
+            out.append(k[:0].join(chars))
+    return [c for c in dict.fromkeys(out) if c != k]
+
+
+def _near(x) -> list:
+    """Copies of x a coarse predicate cannot tell from x: for a float, within 1e-9 relative, 1e-7 and 1e-4;
+    for a text, other case, a blank around it, one letter changed, added or removed."""
+    import random
+
+    if type(x) is float:
+        return [x * (1 + 1e-9) + 1e-12, x + 1e-7, x - 1e-4 * max(1.0, abs(x))]
+    if type(x) not in (str, bytes):
+        return []
+    rng = random.SystemRandom()
+    space, letters = (" ", "abcdefghijklmnopqrstuvwxyz") if type(x) is str else (b" ", b"abcdefghijklmnopqrstuvwxyz")
+    out = [x.swapcase(), x.upper(), x.lower(), space + x, x + space, x + letters[rng.randrange(26):][:1]]
+    if x:
+        i = rng.randrange(len(x))
+        out += [x[:i] + letters[rng.randrange(26):][:1] + x[i + 1:], x[:-1], x[1:]]
+    return [c for c in out if c != x]
 
 
 def _says_equal(answer, ne: bool = False) -> bool:
@@ -365,11 +416,56 @@ def _quiet_single(value, guard):
 
 
 def _ask(u, x, u_left: bool, ne: bool):
+    """One question, its truth read at once (an answer whose truth is decided later, when it knows which question
+    was the real one, cannot wait): a bool, or the exception the comparison or its truth raised."""
     try:
         a, b = (u, x) if u_left else (x, u)
-        return (a != b) if ne else (a == b)
-    except Exception as exc:  # the comparison's own outcome
+        return bool((a != b) if ne else (a == b))
+    except Exception as exc:  # the comparison's own outcome (an array's ambiguous truth value included)
         return exc
+
+
+def _own_compare(t: type, guard) -> bool:
+    """`t`'s comparison is code the patch changed or added (where coarse predicates would come from)."""
+    for name in ("__eq__", "__ne__"):
+        code = getattr(getattr(t, name, None), "__code__", None)
+        if code is not None and guard.kind(code.co_filename) == "changed":
+            return True
+    return False
+
+
+def _far_approx(other, expected) -> list:
+    """pytest's approx (same class and tolerances) of values far from `expected`; none under another signature."""
+    try:
+        return [type(other)(c, rel=other.rel, abs=other.abs) for c in _perturbed(expected)]
+    except Exception:  # another approx signature: the unrelated objects still ask
+        return []
+
+
+def _both_objects(left, right, ne: bool, guard):
+    """Neither side builtin: a side that is no genuine library type must not equal a fresh unrelated object
+    (asked among the real comparison, in random order); with pytest's approx on the other side, the non-library
+    side is also asked against approx of values far from the expected one."""
+    import random
+
+    sides = [(v, v is left) for v in (left, right) if not _genuine_lib(type(v), guard)]
+    if not sides:
+        return _ask(left, right, True, ne), None
+    other = right if sides[0][1] else left
+    asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
+    expected = getattr(other, "expected", None) if _matcher(type(other), guard) else None
+    if type(expected) in (int, float):
+        asked += [("x", a) for a in _far_approx(other, expected)]
+    random.SystemRandom().shuffle(asked)
+    asked = [("x", _Unrelated()), *asked, ("x", _Unrelated())]
+    u, u_left = sides[0]
+    answers = [(w, _ask(u, x, u_left, ne)) for w, x in asked]
+    on_k = [r for w, r in answers if w == "k"]
+    if len({_says_equal(r, ne) for r in on_k}) > 1:
+        return on_k[-1], f"a {type(u).__name__} that answers differently when compared with the same object again"
+    if any(_says_equal(r, ne) for w, r in answers if w == "x"):
+        return on_k[-1], f"a {type(u).__name__} that compares equal to an unrelated object or a far value"
+    return on_k[-1], None
 
 
 def _judge(left, right, ne: bool, guard, depth: int):
@@ -385,10 +481,12 @@ def _judge(left, right, ne: bool, guard, depth: int):
                     return (res if isinstance(res, BaseException) else _truthy(res)), found
             return True, None
         return _ask(left, right, True, ne), None
-    if (tl in _EXACT) == (tr in _EXACT):
-        return _ask(left, right, True, ne), None
+    if tl not in _EXACT and tr not in _EXACT:
+        if _matcher(tl, guard) and _matcher(tr, guard):
+            return _ask(left, right, True, ne), None
+        return _both_objects(left, right, ne, guard)
     u, k, u_left = (right, left, False) if tl in _EXACT else (left, right, True)
-    copies = _perturbed(k)
+    copies = _perturbed(k, _own_compare(type(u), guard))
     if not copies or _matcher(type(u), guard):
         return _ask(u, k, u_left, ne), None
     return _questions(u, k, u_left, ne, copies)
@@ -402,12 +500,17 @@ def _truthy(res):
 
 
 def _questions(u, k, u_left: bool, ne: bool, copies: list):
+    """k and every copy asked the same number of times, in random order, a copy first and last: position and
+    repetition tell the value nothing about which question is the real one, and each answer's truth is read
+    when it is given. Inconsistent answers for k, or agreeing with a copy, is tampering."""
     import random
 
     rng = random.SystemRandom()
-    asked = [(True, k)] * rng.randint(2, 4) + [(False, c) for c in copies]
+    times = rng.randint(2, 3)
+    asked = [(True, k)] * times + [(False, c) for c in copies for _ in range(times)]
     rng.shuffle(asked)
-    asked.append((False, rng.choice(copies)))  # never k last
+    asked = [(False, rng.choice(copies)), *asked, (False, rng.choice(copies))]
+
     def agree(r) -> bool:
         return _says_equal(r, ne)
 
@@ -464,7 +567,8 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("compare", "strict", "_judge", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
-               "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record")
+               "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near",
+               "_own_compare", "_both_objects", "_far_approx")
 
 
 def _frozen() -> dict:

@@ -13,24 +13,36 @@ from __future__ import annotations
 
 import ast
 import re
+import time
 from collections import Counter
 from pathlib import Path
 
 from swerl.sandbox.tamper_context import ScanContext, context_for, walk_real
-from swerl.sandbox.tamper_visit import Features
+from swerl.sandbox.tamper_visit import Features, ScanTooCostly, TimedFeatures
+
+# The scan's cost bounds (measured: ~2-6 s and ~200 bytes of memory per byte of source on the grading host, so an
+# unbounded file of 25 MB held it 270 s and 5.4 GB). Real changed source files are far below 1 MiB.
+MAX_FILE_BYTES = 1 << 20
+MAX_TOTAL_BYTES = 4 << 20
+MAX_SECONDS = 60.0
+TIMED_ABOVE_BYTES = 64 << 10  # smaller files are walked without the per-node time check (milliseconds each)
 
 _CODING = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _FINE_ENCODINGS = ("utf-8", "utf8", "ascii", "us-ascii", "latin-1", "iso-8859-1", "utf-8-sig")
 
 
-def features(source: bytes | str, own: str | None = None, context: ScanContext | None = None) -> Counter[str]:
+def features(source: bytes | str, own: str | None = None, context: ScanContext | None = None,
+             deadline: float | None = None) -> Counter[str]:
     """Multiset of findings (what the allowlists do not name); raises SyntaxError/ValueError for source that does
     not parse. Bytes are parsed as the interpreter will read them: the `coding:` cookie is honoured (a `utf-7` file
     hides code in what a UTF-8 reader takes for a comment), and any encoding other than UTF-8/ASCII is a finding."""
     ctx = context or ScanContext(own=frozenset({own} if own else ()))
     if own and own not in ctx.own:
         ctx = ScanContext(own=ctx.own | {own}, modules=ctx.modules, imports=ctx.imports)
-    v = Features(ctx)
+    timed = deadline is not None and len(source) > TIMED_ABOVE_BYTES
+    v = TimedFeatures(ctx, deadline) if timed and deadline is not None else Features(ctx)
+    if deadline is not None and time.monotonic() > deadline:
+        raise ScanTooCostly("the changed files took longer than the scan's time bound to audit")
     if isinstance(source, bytes):
         for line in source.splitlines()[:2]:
             m = _CODING.match(line)
@@ -62,19 +74,25 @@ def _own_of(path: str) -> str:
     return (parts[1] if parts[0] == "src" and len(parts) > 2 else parts[0]).removesuffix(".py")
 
 
-def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContext | None = None) -> list[str]:
+def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContext | None = None,
+              deadline: float | None = None) -> list[str]:
     """Reasons (empty = clean) for one changed `.py` file: findings in `after` not already in `before`.
     `context` (from `scan_tree`) names the project's modules and the pristine tree's imports; without it the
-    file's own top-level package is the project."""
+    file's own top-level package is the project. `after` over `MAX_FILE_BYTES`, or a walk past `deadline`
+    (time.monotonic()), raises ScanTooCostly."""
+    if len(after) > MAX_FILE_BYTES:
+        raise ScanTooCostly(f"{path}: file too large to audit ({len(after)} bytes; limit {MAX_FILE_BYTES})")
     own = _own_of(path)
     old: Counter[str] | None = Counter()
     if before is not None:
         try:
-            old = features(before, own, context)
+            old = features(before, own, context, deadline)
+        except ScanTooCostly:
+            raise
         except Exception:
             old = None  # the pristine file does not parse either
     try:
-        new = features(after, own, context)
+        new = features(after, own, context, deadline)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError) as exc:
         return [f"{path}: does not parse ({type(exc).__name__})"] if old is not None else []
     extra = new - (old or Counter())
@@ -82,20 +100,30 @@ def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContex
 
 
 def scan_tree(changed: list[str], pristine: Path, tree: Path) -> list[str]:
-    """Scan every changed `.py` file present in `tree` (against its pristine version, if any)."""
+    """Scan every changed `.py` file present in `tree` (against its pristine version, if any). Bounded: a file
+    over `MAX_FILE_BYTES`, changed files over `MAX_TOTAL_BYTES` together, or a scan past `MAX_SECONDS` raise
+    ScanTooCostly before (or instead of) walking them: the grader reports it as the agent's error."""
     reasons: list[str] = []
     ctx: ScanContext | None = None
+    deadline = time.monotonic() + MAX_SECONDS
+    total = 0
     for rel in changed:
         if not rel.endswith((".py", ".pyw")):
             continue
         new_p = tree / rel
         if new_p.is_symlink() or not new_p.is_file():
             continue
+        size = new_p.stat().st_size
+        total += size
+        if size > MAX_FILE_BYTES:
+            raise ScanTooCostly(f"{rel}: file too large to audit ({size} bytes; limit {MAX_FILE_BYTES})")
+        if total > MAX_TOTAL_BYTES:
+            raise ScanTooCostly(f"the changed files are too large to audit ({total}+ bytes; limit {MAX_TOTAL_BYTES})")
         ctx = ctx or context_for(pristine, tree)
         old_p = pristine / rel
         before = old_p.read_bytes() if old_p.is_file() and not old_p.is_symlink() else None
-        reasons += scan_file(rel, before, new_p.read_bytes(), ctx)
+        reasons += scan_file(rel, before, new_p.read_bytes(), ctx, deadline)
     return reasons
 
 
-__all__ = ["ScanContext", "context_for", "features", "scan_file", "scan_tree", "walk_real"]
+__all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for", "features", "scan_file", "scan_tree", "walk_real"]

@@ -147,6 +147,11 @@ BUILTINS_ALLOWED = _EXCEPTIONS | frozenset({
 # Builtins that must be called in place (their arguments are what the scan checks), never passed around.
 CALL_ONLY = frozenset({"getattr", "setattr", "delattr", "vars", "open"})
 
+# A module's import metadata: `__path__` names where a package's submodules load from (an alias such as
+# `//testbed/pkg` makes the runtime guard see other files), the others where the module came from. A fix uses
+# `__path__` nowhere and rebinds none of them.
+IMPORT_METADATA = frozenset({"__path__", "__spec__", "__loader__", "__file__", "__package__", "__cached__"})
+
 # Words of pytest's reporting internals and hook names: a fix has no business naming them.
 PYTEST_WORDS = frozenset({"TestReport", "CallInfo", "longrepr", "hookimpl", "hookwrapper", "get_result",
                           "force_result", "force_exception", "pluginmanager", "pytest_runtest_makereport",

@@ -6,6 +6,7 @@ import ast
 import builtins
 import contextlib
 import re
+import time
 import types
 from collections import Counter
 from collections.abc import Iterable
@@ -45,6 +46,11 @@ def _computed(node: ast.AST) -> bool:
     return isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Subscript, ast.IfExp, ast.BoolOp))
 
 
+class ScanTooCostly(Exception):
+    """The changed files are too large (bytes per file, in total) or too slow to audit: the agent's failure (an
+    unauditable change is never paid), raised past the scan's own parse-error handling."""
+
+
 class Features(ast.NodeVisitor):
     """Collects findings: everything a file uses that the allowlists do not name."""
 
@@ -55,6 +61,7 @@ class Features(ast.NodeVisitor):
         self.scopes: list[tuple[str, set[str]]] = []
         self.called: set[int] = set()  # ids of nodes that are the function of a call the call check vetted
         self.done: set[int] = set()  # ids of Name nodes a call check already judged
+
 
     def add(self, finding: str | None) -> None:
         if finding:
@@ -237,6 +244,8 @@ class Features(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in A.PYTEST_WORDS:
             self.add(f"pytest internals {node.id}")
+        if node.id in A.IMPORT_METADATA and (node.id == "__path__" or not isinstance(node.ctx, ast.Load)):
+            self.add(f"rebinds or mutates the module's import metadata {node.id}")  # where its code loads from
         if id(node) in self.done or not isinstance(node.ctx, ast.Load):
             return
         origin = self.alias.get(node.id)
@@ -355,3 +364,19 @@ class Features(ast.NodeVisitor):
             if name != "hasattr":
                 base, parts = chain(args[0])
                 self._attr_chain(base, [*parts, args[1].value], store=name != "getattr")
+
+
+class TimedFeatures(Features):
+    """Features with the scan's time bound checked every 4096 nodes: used for large files only (the check costs
+    a Python call per node), so a file built to be slow to walk cannot hold the host past the bound."""
+
+    def __init__(self, ctx: ScanContext, deadline: float) -> None:
+        super().__init__(ctx)
+        self.deadline = deadline
+        self._visits = 0
+
+    def visit(self, node: ast.AST) -> None:
+        self._visits += 1
+        if not self._visits & 4095 and time.monotonic() > self.deadline:
+            raise ScanTooCostly("the changed files took longer than the scan's time bound to audit")
+        super().visit(node)
