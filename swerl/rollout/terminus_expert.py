@@ -87,10 +87,12 @@ class ExpertEngine(TokenEngine):
 
 
 def run_terminus_expert(task: Any, sandbox: Any, out: Path, *, tokenizer: Any, max_turns: int = 10,
-                        max_tokens: int = 1024, agent_config: dict[str, Any] | None = None) -> dict[str, Any]:
+                        max_tokens: int = 4096, agent_config: dict[str, Any] | None = None) -> dict[str, Any]:
     """The expert on one `SandboxTask` through the real path: `ExpertEngine` on loopback, a gateway (SQLite
     `out/expert.gateway.sqlite`) recording every call, the runner with `rollout.harness: terminus-2` (sandbox,
-    grading in a fresh sandbox, reward). Returns the outcome's summary; the trajectory is `out/<id>.traj.json`."""
+    grading in a fresh sandbox, reward). Returns the outcome's summary; the trajectory is `out/<id>.traj.json`.
+    `max_tokens` must hold the patch step (base64 is ~1 token per 1-2 characters in a small BPE): a reply cut
+    there is re-asked by Terminus-2, and the expert would go on without the fix."""
     from swerl.gateway.server import ServerThread
     from swerl.rollout.localgw import LocalGateway
     from swerl.rollout.runner import Runner
