@@ -65,6 +65,10 @@ class SandboxConfig(_Section):
     cpus: float = Field(1.0, gt=0)
     pids_limit: int = Field(512, gt=0)
     network_allow: list[str] = Field(default_factory=list)
+    run_label: str | None = Field(None, max_length=63, pattern=r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$",
+                                  description="Label on every sandbox of the run (host dirs, containers, Jobs); "
+                                              "unset: `swerl train` derives it from the run dir (owners.run_label) "
+                                              "and `--resume` reaps what a dead incarnation left under it.")
 
 
 class GatewayConfig(_Section):

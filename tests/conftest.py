@@ -23,7 +23,19 @@ os.environ.setdefault("MSWEA_GLOBAL_CONFIG_DIR", tempfile.mkdtemp(prefix="mswea-
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--shuffle", type=int, default=None, metavar="SEED",
+                     help="Run the tests in an order shuffled with SEED: tests that depend on running before or "
+                          "after another (shared temp paths, ports, env) fail in some order (pytest-randomly is "
+                          "not a dependency). Every xdist worker shuffles with the same seed, so they agree.")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    seed = config.getoption("--shuffle")
+    if seed is not None:
+        import random
+
+        random.Random(seed).shuffle(items)
     for item in items:
         if "dockerd" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.xdist_group("dockerd"))

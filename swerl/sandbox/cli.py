@@ -183,8 +183,11 @@ def gc(
         from swerl.sandbox.schema import DockerSettings, SandboxSettings
 
         sb = DockerSandbox(SandboxSettings(backend="docker", docker=DockerSettings(base_url=docker_host)), reap=False)
-        n_docker = sb.reap(run)
-    typer.echo(f"gc: {len(reaped)} host dir(s)" + (f", {n_docker} docker object(s)" if docker else "") + " removed")
+        objects = sb.reap(run)
+        for what in objects:
+            typer.echo(f"removed  {what}")
+        n_docker = len(objects)
+    typer.echo(f"gc: {len(reaped)} host path(s)" + (f", {n_docker} docker object(s)" if docker else "") + " removed")
 
 
 @app.command("build-images")

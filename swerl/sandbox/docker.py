@@ -130,24 +130,25 @@ class DockerSandbox(BackendBase):
                  "start": labels.get("swerl.start", "")}
         return owners.is_dead(owner) or float(labels.get("swerl.expires", "0") or 0) < time.time()
 
-    def reap(self, run_label: str | None = None) -> int:
+    def reap(self, run_label: str | None = None) -> list[str]:
         """Remove sandbox containers, volumes and networks whose owner process died (a pid now used by another
-        process counts as dead) or whose budget expired; with `run_label`, only that run's."""
-        n = 0
-        found = [(c.labels, lambda c=c: c.remove(force=True))
+        process counts as dead) or whose budget expired; with `run_label`, only that run's. Returns what was
+        removed (`container <name>`, `network <name>`, `volume <name>`)."""
+        removed: list[str] = []
+        found = [(c.labels, f"container {c.name}", lambda c=c: c.remove(force=True))
                  for c in self.client.containers.list(all=True, filters={"label": LABEL})]
-        found += [(net.attrs.get("Labels") or {}, lambda net=net: _remove_network(net))
+        found += [(net.attrs.get("Labels") or {}, f"network {net.name}", lambda net=net: _remove_network(net))
                   for net in self.client.networks.list(filters={"label": LABEL})]
-        found += [(vol.attrs.get("Labels") or {}, lambda vol=vol: vol.remove(force=True))
+        found += [(vol.attrs.get("Labels") or {}, f"volume {vol.name}", lambda vol=vol: vol.remove(force=True))
                   for vol in self.client.volumes.list(filters={"label": LABEL})]
-        for labels, remove in found:
+        for labels, what, remove in found:
             if self._is_orphan(labels) and (not run_label or labels.get("swerl.run") == run_label):
                 with contextlib.suppress(Exception):
                     remove()
-                    n += 1
-        if n:
-            log.info("reaped orphaned sandbox objects", count=n)
-        return n
+                    removed.append(what)
+        if removed:
+            log.info("reaped orphaned sandbox objects", count=len(removed), run=run_label or "")
+        return removed
 
     def _run_kwargs(self, handle: SandboxHandle, role: str) -> dict[str, Any]:
         s, cfg = self.settings, self.settings.docker

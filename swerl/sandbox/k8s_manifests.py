@@ -33,10 +33,14 @@ def job_name(task: SandboxTask, rollout_id: str) -> str:
     return f"swerl-{_slug(task.instance_id, 63 - 6 - 9)}-{digest}"
 
 
-def labels(task: SandboxTask, rollout_id: str, *, pristine: bool) -> dict[str, str]:
-    return {"app.kubernetes.io/name": "swerl-sandbox", "app.kubernetes.io/managed-by": MANAGED_BY,
-            "swerl.io/rollout": _slug(rollout_id, 63), "swerl.io/instance": _slug(task.instance_id, 63),
-            "swerl.io/role": "grade" if pristine else "agent"}
+def labels(task: SandboxTask, rollout_id: str, *, pristine: bool, run_label: str | None = None) -> dict[str, str]:
+    """The Job's (and its pod's and NetworkPolicy's) labels; `swerl.io/run` (the run label) selects one run's."""
+    out = {"app.kubernetes.io/name": "swerl-sandbox", "app.kubernetes.io/managed-by": MANAGED_BY,
+           "swerl.io/rollout": _slug(rollout_id, 63), "swerl.io/instance": _slug(task.instance_id, 63),
+           "swerl.io/role": "grade" if pristine else "agent"}
+    if run_label:
+        out["swerl.io/run"] = _slug(run_label, 63)
+    return out
 
 
 def _container_security(settings: SandboxSettings) -> dict[str, Any]:
@@ -63,7 +67,7 @@ def prep_command(task: SandboxTask) -> list[str]:
 def job_manifest(task: SandboxTask, settings: SandboxSettings, rollout_id: str, *, pristine: bool) -> dict[str, Any]:
     k = settings.kubernetes
     name = job_name(task, rollout_id)
-    lab = labels(task, rollout_id, pristine=pristine)
+    lab = labels(task, rollout_id, pristine=pristine, run_label=settings.run_label)
     env = [{"name": "HOME", "value": "/tmp"}, {"name": "LANG", "value": "C.UTF-8"},
            *({"name": key, "value": v} for key, v in settings.env.items())]
     if pristine:  # the grader runs git in an emptyDir owned by root: allow it (git >= 2.31)
@@ -139,7 +143,7 @@ def network_policy_manifest(task: SandboxTask, settings: SandboxSettings, rollou
                     "podSelector": {"matchLabels": {"k8s-app": "kube-dns"}}}],
             "ports": [{"protocol": "UDP", "port": 53}, {"protocol": "TCP", "port": 53}],
         })
-    lab = labels(task, rollout_id, pristine=pristine)
+    lab = labels(task, rollout_id, pristine=pristine, run_label=settings.run_label)
     return {"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
             "metadata": {"name": job_name(task, rollout_id), "namespace": k.namespace, "labels": lab},
             "spec": {"podSelector": {"matchLabels": {"swerl.io/rollout": lab["swerl.io/rollout"]}},

@@ -362,11 +362,16 @@ def mount_quota(path: Path, size_bytes: int, name: str, *, inodes: int | None = 
 
 
 def reap_quotas(mountinfo: Path = MOUNTINFO) -> int:
-    """Detach sandbox quota mounts whose owner process died (a crashed swerl); never raises."""
+    """Detach sandbox quota mounts whose owner process died (a crashed swerl); never raises. A mount on a host dir
+    with an owner record is left to `owners.reap_host_dirs` (run labels, temp dir, what it removed is reported):
+    reaping it here, host-wide, took other runs' (and other tests') debris from under them, unreported."""
+    from swerl.sandbox import owners
+
     n = 0
     for point, fstype, source, _ in _mounts(mountinfo):
         m = re.match(rf"^{QUOTA_SOURCE}-(\d+)-", source)
         if fstype == "tmpfs" and m and not _alive(int(m.group(1))) \
+                and not (Path(point).parent / owners.OWNER_FILE).exists() \
                 and _c().umount2(point.encode(), MNT_DETACH) == 0:
             n += 1
             from swerl.sandbox.hostfs import rmtree_quietly

@@ -10,15 +10,21 @@ are never touched, and objects of another host are left to that host.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
+import re
 import socket
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from swerl.log import get_logger
 from swerl.sandbox import hostfs, limits
+
+if TYPE_CHECKING:
+    from swerl.sandbox.schema import SandboxSettings
 
 log = get_logger(__name__)
 
@@ -70,9 +76,29 @@ def read(host_dir: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+SECCOMP_PREFIX = "swerl-seccomp-"
+
+
+def seccomp_prefix() -> str:
+    """The name prefix of this process's seccomp program file (`swerl-seccomp-<pid>-<start>-`): its owner."""
+    return f"{SECCOMP_PREFIX}{os.getpid()}-{process_start(os.getpid()) or 0}-"
+
+
+def _dead_seccomp_file(entry: os.DirEntry[str]) -> bool:
+    """A seccomp program file (seccomp.py) whose owner process died: nothing else ever removes it."""
+    if not entry.name.startswith(SECCOMP_PREFIX) or not entry.is_file(follow_symlinks=False):
+        return False
+    pid, _, rest = entry.name[len(SECCOMP_PREFIX):].partition("-")
+    start = rest.partition("-")[0]
+    if not pid.isdigit() or not start.isdigit():
+        return False  # an older name without an owner: not provably dead
+    return is_dead({"host": socket.gethostname(), "pid": int(pid), "start": "" if start == "0" else start})  # 0: unknown
+
+
 def reap_host_dirs(root: Path | None = None, run_label: str | None = None) -> list[Path]:
     """Remove the sandbox host directories under `root` (the temp dir) whose owner died; with `run_label`, only
-    that run's. Directories without an owner record (not ours, or still being created) are left alone."""
+    that run's. Directories without an owner record (not ours, or still being created) are left alone. Dead
+    owners' seccomp program files go too (they carry no run label; a dead process's file serves nobody)."""
     root = Path(root or tempfile.gettempdir())
     reaped: list[Path] = []
     try:
@@ -80,6 +106,11 @@ def reap_host_dirs(root: Path | None = None, run_label: str | None = None) -> li
     except OSError:
         return reaped
     for entry in entries:
+        if _dead_seccomp_file(entry):  # its owner is dead, whatever run it served
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                reaped.append(Path(entry.path))
+            continue
         if not entry.name.startswith(DIR_PREFIX) or not entry.is_dir(follow_symlinks=False):
             continue
         owner = read(Path(entry.path))
@@ -91,3 +122,34 @@ def reap_host_dirs(root: Path | None = None, run_label: str | None = None) -> li
     if reaped:
         log.info("reaped host dirs of dead sandbox owners", count=len(reaped), run=run_label or "")
     return reaped
+
+
+def run_label(run_dir: Path) -> str:
+    """The run label of a training run directory: its name (slugged) and 8 hex of its absolute path, so every
+    incarnation of one run (`--resume`) has the same label and two runs with the same name in different places
+    do not. <= 63 characters of [a-z0-9.-]: valid as a Kubernetes label value and a docker label."""
+    path = str(Path(run_dir).expanduser().resolve())
+    slug = re.sub(r"[^a-z0-9.-]+", "-", Path(path).name.lower()).strip("-.")[:50].rstrip("-.") or "run"
+    return f"{slug}-{hashlib.sha256(path.encode()).hexdigest()[:8]}"
+
+
+def reap_run(settings: SandboxSettings) -> list[str]:
+    """Reap what dead owners left under `settings.run_label` (a resumed run's dead incarnation): host dirs on
+    every backend, plus containers, volumes and networks on docker (Kubernetes Jobs end by themselves). Returns
+    what was removed; an unreachable docker engine is logged, not raised (the backend fails clearly later)."""
+    label = settings.run_label
+    if not label:
+        return []
+    removed = [str(p) for p in reap_host_dirs(run_label=label)]
+    if settings.backend == "docker":
+        from swerl.sandbox.base import SandboxError
+        from swerl.sandbox.docker import DockerSandbox
+
+        try:
+            removed += DockerSandbox(settings, reap=False).reap(label)
+        except SandboxError as exc:
+            log.warning("could not reap the run's docker objects", run=label, error=str(exc))
+    # a warning when there was debris (an incarnation died without cleaning up: visible at the default level)
+    (log.warning if removed else log.info)("reaped the debris of the run's dead incarnation", run=label,
+                                           count=len(removed), removed=removed)
+    return removed

@@ -10,6 +10,8 @@ for every other process of the sandbox (a test process cannot be driven by what 
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import os
 import platform
 import struct
@@ -60,12 +62,21 @@ def program_file() -> str | None:
         prog = deny_trace_program()
     except ValueError:
         return None
-    fd, path = tempfile.mkstemp(prefix="swerl-seccomp-", suffix=".bpf")
+    from swerl.sandbox import owners
+
+    # Named after its owner (pid, start time), so `owners.reap_host_dirs` removes the file a SIGKILLed process left.
+    fd, path = tempfile.mkstemp(prefix=f"{owners.seccomp_prefix()}", suffix=".bpf")
     with os.fdopen(fd, "wb") as fh:
         fh.write(prog)
     os.chmod(path, 0o644)
     _FILE[:] = [path]
+    atexit.register(_remove, path)
     return path
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def bwrap_command(bwrap_argv: list[str], program: str) -> list[str]:

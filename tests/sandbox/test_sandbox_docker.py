@@ -68,6 +68,31 @@ def test_reap_removes_orphans_of_dead_processes(docker_sandbox: Any, base_image:
                 c.remove(force=True)
 
 
+def test_resume_reaps_only_its_runs_dead_containers_and_names_them(docker_sandbox: Any, base_image: str) -> None:
+    """What `swerl train --resume` calls (owners.reap_run): the dead incarnation's container goes and is named;
+    another run's dead container stays (its own resume, or `swerl sandbox gc`, takes it)."""
+    from swerl.sandbox import owners
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    client = docker_sandbox.client
+    common = {"swerl.sandbox": "1", "swerl.host": socket.gethostname(), "swerl.pid": str(dead.pid),
+              "swerl.expires": str(int(time.time() + 3600))}
+    ours = client.containers.run(base_image, ["sleep", "300"], detach=True, network_mode="none",
+                                 labels={**common, "swerl.run": "run-a-1234", "swerl.handle": "ours"})
+    other = client.containers.run(base_image, ["sleep", "300"], detach=True, network_mode="none",
+                                  labels={**common, "swerl.run": "run-b-1234", "swerl.handle": "other"})
+    try:
+        settings = docker_sandbox.settings.model_copy(update={"run_label": "run-a-1234", "backend": "docker"})
+        assert f"container {ours.name}" in owners.reap_run(settings)
+        ids = {c.id for c in client.containers.list(all=True, filters={"label": "swerl.sandbox=1"})}
+        assert ours.id not in ids and other.id in ids
+    finally:
+        for c in (ours, other):
+            with contextlib.suppress(Exception):
+                c.remove(force=True)
+
+
 def test_allow_list_uses_an_internal_network_shared_only_with_named_services(
         docker_settings: SandboxSettings, calc_task: tuple[Any, SandboxTask], base_image: str,
         taskpack_images: dict[str, str]) -> None:

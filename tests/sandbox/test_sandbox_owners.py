@@ -53,7 +53,9 @@ def test_sigkilled_sandbox_run_is_reaped_by_gc_and_a_live_owner_is_not(tmp_path:
     out = subprocess.run([*swerl, "sandbox", "gc"], env=_env(tmp), capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert f"removed  {dead[0]}" in out.stdout and f"removed  {reused}" in out.stdout
-    assert "gc: 2 host dir(s) removed" in out.stdout
+    seccomp = [p for p in tmp.iterdir() if p.name.startswith(owners.SECCOMP_PREFIX)]  # after gc: none left
+    assert seccomp == [] and f"removed  {tmp}/{owners.SECCOMP_PREFIX}{proc.pid}-" in out.stdout
+    assert "gc: 3 host path(s) removed" in out.stdout  # its two dirs and the killed process's seccomp program
     assert not dead[0].exists() and not reused.exists() and live.exists() and foreign.exists()
 
 
@@ -72,3 +74,40 @@ def test_run_label_narrows_the_reap_and_a_new_sandbox_object_reaps_at_start(tmp_
             "B()\n")
     subprocess.run([sys.executable, "-c", code], env=_env(tmp_path), check=True, timeout=60)
     assert not (tmp_path / "swerl-bwrap-b-x").exists()
+
+
+def test_run_label_is_stable_per_run_dir_and_a_valid_kubernetes_label(tmp_path: Path) -> None:
+    """Every incarnation of a run gets the same label; two runs named alike in different places do not; Jobs carry
+    it (a Kubernetes label value: <= 63 chars of [a-z0-9.-], alphanumeric at both ends)."""
+    import re
+
+    from swerl.sandbox import k8s_manifests as km
+    from swerl.sandbox.schema import SandboxSettings, SandboxTask
+
+    a, b = tmp_path / "x" / "My Run_2026!", tmp_path / "y" / "My Run_2026!"
+    label = owners.run_label(a)
+    assert label == owners.run_label(tmp_path / "x" / "." / "My Run_2026!") != owners.run_label(b)
+    assert re.fullmatch(r"[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?", label) and label.startswith("my-run-2026-")
+    assert re.fullmatch(r"[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?", owners.run_label(tmp_path / ("r" * 300)))
+    task = SandboxTask(instance_id="local__x", repo="local/x", branch="main", image="img")
+    job = km.job_manifest(task, SandboxSettings(run_label=label), "r1", pristine=False)
+    assert job["metadata"]["labels"]["swerl.io/run"] == label
+    assert job["spec"]["template"]["metadata"]["labels"]["swerl.io/run"] == label
+    assert "swerl.io/run" not in km.job_manifest(task, SandboxSettings(), "r1", pristine=False)["metadata"]["labels"]
+
+
+def test_a_sigkilled_process_seccomp_file_is_reaped_and_a_live_ones_is_not(tmp_path: Path) -> None:
+    """The seccomp program file is per process (seccomp.py); one left by a SIGKILLed process is named after it."""
+    code = "from swerl.sandbox import seccomp; import time; print(seccomp.program_file(), flush=True); time.sleep(300)"
+    proc = subprocess.Popen([sys.executable, "-c", code], env=_env(tmp_path), stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    dead = Path(proc.stdout.readline().strip())
+    assert dead.parent == tmp_path and dead.is_file()
+    proc.kill()
+    proc.wait(timeout=30)
+    live = tmp_path / f"{owners.seccomp_prefix()}abc.bpf"  # this process's name: alive
+    live.write_bytes(b"x")
+    unnamed = tmp_path / "swerl-seccomp-abcdef.bpf"  # an older name without an owner: not provably dead
+    unnamed.write_bytes(b"x")
+    assert owners.reap_host_dirs(tmp_path) == [dead]
+    assert live.exists() and unnamed.exists()

@@ -87,7 +87,10 @@ def _host_used(path: Path) -> int:
 def test_fork_bomb_is_stopped_by_the_pids_limit(rootfs: Path, calc_task: tuple[Any, SandboxTask], limiter: str,
                                                 persistent: bool) -> None:
     _, task = calc_task
-    sb = _sandbox(rootfs, pids_limit=PIDS, bwrap={"pids_limiter": limiter, "persistent": persistent})
+    bw: dict[str, Any] = {"pids_limiter": limiter, "persistent": persistent}
+    if limiter == "rlimit":  # RLIMIT_NPROC counts every process of the uid: other workers' sandboxes share
+        bw["uid"] = _private_uid()  # SANDBOX_UID, so the bomb gets its own uid (no count moves under it)
+    sb = _sandbox(rootfs, pids_limit=PIDS, bwrap=bw)
     assert sb.pids.kind == ("cgroup-v1" if limiter == "cgroup" else "rlimit")
     h = sb.start(task)
     try:
@@ -258,6 +261,17 @@ def test_sandbox_uid_is_not_a_host_account(rootfs: Path, calc_task: tuple[Any, S
     if group is not None:  # a gid that is only a group: refused too (commands run with gid = uid)
         with pytest.raises(SandboxConfigError, match="is the host group"):
             _sandbox(rootfs, bwrap={"uid": group.gr_gid})
+
+
+def _private_uid() -> int:
+    """A sandbox uid no other test process uses now: RLIMIT_NPROC is per uid, and the default SANDBOX_UID is
+    shared by every xdist worker's (and any concurrent session's) sandboxes. Derived from this worker's pid,
+    which no other live process has; never a host account or group."""
+    uid = SANDBOX_UID + 1000 + os.getpid()
+    assert not _has_account(uid)
+    with pytest.raises(KeyError):
+        grp.getgrgid(uid)
+    return uid
 
 
 def _has_account(uid: int) -> bool:

@@ -35,12 +35,25 @@ def set_rng_state(state: dict[str, Any]) -> None:
 
 
 def save_checkpoint(run_dir: Path, step: int, state: dict[str, Any], keep: int = 2) -> Path:
+    """Write, then publish by renames. A failed write (a full disk) removes its partial copy and raises a
+    SwerlError naming the path: the previous checkpoint stays the latest and `--resume` continues from it."""
     root = run_dir / "checkpoints"
     root.mkdir(parents=True, exist_ok=True)
+    for stale in root.glob(".tmp-*"):  # a save a SIGKILLed incarnation never finished: one trainer per run dir
+        shutil.rmtree(stale, ignore_errors=True)
     final = root / f"step-{step:06d}"
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
-    torch.save(state, tmp / "state.pt")
-    (tmp / "meta.json").write_text(json.dumps({"step": step}))
+    try:
+        torch.save(state, tmp / "state.pt")
+        (tmp / "meta.json").write_text(json.dumps({"step": step}))
+    except (OSError, RuntimeError) as exc:  # torch reports a failed write as RuntimeError ("file write failed")
+        shutil.rmtree(tmp, ignore_errors=True)
+        free = shutil.disk_usage(root).free
+        previous = latest_checkpoint(run_dir)
+        raise SwerlError(f"could not write the checkpoint of step {step} to {tmp / 'state.pt'} ({free} bytes free "
+                         f"on that filesystem; disk full?): {str(exc)[:200]}. The last checkpoint "
+                         f"{previous or '(none)'} is intact: free space, then `swerl train --resume --out "
+                         f"{run_dir}`") from exc
     if final.exists():
         shutil.rmtree(final)
     tmp.rename(final)

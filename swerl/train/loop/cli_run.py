@@ -5,6 +5,7 @@ Kept out of `swerl/train/cli.py` so that module stays import-light (`swerl --hel
 
 from __future__ import annotations
 
+import errno
 import logging
 import signal
 import threading
@@ -44,6 +45,15 @@ def resolve_recipe(recipe: str | None, overrides: list[str], out: Path | None, r
     if (run_dir / "metrics.jsonl").exists() or (run_dir / "checkpoints").exists():
         raise ConfigError(f"--out {run_dir} already holds a run; use --resume to continue it or another --out")
     return r, run_dir
+
+
+def disk_full_error(exc: OSError, run_dir: Path) -> SwerlError | None:
+    """A full disk under the run (metrics, trajectories: writes that name no path) as one error naming the run
+    dir and how to continue; None for other errors. Checkpoint writes raise their own (checkpoint.py)."""
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return None
+    return SwerlError(f"out of disk space writing {exc.filename or run_dir} ({exc.strerror}); the last checkpoint "
+                     f"in {run_dir / 'checkpoints'} is intact: free space, then `swerl train --resume --out {run_dir}`")
 
 
 def print_dry_run(console: Console, r: Recipe) -> None:
@@ -110,6 +120,11 @@ def run_training(console: Console, *, recipe: str | None, overrides: list[str], 
     try:
         with bar:
             result = trainer.run()
+    except OSError as exc:
+        full = disk_full_error(exc, run_dir)
+        if full is None:
+            raise
+        raise full from exc
     finally:
         signal.signal(signal.SIGINT, previous)
     if plain:

@@ -9,6 +9,8 @@ whose first call is more than `algorithm.staleness_limit` versions old is droppe
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
 import threading
 import time
@@ -28,6 +30,8 @@ from swerl.rollout.controller import Controller, declare, plan
 from swerl.rollout.launchers import ThreadLauncher
 from swerl.rollout.runner import Runner
 from swerl.rollout.schema import RolloutOutcome
+from swerl.sandbox import owners
+from swerl.sandbox.schema import SandboxSettings
 from swerl.train.loop.book import RolloutBook
 from swerl.train.loop.canary import CanaryTally, add_canaries, canary_outcome
 from swerl.train.loop.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state
@@ -115,6 +119,12 @@ class Trainer:
         r, t = self.recipe, self.recipe.train
         self.run_dir.mkdir(parents=True, exist_ok=True)
         ckpt = load_checkpoint(self.run_dir) if self.resume else None
+        r = self.recipe = with_run_label(r, self.run_dir)
+        if ckpt is not None:  # before any backend exists: what a SIGKILLed incarnation of this run left
+            reaped = owners.reap_run(SandboxSettings.from_recipe(r.sandbox))
+            ckpt["loop"]["incarnation"] = next_incarnation(self.run_dir, ckpt)
+            run_event(self.run_dir, "resume", step=int(ckpt["loop"]["step"]), run_label=r.sandbox.run_label,
+                      incarnation=ckpt["loop"]["incarnation"], reaped=reaped)
         (self.run_dir / "recipe.yaml").write_text(yaml.safe_dump(r.model_dump(mode="json"), sort_keys=False))
         rt = start_runtime(r, self.run_dir)
         self.rt, self.client = rt, rt.client
@@ -441,7 +451,7 @@ class Trainer:
         set_rng_state(ckpt["rng"])
         loop = dict(ckpt["loop"])
         self.st = LoopState(**{k: v for k, v in loop.items() if k in LoopState.__dataclass_fields__})
-        self.st.incarnation += 1
+        # st.incarnation: numbered by `run` (next_incarnation) before the restore
         self.sampler.load_state_dict(ckpt["sampler"])
         self.book.load_state_dict(ckpt["book"])
         self.rt.engine.load_weights(self.st.version)
@@ -468,6 +478,37 @@ class Trainer:
             rollouts_done=self.st.rollouts_done, in_flight=self.book.outstanding("train"),
             reward=self.last_line.get("train/reward_mean"), val_reward=self.last_line.get("val/reward_mean"),
             validating=bool(self.val_groups)))
+
+
+def with_run_label(recipe: Recipe, run_dir: Path) -> Recipe:
+    """The recipe with `sandbox.run_label` set (derived from the run dir unless given): saved in recipe.yaml, so
+    every sandbox of every incarnation of the run (and an external controller's) carries the same label."""
+    if recipe.sandbox.run_label:
+        return recipe
+    sandbox = recipe.sandbox.model_copy(update={"run_label": owners.run_label(run_dir)})
+    return recipe.model_copy(update={"sandbox": sandbox})
+
+
+def next_incarnation(run_dir: Path, ckpt: dict[str, Any]) -> int:
+    """The resumed run's incarnation number: past the checkpoint's and past every earlier resume in events.jsonl.
+    An incarnation killed before its first checkpoint left its rollout ids (`t<incarnation>-...`) in the gateway;
+    numbering from the checkpoint alone would declare those ids again."""
+    seen = [int(ckpt["loop"].get("incarnation", 0))]
+    path = Path(run_dir) / "events.jsonl"
+    if path.exists():
+        for line in path.read_text().splitlines():
+            with contextlib.suppress(ValueError, TypeError, KeyError):  # a torn last line of a killed write
+                seen.append(int(json.loads(line)["incarnation"]))
+    return max(seen) + 1
+
+
+def run_event(run_dir: Path, event: str, **fields: Any) -> None:
+    """One line in `RUN_DIR/events.jsonl`, the run's own lifecycle record (resumes and what they reaped), kept
+    next to the metrics so what happened to a run is readable after its logs are gone."""
+    line = {"time": round(time.time(), 3), "event": event, **fields}
+    with (Path(run_dir) / "events.jsonl").open("a") as f:
+        f.write(json.dumps(line) + "\n")
+    log.info("run event", run_event=event, **fields)
 
 
 def hash_seed(*parts: object) -> int:
