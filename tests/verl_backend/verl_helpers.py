@@ -92,21 +92,25 @@ def with_policy_logprobs(samples: list[Any], model: Any, *, noise: float = 0.3, 
 
 
 TOOL_CALL_TARGETS = (
-    ('<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>', 4),
-    ('<tool_call>\n{"name": "bash", "arguments": {"command": "cat README.md"}}\n</tool_call>', 2),
+    ('<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>', 2),
+    ('<tool_call>\n{"name": "bash", "arguments": {"command": "cat README.md"}}\n</tool_call>', 1),
     ('<tool_call>\n{"name": "bash", "arguments": {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}}\n'
-     '</tool_call>', 2),
-    ("I will look at the repository first.", 2),
+     '</tool_call>', 1),
 )
-"""Assistant turns (Qwen's JSON tool-call format, which vLLM's `hermes` parser reads, and plain text) with weights."""
+"""Assistant turns in Qwen's JSON tool-call format (which vLLM's `hermes` parser reads), with sampling weights."""
 
 
 def warm_start_tool_caller(out: Any, *, hidden: int = 128, layers: int = 2, heads: int = 2, max_context: int = 4096,
-                           steps: int = 300, seed: int = 0) -> Any:
-    """A random-init tiny model (the recipe's architecture and tokenizer) fitted in a few hundred Adam steps to answer
-    any context ending in an assistant header with one of `TOOL_CALL_TARGETS`, sampled by weight. Why: a random model
-    never writes a parsable tool call, so vLLM's parser turning text into `tool_calls` inside `swerl train` cannot
-    be shown with it; this model writes calls (and sometimes text), so trajectories also differ in length."""
+                           steps: int = 1000, max_ctx: int = 100, seed: int = 0) -> Any:
+    """A random-init tiny model (the recipe's architecture and tokenizer) fitted in 1000 Adam steps to answer a short
+    random context ending in an assistant header with one of `TOOL_CALL_TARGETS` (at random position offsets).
+
+    Why: a random model writes 96-token turns without an end token, so every trajectory has the same length and
+    every advantage is 0. This one ends its turns after `<tool_call>`-shaped text of varying length, which
+    vLLM's `hermes` parser attempts and the overlong penalty turns into different rewards. It does NOT write
+    valid JSON calls on the harness's ~2k-token prompts (seen in runs: fitted on short contexts, its attention
+    spreads over a long prompt; fits on 3k-token contexts did not converge in the time tried either), so
+    vLLM returns no parsed `tool_calls` for it."""
     from pathlib import Path
 
     import torch
@@ -123,19 +127,24 @@ def warm_start_tool_caller(out: Any, *, hidden: int = 128, layers: int = 2, head
     weights = np.array([w for _, w in TOOL_CALL_TARGETS], dtype=np.float64)
     rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)  # tiny matrices: threads only contend with the other processes on the machine
     model.train()
     for _ in range(steps):
         loss = torch.zeros(())
-        for _ in range(4):
-            ctx = list(rng.integers(300, len(tok) - 64, int(rng.integers(8, 600)))) + head
+        for _ in range(2):
+            ctx = list(rng.integers(300, len(tok) - 64, int(rng.integers(8, max_ctx)))) + head
             target = targets[int(rng.choice(len(targets), p=weights / weights.sum()))]
             ids = torch.tensor([ctx + target])
             labels = ids.clone()
             labels[0, :len(ctx)] = -100
-            loss = loss + model(input_ids=ids, labels=labels).loss / 4
+            start = int(rng.integers(0, max_context - ids.shape[1]))
+            pos = torch.arange(start, start + ids.shape[1])[None]
+            loss = loss + model(input_ids=ids, position_ids=pos, labels=labels).loss / 2
         opt.zero_grad()
         loss.backward()
         opt.step()
+    torch.set_num_threads(threads)
     model.eval()
     out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)

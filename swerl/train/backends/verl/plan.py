@@ -240,7 +240,11 @@ def resource_plan(recipe: Recipe, *, peak_tflops: float = 989.0, mfu: float = 0.
         assumptions=((f"update throughput at {mfu:.0%} MFU of {peak_tflops:g} TFLOP/s bf16 per GPU, "
                       "8 FLOPs/param/token",) if gpu_gib else ()) +
                     ("memory: verl 0.9.1's phases (each line cites the verl code it models); activation sizes are "
-                     "rough; not yet checked against perf/max_memory_allocated_gb of a GPU run",),
+                     "rough; not yet checked against perf/max_memory_allocated_gb of a GPU run",) +
+                    (("train.device cpu with vLLM replicas: the phases above are a GPU's; CPU vLLM does not sleep "
+                      "(resident during updates), takes its KV cache from VLLM_CPU_KVCACHE_SPACE and syncs over a "
+                      "shared-memory bucket (settings.cpu_vllm_overrides, docs/verl.md)",)
+                     if t.device == "cpu" and v.rollout_engine == "vllm" else ()),
         warnings=tuple(warnings), issues=tuple(issues))
 
 

@@ -21,8 +21,6 @@ verbatim, after its own default); nothing in verl or vLLM is patched.
 
 from __future__ import annotations
 
-from typing import Any
-
 import torch
 from verl.workers.rollout.vllm_rollout.utils import vLLMColocateWorkerExtension
 
@@ -63,11 +61,6 @@ class CPUReloadWorkerExtension(vLLMColocateWorkerExtension):
                 receiver.receive_weights(on_bucket_received=on_bucket)
             finally:
                 finalize_layerwise_reload(model, self.model_runner.model_config)
-        self.weight_syncs = getattr(self, "weight_syncs", 0) + 1
-
-    def weight_sync_count(self) -> Any:
-        """How many syncs this worker loaded (for checks through `collective_rpc`)."""
-        return getattr(self, "weight_syncs", 0)
 
 
 __all__ = ["EXTENSION", "CPUReloadWorkerExtension"]
