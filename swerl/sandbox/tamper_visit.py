@@ -46,6 +46,17 @@ def _computed(node: ast.AST) -> bool:
     return isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Subscript, ast.IfExp, ast.BoolOp))
 
 
+def _brace_template_not_literal(node: ast.Call) -> bool:
+    """A call with `style=` other than a literal "%"/"$" (logging.Formatter, its Style classes, dictConfig-like
+    helpers) whose template (first argument or `fmt=`) is not a string literal: `{`-style fields walk
+    attributes by name, so a template built or passed in at run time reaches whatever it names."""
+    style = next((k.value for k in node.keywords if k.arg == "style"), None)
+    if style is None or (isinstance(style, ast.Constant) and style.value in ("%", "$")):
+        return False
+    template = next((k.value for k in node.keywords if k.arg == "fmt"), node.args[0] if node.args else None)
+    return not (template is None or (isinstance(template, ast.Constant) and isinstance(template.value, str)))
+
+
 class ScanTooCostly(Exception):
     """The changed files are too large (bytes per file, in total) or too slow to audit: the agent's failure (an
     unauditable change is never paid), raised past the scan's own parse-error handling."""
@@ -305,6 +316,8 @@ class Features(ast.NodeVisitor):
             self.add(f"calls .{func.attr}() (hands out a callable and its arguments: getattr under another name)")
         if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") and _computed(func.value):
             self.add(f"calls .{func.attr}() on a computed template")  # format fields reach attributes by name
+        if _brace_template_not_literal(node):
+            self.add("passes a non-literal `{`-style template to a formatter")  # logging's `{` style is str.format
         self.generic_visit(node)
 
     def _literal_names(self, what: str, names: list[str]) -> None:

@@ -208,6 +208,16 @@ def test_scan_flags_import_metadata_rewiring() -> None:
     assert tamper.scan_file("calc/__init__.py", before, before + b"import os\nHERE = os.path.dirname(__file__)\n") == []
 
 
+def test_scan_flags_brace_templates_built_at_run_time() -> None:
+    """Routes 1, 2 (scan side): a `{`-style formatter given a template that is not a literal; literal templates
+    and `%` style stay clean."""
+    before = b"import logging\n"
+    hostile = b'def f(field):\n    t = "{" + field + "}"\n    return logging.Formatter(t, style="{", validate=False)\n'
+    assert tamper.scan_file("calc/stats.py", before, before + hostile)
+    honest = b'F = logging.Formatter("{asctime} {message}", style="{")\n\n\ndef g(t):\n    return logging.Formatter(t)\n'
+    assert tamper.scan_file("calc/stats.py", before, before + honest) == []
+
+
 def test_xfail_counts_only_where_the_test_file_declares_it(tmp_path: Path) -> None:
     """Route 9: a required test reported XFAIL without an xfail mark in its own source is a failure."""
     (tmp_path / "tests").mkdir()
