@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -83,10 +84,12 @@ def test_sandbox_killed_mid_run_is_infra_and_retried(engines: Any, gateways: Any
 
 def test_retries_are_bounded_and_the_rollout_ends_failed_infra(gateways: Any, sandbox: Any,
                                                                settings: RolloutSettings) -> None:
-    gw = gateways.start([f"http://127.0.0.1:{free_port()}"])  # never comes up
-    _declare(gw, "r-dead")
-    out = Runner(gw.client, sandbox, TaskSource("taskpack").task,
-                 settings.model_copy(update={"max_infra_retries": 1})).run("r-dead")
+    with socket.socket() as held:  # bound, never listening: refused, and no other worker's server can take it
+        held.bind(("127.0.0.1", 0))
+        gw = gateways.start([f"http://127.0.0.1:{held.getsockname()[1]}"])  # never comes up
+        _declare(gw, "r-dead")
+        out = Runner(gw.client, sandbox, TaskSource("taskpack").task,
+                     settings.model_copy(update={"max_infra_retries": 1})).run("r-dead")
     assert (out.state, out.attempt) == ("failed_infra", 2)
     assert gw.client.rollout("r-dead")["state"] == "failed_infra"
     assert events(gw, "r-dead", "reward") == []
@@ -94,11 +97,16 @@ def test_retries_are_bounded_and_the_rollout_ends_failed_infra(gateways: Any, sa
 
 def test_unreachable_gateway_is_infra_and_the_sandbox_is_stopped(median_task: Any, sandbox: Any,
                                                                  tmp_path: Path) -> None:
-    ep = ModelEndpoint(base_url=f"http://127.0.0.1:{free_port()}/v1/rollouts/x", api_key="swr_" + "k" * 40,
-                       timeout_s=5)
-    traj = tmp_path / "t.json"
-    res = run_agent(median_task, sandbox=sandbox, endpoint=ep, agent_config={"harness": HARNESS_TEXT},
-                    output_path=traj)
+    # A port held bound but not listening for the whole test: connections are refused, and no other test (or
+    # xdist worker) can start a server on it - a free_port() closed again was once taken by another worker's
+    # gateway, which answered "invalid token" (AuthenticationError) instead of refusing.
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        ep = ModelEndpoint(base_url=f"http://127.0.0.1:{held.getsockname()[1]}/v1/rollouts/x",
+                           api_key="swr_" + "k" * 40, timeout_s=5)
+        traj = tmp_path / "t.json"
+        res = run_agent(median_task, sandbox=sandbox, endpoint=ep, agent_config={"harness": HARNESS_TEXT},
+                        output_path=traj)
     assert res.error_kind == "infra" and not res.submitted and res.n_calls == 1
     assert res.exit_status in ("InternalServerError", "APIConnectionError") and "onnect" in (res.error or "")
     assert live_sandboxes() == []
