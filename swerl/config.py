@@ -109,14 +109,14 @@ class RolloutConfig(_Section):
     keep_rejected_replies: bool = Field(False, description="mini-swe-agent: keep a reply rejected as a format "
                                                            "error in the history, so the next call extends the "
                                                            "previous one (one sample instead of a branch).")
-    val_temperature: float = Field(0.0, ge=0)
-    controller: Literal["local", "external"] = "local"
-    agent_config: str | None = Field(None, description="mini-swe-agent YAML ({agent, model, environment}) merged "
-                                                       "over the harness config, e.g. shorter templates; a path "
     context_overflow: Literal["fail", "mask", "truncate"] = Field(
         "fail", description="A call whose conversation outgrew model.max_context (docs/algorithms.md sec. 13): fail = "
         "agent failure, reward 0 (trained); mask = reward 0 kept in the group baseline, out of the loss; truncate = "
         "the work tree at the last complete turn is graded as if submitted.")
+    val_temperature: float = Field(0.0, ge=0)
+    controller: Literal["local", "external"] = "local"
+    agent_config: str | None = Field(None, description="mini-swe-agent YAML ({agent, model, environment}) merged "
+                                                       "over the harness config, e.g. shorter templates; a path "
                                                        "relative to the working directory or to recipes/.")
 
     def agent_config_data(self) -> dict[str, Any]:
