@@ -63,7 +63,8 @@ def swebench(
                                                                             "key (never written to the run dir)."),
     engine: str = typer.Option("auto", "--engine", help="For a checkpoint: auto, embedded or vllm."),
     harness: str | None = typer.Option(None, "--harness", help="mini-swe-agent (tool calls), "
-                                                               "mini-swe-agent-textbased, or pkg.mod:Class."),
+                                                               "mini-swe-agent-textbased, terminus-2 (harbor's "
+                                                               "Terminus-2; --backend bwrap), or pkg.mod:Class."),
     agent_config: Path | None = typer.Option(None, "--agent-config", help="YAML merged over mini-swe-agent's "
                                                                           "swebench config (agent/model/environment)."),
     step_limit: int = typer.Option(250, "--step-limit", min=1, help="Agent steps (model calls) per instance."),

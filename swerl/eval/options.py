@@ -33,8 +33,9 @@ class EvalOptions(BaseModel):
     grade_only: Path | None = None
     run_only: bool = False
     redo: bool = False
-    harness: str | None = Field(None, description="mini-swe-agent | mini-swe-agent-textbased | pkg.mod:Class; "
-                                                  "default: by engine (text-based for the embedded engine).")
+    harness: str | None = Field(None, description="mini-swe-agent | mini-swe-agent-textbased | terminus-2 (harbor's "
+                                                  "Terminus-2, --backend bwrap) | pkg.mod:Class; default: by engine "
+                                                  "(text-based for the embedded engine).")
     agent_config: dict[str, Any] = Field(default_factory=dict, description="mini-swe-agent config overrides.")
     agent_config_path: str | None = None
     step_limit: int = Field(250, ge=1)

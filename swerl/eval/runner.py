@@ -271,16 +271,16 @@ class EvalRun:
     def attempt(self, ctx: AttemptContext) -> Attempt:
         """`EvalHarness.run`: the agent, its AgentRecord and prediction, then (unless run-only) the grade."""
         from swerl.eval.setup import ensure_image
-        from swerl.rollout.agent import run_agent
-        from swerl.rollout.runner import Attempt
+        from swerl.rollout.runner import Attempt, agent_runner
         from swerl.rollout.schema import AgentResult
 
         o, inst, attempt = self.opts, self._instances[ctx.instance_id], int(ctx.metadata["eval_attempt"])
         traj_rel = Path("trajs") / inst.instance_id / f"attempt{attempt}.traj.json"
         try:
             ensure_image(self._sandbox, inst, o.pull)
-            res = run_agent(inst.task(), sandbox=self._sandbox, endpoint=ctx.endpoint, agent_config=dict(self.cfg),
-                            output_path=o.out / traj_rel, held_s=ctx.held_s)
+            res = agent_runner(self.cfg.get("harness"))(
+                inst.task(), sandbox=self._sandbox, endpoint=ctx.endpoint, agent_config=dict(self.cfg),
+                output_path=o.out / traj_rel, held_s=ctx.held_s)
         except Exception as exc:  # image missing, gateway unreachable: this instance's infrastructure
             res = AgentResult(instance_id=inst.instance_id, exit_status=type(exc).__name__, error_kind="infra",
                               error=f"{type(exc).__name__}: {exc}")

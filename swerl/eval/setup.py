@@ -15,6 +15,7 @@ from swerl.eval.dataset import EvalInstance
 from swerl.eval.grading import Grader, OfficialDockerGrader, SandboxGrader
 from swerl.eval.options import EvalOptions
 from swerl.log import get_logger
+from swerl.rollout.schema import HARNESS_TERMINUS
 
 log = get_logger(__name__)
 
@@ -32,8 +33,15 @@ def build_sandbox(opts: EvalOptions, *, swebench_rows: bool = False) -> Any:
     from swerl.sandbox.schema import BwrapSettings, DockerSettings, SandboxSettings
 
     settings = opts.sandbox
+    if opts.harness == HARNESS_TERMINUS and opts.backend != "bwrap":
+        raise SwerlError(f"--harness {HARNESS_TERMINUS}: runs on --backend bwrap only (Terminus-2 drives tmux, which "
+                         f"the {opts.backend} images do not have)")
     if settings is None:
         bw = bwrap_settings(opts.rootfs) if opts.backend == "bwrap" else BwrapSettings()
+        if opts.harness == HARNESS_TERMINUS and opts.backend == "bwrap" and opts.rootfs == "auto":
+            from swerl.rollout.terminus import terminus_rootfs
+
+            bw = BwrapSettings(rootfs=terminus_rootfs())  # swerl's rootfs plus tmux
         env = {"PATH": SWEBENCH_PATH} if swebench_rows and opts.backend in ("docker", "kubernetes") else {}
         settings = SandboxSettings(backend=opts.backend, command_timeout_s=opts.command_timeout_s,
                                    rollout_timeout_s=opts.rollout_timeout_s, bwrap=bw, env=env,

@@ -83,6 +83,17 @@ class Harness(Protocol):
     def close(self) -> None: ...
 
 
+def agent_runner(harness: str | None) -> Callable[..., AgentResult]:
+    """The function that runs one agent for `harness` (`run_agent`'s contract: a fresh sandbox, always stopped,
+    never raises): harbor's Terminus-2 for `terminus-2`, mini-swe-agent for everything else. Train, probe and
+    eval all go through here, so a harness works in each or in none."""
+    if harness == HARNESS_TERMINUS:
+        from swerl.rollout.terminus import run_terminus
+
+        return run_terminus
+    return run_agent
+
+
 class MiniSweHarness:
     """mini-swe-agent (unchanged) in a fresh hardened sandbox, its submission graded in another; with
     `rollout.harness: terminus-2` harbor's Terminus-2 (unchanged, `swerl.rollout.terminus`) instead."""
@@ -94,10 +105,7 @@ class MiniSweHarness:
     def run(self, ctx: AttemptContext) -> Attempt:
         """Run the agent, then grade its submission in a fresh sandbox. Rules: `swerl.rollout.classify`."""
         task, sandbox = self.tasks(ctx.instance_id), self.sandbox
-        run = run_agent
-        if self.settings.harness == HARNESS_TERMINUS:  # harbor's Terminus-2: same sandbox, grading and outcomes
-            from swerl.rollout.terminus import run_terminus as run
-        res = run(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
+        res = agent_runner(self.settings.harness)(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
                   output_path=ctx.trajectory, held_s=ctx.held_s)
         if res.error_kind == "infra":
             return Attempt(res, "failed_infra", error=res.error or res.exit_status)
