@@ -230,3 +230,28 @@ def test_every_engine_kind_speaks_the_one_interface(tiny_tok: Any, fake: Any) ->
         assert models["max_model_len"] == served.engine.max_model_len  # the context limit the gateway checks
     finally:
         served.close()
+
+
+def test_a_prompt_past_the_context_is_the_clients_400_not_an_engine_fault(tiny_tok: Any, tiny_model: Any,
+                                                                          gateway_factory: Any) -> None:
+    """The embedded engine refuses a prompt that fills its context the way vLLM does (400, "maximum context
+    length"), so the gateway passes a 400 on and the rollout classifier sees a context overflow, not an outage
+    to retry (`rollout.context_overflow`)."""
+    from swerl.rollout.classify import is_context_overflow
+
+    served = ServedEngine(EmbeddedEngine(tiny_model, tiny_tok, default_max_tokens=4, max_context=16))
+    try:
+        g: GatewayHandle = gateway_factory(upstreams=[_Srv(served).url])
+        c = g.rollout_client("long", g.create("long"))
+        r = c.post("/completions", json={"prompt": list(range(5, 25)), "max_tokens": 4})
+        assert r.status_code == 400, r.text
+        assert "maximum context length is 16 tokens" in r.text
+
+        class Refused(Exception):
+            status_code = r.status_code
+
+        assert is_context_overflow(Refused(r.text))
+        ok = c.post("/completions", json={"prompt": [5, 6, 7], "max_tokens": 4, "temperature": 0})
+        assert ok.status_code == 200  # a prompt that fits is served as before
+    finally:
+        served.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from swerl.gateway.engines.openai_server import Generation, Sampling, TokenEngine
+from swerl.gateway.engines.openai_server import EngineError, Generation, Sampling, TokenEngine
 from swerl.log import get_logger
 
 log = get_logger(__name__)
@@ -40,8 +40,9 @@ class EmbeddedEngine(TokenEngine):
         from transformers import GenerationConfig
 
         room = self.max_context - len(prompt_ids)
-        if room < 1:
-            raise ValueError(f"prompt of {len(prompt_ids)} tokens leaves no room in a {self.max_context} context")
+        if room < 1:  # the client's conversation outgrew the model: a 400 in vLLM's words, never an engine fault
+            raise EngineError(400, f"This model's maximum context length is {self.max_context} tokens; the prompt of "
+                                   f"{len(prompt_ids)} tokens leaves no room to generate")
         sample = params.temperature > 0
         gc = GenerationConfig(
             max_new_tokens=min(params.max_tokens, room), do_sample=sample,
