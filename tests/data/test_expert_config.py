@@ -20,7 +20,8 @@ def test_recipe_agent_config_reaches_the_rollout_settings() -> None:
     assert recipe.rollout.agent_config == "agents/swe-tiny.yaml"  # resolved against recipes/
     cfg = RolloutSettings.from_recipe(recipe).agent_overrides()
     assert cfg == {**load_agent_yaml(AGENT_YAML), "harness": "mini-swe-agent-textbased",
-                   "step_limit": recipe.rollout.max_steps, "keep_rejected_replies": True}
+                   "step_limit": recipe.rollout.max_steps, "keep_rejected_replies": True,
+                   "context_overflow": recipe.rollout.context_overflow}
     assert "$REPAIR" in cfg["agent"]["system_template"] and "{{task}}" in cfg["agent"]["instance_template"]
     ast.parse(cfg["environment"]["env"][TOOL_VAR])  # the tool's program is valid Python
     assert RolloutSettings.from_recipe(load_recipe("tiny")).agent_config == {}  # unset: mini-swe-agent's own
