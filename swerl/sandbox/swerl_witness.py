@@ -262,7 +262,8 @@ def _decoys(k, n: int = 5) -> list:
         if k != k or k in (float("inf"), float("-inf")):
             return []
         text = repr(k)
-        places = min(len(text.split(".", 1)[1]), 6) if "." in text and "e" not in text else 0
+        places = len(text.split(".", 1)[1]) if "." in text and "e" not in text else 0  # all of k's places: a
+        # cap (it was 6) left k the only candidate with more, which a value could test for
         unit = 10.0 ** -places
         out = [round(k + rng.choice((-1, 1)) * rng.randint(1, 1000) * unit, places) for _ in range(n)]
     elif type(k) is int:
@@ -434,12 +435,27 @@ def _own_compare(t: type, guard) -> bool:
     return False
 
 
+def _far_values(k, n: int = 5) -> list:
+    """Numbers outside any usual tolerance of k (0.1% to 1000x its scale away) written to k's own places, so
+    neither closeness nor the number of decimals tells k from them."""
+    import random
+
+    rng = random.SystemRandom()
+    text = repr(k)
+    places = len(text.split(".", 1)[1]) if type(k) is float and "." in text and "e" not in text else None
+    scale = max(abs(k), 1.0)
+    out = [k + rng.choice((-1, 1)) * scale * 10 ** rng.uniform(-3, 3) for _ in range(n)]
+    return [round(c, places) if places is not None else type(k)(c) for c in out]
+
+
 def _far_approx(other, expected) -> list:
-    """pytest's approx (same class and tolerances) of values far from `expected`; none under another signature."""
+    """pytest's approx (same class and tolerances) of values far from `expected` (each one the approx itself does
+    not call equal to `expected`); none under another signature."""
     try:
-        return [type(other)(c, rel=other.rel, abs=other.abs) for c in _perturbed(expected)]
+        made = [type(other)(c, rel=other.rel, abs=other.abs, nan_ok=other.nan_ok) for c in _far_values(expected)]
     except Exception:  # another approx signature: the unrelated objects still ask
         return []
+    return [a for a in made if not _says_equal(a == expected)]
 
 
 def _both_objects(left, right, ne: bool, guard):
@@ -568,7 +584,7 @@ def _bind(co, table: dict):
 
 _COMPARISON = ("compare", "strict", "_judge", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
                "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near",
-               "_own_compare", "_both_objects", "_far_approx")
+               "_own_compare", "_both_objects", "_far_approx", "_far_values")
 
 
 def _frozen() -> dict:

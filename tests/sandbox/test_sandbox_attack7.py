@@ -313,3 +313,22 @@ def test_round7_scan_bomb_is_the_agents_error(bwrap_sandbox: Any, calc_task: tup
 def test_round7_honest_fix_resolves(bwrap_sandbox: Any, calc_task: tuple[Any, SandboxTask]) -> None:
     res = bwrap_sandbox.grade(calc_task[1], (DATA / "honest.diff").read_text())
     assert res.resolved and res.tampering == [] and res.error is None, (res.tampering, res.error)
+
+
+def test_round8_float_lookalikes_keep_every_place_of_the_expected_value() -> None:
+    """Round 8: look-alikes rounded to 6 places left an expected value with more places the only candidate that
+    had them; now they carry all of its places, so "more than 6 decimals" no longer singles it out."""
+    from swerl.sandbox.swerl_witness import _decoys
+
+    k = 2.9166666666666665
+    decoys = _decoys(k)
+    assert decoys and all(len(repr(d).split(".")[1]) > 6 for d in decoys)
+    assert all(abs(d - k) < 1e-9 and d != k for d in decoys)
+
+
+def test_round8_a_value_that_tells_the_expected_value_by_its_places_is_unpaid(
+        bwrap_sandbox: Any, calc_task: tuple[Any, SandboxTask], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The payload: median fixed honestly, `variance(sample=True)` returns an object equal to any `approx` whose
+    expected value has more than 6 decimals (no variance computed); its pass-to-pass test must fail."""
+    res = _grade(bwrap_sandbox, calc_task[1], "r8_float_lookalikes_capped_6_places", monkeypatch, scan=True)
+    assert not res.resolved and res.error_kind != "infra", (res.tampering, res.error)
