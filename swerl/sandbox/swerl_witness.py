@@ -253,6 +253,13 @@ def _perturbed(k, fine: bool = False) -> list:
     return []
 
 
+def _places(k) -> int | None:
+    """Decimal places of a float as repr writes it (None in exponent form or for other types): look-alikes are
+    written to exactly these, so the count of decimals never tells k from them."""
+    text = repr(k)
+    return len(text.split(".", 1)[1]) if type(k) is float and "." in text and "e" not in text else None
+
+
 def _decoys(k, n: int = 5) -> list:
     """Values like k: numbers at k's own precision and scale, texts with k's characters shuffled or one changed."""
     import random
@@ -261,9 +268,7 @@ def _decoys(k, n: int = 5) -> list:
     if type(k) is float:
         if k != k or k in (float("inf"), float("-inf")):
             return []
-        text = repr(k)
-        places = len(text.split(".", 1)[1]) if "." in text and "e" not in text else 0  # all of k's places: a
-        # cap (it was 6) left k the only candidate with more, which a value could test for
+        places = _places(k) or 0  # all of k's places: a cap (it was 6) left k the only candidate with more
         unit = 10.0 ** -places
         out = [round(k + rng.choice((-1, 1)) * rng.randint(1, 1000) * unit, places) for _ in range(n)]
     elif type(k) is int:
@@ -441,8 +446,7 @@ def _far_values(k, n: int = 5) -> list:
     import random
 
     rng = random.SystemRandom()
-    text = repr(k)
-    places = len(text.split(".", 1)[1]) if type(k) is float and "." in text and "e" not in text else None
+    places = _places(k)
     scale = max(abs(k), 1.0)
     out = [k + rng.choice((-1, 1)) * scale * 10 ** rng.uniform(-3, 3) for _ in range(n)]
     return [round(c, places) if places is not None else type(k)(c) for c in out]
@@ -584,7 +588,7 @@ def _bind(co, table: dict):
 
 _COMPARISON = ("compare", "strict", "_judge", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
                "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near",
-               "_own_compare", "_both_objects", "_far_approx", "_far_values")
+               "_own_compare", "_both_objects", "_far_approx", "_far_values", "_places")
 
 
 def _frozen() -> dict:
