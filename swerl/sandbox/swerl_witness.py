@@ -19,7 +19,10 @@ import sys
 _EXACT = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set, frozenset, bytearray, range)
 _STATE: dict = {}  # "guard": the Guard; "local": per-thread left operand
 # Library types whose whole point is to equal many values (a test may compare with them): never probed.
-_MATCHERS = (("unittest.mock", "_ANY"), ("_pytest.python_api", "ApproxBase"))
+# pytest's approx base moved: `_pytest.python_api.ApproxBase` up to 8.x, `_pytest.approx.Approx` from 9 (shown as
+# `pytest.Approx`); every name any task's pytest may carry is listed, a name missing from one version is skipped
+_MATCHERS = (("unittest.mock", "_ANY"), ("_pytest.python_api", "ApproxBase"), ("_pytest.approx", "ApproxBase"),
+             ("_pytest.approx", "Approx"))
 CRITICAL_HOOKS = ("pytest_runtest_makereport", "pytest_pyfunc_call", "pytest_runtest_call", "pytest_runtest_protocol",
                   "pytest_runtest_logreport", "pytest_report_teststatus", "pytest_runtest_setup",
                   "pytest_runtest_teardown", "pytest_sessionfinish")
