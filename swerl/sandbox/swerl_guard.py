@@ -53,6 +53,16 @@ _FORMATTERS = frozenset(os.path.join(_STDLIB, n) for n in ("traceback.py", "line
 _FRAME_READERS = frozenset((os.path.join(_STDLIB, "logging/__init__.py"), n) for n in (
     "findCaller", "currentframe", "<lambda>", "_is_internal_frame", "formatException", "formatStack", "handleError"))
 _LAUNCH_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"  # the launcher's own sources: no reading them
+# What the code that performs an operation names (a part of one of its identifiers or string constants). A C
+# callable that C code runs (a weakref callback, a `functools.partial` in a class slot) has no frame: the innermost
+# frame is then whatever was running when it fired, and that code never asked for the operation.
+OP_NAMES = {"sys._getframe": ("_getframe",), "os.system": ("system",), "os.fork": ("fork",), "os.forkpty": ("fork",),
+            "os.exec": ("exec",), "os.posix_spawn": ("spawn",), "os.spawn": ("spawn",), "os.kill": ("kill",),
+            "os.killpg": ("kill",), "signal.pthread_kill": ("kill",), "gc.get_objects": ("get_objects",),
+            "gc.get_referrers": ("get_referrers",), "gc.get_referents": ("get_referents",),
+            "sys._current_frames": ("_current_frames",), "sys.settrace": ("settrace",),
+            "sys.setprofile": ("setprofile",), "open": ("open",)}
+_IMPLICIT = frozenset({"__init__", "__new__", "__call__", "__enter__", "__exit__", "__iter__", "__next__"})
 
 
 def canonical(path: str, base: str = "/", _norm=os.path.normpath, _join=os.path.join, _real=os.path.realpath) -> str:
@@ -296,6 +306,21 @@ class Guard:
             _audit("swerl.outcome", node, phase, status, bool(forged))
 
     def _check(self, event: str, args: tuple):
+        reason = self._rule(event, args)
+        if reason is None and self.armed and self._needs_asker(event, args):
+            reason = self._unasked(event, args)
+        return reason
+
+    def _needs_asker(self, event: str, args: tuple) -> bool:
+        """The operations that need code that asked for them (see `_unasked`); an `open` only of a guarded file."""
+        if event == "open":
+            path = args[0] if args else None
+            path = os.fsdecode(path) if isinstance(path, bytes) else path
+            return isinstance(path, str) and self._hot(*self._target(path))
+        return (event in OP_NAMES or event in PROCESS or event in REACH or event.startswith("ctypes.")
+                or (event == "object.__getattr__" and len(args) > 1 and args[1] in FRAME_ATTRS))
+
+    def _rule(self, event: str, args: tuple):
         if event == "sys.addaudithook":
             return "adds an audit hook" if self.installed else None
         if event in PROCESS or event in REACH or event.startswith("ctypes."):
@@ -314,6 +339,61 @@ class Guard:
         if event == "pickle.find_class":
             return self._unpickle(args)
         return None
+
+    def _unasked(self, event: str, args: tuple):
+        """While tests run, an operation needs code that asked for it. The innermost frame must name it; where that
+        frame is standard-library code, the first frame outside the standard library must name the library function
+        it entered (the class, for a constructor). A C callable fired by C code (a weakref callback at a function's
+        return, a `partial` in a class slot) leaves no frame of its own, so neither holds for it: the frame it
+        interrupted asked for nothing."""
+        inner = self._innermost()
+        if inner is None:
+            return None
+        if not self._names_op(inner, event, args):
+            return f"{event} that no code on the stack asked for (innermost {self._where(inner)}): a callback"
+        chain, f = [], inner
+        while f is not None and self._stdlib(f.f_code.co_filename):
+            if f.f_code.co_filename.startswith("<frozen importlib"):
+                return None  # a module's own top-level code, run by an import statement that asked for it
+            chain.append(f)
+            f = f.f_back
+        if not chain or f is None:
+            return None
+        entry = chain[-1].f_code
+        name = entry.co_name
+        if name in _IMPLICIT:
+            name = getattr(entry, "co_qualname", name).split(".")[-2:][0]
+        elif name == "<lambda>" and entry.co_filename.endswith("logging/__init__.py"):
+            name = "currentframe"
+        if name.startswith("<") or not self._names(f, name, exact=True):
+            return (f"{event} through {self._where(chain[-1])} that {self._where(f)} did not call by name: "
+                    "a callback")
+        return None
+
+    def _names_op(self, f, event: str, args: tuple) -> bool:
+        code = f.f_code
+        if event.startswith("ctypes."):  # code that uses ctypes imports it (or is ctypes)
+            return "/ctypes/" in code.co_filename or "ctypes" in f.f_globals or self._names(f, "ctypes", exact=True)
+        if event == "object.__getattr__":
+            return self._names(f, str(args[1]), exact=True)
+        words = OP_NAMES.get(event)
+        if words is None:  # raised by Python code (subprocess.Popen, pty.spawn): the raiser calls sys.audit
+            return self._names(f, "audit", exact=True)
+        return any(self._names(f, w) for w in words)
+
+    @staticmethod
+    def _names(f, word: str, exact: bool = False) -> bool:
+        """`f`'s code names `word` (an identifier it loads, a variable, a string constant, a module global)."""
+        code = f.f_code
+        pool = (*code.co_names, *code.co_varnames, *code.co_freevars, *code.co_cellvars,
+                *(c for c in code.co_consts if type(c) is str))
+        if exact:
+            return word in pool or word in f.f_globals
+        return any(word in n for n in pool)
+
+    @staticmethod
+    def _stdlib(filename: str) -> bool:
+        return filename.startswith(("<frozen", _STDLIB + "/")) and "-packages/" not in filename
 
     def _frame_attr(self, name: str):
         """`__code__` read directly by changed code (inspect.signature reading it is ordinary); a frame reached

@@ -395,7 +395,7 @@ def strict(value, _record=_record):
     return value
 
 
-def compare(left, right, ne=False, _record=_record):
+def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe):
     """`left == right` (`!=` with `ne`) as a test file's assert sees it, decided here.
 
     When one side is a builtin value k and the other is not, the other side is asked about k several times,
@@ -406,7 +406,11 @@ def compare(left, right, ne=False, _record=_record):
     guard = _STATE.get("guard")
     if guard is None:  # the strict asserts were installed with it: someone removed it
         raise AssertionError("swerl: the strict-assert state was changed")
-    result, found = _judge(left, right, ne, guard, 0)
+    try:
+        names = _nameable(_getframe(1))  # the test code: the rewritten assert called us
+    except Exception:
+        names = frozenset()
+    result, found = _judge(left, right, ne, guard, 0, (names, lit))
     for v in (left, right):
         found = found or _quiet_single(v, guard)
     if found:
@@ -443,6 +447,65 @@ def _own_compare(t: type, guard) -> bool:
     return False
 
 
+_SCALARS = (int, float, complex, str, bytes, bool, type(None))
+_NO_VALUE = ("no value",)  # a sentinel no conversion returns
+
+
+def _commit(u, k):
+    """u's own value as a builtin of k's type, taken before u is compared with anything in this assert: a
+    builtin subclass gives its builtin payload (the builtin's own method, not an override), anything else is
+    converted (`float(u)`, `str(u)`, ...). The assert then needs this value to equal k as builtins do: a value
+    that decides what it equals once it sees k (a guess from the input, a predicate, a library wrapper around
+    one) has nothing to decide from when it must commit. `_NO_VALUE` when it has none (or None is expected)."""
+    import warnings
+
+    kt = type(k)
+    with warnings.catch_warnings():  # a conversion's deprecation warning is no answer (tests may turn them into errors)
+        warnings.simplefilter("ignore")
+        try:
+            for base, own in ((str, str.__str__), (bytes, bytes.__bytes__), (float, float.__float__),
+                              (complex, complex.__complex__), (int, int.__int__)):
+                if isinstance(u, base) and getattr(base, own.__name__, None) is own:
+                    v = own(u)
+                    break
+            else:
+                if kt is type(None) or (kt is bytes and hasattr(type(u), "__index__")):  # bytes(n) is n zero bytes
+                    return _NO_VALUE
+                v = {bool: bool, int: int, float: float, complex: complex, str: str, bytes: bytes}[kt](u)
+                if type(v) is not kt and isinstance(v, (str, bytes)):  # __str__ may return a subclass
+                    v = (str.__str__ if isinstance(v, str) else bytes.__bytes__)(v)
+        except Exception:
+            return _NO_VALUE
+    return v if type(v) in _SCALARS else _NO_VALUE
+
+
+def _committed_finding(u, k, committed, res, ne: bool):
+    """A finding when u said it equals k (for `!=`: that it does not differ) but the value it committed to before
+    seeing k is not k."""
+    if not _says_equal(res, ne) or (committed is not _NO_VALUE and _says_equal(committed == k)):
+        return None
+    own = "has no value of that type" if committed is _NO_VALUE else f"whose own value is {committed!r}"
+    return f"a {type(u).__name__} that compares equal to {k!r} but {own}"
+
+
+def _honoured(u, ctx) -> bool:
+    """A matcher (pytest's approx, mock.ANY) counts as one only where it can be the test's own expectation: the
+    test module can name it, and the other side is not a literal written in the assert (a test does not write
+    `approx(x) == 2.5`; a value the code under test returned does). Anything else is an ordinary value."""
+    names, k_literal = ctx
+    return ("ANY" if type(u).__name__ == "_ANY" else "approx") in names and not k_literal
+
+
+def _nameable(frame) -> frozenset:
+    """The matchers the asserting test code can name (`approx` or `pytest.approx`; `ANY` or `mock.ANY`): in its
+    module's namespace or among its own names (a local `from unittest import mock`)."""
+    code, space = frame.f_code, frame.f_globals
+    known = {w for w in ("approx", "pytest", "ANY", "mock", "unittest")
+             if w in space or w in code.co_names or w in code.co_varnames or w in code.co_freevars}
+    return frozenset(({"approx"} if known & {"approx", "pytest"} else set()) |
+                     ({"ANY"} if known & {"ANY", "mock", "unittest"} else set()))
+
+
 def _far_values(k, n: int = 5) -> list:
     """Numbers outside any usual tolerance of k (0.1% to 1000x its scale away) written to k's own places, so
     neither closeness nor the number of decimals tells k from them."""
@@ -465,7 +528,7 @@ def _far_approx(other, expected) -> list:
     return [a for a in made if not _says_equal(a == expected)]
 
 
-def _both_objects(left, right, ne: bool, guard):
+def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     """Neither side builtin: a side that is no genuine library type must not equal a fresh unrelated object
     (asked among the real comparison, in random order); with pytest's approx on the other side, the non-library
     side is also asked against approx of values far from the expected one."""
@@ -476,43 +539,59 @@ def _both_objects(left, right, ne: bool, guard):
         return _ask(left, right, True, ne), None
     other = right if sides[0][1] else left
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
-    expected = getattr(other, "expected", None) if _matcher(type(other), guard) else None
+    expected = getattr(other, "expected", None) if _matcher(type(other), guard) and _honoured(other, (ctx[0], False)) \
+        else None
     if type(expected) in (int, float):
         asked += [("x", a) for a in _far_approx(other, expected)]
     random.SystemRandom().shuffle(asked)
     asked = [("x", _Unrelated()), *asked, ("x", _Unrelated())]
     u, u_left = sides[0]
+    committed = _commit(u, expected) if type(expected) in (int, float, complex) else None
     answers = [(w, _ask(u, x, u_left, ne)) for w, x in asked]
     on_k = [r for w, r in answers if w == "k"]
     if len({_says_equal(r, ne) for r in on_k}) > 1:
         return on_k[-1], f"a {type(u).__name__} that answers differently when compared with the same object again"
     if any(_says_equal(r, ne) for w, r in answers if w == "x"):
         return on_k[-1], f"a {type(u).__name__} that compares equal to an unrelated object or a far value"
+    if committed is not None and _says_equal(on_k[-1], ne) and (committed is _NO_VALUE or _ask(other, committed,
+                                                                                                  True, False) is not True):
+        own = "has no number" if committed is _NO_VALUE else f"whose own value is {committed!r}"
+        return on_k[-1], f"a {type(u).__name__} that compares equal to {other!r} but {own}"
     return on_k[-1], None
 
 
-def _judge(left, right, ne: bool, guard, depth: int):
-    """(the comparison's result, a finding or None)."""
+def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 0)):
+    """(the comparison's result, a finding or None). `ctx`: the matchers the test module can name, and which
+    operands of the assert were literals in its source (bit 1 left, bit 2 right; only at the top)."""
     tl, tr = type(left), type(right)
     if tl in _EXACT and tr in _EXACT:
-        if depth < 3 and tl is tr and tl in (tuple, list) and len(left) == len(right) and not ne:
-            for i in range(len(left)):
+        if depth < 3 and tl is tr and not ne and (
+                (tl in (tuple, list) and len(left) == len(right)) or
+                (tl is dict and all(type(x) in _SCALARS for x in left) and left.keys() == right.keys())):
+            inner = (ctx[0], 0)
+            for i in (left if tl is dict else range(len(left))):
                 if left[i] is right[i]:
                     continue
-                res, found = _judge(left[i], right[i], False, guard, depth + 1)
+                res, found = _judge(left[i], right[i], False, guard, depth + 1, inner)
                 if isinstance(res, BaseException) or found or not _truthy(res):
                     return (res if isinstance(res, BaseException) else _truthy(res)), found
             return True, None
         return _ask(left, right, True, ne), None
     if tl not in _EXACT and tr not in _EXACT:
-        if _matcher(tl, guard) and _matcher(tr, guard):
-            return _ask(left, right, True, ne), None
-        return _both_objects(left, right, ne, guard)
+        if _matcher(tl, guard) and _matcher(tr, guard):  # a matcher matches values, not another matcher
+            res = _ask(left, right, True, ne)
+            both = "two matchers that compare equal" if _says_equal(res, ne) and left is not right else None
+            return res, both
+        return _both_objects(left, right, ne, guard, ctx)
     u, k, u_left = (right, left, False) if tl in _EXACT else (left, right, True)
-    copies = _perturbed(k, _own_compare(type(u), guard))
-    if not copies or _matcher(type(u), guard):
+    if _matcher(type(u), guard) and _honoured(u, (ctx[0], bool(ctx[1] & (2 if u_left else 1)))):
         return _ask(u, k, u_left, ne), None
-    return _questions(u, k, u_left, ne, copies)
+    committed = _commit(u, k) if type(k) in _SCALARS and not ne else None  # before u sees anything of this assert
+    copies = _perturbed(k, _own_compare(type(u), guard))
+    res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
+    if not found and committed is not None:
+        found = _committed_finding(u, k, committed, res, ne)
+    return res, found
 
 
 def _truthy(res):
@@ -548,6 +627,13 @@ def _questions(u, k, u_left: bool, ne: bool, copies: list):
     return on_k[-1], found
 
 
+def _literal(node: ast.expr) -> bool:
+    """A number, text or None written in the assert itself (also `-2.5`): the test's own expectation."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in _SCALARS
+
+
 class _AssertCompares(ast.NodeTransformer):
     """Inside an assert: `a == b` / `a != b` becomes `compare(a, b, ne)`; the operands of a chained comparison
     pass through `strict`."""
@@ -556,7 +642,9 @@ class _AssertCompares(ast.NodeTransformer):
         self.generic_visit(node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             ne = isinstance(node.ops[0], ast.NotEq)
-            return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne)]), node)
+            lit = (1 if _literal(node.left) else 0) | (2 if _literal(node.comparators[0]) else 0)
+            return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne),
+                                                       ast.Constant(lit)]), node)
         if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
             node.left = _call("strict", [node.left])
             node.comparators = [_call("strict", [c]) for c in node.comparators]
@@ -589,7 +677,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "_judge", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
+_COMPARISON = ("compare", "strict", "_judge", "_commit", "_committed_finding", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
                "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near",
                "_own_compare", "_both_objects", "_far_approx", "_far_values", "_places")
 
@@ -622,6 +710,9 @@ def install_strict_asserts(guard) -> None:
         _MARKS.update(compare="\x00swerl:compare:" + token, strict="\x00swerl:strict:" + token)
         frozen = _frozen()
         table = {_MARKS["compare"]: frozen["compare"], _MARKS["strict"]: frozen["strict"]}
+        # where the comparison hands control to an operand's own methods, that code is the patch's as far as the
+        # guard is concerned: a C callable it left behind (a weakref callback, a slot) fires there with no frame
+        guard.tainted.update(frozen[n].__code__ for n in ("_ask", "_commit", "_equals"))
 
         def _rewrite_test(*args, _compile=rewrite._rewrite_test, _table=table, _bind=_bind, **kwargs):
             """pytest 5+: (hash or stat, code); older: code. Its helpers are defaults, which no test may read."""
