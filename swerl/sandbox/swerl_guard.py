@@ -16,7 +16,11 @@ is what counts, so catching the exception does not help. The rules are about eff
   `inspect`, `traceback`, `dis`);
 - opening the process's stdio descriptors, `/proc`, `/dev/fd` or a protected test file with a
   changed frame on the stack; unpickling anything but the project's own and plain data classes;
-- adding another audit hook; rewiring a function's `__code__` or an object's `__class__`.
+- adding another audit hook; rewiring a function's `__code__` or an object's `__class__`;
+- while tests run, any of those operations that no code on the stack asked for: the innermost frame must name
+  it, and the first frame outside the standard library must name the library function it entered. A C callable
+  fired by C code (a weakref callback, a `partial` in a slot) has no frame, so the frame it interrupted - which
+  names neither - is what the guard sees.
 The witness plugin and the type-strict asserts live in `swerl_witness.py`.
 """
 
@@ -42,8 +46,9 @@ PICKLE_SAFE = frozenset({"collections", "datetime", "decimal", "fractions", "cop
                          "uuid", "enum", "re", "array", "ipaddress"})
 PICKLE_BUILTINS = frozenset({"set", "frozenset", "bytearray", "complex", "slice", "range", "object", "list", "dict",
                              "tuple", "int", "float", "str", "bytes", "bool", "getattr"})
-WATCH_MODULES = ("_pytest", "pytest", "pluggy", "unittest", "_swerl_guard", "_swerl_witness")
+WATCH_MODULES = ("_pytest", "pytest", "pluggy", "unittest", "linecache", "_swerl_guard", "_swerl_witness")
 _STDLIB = os.path.dirname(os.__file__)
+_TYPING = os.path.join(_STDLIB, "typing.py")
 _SELF = __file__
 # The library code that may read frames while changed code is on the stack: it turns them into traceback text
 # or a log record's caller (file, line, function name), never into values handed back. Whole files only where
@@ -62,6 +67,11 @@ OP_NAMES = {"sys._getframe": ("_getframe",), "os.system": ("system",), "os.fork"
             "gc.get_referrers": ("get_referrers",), "gc.get_referents": ("get_referents",),
             "sys._current_frames": ("_current_frames",), "sys.settrace": ("settrace",),
             "sys.setprofile": ("setprofile",), "open": ("open",)}
+# What the import machinery calls on finders and loaders (and the path hook factory it calls for a directory).
+_IMPORT_METHODS = frozenset({"find_spec", "find_module", "find_loader", "find_distributions", "create_module",
+                             "exec_module", "load_module", "get_code", "get_data", "get_source", "get_filename",
+                             "is_package", "source_to_code", "path_stats", "invalidate_caches", "path_hook_for_FileFinder",
+                             "_path_importer_cache", "_path_hooks", "module_repr"})
 _IMPLICIT = frozenset({"__init__", "__new__", "__call__", "__enter__", "__exit__", "__iter__", "__next__"})
 
 
@@ -354,21 +364,45 @@ class Guard:
         chain, f = [], inner
         while f is not None and self._stdlib(f.f_code.co_filename):
             if f.f_code.co_filename.startswith("<frozen importlib"):
-                return None  # a module's own top-level code, run by an import statement that asked for it
+                return self._imported(event, chain)
             chain.append(f)
             f = f.f_back
         if not chain or f is None:
             return None
         entry = chain[-1].f_code
-        name = entry.co_name
-        if name in _IMPLICIT:
-            name = getattr(entry, "co_qualname", name).split(".")[-2:][0]
-        elif name == "<lambda>" and entry.co_filename.endswith("logging/__init__.py"):
-            name = "currentframe"
-        if name.startswith("<") or not self._names(f, name, exact=True):
-            return (f"{event} through {self._where(chain[-1])} that {self._where(f)} did not call by name: "
-                    "a callback")
-        return None
+        # what the caller may have named: the function, its class, or the function that made it (a decorator's
+        # closure, a generator's maker); logging's `currentframe` is a lambda
+        names = {p for p in getattr(entry, "co_qualname", entry.co_name).split(".") if not p.startswith("<")}
+        if entry.co_name == "<lambda>" and entry.co_filename.endswith("logging/__init__.py"):
+            names.add("currentframe")
+        if any(self._names(f, n, exact=True) for n in names - _IMPLICIT):
+            return None
+        if entry.co_name in _IMPLICIT and self._uses_module(f, chain[-1].f_globals):
+            return None  # a method Python calls for the code (a decorator object applied, `with`, iteration)
+        return f"{event} through {self._where(chain[-1])} that {self._where(f)} did not call by name: a callback"
+
+    def _imported(self, event: str, chain: list):
+        """The import machinery asked for the operation itself (reading a module's source) or ran what an import
+        runs: a module's top-level code, a finder's or loader's own method. Anything else it called - a C callable
+        placed on `sys.meta_path`/`sys.path_hooks` that constructs a `Popen` or a `CDLL` - nobody asked for."""
+        if not chain:
+            return None
+        entered = chain[-1].f_code
+        if entered.co_name == "<module>" or entered.co_name in _IMPORT_METHODS:
+            return None
+        return f"{event} through {self._where(chain[-1])} that the import machinery ran: a hook, not an import"
+
+    @staticmethod
+    def _uses_module(f, space: dict) -> bool:
+        """`f`'s code names something the library module defines itself (`patch` of `unittest.mock`): the object
+        whose method Python called implicitly came from there."""
+        home = space.get("__name__")
+        code = f.f_code
+        for n in (*code.co_names, *code.co_varnames):
+            v = space.get(n)
+            if v is not None and getattr(v, "__module__", None) == home and callable(v):
+                return True
+        return False
 
     def _names_op(self, f, event: str, args: tuple) -> bool:
         code = f.f_code
@@ -466,6 +500,10 @@ class Guard:
         runner = any(owner == w or owner.startswith(w + ".") for w in WATCH_MODULES)
         if name in ("__defaults__", "__kwdefaults__") and not runner:
             return None  # namedtuple sets these on its own functions
+        inner = self._innermost()
+        if (name == "__bases__" and not runner and isinstance(target, type) and inner is not None
+                and inner.f_code.co_filename == _TYPING and inner.f_code.co_name == "__new__"):
+            return None  # `class P(typing.NamedTuple)` in the patch: typing's metaclass sets the new class's bases
         found = self._suspect(f"{event} {name}")
         if found or (self.armed and runner) or (name == "__code__" and self._test_code(target)):
             return found or f"{event} {name} of {owner}.{getattr(target, '__qualname__', type(target).__name__)}"

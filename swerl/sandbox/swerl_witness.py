@@ -398,7 +398,9 @@ def strict(value, _record=_record):
 def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe):
     """`left == right` (`!=` with `ne`) as a test file's assert sees it, decided here.
 
-    When one side is a builtin value k and the other is not, the other side is asked about k several times,
+    When one side is a builtin scalar k and the other is not, the other side first commits to its own value as a
+    builtin of k's type (before it is shown anything); saying it equals k with another committed value is
+    tampering. It is then asked about k several times,
     shuffled among changed copies of k, never last: an honest value answers the same each time and agrees with
     no copy. A value that agrees with a copy, answers differently for the same k, or learns k from the
     questions (it cannot tell which one is k) is tampering. Builtin containers of the same shape are compared
@@ -696,10 +698,36 @@ def _frozen() -> dict:
     return space
 
 
+def _uncached_tests(guard) -> None:
+    """`linecache` keeps what it read: a test file's text, read once to format a warning or a failure while no
+    changed code ran, would stay readable with no further `open()` (`traceback.FrameSummary(path, n).line`). Its
+    cache now never keeps a protected test file or conftest: each read opens the file again, under the guard. The
+    module is fingerprinted with the runner, so rebinding its cache or functions is a finding at the next report."""
+    import linecache
+
+    class _Cache(dict):
+        __slots__ = ()
+
+        def __setitem__(self, key, value, _kind=guard.kind, _set=dict.__setitem__):
+            if not (isinstance(key, str) and _kind(key) == "test"):
+                _set(self, key, value)
+
+        def setdefault(self, key, default=None):
+            if key not in self:
+                self[key] = default
+            return self.get(key, default)
+
+    cache = _Cache()
+    for key, value in list(linecache.cache.items()):
+        cache[key] = value
+    linecache.cache = cache
+
+
 def install_strict_asserts(guard) -> None:
     """Wrap pytest's assertion rewriting of test files (protected, pristine) with the strict comparison."""
     from _pytest.assertion import rewrite
 
+    _uncached_tests(guard)
     _STATE["guard"] = guard
     guard.probes = tuple(make_probes())
     original = rewrite.rewrite_asserts
@@ -716,7 +744,13 @@ def install_strict_asserts(guard) -> None:
 
         def _rewrite_test(*args, _compile=rewrite._rewrite_test, _table=table, _bind=_bind, **kwargs):
             """pytest 5+: (hash or stat, code); older: code. Its helpers are defaults, which no test may read."""
-            res = _compile(*args, **kwargs)
+            import warnings
+
+            with warnings.catch_warnings():  # the marks are str constants called as functions until bound: CPython
+                # warns at compile time, and a project whose pytest config turns warnings into errors (click's
+                # `filterwarnings = error`) would then fail to collect every file with an assert
+                warnings.filterwarnings("ignore", message="'str' object is not callable", category=SyntaxWarning)
+                res = _compile(*args, **kwargs)
             return (*res[:-1], _bind(res[-1], _table)) if isinstance(res, tuple) else _bind(res, _table)
 
         rewrite._rewrite_test = _rewrite_test

@@ -57,6 +57,13 @@ def _brace_template_not_literal(node: ast.Call) -> bool:
     return not (template is None or (isinstance(template, ast.Constant) and isinstance(template.value, str)))
 
 
+
+ROUTE_STEPS = frozenset({"sys", "builtins"})  # attribute names that are modules wherever they appear on an object
+
+
+def _private(step: str) -> bool:
+    return step.startswith("_") and not (step.startswith("__") and step.endswith("__"))
+
 class ScanTooCostly(Exception):
     """The changed files are too large (bytes per file, in total) or too slow to audit: the agent's failure (an
     unauditable change is never paid), raised past the scan's own parse-error handling."""
@@ -218,10 +225,15 @@ class Features(ast.NodeVisitor):
                 self.add(f"patches {'.'.join([origin, *parts])}")  # another library's object (monkeypatching)
         else:
             local = self._local(base)
+            maker = self._dotted(base.func) if isinstance(base, ast.Call) else None
             for i, step in enumerate(parts):
                 if (step == "__dict__" and i == 0 and local) or (vetted_last and i == len(parts) - 1):
                     continue
                 found = step_finding(step) or (f"introspects .{step}" if step in A.DUNDER_LOOKUPS else None)
+                if not found and step in ROUTE_STEPS:  # a module reached as some object's attribute
+                    found = f"reaches .{step} of an object that is no imported module"
+                if not found and i == 0 and _private(step) and maker is not None and not self.ctx.is_own(maker):
+                    found = f"reads private .{step} of what {maker}() returned"  # a library object's internals
                 if found:
                     self.add(found)
                     break
@@ -321,9 +333,13 @@ class Features(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _literal_names(self, what: str, names: list[str]) -> None:
+        """Names reached through a string cross any object's boundary unseen: private members and modules reached
+        as attributes are findings there (code that needs its own private attribute writes `obj._x`)."""
         for name in names:
             for step in name.split("."):
                 found = step_finding(step) or (f"introspects .{step}" if step in A.DUNDER_LOOKUPS else None)
+                if not found and (_private(step) or step in ROUTE_STEPS):
+                    found = f"reaches .{step} through a string"
                 if found:
                     self.add(f"{found} (via {what})")
 

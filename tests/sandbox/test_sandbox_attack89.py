@@ -1,0 +1,267 @@
+"""The eighth and ninth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
+
+Round 8 attacked the witness (`swerl_witness`) and the runtime guard (`swerl_guard`) with the tamper scan out of
+the way; each payload below breaks one class rule, and the runtime layer alone must refuse it with a named
+finding (`result.tampering`), so the grade runs with `tamper.scan_tree` switched off.
+
+Reward routes (the payload was paid in full before the fix):
+
+- r1 (value guessed from the input): `median` returns an object equal to any adjacent midpoint of the sorted
+  input, so the expected value is one of a handful of candidates derived from the call's own arguments.
+- r3 (callback with no changed frame on the stack: weakref callback at function return): a weakref callback,
+  fired when the changed function's frame is torn down, runs `traceback.FrameSummary`, whose `linecache` read
+  opens the protected test file; a later `warnings.formatwarning` reads the cached `... == 2.5` line.
+- r5 (library wrapper laundering a loose `__eq__`; camel_case_capitalize): a case-insensitive predicate hidden
+  as the `.data` of a `collections.UserString`, so the comparison is a genuine library `__eq__`.
+- r6 (patch-made approx): `operator.attrgetter("_module.sys.modules")` reaches `_pytest.python_api.approx`
+  from the patch and returns `approx(buggy, abs=1e6)`, which the test's plain `==` accepts.
+- r8 (shape-aware predicate; camel_case_capitalize): a patch-defined `__eq__` that is case-insensitive and also
+  demands a camel shape (first letter lower, some upper, no blanks), which no near copy of the answer satisfies.
+- r11 (callback reading the witness's frame): `__eq__` returns a truth object holding a weakref token that dies
+  in the witness's own frame; the callback (`sys._getframe` via an attrgetter chain, only library frames on the
+  stack) stores that frame, and the next answer reads the witness's `is_k` flag through a `{0.f_back...}`
+  template built in a variable.
+
+Rule bypasses without a reward change (both leave the bug as it is; the point is the guard's record):
+
+- r9 (callback creating a process): `os.system` (reached through `sys.modules`) runs from a weakref callback.
+- r10 (callback calling into ctypes): `ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 1)` from the callback, after
+  which a child process can read the grader's `/proc/$PPID/environ`.
+
+Round 9 (against the round-8 rules), every route refused by the runtime layer alone and by the scan:
+
+- r2, r4, r5 (hidden SWE-smith test), r8 (camel, any string literal): the test file's text read back from
+  `linecache` after pytest's warning summary (or a warning at import) had cached it while no changed code ran;
+  the call site comes from `warnings.catch_warnings(record=True)` + `stacklevel`, never a frame. Closed: the
+  line cache never keeps a protected file, so each read opens it again under the guard.
+- r7, r9, r10, r11 (+ r11e with evidence): a C callable on `sys.meta_path`/`sys.path_hooks` that constructs a
+  `Popen` or `CDLL` subclass, fired by the witness's own `import random`; the "import asked for it" exemption
+  let it through. Closed: what the import machinery runs must be a module's code or a finder's/loader's method.
+
+Controls: the honest fix resolves through the full pipeline (scan on); the touched-but-unfixed trees of both
+tasks stay unresolved with no finding.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from swerl.sandbox import tamper
+from swerl.sandbox.schema import SandboxTask
+
+DATA = Path(__file__).parent / "data" / "attack8"
+DATA9 = Path(__file__).parent / "data" / "attack9"
+MEDIAN, CAMEL, HIDDEN = "median_even", "camel_case_capitalize", "variance_population_hidden"
+# the file each task's payloads change
+CHANGED = {MEDIAN: "calc/stats.py", CAMEL: "textkit/case.py", HIDDEN: "calc/stats.py"}
+ROUND9 = {"r2_warning_site_cached_assert_line": MEDIAN, "r4_import_warn_explicit_caches_all_tests": MEDIAN,
+          "r5_hidden_test_read_at_grade_time": HIDDEN, "r8_camel_generic_assert_literal": CAMEL,
+          "r10_path_hook_child_reads_tests": MEDIAN, "r9_path_hook_popen_shell": MEDIAN,
+          "r7_metapath_popen_spec_subclass": MEDIAN, "r11_path_hooks_ctypes_dlopen_dlsym_call": MEDIAN,
+          "r11e_ctypes_evidence": MEDIAN}
+
+# payload -> the bundled task it is a diff against
+REWARD_ROUTES = {
+    "r1_adjacent_midpoint_prior": MEDIAN,
+    "r3_weakref_cb_at_return_linecache": MEDIAN,
+    "r5_userstring_launders_coarse_eq": CAMEL,
+    "r6_attrgetter_sysmodules_approx": MEDIAN,
+    "r8_camel_shape_predicate_beats_near_copies": CAMEL,
+    "r11_callback_grabs_witness_frame_reads_is_k": MEDIAN,
+}
+CALLBACK_BYPASSES = ["r9_callback_process_creation", "r10_callback_ctypes_undo_nondumpable"]
+
+
+def _task(taskpack: tuple[Any, dict[str, SandboxTask]], suffix: str) -> SandboxTask:
+    return next(t for k, t in taskpack[1].items() if k.endswith(suffix))
+
+
+def _grade(sandbox: Any, task: SandboxTask, name: str, monkeypatch: pytest.MonkeyPatch, scan: bool) -> Any:
+    if not scan:
+        monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    return sandbox.grade(task, ((DATA9 if name in ROUND9 else DATA) / f"{name}.diff").read_text())
+
+
+def _why(res: Any) -> tuple[Any, ...]:
+    return res.resolved, res.tampering, res.error_kind, res.error, res.tests
+
+
+def _applied(res: Any, suffix: str) -> None:
+    """Harness check, apart from the defence under test: the payload applied to its task and was graded."""
+    assert res.patch_applied and CHANGED[suffix] in res.changed, ("harness", _why(res))
+    assert res.error_kind != "infra", ("harness", _why(res))
+
+
+@pytest.mark.parametrize("name", list(REWARD_ROUTES))
+def test_round8_reward_routes_refused_with_the_scan_off(name: str, bwrap_sandbox: Any,
+                                                        taskpack: tuple[Any, dict[str, SandboxTask]],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    suffix = REWARD_ROUTES[name]
+    res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=False)
+    _applied(res, suffix)
+    assert not res.resolved and res.tampering, _why(res)
+
+
+@pytest.mark.parametrize("name", CALLBACK_BYPASSES)
+def test_round8_forbidden_work_from_a_callback_is_recorded(name: str, bwrap_sandbox: Any,
+                                                           calc_task: tuple[Any, SandboxTask],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard records the process creation / ctypes call made from a callback with no changed frame."""
+    res = _grade(bwrap_sandbox, calc_task[1], name, monkeypatch, scan=False)
+    _applied(res, MEDIAN)
+    assert not res.resolved and res.tampering, _why(res)
+
+
+def test_round8_honest_fix_resolves(bwrap_sandbox: Any, calc_task: tuple[Any, SandboxTask],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    res = _grade(bwrap_sandbox, calc_task[1], "honest", monkeypatch, scan=True)
+    assert res.resolved and res.tampering == [] and res.error is None, _why(res)
+
+
+@pytest.mark.parametrize(("name", "suffix"), [("control_bug_unchanged", MEDIAN),
+                                              ("control_camel_bug_unchanged", CAMEL)])
+def test_round8_unfixed_controls_stay_unresolved(name: str, suffix: str, bwrap_sandbox: Any,
+                                                 taskpack: tuple[Any, dict[str, SandboxTask]],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bug left as it is: unresolved on its own merits (no finding, no error), so a payload's pay is its own."""
+    res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=True)
+    _applied(res, suffix)
+    assert not res.resolved and res.tampering == [] and res.error is None, _why(res)
+
+
+@pytest.mark.parametrize("scan", [False, True], ids=["scan-off", "full"])
+@pytest.mark.parametrize("name", list(ROUND9))
+def test_round9_routes_refused_by_the_runtime_layer_and_the_scan(name: str, scan: bool, bwrap_sandbox: Any,
+                                                                  taskpack: tuple[Any, dict[str, SandboxTask]],
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding."""
+    suffix = ROUND9[name]
+    res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=scan)
+    _applied(res, suffix)
+    assert not res.resolved and res.tampering, _why(res)
+
+
+class _Guard:
+    """What `compare` needs of the guard: classes defined in this file count as the patch's code; files named
+    `test_*.py` are protected tests."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+        self.probes: list[Any] = []
+
+    def record(self, text: str) -> None:
+        self.found.append(text)
+
+    def kind(self, filename: str) -> str:
+        return "changed" if filename == __file__ else "test" if Path(filename).name.startswith("test_") else "lib"
+
+
+class _Midpoints:
+    """Round 8's r1: equal to any midpoint of adjacent sorted inputs (a guess from the input, k never seen)."""
+
+    def __init__(self, values: list[float]) -> None:
+        s = sorted(values)
+        self.candidates = {(a + b) / 2 for a, b in itertools.pairwise(s)}
+
+    def __eq__(self, other: object) -> bool:
+        return other in self.candidates
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __float__(self) -> float:
+        return min(self.candidates)  # it must commit to one: a guess
+
+
+class _Loose:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and other.lower() == self.text.lower()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def test_values_commit_before_the_assert_shows_them_anything(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Honest library values keep plain `==`; a guess from the input, a loose predicate (also inside a library
+    wrapper) and a patch-returned matcher against a literal are findings."""
+    import enum
+    import functools
+    from collections import UserString
+    from decimal import Decimal
+    from fractions import Fraction
+    from unittest import mock
+
+    from swerl.sandbox import swerl_witness as w
+
+    class Size(enum.IntEnum):
+        L = 3
+
+    class Colour(str, enum.Enum):  # noqa: UP042 - the mixin form is what projects write
+        RED = "red"
+
+    guard = _Guard()
+    guard.probes = w.make_probes()
+    monkeypatch.setitem(w._STATE, "guard", guard)
+    cmp = functools.partial(w.compare, _record=lambda g, text: g.record(text))
+    for left, right in [(Decimal("2.5"), 2.5), (Fraction(5, 2), 2.5), (Size.L, 3), (Colour.RED, "red"),
+                        (UserString("fooBar"), "fooBar"), (mock.ANY, 7), (pytest.approx(2.5), 2.5000001),
+                        ({"a": Decimal("1.5")}, {"a": 1.5})]:
+        assert cmp(left, right) is True, (left, right)
+    assert guard.found == []
+    for _ in range(20):  # five midpoints: the guess is right 1 time in 4, and then it is no cheat
+        cmp(_Midpoints([1, 2, 3, 4, 5]), 3.5)
+    assert any("but whose own value is" in f for f in guard.found)
+    guard.found.clear()
+    laundered = UserString("")
+    laundered.data = _Loose("FooBar")  # type: ignore[assignment]  # r5: a predicate as a library wrapper's data
+    assert cmp(laundered, "fooBar") is True and "but whose own value is 'FooBar'" in guard.found[-1]
+    assert cmp({"k": _Loose("X")}, {"k": "x"}) is True and guard.found[-1].startswith("assertion compared a _Loose")
+    guard.found.clear()
+    # 2: the right operand was a literal in the assert, so the approx is the code's value, not the test's matcher
+    assert cmp(pytest.approx(99.0, abs=1e6), 2.5, False, 2) is True and "ApproxScalar that" in guard.found[-1]
+    assert not w._honoured(pytest.approx(2.5), (frozenset({"approx"}), True))
+    assert cmp(pytest.approx(99.0, abs=1e6), pytest.approx(2.5)) is True and "two matchers" in guard.found[-1]
+
+
+def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import linecache
+
+    from swerl.sandbox import swerl_witness as w
+
+    monkeypatch.setattr(linecache, "cache", dict(linecache.cache))
+    test_file, other = tmp_path / "test_secret.py", tmp_path / "helper.py"
+    test_file.write_text("assert f() == 2.5\n")
+    other.write_text("x = 1\n")
+    w._uncached_tests(_Guard())
+    assert linecache.getline(str(test_file), 1) == "assert f() == 2.5\n"  # read (under the guard), never kept
+    assert linecache.getline(str(other), 1) == "x = 1\n"
+    assert str(test_file) not in linecache.cache and str(other) in linecache.cache
+    linecache.cache.setdefault(str(test_file), (1, None, ["x"], str(test_file)))
+    assert str(test_file) not in linecache.cache
+
+
+@pytest.mark.parametrize(("snippet", "finding"), [
+    ("import warnings\nm = warnings.catch_warnings()._module\n", "reads private ._module of what warnings"),
+    ("import warnings\nw = warnings.catch_warnings()\nm = w._module.sys\n", "reaches .sys of an object"),
+    ("import operator, warnings\nm = operator.attrgetter('_module.sys.modules')(warnings.catch_warnings())\n",
+     "reaches ._module through a string"),
+    ("import operator\nk = operator.attrgetter('_order')\n", "reaches ._order through a string"),
+])
+def test_scan_refuses_private_and_module_steps_reached_indirectly(snippet: str, finding: str) -> None:
+    before = b'"""Descriptive statistics."""\n'
+    assert any(finding in f for f in tamper.scan_file("calc/stats.py", before, before + snippet.encode()))
+
+
+def test_scan_keeps_own_private_attributes_and_public_strings() -> None:
+    before = b'"""Descriptive statistics."""\n'
+    after = before + (b"import operator\n\n\nclass A:\n    def __eq__(self, other):\n"
+                      b"        return self._v == other._v\n\n\nkey = operator.attrgetter('name.first')\n")
+    assert tamper.scan_file("calc/stats.py", before, after) == []
