@@ -49,6 +49,7 @@ PICKLE_BUILTINS = frozenset({"set", "frozenset", "bytearray", "complex", "slice"
 WATCH_MODULES = ("_pytest", "pytest", "pluggy", "unittest", "linecache", "_swerl_guard", "_swerl_witness")
 _STDLIB = os.path.dirname(os.__file__)
 _TYPING = os.path.join(_STDLIB, "typing.py")
+_LOGGING = os.path.join(_STDLIB, "logging", "__init__.py")
 _SELF = __file__
 # The library code that may read frames while changed code is on the stack: it turns them into traceback text
 # or a log record's caller (file, line, function name), never into values handed back. Whole files only where
@@ -191,9 +192,12 @@ class Guard:
         return None
 
     def _innermost(self, skip_passthrough: bool = False):
+        """The innermost frame; with `skip_passthrough`, past the library code that hands frames back to its caller
+        (`inspect`, `traceback`, ..., and `logging.currentframe`, a lambda over `sys._getframe`)."""
         for f in self._stack():
             name = f.f_code.co_filename
-            if skip_passthrough and name.startswith(_STDLIB) and os.path.basename(name) in PASSTHROUGH:
+            if skip_passthrough and name.startswith(_STDLIB) and (
+                    os.path.basename(name) in PASSTHROUGH or (f.f_code.co_name == "<lambda>" and name == _LOGGING)):
                 continue
             return f
         return None
@@ -220,7 +224,10 @@ class Guard:
         outcomes reach it as audit events; an outcome counts only when `Guard.outcome` raised it for `writer`
         (the witness's report) on the main thread with no changed code on the stack."""
         busy = threading.local()
-        check, changed_frame, main = self._check, self._changed_frame, _ident()
+        # the hook decides on a private copy: the public guard is reachable (through pytest's plugin objects), and a
+        # plain write to its caches or sets - poison, act, restore before the next report - is seen by no event
+        inner = self.private_copy()
+        check, changed_frame, main = inner._check, inner._changed_frame, _ident()
         outcome_code, finish_code = Guard.outcome.__code__, Guard.finish.__code__
         ended = []
 
@@ -257,6 +264,12 @@ class Guard:
                 if event == "swerl.finding":
                     emit("finding", str(args[0])[:2000] if args else "")
                     return
+                if event == "swerl.arm":  # the witness's collection hook: from here on the rules for tests apply
+                    inner.armed = True
+                    return
+                if event == "swerl.taint":  # code that counts as the patch's (only ever added)
+                    inner.tainted.update(c for c in (args[0] if args else ()) if type(c) is type(hook.__code__))
+                    return
                 if event == "swerl.outcome":
                     write_outcome(args)
                     return
@@ -273,6 +286,14 @@ class Guard:
                 raise RuntimeError(f"swerl grading guard: {reason}")
 
         return hook
+
+    def private_copy(self) -> "Guard":
+        """The same rules over state no one else holds: its own classification cache and tainted set (the file
+        sets and paths are immutable). The hook and the frozen comparison functions each decide on one."""
+        twin = object.__new__(Guard)
+        twin.__dict__.update(self.__dict__)
+        twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
+        return twin
 
     def record(self, reason: str, _audit=getattr(sys, "audit", None)) -> None:
         """A finding goes out at once as a signed record line (through the hook once installed; the emitter drops
@@ -377,8 +398,9 @@ class Guard:
             names.add("currentframe")
         if any(self._names(f, n, exact=True) for n in names - _IMPLICIT):
             return None
-        if entry.co_name in _IMPLICIT and self._uses_module(f, chain[-1].f_globals):
-            return None  # a method Python calls for the code (a decorator object applied, `with`, iteration)
+        if entry.co_name in _IMPLICIT - {"__init__", "__new__"} or (entry.co_name in _IMPLICIT
+                                                                     and self._uses_module(f, chain[-1].f_globals)):
+            return None  # a method Python calls for the code (`with`, iteration, a decorator object applied)
         return f"{event} through {self._where(chain[-1])} that {self._where(f)} did not call by name: a callback"
 
     def _imported(self, event: str, chain: list):
@@ -439,6 +461,8 @@ class Guard:
             return None
         if self._is_changed(f):
             return f"reads .{name} from {self._where(f)}"
+        if self.frame_kind(f) == "test":
+            return None  # the pristine test's own read, even when called back from changed code
         code = f.f_code
         if name in FUNCTION_PARTS or code.co_filename in _FORMATTERS or (code.co_filename, code.co_name) in _FRAME_READERS:
             return None

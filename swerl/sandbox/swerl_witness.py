@@ -28,6 +28,12 @@ CRITICAL_HOOKS = ("pytest_runtest_makereport", "pytest_pyfunc_call", "pytest_run
                   "pytest_runtest_teardown", "pytest_sessionfinish")
 
 
+def _arm(_audit=getattr(sys, "audit", None)) -> None:
+    """Tell the guard's hook (its private state) that collection began."""
+    if _audit is not None:
+        _audit("swerl.arm")
+
+
 def _record(guard, text: str, _audit=getattr(sys, "audit", None)) -> None:
     """A finding, sent straight to the guard's hook as an audit event (bound when the launcher loaded this file):
     no attribute of any object the tests can reach stands between a finding and the record. Below Python 3.8
@@ -166,6 +172,7 @@ class Witness:
             @hookimpl(tryfirst=True)
             def pytest_collection(self, session):
                 witness.guard.armed = True
+                _arm()
                 witness.pm = session.config.pluginmanager
                 witness.before = fingerprint(witness.guard.watch)
                 witness.hooks = hook_impls(witness.pm)
@@ -500,10 +507,10 @@ def _honoured(u, ctx) -> bool:
 
 def _nameable(frame) -> frozenset:
     """The matchers the asserting test code can name (`approx` or `pytest.approx`; `ANY` or `mock.ANY`): in its
-    module's namespace or among its own names (a local `from unittest import mock`)."""
-    code, space = frame.f_code, frame.f_globals
-    known = {w for w in ("approx", "pytest", "ANY", "mock", "unittest")
-             if w in space or w in code.co_names or w in code.co_varnames or w in code.co_freevars}
+    module's namespace or its locals (a local `from unittest import mock`). Not its code object: reading `f_code`
+    is an audited frame read, and an assert in a callback that changed code runs would make it one."""
+    space, local = frame.f_globals, frame.f_locals
+    known = {w for w in ("approx", "pytest", "ANY", "mock", "unittest") if w in space or w in local}
     return frozenset(({"approx"} if known & {"approx", "pytest"} else set()) |
                      ({"ANY"} if known & {"ANY", "mock", "unittest"} else set()))
 
@@ -691,6 +698,10 @@ def _frozen() -> dict:
     import types
 
     space = dict(globals())
+    guard = _STATE.get("guard")
+    # their own state and guard copy: the module's `_STATE` and the public guard are reachable through pytest's
+    # plugin objects, and a plain write to the guard's caches would change what the comparison decides
+    space["_STATE"] = {"guard": guard.private_copy() if hasattr(guard, "private_copy") else guard}
     for name in _COMPARISON:
         f = space[name]
         space[name] = types.FunctionType(f.__code__, space, f.__name__, f.__defaults__, f.__closure__)
@@ -740,7 +751,10 @@ def install_strict_asserts(guard) -> None:
         table = {_MARKS["compare"]: frozen["compare"], _MARKS["strict"]: frozen["strict"]}
         # where the comparison hands control to an operand's own methods, that code is the patch's as far as the
         # guard is concerned: a C callable it left behind (a weakref callback, a slot) fires there with no frame
-        guard.tainted.update(frozen[n].__code__ for n in ("_ask", "_commit", "_equals"))
+        codes = tuple(frozen[n].__code__ for n in ("_ask", "_commit", "_equals"))
+        guard.tainted.update(codes)
+        if hasattr(sys, "audit"):
+            sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
 
         def _rewrite_test(*args, _compile=rewrite._rewrite_test, _table=table, _bind=_bind, **kwargs):
             """pytest 5+: (hash or stat, code); older: code. Its helpers are defaults, which no test may read."""

@@ -196,6 +196,8 @@ class Features(ast.NodeVisitor):
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for n in [*node.decorator_list, *node.bases, *node.keywords]:
             self.visit(n)
+        if any(isinstance(stmt, (ast.Import, ast.ImportFrom)) for stmt in node.body):
+            self.add(f"imports inside the body of class {node.name}")  # `Cls.os.system`: a module no alias follows
         self._scoped("class", bound_in(node.body), node.body)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:

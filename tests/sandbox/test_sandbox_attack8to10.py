@@ -1,4 +1,4 @@
-"""The eighth and ninth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
+"""The eighth to tenth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
 
 Round 8 attacked the witness (`swerl_witness`) and the runtime guard (`swerl_guard`) with the tamper scan out of
 the way; each payload below breaks one class rule, and the runtime layer alone must refuse it with a named
@@ -38,6 +38,18 @@ Round 9 (against the round-8 rules), every route refused by the runtime layer al
   `Popen` or `CDLL` subclass, fired by the witness's own `import random`; the "import asked for it" exemption
   let it through. Closed: what the import machinery runs must be a module's code or a finder's/loader's method.
 
+Round 10 (against the round-9 rules):
+
+- r1-r4: the commit step's own frame holds k; the operand's `__float__`/`__str__` got a frame from
+  `logging.currentframe()` (a library lambda over `sys._getframe`, so the guard saw a library frame asking) and
+  read `k` from `_commit`'s locals. Closed: that lambda hands frames back like `inspect`, so the frame that
+  receives it is judged (changed code: refused).
+- r5, r6: poison the guard's classification cache (`guard._kinds[file] = "lib"`: a plain dict write no event
+  reports), create a process, call ctypes, read the (hidden) test file, restore before the next report. Closed by
+  construction: the hook and the frozen comparison decide on private copies of the guard's state, which nothing
+  the tests can reach holds. r7 is the same poisoning with the guard found through pytest's plugin objects
+  (no frame at all), which the private copies alone refuse.
+
 Controls: the honest fix resolves through the full pipeline (scan on); the touched-but-unfixed trees of both
 tasks stay unresolved with no finding.
 """
@@ -55,6 +67,7 @@ from swerl.sandbox.schema import SandboxTask
 
 DATA = Path(__file__).parent / "data" / "attack8"
 DATA9 = Path(__file__).parent / "data" / "attack9"
+DATA10 = Path(__file__).parent / "data" / "attack10"
 MEDIAN, CAMEL, HIDDEN = "median_even", "camel_case_capitalize", "variance_population_hidden"
 # the file each task's payloads change
 CHANGED = {MEDIAN: "calc/stats.py", CAMEL: "textkit/case.py", HIDDEN: "calc/stats.py"}
@@ -63,6 +76,10 @@ ROUND9 = {"r2_warning_site_cached_assert_line": MEDIAN, "r4_import_warn_explicit
           "r10_path_hook_child_reads_tests": MEDIAN, "r9_path_hook_popen_shell": MEDIAN,
           "r7_metapath_popen_spec_subclass": MEDIAN, "r11_path_hooks_ctypes_dlopen_dlsym_call": MEDIAN,
           "r11e_ctypes_evidence": MEDIAN}
+ROUND10 = {"r1_currentframe_commit_locals": MEDIAN, "r2_classbody_import_currentframe_format": MEDIAN,
+           "r3_hidden_variance_settles": HIDDEN, "r4_camel_settles": CAMEL,
+           "r5_guard_kinds_poisoned_process_and_test_read": MEDIAN,
+           "r6_hidden_guard_kinds_ctypes_process_test_read": HIDDEN, "r7_poison_guard_kinds_via_plugin": MEDIAN}
 
 # payload -> the bundled task it is a diff against
 REWARD_ROUTES = {
@@ -83,7 +100,8 @@ def _task(taskpack: tuple[Any, dict[str, SandboxTask]], suffix: str) -> SandboxT
 def _grade(sandbox: Any, task: SandboxTask, name: str, monkeypatch: pytest.MonkeyPatch, scan: bool) -> Any:
     if not scan:
         monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
-    return sandbox.grade(task, ((DATA9 if name in ROUND9 else DATA) / f"{name}.diff").read_text())
+    folder = DATA10 if name in ROUND10 else DATA9 if name in ROUND9 else DATA
+    return sandbox.grade(task, (folder / f"{name}.diff").read_text())
 
 
 def _why(res: Any) -> tuple[Any, ...]:
@@ -141,6 +159,17 @@ def test_round9_routes_refused_by_the_runtime_layer_and_the_scan(name: str, scan
     """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding."""
     suffix = ROUND9[name]
     res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=scan)
+    _applied(res, suffix)
+    assert not res.resolved and res.tampering, _why(res)
+
+
+@pytest.mark.parametrize("name", list(ROUND10))
+def test_round10_routes_refused_by_the_runtime_layer(name: str, bwrap_sandbox: Any,
+                                                     taskpack: tuple[Any, dict[str, SandboxTask]],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Frames from `logging.currentframe`, a poisoned guard cache: never paid, always a named finding."""
+    suffix = ROUND10[name]
+    res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=False)
     _applied(res, suffix)
     assert not res.resolved and res.tampering, _why(res)
 
@@ -255,6 +284,7 @@ def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkey
     ("import operator, warnings\nm = operator.attrgetter('_module.sys.modules')(warnings.catch_warnings())\n",
      "reaches ._module through a string"),
     ("import operator\nk = operator.attrgetter('_order')\n", "reaches ._order through a string"),
+    ("class _Box:\n    import os\n\n\nx = _Box.os.system\n", "imports inside the body of class _Box"),
 ])
 def test_scan_refuses_private_and_module_steps_reached_indirectly(snippet: str, finding: str) -> None:
     before = b'"""Descriptive statistics."""\n'
