@@ -14,25 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sandbox_fakes import FakeGuard
 
 from swerl.sandbox import gradetree, launch, reports, tamper
 from swerl.sandbox.schema import SandboxTask
 
 HERE = Path(__file__).parent
 
-
-class _FakeGuard:
-    """What `compare` needs of the guard: classes defined in this file count as the patch's (changed) code."""
-
-    def __init__(self) -> None:
-        self.found: list[str] = []
-        self.probes: list[Any] = []
-
-    def record(self, text: str) -> None:
-        self.found.append(text)
-
-    def kind(self, filename: str) -> str:
-        return "changed" if filename == __file__ else "lib"
 
 
 class _Answer:
@@ -121,7 +109,7 @@ class _Centre:
     __hash__ = None  # type: ignore[assignment]
 
 
-def _never_paid(cmp: Any, guard: _FakeGuard, make: Any, expected: object, rounds: int = 30) -> None:
+def _never_paid(cmp: Any, guard: FakeGuard, make: Any, expected: object, rounds: int = 30) -> None:
     for _ in range(rounds):
         before = len(guard.found)
         result = cmp(make(), expected)
@@ -133,7 +121,7 @@ def test_value_level_routes_are_never_paid_unseen(monkeypatch: pytest.MonkeyPatc
     coarse predicate ignores, and an object equal to any non-builtin fails the questions."""
     from swerl.sandbox import swerl_witness as w
 
-    guard = _FakeGuard()
+    guard = FakeGuard(__file__)
     guard.probes = w.make_probes()
     monkeypatch.setitem(w._STATE, "guard", guard)
     cmp = functools.partial(w.compare, _record=lambda g, text: g.record(text))
@@ -152,7 +140,7 @@ def test_honest_values_keep_plain_semantics_under_the_new_questions(monkeypatch:
 
     from swerl.sandbox import swerl_witness as w
 
-    guard = _FakeGuard()
+    guard = FakeGuard(__file__)
     guard.probes = w.make_probes()
     monkeypatch.setitem(w._STATE, "guard", guard)
     cmp = functools.partial(w.compare, _record=lambda g, text: g.record(text))

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sandbox_fakes import FakeGuard
 
 from swerl.sandbox import tamper
 from swerl.sandbox.schema import SandboxTask
@@ -151,42 +152,21 @@ def test_round8_unfixed_controls_stay_unresolved(name: str, suffix: str, bwrap_s
     assert not res.resolved and res.tampering == [] and res.error is None, _why(res)
 
 
-@pytest.mark.parametrize("scan", [False, True], ids=["scan-off", "full"])
-@pytest.mark.parametrize("name", list(ROUND9))
-def test_round9_routes_refused_by_the_runtime_layer_and_the_scan(name: str, scan: bool, bwrap_sandbox: Any,
-                                                                  taskpack: tuple[Any, dict[str, SandboxTask]],
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding."""
-    suffix = ROUND9[name]
+LATER_ROUNDS = [pytest.param(n, scan, id=f"{n}-{'full' if scan else 'scan-off'}")
+                for n in [*ROUND9, *ROUND10] for scan in ((False, True) if n in ROUND9 else (False,))]
+
+
+@pytest.mark.parametrize(("name", "scan"), LATER_ROUNDS)
+def test_rounds_9_and_10_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
+                                                      taskpack: tuple[Any, dict[str, SandboxTask]],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding;
+    round 9 by the runtime layer alone and by the full pipeline, round 10 by the runtime layer alone."""
+    suffix = {**ROUND9, **ROUND10}[name]
     res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=scan)
     _applied(res, suffix)
     assert not res.resolved and res.tampering, _why(res)
 
-
-@pytest.mark.parametrize("name", list(ROUND10))
-def test_round10_routes_refused_by_the_runtime_layer(name: str, bwrap_sandbox: Any,
-                                                     taskpack: tuple[Any, dict[str, SandboxTask]],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Frames from `logging.currentframe`, a poisoned guard cache: never paid, always a named finding."""
-    suffix = ROUND10[name]
-    res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=False)
-    _applied(res, suffix)
-    assert not res.resolved and res.tampering, _why(res)
-
-
-class _Guard:
-    """What `compare` needs of the guard: classes defined in this file count as the patch's code; files named
-    `test_*.py` are protected tests."""
-
-    def __init__(self) -> None:
-        self.found: list[str] = []
-        self.probes: list[Any] = []
-
-    def record(self, text: str) -> None:
-        self.found.append(text)
-
-    def kind(self, filename: str) -> str:
-        return "changed" if filename == __file__ else "test" if Path(filename).name.startswith("test_") else "lib"
 
 
 class _Midpoints:
@@ -236,7 +216,7 @@ def test_values_commit_before_the_assert_shows_them_anything(monkeypatch: pytest
     class Colour(str, enum.Enum):  # noqa: UP042 - the mixin form is what projects write
         RED = "red"
 
-    guard = _Guard()
+    guard = FakeGuard(__file__)
     guard.probes = w.make_probes()
     monkeypatch.setitem(w._STATE, "guard", guard)
     cmp = functools.partial(w.compare, _record=lambda g, text: g.record(text))
@@ -270,7 +250,7 @@ def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkey
     test_file, other = tmp_path / "test_secret.py", tmp_path / "helper.py"
     test_file.write_text("assert f() == 2.5\n")
     other.write_text("x = 1\n")
-    w._uncached_tests(_Guard())
+    w._uncached_tests(FakeGuard(__file__))
     assert linecache.getline(str(test_file), 1) == "assert f() == 2.5\n"  # read (under the guard), never kept
     assert linecache.getline(str(other), 1) == "x = 1\n"
     assert str(test_file) not in linecache.cache and str(other) in linecache.cache

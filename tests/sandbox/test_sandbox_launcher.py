@@ -13,6 +13,7 @@ import functools
 from typing import Any
 
 import pytest
+from sandbox_fakes import FakeGuard
 
 from swerl.sandbox import gradetree, tamper
 from swerl.sandbox.schema import SandboxTask
@@ -323,19 +324,6 @@ def test_eval_script_split_runs_project_code_apart() -> None:
     assert plan_launch("make test", __import__("pathlib").Path("/nonexistent")) is None
 
 
-class _FakeGuard:
-    """What `compare` needs from the launcher's guard: a findings sink and the file classifier."""
-
-    def __init__(self) -> None:
-        self.found: list[str] = []
-        self.probes: list[Any] = []
-
-    def record(self, reason: str) -> None:
-        self.found.append(reason)
-
-    def kind(self, filename: str) -> str:
-        return "changed" if filename == __file__ else "lib"
-
 
 def test_compare_keeps_honest_semantics_and_catches_adaptive_values(monkeypatch: pytest.MonkeyPatch) -> None:
     """In process: honest values (Decimal, Fraction, approx, mock.ANY, containers, NaN, exceptions) compare as
@@ -346,7 +334,7 @@ def test_compare_keeps_honest_semantics_and_catches_adaptive_values(monkeypatch:
 
     from swerl.sandbox import swerl_witness as w
 
-    guard = _FakeGuard()
+    guard = FakeGuard(__file__)
     guard.probes = w.make_probes()
     monkeypatch.setitem(w._STATE, "guard", guard)
     cmp = functools.partial(w.compare, _record=lambda g, text: g.record(text))  # the launcher sends it to its hook
