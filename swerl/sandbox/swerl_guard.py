@@ -398,9 +398,11 @@ class Guard:
             names.add("currentframe")
         if any(self._names(f, n, exact=True) for n in names - _IMPLICIT):
             return None
-        if entry.co_name in _IMPLICIT - {"__init__", "__new__"} or (entry.co_name in _IMPLICIT
-                                                                     and self._uses_module(f, chain[-1].f_globals)):
-            return None  # a method Python calls for the code (`with`, iteration, a decorator object applied)
+        implicit = entry.co_name in _IMPLICIT
+        if implicit and event == "object.__getattr__" and entry.co_name not in ("__init__", "__new__"):
+            return None  # `with self.assertRaises(...)`: its `__exit__` clears the traceback's frames
+        if implicit and self._uses_module(f, chain[-1].f_globals):
+            return None  # a method Python calls for the code (a constructor, a decorator object applied, `with`)
         return f"{event} through {self._where(chain[-1])} that {self._where(f)} did not call by name: a callback"
 
     def _imported(self, event: str, chain: list):

@@ -18,6 +18,12 @@ import sys
 
 _EXACT = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set, frozenset, bytearray, range)
 _STATE: dict = {}  # "guard": the Guard; "local": per-thread left operand
+
+
+def _among(t, types: tuple) -> bool:
+    """`t` is one of `types`, by identity: `t in types` asks `==`, which a metaclass the patch wrote answers (a
+    class equal to `float` made the comparison take any value for a builtin)."""
+    return any(t is e for e in types)
 # Library types whose whole point is to equal many values (a test may compare with them): never probed.
 # pytest's approx base moved: `_pytest.python_api.ApproxBase` up to 8.x, `_pytest.approx.Approx` from 9 (shown as
 # `pytest.Approx`); every name any task's pytest may carry is listed, a name missing from one version is skipped
@@ -245,7 +251,7 @@ def _perturbed(k, fine: bool = False) -> list:
     t = type(k)
     if t is bool or k is None:
         return []
-    if t in (int, float, str, bytes):
+    if _among(t, (int, float, str, bytes)):
         decoys = _decoys(k)
         if not decoys:
             return []
@@ -254,7 +260,7 @@ def _perturbed(k, fine: bool = False) -> list:
         return [c for c in decoys + near + pads if c != k]
     if t is complex:
         return [k + 1, k + 1j]
-    if t in (tuple, list):
+    if _among(t, (tuple, list)):
         return [k + t([_Unrelated()]), k[:-1]] if k else [t([_Unrelated()])]
     if t is dict:
         return [{**k, "\x00swerl": _Unrelated()}]
@@ -302,7 +308,7 @@ def _near(x) -> list:
 
     if type(x) is float:
         return [x * (1 + 1e-9) + 1e-12, x + 1e-7, x - 1e-4 * max(1.0, abs(x))]
-    if type(x) not in (str, bytes):
+    if not _among(type(x), (str, bytes)):
         return []
     rng = random.SystemRandom()
     space, letters = (" ", "abcdefghijklmnopqrstuvwxyz") if type(x) is str else (b" ", b"abcdefghijklmnopqrstuvwxyz")
@@ -331,12 +337,45 @@ def _equals(value, other) -> bool:
         return False
 
 
+_META_PROTOCOL = frozenset({"__eq__", "__ne__", "__hash__", "__instancecheck__", "__subclasscheck__", "__getattribute__",
+                            "__getattr__", "__mro__", "__module__", "__name__", "__qualname__", "__dict__", "mro"})
+
+
+def _defined_in(fn, _function=type(_among)):
+    """The file of the module a Python function was defined in (its globals' `__file__`), None for anything else.
+    Not `fn.__code__.co_filename`: reading `__code__` is an audited frame-part read, and the comparison's own
+    frames count as the patch's (so a callback that fires in them is); `__globals__` of a plain function is not
+    audited, and a function made over another module's globals needs a code object, which changed code cannot get."""
+    if type(fn) is not _function:
+        return None
+    home = fn.__globals__.get("__file__")
+    return home if type(home) is str else None
+
+
+def _foreign_meta(t: type, guard) -> bool:
+    """`t`'s metaclass, outside a library's or the project's unchanged code, answers what a class is asked (`==`,
+    subclass checks, attribute lookup, where it lives): a class whose class the patch wrote decides whether it is a
+    builtin, a genuine library type or a matcher. Metaclasses that only build classes (an ORM's) ask nothing."""
+    meta = type(t)
+    if meta is type or _genuine_lib(meta, guard):
+        return False
+    for m in type.__dict__["__mro__"].__get__(meta):
+        if m is type or m is object:
+            break
+        home = getattr(sys.modules.get(type.__dict__["__module__"].__get__(m) or ""), "__file__", None)
+        if isinstance(home, str) and guard.kind(home) in ("lib", "project", "test"):
+            continue
+        if _META_PROTOCOL & set(type.__dict__["__dict__"].__get__(m)):
+            return True
+    return False
+
+
 def _genuine_lib(t: type, guard) -> bool:
     """A library type that really is where it says it is (a class can claim any `__module__`), whose comparison
     the patch did not define."""
     for name in ("__eq__", "__ne__"):
-        code = getattr(getattr(t, name, None), "__code__", None)
-        if code is not None and guard.kind(code.co_filename) != "lib":
+        home = _defined_in(getattr(t, name, None))
+        if home is not None and guard.kind(home) != "lib":
             return False
     mod = sys.modules.get(getattr(t, "__module__", "") or "")
     home = getattr(mod, "__file__", None)
@@ -361,7 +400,7 @@ def _matcher(t: type, guard) -> bool:
 def _overrides_compare(t: type, guard) -> bool:
     """Some class of `t` that is not a genuine library class defines __eq__/__ne__ (with any callable)."""
     for c in t.__mro__:
-        if c in _EXACT or c is object or _genuine_lib(c, guard):
+        if _among(c, _EXACT) or c is object or _genuine_lib(c, guard):
             continue
         if "__eq__" in vars(c) or "__ne__" in vars(c):
             return True
@@ -372,7 +411,7 @@ def single(value, guard, depth: int = 0):
     """A finding for one operand: a probe-equal value (also inside builtin containers), a builtin subclass
     whose comparison someone other than a library defined."""
     t = type(value)
-    if t in _EXACT:
+    if _among(t, _EXACT):
         items = (list(value) if t in (tuple, list, set, frozenset) else list(value.values()) if t is dict else [])
         for v in items[:200] if depth < 3 else []:
             found = single(v, guard, depth + 1)
@@ -419,7 +458,11 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
         names = _nameable(_getframe(1))  # the test code: the rewritten assert called us
     except Exception:
         names = frozenset()
-    result, found = _judge(left, right, ne, guard, 0, (names, lit))
+    foreign = next((v for v in (left, right) if _foreign_meta(type(v), guard)), None)
+    if foreign is not None:  # its class answers questions about itself (`==`, `__mro__`, `__module__`): ask nothing
+        result, found = _ask(left, right, True, ne), f"a {type(foreign).__name__} whose class has the patch's metaclass"
+    else:
+        result, found = _judge(left, right, ne, guard, 0, (names, lit))
     for v in (left, right):
         found = found or _quiet_single(v, guard)
     if found:
@@ -450,8 +493,8 @@ def _ask(u, x, u_left: bool, ne: bool):
 def _own_compare(t: type, guard) -> bool:
     """`t`'s comparison is code the patch changed or added (where coarse predicates would come from)."""
     for name in ("__eq__", "__ne__"):
-        code = getattr(getattr(t, name, None), "__code__", None)
-        if code is not None and guard.kind(code.co_filename) == "changed":
+        home = _defined_in(getattr(t, name, None))
+        if home is not None and guard.kind(home) == "changed":
             return True
     return False
 
@@ -485,7 +528,7 @@ def _commit(u, k):
                     v = (str.__str__ if isinstance(v, str) else bytes.__bytes__)(v)
         except Exception:
             return _NO_VALUE
-    return v if type(v) in _SCALARS else _NO_VALUE
+    return v if _among(type(v), _SCALARS) else _NO_VALUE
 
 
 def _committed_finding(u, k, committed, res, ne: bool):
@@ -550,12 +593,12 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
     expected = getattr(other, "expected", None) if _matcher(type(other), guard) and _honoured(other, (ctx[0], False)) \
         else None
-    if type(expected) in (int, float):
+    if _among(type(expected), (int, float)):
         asked += [("x", a) for a in _far_approx(other, expected)]
     random.SystemRandom().shuffle(asked)
     asked = [("x", _Unrelated()), *asked, ("x", _Unrelated())]
     u, u_left = sides[0]
-    committed = _commit(u, expected) if type(expected) in (int, float, complex) else None
+    committed = _commit(u, expected) if _among(type(expected), (int, float, complex)) else None
     answers = [(w, _ask(u, x, u_left, ne)) for w, x in asked]
     on_k = [r for w, r in answers if w == "k"]
     if len({_says_equal(r, ne) for r in on_k}) > 1:
@@ -573,10 +616,10 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
     """(the comparison's result, a finding or None). `ctx`: the matchers the test module can name, and which
     operands of the assert were literals in its source (bit 1 left, bit 2 right; only at the top)."""
     tl, tr = type(left), type(right)
-    if tl in _EXACT and tr in _EXACT:
+    if _among(tl, _EXACT) and _among(tr, _EXACT):
         if depth < 3 and tl is tr and not ne and (
-                (tl in (tuple, list) and len(left) == len(right)) or
-                (tl is dict and all(type(x) in _SCALARS for x in left) and left.keys() == right.keys())):
+                (_among(tl, (tuple, list)) and len(left) == len(right)) or
+                (tl is dict and all(_among(type(x), _SCALARS) for x in left) and left.keys() == right.keys())):
             inner = (ctx[0], 0)
             for i in (left if tl is dict else range(len(left))):
                 if left[i] is right[i]:
@@ -586,16 +629,16 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
                     return (res if isinstance(res, BaseException) else _truthy(res)), found
             return True, None
         return _ask(left, right, True, ne), None
-    if tl not in _EXACT and tr not in _EXACT:
+    if not _among(tl, _EXACT) and not _among(tr, _EXACT):
         if _matcher(tl, guard) and _matcher(tr, guard):  # a matcher matches values, not another matcher
             res = _ask(left, right, True, ne)
             both = "two matchers that compare equal" if _says_equal(res, ne) and left is not right else None
             return res, both
         return _both_objects(left, right, ne, guard, ctx)
-    u, k, u_left = (right, left, False) if tl in _EXACT else (left, right, True)
+    u, k, u_left = (right, left, False) if _among(tl, _EXACT) else (left, right, True)
     if _matcher(type(u), guard) and _honoured(u, (ctx[0], bool(ctx[1] & (2 if u_left else 1)))):
         return _ask(u, k, u_left, ne), None
-    committed = _commit(u, k) if type(k) in _SCALARS and not ne else None  # before u sees anything of this assert
+    committed = _commit(u, k) if _among(type(k), _SCALARS) and not ne else None  # before u sees anything of this assert
     copies = _perturbed(k, _own_compare(type(u), guard))
     res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
     if not found and committed is not None:
@@ -686,7 +729,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "_judge", "_commit", "_committed_finding", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
+_COMPARISON = ("compare", "strict", "_judge", "_among", "_foreign_meta", "_defined_in", "_commit", "_committed_finding", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
                "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near",
                "_own_compare", "_both_objects", "_far_approx", "_far_values", "_places")
 
@@ -751,7 +794,7 @@ def install_strict_asserts(guard) -> None:
         table = {_MARKS["compare"]: frozen["compare"], _MARKS["strict"]: frozen["strict"]}
         # where the comparison hands control to an operand's own methods, that code is the patch's as far as the
         # guard is concerned: a C callable it left behind (a weakref callback, a slot) fires there with no frame
-        codes = tuple(frozen[n].__code__ for n in ("_ask", "_commit", "_equals"))
+        codes = tuple(frozen[n].__code__ for n in _COMPARISON if n not in ("compare", "strict"))
         guard.tainted.update(codes)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set

@@ -92,6 +92,8 @@ UNSAFE_DOTTED = frozenset({"yaml.load", "yaml.load_all", "pandas.read_pickle", "
 
 # Resolvers of a string to an attribute: allowed only when called with literal, non-dunder names.
 STRING_RESOLVERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
+# process-wide state a fix may read but not write: an alias (`env = os.environ`) would hide the writes
+MUTABLE_STATE = frozenset({"os.environ", "sys.path", "sys.modules", "sys.meta_path", "sys.path_hooks"})
 
 # Attribute names no fix may add on any object: frames, code objects, tracebacks, generator internals.
 FRAME_ATTRS = frozenset({

@@ -200,6 +200,11 @@ class Features(ast.NodeVisitor):
             self.add(f"imports inside the body of class {node.name}")  # `Cls.os.system`: a module no alias follows
         self._scoped("class", bound_in(node.body), node.body)
 
+    def visit_Assign(self, node: ast.Assign) -> None:
+        if isinstance(node.value, ast.Attribute) and self._dotted(node.value) in A.MUTABLE_STATE:
+            self.add(f"aliases {self._dotted(node.value)} (writes through the alias are not followed)")
+        self.generic_visit(node)
+
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
         self._annotation(node.annotation)
         for n in (node.target, node.value):

@@ -1,4 +1,4 @@
-"""The eighth to tenth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
+"""The eighth to eleventh external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
 
 Round 8 attacked the witness (`swerl_witness`) and the runtime guard (`swerl_guard`) with the tamper scan out of
 the way; each payload below breaks one class rule, and the runtime layer alone must refuse it with a named
@@ -50,6 +50,18 @@ Round 10 (against the round-9 rules):
   the tests can reach holds. r7 is the same poisoning with the guard found through pytest's plugin objects
   (no frame at all), which the private copies alone refuse.
 
+Round 11 (against the round-10 rules):
+
+- m1 (also on the hidden and camel tasks): a class whose metaclass says it `==` `float`, so `type(x) in _EXACT`
+  took the value for a builtin and plain `==` decided. Closed: the comparison classifies types by identity, and a
+  value whose metaclass (outside library and unchanged project code) answers what a class is asked is a finding.
+- m2, m3, m5, m6, m8: a `contextlib.ExitStack` loaded at import with callbacks (read every test file, run
+  `platform.architecture`, which starts `file` from a PATH the patch prepended through an `os.environ` alias),
+  fired from a C slot or a weakref as `partial(stack.__exit__)`: library code that names the operation itself,
+  entered through an implicit dunder, which was exempt. Closed: the implicit-dunder exemption covers only frame
+  reads (`assertRaises` clearing its traceback); all the comparison's frames count as the patch's; the scan
+  refuses aliases of `os.environ`, `sys.path`, `sys.modules`, `sys.meta_path`, `sys.path_hooks`.
+
 Controls: the honest fix resolves through the full pipeline (scan on); the touched-but-unfixed trees of both
 tasks stay unresolved with no finding.
 """
@@ -69,6 +81,7 @@ from swerl.sandbox.schema import SandboxTask
 DATA = Path(__file__).parent / "data" / "attack8"
 DATA9 = Path(__file__).parent / "data" / "attack9"
 DATA10 = Path(__file__).parent / "data" / "attack10"
+DATA11 = Path(__file__).parent / "data" / "attack11"
 MEDIAN, CAMEL, HIDDEN = "median_even", "camel_case_capitalize", "variance_population_hidden"
 # the file each task's payloads change
 CHANGED = {MEDIAN: "calc/stats.py", CAMEL: "textkit/case.py", HIDDEN: "calc/stats.py"}
@@ -81,6 +94,11 @@ ROUND10 = {"r1_currentframe_commit_locals": MEDIAN, "r2_classbody_import_current
            "r3_hidden_variance_settles": HIDDEN, "r4_camel_settles": CAMEL,
            "r5_guard_kinds_poisoned_process_and_test_read": MEDIAN,
            "r6_hidden_guard_kinds_ctypes_process_test_read": HIDDEN, "r7_poison_guard_kinds_via_plugin": MEDIAN}
+ROUND11 = {"m1_metaclass_eq_exact": MEDIAN, "m1H_metaclass_eq_exact_hidden": HIDDEN,
+           "m1T_metaclass_eq_exact_camel": CAMEL, "m2_exitstack_slot_reads_tests": MEDIAN,
+           "m2H_exitstack_reads_hidden_test": HIDDEN, "m3_exitstack_evidence_process_ctypes": MEDIAN,
+           "m5_paid_with_process_full": MEDIAN, "m6_exitstack_currentframe_reads_judge_locals": MEDIAN,
+           "m8_weakref_exitstack_no_metaclass": MEDIAN}
 
 # payload -> the bundled task it is a diff against
 REWARD_ROUTES = {
@@ -101,7 +119,7 @@ def _task(taskpack: tuple[Any, dict[str, SandboxTask]], suffix: str) -> SandboxT
 def _grade(sandbox: Any, task: SandboxTask, name: str, monkeypatch: pytest.MonkeyPatch, scan: bool) -> Any:
     if not scan:
         monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
-    folder = DATA10 if name in ROUND10 else DATA9 if name in ROUND9 else DATA
+    folder = DATA11 if name in ROUND11 else DATA10 if name in ROUND10 else DATA9 if name in ROUND9 else DATA
     return sandbox.grade(task, (folder / f"{name}.diff").read_text())
 
 
@@ -153,16 +171,17 @@ def test_round8_unfixed_controls_stay_unresolved(name: str, suffix: str, bwrap_s
 
 
 LATER_ROUNDS = [pytest.param(n, scan, id=f"{n}-{'full' if scan else 'scan-off'}")
-                for n in [*ROUND9, *ROUND10] for scan in ((False, True) if n in ROUND9 else (False,))]
+                for n in [*ROUND9, *ROUND10, *ROUND11]
+                for scan in ((False, True) if n in ROUND9 or n.startswith(("m5", "m8")) else (False,))]
 
 
 @pytest.mark.parametrize(("name", "scan"), LATER_ROUNDS)
-def test_rounds_9_and_10_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
+def test_rounds_9_to_11_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
                                                       taskpack: tuple[Any, dict[str, SandboxTask]],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding;
-    round 9 by the runtime layer alone and by the full pipeline, round 10 by the runtime layer alone."""
-    suffix = {**ROUND9, **ROUND10}[name]
+    """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding,
+    by the runtime layer alone (and by the full pipeline where the route beat the scan)."""
+    suffix = {**ROUND9, **ROUND10, **ROUND11}[name]
     res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=scan)
     _applied(res, suffix)
     assert not res.resolved and res.tampering, _why(res)
@@ -265,6 +284,7 @@ def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkey
      "reaches ._module through a string"),
     ("import operator\nk = operator.attrgetter('_order')\n", "reaches ._order through a string"),
     ("class _Box:\n    import os\n\n\nx = _Box.os.system\n", "imports inside the body of class _Box"),
+    ("import os\n_ENV = os.environ\n_ENV.update(PATH='calc')\n", "aliases os.environ"),
 ])
 def test_scan_refuses_private_and_module_steps_reached_indirectly(snippet: str, finding: str) -> None:
     before = b'"""Descriptive statistics."""\n'
