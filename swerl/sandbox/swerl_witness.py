@@ -758,12 +758,16 @@ def _uncached_tests(guard) -> None:
     cache now never keeps a protected test file or conftest: each read opens the file again, under the guard. The
     module is fingerprinted with the runner, so rebinding its cache or functions is a finding at the next report."""
     import linecache
+    import os
 
     class _Cache(dict):
         __slots__ = ()
 
-        def __setitem__(self, key, value, _kind=guard.kind, _set=dict.__setitem__):
-            if not (isinstance(key, str) and _kind(key) == "test"):
+        def __setitem__(self, key, value, _kind=guard.kind, _set=dict.__setitem__, _abs=os.path.isabs):
+            # judged by every path the entry names (the key, and the file linecache really read: a bare
+            # `test_x.py` is found on `sys.path`), and only absolute ones are kept at all
+            paths = [key, *(v for v in value[3:4] if isinstance(value, tuple))]
+            if all(type(p) is str and _abs(p) and _kind(p) != "test" for p in paths):
                 _set(self, key, value)
 
         def setdefault(self, key, default=None):

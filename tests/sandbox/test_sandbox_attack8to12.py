@@ -1,4 +1,4 @@
-"""The eighth to eleventh external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
+"""The eighth to twelfth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
 
 Round 8 attacked the witness (`swerl_witness`) and the runtime guard (`swerl_guard`) with the tamper scan out of
 the way; each payload below breaks one class rule, and the runtime layer alone must refuse it with a named
@@ -62,6 +62,11 @@ Round 11 (against the round-10 rules):
   reads (`assertRaises` clearing its traceback); all the comparison's frames count as the patch's; the scan
   refuses aliases of `os.environ`, `sys.path`, `sys.modules`, `sys.meta_path`, `sys.path_hooks`.
 
+Round 12: n1, n2 (also hidden, camel): `warnings.warn_explicit(..., "test_stats.py", 1)` at import; pytest's
+warning formatting asked `linecache` for the bare name, which found the protected file on `sys.path`, and the
+cache judged the key (resolved against the work dir: project code), not the file it read. Closed: an entry is
+kept only if its key and the file it read are absolute paths, neither a protected test.
+
 Controls: the honest fix resolves through the full pipeline (scan on); the touched-but-unfixed trees of both
 tasks stay unresolved with no finding.
 """
@@ -82,6 +87,7 @@ DATA = Path(__file__).parent / "data" / "attack8"
 DATA9 = Path(__file__).parent / "data" / "attack9"
 DATA10 = Path(__file__).parent / "data" / "attack10"
 DATA11 = Path(__file__).parent / "data" / "attack11"
+DATA12 = Path(__file__).parent / "data" / "attack12"
 MEDIAN, CAMEL, HIDDEN = "median_even", "camel_case_capitalize", "variance_population_hidden"
 # the file each task's payloads change
 CHANGED = {MEDIAN: "calc/stats.py", CAMEL: "textkit/case.py", HIDDEN: "calc/stats.py"}
@@ -99,6 +105,8 @@ ROUND11 = {"m1_metaclass_eq_exact": MEDIAN, "m1H_metaclass_eq_exact_hidden": HID
            "m2H_exitstack_reads_hidden_test": HIDDEN, "m3_exitstack_evidence_process_ctypes": MEDIAN,
            "m5_paid_with_process_full": MEDIAN, "m6_exitstack_currentframe_reads_judge_locals": MEDIAN,
            "m8_weakref_exitstack_no_metaclass": MEDIAN}
+ROUND12 = {"n1_basename_linecache_key": MEDIAN, "n2_generic_linecache_key": MEDIAN,
+           "n2H_hidden_linecache_key": HIDDEN, "n2T_camel_linecache_key": CAMEL}
 
 # payload -> the bundled task it is a diff against
 REWARD_ROUTES = {
@@ -119,7 +127,8 @@ def _task(taskpack: tuple[Any, dict[str, SandboxTask]], suffix: str) -> SandboxT
 def _grade(sandbox: Any, task: SandboxTask, name: str, monkeypatch: pytest.MonkeyPatch, scan: bool) -> Any:
     if not scan:
         monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
-    folder = DATA11 if name in ROUND11 else DATA10 if name in ROUND10 else DATA9 if name in ROUND9 else DATA
+    folder = next((d for r, d in ((ROUND12, DATA12), (ROUND11, DATA11), (ROUND10, DATA10), (ROUND9, DATA9))
+                   if name in r), DATA)
     return sandbox.grade(task, (folder / f"{name}.diff").read_text())
 
 
@@ -171,17 +180,17 @@ def test_round8_unfixed_controls_stay_unresolved(name: str, suffix: str, bwrap_s
 
 
 LATER_ROUNDS = [pytest.param(n, scan, id=f"{n}-{'full' if scan else 'scan-off'}")
-                for n in [*ROUND9, *ROUND10, *ROUND11]
-                for scan in ((False, True) if n in ROUND9 or n.startswith(("m5", "m8")) else (False,))]
+                for n in [*ROUND9, *ROUND10, *ROUND11, *ROUND12]
+                for scan in ((False, True) if n in ROUND9 or n.startswith(("m5", "m8", "n2")) else (False,))]
 
 
 @pytest.mark.parametrize(("name", "scan"), LATER_ROUNDS)
-def test_rounds_9_to_11_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
+def test_rounds_9_to_12_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
                                                       taskpack: tuple[Any, dict[str, SandboxTask]],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding,
     by the runtime layer alone (and by the full pipeline where the route beat the scan)."""
-    suffix = {**ROUND9, **ROUND10, **ROUND11}[name]
+    suffix = {**ROUND9, **ROUND10, **ROUND11, **ROUND12}[name]
     res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=scan)
     _applied(res, suffix)
     assert not res.resolved and res.tampering, _why(res)
@@ -275,6 +284,11 @@ def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkey
     assert str(test_file) not in linecache.cache and str(other) in linecache.cache
     linecache.cache.setdefault(str(test_file), (1, None, ["x"], str(test_file)))
     assert str(test_file) not in linecache.cache
+    linecache.cache["test_secret.py"] = (1, None, ["x"], str(test_file))  # a bare name found on sys.path
+    linecache.cache[str(other)] = (1, None, ["x"], str(test_file))  # judged by the file it read, not the key
+    linecache.cache["helper.py"] = (1, None, ["x"], str(other))  # relative: never kept
+    assert "test_secret.py" not in linecache.cache and "helper.py" not in linecache.cache
+    assert linecache.cache[str(other)][2] == ["x = 1\n"]  # the earlier, honest entry stays
 
 
 @pytest.mark.parametrize(("snippet", "finding"), [
