@@ -86,6 +86,16 @@ def canonical(path: str, base: str = "/", _norm=os.path.normpath, _join=os.path.
     return _real(path)
 
 
+def _fspath(value):
+    """A path given as `str`, `bytes` or a path-like object, as `str` (None for anything else): a loader or
+    `compile()` given a `pathlib.Path` names a file as surely as one given a string."""
+    try:
+        value = os.fspath(value)
+    except TypeError:
+        return None
+    return os.fsdecode(value) if isinstance(value, bytes) else value if isinstance(value, str) else None
+
+
 def _classify(workdir: str, changed: frozenset, protected: frozenset, filename: str, _canon=canonical,
               _base=os.path.basename) -> str:
     """A code file's class: changed by the patch, protected test (or conftest), other project code, library.
@@ -492,8 +502,10 @@ class Guard:
         changed = self._changed_frame()
         if changed is None:
             return None
-        if event == "compile" and len(args) > 1 and isinstance(args[1], str):
-            name = args[1]
+        name = _fspath(args[1]) if event == "compile" and len(args) > 1 else None
+        if event == "compile" and name is None and len(args) > 1 and args[1] is not None:
+            return f"compiles code under a name that is no path ({type(args[1]).__name__})"
+        if event == "compile" and name is not None:
             if not name.startswith("<") and not name.endswith((".py", ".pyw")):
                 return f"compiles code from a non-.py file {name}"
             if name.startswith("<"):  # a library generating code for changed code (dataclasses, annotations, ...)
@@ -501,10 +513,17 @@ class Guard:
                 return f"{found} in code generated at run time for {self._where(changed)}" if found else None
         if event == "exec" and args:
             code = args[0]
-            if isinstance(getattr(code, "co_filename", None), str) and code.co_filename.startswith("<"):
-                self._taint(code)
+            where = getattr(code, "co_filename", None)
+            if isinstance(where, str) and (where.startswith("<") or not self._home_of_code(where)):
+                self._taint(code)  # made or loaded for changed code from outside the libraries and the work tree
             return self._loader_check()
         return None
+
+    def _home_of_code(self, filename: str) -> bool:
+        """A file code may come from without being the patch's: the work tree (classified by its own rules), the
+        interpreter's library paths, the launcher's own files. A module the patch wrote to /tmp is none of them."""
+        path = canonical(filename)
+        return path.startswith((self.workdir, _LAUNCH_DIR)) or path.startswith(self.lib_roots)
 
     def _taint(self, code) -> None:
         todo = [code]
@@ -545,9 +564,10 @@ class Guard:
         for f in self._stack():
             if f.f_code.co_name == "exec_module" and f.f_code.co_filename.startswith("<frozen"):
                 loader = f.f_locals.get("self")
-                path = getattr(loader, "path", None) or getattr(loader, "archive", None)
-                if not isinstance(path, str):
-                    return None
+                raw = getattr(loader, "path", None) or getattr(loader, "archive", None)
+                path = _fspath(raw)
+                if path is None:  # a loader whose path is no path at all reads from somewhere it does not say
+                    return None if raw is None else f"loads module code through {type(loader).__name__} ({raw!r})"
                 real = canonical(path)
                 inside = real.startswith(self.workdir)
                 library = real.startswith(self.lib_roots)

@@ -1,4 +1,4 @@
-"""The eighth to twelfth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
+"""The eighth to thirteenth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
 
 Round 8 attacked the witness (`swerl_witness`) and the runtime guard (`swerl_guard`) with the tamper scan out of
 the way; each payload below breaks one class rule, and the runtime layer alone must refuse it with a named
@@ -67,6 +67,13 @@ warning formatting asked `linecache` for the bare name, which found the protecte
 cache judged the key (resolved against the work dir: project code), not the file it read. Closed: an entry is
 kept only if its key and the file it read are absolute paths, neither a protected test.
 
+Round 13 (runtime layer only; the scan refused it): w3, w5: the patch wrote a module to /tmp and loaded it with
+`SourceFileLoader(name, pathlib.Path(...))`; the loader check skipped a path that was not a `str`, and code
+outside the work tree counted as a library, so its `__del__` read the tests, ran a process and ctypes with no
+changed frame on the stack. Closed: path-like paths are paths to every rule (`os.fspath`); a loader or `compile()`
+whose path is no path is a finding; code executed for changed code from outside the libraries and the work tree
+counts as changed.
+
 Controls: the honest fix resolves through the full pipeline (scan on); the touched-but-unfixed trees of both
 tasks stay unresolved with no finding.
 """
@@ -88,6 +95,7 @@ DATA9 = Path(__file__).parent / "data" / "attack9"
 DATA10 = Path(__file__).parent / "data" / "attack10"
 DATA11 = Path(__file__).parent / "data" / "attack11"
 DATA12 = Path(__file__).parent / "data" / "attack12"
+DATA13 = Path(__file__).parent / "data" / "attack13"
 MEDIAN, CAMEL, HIDDEN = "median_even", "camel_case_capitalize", "variance_population_hidden"
 # the file each task's payloads change
 CHANGED = {MEDIAN: "calc/stats.py", CAMEL: "textkit/case.py", HIDDEN: "calc/stats.py"}
@@ -107,6 +115,7 @@ ROUND11 = {"m1_metaclass_eq_exact": MEDIAN, "m1H_metaclass_eq_exact_hidden": HID
            "m8_weakref_exitstack_no_metaclass": MEDIAN}
 ROUND12 = {"n1_basename_linecache_key": MEDIAN, "n2_generic_linecache_key": MEDIAN,
            "n2H_hidden_linecache_key": HIDDEN, "n2T_camel_linecache_key": CAMEL}
+ROUND13 = {"w3_pathlike_loader_lib_module_reads_tests": MEDIAN, "w5_evidence_process_ctypes_frame_scanoff": MEDIAN}
 
 # payload -> the bundled task it is a diff against
 REWARD_ROUTES = {
@@ -127,7 +136,8 @@ def _task(taskpack: tuple[Any, dict[str, SandboxTask]], suffix: str) -> SandboxT
 def _grade(sandbox: Any, task: SandboxTask, name: str, monkeypatch: pytest.MonkeyPatch, scan: bool) -> Any:
     if not scan:
         monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
-    folder = next((d for r, d in ((ROUND12, DATA12), (ROUND11, DATA11), (ROUND10, DATA10), (ROUND9, DATA9))
+    folder = next((d for r, d in ((ROUND13, DATA13), (ROUND12, DATA12), (ROUND11, DATA11), (ROUND10, DATA10),
+                                  (ROUND9, DATA9))
                    if name in r), DATA)
     return sandbox.grade(task, (folder / f"{name}.diff").read_text())
 
@@ -180,17 +190,17 @@ def test_round8_unfixed_controls_stay_unresolved(name: str, suffix: str, bwrap_s
 
 
 LATER_ROUNDS = [pytest.param(n, scan, id=f"{n}-{'full' if scan else 'scan-off'}")
-                for n in [*ROUND9, *ROUND10, *ROUND11, *ROUND12]
+                for n in [*ROUND9, *ROUND10, *ROUND11, *ROUND12, *ROUND13]
                 for scan in ((False, True) if n in ROUND9 or n.startswith(("m5", "m8", "n2")) else (False,))]
 
 
 @pytest.mark.parametrize(("name", "scan"), LATER_ROUNDS)
-def test_rounds_9_to_12_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
+def test_rounds_9_to_13_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
                                                       taskpack: tuple[Any, dict[str, SandboxTask]],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding,
     by the runtime layer alone (and by the full pipeline where the route beat the scan)."""
-    suffix = {**ROUND9, **ROUND10, **ROUND11, **ROUND12}[name]
+    suffix = {**ROUND9, **ROUND10, **ROUND11, **ROUND12, **ROUND13}[name]
     res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=scan)
     _applied(res, suffix)
     assert not res.resolved and res.tampering, _why(res)
