@@ -100,7 +100,8 @@ def _start(spec: dict, closer) -> tuple:
         guard = _load("_swerl_guard", "swerl_guard.py").Guard(
             spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
         witness = _load("_swerl_witness", "swerl_witness.py")
-        guard.install(writer=witness.Witness.report.__code__, closer=closer)
+        guard.install(writer=witness.Witness.report.__code__, closer=closer,
+                      collector=witness.Witness.collected.__code__)
         return guard, witness
     except BaseException as exc:
         emit("final", {"rc": 3, "mode": spec.get("mode", "pytest"),

@@ -217,18 +217,19 @@ class Guard:
         return f"{f.f_code.co_filename}:{f.f_lineno}"
 
     # -- the hook -------------------------------------------------------------------------------------------------
-    def install(self, writer=None, closer=None) -> None:
+    def install(self, writer=None, closer=None, collector=None) -> None:
         """Audit hooks exist from Python 3.8: older test environments (some SWE-bench images run 3.6) are graded
         with the witness, the strict asserts and the signed record, and the record says the guard was off."""
         if not hasattr(sys, "addaudithook"):
             if self._emit is not None:
                 self._emit("note", "runtime guard unavailable (Python < 3.8)")
             return
-        sys.addaudithook(self._make_hook(self._emit, writer, closer))
+        sys.addaudithook(self._make_hook(self._emit, writer, closer, collector))
         self._emit = None  # from here on only the hook holds the emitter
         self.installed = True
 
-    def _make_hook(self, emit, writer, closer=None, _getframe=sys._getframe, _ident=threading.get_ident):
+    def _make_hook(self, emit, writer, closer=None, collector=None, _getframe=sys._getframe,
+                   _ident=threading.get_ident):
         """The hook, its re-entry flag and the record's emitter live in a closure that only the interpreter's hook
         list holds: no object the tests can reach switches the guard off or writes a record line. Findings and
         outcomes reach it as audit events; an outcome counts only when `Guard.outcome` raised it for `writer`
@@ -238,7 +239,7 @@ class Guard:
         # plain write to its caches or sets - poison, act, restore before the next report - is seen by no event
         inner = self.private_copy()
         check, changed_frame, main = inner._check, inner._changed_frame, _ident()
-        outcome_code, finish_code = Guard.outcome.__code__, Guard.finish.__code__
+        outcome_code, finish_code, collected_code = Guard.outcome.__code__, Guard.finish.__code__, Guard.collected.__code__
         ended = []
 
         def write_final(data) -> None:
@@ -253,6 +254,20 @@ class Guard:
             ended.append(True)
             emit("final", data)
 
+        collected: dict = {}  # id(item) -> (item, its node id at collection): outcomes are keyed by the object
+
+        def write_collected(items) -> None:
+            """The session's items, announced once by the witness at the end of collection: from then on an
+            outcome names the node id its item had then, whatever its `nodeid` says now."""
+            f = _getframe(2)
+            caller = f.f_back
+            if (collected or collector is None or f.f_code is not collected_code or caller is None
+                    or caller.f_code is not collector or _ident() != main or changed_frame() is not None):
+                emit("finding", f"a test collection was announced from {f.f_code.co_filename}:{f.f_lineno}")
+                return
+            for item in items:
+                collected[id(item)] = (item, str(getattr(item, "nodeid", "?")))
+
         def write_outcome(args: tuple) -> None:
             f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
             caller = f.f_back
@@ -261,8 +276,13 @@ class Guard:
             elif changed_frame() is not None:
                 emit("finding", f"a test outcome was written with {self._where(changed_frame())} on the stack")
             else:
-                node, phase, status, forged = args
-                emit("outcome", {"node": node, "phase": phase, "status": status, "forged": forged})
+                item, phase, status, forged = args
+                entry = collected.get(id(item)) if collector is not None else (item, str(item))
+                if entry is None or entry[0] is not item:  # a copy, or an item added after collection
+                    emit("finding", f"an outcome for a test that was not collected ({getattr(item, 'nodeid', '?')})")
+                    return
+                # (several call outcomes per id are pytest's own: subtests report each one under the test's id)
+                emit("outcome", {"node": entry[1], "phase": phase, "status": status, "forged": forged})
 
         def hook(event: str, args: tuple) -> None:
             if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):
@@ -282,6 +302,9 @@ class Guard:
                     return
                 if event == "swerl.outcome":
                     write_outcome(args)
+                    return
+                if event == "swerl.collected":
+                    write_collected(args[0] if args else ())
                     return
                 if event == "swerl.final":
                     write_final(args[0] if args else None)
@@ -339,12 +362,19 @@ class Guard:
         else:
             _audit("swerl.final", final)
 
-    def outcome(self, node: str, phase: str, status: str, forged: bool, _audit=getattr(sys, "audit", None)) -> None:
-        """A test phase's outcome; once the hook is installed only it can write one (see `_make_hook`)."""
+    def outcome(self, item, phase: str, status: str, forged: bool, _audit=getattr(sys, "audit", None)) -> None:
+        """A test phase's outcome for a collected item (the object, not its mutable `nodeid`); once the hook is
+        installed only it can write one, under the node id the item had at collection (see `_make_hook`)."""
         if self._emit is not None:
-            self._emit("outcome", {"node": node, "phase": phase, "status": status, "forged": forged})
+            self._emit("outcome", {"node": str(getattr(item, "nodeid", item)), "phase": phase, "status": status,
+                                   "forged": forged})
         else:
-            _audit("swerl.outcome", node, phase, status, bool(forged))
+            _audit("swerl.outcome", item, phase, status, bool(forged))
+
+    def collected(self, items: tuple, _audit=getattr(sys, "audit", None)) -> None:
+        """The session's items at the end of collection, told to the hook once (see `_make_hook`)."""
+        if self._emit is None and _audit is not None:
+            _audit("swerl.collected", tuple(items))
 
     def _check(self, event: str, args: tuple):
         reason = self._rule(event, args)
@@ -671,8 +701,8 @@ def generated_code_finding(source):
     except (SyntaxError, ValueError, UnicodeDecodeError):
         return None  # compile itself will refuse it
     for node in ast.walk(tree) if tree is not None else ():
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in GENERATED_CALLS_DENIED:
-            return f"calls {node.func.id}()"
+        if isinstance(node, ast.Name) and node.id in GENERATED_CALLS_DENIED:  # called or handed on: `[getattr][0]`
+            return f"calls {node.id}()" if isinstance(getattr(node, "ctx", None), ast.Load) else f"binds {node.id}"
         name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
         if name and name.startswith("__") and name.endswith("__") and name not in GENERATED_DUNDERS and \
                 not name.startswith(("__dataclass_", "__create_fn__")):

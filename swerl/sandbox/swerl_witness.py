@@ -141,10 +141,13 @@ class Witness:
             _record(self.guard, f"launcher state changed during the run: {change}")
         for mod, names in list(self.test_globals.values()):
             for name, value in list(vars(mod).items()):
-                code = getattr(value, "__code__", None) if names.get(name) != id(value) else None
-                if code is not None and self.guard.kind(code.co_filename) == "changed":
-                    _record(self.guard, f"test module {mod.__name__}: `{name}` was rebound to {code.co_filename} "
-                                        f"code during the run")
+                ident, was_callable = names.get(name, (id(value), False))
+                if ident == id(value) or not was_callable:
+                    continue
+                home = _defined_in(value)  # a stand-in the test file wrote itself (its own fake) is the test's
+                if home is None or self.guard.kind(home) != "test":
+                    _record(self.guard, f"test module {mod.__name__}: `{name}` was rebound during the run to "
+                                        f"{getattr(value, '__qualname__', type(value).__name__)} from {home}")
 
     def status(self, item, rep, when: str) -> str:
         if hasattr(rep, "wasxfail"):
@@ -169,10 +172,14 @@ class Witness:
         raised = call.excinfo is not None or (when == "call" and self.raised.pop(node, False))
         forged = bool(when == "call" and raised and rep.passed and not hasattr(rep, "wasxfail"))
         if when == "call" or rep.failed or (rep.skipped and when == "setup"):
-            self.guard.outcome(node, when, _status(self, item, rep, when), forged)
+            self.guard.outcome(item, when, _status(self, item, rep, when), forged)
+
+    def collected(self, items: list) -> None:
+        """The only announcer of the session's items to the guard's hook (which checks that it is this code)."""
+        self.guard.collected(tuple(items))
 
     def plugin(self, pytest):
-        witness, hookimpl, report = self, pytest.hookimpl, Witness.report
+        witness, hookimpl, report, collected = self, pytest.hookimpl, Witness.report, Witness.collected
 
         class Plugin:
             @hookimpl(tryfirst=True)
@@ -187,7 +194,9 @@ class Witness:
             @hookimpl(trylast=True)
             def pytest_collection_finish(self, session):
                 mods = {id(m): m for m in (getattr(i, "module", None) for i in session.items) if m is not None}
-                witness.test_globals.update({k: (m, {n: id(v) for n, v in vars(m).items()}) for k, m in mods.items()})
+                witness.test_globals.update({k: (m, {n: (id(v), callable(v)) for n, v in vars(m).items()})
+                                             for k, m in mods.items()})
+                collected(witness, session.items)
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_runtest_makereport(self, item, call):
@@ -765,9 +774,10 @@ def _uncached_tests(guard) -> None:
 
         def __setitem__(self, key, value, _kind=guard.kind, _set=dict.__setitem__, _abs=os.path.isabs):
             # judged by every path the entry names (the key, and the file linecache really read: a bare
-            # `test_x.py` is found on `sys.path`), and only absolute ones are kept at all
+            # `test_x.py` is found on `sys.path`); kept only for absolute paths and for `<...>` pseudo-files
+            # (attrs and others register the source of code they generate under such names)
             paths = [key, *(v for v in value[3:4] if isinstance(value, tuple))]
-            if all(type(p) is str and _abs(p) and _kind(p) != "test" for p in paths):
+            if all(type(p) is str and (p.startswith("<") or (_abs(p) and _kind(p) != "test")) for p in paths):
                 _set(self, key, value)
 
         def setdefault(self, key, default=None):

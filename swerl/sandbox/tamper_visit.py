@@ -203,6 +203,10 @@ class Features(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Attribute) and self._dotted(node.value) in A.MUTABLE_STATE:
             self.add(f"aliases {self._dotted(node.value)} (writes through the alias are not followed)")
+        for target in node.targets:  # `f.__annotations__[k] = text`: code that singledispatch/inspect evaluate
+            inner = target.value if isinstance(target, ast.Subscript) else target
+            if isinstance(inner, ast.Attribute) and inner.attr == "__annotations__":
+                self.add("writes __annotations__ (annotation strings are evaluated as code)")
         self.generic_visit(node)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
@@ -311,6 +315,8 @@ class Features(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        if any(k.arg == "eval_str" for k in node.keywords):  # evaluates annotation strings: an eval by another name
+            self.add("passes eval_str= (annotation strings evaluated as code)")
         if isinstance(func, ast.Name) and func.id not in self.alias and self._is_builtin(func.id) and \
                 func.id in ("getattr", "setattr", "delattr", "hasattr", "vars", "type", "open"):
             self.done.add(id(func))
