@@ -86,6 +86,16 @@ def canonical(path: str, base: str = "/", _norm=os.path.normpath, _join=os.path.
     return _real(path)
 
 
+def _function_of(item):
+    """The plain function a test item runs (a bound method's `__func__`: pytest binds class tests to a fresh
+    instance per test), or None."""
+    try:
+        obj = item.obj
+    except Exception:
+        return None
+    return getattr(obj, "__func__", obj) if obj is not None else None
+
+
 def _fspath(value):
     """A path given as `str`, `bytes` or a path-like object, as `str` (None for anything else): a loader or
     `compile()` given a `pathlib.Path` names a file as surely as one given a string."""
@@ -266,7 +276,7 @@ class Guard:
                 emit("finding", f"a test collection was announced from {f.f_code.co_filename}:{f.f_lineno}")
                 return
             for item in items:
-                collected[id(item)] = (item, str(getattr(item, "nodeid", "?")))
+                collected[id(item)] = (item, str(getattr(item, "nodeid", "?")), _function_of(item))
 
         def write_outcome(args: tuple) -> None:
             f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
@@ -277,9 +287,12 @@ class Guard:
                 emit("finding", f"a test outcome was written with {self._where(changed_frame())} on the stack")
             else:
                 item, phase, status, forged = args
-                entry = collected.get(id(item)) if collector is not None else (item, str(item))
+                entry = collected.get(id(item)) if collector is not None else (item, str(item), None)
                 if entry is None or entry[0] is not item:  # a copy, or an item added after collection
                     emit("finding", f"an outcome for a test that was not collected ({getattr(item, 'nodeid', '?')})")
+                    return
+                if phase == "call" and entry[2] is not None and _function_of(item) is not entry[2]:
+                    emit("finding", f"{entry[1]} ran a function other than the one collected for it")
                     return
                 # (several call outcomes per id are pytest's own: subtests report each one under the test's id)
                 emit("outcome", {"node": entry[1], "phase": phase, "status": status, "forged": forged})

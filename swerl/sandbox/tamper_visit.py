@@ -166,6 +166,10 @@ class Features(ast.NodeVisitor):
         if node is None:
             return
         self.visit(node)
+        if isinstance(node, (ast.Call, ast.JoinedStr)) or (isinstance(node, ast.BinOp) and any(
+                isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(node))):
+            # text built at definition time: the string singledispatch/get_type_hints evaluate is never seen here
+            self.add("computes an annotation at definition time (evaluated later as code)")
         for sub in ast.walk(node):
             if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
                 with contextlib.suppress(SyntaxError, ValueError, RecursionError, MemoryError):

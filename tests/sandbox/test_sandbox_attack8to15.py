@@ -1,4 +1,4 @@
-"""The eighth to fourteenth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
+"""The eighth to fifteenth external rounds (red team, 2026-12-04): their payloads through the real bwrap grader.
 
 Round 8 attacked the witness (`swerl_witness`) and the runtime guard (`swerl_guard`) with the tamper scan out of
 the way; each payload below breaks one class rule, and the runtime layer alone must refuse it with a named
@@ -84,6 +84,12 @@ file did not write, is now a finding. u2/t5-t8 beat the scan through annotation 
 `inspect.get_annotations(eval_str=True)`: `eval_str=` and writes to `__annotations__` are scan findings, and
 code generated at run time may not name `getattr`/`setattr`/`eval`/... at all (`[getattr][0]` was not a call).
 
+Round 15: or1/or2 (all three tasks): every test still to run had its `item.obj` set to a passing test's
+function, so each kept its collected id and reported PASSED; or2 beat the scan through an annotation computed at
+definition time (`"".join(parts)`) that `functools.singledispatch().register` evaluates. Closed: the hook also
+keeps the function each item had at collection, and a call outcome for an item that ran another is a finding; an
+annotation that is a call, an f-string or text arithmetic is a scan finding.
+
 Controls: the honest fix resolves through the full pipeline (scan on); the touched-but-unfixed trees of both
 tasks stay unresolved with no finding.
 """
@@ -107,6 +113,7 @@ DATA11 = Path(__file__).parent / "data" / "attack11"
 DATA12 = Path(__file__).parent / "data" / "attack12"
 DATA13 = Path(__file__).parent / "data" / "attack13"
 DATA14 = Path(__file__).parent / "data" / "attack14"
+DATA15 = Path(__file__).parent / "data" / "attack15"
 MEDIAN, CAMEL, HIDDEN = "median_even", "camel_case_capitalize", "variance_population_hidden"
 # the file each task's payloads change
 CHANGED = {MEDIAN: "calc/stats.py", CAMEL: "textkit/case.py", HIDDEN: "calc/stats.py"}
@@ -132,6 +139,8 @@ ROUND14 = {"u1_requeue_clones_take_names": MEDIAN, "u2_requeue_clones_eval_full"
            "t1_testglobal_rebind_lib": MEDIAN, "t2_testglobal_rebind_partial": MEDIAN,
            "t6_annotation_eval_rebind_stdlib": MEDIAN, "t7H_annotation_eval_rebind_hidden": HIDDEN,
            "t8T_annotation_eval_rebind_camel": CAMEL}
+ROUND15 = {"or1_item_obj_retarget": MEDIAN, "or2_item_obj_singledispatch_eval": MEDIAN,
+           "or2H_item_obj_singledispatch_hidden": HIDDEN, "or2T_item_obj_singledispatch_camel": CAMEL}
 
 # payload -> the bundled task it is a diff against
 REWARD_ROUTES = {
@@ -152,7 +161,7 @@ def _task(taskpack: tuple[Any, dict[str, SandboxTask]], suffix: str) -> SandboxT
 def _grade(sandbox: Any, task: SandboxTask, name: str, monkeypatch: pytest.MonkeyPatch, scan: bool) -> Any:
     if not scan:
         monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
-    folder = next((d for r, d in ((ROUND14, DATA14), (ROUND13, DATA13), (ROUND12, DATA12), (ROUND11, DATA11), (ROUND10, DATA10),
+    folder = next((d for r, d in ((ROUND15, DATA15), (ROUND14, DATA14), (ROUND13, DATA13), (ROUND12, DATA12), (ROUND11, DATA11), (ROUND10, DATA10),
                                   (ROUND9, DATA9))
                    if name in r), DATA)
     return sandbox.grade(task, (folder / f"{name}.diff").read_text())
@@ -206,17 +215,18 @@ def test_round8_unfixed_controls_stay_unresolved(name: str, suffix: str, bwrap_s
 
 
 LATER_ROUNDS = [pytest.param(n, scan, id=f"{n}-{'full' if scan else 'scan-off'}")
-                for n in [*ROUND9, *ROUND10, *ROUND11, *ROUND12, *ROUND13, *ROUND14]
-                for scan in ((False, True) if n in ROUND9 or n.startswith(("m5", "m8", "n2", "u2", "t6")) else (False,))]
+                for n in [*ROUND9, *ROUND10, *ROUND11, *ROUND12, *ROUND13, *ROUND14, *ROUND15]
+                for scan in ((False, True) if n in ROUND9 or n.startswith(("m5", "m8", "n2", "u2", "t6", "or2"))
+                             else (False,))]
 
 
 @pytest.mark.parametrize(("name", "scan"), LATER_ROUNDS)
-def test_rounds_9_to_14_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
+def test_rounds_9_to_15_refused_with_a_named_finding(name: str, scan: bool, bwrap_sandbox: Any,
                                                       taskpack: tuple[Any, dict[str, SandboxTask]],
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Reward routes (the bug stays) and forbidden work (the fix is honest): never paid, always a named finding,
     by the runtime layer alone (and by the full pipeline where the route beat the scan)."""
-    suffix = {**ROUND9, **ROUND10, **ROUND11, **ROUND12, **ROUND13, **ROUND14}[name]
+    suffix = {**ROUND9, **ROUND10, **ROUND11, **ROUND12, **ROUND13, **ROUND14, **ROUND15}[name]
     res = _grade(bwrap_sandbox, _task(taskpack, suffix), name, monkeypatch, scan=scan)
     _applied(res, suffix)
     assert not res.resolved and res.tampering, _why(res)
