@@ -447,7 +447,7 @@ class Guard:
         # what the caller may have named: the function, its class, or the function that made it (a decorator's
         # closure, a generator's maker); logging's `currentframe` is a lambda
         names = {p for p in getattr(entry, "co_qualname", entry.co_name).split(".") if not p.startswith("<")}
-        if entry.co_name == "<lambda>" and entry.co_filename.endswith("logging/__init__.py"):
+        if entry.co_name == "<lambda>" and entry.co_filename == _LOGGING:
             names.add("currentframe")
         if any(self._names(f, n, exact=True) for n in names - _IMPLICIT):
             return None
