@@ -203,7 +203,8 @@ class Guard:
 
     def frame_kind(self, f) -> str:
         """A frame's class; code compiled from a string while changed code was on the stack counts as changed."""
-        return "changed" if f.f_code in self.tainted else self.kind(f.f_code.co_filename)
+        code = f.f_code  # read once: each read is an audit event that re-enters the hook
+        return "changed" if code in self.tainted else self.kind(code.co_filename)
 
     def _changed_frame(self):
         for f in self._stack():

@@ -52,31 +52,36 @@ def _record(guard, text: str, _audit=getattr(sys, "audit", None)) -> None:
 
 # -- the runner must not change -----------------------------------------------------------------------------------
 def fingerprint(watch: tuple) -> dict:
-    """Identity of every namespace entry of the runner's modules and of the classes they define."""
+    """Every namespace entry of the runner's modules and of the classes they define, held as the objects themselves
+    and compared by identity: no `id()` per entry (each is an audit event), and a rebound entry's old object stays
+    alive, so its address cannot be reused by the replacement."""
     fp: dict = {}
     for name, mod in list(sys.modules.items()):
         if mod is None or not any(name == w or name.startswith(w + ".") for w in watch):
             continue
         space = dict(vars(mod))
-        fp[name] = (id(mod), {k: id(v) for k, v in space.items()})
+        fp[name] = (mod, space)
         for k, v in space.items():
             if isinstance(v, type) and getattr(v, "__module__", None) == name:
-                fp[f"{name}:{k}"] = (id(v), {a: id(b) for a, b in list(vars(v).items())})
+                fp[f"{name}:{k}"] = (v, dict(vars(v)))
     return fp
+
+
+_ABSENT = object()
 
 
 def fingerprint_changes(before: dict, after: dict) -> list:
     """What differs between two fingerprints, ignoring submodules that appeared and pytest's private flags."""
     out = []
-    for key, (ident, space) in before.items():
+    for key, (obj, space) in before.items():
         if key not in after:
             out.append(f"{key} was removed")
             continue
-        ident2, space2 = after[key]
-        if ident2 != ident:
+        obj2, space2 = after[key]
+        if obj2 is not obj:
             out.append(f"{key} was replaced")
         for attr in set(space) | set(space2):
-            if space.get(attr) == space2.get(attr) or attr.startswith(("__", "_pytest_")):
+            if space.get(attr, _ABSENT) is space2.get(attr, _ABSENT) or attr.startswith(("__", "_pytest_")):
                 continue
             if attr not in space and ":" not in key and f"{key}.{attr}" in sys.modules:
                 continue  # a submodule imported later
@@ -85,12 +90,13 @@ def fingerprint_changes(before: dict, after: dict) -> list:
 
 
 def hook_impls(pm) -> dict:
-    """(hook, implementation) -> id of the function it calls, for the hooks that make a verdict."""
+    """(hook, implementation) -> the function it calls, for the hooks that make a verdict (objects compared by
+    identity: no `id()` audit event per implementation at every report)."""
     out = {}
     for name in CRITICAL_HOOKS:
         caller = getattr(pm.hook, name, None)
         for impl in (caller.get_hookimpls() if caller is not None else ()):
-            out[(name, id(impl))] = (id(impl.function), impl)
+            out[(name, impl)] = (impl.function, impl)
     return out
 
 
@@ -98,14 +104,16 @@ def hook_changes(before: dict, pm, guard) -> list:
     """Implementations swapped since collection began; new ones only from conftest files or libraries."""
     out = []
     now = hook_impls(pm)
-    for key, (fid, _) in before.items():
+    for key, (function, _) in before.items():
         if key not in now:
             out.append(f"hook implementation of {key[0]} removed")
-        elif now[key][0] != fid:
+        elif now[key][0] is not function:
             out.append(f"hook implementation of {key[0]} swapped")
     for key, (_, impl) in now.items():
+        if key in before:  # checked above; reading `__code__` is an audit event, paid only for new ones
+            continue
         code = getattr(impl.function, "__code__", None)
-        if key not in before and code is not None and guard.kind(code.co_filename) in ("changed", "project"):
+        if code is not None and guard.kind(code.co_filename) in ("changed", "project"):
             out.append(f"hook implementation of {key[0]} registered from {code.co_filename}")
     return out
 
@@ -119,7 +127,7 @@ class Witness:
         self.hooks: dict = {}
         self.pm = None
         self.raised: dict = {}
-        self.test_globals: dict = {}  # id(test module) -> (module, {name: id(value)}) after collection
+        self.test_globals: dict = {}  # id(test module) -> (module, {name: (value, callable)}) after collection
         self.sealed: dict = {}  # the guard's attributes at collection
         self.probes = None
         self.own: dict = {}  # this object's attributes at collection
@@ -141,8 +149,8 @@ class Witness:
             _record(self.guard, f"launcher state changed during the run: {change}")
         for mod, names in list(self.test_globals.values()):
             for name, value in list(vars(mod).items()):
-                ident, was_callable = names.get(name, (id(value), False))
-                if ident == id(value) or not was_callable:
+                was, was_callable = names.get(name, (value, False))
+                if was is value or not was_callable:
                     continue
                 home = _defined_in(value)  # a stand-in the test file wrote itself (its own fake) is the test's
                 if home is None or self.guard.kind(home) != "test":
@@ -194,7 +202,7 @@ class Witness:
             @hookimpl(trylast=True)
             def pytest_collection_finish(self, session):
                 mods = {id(m): m for m in (getattr(i, "module", None) for i in session.items) if m is not None}
-                witness.test_globals.update({k: (m, {n: (id(v), callable(v)) for n, v in vars(m).items()})
+                witness.test_globals.update({k: (m, {n: (v, callable(v)) for n, v in vars(m).items()})
                                              for k, m in mods.items()})
                 collected(witness, session.items)
 
@@ -481,6 +489,40 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
     return result
 
 
+def order(left, right, op, _record=_record):
+    """`left <op> right` for one ordering comparison in a test file's assert. Where one side is a builtin number and
+    the other is no builtin (nor a genuine library type), the other first commits to its own number, as for `==`;
+    saying the comparison holds when its number does not is tampering: a value that orders itself after whatever
+    it is shown (`__lt__` returning True) has no number that agrees with every bound."""
+    import operator
+
+    guard = _STATE.get("guard")
+    if guard is None:  # the strict asserts were installed with it: someone removed it
+        raise AssertionError("swerl: the strict-assert state was changed")
+    fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+    num = (int, float, bool)
+    left_num, right_num = _among(type(left), num), _among(type(right), num)
+    u, u_left = (right, False) if left_num else (left, True)
+    if left_num == right_num or _among(type(u), _EXACT) or _genuine_lib(type(u), guard):
+        return fn(left, right)
+    committed = _commit(u, right if u_left else left)  # before u sees the bound
+    res = fn(left, right)
+    try:
+        truth = bool(res)
+    except Exception:  # no truth value (an array): the assert raises as it would
+        return res
+    if truth:
+        own = _NO_VALUE if committed is _NO_VALUE else fn(committed, right) if u_left else fn(left, committed)
+        if own is not True:
+            said = "has no number" if committed is _NO_VALUE else f"whose own number is {committed!r}"
+            _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} "
+                           f"{_short(right if u_left else left)} but {said}")
+    found = _quiet_single(u, guard)
+    if found:
+        _record(guard, f"assertion compared {found}")
+    return truth
+
+
 def _quiet_single(value, guard):
     """The operands' own methods run here with the guard fully on (nothing is switched off while they run)."""
     try:
@@ -509,6 +551,7 @@ def _own_compare(t: type, guard) -> bool:
 
 
 _SCALARS = (int, float, complex, str, bytes, bool, type(None))
+_COLLECTIONS = (list, tuple, dict, set, frozenset)
 _NO_VALUE = ("no value",)  # a sentinel no conversion returns
 
 
@@ -532,12 +575,44 @@ def _commit(u, k):
             else:
                 if kt is type(None) or (kt is bytes and hasattr(type(u), "__index__")):  # bytes(n) is n zero bytes
                     return _NO_VALUE
-                v = {bool: bool, int: int, float: float, complex: complex, str: str, bytes: bytes}[kt](u)
+                v = _integral(u) if kt in (int, bool) else {float: float, complex: complex, str: str, bytes: bytes}[kt](u)
                 if type(v) is not kt and isinstance(v, (str, bytes)):  # __str__ may return a subclass
                     v = (str.__str__ if isinstance(v, str) else bytes.__bytes__)(v)
         except Exception:
             return _NO_VALUE
     return v if _among(type(v), _SCALARS) else _NO_VALUE
+
+
+def _integral(u):
+    """u's value where an int is expected, by lossless views only: `__index__` (the integer protocol) and the float
+    view. Never `int()`/`bool()`, which narrow (4.57 would commit to 4); views that disagree commit to the float
+    one, the finer, so a value that is 4 as an index and 4.57 as a number is not 4."""
+    import contextlib
+    import operator
+
+    views = []
+    if hasattr(type(u), "__index__"):
+        with contextlib.suppress(TypeError):  # numpy's bool_ refuses to be an index; its float view remains
+            views.append(operator.index(u))
+    if hasattr(type(u), "__float__") or not views:
+        views.append(float(u))
+    return views[-1]
+
+
+def _commit_items(u, k):
+    """u's own items as k's builtin container (`list(u)`, `dict(u)`, ...), taken before u sees k: a value that says
+    it equals a list literal must hold those items, each then judged as any element is. `_NO_VALUE` for a value
+    that is no re-iterable collection (an iterator would be used up by the commit)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            if type(k) is not dict and iter(u) is u:
+                return _NO_VALUE
+            return type(k)(u)
+        except Exception:
+            return _NO_VALUE
 
 
 def _committed_finding(u, k, committed, res, ne: bool):
@@ -647,12 +722,24 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
     u, k, u_left = (right, left, False) if _among(tl, _EXACT) else (left, right, True)
     if _matcher(type(u), guard) and _honoured(u, (ctx[0], bool(ctx[1] & (2 if u_left else 1)))):
         return _ask(u, k, u_left, ne), None
-    committed = _commit(u, k) if _among(type(k), _SCALARS) and not ne else None  # before u sees anything of this assert
+    # u's own value, before it sees anything of this assert
+    items = not ne and _among(type(k), _COLLECTIONS)
+    committed = _commit(u, k) if _among(type(k), _SCALARS) and not ne else _commit_items(u, k) if items else None
     copies = _perturbed(k, _own_compare(type(u), guard))
     res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
-    if not found and committed is not None:
+    if not found and items and committed is not _NO_VALUE and _says_equal(res, ne):
+        same, found = _judge(committed, k, False, guard, depth + 1, (ctx[0], 0))  # each item committed in turn
+        if not found and _truthy(same) is not True:
+            found = f"a {type(u).__name__} that compares equal to {_short(k)} but whose own items are {_short(committed)}"
+    elif not found and committed is not None:
         found = _committed_finding(u, k, committed, res, ne)
     return res, found
+
+
+def _short(x) -> str:
+    import reprlib
+
+    return reprlib.repr(x)
 
 
 def _truthy(res):
@@ -695,6 +782,9 @@ def _literal(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in _SCALARS
 
 
+_ORDER_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
 class _AssertCompares(ast.NodeTransformer):
     """Inside an assert: `a == b` / `a != b` becomes `compare(a, b, ne)`; the operands of a chained comparison
     pass through `strict`."""
@@ -706,6 +796,9 @@ class _AssertCompares(ast.NodeTransformer):
             lit = (1 if _literal(node.left) else 0) | (2 if _literal(node.comparators[0]) else 0)
             return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne),
                                                        ast.Constant(lit)]), node)
+        if len(node.ops) == 1 and type(node.ops[0]) in _ORDER_OPS:
+            return ast.copy_location(_call("order", [node.left, node.comparators[0],
+                                                     ast.Constant(_ORDER_OPS[type(node.ops[0])])]), node)
         if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
             node.left = _call("strict", [node.left])
             node.comparators = [_call("strict", [c]) for c in node.comparators]
@@ -720,7 +813,7 @@ class _StrictCompare(ast.NodeTransformer):
         return node
 
 
-_MARKS: dict = {}  # "compare"/"strict" -> a per-grade random string constant, bound to the function after compiling
+_MARKS: dict = {}  # "compare"/"strict"/"order" -> a per-grade random string constant, bound to the function after compiling
 
 
 def _call(name: str, args: list) -> ast.expr:
@@ -738,9 +831,14 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "_judge", "_among", "_foreign_meta", "_defined_in", "_commit", "_committed_finding", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
-               "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near",
-               "_own_compare", "_both_objects", "_far_approx", "_far_values", "_places")
+_COMPARISON = ("compare", "strict", "order", "_integral", "_commit_items", "_short", "_judge", "_among",
+               "_foreign_meta", "_defined_in", "_commit", "_committed_finding", "_honoured", "_nameable", "_questions",
+               "_ask", "_quiet_single", "single", "_equals", "_says_equal", "_genuine_lib", "_matcher",
+               "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near", "_own_compare",
+               "_both_objects", "_far_approx", "_far_values", "_places")
+
+
+_ENTRIES = ("compare", "strict", "order")  # what a rewritten assert calls
 
 
 def _frozen() -> dict:
@@ -803,12 +901,12 @@ def install_strict_asserts(guard) -> None:
         import random
 
         token = f"{random.SystemRandom().getrandbits(128):x}"
-        _MARKS.update(compare="\x00swerl:compare:" + token, strict="\x00swerl:strict:" + token)
+        _MARKS.update({name: f"\x00swerl:{name}:{token}" for name in _ENTRIES})
         frozen = _frozen()
-        table = {_MARKS["compare"]: frozen["compare"], _MARKS["strict"]: frozen["strict"]}
+        table = {_MARKS[name]: frozen[name] for name in _ENTRIES}
         # where the comparison hands control to an operand's own methods, that code is the patch's as far as the
         # guard is concerned: a C callable it left behind (a weakref callback, a slot) fires there with no frame
-        codes = tuple(frozen[n].__code__ for n in _COMPARISON if n not in ("compare", "strict"))
+        codes = tuple(frozen[n].__code__ for n in _COMPARISON if n not in _ENTRIES)
         guard.tainted.update(codes)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
