@@ -615,15 +615,6 @@ def _commit_items(u, k):
             return _NO_VALUE
 
 
-def _committed_finding(u, k, committed, res, ne: bool):
-    """A finding when u said it equals k (for `!=`: that it does not differ) but the value it committed to before
-    seeing k is not k."""
-    if not _says_equal(res, ne) or (committed is not _NO_VALUE and _says_equal(committed == k)):
-        return None
-    own = "has no value of that type" if committed is _NO_VALUE else f"whose own value is {committed!r}"
-    return f"a {type(u).__name__} that compares equal to {k!r} but {own}"
-
-
 def _honoured(u, ctx) -> bool:
     """A matcher (pytest's approx, mock.ANY) counts as one only where it can be the test's own expectation: the
     test module can name it, and the other side is not a literal written in the assert (a test does not write
@@ -700,40 +691,100 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
     """(the comparison's result, a finding or None). `ctx`: the matchers the test module can name, and which
     operands of the assert were literals in its source (bit 1 left, bit 2 right; only at the top)."""
     tl, tr = type(left), type(right)
-    if _among(tl, _EXACT) and _among(tr, _EXACT):
-        if depth < 3 and tl is tr and not ne and (
-                (_among(tl, (tuple, list)) and len(left) == len(right)) or
-                (tl is dict and all(_among(type(x), _SCALARS) for x in left) and left.keys() == right.keys())):
-            inner = (ctx[0], 0)
-            for i in (left if tl is dict else range(len(left))):
-                if left[i] is right[i]:
-                    continue
-                res, found = _judge(left[i], right[i], False, guard, depth + 1, inner)
-                if isinstance(res, BaseException) or found or not _truthy(res):
-                    return (res if isinstance(res, BaseException) else _truthy(res)), found
-            return True, None
-        return _ask(left, right, True, ne), None
     if not _among(tl, _EXACT) and not _among(tr, _EXACT):
         if _matcher(tl, guard) and _matcher(tr, guard):  # a matcher matches values, not another matcher
             res = _ask(left, right, True, ne)
             both = "two matchers that compare equal" if _says_equal(res, ne) and left is not right else None
             return res, both
         return _both_objects(left, right, ne, guard, ctx)
-    u, k, u_left = (right, left, False) if _among(tl, _EXACT) else (left, right, True)
-    if _matcher(type(u), guard) and _honoured(u, (ctx[0], bool(ctx[1] & (2 if u_left else 1)))):
-        return _ask(u, k, u_left, ne), None
-    # u's own value, before it sees anything of this assert
-    items = not ne and _among(type(k), _COLLECTIONS)
-    committed = _commit(u, k) if _among(type(k), _SCALARS) and not ne else _commit_items(u, k) if items else None
-    copies = _perturbed(k, _own_compare(type(u), guard))
-    res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
-    if not found and items and committed is not _NO_VALUE and _says_equal(res, ne):
-        same, found = _judge(committed, k, False, guard, depth + 1, (ctx[0], 0))  # each item committed in turn
-        if not found and _truthy(same) is not True:
-            found = f"a {type(u).__name__} that compares equal to {_short(k)} but whose own items are {_short(committed)}"
-    elif not found and committed is not None:
-        found = _committed_finding(u, k, committed, res, ne)
-    return res, found
+    lp, rp = _pure(left), _pure(right)
+    if lp and rp:  # builtins all the way down: no code of the patch answers
+        return _ask(left, right, True, ne), None
+    if lp or rp:  # k, the expected value, is pure builtins; u holds something else somewhere
+        u, k, u_left = (right, left, False) if lp else (left, right, True)
+        if _matcher(type(u), guard) and _honoured(u, (ctx[0], bool(ctx[1] & (2 if u_left else 1)))):
+            return _ask(u, k, u_left, ne), None
+        snap = None if ne else _snapshot(u, k)  # u's whole value as builtins, before anything in it sees k
+        copies = [] if _among(type(u), _EXACT) else _perturbed(k, _own_compare(type(u), guard))
+        res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
+        if not found and snap is not None:
+            found = _snapshot_finding(u, k, snap, res, guard, depth, ctx)
+        return res, found
+    if tl is tr and not ne and depth < 3 and (  # values the test computed on both sides: element by element
+            (_among(tl, (tuple, list)) and len(left) == len(right)) or
+            (tl is dict and all(_among(type(x), _SCALARS) for x in left) and left.keys() == right.keys())):
+        inner = (ctx[0], 0)
+        for i in (left if tl is dict else range(len(left))):
+            if left[i] is right[i]:
+                continue
+            res, found = _judge(left[i], right[i], False, guard, depth + 1, inner)
+            if isinstance(res, BaseException) or found or not _truthy(res):
+                return (res if isinstance(res, BaseException) else _truthy(res)), found
+        return True, None
+    return _ask(left, right, True, ne), None
+
+
+def _pure(x, depth: int = 0) -> bool:
+    """Builtin scalars and builtin collections of them, all the way down: comparing two such values runs no code
+    of the patch."""
+    t = type(x)
+    if _among(t, _SCALARS):
+        return True
+    if depth > 100 or not _among(t, _COLLECTIONS):
+        return False
+    if t is dict:
+        return all(_pure(a, depth + 1) and _pure(b, depth + 1) for a, b in x.items())
+    return all(_pure(a, depth + 1) for a in x)
+
+
+def _snapshot(u, k, depth: int = 0):
+    """u's whole value as builtins shaped like the pure expected value k, taken before u or anything it holds is
+    asked anything about k: scalars commit as `_commit` does (losslessly), collections give their items
+    (`_commit_items`) and each item, dict key and set element commits in turn. Nothing is left to take a value
+    later, when it has seen k through a question. `_NO_VALUE` where any part has none."""
+    if _among(type(k), _SCALARS):
+        return u if _among(type(u), _SCALARS) else _commit(u, k)
+    if depth > 100:
+        return _NO_VALUE
+    items = u if type(u) is type(k) else _commit_items(u, k)
+    if items is _NO_VALUE:
+        return _NO_VALUE
+    try:
+        if type(k) in (list, tuple):
+            if len(items) != len(k):
+                return type(k)(items)  # builtin `==` of different lengths asks no element anything
+            out = [_snapshot(items[i], k[i], depth + 1) for i in range(len(k))]
+        elif type(k) is dict:
+            hint = next(iter(k), "")
+            out = {}
+            for key, val in list(items.items()):
+                ck = _snapshot(key, hint, depth + 1)
+                if ck is _NO_VALUE:
+                    return _NO_VALUE
+                out[ck] = _snapshot(val, k[ck] if ck in k else next(iter(k.values()), None), depth + 1)
+            return _NO_VALUE if _NO_VALUE in out.values() else out
+        else:
+            hint = next(iter(k), "")
+            out = [_snapshot(e, hint, depth + 1) for e in list(items)]
+        return _NO_VALUE if any(e is _NO_VALUE for e in out) else type(k)(out)
+    except Exception:  # an unhashable committed key or element, a collection that changed while read
+        return _NO_VALUE
+
+
+def _snapshot_finding(u, k, snap, res, guard, depth: int, ctx: tuple):
+    """A finding when u said it equals the pure k but the value it committed to before any question is not k."""
+    if not _says_equal(res):
+        return None
+    if snap is not _NO_VALUE:
+        if _pure(snap):
+            if snap == k:  # builtins on both sides
+                return None
+        else:  # an expected part that is no builtin (k was computed by the test): judged as such
+            same, found = _judge(snap, k, False, guard, depth + 1, (ctx[0], 0))
+            if found or _truthy(same) is True:
+                return found
+    own = "has no value of that type" if snap is _NO_VALUE else f"whose own value is {_short(snap)}"
+    return f"a {type(u).__name__} that compares equal to {_short(k)} but {own}"
 
 
 def _short(x) -> str:
@@ -831,8 +882,9 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "order", "_integral", "_commit_items", "_short", "_judge", "_among",
-               "_foreign_meta", "_defined_in", "_commit", "_committed_finding", "_honoured", "_nameable", "_questions",
+_COMPARISON = ("compare", "strict", "order", "_integral", "_commit_items", "_short", "_pure", "_snapshot",
+               "_snapshot_finding", "_judge", "_among",
+               "_foreign_meta", "_defined_in", "_commit", "_honoured", "_nameable", "_questions",
                "_ask", "_quiet_single", "single", "_equals", "_says_equal", "_genuine_lib", "_matcher",
                "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near", "_own_compare",
                "_both_objects", "_far_approx", "_far_values", "_places")
