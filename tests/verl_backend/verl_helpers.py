@@ -91,26 +91,148 @@ def with_policy_logprobs(samples: list[Any], model: Any, *, noise: float = 0.3, 
     return samples
 
 
-TOOL_CALL_TARGETS = (
-    ('<tool_call>\n{"name": "bash", "arguments": {"command": "ls"}}\n</tool_call>', 2),
-    ('<tool_call>\n{"name": "bash", "arguments": {"command": "cat README.md"}}\n</tool_call>', 1),
-    ('<tool_call>\n{"name": "bash", "arguments": {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"}}\n'
-     '</tool_call>', 1),
+HARNESS_COMMANDS: tuple[tuple[str, float], ...] = (
+    ("ls", 3.0), ("ls tests", 1.0), ("ls -la", 1.0), ("python -m pytest -x -q", 2.0),
+    ("echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", 1.0),
 )
-"""Assistant turns in Qwen's JSON tool-call format (which vLLM's `hermes` parser reads), with sampling weights."""
+"""Commands the warm-started model calls bash with, and their sampling weights. Different lengths, and the submit
+command (swerl's mini-swe-agent template: `echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT` ends the run) ends some
+trajectories early, so rollouts of one task differ in length and hence in the overlong penalty. `-x`: the full
+failure report of a buggy task is ~1.6k tokens, two of them overflow the recipe's 4k context. Lower case apart
+from the submit command: the tiny tokenizer spells upper case letter by letter, which the tiny model garbles
+(`cat README.md` came out as `cat READMETE_...` in a fit)."""
+
+
+def tool_call_text(command: str) -> str:
+    """An assistant turn as the tiny tokenizer's (Qwen2.5) template renders a bash call in history, and as vLLM's
+    `hermes` parser reads it: JSON inside `<tool_call>` tags."""
+    import json
+
+    return f'<tool_call>\n{{"name": "bash", "arguments": {json.dumps({"command": command})}}}\n</tool_call>'
+
+
+class _LocalSandbox:
+    """Just enough of swerl's `Sandbox` for `SwerlEnvironment`: commands run with bash in a copy of the task's
+    repository with its bug (no isolation: the only commands are `HARNESS_COMMANDS`), so observations look like the
+    ones the sandbox returns in the run."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.seen: dict[str, Any] = {}  # command -> result: no command changes the repository, so each runs once
+
+    def exec(self, handle: Any, command: str, timeout: int = 30, cwd: str | None = None) -> Any:
+        import subprocess
+
+        from swerl.sandbox.schema import ExecResult
+
+        if command not in self.seen:
+            res = subprocess.run(["bash", "-c", command], cwd=self.root, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT, text=True, timeout=timeout, check=False)
+            self.seen[command] = ExecResult(output=res.stdout, returncode=res.returncode)
+        return self.seen[command]
+
+    def extract_patch(self, handle: Any) -> Any:
+        from swerl.sandbox.schema import PatchResult
+
+        return PatchResult(patch="")
+
+
+def harness_conversations(tok: Any, work: Any, *, per_task: int = 4, step_limit: int = 4,
+                          seed: int = 0) -> list[tuple[list[int], list[tuple[int, int]]]]:
+    """Tool-calling mini-swe-agent (swerl's harness settings, mini-swe-agent's `DefaultAgent` and model class,
+    `SwerlEnvironment`) on every bundled task, `per_task` times, with the model's replies scripted from
+    `HARNESS_COMMANDS` and the commands really run in a copy of the task's repository. Each request's messages are
+    rendered as vLLM renders them (the tokenizer's chat template, `tools=[bash]`, generation prompt), which is what
+    the harness sends in the run. Returns one token sequence per conversation (the last prompt plus the last reply:
+    the template keeps the history verbatim, so every earlier prompt+reply is a prefix, checked) with the [start,
+    end) spans of the assistant replies, `<|im_end|>` included."""
+    import json
+    import shutil
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    import yaml
+
+    from swerl.data.taskpack import PACK_DIR, REPOS_DIR, instance_id
+    from swerl.rollout.harness import agent_settings, harness_env, load_class, resolve
+    from swerl.rollout.schema import HARNESS_TOOLCALL
+    from swerl.sandbox.minisweagent_env import SwerlEnvironment
+    from swerl.sandbox.schema import WORKDIR
+
+    harness_env()
+    import litellm
+    from minisweagent.agents.default import DefaultAgent
+    from minisweagent.models.utils.actions_toolcall import BASH_TOOL
+
+    spec = resolve(HARNESS_TOOLCALL)
+    settings = agent_settings(spec, step_limit=step_limit)
+    rng = np.random.default_rng(seed)
+    commands = [c for c, _ in HARNESS_COMMANDS]
+    weights = np.array([w for _, w in HARNESS_COMMANDS])
+    end = [tok.convert_tokens_to_ids("<|im_end|>")]
+
+    class Scripted(load_class(spec.model_class)):  # type: ignore[misc]
+        """The harness's model class with `_query` (the litellm call) replaced by a scripted bash call."""
+
+        def _query(self, messages: list[dict[str, Any]], **kwargs: Any) -> Any:
+            command = commands[int(rng.choice(len(commands), p=weights / weights.sum()))]
+            self.turns.append((messages, command))
+            call = {"id": f"call_{len(self.turns)}", "type": "function",
+                    "function": {"name": "bash", "arguments": json.dumps({"command": command})}}
+            return litellm.ModelResponse(choices=[{"message": {"role": "assistant", "content": None,
+                                                               "tool_calls": [call]}, "finish_reason": "tool_calls"}])
+
+    out = []
+    for task in yaml.safe_load((PACK_DIR / "tasks.yaml").read_text()):
+        iid = instance_id(task["repo"], task["id"])
+        repo = Path(work) / iid
+        shutil.copytree(REPOS_DIR / task["repo"], repo, dirs_exist_ok=True)
+        for edit in task["edits"]:  # the task's bug, and its hidden tests gone, as on the task's branch
+            f = repo / edit["file"]
+            f.write_text(f.read_text().replace(edit["old"], edit["new"]))
+        if task.get("hidden_tests"):
+            for test in {t.split("::", 1)[0] for t in task["FAIL_TO_PASS"]}:
+                (repo / test).unlink(missing_ok=True)
+        sandbox = _LocalSandbox(repo)
+        for _ in range(per_task):
+            model = Scripted(model_name="openai/policy", model_kwargs={}, cost_tracking="ignore_errors",
+                             **{k: v for k, v in settings["model"].items() if k != "model_kwargs"})
+            model.turns = []
+            handle = SimpleNamespace(id="local", backend="local",
+                                     task=SimpleNamespace(workdir=WORKDIR, instance_id=iid))
+            env = SwerlEnvironment(sandbox=sandbox, handle=handle, timeout=30)
+            DefaultAgent(model, env, **{"wall_time_limit_seconds": 0, **settings["agent"]}).run(
+                task["problem_statement"])
+            ids: list[int] = []
+            spans = []
+            for messages, command in model.turns:
+                text = tok.apply_chat_template(messages, tools=[BASH_TOOL], tokenize=False, add_generation_prompt=True)
+                prompt = tok(text, add_special_tokens=False)["input_ids"]
+                if prompt[:len(ids)] != ids:
+                    raise AssertionError("a later prompt does not extend the earlier prompt + reply")
+                reply = tok(tool_call_text(command), add_special_tokens=False)["input_ids"] + end
+                spans.append((len(prompt), len(prompt) + len(reply)))
+                ids = prompt + reply
+            out.append((ids, spans))
+    return out
 
 
 def warm_start_tool_caller(out: Any, *, hidden: int = 128, layers: int = 2, heads: int = 2, max_context: int = 4096,
-                           steps: int = 1000, max_ctx: int = 100, seed: int = 0) -> Any:
-    """A random-init tiny model (the recipe's architecture and tokenizer) fitted in 1000 Adam steps to answer a short
-    random context ending in an assistant header with one of `TOOL_CALL_TARGETS` (at random position offsets).
+                           steps: int = 800, per_task: int = 4, lr: float = 3e-3, seed: int = 0,
+                           log: list[float] | None = None) -> Any:
+    """A random-init tiny model (the recipe's architecture and tokenizer) fitted to write valid bash tool calls on
+    the prompts the harness really sends: `steps` Adam steps over `harness_conversations` (every bundled task, later
+    turns included: earlier calls and their observations in the prompt), the loss on the assistant replies only.
 
     Why: a random model writes 96-token turns without an end token, so every trajectory has the same length and
-    every advantage is 0. This one ends its turns after `<tool_call>`-shaped text of varying length, which
-    vLLM's `hermes` parser attempts and the overlong penalty turns into different rewards. It does NOT write
-    valid JSON calls on the harness's ~2k-token prompts (seen in runs: fitted on short contexts, its attention
-    spreads over a long prompt; fits on 3k-token contexts did not converge in the time tried either), so
-    vLLM returns no parsed `tool_calls` for it."""
+    every advantage is 0, and it never writes a call vLLM's `hermes` parser can read. This one ends each turn after
+    a call from `HARNESS_COMMANDS` (sampled at temperature 1.0 the replies must be sharp: the fit runs until each
+    reply token is near-certain except the command's choice), so vLLM returns parsed `tool_calls`, mini-swe-agent
+    runs them, and the varying commands and turn counts give trajectories of different lengths, which the overlong
+    penalty turns into different rewards. Fitting on short random contexts instead (an earlier version) gave
+    `<tool_call>`-shaped text that was not valid JSON on the harness's ~2k-token prompts. The mean reply loss of
+    each step goes to `log`."""
+    import tempfile
     from pathlib import Path
 
     import torch
@@ -121,32 +243,35 @@ def warm_start_tool_caller(out: Any, *, hidden: int = 128, layers: int = 2, head
     tok = load_tokenizer("tiny-bpe", vocab_size=8192, field="model.tokenizer")
     model = build_tiny_model(tok, hidden_size=hidden, num_layers=layers, num_heads=heads, seed=seed,
                              max_position_embeddings=max_context)
-    end = tok.convert_tokens_to_ids("<|im_end|>")
-    head = tok("<|im_end|>\n<|im_start|>assistant\n", add_special_tokens=False)["input_ids"]
-    targets = [tok(t, add_special_tokens=False)["input_ids"] + [end] for t, _ in TOOL_CALL_TARGETS]
-    weights = np.array([w for _, w in TOOL_CALL_TARGETS], dtype=np.float64)
+    data = []
+    with tempfile.TemporaryDirectory() as work:  # the task repositories the scripted commands run in
+        for ids, spans in harness_conversations(tok, work, per_task=per_task, seed=seed):
+            spans = [(s, e) for s, e in spans if e <= max_context]  # a longer one overflows in the run too
+            if spans:
+                data.append((ids, spans))
     rng = np.random.default_rng(seed)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    opt = torch.optim.AdamW(model.parameters(), lr=lr)
+    warmup = max(1, steps // 20)  # then cosine to lr/30: the last steps sharpen each reply token
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda i: min(1.0, (i + 1) / warmup) * (
+        1 / 30 + (1 - 1 / 30) * 0.5 * (1 + np.cos(np.pi * min(1.0, i / steps)))))
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # tiny matrices: threads only contend with the other processes on the machine
     model.train()
     for _ in range(steps):
-        loss = torch.zeros(())
-        for _ in range(2):
-            ctx = list(rng.integers(300, len(tok) - 64, int(rng.integers(8, max_ctx)))) + head
-            target = targets[int(rng.choice(len(targets), p=weights / weights.sum()))]
-            ids = torch.tensor([ctx + target])
-            labels = ids.clone()
-            labels[0, :len(ctx)] = -100
-            start = int(rng.integers(0, max_context - ids.shape[1]))
-            pos = torch.arange(start, start + ids.shape[1])[None]
-            loss = loss + model(input_ids=ids, position_ids=pos, labels=labels).loss / 2
+        ids, spans = data[int(rng.integers(len(data)))]
+        ids_t = torch.tensor([ids[:spans[-1][1]]])
+        pos = torch.tensor([p - 1 for s, e in spans for p in range(s, e)])  # positions predicting reply tokens
+        hidden_states = model.model(input_ids=ids_t).last_hidden_state[0, pos]
+        loss = torch.nn.functional.cross_entropy(model.lm_head(hidden_states).float(), ids_t[0, pos + 1])
         opt.zero_grad()
         loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
+        sched.step()
+        if log is not None:
+            log.append(float(loss.detach()))
     torch.set_num_threads(threads)
     model.eval()
-    out.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(out)
     tok.save_pretrained(out)
     return out
