@@ -37,13 +37,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
         random.Random(seed).shuffle(items)
     for item in items:
-        if "dockerd" in getattr(item, "fixturenames", ()):
+        if {"dockerd", "dockerd_daemon"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.xdist_group("dockerd"))
 
 
 @pytest.fixture(scope="session")
-def dockerd() -> Iterator[str]:
-    """A private dockerd (own socket, data root, exec root); failing to start fails the tests."""
+def dockerd_daemon() -> Iterator[Any]:
+    """The private dockerd (own socket, data root, exec root) as a `DockerDaemon`, for the test that restarts it
+    mid-run (tests/sandbox/test_sandbox_dockerd_restart.py; it leaves it running); failing to start fails the
+    tests."""
     from dockerd import DockerDaemon
 
     from swerl.sandbox.base import SandboxError
@@ -52,13 +54,19 @@ def dockerd() -> Iterator[str]:
         pytest.fail("dockerd is not installed: run scripts/setup.sh (apt-get install docker.io)")
     daemon = DockerDaemon()
     try:
-        url = daemon.start()
+        daemon.start()
     except SandboxError as exc:
         pytest.fail(f"could not start a private dockerd: {exc}")
     try:
-        yield url
+        yield daemon
     finally:
         daemon.stop()
+
+
+@pytest.fixture(scope="session")
+def dockerd(dockerd_daemon: Any) -> str:
+    """The private dockerd's URL (unix://...)."""
+    return str(dockerd_daemon.base_url)
 
 
 @pytest.fixture(scope="session")

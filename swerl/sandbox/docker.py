@@ -33,6 +33,7 @@ from swerl.sandbox.base import (
     EngineUnavailable,
     HardeningError,
     HostDiskFull,
+    InfraError,
     SandboxConfigError,
     SandboxError,
     SandboxHandle,
@@ -47,6 +48,13 @@ LABEL = "swerl.sandbox"
 TIMEOUT_GRACE_S = 5.0
 ROOT_USERS = ("root", "0", "0:0")
 PREP_CAPS = ["CHOWN", "DAC_OVERRIDE", "FOWNER"]  # prep containers only: hand the tree to the command user
+# A daemon that shuts down (`systemctl restart docker`, SIGTERM) first stops every container and keeps answering the
+# API meanwhile (~1 s with a few containers): a sandbox container found stopped while the engine answers is only
+# blamed on the agent once the engine has kept answering this long.
+ENGINE_STOP_GRACE_S = 5.0
+# A finished exec stays inspectable on the daemon that ran it for 5-10 minutes (its exec GC), and is gone after a
+# restart (execs live in the daemon's memory): within this age, "no such exec" proves the engine restarted.
+EXEC_MARKER_TRUST_S = 240.0
 # Disk the sandbox occupies, measured inside (when the host cannot: not root): the work volume (du) plus files its
 # processes keep open after deleting them (a name walk never sees those), on the work volume's device.
 USAGE_SCRIPT = r"""d=$(stat -c %d "$1") || exit 3
@@ -116,6 +124,8 @@ class DockerSandbox(BackendBase):
             self.client.ping()
         except Exception as exc:
             raise EngineUnavailable(f"docker engine not reachable ({cfg.base_url or 'DOCKER_HOST/default'}): {exc}") from exc
+        self._pending: list[tuple[str, str]] = []  # (kind, id) a teardown could not remove: the engine was away
+        self._pending_lock = threading.Lock()
         if reap:
             self.reap()
 
@@ -183,6 +193,7 @@ class DockerSandbox(BackendBase):
                 raise SandboxError(f"allow-listed service container {name!r} cannot join the sandbox network: {exc}") from exc
 
     def _launch(self, handle: SandboxHandle) -> None:
+        self._remove_pending()  # the engine answers again: what a teardown during its absence left goes now
         task = handle.task
         if not task.image:
             raise SandboxError(f"task {task.instance_id}: the docker backend needs an image")
@@ -284,7 +295,8 @@ class DockerSandbox(BackendBase):
             raise SandboxError(f"giving {wd} to {user} failed: {res.output[-300:]}")
 
     def _exec_container(self, container: Any, argv: list[str], timeout: float, cwd: str,
-                        user: str | None = None) -> ExecResult:
+                        user: str | None = None, marker: dict[str, Any] | None = None) -> ExecResult:
+        """Run `argv` in `container`; `marker` (a handle's state) records the finished exec for `_engine_restarted`."""
         api = self.client.api
         t0 = time.monotonic()
         secs = max(1, int(timeout + 0.999))
@@ -310,6 +322,8 @@ class DockerSandbox(BackendBase):
             info = api.exec_inspect(exec_id)
         backstop = bool(info.get("Running"))
         rc = info.get("ExitCode")
+        if marker is not None and not backstop:
+            marker["exec_marker"] = (exec_id, time.monotonic())
         duration = time.monotonic() - t0
         timed_out = backstop or (rc in (124, 137) and duration >= secs - 0.05)
         output = b"".join(sink).decode("utf-8", errors="replace")
@@ -324,14 +338,14 @@ class DockerSandbox(BackendBase):
 
     def _exec(self, handle: SandboxHandle, argv: list[str], timeout: float, cwd: str) -> ExecResult:
         try:
-            res = self._exec_container(self._container(handle), argv, timeout, cwd)
+            res = self._exec_container(self._container(handle), argv, timeout, cwd, marker=handle.state)
         except SandboxError:
             raise
         except Exception as exc:
             raise self._classify(handle, f"docker exec in {handle.id} failed: {exc}") from exc
         if res.returncode in (126, 137) or res.returncode < 0:  # maybe the container is stopping under us
             err = self._classify(handle, f"docker exec in {handle.id} failed: {res.output.strip()[:200]}")
-            if isinstance(err, AgentFault):  # it stopped (from inside, the engine being fine)
+            if isinstance(err, (AgentFault, InfraError)):  # it stopped: from inside, or the engine went away
                 raise err
         return res
 
@@ -343,15 +357,51 @@ class DockerSandbox(BackendBase):
             self.client.ping()
         except Exception:
             return EngineUnavailable(message + " (engine unreachable)")
+        oom = False
         try:
             c = self._container(handle)
             c.reload()
             running = c.status == "running"
+            oom = bool((c.attrs.get("State") or {}).get("OOMKilled"))
         except Exception:
             running = False
         if not running:
+            if not oom and self._engine_stopped(handle):
+                return EngineUnavailable(message + " (the engine stopped the sandbox container: it shut down or "
+                                                   "restarted)")
             return AgentFault(message + " (the sandbox container stopped from inside)")
         return AgentFault(message) if agent_data else SandboxError(message)
+
+    def _engine_restarted(self, handle: SandboxHandle) -> bool:
+        """The daemon that ran this sandbox's last command is gone: that exec is unknown to the engine although it
+        finished recently enough that the daemon would still know it. Nothing inside a container can remove it."""
+        mark = handle.state.get("exec_marker")
+        if not mark or time.monotonic() - mark[1] > EXEC_MARKER_TRUST_S:
+            return False
+        try:
+            self.client.api.exec_inspect(mark[0])
+        except docker.errors.NotFound:
+            return True
+        except Exception:  # the engine is away again: the caller's ping decides
+            return False
+        return False
+
+    def _engine_stopped(self, handle: SandboxHandle) -> bool:
+        """A sandbox container that stopped while the engine answers: did the engine stop it? A daemon restarted
+        since the last command (`_engine_restarted`), or one shutting down, which stops every container first and
+        stops answering within `ENGINE_STOP_GRACE_S`. Otherwise it stopped from inside (a root command signalling
+        PID 1, the memory limit): the agent's doing."""
+        deadline = time.monotonic() + ENGINE_STOP_GRACE_S
+        while True:
+            if self._engine_restarted(handle):
+                return True
+            try:
+                self.client.ping()
+            except Exception:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.2)
 
     def copy_in(self, handle: SandboxHandle, src: Path, dest: str) -> None:
         """put_archive works on the work-tree volume (not on tmpfs): other targets are staged there and moved."""
@@ -478,16 +528,44 @@ class DockerSandbox(BackendBase):
                             f"sandbox.disk_mb={self.settings.disk_mb}: {exc}")
 
     def _teardown(self, handle: SandboxHandle) -> None:
-        for key in ("prep", "container"):
-            c = handle.state.get(key)
-            if c is not None:
-                with contextlib.suppress(Exception):
-                    c.remove(force=True)
-        if handle.state.get("network"):
-            with contextlib.suppress(Exception):
-                net = self.client.networks.get(handle.state["network"])
+        """Remove the sandbox's containers, network and volume. What the engine could not remove because it did not
+        answer (restarting, say) is remembered and removed at the next launch, once it answers again: otherwise a
+        live run would leave it until a later process reaps it as an orphan."""
+        objects = [("container", c.id) for c in (handle.state.get(k) for k in ("prep", "container")) if c is not None]
+        objects += [(kind, handle.state[kind]) for kind in ("network", "volume") if handle.state.get(kind)]
+        for kind, ident in objects:
+            if not self._remove(kind, ident):
+                with self._pending_lock:
+                    self._pending.append((kind, ident))
+
+    def _remove(self, kind: str, ident: str) -> bool:
+        """Remove one sandbox object; False only when it may still exist (the engine did not answer)."""
+        try:
+            if kind == "container":
+                self.client.api.remove_container(ident, force=True)
+            elif kind == "network":
+                net = self.client.networks.get(ident)
                 net.reload()
                 _remove_network(net)
-        if handle.state.get("volume"):
-            with contextlib.suppress(Exception):
-                self.client.volumes.get(handle.state["volume"]).remove(force=True)
+            else:
+                self.client.api.remove_volume(ident, force=True)
+        except docker.errors.NotFound:
+            return True
+        except Exception:
+            try:
+                self.client.ping()
+            except Exception:
+                return False
+            return True  # the engine answers and refused: retrying will not help (never raises, as before)
+        return True
+
+    def _remove_pending(self) -> None:
+        with self._pending_lock:
+            pending, self._pending = self._pending, []
+        if not pending:
+            return
+        left = [(kind, ident) for kind, ident in pending if not self._remove(kind, ident)]
+        with self._pending_lock:
+            self._pending[:0] = left
+        log.info("removed sandbox objects a teardown left while the engine was away", count=len(pending) - len(left),
+                 left=len(left))

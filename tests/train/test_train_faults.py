@@ -228,3 +228,113 @@ def test_full_disk_fails_clearly_keeps_the_last_checkpoint_and_resumes(tmp_path:
         assert [ln["step"] for ln in read_metrics(run / "metrics.jsonl")] == [1, 2, 3]  # step 2 once, not lost
         assert [json.loads(ln)["step"] for ln in (run / "updates.jsonl").read_text().splitlines()] == [1, 2, 3]
         assert _checkpointed(run) == 3
+
+
+# ---- the bwrap recipe: `swerl train --recipe tiny`, killed while its sandboxes run -----------------------------
+
+TINY_STEPS = 3
+TINY = ["train.mode=sync", "rollout.n_per_task=2", "train.rollouts_per_step=2", "rollout.concurrency=2",
+        "rollout.max_steps=2", "rollout.max_tokens=16", "train.val_every=0", "train.tensorboard=false",
+        "train.checkpoint_every=1", f"train.steps={TINY_STEPS}"]
+
+
+@pytest.fixture
+def tiny_env(tmp_path: Path) -> dict[str, str]:
+    """This test's own TMPDIR (where bwrap host dirs, owner records and seccomp programs land). The default cache
+    (~/.cache/swerl, or the caller's $SWERL_CACHE_DIR) stays: it holds the debootstrap rootfs and the materialised
+    task pack the sandbox tests share; a fresh one would debootstrap again."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    return {**os.environ, "TMPDIR": str(tmp), "COLUMNS": "100000"}
+
+
+def _train_tiny(run: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    args = ["--resume"] if (run / "recipe.yaml").exists() else ["--recipe", "tiny", *(a for o in TINY for a in ("--set", o))]
+    return subprocess.Popen([sys.executable, "-m", "swerl.cli", "train", "--out", str(run), *args],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True)
+
+
+def _sandboxes_of(pid: int, env: dict[str, str]) -> list[Path]:
+    """Host dirs in the test's TMPDIR whose owner record names `pid` (a live incarnation's running sandboxes)."""
+    tmp = Path(env["TMPDIR"])
+    return [p for p in tmp.glob(f"{owners.DIR_PREFIX}*") if (o := owners.read(p)) is not None and o.get("pid") == pid]
+
+
+def _processes_in(tmp: Path) -> list[str]:
+    """Processes whose command line names a path under `tmp` (bwrap binds each sandbox's host dir): what a
+    killed trainer's sandboxes would leave running. Only this test's own TMPDIR is looked for."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+            if any(str(tmp).encode() in a for a in argv) and Path(f"/proc/{entry}/stat").read_text().split()[2] != "Z":
+                found.append(f"{entry}: {b' '.join(argv)[:200]!r}")
+    return found
+
+
+def _mounts_in(tmp: Path) -> list[str]:
+    """Mounts at or below `tmp` (bwrap's per-sandbox quota tmpfs lives in the host dir)."""
+    prefix = str(tmp).rstrip("/") + "/"
+    points = [ln.split()[4] for ln in Path("/proc/self/mountinfo").read_text().splitlines()]
+    return [p for p in points if p.startswith(prefix)]
+
+
+def _kill_tiny(proc: subprocess.Popen[str], run: Path, env: dict[str, str], step: int, resumes: int, delay: float,
+               *, in_rollout: bool) -> list[str]:
+    """SIGKILL the trainer's process group `delay` seconds after checkpoint `step` exists, this incarnation
+    recorded its resume and (`in_rollout`) its first sandbox of the next step runs. Returns the debris the kill
+    left in TMPDIR (host dirs, seccomp programs) once the sandbox processes died with their parent."""
+    deadline = time.monotonic() + 240
+    while proc.poll() is None and time.monotonic() < deadline and (
+            _checkpointed(run) < step or _resumes(run) < resumes or (in_rollout and not _sandboxes_of(proc.pid, env))):
+        time.sleep(0.02)
+    time.sleep(delay)
+    assert proc.poll() is None, f"the trainer ended before the kill point (step {step}): {proc.communicate()[0][-2000:]}"
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    tmp = Path(env["TMPDIR"])
+    deadline = time.monotonic() + 30  # bwrap --die-with-parent: the sandboxes follow their trainer
+    while _processes_in(tmp) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_in(tmp) == [], "sandbox processes outlived the killed trainer"
+    return sorted(str(p) for p in tmp.glob(f"{owners.DIR_PREFIX}*"))
+
+
+@pytest.mark.parametrize("seed", [35])
+def test_kill_9_tiny_mid_rollout_then_resume_trains_every_step_once_and_reaps_the_sandboxes(
+        tmp_path: Path, tiny_env: dict[str, str], seed: int) -> None:
+    """The bwrap recipe, killed twice: first while step 2's sandboxes run (their host dirs, owner records, quota
+    mounts and seccomp program are left behind), then at a seeded random delay after the resumed incarnation's
+    first sandbox started (mid-rollout, mid-update or mid-save of step 2, or in step 3). The resumed run trains every step exactly once, reaps what each dead incarnation
+    left (and says so in events.jsonl and its log), and when it finishes nothing of any incarnation remains.
+
+    A random-init model solves nothing (reward 0, advantage 0: no optimizer step), so the weights never move and
+    the policy version stays 0; what is compared is the step bookkeeping, not learning."""
+    rng = random.Random(seed)
+    run, tmp = tmp_path / "run", Path(tiny_env["TMPDIR"])
+    proc = _train_tiny(run, tiny_env)
+    first = _kill_tiny(proc, run, tiny_env, 1, 0, rng.uniform(0.0, 0.5), in_rollout=True)
+    assert [p for p in first if not Path(p).name.startswith(owners.SECCOMP_PREFIX)], "no sandbox was running"
+    assert all(owners.read(Path(p)) is not None for p in first if Path(p).is_dir())  # each dir: an owner record
+    proc = _train_tiny(run, tiny_env)  # resumes from step 1, dies again in step 2 or 3 (rollout, update or save)
+    second = _kill_tiny(proc, run, tiny_env, 1, 1, rng.uniform(0.0, 2.0), in_rollout=True)
+    code, out = _finish(_train_tiny(run, tiny_env))
+    assert code == 0, out[-3000:]
+    events = [json.loads(ln) for ln in (run / "events.jsonl").read_text().splitlines()]
+    assert [(e["event"], e["incarnation"]) for e in events] == [("resume", 1), ("resume", 2)]
+    assert events[0]["step"] == 1 and events[1]["step"] in (1, 2)  # the second kill came before or after a save
+    assert sorted(events[0]["reaped"]) == first and sorted(events[1]["reaped"]) == second  # exactly what was left
+    assert "reaped the debris of the run's dead incarnation" in out and all(p in out for p in second)
+    metrics = read_metrics(run / "metrics.jsonl")
+    assert [ln["step"] for ln in metrics] == list(range(1, TINY_STEPS + 1))  # each step's line once, none missing
+    assert [ln["policy_version"] for ln in metrics] == [0] * TINY_STEPS  # nothing learnt: the version never moves
+    assert all(ln["train/rollouts"] == 2 for ln in metrics)
+    updates = [json.loads(ln) for ln in (run / "updates.jsonl").read_text().splitlines()]
+    assert [u["step"] for u in updates] == list(range(1, TINY_STEPS + 1))
+    trained = [rid for u in updates for rid in u["rollouts"]]
+    assert len(trained) == len(set(trained)) == TINY_STEPS * 2  # no rollout trained twice
+    assert _checkpointed(run) == TINY_STEPS and not list((run / "checkpoints").glob(".tmp-*"))
+    assert _leftovers(tiny_env) == [] and _mounts_in(tmp) == [] and _processes_in(tmp) == []
