@@ -503,7 +503,7 @@ def order(left, right, op, _record=_record):
     num = (int, float, bool)
     left_num, right_num = _among(type(left), num), _among(type(right), num)
     u, u_left = (right, False) if left_num else (left, True)
-    if left_num == right_num or _among(type(u), _EXACT) or _genuine_lib(type(u), guard):
+    if left_num == right_num or _among(type(u), _EXACT):  # a library type commits too: a wrapper can hold anything
         return fn(left, right)
     committed = _commit(u, right if u_left else left)  # before u sees the bound
     res = fn(left, right)
@@ -663,7 +663,7 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
 
     sides = [(v, v is left) for v in (left, right) if not _genuine_lib(type(v), guard)]
     if not sides:
-        return _ask(left, right, True, ne), None
+        return _library_sides(left, right, ne, guard, ctx)
     other = right if sides[0][1] else left
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
     expected = getattr(other, "expected", None) if _matcher(type(other), guard) and _honoured(other, (ctx[0], False)) \
@@ -685,6 +685,23 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
         own = "has no number" if committed is _NO_VALUE else f"whose own value is {committed!r}"
         return on_k[-1], f"a {type(u).__name__} that compares equal to {other!r} but {own}"
     return on_k[-1], None
+
+
+def _library_sides(left, right, ne: bool, guard, ctx: tuple):
+    """Both sides genuine library types. A library wrapper is no proof of an honest value (`UserList.__eq__` hands
+    the question to `.data`, which the patch can set), so against the test's own approx of a number the non-matcher
+    side still commits to its own number first, as any value does."""
+    res = _ask(left, right, True, ne)
+    for u, other in ((left, right), (right, left)):
+        expected = getattr(other, "expected", None)
+        if ne or _matcher(type(u), guard) or not (_matcher(type(other), guard) and _honoured(other, (ctx[0], False))
+                                                 and _among(type(expected), (int, float))):
+            continue
+        committed = _commit(u, expected)
+        if _says_equal(res) and (committed is _NO_VALUE or _ask(other, committed, True, False) is not True):
+            own = "has no number" if committed is _NO_VALUE else f"whose own value is {committed!r}"
+            return res, f"a {type(u).__name__} that compares equal to {other!r} but {own}"
+    return res, None
 
 
 def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 0)):
@@ -883,7 +900,7 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("compare", "strict", "order", "_integral", "_commit_items", "_short", "_pure", "_snapshot",
-               "_snapshot_finding", "_judge", "_among",
+               "_snapshot_finding", "_library_sides", "_judge", "_among",
                "_foreign_meta", "_defined_in", "_commit", "_honoured", "_nameable", "_questions",
                "_ask", "_quiet_single", "single", "_equals", "_says_equal", "_genuine_lib", "_matcher",
                "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near", "_own_compare",
