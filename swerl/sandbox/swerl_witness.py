@@ -491,7 +491,7 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
 
 def order(left, right, op, _record=_record):
     """`left <op> right` for one ordering comparison in a test file's assert. Where one side is a builtin number and
-    the other is no builtin (nor a genuine library type), the other first commits to its own number, as for `==`;
+    the other is no builtin (a library type included), the other first commits to its own number, as for `==`;
     saying the comparison holds when its number does not is tampering: a value that orders itself after whatever
     it is shown (`__lt__` returning True) has no number that agrees with every bound."""
     import operator
