@@ -661,11 +661,17 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     side is also asked against approx of values far from the expected one."""
     import random
 
-    sides = [(v, v is left) for v in (left, right) if not _genuine_lib(type(v), guard)]
+    # a standard-library value whose state is builtins runs no code of the patch; any other side - a library
+    # wrapper too (`UserString.__eq__` hands the question to its `.data`) - is asked, the patch's or the project's
+    # value before a library's
+    sides = [(v, v is left) for v in (left, right) if not _leaf_value(v) and not _matcher(type(v), guard)]
     if not sides:
-        return _library_sides(left, right, ne, guard, ctx)
+        return _ask(left, right, True, ne), None
+    sides.sort(key=lambda side: _genuine_lib(type(side[0]), guard))
     other = right if sides[0][1] else left
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
+    if _leaf_value(other):  # values of its own type that differ from it: equal to one of them is equal to a guess
+        asked += [("x", d) for d in _lib_decoys(other, _own_compare(type(sides[0][0]), guard))]
     expected = getattr(other, "expected", None) if _matcher(type(other), guard) and _honoured(other, (ctx[0], False)) \
         else None
     if _among(type(expected), (int, float)):
@@ -687,27 +693,13 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     return on_k[-1], None
 
 
-def _library_sides(left, right, ne: bool, guard, ctx: tuple):
-    """Both sides genuine library types. A library wrapper is no proof of an honest value (`UserList.__eq__` hands
-    the question to `.data`, which the patch can set), so against the test's own approx of a number the non-matcher
-    side still commits to its own number first, as any value does."""
-    res = _ask(left, right, True, ne)
-    for u, other in ((left, right), (right, left)):
-        expected = getattr(other, "expected", None)
-        if ne or _matcher(type(u), guard) or not (_matcher(type(other), guard) and _honoured(other, (ctx[0], False))
-                                                 and _among(type(expected), (int, float))):
-            continue
-        committed = _commit(u, expected)
-        if _says_equal(res) and (committed is _NO_VALUE or _ask(other, committed, True, False) is not True):
-            own = "has no number" if committed is _NO_VALUE else f"whose own value is {committed!r}"
-            return res, f"a {type(u).__name__} that compares equal to {other!r} but {own}"
-    return res, None
-
-
 def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 0)):
     """(the comparison's result, a finding or None). `ctx`: the matchers the test module can name, and which
     operands of the assert were literals in its source (bit 1 left, bit 2 right; only at the top)."""
     tl, tr = type(left), type(right)
+    matched = None if ne else _matched(left, right, guard, ctx)
+    if matched is not None:
+        return matched
     if not _among(tl, _EXACT) and not _among(tr, _EXACT):
         if _matcher(tl, guard) and _matcher(tr, guard):  # a matcher matches values, not another matcher
             res = _ask(left, right, True, ne)
@@ -739,6 +731,74 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
                 return (res if isinstance(res, BaseException) else _truthy(res)), found
         return True, None
     return _ask(left, right, True, ne), None
+
+
+def _matched(left, right, guard, ctx: tuple):
+    """The test's own approx (`== pytest.approx(...)`) of an expectation that is builtins all the way down (a number,
+    a sequence, a mapping): the value is snapshotted against that expectation before anything is asked, and the
+    approx must accept the snapshot. None where this does not apply."""
+    for m, u, m_left in ((right, left, False), (left, right, True)):
+        if not _matcher(type(m), guard) or _matcher(type(u), guard) or _pure(u):
+            continue
+        expected = getattr(m, "expected", _NO_VALUE)
+        if expected is _NO_VALUE or not _pure(expected) or not _honoured(m, (ctx[0], bool(ctx[1] & (2 if m_left
+                                                                                                    else 1)))):
+            continue
+        snap = _snapshot(u, expected)  # before u is asked anything
+        res = _ask(u, m, not m_left, False)
+        if not _says_equal(res) or (snap is not _NO_VALUE and _ask(m, snap, True, False) is True):
+            return res, None
+        own = "has no value of that type" if snap is _NO_VALUE else f"whose own value is {_short(snap)}"
+        return res, f"a {type(u).__name__} that compares equal to {m!r} but {own}"
+    return None
+
+
+def _leaf_value(v) -> bool:
+    """A standard-library value type whose state is builtins (Decimal, a Fraction of ints, date/time types, UUID),
+    by exact type: its `==` runs no code of the patch. Read from `sys.modules`: a type never imported has no values."""
+    t = type(v)
+    for mod, names in (("decimal", ("Decimal",)), ("datetime", ("date", "datetime", "time", "timedelta")),
+                       ("uuid", ("UUID",)), ("fractions", ("Fraction",))):
+        found = sys.modules.get(mod)
+        if found is not None and any(getattr(found, n, None) is t for n in names):
+            return mod != "fractions" or (type(v.numerator) is int and type(v.denominator) is int)
+    return False
+
+
+def _lib_decoys(k, fine: bool = False) -> list:
+    """Values of k's own (standard-library) type that differ from it: dates days apart, Decimals and Fractions a
+    random amount away, ... With `fine` also the nearest neighbours (a day, a second, one unit in the last place),
+    for a comparison the patch wrote (`within a day`)."""
+    import random
+
+    rng = random.SystemRandom()
+    dt = sys.modules.get("datetime")
+    name, out = type(k).__name__, []
+
+    def step() -> int:
+        return rng.choice((-1, 1)) * rng.randint(2, 1000)
+
+    try:
+        if name in ("date", "datetime"):
+            out = [k + dt.timedelta(days=step()) for _ in range(4)]
+            out += [k + dt.timedelta(days=d) for d in (-1, 1)] if fine else []
+            out += [k + dt.timedelta(seconds=d) for d in (-1, 1)] if fine and name == "datetime" else []
+        elif name == "timedelta":
+            out = [k + dt.timedelta(seconds=step()) for _ in range(4)]
+            out += [k + dt.timedelta(microseconds=d) for d in (-1, 1)] if fine else []
+        elif name == "time":
+            out = [k.replace(minute=(k.minute + step()) % 60) for _ in range(4)]
+        elif name == "Decimal" and k.is_finite():
+            ulp = type(k)(1).scaleb(k.as_tuple().exponent)
+            out = [k + ulp * step() for _ in range(4)] + ([k - ulp, k + ulp] if fine else [])
+        elif name == "Fraction":
+            out = [k + type(k)(step(), rng.randint(1, 1000)) for _ in range(4)]
+            out += [k + type(k)(d, 10 ** 9) for d in (-1, 1)] if fine else []
+        elif name == "UUID":
+            out = [type(k)(int=k.int ^ rng.getrandbits(128)) for _ in range(4)]
+    except Exception:  # out of the type's range (date.max + days)
+        out = [x for x in out if type(x) is type(k)]
+    return [x for x in out if type(x) is type(k) and x != k]
 
 
 def _pure(x, depth: int = 0) -> bool:
@@ -900,7 +960,7 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("compare", "strict", "order", "_integral", "_commit_items", "_short", "_pure", "_snapshot",
-               "_snapshot_finding", "_library_sides", "_judge", "_among",
+               "_snapshot_finding", "_leaf_value", "_lib_decoys", "_matched", "_judge", "_among",
                "_foreign_meta", "_defined_in", "_commit", "_honoured", "_nameable", "_questions",
                "_ask", "_quiet_single", "single", "_equals", "_says_equal", "_genuine_lib", "_matcher",
                "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near", "_own_compare",

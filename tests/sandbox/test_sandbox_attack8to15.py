@@ -505,6 +505,76 @@ def test_round18_a_library_wrapper_commits_like_any_value(monkeypatch: pytest.Mo
     assert order(box, 3, "<") is True and "UserList that says it is < 3 but has no number" in guard.found[-1]
 
 
+class _Learner:
+    """Round 19's r1: learns the approx's expected number when asked, then reports it as its own number."""
+
+    def __init__(self) -> None:
+        self.value = 7.0
+
+    def __eq__(self, other: object) -> bool:
+        self.value = getattr(other, "expected", self.value)
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+
+class _AnyApprox:
+    """Round 19's r2: an element equal to whatever approx it meets."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other).__name__.startswith("Approx")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _AnyDate:
+    """Round 19's r3: equal to any date."""
+
+    def __eq__(self, other: object) -> bool:
+        import datetime
+
+        return isinstance(other, datetime.date)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_round19_approx_and_library_values_are_asked_like_literals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test's approx of a pure expectation snapshots the value before asking it (a library wrapper included);
+    a library wrapper is asked like any value; an expected date, Decimal or Fraction comes with decoys of its own
+    type. Honest values keep their answers."""
+    import datetime
+    import functools
+    from collections import UserString
+    from decimal import Decimal
+    from fractions import Fraction
+
+    from swerl.sandbox import swerl_witness as w
+
+    guard = FakeGuard(__file__)
+    guard.probes = w.make_probes()
+    monkeypatch.setitem(w._STATE, "guard", guard)
+    monkeypatch.setattr(w, "_nameable", lambda frame: frozenset({"approx"}))
+    cmp = functools.partial(w.compare, _record=lambda g, text: g.record(text))
+    day = datetime.date(2020, 2, 2)
+    for left, right in [((0.6, 0.8), pytest.approx((0.6, 0.8))), ([Fraction(3, 5)], pytest.approx([0.6])),
+                        ({"a": Fraction(1, 2)}, pytest.approx({"a": 0.5})), (datetime.date(2020, 2, 2), day),
+                        (Decimal("1.50"), Decimal("1.5")), (datetime.timedelta(days=1), datetime.timedelta(hours=24))]:
+        for _ in range(10):
+            assert cmp(left, right) is True, (left, right)
+    assert guard.found == []
+    box = UserString("")
+    box.data = _Learner()  # type: ignore[assignment]
+    assert cmp(box, pytest.approx(12.0)) is True and "whose own value is 7.0" in guard.found[-1]
+    assert cmp((_AnyApprox(), _AnyApprox()), pytest.approx((0.6, 0.8))) is True and "has no value" in guard.found[-1]
+    assert cmp(_AnyDate(), day) is True and "unrelated object or a far value" in guard.found[-1]
+    wrapped = UserString("")
+    wrapped.data = _AnyDate()  # type: ignore[assignment]
+    assert cmp(wrapped, day) is True and "UserString that compares equal to an unrelated" in guard.found[-1]
+
+
 def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import linecache
 
