@@ -59,7 +59,7 @@ def make_rows(n: int, seed: int = 0) -> tuple[list[dict], dict[str, list[str]]]:
 def plain_loop(rows: list[dict], branches: dict[str, list[str]], max_tests: int, test_size: int,
                seed: int) -> dict[str, int]:
     """The same decisions as stages 1-3 + split, written as one straightforward loop over dicts."""
-    from swerl.data.schema import parse_test_list
+    from swerl.tasks.schema import parse_test_list
 
     inv = {k: set(v) for k, v in branches.items()}
     counts = {"empty_problem_statement": 0, "image_unavailable": 0, "missing_branch": 0, "too_many_tests": 0}
@@ -98,10 +98,10 @@ def main() -> int:
     import datasets
 
     from swerl.data.inventory import FileInventory
-    from swerl.data.load import load_rows
     from swerl.data.params import FilterParams
     from swerl.data.pipeline import filter_dataset, run_filter
     from swerl.log import configure
+    from swerl.tasks.load import load_rows
 
     configure("ERROR")  # the uninspectable image's warning is expected here
     datasets.disable_progress_bars()

@@ -29,9 +29,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from scan_fixes import HONEST, HOSTILE, REFUSED, Fix
 
 from swerl.data.taskgen import FAMILIES, find_candidates, unique_fix
-from swerl.data.taskpack import REPOS_DIR, git
 from swerl.sandbox import gradetree, tamper
 from swerl.sandbox.tamper_context import ScanContext, context_for
+from swerl.tasks.taskpack import REPOS_DIR, git
 
 GOAL_FP = 1.0
 GOAL_DETECT = 100.0
@@ -80,7 +80,7 @@ def generated_rows(tasks: Path) -> list[Result]:
 
 def taskpack_gold(tmp: Path) -> list[Result]:
     """The bundled pack's gold patches, applied and scanned exactly as the grader does."""
-    from swerl.data.taskpack import materialize
+    from swerl.tasks.taskpack import materialize
 
     pack = materialize(tmp / "pack")
     out: list[Result] = []

@@ -11,3 +11,8 @@ class ConfigError(SwerlError):
 
 class DataError(SwerlError):
     """Input data is malformed; the message names the row (instance_id) and field."""
+
+
+class ImageUnavailable(SwerlError):
+    """A task image (or its stand-in) cannot be inspected: its rows are dropped as `image_unavailable` by the data
+    filter; raised by the sandbox room's docker inventory as well, so it lives below both."""

@@ -18,9 +18,11 @@ FORBIDDEN = {
     "models": {"train", "rollout", "eval", "gateway", "sandbox", "data"},
     "tokens.py": {"train", "rollout", "eval", "gateway", "sandbox", "data", "models"},
     "events.py": {"train", "rollout", "eval", "gateway", "sandbox", "data", "models"},
-    "gateway": {"train", "rollout", "eval", "sandbox", "data"},
-    "sandbox": {"train", "rollout", "eval", "gateway"},
-    "rollout": {"train", "eval"},
+    "gateway": {"train", "rollout", "eval", "sandbox", "data", "tasks"},
+    "tasks": {"train", "rollout", "eval", "gateway", "sandbox", "data", "models"},
+    "sandbox": {"train", "rollout", "eval", "gateway", "data"},
+    "rollout": {"train", "eval", "data"},
+    "data": {"train", "eval"},
 }
 
 

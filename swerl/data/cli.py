@@ -49,7 +49,7 @@ def taskpack(
     force: bool = typer.Option(False, "--force", help="Replace --out if it exists."),
 ) -> None:
     """Materialise the bundled task pack: real git repos (a branch per instance_id) and SWE-smith rows."""
-    from swerl.data.taskpack import materialize
+    from swerl.tasks.taskpack import materialize
 
     pack = materialize(out, force=force)
     table = Table(title=f"task pack → {out}")

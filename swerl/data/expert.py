@@ -127,11 +127,11 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
 
     from swerl.config import SandboxConfig
     from swerl.data.taskgen import load_rows, register_profiles
-    from swerl.data.taskpack import git
     from swerl.rollout.agent import run_agent
     from swerl.rollout.runner import load_sandbox
     from swerl.rollout.schema import ModelEndpoint
     from swerl.sandbox.tasks import task_from_row
+    from swerl.tasks.taskpack import git
 
     if strategy not in STRATEGIES:
         raise DataError(f"--strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")

@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from swerl.data.params import EMPTY_PROBLEM_STATEMENT, IMAGE_UNAVAILABLE, MISSING_BRANCH, TOO_MANY_TESTS
-from swerl.data.schema import parse_test_list
 from swerl.errors import DataError
+from swerl.tasks.schema import parse_test_list
 
 if TYPE_CHECKING:
     import pyarrow as pa

@@ -18,16 +18,12 @@ from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from swerl.atomic import write_text_atomic
-from swerl.errors import DataError, SwerlError
+from swerl.errors import DataError, ImageUnavailable
 from swerl.log import get_logger
 
 log = get_logger(__name__)
 
 _REF_PREFIXES = ("refs/heads/", "refs/remotes/origin/")
-
-
-class ImageUnavailable(SwerlError):
-    """The image (or its stand-in) cannot be inspected; its rows are dropped as `image_unavailable`."""
 
 
 @runtime_checkable

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 
 from swerl.data import difficulty, filters
 from swerl.data.inventory import BranchInventory, ImageUnavailable, make_inventory
-from swerl.data.load import LoadedRows, load_rows_checked
 from swerl.data.params import (
     ALL_FAIL,
     BAD_ROW,
@@ -34,6 +33,8 @@ from swerl.data.params import (
 from swerl.data.split import split_indices
 from swerl.errors import DataError
 from swerl.log import get_logger
+from swerl.tasks.load import LoadedRows, load_rows_checked
+from swerl.tasks.probes import ProbeResults, read_probe_results
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -185,7 +186,7 @@ def inspect_images(images: Sequence[str], inventory: BranchInventory,
 
 
 def filter_dataset(ds: Dataset, params: FilterParams, *, inventory: BranchInventory | None,
-                   probes: difficulty.ProbeResults | None = None, progress: ProgressHook = _no_progress,
+                   probes: ProbeResults | None = None, progress: ProgressHook = _no_progress,
                    work_dir: Path | None = None, row_label: Callable[[int], str] | None = None) -> FilterOutcome:
     """Classify every row (bad row, stages 1-4), then split the kept rows. Nothing is written but scratch in
     `work_dir` (None: memory); `row_label(i)` names row i in errors (`FILE:LINE`)."""
@@ -260,7 +261,7 @@ def _stage(cur: _Survivors, name: str, dropped: list[tuple[int, str | None, str]
     return survivors
 
 
-def _stage4(cur: _Survivors, probes: difficulty.ProbeResults, params: FilterParams, num_proc: int | None,
+def _stage4(cur: _Survivors, probes: ProbeResults, params: FilterParams, num_proc: int | None,
             dropped: list[tuple[int, str | None, str]], progress: ProgressHook) -> tuple[_Survivors, dict[str, int]]:
     """Difficulty from probe results: too easy and unprobed out, mixed kept, a seeded sample of all-fail kept."""
     total = len(cur.rows)
@@ -314,7 +315,7 @@ def run_filter(params: FilterParams, progress: ProgressHook = _no_progress) -> F
     check_out_dir(params.out)
     inventory = make_inventory(branches=params.branches, inspect=params.resolved_inspect(),
                                repos=params.repos, cache_dir=params.cache_dir)
-    probes = difficulty.read_probe_results(params.probe_results) if params.probe_results else None
+    probes = read_probe_results(params.probe_results) if params.probe_results else None
     out = Path(params.out).absolute()
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}.work-", dir=out.parent))

@@ -29,10 +29,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from swerl.atomic import publish_dir
-from swerl.data.schema import TaskRow, read_json_rows
-from swerl.data.taskpack import COPY_IGNORE, REPOS_DIR, clear_out, git, init_clean_repo, write_jsonl
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
+from swerl.tasks.schema import TaskRow, read_json_rows
+from swerl.tasks.taskpack import COPY_IGNORE, REPOS_DIR, clear_out, git, init_clean_repo, write_jsonl
 
 log = get_logger(__name__)
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from swerl.data.load import load_dir, looks_like_path
-from swerl.data.schema import TaskRow, read_json_rows, swebench_image_name
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
 from swerl.sandbox.schema import SandboxTask
+from swerl.tasks.load import load_dir, looks_like_path
+from swerl.tasks.schema import TaskRow, read_json_rows, swebench_image_name
 
 log = get_logger(__name__)
 
@@ -151,7 +151,7 @@ def load_instances(source: str, split: str = "test") -> list[EvalInstance]:
 
 def _attach_local(instances: list[EvalInstance]) -> None:
     """Rows of the bundled pack's repos: register their harness profiles/specs and give bwrap their repos."""
-    from swerl.data.taskpack import OWNER
+    from swerl.tasks.taskpack import OWNER
 
     ours = [i for i in instances if i.repo.startswith(OWNER + "/")]
     if not ours:

@@ -112,7 +112,7 @@ def prepare_images(sandbox: Any, instances: list[EvalInstance]) -> None:
     client = docker_client(sandbox)
     if client is None:
         return
-    from swerl.data.taskpack import OWNER
+    from swerl.tasks.taskpack import OWNER
 
     ours = [i for i in instances if i.repo.startswith(OWNER + "/")]
     swebench = [i for i in ours if i.kind == "swebench" and i.repo_dir is not None]

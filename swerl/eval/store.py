@@ -23,10 +23,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from swerl.atomic import append_line, repair_tail, write_text_atomic
-from swerl.data.schema import read_json_rows
 from swerl.errors import SwerlError
 from swerl.eval.schema import AgentRecord, GradeRecord, PredRow, RunManifest
 from swerl.log import get_logger
+from swerl.tasks.schema import read_json_rows
 
 log = get_logger(__name__)
 

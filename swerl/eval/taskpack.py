@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from swerl.atomic import publish_dir
-from swerl.data.schema import swebench_image_name
-from swerl.data.taskpack import GIT_ENV, HIDDEN_TESTS_COMMIT, OWNER, git, test_functions, write_jsonl
 from swerl.errors import SwerlError
 from swerl.log import get_logger
+from swerl.tasks.schema import swebench_image_name
+from swerl.tasks.taskpack import GIT_ENV, HIDDEN_TESTS_COMMIT, OWNER, git, test_functions, write_jsonl
 
 log = get_logger(__name__)
 
@@ -167,8 +167,8 @@ def build(out: Path, *, pack_root: Path | None = None, force: bool = False) -> P
 
 def default_path() -> Path:
     """Where `--dataset taskpack:swebench` lives: the swerl cache, keyed by the bundled pack's content."""
-    from swerl.data.taskpack import PACK_DIR
     from swerl.sandbox.images import cache_dir
+    from swerl.tasks.taskpack import PACK_DIR
 
     h = hashlib.sha256()
     for p in sorted(PACK_DIR.rglob("*")):

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from swerl.atomic import write_text_atomic
-from swerl.data.schema import TaskRow
 from swerl.log import get_logger
 from swerl.rollout.classify import classify_exception, classify_exit, is_context_overflow
 from swerl.rollout.harness import agent_settings, harness_env, make_model, resolve
@@ -24,6 +23,7 @@ from swerl.rollout.schema import HARNESS_TOOLCALL, AgentResult, ModelEndpoint
 from swerl.rollout.tasks import as_sandbox_task
 from swerl.sandbox.base import Sandbox, SandboxHandle
 from swerl.sandbox.schema import PatchResult, SandboxTask
+from swerl.tasks.schema import TaskRow
 
 log = get_logger(__name__)
 

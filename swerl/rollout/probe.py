@@ -49,7 +49,7 @@ class ProbeLog:
             log.warning("dropping a torn last line of the probe results", path=str(self.path), bytes=cut)
         if not self.path.exists():
             return
-        from swerl.data.difficulty import read_probe_results
+        from swerl.tasks.probes import read_probe_results
 
         for iid, attempts in read_probe_results(self.path).items():
             self.done |= {(iid, int(a)) for a in attempts if isinstance(a, int) or str(a).isdigit()}

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from swerl.data.schema import TaskRow
 from swerl.errors import DataError
 from swerl.sandbox.schema import SandboxTask
+from swerl.tasks.schema import TaskRow
 
 TASKPACK = "taskpack"
 
@@ -21,8 +21,8 @@ def as_sandbox_task(task: TaskRow | SandboxTask | dict[str, Any], repos: Path | 
     if isinstance(task, SandboxTask):
         return task
     row = task if isinstance(task, TaskRow) else TaskRow.model_validate(task)
-    from swerl.data.taskpack import OWNER
     from swerl.sandbox.tasks import load_taskpack, task_from_row
+    from swerl.tasks.taskpack import OWNER
 
     if row.repo.startswith(OWNER + "/"):
         _, tasks = load_taskpack()
@@ -36,7 +36,7 @@ def as_sandbox_task(task: TaskRow | SandboxTask | dict[str, Any], repos: Path | 
 
 
 class TaskSource:
-    """Rows of `dataset` (`taskpack`, or anything `swerl.data.load.load_rows` reads) indexed by instance_id;
+    """Rows of `dataset` (`taskpack`, or anything `swerl.tasks.load.load_rows` reads) indexed by instance_id;
     `repos/<name>` is the local git mirror of repo `owner/<name>` (bwrap, rows outside the task pack)."""
 
     def __init__(self, dataset: str = TASKPACK, split: str = "train", repos: Path | None = None,
@@ -51,7 +51,7 @@ class TaskSource:
             from swerl.sandbox.tasks import load_taskpack
 
             return list(load_taskpack()[0].rows)
-        from swerl.data.load import load_rows
+        from swerl.tasks.load import load_rows
 
         ds = load_rows(self.dataset, self.split)
         rows = [TaskRow.model_validate(r) for r in ds]

@@ -32,7 +32,6 @@ from typing import Any
 import yaml
 
 from swerl.atomic import write_text_atomic
-from swerl.data.schema import TaskRow
 from swerl.errors import ConfigError
 from swerl.log import get_logger
 from swerl.rollout.agent import _read_held
@@ -44,6 +43,7 @@ from swerl.rollout.schema import AgentResult, ModelEndpoint
 from swerl.rollout.tasks import as_sandbox_task
 from swerl.sandbox.base import RolloutDeadline, Sandbox, SandboxHandle
 from swerl.sandbox.schema import SandboxTask
+from swerl.tasks.schema import TaskRow
 
 log = get_logger(__name__)
 

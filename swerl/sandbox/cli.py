@@ -43,8 +43,8 @@ def _task(task_id: str, tasks_file: Path | None, sandbox: Any) -> Any:
 
             ensure_taskpack_images(sandbox.client, load_taskpack()[0])
         return task
-    from swerl.data.schema import TaskRow
     from swerl.sandbox.tasks import task_from_row
+    from swerl.tasks.schema import TaskRow
 
     if not tasks_file.exists():
         raise SwerlError(f"--tasks {str(tasks_file)!r}: no such file")

@@ -42,7 +42,7 @@ class DockerInventory:
         if self._client is None:
             import docker
 
-            from swerl.data.inventory import ImageUnavailable
+            from swerl.errors import ImageUnavailable
 
             try:
                 self._client = (docker.DockerClient(base_url=self._base_url) if self._base_url
@@ -55,7 +55,7 @@ class DockerInventory:
     def branches(self, image_name: str) -> set[str]:
         import docker
 
-        from swerl.data.inventory import ImageUnavailable
+        from swerl.errors import ImageUnavailable
 
         with self._lock:
             if image_name in self._cache:

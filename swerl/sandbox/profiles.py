@@ -7,8 +7,8 @@ import functools
 from dataclasses import dataclass, field, make_dataclass
 from typing import Any
 
-TASKPACK_OWNER = "swerl-taskpack"
-TASKPACK_TEST_CMD = "python -m pytest -rA -p no:cacheprovider tests"
+from swerl.tasks.taskpack import OWNER as TASKPACK_OWNER
+from swerl.tasks.taskpack import TASKPACK_TEST_CMD
 
 
 @functools.cache

@@ -19,8 +19,8 @@ def is_swebench(row: dict[str, Any]) -> bool:
 
 
 def task_from_row(row: Any, *, repo_dir: Path | None = None, test_cmd: str | None = None) -> SandboxTask:
-    """A `SandboxTask` from a `swerl.data.schema.TaskRow` (or a dict in the same schema)."""
-    from swerl.data.schema import TaskRow
+    """A `SandboxTask` from a `swerl.tasks.schema.TaskRow` (or a dict in the same schema)."""
+    from swerl.tasks.schema import TaskRow
 
     if not isinstance(row, TaskRow):
         row = TaskRow.model_validate(row)
@@ -45,7 +45,7 @@ def task_from_row(row: Any, *, repo_dir: Path | None = None, test_cmd: str | Non
 
 @functools.cache
 def _materialized(root: Path) -> Any:
-    from swerl.data.taskpack import load, materialize
+    from swerl.tasks.taskpack import load, materialize
 
     if (root / "tasks.jsonl").exists():
         try:

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from swerl.data.schema import REQUIRED_COLUMNS, TEST_LIST_FIELDS
 from swerl.errors import DataError
 from swerl.log import get_logger
+from swerl.tasks.schema import REQUIRED_COLUMNS, TEST_LIST_FIELDS
 
 if TYPE_CHECKING:
     from datasets import Dataset

@@ -20,9 +20,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from swerl.atomic import publish_dir
-from swerl.data.schema import read_json_rows
 from swerl.errors import DataError, SwerlError
 from swerl.log import get_logger
+from swerl.tasks.schema import read_json_rows
 
 log = get_logger(__name__)
 

@@ -9,8 +9,8 @@ import datasets
 import pytest
 from filter_helpers import make_row, write_jsonl
 
-from swerl.data.load import load_rows
 from swerl.errors import DataError
+from swerl.tasks.load import load_rows
 
 ROWS = [make_row(i) for i in range(3)]
 

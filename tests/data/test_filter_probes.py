@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from swerl.data.difficulty import probe_category, read_probe_results, sample_all_fail
+from swerl.data.difficulty import probe_category, sample_all_fail
 from swerl.data.split import split_indices
 from swerl.errors import DataError
+from swerl.tasks.probes import read_probe_results
 
 
 def write_probes(path: Path, lines: list[Any], mode: str = "w") -> Path:

@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from swerl.data import filters
 from swerl.data.inventory import ImageUnavailable
-from swerl.data.load import load_rows
 from swerl.data.params import FilterParams
 from swerl.data.pipeline import FilterOutcome, filter_dataset
 from swerl.errors import DataError
+from swerl.tasks.load import load_rows
 
 
 class DictInventory:

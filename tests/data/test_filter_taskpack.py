@@ -11,7 +11,7 @@ from filter_helpers import git
 from typer.testing import CliRunner
 
 from swerl.cli import app
-from swerl.data.taskpack import materialize
+from swerl.tasks.taskpack import materialize
 
 runner = CliRunner()
 

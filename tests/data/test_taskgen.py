@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from swerl.cli import app
 from swerl.data.taskgen import FAMILIES, TaskgenParams, find_candidates, generate, load_rows, unique_fix
-from swerl.data.taskpack import REPOS_DIR, git
 from swerl.errors import DataError
+from swerl.tasks.taskpack import REPOS_DIR, git
 
 
 def test_candidates_cover_every_family_over_the_bundled_repos() -> None:

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from swerl.cli import app
-from swerl.data.taskpack import HIDDEN_TESTS_COMMIT, TaskPack, git, load, materialize
+from swerl.tasks.taskpack import HIDDEN_TESTS_COMMIT, TaskPack, git, load, materialize
 
 
 @pytest.fixture(scope="module")

@@ -54,6 +54,6 @@ def bundled_task_count() -> int:
     """How many tasks `tasks.yaml` declares: every one must reach both row schemas (none dropped on the way)."""
     import yaml
 
-    from swerl.data.taskpack import PACK_DIR
+    from swerl.tasks.taskpack import PACK_DIR
 
     return len(yaml.safe_load((PACK_DIR / "tasks.yaml").read_text()))

@@ -126,7 +126,7 @@ def test_value_level_hacks_are_never_paid_unseen(bwrap_sandbox: Any, taskpack: t
 
 
 def test_tasks_without_a_usable_literal_assert_are_skipped_with_a_reason(tmp_path: Path) -> None:
-    from swerl.data.taskpack import git
+    from swerl.tasks.taskpack import git
 
     repo = tmp_path / "r"
     (repo / "pkg").mkdir(parents=True)

@@ -318,7 +318,7 @@ def test_tamper_scan_is_a_multiset_diff_and_catches_obfuscation() -> None:
 
 def test_tamper_scan_has_no_findings_on_the_gold_fixes(taskpack: tuple[Any, dict[str, SandboxTask]],
                                                       tmp_path: Path) -> None:
-    from swerl.data.taskpack import git
+    from swerl.tasks.taskpack import git
 
     pack, _ = taskpack
     for row in pack.rows:

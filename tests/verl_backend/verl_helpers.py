@@ -153,11 +153,11 @@ def harness_conversations(tok: Any, work: Any, *, per_task: int = 4, step_limit:
 
     import yaml
 
-    from swerl.data.taskpack import PACK_DIR, REPOS_DIR, instance_id
     from swerl.rollout.harness import agent_settings, harness_env, load_class, resolve
     from swerl.rollout.schema import HARNESS_TOOLCALL
     from swerl.sandbox.minisweagent_env import SwerlEnvironment
     from swerl.sandbox.schema import WORKDIR
+    from swerl.tasks.taskpack import PACK_DIR, REPOS_DIR, instance_id
 
     harness_env()
     import litellm

@@ -20,16 +20,16 @@ from typing import Any
 import yaml
 
 from swerl.atomic import publish_dir
-from swerl.data.schema import TaskRow
 from swerl.errors import SwerlError
 from swerl.log import get_logger
-from swerl.sandbox.profiles import TASKPACK_TEST_CMD
+from swerl.tasks.schema import TaskRow
 
 log = get_logger(__name__)
 
 PACK_DIR = Path(__file__).resolve().parent
 REPOS_DIR = PACK_DIR / "repos"
 OWNER = "swerl-taskpack"
+TASKPACK_TEST_CMD = "python -m pytest -rA -p no:cacheprovider tests"  # every bundled repo's test command
 HIDDEN_TESTS_COMMIT = "Remove F2P Tests"  # swesmith's message for the commit that hides the F2P test files
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "swerl",
