@@ -503,6 +503,8 @@ def order(left, right, op, _record=_record):
     num = (int, float, bool)
     left_num, right_num = _among(type(left), num), _among(type(right), num)
     u, u_left = (right, False) if left_num else (left, True)
+    if not left_num and not right_num:
+        return _order_library(left, right, op, fn, guard, _record)
     if left_num == right_num or _among(type(u), _EXACT):  # a library type commits too: a wrapper can hold anything
         return fn(left, right)
     committed = _commit(u, right if u_left else left)  # before u sees the bound
@@ -521,6 +523,63 @@ def order(left, right, op, _record=_record):
     if found:
         _record(guard, f"assertion compared {found}")
     return truth
+
+
+def _order_library(left, right, op, fn, guard, _record):
+    """An ordering against a library value (`> date(2020, 1, 9)`, `< Decimal("2.5")`): the other side must be of its
+    kind (`_same_kind`) for the library's own ordering to decide; anything else that says the ordering holds decides
+    by code of its own."""
+    res = fn(left, right)
+    for u, k in ((left, right), (right, left)):
+        if _among(type(k), _EXACT) or _among(type(u), _EXACT) or not _genuine_lib(type(k), guard) or \
+                _matcher(type(k), guard) or not _answers_itself(u, guard) or _same_kind(u, k, guard):
+            continue
+        try:
+            truth = bool(res)
+        except Exception:
+            return res
+        if truth:
+            _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} a {type(k).__name__} "
+                           f"without being one")
+        return truth
+    return res
+
+
+def contains(item, container, negate, _record=_record):
+    """`item in container` (`not in` with `negate`) for one membership test in a test file's assert. A container that
+    is no builtin first commits to its own items (or, against a text, its own text), before it is asked; its answer
+    must be the committed value's. An item that is no builtin, looked up in builtins, commits to a builtin like an
+    element of the container first."""
+    guard = _STATE.get("guard")
+    if guard is None:  # the strict asserts were installed with it: someone removed it
+        raise AssertionError("swerl: the strict-assert state was changed")
+    trusted = _genuine_lib(type(container), guard) and not type(container).__name__.startswith("User")
+    if (_pure(item) and _pure(container)) or trusted:  # builtins, or a library's own lookup (not a `User*` wrapper)
+        truth = item in container
+        return (not truth) if negate else truth
+    # both operands' own values, before either is asked anything
+    snap_item = item if _pure(item) or not _pure(container) else _snapshot(item, next(iter(container), ""))
+    if _pure(container):
+        snap = container
+    elif isinstance(container, (str, bytes)) or (_among(type(item), (str, bytes))
+                                                  and not hasattr(type(container), "__iter__")):
+        snap = _commit(container, b"" if isinstance(container, bytes) or _among(type(item), (bytes,)) else "")
+    else:
+        snap = _commit_items(container, [])
+    truth = item in container
+    try:
+        own = _NO_VALUE if snap is _NO_VALUE or snap_item is _NO_VALUE else snap_item in snap
+    except Exception:
+        own = _NO_VALUE
+    if truth and own is not True:
+        what = type(container).__name__ if not _pure(container) else type(item).__name__
+        _record(guard, f"assertion tested membership with a {what} that says {_short(item)} is in "
+                       f"{_short(container)} but whose own value does not hold it")
+    for v in (item, container):
+        found = _quiet_single(v, guard)
+        if found:
+            _record(guard, f"assertion compared {found}")
+    return (not truth) if negate else truth
 
 
 def _quiet_single(value, guard):
@@ -686,6 +745,10 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
         return on_k[-1], f"a {type(u).__name__} that answers differently when compared with the same object again"
     if any(_says_equal(r, ne) for w, r in answers if w == "x"):
         return on_k[-1], f"a {type(u).__name__} that compares equal to an unrelated object or a far value"
+    if (not ne and _says_equal(on_k[-1]) and not _matcher(type(other), guard) and _genuine_lib(type(other), guard)
+            and _answers_itself(u, guard) and not _same_kind(u, other, guard)):
+        return on_k[-1], (f"a {type(u).__name__} that compares equal to a {type(other).__name__} without being one "
+                          f"(its comparison is not {type(other).__name__}'s)")
     if committed is not None and _says_equal(on_k[-1], ne) and (committed is _NO_VALUE or _ask(other, committed,
                                                                                                   True, False) is not True):
         own = "has no number" if committed is _NO_VALUE else f"whose own value is {committed!r}"
@@ -751,6 +814,27 @@ def _matched(left, right, guard, ctx: tuple):
         own = "has no value of that type" if snap is _NO_VALUE else f"whose own value is {_short(snap)}"
         return res, f"a {type(u).__name__} that compares equal to {m!r} but {own}"
     return None
+
+
+def _same_kind(u, k, guard) -> bool:
+    """u is a `type(k)` whose comparison is `type(k)`'s own (or a genuine library subclass's, pandas' Timestamp for a
+    datetime): then the library's code compares library state. Anything else that says it equals a library value
+    (a wrapper, the patch's look-alike that checks one field) decides by code of its own."""
+    kt = type(k)
+    if not isinstance(u, kt):
+        return False
+    own = all(getattr(type(u), n, None) is getattr(kt, n, None) for n in ("__eq__", "__ne__", "__lt__", "__gt__",
+                                                                           "__le__", "__ge__"))
+    return own or _genuine_lib(type(u), guard)
+
+
+def _answers_itself(u, guard) -> bool:
+    """u's comparison is code other than a library's over library state: the patch's or the project's type, or one
+    of `collections`' `User*` wrappers, which hand every question to a `.data` anyone can set. Two other library
+    values (`int | str == typing.Union[int, str]`) compare by library code on both sides."""
+    t = type(u)
+    wrapper = getattr(t, "__module__", None) == "collections" and t.__name__ in ("UserList", "UserDict", "UserString")
+    return wrapper or not _genuine_lib(t, guard)
 
 
 def _leaf_value(v) -> bool:
@@ -924,6 +1008,9 @@ class _AssertCompares(ast.NodeTransformer):
             lit = (1 if _literal(node.left) else 0) | (2 if _literal(node.comparators[0]) else 0)
             return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne),
                                                        ast.Constant(lit)]), node)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            return ast.copy_location(_call("contains", [node.left, node.comparators[0],
+                                                        ast.Constant(isinstance(node.ops[0], ast.NotIn))]), node)
         if len(node.ops) == 1 and type(node.ops[0]) in _ORDER_OPS:
             return ast.copy_location(_call("order", [node.left, node.comparators[0],
                                                      ast.Constant(_ORDER_OPS[type(node.ops[0])])]), node)
@@ -959,15 +1046,15 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "order", "_integral", "_commit_items", "_short", "_pure", "_snapshot",
-               "_snapshot_finding", "_leaf_value", "_lib_decoys", "_matched", "_judge", "_among",
-               "_foreign_meta", "_defined_in", "_commit", "_honoured", "_nameable", "_questions",
-               "_ask", "_quiet_single", "single", "_equals", "_says_equal", "_genuine_lib", "_matcher",
-               "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys", "_near", "_own_compare",
-               "_both_objects", "_far_approx", "_far_values", "_places")
+_COMPARISON = ("compare", "strict", "order", "contains", "_integral", "_commit_items", "_short", "_pure",
+               "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys", "_matched", "_same_kind",
+               "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta", "_defined_in", "_commit",
+               "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
+               "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys",
+               "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values", "_places")
 
 
-_ENTRIES = ("compare", "strict", "order")  # what a rewritten assert calls
+_ENTRIES = ("compare", "strict", "order", "contains")  # what a rewritten assert calls
 
 
 def _frozen() -> dict:

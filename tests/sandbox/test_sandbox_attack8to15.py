@@ -575,6 +575,85 @@ def test_round19_approx_and_library_values_are_asked_like_literals(monkeypatch: 
     assert cmp(wrapped, day) is True and "UserString that compares equal to an unrelated" in guard.found[-1]
 
 
+class _DayField:
+    """Round 20's a: equal to a datetime when the day matches (the decoys move whole days), whatever the hour."""
+
+    def __init__(self, when: object) -> None:
+        self.when = when
+
+    def __eq__(self, other: object) -> bool:
+        return getattr(other, "day", None) == getattr(self.when, "day", None)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+
+class _AnyText:
+    """Round 20's d: says it contains any text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, str)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _Bag:
+    """An honest project collection: `in` and iteration agree."""
+
+    def __init__(self, *items: object) -> None:
+        self.items = list(items)
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.items
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.items)
+
+
+def test_round20_library_expectations_need_their_kind_and_membership_commits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Against a library value (datetime, Path, an enum member, ...) only a value of that type with that type's own
+    comparison decides; an ordering against a library bound likewise; `in` commits a non-builtin container's own
+    items or text first. Honest values of each kind keep their answers."""
+    import datetime
+    import enum
+    import functools
+    import http
+    from pathlib import Path
+
+    from swerl.sandbox import swerl_witness as w
+
+    guard = FakeGuard(__file__)
+    guard.probes = w.make_probes()
+    monkeypatch.setitem(w._STATE, "guard", guard)
+    cmp = functools.partial(w.compare, _record=lambda g, text: g.record(text))
+    order = functools.partial(w.order, _record=lambda g, text: g.record(text))
+    has = functools.partial(w.contains, _record=lambda g, text: g.record(text))
+
+    class Markup(str):  # a str subclass as template libraries return
+        pass
+
+    class Colour(enum.Enum):
+        RED = 1
+
+    noon = datetime.datetime(2020, 1, 1, 12)
+    for left, right in [(Path("a") / "b", Path("a/b")), (http.HTTPStatus(200), http.HTTPStatus.OK),
+                        (Colour.RED, Colour.RED), (noon, datetime.datetime(2020, 1, 1, 12, 0))]:
+        assert cmp(left, right) is True, (left, right)
+    assert order(datetime.date(2020, 1, 10), datetime.date(2020, 1, 9), ">") is True
+    assert has("<b>", Markup("x <b>y</b>"), False) is True and has(2, _Bag(1, 2), False) is True
+    assert has("z", _Bag("a"), True) is True and has(_Bag(), [1], False) is False
+    assert guard.found == []
+    assert cmp(_DayField(noon.replace(hour=3)), noon) is True and "a _DayField that" in guard.found[-1]
+    assert order(_DayField(noon), datetime.date(2020, 1, 9), ">") is True and "without being one" in guard.found[-1]
+    assert has("Point(1, 2)", _AnyText("Point(2, 1)"), False) is True and "membership" in guard.found[-1]
+
+
 def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import linecache
 
