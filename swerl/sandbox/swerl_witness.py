@@ -546,40 +546,102 @@ def _order_library(left, right, op, fn, guard, _record):
 
 
 def contains(item, container, negate, _record=_record):
-    """`item in container` (`not in` with `negate`) for one membership test in a test file's assert. A container that
-    is no builtin first commits to its own items (or, against a text, its own text), before it is asked; its answer
-    must be the committed value's. An item that is no builtin, looked up in builtins, commits to a builtin like an
-    element of the container first."""
+    """`item in container` (`not in` with `negate`) for one membership test in a test file's assert. Unless both are
+    builtins all the way down (or the container is a library's own, holding only builtins), both first commit to
+    builtins, before either is asked: the container to its own items (each shaped like the item) or, against a
+    text, its own text; the item like an element. The lookup's answer must be the committed values' answer, for
+    `in` and for `not in` alike."""
     guard = _STATE.get("guard")
     if guard is None:  # the strict asserts were installed with it: someone removed it
         raise AssertionError("swerl: the strict-assert state was changed")
-    trusted = _genuine_lib(type(container), guard) and not type(container).__name__.startswith("User")
-    if (_pure(item) and _pure(container)) or trusted:  # builtins, or a library's own lookup (not a `User*` wrapper)
+    complete = True
+    if _pure(item) and (_pure(container) or _library_container(container, guard)):
         truth = item in container
         return (not truth) if negate else truth
     # both operands' own values, before either is asked anything
-    snap_item = item if _pure(item) or not _pure(container) else _snapshot(item, next(iter(container), ""))
+    snap_item = item if _pure(item) else _snapshot(item, next(iter(container), "") if _pure(container) else "")
     if _pure(container):
         snap = container
     elif isinstance(container, (str, bytes)) or (_among(type(item), (str, bytes))
                                                   and not hasattr(type(container), "__iter__")):
         snap = _commit(container, b"" if isinstance(container, bytes) or _among(type(item), (bytes,)) else "")
     else:
-        snap = _commit_items(container, [])
+        items, complete = _first_items(container) if hasattr(type(container), "__len__") else (None, True)
+        if items is None:  # an iterator (reading it would use it up) or a lazy collection with no size (reading it
+            # may never end, e.g. buckets over `count()`): the lookup alone decides
+            truth = item in container
+            return (not truth) if negate else truth
+        hint = snap_item if snap_item is not _NO_VALUE else ""
+        snap = _NO_VALUE if items is _NO_VALUE else [v for v in (_snapshot(e, hint) for e in items) if v is not _NO_VALUE]
     truth = item in container
     try:
-        own = _NO_VALUE if snap is _NO_VALUE or snap_item is _NO_VALUE else snap_item in snap
+        # an item with no builtin value of the elements' shape is among none of them
+        own = _NO_VALUE if snap is _NO_VALUE else False if snap_item is _NO_VALUE else snap_item in snap
     except Exception:
         own = _NO_VALUE
-    if truth and own is not True:
+    if own is False and not complete:  # an endless or huge container: only its first items were read
+        own = truth
+    # a container that is no builtin type must agree both ways (`not in` is its claim too); in a builtin one the
+    # elements answer, and may only be stricter than their values (an enum member unequal to its int), never looser
+    if own is not truth and (not _among(type(container), _EXACT) or truth):
         what = type(container).__name__ if not _pure(container) else type(item).__name__
-        _record(guard, f"assertion tested membership with a {what} that says {_short(item)} is in "
-                       f"{_short(container)} but whose own value does not hold it")
+        said = "is in" if truth else "is not in"
+        _record(guard, f"assertion tested membership with a {what} that says {_short(item)} {said} "
+                       f"{_short(container)} but whose own value {'does not hold it' if truth else 'does'}"
+                       f"{' (it has none)' if own is _NO_VALUE else ''}")
     for v in (item, container):
         found = _quiet_single(v, guard)
         if found:
             _record(guard, f"assertion compared {found}")
     return (not truth) if negate else truth
+
+
+def _first_items(u, cap: int = 10000):
+    """(the first `cap` items of a re-iterable collection, whether that was all of them); (None, True) for an
+    iterator (reading it would use it up), (`_NO_VALUE`, True) where iterating fails."""
+    import itertools
+
+    try:
+        it = iter(u)
+        if it is u:
+            return None, True
+        got = list(itertools.islice(it, cap + 1))
+    except Exception:
+        return _NO_VALUE, True
+    return got[:cap], len(got) <= cap
+
+
+def _library_container(container, guard) -> bool:
+    """A third-party library's container (an array, a frame) decides membership by its own code over its own state.
+    Not the standard library's `collections` containers (`deque`, `ChainMap`, `Counter`, `User*`, ...), which hand
+    the question to what they hold, nor any builtin subclass."""
+    t = type(container)
+    if not _genuine_lib(t, guard) or issubclass(t, _EXACT):
+        return False
+    return (getattr(t, "__module__", "") or "").split(".")[0] not in ("collections", "types", "weakref", "builtins")
+
+
+def chain(first, *rest, _record=_record):
+    """An n-ary comparison (`0 < f(x) < 1`, `a == b == c`, `x in y != z`) as a test file's assert writes it: each
+    operand is a thunk, evaluated once and in order, each adjacent pair decided by the binary rules (`compare`,
+    `order`, `contains`, `is`), stopping at the first false link as Python does."""
+    import operator
+
+    left = first()
+    for i in range(0, len(rest), 2):
+        op, right = rest[i], rest[i + 1]()
+        if op in ("==", "!="):
+            ok = compare(left, right, op == "!=", 0, _record=_record)
+        elif op in ("<", "<=", ">", ">="):
+            ok = order(left, right, op, _record=_record)
+        elif op in ("in", "not in"):
+            ok = contains(left, right, op == "not in", _record=_record)
+        else:
+            ok = {"is": operator.is_, "is not": operator.is_not}[op](left, right)
+        if not _truthy(ok):
+            return ok
+        left = right
+    return ok
 
 
 def _quiet_single(value, guard):
@@ -1014,9 +1076,16 @@ class _AssertCompares(ast.NodeTransformer):
         if len(node.ops) == 1 and type(node.ops[0]) in _ORDER_OPS:
             return ast.copy_location(_call("order", [node.left, node.comparators[0],
                                                      ast.Constant(_ORDER_OPS[type(node.ops[0])])]), node)
-        if any(isinstance(op, (ast.Eq, ast.NotEq)) for op in node.ops):
-            node.left = _call("strict", [node.left])
-            node.comparators = [_call("strict", [c]) for c in node.comparators]
+        names = {ast.Eq: "==", ast.NotEq: "!=", ast.In: "in", ast.NotIn: "not in", ast.Is: "is", ast.IsNot: "is not",
+                 **_ORDER_OPS}
+        if len(node.ops) > 1 and all(type(op) in names for op in node.ops):
+            thunks = [ast.Lambda(args=ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                                                    kw_defaults=[], kwarg=None, defaults=[]), body=e)
+                      for e in [node.left, *node.comparators]]
+            args = [thunks[0]]
+            for i, op in enumerate(node.ops):
+                args += [ast.Constant(names[type(op)]), thunks[i + 1]]
+            return ast.copy_location(_call("chain", args), node)
         return node
 
 
@@ -1046,7 +1115,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "order", "contains", "_integral", "_commit_items", "_short", "_pure",
+_COMPARISON = ("compare", "strict", "order", "contains", "chain", "_library_container", "_first_items", "_integral", "_commit_items", "_short", "_pure",
                "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys", "_matched", "_same_kind",
                "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta", "_defined_in", "_commit",
                "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
@@ -1054,7 +1123,7 @@ _COMPARISON = ("compare", "strict", "order", "contains", "_integral", "_commit_i
                "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values", "_places")
 
 
-_ENTRIES = ("compare", "strict", "order", "contains")  # what a rewritten assert calls
+_ENTRIES = ("compare", "strict", "order", "contains", "chain")  # what a rewritten assert calls
 
 
 def _frozen() -> dict:
@@ -1073,6 +1142,50 @@ def _frozen() -> dict:
         space[name] = types.FunctionType(f.__code__, space, f.__name__, f.__defaults__, f.__closure__)
         space[name].__kwdefaults__ = f.__kwdefaults__
     return space
+
+
+_UNITTEST_EQUAL = ("assertEqual", "assertListEqual", "assertTupleEqual", "assertDictEqual", "assertSetEqual",
+                   "assertSequenceEqual", "assertMultiLineEqual")
+_UNITTEST_ORDER = {"assertLess": "<", "assertLessEqual": "<=", "assertGreater": ">", "assertGreaterEqual": ">="}
+
+
+def _wrap_unittest(frozen: dict) -> None:
+    """unittest's own asserts (`self.assertEqual(...)`, the style of Django-like suites) decided as the rewritten
+    `assert`s are: the `TestCase` methods are replaced before any test module is imported, their helpers bound as
+    defaults (which no test may read). unittest is fingerprinted with the runner, so rebinding them later is a
+    finding. unittest's own method still runs (its type-specific checks, its failure message), and where the judged
+    answer is no the test fails even if that second look says yes."""
+    import unittest
+
+    case = unittest.TestCase
+
+    def fail(self, msg, what):
+        raise self.failureException(msg or what)
+
+    for name in (*_UNITTEST_EQUAL, "assertNotEqual"):
+        def equal(self, first, second, *args, _orig=getattr(case, name), _cmp=frozen["compare"],
+                  _ne=name == "assertNotEqual", _fail=fail, **kwargs):
+            judged = _cmp(first, second, _ne, 0) is True
+            _orig(self, first, second, *args, **kwargs)  # its own checks (type-specific equality) and messages
+            return None if judged else _fail(self, kwargs.get("msg") or (args[-1] if args else None),
+                                             f"{first!r} vs {second!r}")
+        equal.__name__ = equal.__qualname__ = name
+        setattr(case, name, equal)
+    for name, negate in (("assertIn", False), ("assertNotIn", True)):
+        def member(self, item, container, msg=None, _orig=getattr(case, name), _has=frozen["contains"], _neg=negate,
+                   _fail=fail):
+            judged = _has(item, container, _neg) is True
+            _orig(self, item, container, msg)
+            return None if judged else _fail(self, msg, f"{item!r} {'not in' if _neg else 'in'} {container!r}")
+        member.__name__ = member.__qualname__ = name
+        setattr(case, name, member)
+    for name, op in _UNITTEST_ORDER.items():
+        def ordered(self, a, b, msg=None, _orig=getattr(case, name), _order=frozen["order"], _op=op, _fail=fail):
+            judged = _order(a, b, _op) is True
+            _orig(self, a, b, msg)
+            return None if judged else _fail(self, msg, f"{a!r} {_op} {b!r}")
+        ordered.__name__ = ordered.__qualname__ = name
+        setattr(case, name, ordered)
 
 
 def _uncached_tests(guard) -> None:
@@ -1124,6 +1237,7 @@ def install_strict_asserts(guard) -> None:
         # guard is concerned: a C callable it left behind (a weakref callback, a slot) fires there with no frame
         codes = tuple(frozen[n].__code__ for n in _COMPARISON if n not in _ENTRIES)
         guard.tainted.update(codes)
+        _wrap_unittest(frozen)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
 

@@ -654,6 +654,89 @@ def test_round20_library_expectations_need_their_kind_and_membership_commits(mon
     assert has("Point(1, 2)", _AnyText("Point(2, 1)"), False) is True and "membership" in guard.found[-1]
 
 
+class _Hiding(str):
+    """Round 21's e: a text that says it holds nothing."""
+
+    def __contains__(self, item: object) -> bool:
+        return False
+
+
+class _PointLike:
+    """Round 21's f: an element equal to any `Point(...)` text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, str) and other.startswith("Point(")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _Ordered(float):
+    """Round 21's h: a float whose orderings all hold."""
+
+    def __lt__(self, other: object) -> bool:
+        return True
+
+    def __gt__(self, other: object) -> bool:
+        return True
+
+
+class _Always(int):
+    """Round 21's i: an int equal to anything (unittest's assertEqual)."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+def test_round21_membership_both_ways_chains_and_unittest_asserts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`not in` is judged like `in`; a list's items commit shaped like the item; stdlib containers that hand the
+    question to their contents are not trusted; a chained comparison is decided link by link; unittest's
+    assertEqual/assertIn/assertLess go through the same rules. Honest values keep their answers."""
+    import collections
+    import functools
+    import unittest
+
+    from swerl.sandbox import swerl_witness as w
+
+    guard = FakeGuard(__file__)
+    guard.probes = w.make_probes()
+    monkeypatch.setitem(w._STATE, "guard", guard)
+    rec = {"_record": lambda g, text: g.record(text)}
+    has, chain = functools.partial(w.contains, **rec), functools.partial(w.chain, **rec)
+    assert has("b", collections.deque(["a", "b"]), False) is True and has("z", _Hiding("abc"), True) is True
+    assert chain(lambda: 0, "<", lambda: 0.75, "<", lambda: 1) is True and chain(lambda: 1, "<", lambda: 0) is False
+    assert chain(lambda: 2, "==", lambda: 2.0, "in", lambda: [2]) is True
+    assert guard.found == []
+    assert has("debug", _Hiding("x [debug]"), True) is True and "is not in" in guard.found[-1]
+    assert has("Point(1, 2)", [_PointLike("Point(2, 1)")], False) is True and "does not hold it" in guard.found[-1]
+    assert has("Point(1, 2)", collections.deque([_PointLike("Point(2, 1)")]), False) is True
+    assert "deque" in guard.found[-1]
+    assert chain(lambda: 0.7, "<", lambda: _Ordered(1.33), "<", lambda: 0.8) is True
+    assert "own number is 1.33" in guard.found[-1]
+    names = [*w._UNITTEST_EQUAL, "assertNotEqual", "assertIn", "assertNotIn", *w._UNITTEST_ORDER]
+    for name in names:  # restored after the test: the wrapping is process-wide
+        monkeypatch.setattr(unittest.TestCase, name, getattr(unittest.TestCase, name))
+    w._wrap_unittest({"compare": functools.partial(w.compare, **rec), "contains": has,
+                      "order": functools.partial(w.order, **rec)})
+    case = unittest.TestCase()
+    guard.found.clear()
+    case.assertEqual([1, 2], [1, 2])
+    case.assertIn("a", "cat")
+    case.assertLess(1, 2.5)
+    with pytest.raises(AssertionError):
+        case.assertEqual(1, 2)
+    assert guard.found == []
+    case.assertEqual(_Always(5), 6)
+    assert "compares equal to both 6" in guard.found[-1] or "own value is 5" in guard.found[-1]
+
+
 def test_the_line_cache_never_keeps_a_protected_test_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import linecache
 
