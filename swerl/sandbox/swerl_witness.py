@@ -8,9 +8,10 @@ and classes (a fingerprint), and every hook implementation's function (checked a
 so a report rewritten by a swapped hook, a test that "passed" although its function raised or never
 ran, or a runner object changed in between is tampering.
 
-Asserts in test files are rewritten so both sides of `==`/`!=` pass through `strict`: a value that
-equals two different values (random probes, or the other side and a changed copy of it) is a cheat
-no honest result can be; so is a builtin subclass whose comparison the patch defined.
+Asserts in test files are rewritten so `==`/`!=`, orderings, `in`/`not in` and chained comparisons are decided
+here (`compare`, `order`, `contains`, `chain`): a value commits to its own builtin value before it is asked, and a
+value that equals two different values (random probes, or the other side and a changed copy of it) is a cheat no
+honest result can be; so is a builtin subclass whose comparison the patch defined.
 """
 
 import ast
@@ -444,18 +445,6 @@ def single(value, guard, depth: int = 0):
     if len(equal) > 1:
         return f"a {t.__name__} that compares equal to both {equal[0]!r} and {equal[1]!r}"
     return None
-
-
-def strict(value, _record=_record):
-    """Called on the operands of chained comparisons in a test file's asserts; records a value-level cheat found
-    in the value alone, returns it unchanged."""
-    guard = _STATE.get("guard")
-    if guard is None:  # the strict asserts were installed with it: someone removed it
-        raise AssertionError("swerl: the strict-assert state was changed")
-    found = _quiet_single(value, guard)
-    if found:
-        _record(guard, f"assertion compared {found}")
-    return value
 
 
 def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe):
@@ -1060,8 +1049,9 @@ _ORDER_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
 class _AssertCompares(ast.NodeTransformer):
-    """Inside an assert: `a == b` / `a != b` becomes `compare(a, b, ne)`; the operands of a chained comparison
-    pass through `strict`."""
+    """Inside an assert: `a == b` / `a != b` becomes `compare(a, b, ne, lit)`, an ordering `order(a, b, op)`,
+    `a in b` / `a not in b` `contains(a, b, negate)`, and a chained comparison `chain(...)` over one thunk per
+    operand."""
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
@@ -1097,7 +1087,7 @@ class _StrictCompare(ast.NodeTransformer):
         return node
 
 
-_MARKS: dict = {}  # "compare"/"strict"/"order" -> a per-grade random string constant, bound to the function after compiling
+_MARKS: dict = {}  # each of `_ENTRIES` -> a per-grade random string constant, bound to the function after compiling
 
 
 def _call(name: str, args: list) -> ast.expr:
@@ -1109,21 +1099,22 @@ def _call(name: str, args: list) -> ast.expr:
 
 def _bind(co, table: dict):
     """The compiled test module with each mark constant replaced by its function (nested code objects too): the
-    rewritten asserts call `compare`/`strict` as constants of their own code, which no name rebinding reaches."""
+    rewritten asserts call `compare`/`order`/... as constants of their own code, which no name rebinding reaches."""
     consts = tuple(table.get(c, c) if type(c) is str else _bind(c, table) if type(c) is type(co) else c
                    for c in co.co_consts)
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "strict", "order", "contains", "chain", "_library_container", "_first_items", "_integral", "_commit_items", "_short", "_pure",
-               "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys", "_matched", "_same_kind",
-               "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta", "_defined_in", "_commit",
-               "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_equals", "_says_equal",
-               "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy", "_record", "_decoys",
-               "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values", "_places")
+_COMPARISON = ("compare", "order", "contains", "chain", "_library_container", "_first_items", "_integral",
+               "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
+               "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
+               "_equals", "_says_equal", "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
+               "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
+               "_places")
 
 
-_ENTRIES = ("compare", "strict", "order", "contains", "chain")  # what a rewritten assert calls
+_ENTRIES = ("compare", "order", "contains", "chain")  # what a rewritten assert calls
 
 
 def _frozen() -> dict:
