@@ -129,7 +129,8 @@ def rl_arm(a: argparse.Namespace, tasks: Path, start: Path, run: Path, eval_dir:
     sh(name, ["train", "--recipe", "swe-tiny", "--out", str(run), "--set", f"model.path={start}",
               "--set", f"data.dataset={tasks / 'train.jsonl'}", "--set", f"train.steps={a.rl_steps}",
               "--set", f"train.rollouts_per_step={a.rl_rollouts}", "--set", f"train.checkpoint_every={a.rl_steps}",
-              "--set", f"train.seed={a.seed}", *(x for kv in a.rl_set for x in ("--set", kv))], times, log)
+              "--set", f"train.seed={a.seed}", "--set", f"rollout.agent_config={a.agent_config}",
+              *(x for kv in a.rl_set for x in ("--set", kv))], times, log)
     sh(eval_stage, ["eval", "swebench", "--model", str(run), "--out", str(eval_dir), *eval_args], times, log)
 
 
@@ -160,7 +161,11 @@ def main() -> None:
     ap.add_argument("--rl-set", action="append", default=[], metavar="KEY=VALUE",
                     help="a recipe override for the RL arms (repeatable), e.g. train.lr=1e-3 for an ablation")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--agent-config", type=Path, default=AGENT_CONFIG,
+                    help="the mini-swe-agent config of every agent stage (recipes/agents/swe-tiny-hard.yaml: the "
+                    "variant whose repair tool needs the function the issue names)")
     a = ap.parse_args()
+    a.agent_config = a.agent_config.resolve()
     if a.quick:
         a.expert_limit, a.sft_epochs, a.heldout, a.rl_steps, a.rl_rollouts = 6, 2, 3, 1, 4
         a.baseline_epochs, a.rft_attempts = "3", min(a.rft_attempts, 2)
@@ -180,7 +185,7 @@ def main() -> None:
     if not a.expert and not a.sft:
         sample = sample_rows(tasks, "train", "expert", a.expert_limit, a.data_seed)
         sh("expert", ["data", "expert", "--tasks", str(sample), "--out", str(expert), "--workers", str(a.workers),
-                      "--agent-config", str(AGENT_CONFIG), "--step-limit", str(STEPS)], times, log)
+                      "--agent-config", str(a.agent_config), "--step-limit", str(STEPS)], times, log)
     def sft_stage(stage: str, out: Path, epochs: int) -> None:
         sh(stage, ["train", "sft", "--data", str(expert), "--out", str(out), "--recipe", "swe-tiny",
                    "--epochs", str(epochs), "--lr", str(a.sft_lr), "--batch-tokens", str(a.sft_batch_tokens),
@@ -192,7 +197,7 @@ def main() -> None:
 
     # the held-out subset: a seeded sample of the test split (files never edited in any train task)
     heldout = sample_rows(tasks, "test", "heldout", a.heldout, a.data_seed)
-    agent_args = ["--backend", "bwrap", "--harness", "mini-swe-agent-textbased", "--agent-config", str(AGENT_CONFIG),
+    agent_args = ["--backend", "bwrap", "--harness", "mini-swe-agent-textbased", "--agent-config", str(a.agent_config),
                   "--step-limit", str(STEPS), "--max-tokens", str(MAX_TOKENS), "--command-timeout", "60",
                   "--workers", str(a.workers), "--engine", "embedded", "--infra-retries", "1"]
     eval_args = ["--dataset", str(heldout), "--temperature", "0", *agent_args]  # greedy, on held-out tasks
@@ -250,7 +255,8 @@ def main() -> None:
               f"{c1['delta_pct']:+.1f} [{c1['ci_low']:+.1f}, {c1['ci_high']:+.1f}]")
     first, last = rewards[0], rewards[-1]
     (work / "summary.json").write_text(json.dumps({
-        "seed": a.seed, "data_seed": a.data_seed, "sft_epochs": a.sft_epochs, "baseline_epochs": a.baseline_epochs,
+        "seed": a.seed, "agent_config": a.agent_config.name, "data_seed": a.data_seed, "sft_epochs": a.sft_epochs,
+        "baseline_epochs": a.baseline_epochs,
         "rl_steps": a.rl_steps, "rl_rollouts": a.rl_rollouts, "rl_set": a.rl_set, "heldout": a.heldout, "times_s": times,
         "total_s": total, "train_reward": rewards, "resolved_pct": {"before": before, "after": after},
         "gain": cmp, "rl_minus_sft_epochs": longer, "rl_minus_rft": rft, "after_rft": after_rft}, indent=2))

@@ -285,8 +285,12 @@ class Recipe(_Section):
     verl: VerlConfig = Field(default_factory=VerlConfig)
 
 
-def load_yaml_mapping(path: Path, label: str, keys: str) -> dict[str, Any]:
-    """A YAML file that must hold a mapping (an agent config, a recipe); errors name `label` (flag or field)."""
+def load_yaml_mapping(path: Path, label: str, keys: str, _seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """A YAML file that must hold a mapping (an agent config, a recipe); errors name `label` (flag or field).
+
+    `base: OTHER` composes instead of copying: OTHER (a path relative to this file, `.yaml` optional) is loaded
+    first and this file's keys are merged over it, mappings key by key, so a variant states only what differs.
+    """
     if not path.is_file():
         raise ConfigError(f"{label}: no such file")
     try:
@@ -295,7 +299,26 @@ def load_yaml_mapping(path: Path, label: str, keys: str) -> dict[str, Any]:
         raise ConfigError(f"{label}: not valid YAML: {exc}") from exc
     if not isinstance(data, dict):
         raise ConfigError(f"{label}: must be a mapping ({keys})")
-    return data
+    base = data.pop("base", None)
+    if base is None:
+        return data
+    if not isinstance(base, str) or not base:
+        raise ConfigError(f"{label}: `base` must be the name or path of another file (got {base!r})")
+    found = [c for c in (path.parent / base, path.parent / f"{base}.yaml") if c.is_file()]
+    if not found:
+        raise ConfigError(f"{label}: base {base!r}: no such file beside {path}")
+    if found[0].resolve() in (*_seen, path.resolve()):
+        raise ConfigError(f"{label}: base {base!r} includes itself")
+    parent = load_yaml_mapping(found[0], f"{label} -> base {str(found[0])!r}", keys, (*_seen, path.resolve()))
+    return _merged(parent, data)
+
+
+def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    """`over` on top of `base`: nested mappings merged key by key, anything else replaced."""
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
 
 
 def available_recipes() -> list[str]:

@@ -56,3 +56,32 @@ def test_cli_recipe_show_applies_override() -> None:
     res = CliRunner().invoke(app, ["recipe", "show", "tiny", "--set", "train.steps=7"])
     assert res.exit_code == 0, res.output
     assert "steps: 7" in res.output
+
+
+def test_recipe_base_composes_instead_of_copying(tmp_path) -> None:
+    """A variant states only what differs: `base:` loads the other file first and merges mappings key by key."""
+    sao, tiny = load_recipe("sao-tiny"), load_recipe("tiny")
+    assert sao.name == "sao-tiny" and sao.algorithm.name == "sao" and sao.rollout.n_per_task == 1
+    assert sao.model == tiny.model and sao.sandbox == tiny.sandbox  # inherited whole
+    assert sao.rollout.max_tokens == tiny.rollout.max_tokens  # a sibling key of an overridden one survives
+    assert not sao.gateway.continuous_tokens and tiny.gateway.continuous_tokens  # overridden
+    (tmp_path / "parent.yaml").write_text("base: tiny.yaml\ntrain:\n  lr: 3.0e-5\n")
+    (tmp_path / "tiny.yaml").write_text((load_recipe.__globals__["RECIPES_DIR"] / "tiny.yaml").read_text())
+    (tmp_path / "child.yaml").write_text("base: parent\nrollout:\n  n_per_task: 2\n")
+    child = load_recipe(str(tmp_path / "child.yaml"), ["train.steps=7"])
+    assert (child.train.lr, child.rollout.n_per_task, child.train.steps) == (3.0e-5, 2, 7)
+    assert child.rollout.max_steps == tiny.rollout.max_steps and child.name == "child"
+
+
+@pytest.mark.parametrize(("text", "needle"), [
+    ("base: nowhere\n", "base 'nowhere': no such file beside"),
+    ("base: [a, b]\n", "`base` must be the name or path of another file"),
+    ("base: loop\n", "base 'loop.yaml' includes itself"),
+])
+def test_bad_base_names_the_file(tmp_path, text: str, needle: str) -> None:
+    (tmp_path / "loop.yaml").write_text("base: again\n")
+    (tmp_path / "again.yaml").write_text("base: loop.yaml\n")
+    (tmp_path / "r.yaml").write_text(text)
+    with pytest.raises(ConfigError, match=r"r\.yaml") as err:
+        load_recipe(str(tmp_path / "r.yaml"))
+    assert needle in str(err.value)

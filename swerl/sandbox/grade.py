@@ -20,7 +20,6 @@ import json
 import re
 import shlex
 import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from swerl.errors import DataError
 from swerl.log import get_logger
-from swerl.sandbox import gradetree, hostfs, reports, tamper
+from swerl.sandbox import gradetree, hostfs, owners, reports, tamper
 from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
 from swerl.sandbox.launch import RUNNER_PATH, SPEC_PATH, Launch
@@ -145,8 +144,8 @@ def test_script(task: SandboxTask, plan: HarnessPlan, launch: Launch | None, *, 
 def harness_statuses(plan: HarnessPlan, output: str) -> tuple[dict[str, str] | None, bool, str | None]:
     """(status map, markers found, error) from the harness's own parser; never raises (a log it chokes on - e.g.
     markers out of order, names it cannot split - is an error string, not a traceback)."""
-    with tempfile.TemporaryDirectory(prefix="swerl-grade-log-") as tmp:
-        log_path = Path(tmp) / "test_output.txt"
+    with owners.scratch("swerl-grade-log-") as tmp:
+        log_path = tmp / "test_output.txt"
         log_path.write_text(output, errors="surrogateescape")
         try:
             status_map, found = plan.parse(log_path)
@@ -178,7 +177,7 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
         log.warning("grading: pristine export failed", instance=task.instance_id, error=str(exc))
         return _result(task, t0, error=f"pristine export failed: {type(exc).__name__}: {exc}"[:500],
                        error_kind="infra", patch_files=sorted(headers))
-    work = Path(tempfile.mkdtemp(prefix="swerl-grade-"))
+    work = owners.mkdtemp("swerl-grade-", sandbox.settings.run_label)  # a SIGKILL leaves it to the reaper
     try:  # every caller (rollouts, eval, audit) grades under the sandbox's tree limits
         with gradetree.use_limits(sandbox.settings.limits):
             return _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences)

@@ -21,7 +21,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import tomllib
 import zlib
@@ -31,7 +30,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from swerl.log import get_logger
-from swerl.sandbox import hardening
+from swerl.sandbox import hardening, owners
 from swerl.sandbox.hostfs import (
     TreeTooDeep,
     copy_tree_safely,
@@ -273,8 +272,8 @@ def _apply(pristine: Path, dest: Path, data: bytes, patch: str, lim: TreeLimits)
     if expanded > lim.max_expanded_bytes:
         raise PatchRejected(f"the patch would expand to {expanded} bytes of binary data and copies (limit "
                             f"{lim.max_expanded_bytes}, limits.max_expanded_bytes); nothing was applied")
-    with tempfile.TemporaryDirectory(prefix="swerl-apply-") as tmp:
-        pfile = Path(tmp) / "model.patch"
+    with owners.scratch("swerl-apply-") as tmp:
+        pfile = tmp / "model.patch"
         pfile.write_bytes(data)
         env = git_env(tmp, GIT_CEILING_DIRECTORIES=str(dest.parent))
         attempts: list[tuple[str, list[str]]] = [
@@ -566,7 +565,7 @@ def export_pristine(sandbox: BackendBase, task: SandboxTask, *, keep_git: bool =
         if (hit := _cached(key)) is not None:
             return hit
     handle = sandbox.start_pristine(task)
-    staging = Path(tempfile.mkdtemp(prefix="swerl-pristine-"))
+    staging = owners.mkdtemp("swerl-pristine-", sandbox.settings.run_label)
     try:
         res = sandbox.exec_argv(handle, ["sh", "-c", _prep_script(task)], timeout=300, cwd="/")
         if hardening.branch_missing(res.output):
@@ -621,6 +620,7 @@ def _store_cached(key: str, staging: Path, tree: PristineTree) -> PristineTree:
     """Atomic: written next to the cache entry, then renamed; a concurrent writer's entry wins."""
     root = _cache_root()
     root.mkdir(parents=True, exist_ok=True)
+    (staging / owners.OWNER_FILE).unlink(missing_ok=True)  # cached for every run: nobody's scratch any more
     (staging / "meta.json").write_text(json.dumps({"hidden": tree.hidden, "git_binaries": tree.git_binaries,
                                                    "env_modules": tree.env_modules}))
     final = root / key

@@ -17,6 +17,7 @@ import os
 import re
 import socket
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,6 +53,25 @@ def write(host_dir: Path, run_label: str | None = None) -> None:
     tmp = host_dir / f"{OWNER_FILE}.tmp"
     tmp.write_text(json.dumps(me(run_label)))
     os.replace(tmp, host_dir / OWNER_FILE)
+
+
+def mkdtemp(prefix: str, run_label: str | None = None) -> Path:
+    """A host scratch directory (`/tmp/<prefix>*`, prefix `swerl-...`) with this process's owner record: grading
+    and patch extraction copy whole agent trees to the host, and a SIGKILLed process must not leave them behind
+    unnoticed (the next backend start or `swerl sandbox gc` reaps them like sandbox dirs)."""
+    path = Path(tempfile.mkdtemp(prefix=prefix))
+    write(path, run_label)
+    return path
+
+
+@contextlib.contextmanager
+def scratch(prefix: str, run_label: str | None = None) -> Iterator[Path]:
+    """`mkdtemp` for a `with` block, removed at its end at any depth (never raises)."""
+    path = mkdtemp(prefix, run_label)
+    try:
+        yield path
+    finally:
+        hostfs.rmtree_quietly(path)
 
 
 def is_dead(owner: dict[str, Any]) -> bool:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path, PurePosixPath
 
 from swerl.log import get_logger
+from swerl.sandbox import owners
 from swerl.sandbox.hostfs import MAX_DEPTH, iter_tree, remove_path
 from swerl.sandbox.schema import DroppedFile, PatchResult
 
@@ -216,8 +216,8 @@ def compute_patch(git_dir: Path, tree: Path, *, test_files: set[str] | None = No
     """Diff the copied-out work tree `tree` against HEAD of the saved `git_dir`, then filter protected files.
     A tree deeper than `max_depth` raises `TreeTooDeep` (the copy already refuses those)."""
     removed = _remove_git_entries(tree, max_depth=max_depth)
-    with tempfile.TemporaryDirectory(prefix="swerl-index-") as tmp:
-        env = git_env(tmp, GIT_DIR=str(git_dir), GIT_WORK_TREE=str(tree), GIT_INDEX_FILE=str(Path(tmp) / "index"),
+    with owners.scratch("swerl-index-") as tmp:
+        env = git_env(str(tmp), GIT_DIR=str(git_dir), GIT_WORK_TREE=str(tree), GIT_INDEX_FILE=str(tmp / "index"),
                       GIT_EXTERNAL_DIFF="")
         run_git(["read-tree", "HEAD"], env, cwd=tree)
         run_git(["add", "-A", "--", "."], env, cwd=tree)

@@ -13,6 +13,7 @@ from swerl.errors import ConfigError
 from swerl.rollout.schema import RolloutSettings
 
 AGENT_YAML = Path(__file__).resolve().parents[2] / "recipes" / "agents" / "swe-tiny.yaml"
+HARD_YAML = AGENT_YAML.with_name("swe-tiny-hard.yaml")
 
 
 def test_recipe_agent_config_reaches_the_rollout_settings() -> None:
@@ -49,12 +50,12 @@ def test_expert_copies_the_function_the_issue_names() -> None:
     assert submit.endswith("```mswea_bash_command\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```")
 
 
-def _run_tool(program: str, repo: Path, name: str) -> str:
+def _run_tool(program: str, repo: Path, name: str, env: dict[str, str] | None = None) -> str:
     import os
     import subprocess
     import sys
 
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **(env or {})}
     p = subprocess.run([sys.executable, "-c", program, name], cwd=repo, env=env, capture_output=True, text=True,
                        timeout=300)
     assert p.returncode == 0, p.stderr
@@ -84,6 +85,37 @@ def test_repair_tool_is_budgeted_in_test_runs_and_restores_the_file(tmp_path: Pa
     out = _run_tool(program, repo, "grow")
     assert "fixed pkg/mod.py:2: return x - 1  ->  return x + 1" in out, out
 
+
+def test_hard_variant_finds_the_fix_only_through_the_function_the_issue_names(tmp_path: Path) -> None:
+    """swe-tiny-hard.yaml: the same program with REPAIR_FALLBACK=0. Called with a wrong name or none it finds
+    nothing, even though the default tool fixes the same repo through the failing test's traceback; called with
+    the issue's function it searches that function and what it calls (the bug sits in a helper)."""
+    base, hard = load_agent_yaml(AGENT_YAML), load_agent_yaml(HARD_YAML)
+    assert hard["environment"]["env"] == {**base["environment"]["env"], "REPAIR_FALLBACK": "0"}  # composed by base:
+    assert hard["model"] == base["model"] and "searches function NAME" in hard["agent"]["system_template"]
+    program = hard["environment"]["env"][TOOL_VAR]
+    flags = {"REPAIR_FALLBACK": "0"}
+    repo = tmp_path / "repo"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "tests").mkdir()
+    (repo / "pkg" / "__init__.py").write_text("")
+    buggy = ("def _step(x):\n    return x - 1\n\n\ndef grow(x):\n    return _step(x)\n\n\n"
+             "def other(x):\n    return x * 1\n")
+    (repo / "pkg" / "mod.py").write_text(buggy)
+    (repo / "pkg" / "util.py").write_text("def helper(y):\n    return y\n")
+    (repo / "tests" / "test_mod.py").write_text("from pkg.mod import grow\n\n\ndef test_grow():\n"
+                                                "    assert grow(1) == 2\n")
+    for wrong in ("helper", "nope", ""):
+        out = _run_tool(program, repo, wrong, flags)
+        assert "no one-token fix found" in out and "fixed" not in out, (wrong, out)
+        assert (repo / "pkg" / "mod.py").read_text() == buggy
+    assert "searching the modules of the failing tests" not in _run_tool(program, repo, "nope", flags)
+    out = _run_tool(program, repo, "other", flags)  # same module, but grow's helper is not what `other` calls
+    assert "no one-token fix found" in out, out
+    assert "fixed pkg/mod.py:2" in _run_tool(program, repo, "nope")  # the default tool: traceback fallback
+    (repo / "pkg" / "mod.py").write_text(buggy)
+    out = _run_tool(program, repo, "grow", flags)
+    assert "fixed pkg/mod.py:2: return x - 1  ->  return x + 1" in out, out
 
 
 def test_repair_tool_searches_the_failing_tests_modules_first_in_bwrap(tmp_path: Path) -> None:

@@ -111,3 +111,32 @@ def test_a_sigkilled_process_seccomp_file_is_reaped_and_a_live_ones_is_not(tmp_p
     unnamed.write_bytes(b"x")
     assert owners.reap_host_dirs(tmp_path) == [dead]
     assert live.exists() and unnamed.exists()
+
+
+def test_a_grade_killed_mid_run_leaves_only_owned_scratch_that_gc_reaps(tmp_path: Path, rootfs: Path) -> None:
+    """Grading copies the agent's whole tree to the host (`swerl-grade-*`); a grader killed with -9 while the tests
+    run used to leave it with no owner record, so nothing ever removed it."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    patch = tmp_path / "slow.diff"  # the tests hang at import: the kill lands while they run
+    patch.write_text("--- a/calc/stats.py\n+++ b/calc/stats.py\n@@ -1,3 +1,5 @@\n"
+                     ' """Descriptive statistics over sequences of numbers."""\n+import time\n+time.sleep(300)\n \n \n')
+    swerl = [sys.executable, "-m", "swerl.cli"]
+    proc = subprocess.Popen([*swerl, "sandbox", "grade", "median_even", "--rootfs", str(rootfs), "--patch", str(patch)],
+                            env=_env(tmp), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 180
+    grading: list[Path] = []
+    while not grading and time.monotonic() < deadline and proc.poll() is None:
+        grading = [p for p in tmp.glob("swerl-grade-*") if (p / "tree").is_dir()]
+        time.sleep(0.2)
+    assert grading and proc.poll() is None, "grading never started"
+    time.sleep(1.0)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    left = sorted(p for p in tmp.iterdir() if p.name.startswith("swerl-"))
+    assert grading[0] in left
+    assert all((p / owners.OWNER_FILE).is_file() for p in left if p.is_dir()), left  # each one says whose it is
+    out = subprocess.run([*swerl, "sandbox", "gc"], env=_env(tmp), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert f"removed  {grading[0]}" in out.stdout
+    assert [p for p in tmp.iterdir() if p.name.startswith("swerl-")] == []
