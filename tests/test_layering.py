@@ -23,6 +23,7 @@ FORBIDDEN = {
     "sandbox": {"train", "rollout", "eval", "gateway", "data"},
     "rollout": {"train", "eval", "data"},
     "data": {"train", "eval"},
+    "eval": {"train"},
 }
 
 
@@ -44,3 +45,20 @@ def test_room_imports_no_upper_room(room: str) -> None:
     bad = [f"{f.relative_to(PKG)} imports swerl.{m}" for f in files for m in sorted(_imports(f))
            if m.removesuffix(".py") in {r.removesuffix(".py") for r in FORBIDDEN[room]}]
     assert not bad, "\n".join(bad)
+
+
+def test_no_two_rooms_import_each_other() -> None:
+    """Any import cycle between rooms, not only the pairs listed above (data <-> rollout, data <-> sandbox and
+    train <-> eval were all cycles once): a room must be importable, testable and auditable without its callers."""
+    graph: dict[str, set[str]] = {}
+    for f in PKG.rglob("*.py"):
+        if "taskpack" in f.parts and "repos" in f.parts:
+            continue
+        room = f.relative_to(PKG).parts[0].removesuffix(".py")
+        graph.setdefault(room, set()).update(m for m in _imports(f) if m.removesuffix(".py") != room)
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph.get(start, ()))
+
+    cycles = sorted(f"{a} -> {b} -> ... -> {a}" for a in graph for b in graph[a] if reaches(b, a, {b}))
+    assert not cycles, "\n".join(cycles)

@@ -157,7 +157,7 @@ def _export_training_checkpoint(source: str, ckpt: Path, closers: list[Callable[
     """A `swerl train` run dir / checkpoint, exported (as `swerl train export` does) to a temporary model dir
     that is removed when the run ends."""
     try:
-        from swerl.train.export import export_checkpoint, find_checkpoint
+        from swerl.models.checkpoint import export_checkpoint, find_checkpoint
     except ImportError as exc:  # torch/transformers missing: the train extra is not installed
         raise SwerlError(f"--model {source!r}: serving a training checkpoint needs swerl's train extra ({exc})") from exc
     found = find_checkpoint(ckpt)

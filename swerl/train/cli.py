@@ -158,7 +158,7 @@ def export_cmd(
     force: bool = typer.Option(False, "--force", help="Replace --out if it exists."),
 ) -> None:
     """Export a training checkpoint as a transformers model directory (for eval, vLLM or another recipe)."""
-    from swerl.train.export import export_checkpoint
+    from swerl.models.checkpoint import export_checkpoint
 
     path = export_checkpoint(source, out, force=force)
     console.print(f"exported {source} → {path}")

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 from swerl.cli import app
 from swerl.config import load_recipe
 from swerl.errors import SwerlError
-from swerl.train.export import export_checkpoint, find_checkpoint
+from swerl.models.checkpoint import export_checkpoint, find_checkpoint
 
 
 def make_run(run_dir: Path, recipe: str = "tiny", step: int = 2, overrides: list[str] | None = None) -> dict[str, Any]:

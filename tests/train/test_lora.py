@@ -13,10 +13,10 @@ from train_helpers import make_sample
 from swerl.config import load_recipe
 from swerl.errors import ConfigError
 from swerl.models import build_tiny_model, load_tokenizer
+from swerl.models.checkpoint import export_checkpoint
+from swerl.models.lora import apply_lora, plain_copy
 from swerl.train.advantage import compute_advantages
-from swerl.train.backends.lora import apply_lora, plain_copy
 from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
-from swerl.train.export import export_checkpoint
 from swerl.train.loop.checkpoint import rng_state, save_checkpoint
 
 

@@ -180,7 +180,7 @@ def build_backend(recipe: Recipe, model: Any, tok: Any, run_dir: Path) -> Traini
         from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
 
         if recipe.model.lora.rank:  # sec. 12: only the adapters train; the engine is served merged weights
-            from swerl.train.backends.lora import apply_lora, lora_state
+            from swerl.models.lora import apply_lora, lora_state
 
             model = apply_lora(model, recipe.model.lora)
             log.info("LoRA", rank=recipe.model.lora.rank, **lora_state(model))

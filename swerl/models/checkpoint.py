@@ -77,7 +77,7 @@ def load_policy(ckpt: TrainingCheckpoint) -> tuple[Any, Any, Any]:
                              "export needs its config.json to rebuild the architecture")
         model = AutoModelForCausalLM.from_pretrained(m.path, local_files_only=True)
     if m.lora.rank:  # the checkpoint holds the peft state dict: wrap like training did, then merge (eq. 23)
-        from swerl.train.backends.lora import apply_lora
+        from swerl.models.lora import apply_lora
 
         model = apply_lora(model, m.lora)
     # Our own checkpoint file (numpy RNG state inside), so weights_only cannot load it.
@@ -90,7 +90,7 @@ def load_policy(ckpt: TrainingCheckpoint) -> tuple[Any, Any, Any]:
     if missing or unexpected:
         raise SwerlError(f"{ckpt.state_path}: weights do not match the recipe's model "
                          f"(missing {missing[:3]}, unexpected {unexpected[:3]})")
-    from swerl.train.backends.lora import merge_into_plain
+    from swerl.models.lora import merge_into_plain
 
     model = merge_into_plain(model).eval()  # LoRA: a plain transformers model, adapter merged in
     return model, tok, recipe
