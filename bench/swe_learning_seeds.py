@@ -131,7 +131,8 @@ def run_seeds(a: argparse.Namespace, work: Path, extra: list[str], script: Path 
     return runs
 
 
-def plot(seeds: list[str], pct: dict[str, np.ndarray], out: Path, labels: dict[str, str]) -> None:
+def plot(seeds: list[str], pct: dict[str, np.ndarray], out: Path, labels: dict[str, str],
+         title: str = "swe-tiny: RL vs the simple alternatives (held-out, greedy)") -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -148,7 +149,7 @@ def plot(seeds: list[str], pct: dict[str, np.ndarray], out: Path, labels: dict[s
     ax.set_ylim(0, 115)
     ax.set_yticks(range(0, 101, 20))
     ax.legend(loc="upper center", ncol=len(pct), fontsize=8)
-    ax.set_title("swe-tiny: RL vs the simple alternatives (held-out, greedy)")
+    ax.set_title(title)
     fig.tight_layout()
     fig.savefig(out, dpi=120)
     plt.close(fig)
