@@ -10,6 +10,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from swerl.errors import ConfigError
+from swerl.sandbox.schema import SandboxSettings
 
 RECIPES_DIR = Path(__file__).resolve().parent.parent / "recipes"
 
@@ -55,20 +56,6 @@ class DataConfig(_Section):
                                    "tasks, at least one when above 0) replaced by canary variants: impossible "
                                    "tasks only a hack passes, never rewarded; reported as "
                                    "hacking/canary_pass_rate (docs/sandbox.md, Canary tasks).")
-
-
-class SandboxConfig(_Section):
-    backend: Literal["bwrap", "docker", "kubernetes"] = "bwrap"
-    command_timeout_s: float = Field(60.0, gt=0)
-    rollout_timeout_s: float = Field(1800.0, gt=0)
-    memory_mb: int = Field(2048, gt=0)
-    cpus: float = Field(1.0, gt=0)
-    pids_limit: int = Field(512, gt=0)
-    network_allow: list[str] = Field(default_factory=list)
-    run_label: str | None = Field(None, max_length=63, pattern=r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$",
-                                  description="Label on every sandbox of the run (host dirs, containers, Jobs); "
-                                              "unset: `swerl train` derives it from the run dir (owners.run_label) "
-                                              "and `--resume` reaps what a dead incarnation left under it.")
 
 
 class GatewayConfig(_Section):
@@ -275,7 +262,7 @@ class Recipe(_Section):
     description: str = ""
     model: ModelConfig = Field(default_factory=ModelConfig)
     data: DataConfig = Field(default_factory=DataConfig)
-    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    sandbox: SandboxSettings = Field(default_factory=SandboxSettings)  # the sandbox room's own model
     gateway: GatewayConfig = Field(default_factory=GatewayConfig)
     rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     algorithm: AlgorithmConfig = Field(default_factory=AlgorithmConfig)

@@ -125,11 +125,11 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     `agent_config`: mini-swe-agent-shaped overrides - the templates the model will be trained and evaluated with."""
     from pydantic import SecretStr
 
-    from swerl.config import SandboxConfig
     from swerl.data.taskgen import load_rows, register_profiles
     from swerl.rollout.agent import run_agent
     from swerl.rollout.runner import load_sandbox
     from swerl.rollout.schema import ModelEndpoint
+    from swerl.sandbox.schema import SandboxSettings
     from swerl.sandbox.tasks import task_from_row
     from swerl.tasks.taskpack import git
 
@@ -142,7 +142,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     if not rows:
         raise DataError(f"--tasks {tasks}: no rows")
     register_profiles(rows)
-    sandbox = load_sandbox(SandboxConfig(backend=backend, command_timeout_s=60, rollout_timeout_s=1200), rootfs)
+    sandbox = load_sandbox(SandboxSettings(backend=backend, command_timeout_s=60, rollout_timeout_s=1200), rootfs)
     out.mkdir(parents=True, exist_ok=True)
     endpoint = ModelEndpoint(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("none"), model="swerl-expert",
                              temperature=0.0, max_tokens=512, timeout_s=60)

@@ -305,6 +305,7 @@ def load_sandbox(section: Any, rootfs: str = "auto") -> Sandbox:
     from swerl.sandbox.schema import SandboxSettings
 
     settings = SandboxSettings.from_recipe(section)
-    if settings.backend == "bwrap" and rootfs != "host":
-        settings = settings.model_copy(update={"bwrap": bwrap_settings(rootfs)})
+    if settings.backend == "bwrap" and rootfs != "host":  # the system tree only: the recipe's other bwrap knobs stay
+        settings = settings.model_copy(update={"bwrap": settings.bwrap.model_copy(
+            update={"rootfs": bwrap_settings(rootfs).rootfs})})
     return load_backend(settings)

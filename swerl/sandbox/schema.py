@@ -86,9 +86,10 @@ class TreeLimits(_Model):
 
 
 class SandboxSettings(_Model):
-    """Everything a backend needs. Field names match the recipe's `sandbox:` section (`from_recipe`)."""
+    """Everything a backend needs; also the recipe's `sandbox:` section itself (swerl.config composes it)."""
 
-    backend: str = Field("bwrap", description="bwrap | docker | kubernetes | an import path 'pkg.mod:Class'.")
+    backend: str = Field("bwrap", pattern=r"^(bwrap|docker|kubernetes|[\w.]+:\w+)$",
+                         description="bwrap | docker | kubernetes | an import path 'pkg.mod:Class'.")
     command_timeout_s: float = Field(60.0, gt=0)
     rollout_timeout_s: float = Field(1800.0, gt=0)
     memory_mb: int = Field(2048, gt=0)
@@ -104,18 +105,20 @@ class SandboxSettings(_Model):
     limits: TreeLimits = Field(default_factory=TreeLimits)
     interpreter: list[str] = Field(default_factory=lambda: ["bash", "-lc"])
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment for every command (never secrets).")
-    run_label: str | None = Field(None, max_length=200, description="Label on every host dir and container of these "
-                                  "sandboxes: `swerl sandbox gc --run LABEL` reaps only that run's debris.")
+    run_label: str | None = Field(None, max_length=63, pattern=r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$",
+                                  description="Label on every sandbox of the run (host dirs, containers, Jobs: a valid "
+                                  "Kubernetes label value); unset: `swerl train` derives it from the run dir "
+                                  "(owners.run_label) and `--resume` reaps what a dead incarnation left under it; "
+                                  "`swerl sandbox gc --run LABEL` reaps only that run's debris.")
     docker: DockerSettings = Field(default_factory=DockerSettings)
     bwrap: BwrapSettings = Field(default_factory=BwrapSettings)
     kubernetes: KubernetesSettings = Field(default_factory=KubernetesSettings)
 
     @classmethod
     def from_recipe(cls, section: Any, **overrides: Any) -> SandboxSettings:
-        """Build from `swerl.config.SandboxConfig` (or any model/dict with the same keys)."""
-        data = section.model_dump() if hasattr(section, "model_dump") else dict(section)
-        known = {k: v for k, v in data.items() if k in cls.model_fields}
-        return cls(**{**known, **overrides})
+        """The recipe's section (this model) or a mapping of its keys, with `overrides` applied and validated."""
+        data = section.model_dump() if isinstance(section, BaseModel) else dict(section)
+        return cls.model_validate({**data, **overrides})
 
 
 class SandboxTask(_Model):

@@ -124,10 +124,10 @@ def test_bad_flags_name_the_flag(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def bwrap_sandbox() -> Any:
-    from swerl.config import SandboxConfig
     from swerl.rollout.runner import load_sandbox
+    from swerl.sandbox.schema import SandboxSettings
 
-    return load_sandbox(SandboxConfig(backend="bwrap", command_timeout_s=60, rollout_timeout_s=120), "auto")
+    return load_sandbox(SandboxSettings(backend="bwrap", command_timeout_s=60, rollout_timeout_s=120), "auto")
 
 
 def test_rollout_task_source_finds_the_repo_and_grades_the_gold_fix(gen: Path, bwrap_sandbox: Any) -> None:
