@@ -103,7 +103,7 @@ def run_seeds(a: argparse.Namespace, work: Path, extra: list[str], script: Path 
         tasks, expert = made[0] / "tasks", made[0] / "expert"
 
     def cmd(seed: str, run: Path) -> list[str]:
-        reuse = ["--tasks", str(tasks), "--expert", str(expert)] if tasks and expert else []
+        reuse = [*(["--tasks", str(tasks)] if tasks else []), *(["--expert", str(expert)] if expert else [])]
         return [sys.executable, str(script), "--work", str(run), "--seed", seed,
                 "--data-seed", "0", "--expert-limit", str(a.expert_limit), "--sft-epochs", str(a.sft_epochs),
                 "--baseline-epochs", a.baseline_epochs, "--rft-attempts", str(a.rft_attempts), *reuse,
