@@ -437,8 +437,13 @@ def single(value, guard, depth: int = 0):
                 return found
         return None
     if issubclass(t, _EXACT):
-        return (f"a {t.__name__} subclass of a builtin type that overrides comparison"
-                if _overrides_compare(t, guard) else None)
+        if _overrides_compare(t, guard):
+            return f"a {t.__name__} subclass of a builtin type that overrides comparison"
+        for v in (_payload_items(value) or [])[:200] if depth < 3 else []:  # what it really holds, as for a builtin
+            found = single(v, guard, depth + 1)
+            if found:
+                return found
+        return None
     if _genuine_lib(t, guard):
         return None
     equal = [p for p in guard.probes if _equals(value, p)]
@@ -469,6 +474,7 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
         result, found = _ask(left, right, True, ne), f"a {type(foreign).__name__} whose class has the patch's metaclass"
     else:
         result, found = _judge(left, right, ne, guard, 0, (names, lit))
+        found = found or _consistent(left, right, guard)
     for v in (left, right):
         found = found or _quiet_single(v, guard)
     if found:
@@ -476,6 +482,23 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
     if isinstance(result, BaseException):
         raise result
     return result
+
+
+def _consistent(left, right, guard):
+    """A finding where the patch's or the project's type answers `==` and `!=` alike for the same pair (`!=` saying
+    True to everything, whatever `==` says), or, where the patch wrote its comparison, is not equal to itself:
+    neither is a value, so a `!=` (or `==`) it passes proves nothing."""
+    for v in (left, right):
+        t = type(v)
+        if _among(t, _EXACT) or _genuine_lib(t, guard) or _matcher(t, guard):
+            continue
+        eq, neq = _ask(left, right, True, False), _ask(left, right, True, True)
+        if eq is neq and type(eq) is bool:
+            return f"a {t.__name__} whose == and != both say {eq} for the same values"
+        if _own_compare(t, guard) and (_ask(v, v, True, False) is not True or _ask(v, v, True, True) is not False):
+            return f"a {t.__name__} that is not equal to itself"
+        return None
+    return None
 
 
 def order(left, right, op, _record=_record):
@@ -517,7 +540,23 @@ def order(left, right, op, _record=_record):
 def _order_library(left, right, op, fn, guard, _record):
     """An ordering against a library value (`> date(2020, 1, 9)`, `< Decimal("2.5")`): the other side must be of its
     kind (`_same_kind`) for the library's own ordering to decide; anything else that says the ordering holds decides
-    by code of its own."""
+    by code of its own. Against builtins that are no number (`>= (1, 10)`, `< "b"`), the other side commits to a
+    value shaped like them first, and that value must order as it says."""
+    for u, k, u_left in ((left, right, True), (right, left, False)):
+        if _among(type(k), (tuple, list, str, bytes)) and _pure(k) and not _pure(u):
+            snap = _snapshot(u, k)  # before u sees the bound
+            res = fn(left, right)
+            truth = _truthy(res)
+            if truth is True:
+                own = _NO_VALUE if snap is _NO_VALUE else _truthy(fn(snap, k) if u_left else fn(k, snap))
+                if own is not True:
+                    said = "has no value of that type" if snap is _NO_VALUE else f"whose own value is {_short(snap)}"
+                    _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} {_short(k)} but "
+                                   f"{said}")
+            found = _quiet_single(u, guard)
+            if found:
+                _record(guard, f"assertion compared {found}")
+            return res if isinstance(truth, BaseException) else truth
     res = fn(left, right)
     for u, k in ((left, right), (right, left)):
         if _among(type(k), _EXACT) or _among(type(u), _EXACT) or not _genuine_lib(type(k), guard) or \
@@ -555,13 +594,16 @@ def contains(item, container, negate, _record=_record):
                                                   and not hasattr(type(container), "__iter__")):
         snap = _commit(container, b"" if isinstance(container, bytes) or _among(type(item), (bytes,)) else "")
     else:
-        items, complete = _first_items(container) if hasattr(type(container), "__len__") else (None, True)
-        if items is None:  # an iterator (reading it would use it up) or a lazy collection with no size (reading it
-            # may never end, e.g. buckets over `count()`): the lookup alone decides
-            truth = item in container
-            return (not truth) if negate else truth
+        held = _payload_items(container)  # a builtin subclass: what it really holds, not what its `__iter__` says
+        if isinstance(container, dict) and held is not None:
+            held = list(dict.keys(container))
+        items, complete = (held, True) if held is not None else _first_items(container)
+        if items is None:  # an iterator: `in` reads it item by item until one equals; so do we, judging each
+            return _iterated(item, container, negate, guard, _record)
         hint = snap_item if snap_item is not _NO_VALUE else ""
         snap = _NO_VALUE if items is _NO_VALUE else [v for v in (_snapshot(e, hint) for e in items) if v is not _NO_VALUE]
+        if not complete and not (_among(type(container), _EXACT) or _genuine_lib(type(container), guard)):
+            complete = True  # the patch's lazy container past the cap: its claim must be backed by what it showed
     truth = item in container
     try:
         # an item with no builtin value of the elements' shape is among none of them
@@ -572,7 +614,9 @@ def contains(item, container, negate, _record=_record):
         own = truth
     # a container that is no builtin type must agree both ways (`not in` is its claim too); in a builtin one the
     # elements answer, and may only be stricter than their values (an enum member unequal to its int), never looser
-    if own is not truth and (not _among(type(container), _EXACT) or truth):
+    looser = own is True and not truth and _among(type(container), _EXACT) and snap_item is not _NO_VALUE and any(
+        _own_compare(type(e), guard) and _snapshot(e, snap_item) == snap_item for e in list(container)[:10000])
+    if own is not truth and (not _among(type(container), _EXACT) or truth or looser):
         what = type(container).__name__ if not _pure(container) else type(item).__name__
         said = "is in" if truth else "is not in"
         _record(guard, f"assertion tested membership with a {what} that says {_short(item)} {said} "
@@ -583,6 +627,42 @@ def contains(item, container, negate, _record=_record):
         if found:
             _record(guard, f"assertion compared {found}")
     return (not truth) if negate else truth
+
+
+def _iterated(item, it, negate, guard, _record, cap: int = 10000):
+    """`item in it` for an iterator (a generator, `map(...)`): its items are read one at a time, as `in` reads them,
+    and each is judged against the item by the `==` rules (committed before asked); the first equal one ends it."""
+    import itertools
+
+    truth = False
+    for e in itertools.islice(it, cap):
+        res, found = _judge(e, item, False, guard, 1, (frozenset(), 0)) if not (_pure(e) and _pure(item)) \
+            else (_ask(e, item, True, False), None)
+        if found:
+            _record(guard, f"assertion tested membership in a {type(it).__name__} holding {found}")
+        if isinstance(res, BaseException):
+            raise res
+        if _truthy(res) is True:
+            truth = True
+            break
+    else:
+        truth = item in it  # past the cap: the rest as Python reads it
+    return (not truth) if negate else truth
+
+
+def _payload_items(u):
+    """What an instance of a builtin collection (a subclass too) really holds, read by the builtin's own methods (an
+    override of `__iter__`/`keys` is not asked): a list's or tuple's items, a set's elements, a dict's keys and
+    values. None for anything else."""
+    for base, read in ((dict, lambda d: [x for kv in dict.items(d) for x in kv]), (list, list.copy),
+                       (tuple, lambda t: list(tuple.__iter__(t))), (set, lambda x: list(set.__iter__(x))),
+                       (frozenset, lambda x: list(frozenset.__iter__(x)))):
+        if isinstance(u, base):
+            try:
+                return read(u)
+            except Exception:
+                return None
+    return None
 
 
 def _first_items(u, cap: int = 10000):
@@ -690,6 +770,12 @@ def _commit(u, k):
                     v = (str.__str__ if isinstance(v, str) else bytes.__bytes__)(v)
         except Exception:
             return _NO_VALUE
+    import cmath
+
+    if type(v) in (float, complex) and not cmath.isfinite(v):
+        guard = _STATE.get("guard")  # NaN or an infinity from the patch's own type passes any bound it picks
+        if not isinstance(u, (float, complex)) and (guard is None or not _genuine_lib(type(u), guard)):
+            return _NO_VALUE
     return v if _among(type(v), _SCALARS) else _NO_VALUE
 
 
@@ -706,6 +792,9 @@ def _integral(u):
             views.append(operator.index(u))
     if hasattr(type(u), "__float__") or not views:
         views.append(float(u))
+    if hasattr(type(u), "__int__") and not hasattr(type(u), "__index__") and type(views[-1]) is float and \
+            abs(views[-1]) < 2.0 ** 52 and int(u) != int(views[-1]):  # one number, whichever view is read
+        return _NO_VALUE
     return views[-1]
 
 
@@ -718,6 +807,11 @@ def _commit_items(u, k):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
+            if isinstance(u, dict) and type(k) is dict:  # a builtin's own storage, not an override's view of it
+                return dict(dict.items(u))
+            held = _payload_items(u) if not isinstance(u, dict) else None
+            if held is not None:
+                return type(k)(held) if type(k) is not dict else dict(held)
             if type(k) is not dict and iter(u) is u:
                 return _NO_VALUE
             return type(k)(u)
@@ -827,12 +921,28 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
         u, k, u_left = (right, left, False) if lp else (left, right, True)
         if _matcher(type(u), guard) and _honoured(u, (ctx[0], bool(ctx[1] & (2 if u_left else 1)))):
             return _ask(u, k, u_left, ne), None
-        snap = None if ne else _snapshot(u, k)  # u's whole value as builtins, before anything in it sees k
+        if ctx[1] & (4 if u_left else 8) and _expectation(u, guard, ctx[0]):  # the test's display: k is the value
+            return _ask(u, k, u_left, ne), None
+        snap = _snapshot(u, k)  # u's whole value as builtins, before anything in it sees k
         copies = [] if _among(type(u), _EXACT) else _perturbed(k, _own_compare(type(u), guard))
         res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
-        if not found and snap is not None:
+        if not found and not ne:
             found = _snapshot_finding(u, k, snap, res, guard, depth, ctx)
+        elif not found and _says_equal(res, True) is False and snap is not _NO_VALUE and _pure(snap) and snap == k:
+            found = f"a {type(u).__name__} that says it differs from {_short(k)} but whose own value is {_short(snap)}"
         return res, found
+    if not ne and depth < 3 and tl is not tr:  # a namedtuple, a list subclass, an OrderedDict against a display
+        for a, b, a_left in ((left, right, True), (right, left, False)):
+            if _among(type(a), (tuple, list, dict)) and isinstance(b, (tuple, list, dict)) and \
+                    not _among(type(b), _EXACT):
+                items = _commit_items(b, a)  # its own items, as the display's type, before any is asked
+                if items is _NO_VALUE:
+                    break
+                res = _ask(left, right, True, False)
+                same, found = _judge(*((a, items) if a_left else (items, a)), False, guard, depth + 1, (ctx[0], 0))
+                if not found and _says_equal(res) and _truthy(same) is not True:
+                    found = f"a {type(b).__name__} that compares equal to {_short(a)} but whose own items do not"
+                return res, found
     if tl is tr and not ne and depth < 3 and (  # values the test computed on both sides: element by element
             (_among(tl, (tuple, list)) and len(left) == len(right)) or
             (tl is dict and all(_among(type(x), _SCALARS) for x in left) and left.keys() == right.keys())):
@@ -949,6 +1059,20 @@ def _pure(x, depth: int = 0) -> bool:
     return all(_pure(a, depth + 1) for a in x)
 
 
+def _expectation(u, guard, names, depth: int = 0) -> bool:
+    """Builtin containers whose leaves are builtins, standard-library values (Decimal, dates) or the matchers the
+    test module can name: comparing a pure value with it runs only builtin and library code."""
+    t = type(u)
+    if _among(t, _SCALARS) or _leaf_value(u):
+        return True
+    if _matcher(t, guard):
+        return ("ANY" if t.__name__ == "_ANY" else "approx") in names
+    if depth > 20 or not _among(t, _COLLECTIONS):
+        return False
+    items = [x for kv in u.items() for x in kv] if t is dict else list(u)
+    return all(_expectation(x, guard, names, depth + 1) for x in items)
+
+
 def _snapshot(u, k, depth: int = 0):
     """u's whole value as builtins shaped like the pure expected value k, taken before u or anything it holds is
     asked anything about k: scalars commit as `_commit` does (losslessly), collections give their items
@@ -1045,6 +1169,15 @@ def _literal(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in _SCALARS
 
 
+def _lit_bits(left: ast.expr, right: ast.expr) -> int:
+    """Which operands the assert wrote itself: bits 1/2 a scalar literal (left/right), bits 4/8 a list, tuple, dict
+    or set display (`[approx(0.6), approx(0.8)]`, `{"id": 3, "created": ANY}`): matchers in a display are the
+    test's, never a value the code under test returned."""
+    displays = (ast.List, ast.Tuple, ast.Dict, ast.Set)
+    return ((1 if _literal(left) else 0) | (2 if _literal(right) else 0) |
+            (4 if isinstance(left, displays) else 0) | (8 if isinstance(right, displays) else 0))
+
+
 _ORDER_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
@@ -1057,7 +1190,7 @@ class _AssertCompares(ast.NodeTransformer):
         self.generic_visit(node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             ne = isinstance(node.ops[0], ast.NotEq)
-            lit = (1 if _literal(node.left) else 0) | (2 if _literal(node.comparators[0]) else 0)
+            lit = _lit_bits(node.left, node.comparators[0])
             return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne),
                                                        ast.Constant(lit)]), node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
@@ -1079,12 +1212,62 @@ class _AssertCompares(ast.NodeTransformer):
         return node
 
 
+_TRUTH_ASSERTS = ("assertTrue", "assertFalse", "assert_", "failUnless", "failIf")
+
+
 class _StrictCompare(ast.NodeTransformer):
-    """Only the asserts of a test module: its other comparisons (helpers, fixtures) keep their own meaning."""
+    """Only the asserts of a test module, and the comparison handed to `self.assertTrue(...)`/`assertFalse(...)`:
+    its other comparisons (helpers' logic, fixtures) keep their own meaning."""
 
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _AssertCompares().visit(node.test)
         return node
+
+    def visit_Call(self, node: ast.Call) -> ast.Call:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _TRUTH_ASSERTS and node.args and \
+                isinstance(node.args[0], ast.Compare):
+            node.args[0] = _AssertCompares().visit(node.args[0])
+        return node
+
+
+def _test_dirs(guard) -> tuple:
+    """(the directories holding the protected test files, and every directory below them, the module names found
+    there): the assert helpers a test imports from beside it (`tests/helpers.py`, `xarray/tests/__init__.py`) are
+    test code too, and their asserts are rewritten like the test files', wherever pytest would not."""
+    import os
+
+    roots = {os.path.dirname(p) for p in getattr(guard, "protected", ()) if p.endswith(".py")}
+    dirs, names = set(), set()
+    for root in sorted(roots):
+        for here, subdirs, files in os.walk(root):
+            subdirs[:] = [d for d in subdirs if not d.startswith(".") and d != "__pycache__"][:200]
+            dirs.add(here.rstrip("/") + "/")
+            names.add(os.path.basename(here))
+            names.update(f[:-3] for f in files if f.endswith(".py"))
+            if len(dirs) > 2000:
+                break
+    return tuple(sorted(dirs)), frozenset(names)
+
+
+def _rewrite_helpers(rewrite, guard) -> None:
+    """pytest rewrites the asserts of test files and conftests only; modules in the test directories are test code
+    whatever their names, so they are rewritten (and so judged) too."""
+    import os
+
+    dirs, names = _test_dirs(guard)
+    if not dirs:
+        return
+    hook = rewrite.AssertionRewritingHook
+
+    def _early_rewrite_bailout(self, name, state, _orig=hook._early_rewrite_bailout, _names=names):
+        return name.rpartition(".")[2] not in _names and _orig(self, name, state)
+
+    def _should_rewrite(self, name, fn, state, _orig=hook._should_rewrite, _dirs=dirs, _real=os.path.realpath):
+        return _real(fn).startswith(_dirs) or _orig(self, name, fn, state)
+
+    hook._early_rewrite_bailout = _early_rewrite_bailout
+    hook._should_rewrite = _should_rewrite
 
 
 _MARKS: dict = {}  # each of `_ENTRIES` -> a per-grade random string constant, bound to the function after compiling
@@ -1105,7 +1288,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "_consistent", "_iterated", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -1177,6 +1360,43 @@ def _wrap_unittest(frozen: dict) -> None:
             return None if judged else _fail(self, msg, f"{a!r} {_op} {b!r}")
         ordered.__name__ = ordered.__qualname__ = name
         setattr(case, name, ordered)
+    for name in ("assertAlmostEqual", "assertNotAlmostEqual"):
+        def almost(self, first, second, *args, _orig=getattr(case, name), _commit=frozen.get("_commit", _commit),
+                   _record=frozen.get("_record", _record), _state=frozen.get("_STATE", _STATE), _num=(int, float),
+                   _name=name, **kwargs):
+            _orig(self, first, second, *args, **kwargs)  # unittest says yes: the committed numbers must say it too
+            for u, k in ((first, second), (second, first)):
+                if type(k) in _num and type(u) not in _num:
+                    own = _commit(u, float(k))
+                    try:
+                        ok = own is not None and type(own) is float and _orig(self, own, k, *args, **kwargs) is None
+                    except self.failureException:
+                        ok = False
+                    if not ok:
+                        _record(_state["guard"], f"assertion compared a {type(u).__name__} that {_name} accepts "
+                                                 f"against {k!r} but whose own number is {own!r}")
+                        raise self.failureException(f"{first!r} vs {second!r}")
+        almost.__name__ = almost.__qualname__ = name
+        setattr(case, name, almost)
+
+    def count_equal(self, first, second, msg=None, _orig=case.assertCountEqual, _snapshot=frozen.get("_snapshot", _snapshot),
+                    _pure=frozen.get("_pure", _pure), _record=frozen.get("_record", _record),
+                    _state=frozen.get("_STATE", _STATE), _none=frozen.get("_NO_VALUE", _NO_VALUE)):
+        _orig(self, first, second, msg)  # unittest says yes: each side's own items must say it too
+        for u, k in ((first, second), (second, first)):
+            if _pure(k) and type(k) in (list, tuple) and not _pure(u):
+                own = _snapshot(u, list(k) if len(k) else [""])
+                ok = own is not _none and type(own) is list
+                try:
+                    ok = ok and _orig(self, own, list(k), msg) is None
+                except self.failureException:
+                    ok = False
+                if not ok:
+                    _record(_state["guard"], f"assertion compared a {type(u).__name__} whose items count equal to "
+                                             f"{k!r} but whose own items are {own!r}")
+                    raise self.failureException(msg or f"{first!r} vs {second!r}")
+    count_equal.__name__ = count_equal.__qualname__ = "assertCountEqual"
+    case.assertCountEqual = count_equal
 
 
 def _uncached_tests(guard) -> None:
@@ -1229,6 +1449,7 @@ def install_strict_asserts(guard) -> None:
         codes = tuple(frozen[n].__code__ for n in _COMPARISON if n not in _ENTRIES)
         guard.tainted.update(codes)
         _wrap_unittest(frozen)
+        _rewrite_helpers(rewrite, guard)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
 
