@@ -597,6 +597,11 @@ def contains(item, container, negate, _record=_record):
         held = _payload_items(container)  # a builtin subclass: what it really holds, not what its `__iter__` says
         if isinstance(container, dict) and held is not None:
             held = list(dict.keys(container))
+        if held is None and not hasattr(type(container), "__len__") and not _is_iterator(container):
+            # a lazy collection with no size: reading it may never end (more-itertools' `bucket` over `count()`
+            # grows without bound), so its own lookup decides; a known gap (docs/sandbox.md, round 22)
+            truth = item in container
+            return (not truth) if negate else truth
         items, complete = (held, True) if held is not None else _first_items(container)
         if items is None:  # an iterator: `in` reads it item by item until one equals; so do we, judging each
             return _iterated(item, container, negate, guard, _record)
@@ -648,6 +653,11 @@ def _iterated(item, it, negate, guard, _record, cap: int = 10000):
     else:
         truth = item in it  # past the cap: the rest as Python reads it
     return (not truth) if negate else truth
+
+
+def _is_iterator(u) -> bool:
+    """By type, never by calling `iter()`: a lazy collection's `__iter__` may itself read without end."""
+    return hasattr(type(u), "__next__") and hasattr(type(u), "__iter__")
 
 
 def _payload_items(u):
@@ -1288,7 +1298,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "_consistent", "_iterated", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",

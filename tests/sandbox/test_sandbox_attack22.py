@@ -142,7 +142,8 @@ class _PointText:
 
 
 class _Holds:
-    """E2: an unsized re-iterable whose lookup says it holds everything."""
+    """E2: an unsized re-iterable whose lookup says it holds everything (left open: reading an unsized collection
+    may never end, as more-itertools' own `bucket` over `count()` shows)."""
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(["precision"])
@@ -246,8 +247,7 @@ def test_round22_membership_is_never_the_containers_word_alone(judge: tuple[Fake
     assert has("Point(1, 2)", (p for p in [_PointText(), _PointText()]), False) is True
     assert guard.found and "generator" in guard.found[-1]
     guard.found.clear()
-    assert has("timeout", _Holds(), False) is True and "does not hold it" in guard.found[-1]
-    guard.found.clear()
+    assert has("timeout", _Holds(), False) is True and guard.found == []  # open: an unsized one is never read
     assert has("timeout", _Padded(precision=6), False) is True and "does not hold it" in guard.found[-1]
     guard.found.clear()
     assert has("", [_Label("a"), _Label(""), _Label("b")], True) is True and "does" in guard.found[-1]
