@@ -543,7 +543,9 @@ def _order_library(left, right, op, fn, guard, _record):
     by code of its own. Against builtins that are no number (`>= (1, 10)`, `< "b"`), the other side commits to a
     value shaped like them first, and that value must order as it says."""
     for u, k, u_left in ((left, right, True), (right, left, False)):
-        if _among(type(k), (tuple, list, str, bytes)) and _pure(k) and not _pure(u):
+        if _among(type(k), (tuple, list, str, bytes)) and _pure(k) and not _pure(u) and \
+                isinstance(u, (tuple, list, str, bytes)):  # a builtin of that kind: its storage is its value (a
+            # project type ordering against tuples, attrs' `VersionInfo < (20,)`, has none to commit)
             snap = _snapshot(u, k)  # before u sees the bound
             res = fn(left, right)
             truth = _truthy(res)
