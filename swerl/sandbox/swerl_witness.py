@@ -525,16 +525,22 @@ def order(left, right, op, _record=_record):
         truth = bool(res)
     except Exception:  # no truth value (an array): the assert raises as it would
         return res
-    if truth:
-        own = _NO_VALUE if committed is _NO_VALUE else fn(committed, right) if u_left else fn(left, committed)
+    _ordered_as_said(u, u_left, op, fn, right if u_left else left, committed, truth is True, "number", guard, _record)
+    return truth
+
+
+def _ordered_as_said(u, u_left, op, fn, bound, committed, holds, what, guard, _record):
+    """Record tampering where u said `u <op> bound` holds but the value it committed to first does not (or it
+    committed to none); then u's own single-value finding, if any."""
+    if holds:
+        own = _NO_VALUE if committed is _NO_VALUE else _truthy(fn(committed, bound) if u_left else fn(bound, committed))
         if own is not True:
-            said = "has no number" if committed is _NO_VALUE else f"whose own number is {committed!r}"
-            _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} "
-                           f"{_short(right if u_left else left)} but {said}")
+            said = (f"has no {'number' if what == 'number' else 'value of that type'}" if committed is _NO_VALUE
+                    else f"whose own {what} is {_short(committed) if what != 'number' else repr(committed)}")
+            _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} {_short(bound)} but {said}")
     found = _quiet_single(u, guard)
     if found:
         _record(guard, f"assertion compared {found}")
-    return truth
 
 
 def _order_library(left, right, op, fn, guard, _record):
@@ -549,15 +555,7 @@ def _order_library(left, right, op, fn, guard, _record):
             snap = _snapshot(u, k)  # before u sees the bound
             res = fn(left, right)
             truth = _truthy(res)
-            if truth is True:
-                own = _NO_VALUE if snap is _NO_VALUE else _truthy(fn(snap, k) if u_left else fn(k, snap))
-                if own is not True:
-                    said = "has no value of that type" if snap is _NO_VALUE else f"whose own value is {_short(snap)}"
-                    _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} {_short(k)} but "
-                                   f"{said}")
-            found = _quiet_single(u, guard)
-            if found:
-                _record(guard, f"assertion compared {found}")
+            _ordered_as_said(u, u_left, op, fn, k, snap, truth is True, "value", guard, _record)
             return res if isinstance(truth, BaseException) else truth
     res = fn(left, right)
     for u, k in ((left, right), (right, left)):
@@ -940,7 +938,9 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
         res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
         if not found and not ne:
             found = _snapshot_finding(u, k, snap, res, guard, depth, ctx)
-        elif not found and _says_equal(res, True) is False and snap is not _NO_VALUE and _pure(snap) and snap == k:
+        elif not found and _says_equal(res, True) is False and snap is not _NO_VALUE and _pure(snap) and snap == k \
+                and (isinstance(u, (str, bytes)) or not isinstance(k, (str, bytes))):  # a text view (`str(u)`) of
+            # another type is no value of its own: click's `Sentinel.UNSET` is honestly != its own name
             found = f"a {type(u).__name__} that says it differs from {_short(k)} but whose own value is {_short(snap)}"
         return res, found
     if not ne and depth < 3 and tl is not tr:  # a namedtuple, a list subclass, an OrderedDict against a display
@@ -1300,7 +1300,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
