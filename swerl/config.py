@@ -3,6 +3,7 @@ Every section forbids unknown keys: a typo is an error naming the key, never an 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Literal
 
@@ -382,6 +383,10 @@ def load_recipe(name_or_path: str, overrides: list[str] | None = None) -> Recipe
         parts, value = parse_override(item)
         _apply(data, parts, value)
     try:
-        return Recipe.model_validate(data)
+        recipe = Recipe.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(_format_validation(exc, "--set")) from exc
+    if not re.fullmatch(r"bwrap|docker|kubernetes|[\w.]+:\w+", recipe.sandbox.backend):
+        raise ConfigError(f"bad value for 'sandbox.backend': {recipe.sandbox.backend!r} (bwrap, docker, kubernetes "
+                          "or an import path pkg.mod:Class)")
+    return recipe

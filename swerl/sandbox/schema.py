@@ -88,8 +88,7 @@ class TreeLimits(_Model):
 class SandboxSettings(_Model):
     """Everything a backend needs; also the recipe's `sandbox:` section itself (swerl.config composes it)."""
 
-    backend: str = Field("bwrap", pattern=r"^(bwrap|docker|kubernetes|[\w.]+:\w+)$",
-                         description="bwrap | docker | kubernetes | an import path 'pkg.mod:Class'.")
+    backend: str = Field("bwrap", description="bwrap | docker | kubernetes | an import path 'pkg.mod:Class'.")
     command_timeout_s: float = Field(60.0, gt=0)
     rollout_timeout_s: float = Field(1800.0, gt=0)
     memory_mb: int = Field(2048, gt=0)
