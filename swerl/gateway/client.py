@@ -34,6 +34,8 @@ def _given(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 class GatewayClient:
+    MIN_TRIES = 3  # a call gives up only after its retry budget has passed AND this many tries
+
     def __init__(self, url: str, admin_token: str, *, timeout: float = 60.0, retry_for_s: float = 120.0) -> None:
         self.url = url.rstrip("/")
         self.retry_for_s = retry_for_s
@@ -52,7 +54,9 @@ class GatewayClient:
     def _call(self, method: str, path: str, **kw: Any) -> Any:
         deadline = time.monotonic() + self.retry_for_s
         delay = 0.05
+        tries = 0
         while True:
+            tries += 1
             try:
                 r = self._http.request(method, path, **kw)
                 if r.status_code not in (502, 503, 504):
@@ -60,8 +64,10 @@ class GatewayClient:
                 problem = f"HTTP {r.status_code}"
             except httpx.TransportError as exc:
                 problem = repr(exc)
-            if time.monotonic() + delay > deadline:
-                raise GatewayError(503, f"gateway unavailable for {self.retry_for_s:.0f} s: {problem}")
+            # a read timeout as long as the retry budget must not end the call on its first try
+            if time.monotonic() + delay > deadline and tries >= self.MIN_TRIES:
+                raise GatewayError(503, f"gateway unavailable for {self.retry_for_s:.0f} s "
+                                        f"({tries} tries): {problem}")
             log.info("gateway retry", path=path, problem=problem)
             time.sleep(delay)
             delay = min(delay * 2, 2.0)

@@ -46,3 +46,39 @@ def test_client_gives_up_after_its_retry_budget() -> None:
     with GatewayClient(f"http://127.0.0.1:{free_port()}", ADMIN, retry_for_s=0.3) as gc, \
             pytest.raises(GatewayError, match="unavailable"):
         gc.status()
+
+
+def test_a_read_timeout_as_long_as_the_retry_budget_is_retried_not_fatal() -> None:
+    """A loaded host: the first answer comes after the client's read timeout, which equals its retry budget.
+    Before MIN_TRIES the call ended on that first timeout (a training run died of one slow reply)."""
+    import json
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    seen: list[float] = []
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append(time.monotonic())
+            if len(seen) == 1:
+                time.sleep(0.8)  # past the client's 0.3 s read timeout
+            body = json.dumps({"paused": False}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a: object) -> None:
+            pass
+
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        with GatewayClient(f"http://127.0.0.1:{srv.server_address[1]}", ADMIN, timeout=0.3, retry_for_s=0.3) as gc:
+            assert gc.status() == {"paused": False}
+        assert len(seen) >= 2
+    finally:
+        srv.shutdown()
+        srv.server_close()

@@ -172,7 +172,7 @@ def start_gateway(recipe: Recipe, run_dir: Path, engine_urls: list[str], tok: An
     except (OSError, ValueError) as exc:
         raise SwerlError(f"gateway.store {store}: {exc}") from exc
     server = ServerThread(create_app(gw), host=g.host, port=g.port).start()
-    return GatewayClient(server.url, token, retry_for_s=60), server
+    return GatewayClient(server.url, token, retry_for_s=300), server  # a loaded host: wait, state is safe
 
 
 def build_backend(recipe: Recipe, model: Any, tok: Any, run_dir: Path) -> TrainingBackend:
