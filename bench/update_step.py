@@ -28,10 +28,11 @@ import numpy as np
 import torch
 from synthetic_traces import TraceConfig, make_rollout_events
 
+from swerl.config import AlgorithmConfig, TrainConfig
 from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE, build_tiny_model, build_tiny_tokenizer
 from swerl.train.assembly import assemble
 from swerl.train.backends.collate import collate
-from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+from swerl.train.backends.torch import TorchBackend
 from swerl.train.batching import plan_batches
 from swerl.train.core import compute_advantages
 from swerl.train.losses import StepDenominators
@@ -100,12 +101,13 @@ def main() -> int:
     keep = {f"r{r}" for r in range(args.update_rollouts)}
     batch = [s for s in samples if s.rollout_id in keep]
     model = build_tiny_model(tok, hidden_size=args.hidden, num_layers=args.layers, num_heads=4, seed=0)
-    bcfg = TorchBackendConfig(lr=1e-5, micro_batch_tokens=args.micro_batch_tokens, row_tokens=args.max_context)
-    backend = TorchBackend(model, bcfg, pad_token_id=tok.pad_token_id)
+    backend = TorchBackend(model, AlgorithmConfig(clip_ratio_c=None),
+                           TrainConfig(lr=1e-5, micro_batch_tokens=args.micro_batch_tokens),
+                           row_tokens=args.max_context, pad_token_id=tok.pad_token_id)
     batch = [s.model_copy(update={"rollout_logprobs": lp}) for s, lp in
              zip(batch, backend.compute_logprobs(batch), strict=True)]
     adv = compute_advantages(batch)
-    plan = plan_batches(batch, micro_batch_tokens=bcfg.micro_batch_tokens, row_tokens=bcfg.row_tokens)[0]
+    plan = plan_batches(batch, micro_batch_tokens=args.micro_batch_tokens, row_tokens=args.max_context)[0]
     _, ridx = StepDenominators.from_samples(batch)
     tensors = []
     for rank in plan.ranks:

@@ -83,7 +83,7 @@ def train_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     from swerl.config import load_recipe
     from swerl.models import build_tiny_model, load_tokenizer
-    from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+    from swerl.train.backends.torch import TorchBackend
     from swerl.train.loop.checkpoint import rng_state, save_checkpoint
 
     run = tmp_path_factory.mktemp("train") / "tinyrun"
@@ -91,8 +91,8 @@ def train_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     r = load_recipe("tiny")
     (run / "recipe.yaml").write_text(yaml.safe_dump(r.model_dump(mode="json"), sort_keys=False))
     tok = load_tokenizer(r.model.tokenizer, vocab_size=r.model.vocab_size)
-    backend = TorchBackend(build_tiny_model(tok, max_position_embeddings=r.model.max_context),
-                           TorchBackendConfig.from_recipe(r), pad_token_id=tok.pad_token_id)
+    backend = TorchBackend.from_recipe(build_tiny_model(tok, max_position_embeddings=r.model.max_context), r,
+                                       pad_token_id=tok.pad_token_id)
     save_checkpoint(run, 2, {"backend": backend.state_dict(), "rng": rng_state(), "loop": {"step": 2}})
     return run
 

@@ -26,7 +26,7 @@ from swerl.models.checkpoint import export_checkpoint, find_checkpoint
 def make_run(run_dir: Path, recipe: str = "tiny", step: int = 2, overrides: list[str] | None = None) -> dict[str, Any]:
     """A run dir as `swerl train` leaves it: recipe.yaml + checkpoints/step-N/state.pt + latest; returns the policy."""
     from swerl.models import build_tiny_model, load_tokenizer
-    from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+    from swerl.train.backends.torch import TorchBackend
     from swerl.train.loop.checkpoint import rng_state, save_checkpoint
 
     r = load_recipe(recipe, overrides)
@@ -36,7 +36,7 @@ def make_run(run_dir: Path, recipe: str = "tiny", step: int = 2, overrides: list
     model = build_tiny_model(tok, hidden_size=r.model.hidden_size, num_layers=r.model.num_layers,
                              num_heads=r.model.num_heads, seed=r.train.seed,
                              max_position_embeddings=max(r.model.max_context, 512))
-    backend = TorchBackend(model, TorchBackendConfig.from_recipe(r), pad_token_id=tok.pad_token_id)
+    backend = TorchBackend.from_recipe(model, r, pad_token_id=tok.pad_token_id)
     gen = torch.Generator().manual_seed(7)
     with torch.no_grad():  # "training happened": every weight moved away from the seeded init
         for p in backend.policy.parameters():

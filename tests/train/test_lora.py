@@ -16,7 +16,7 @@ from swerl.models import build_tiny_model, load_tokenizer
 from swerl.models.checkpoint import export_checkpoint
 from swerl.models.lora import apply_lora, plain_copy
 from swerl.train.advantage import compute_advantages
-from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+from swerl.train.backends.torch import TorchBackend
 from swerl.train.loop.checkpoint import rng_state, save_checkpoint
 
 
@@ -27,7 +27,7 @@ def _backend(overrides: list[str]) -> tuple[TorchBackend, object, object]:
                              num_heads=r.model.num_heads, seed=r.train.seed, max_position_embeddings=512)
     if r.model.lora.rank:
         model = apply_lora(model, r.model.lora)
-    return TorchBackend(model, TorchBackendConfig.from_recipe(r), pad_token_id=tok.pad_token_id or 0), r, tok
+    return TorchBackend.from_recipe(model, r, pad_token_id=tok.pad_token_id or 0), r, tok
 
 
 def _update(backend: TorchBackend) -> None:

@@ -10,9 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from backend_helpers import torch_backend
 from train_helpers import make_sample
 
-from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+from swerl.train.backends.torch import TorchBackend
 from swerl.train.loop.update import recompute_old_logprobs
 from swerl.train.losses import mismatch_metrics, mismatch_sums, rollout_correction_weights
 
@@ -61,8 +62,8 @@ def _samples(model: torch.nn.Module, shift: float) -> list[Any]:
 
 
 def _update(model: torch.nn.Module, samples: list[Any], mode: str, c: float, *, recompute: bool) -> dict[str, float]:
-    backend = TorchBackend(copy.deepcopy(model), TorchBackendConfig(lr=1e-3, grad_clip=1e9, rollout_correction=mode,
-                                                                    correction_threshold=c, compute_entropy=False))
+    backend = torch_backend(copy.deepcopy(model), lr=1e-3, grad_clip=1e9, rollout_correction=mode,
+                            rollout_correction_threshold=c, compute_entropy=False)
     samples = copy.deepcopy(samples)
     if recompute:
         recompute_old_logprobs(backend, samples)

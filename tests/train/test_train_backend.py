@@ -8,13 +8,14 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from backend_helpers import torch_backend
 from synthetic_traces import TraceConfig, make_rollout_events
 
 from swerl.config import load_recipe
 from swerl.errors import DataError
-from swerl.models import build_tiny_model
+from swerl.models import build_tiny_model, build_tiny_tokenizer
 from swerl.train.backends import TrainingBackend
-from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+from swerl.train.backends.torch import TorchBackend
 from swerl.train.core import Sample, assemble, compute_advantages
 
 
@@ -41,7 +42,7 @@ def on_policy(backend: TorchBackend, samples: list[Sample]) -> list[Sample]:
 def test_packed_logprobs_equal_one_sample_at_a_time(tiny_tok: Any) -> None:
     model = build_tiny_model(tiny_tok, seed=1)
     samples = random_samples(3, 2)
-    packed = TorchBackend(model, TorchBackendConfig(micro_batch_tokens=1024)).compute_logprobs(samples)
+    packed = torch_backend(model, micro_batch_tokens=1024).compute_logprobs(samples)
     for s, got in zip(samples, packed, strict=True):
         with torch.no_grad():
             logits = model(torch.from_numpy(s.input_ids).long().unsqueeze(0)).logits[0]
@@ -53,7 +54,7 @@ def test_packed_logprobs_equal_one_sample_at_a_time(tiny_tok: Any) -> None:
 
 
 def test_one_update_lowers_the_loss_on_a_fixed_batch(tiny_tok: Any) -> None:
-    backend = TorchBackend(build_tiny_model(tiny_tok, seed=0), TorchBackendConfig(lr=3e-3, micro_batch_tokens=256))
+    backend = torch_backend(build_tiny_model(tiny_tok, seed=0), lr=3e-3, micro_batch_tokens=256)
     assert isinstance(backend, TrainingBackend)
     samples = on_policy(backend, random_samples())
     adv = compute_advantages(samples)
@@ -72,7 +73,7 @@ def test_one_update_lowers_the_loss_on_a_fixed_batch(tiny_tok: Any) -> None:
 def test_a_batch_without_signal_leaves_the_policy_as_it_was(tiny_tok: Any) -> None:
     """All advantages 0 (every rollout of every group failed): no step. Adam would otherwise keep moving every
     weight by ~lr along the momentum of the last real step."""
-    backend = TorchBackend(build_tiny_model(tiny_tok, seed=0), TorchBackendConfig(lr=1e-3, micro_batch_tokens=256))
+    backend = torch_backend(build_tiny_model(tiny_tok, seed=0), lr=1e-3, micro_batch_tokens=256)
     samples = on_policy(backend, random_samples())
     assert backend.update(samples, compute_advantages(samples))["policy/updated"] == 1.0  # a real step first
     weights = [p.detach().clone() for p in backend.policy.parameters()]
@@ -87,8 +88,7 @@ def test_micro_batches_accumulate_to_the_full_batch_gradient(tiny_tok: Any, monk
     samples = random_samples(3, 3, seed=5)
     grads = []
     for budget in (100_000, 150):
-        backend = TorchBackend(build_tiny_model(tiny_tok, seed=2),
-                               TorchBackendConfig(micro_batch_tokens=budget, grad_clip=1e9, loss_agg="rollout-mean"))
+        backend = torch_backend(build_tiny_model(tiny_tok, seed=2), micro_batch_tokens=budget, grad_clip=1e9, loss_agg="rollout-mean")
         monkeypatch.setattr(backend.optimizer, "step", lambda: None)
         fixed = on_policy(backend, samples)
         m = backend.update(fixed, compute_advantages(fixed))
@@ -101,7 +101,7 @@ def test_micro_batches_accumulate_to_the_full_batch_gradient(tiny_tok: Any, monk
 
 
 def test_dis_masks_tokens_outside_the_band(tiny_tok: Any) -> None:
-    backend = TorchBackend(build_tiny_model(tiny_tok), TorchBackendConfig(policy_loss="dis", dis_eps_high=3.0, lr=1e-2))
+    backend = torch_backend(build_tiny_model(tiny_tok), policy_loss="dis", dis_eps_high=3.0, lr=1e-2)
     samples = on_policy(backend, random_samples(2, 1))
     # logged rollout probabilities 5x smaller than now: r = 5 >= 1 + 3 everywhere -> every token masked
     far = [s.model_copy(update={"rollout_logprobs": np.where(s.loss_mask > 0, s.rollout_logprobs - math.log(5), 0)})
@@ -115,9 +115,9 @@ def test_dis_masks_tokens_outside_the_band(tiny_tok: Any) -> None:
 
 
 def test_sao_critic_keeps_attention_frozen(tiny_tok: Any) -> None:
-    cfg = TorchBackendConfig(policy_loss="dis", use_critic=True, critic_updates=2, critic_warmup_steps=0,
+    cfg = dict(policy_loss="dis", name="sao", critic_updates=2, critic_warmup_steps=0,
                              value_lr=1e-2, lr=1e-3, gamma=1.0, lam=0.95)
-    backend = TorchBackend(build_tiny_model(tiny_tok, seed=4), cfg)
+    backend = torch_backend(build_tiny_model(tiny_tok, seed=4), **cfg)
     assert backend.critic is not None
     samples = on_policy(backend, random_samples(2, 2, seed=3))
     critic_before = {k: v.detach().clone() for k, v in backend.critic.state_dict().items()}
@@ -139,8 +139,8 @@ def test_sao_critic_keeps_attention_frozen(tiny_tok: Any) -> None:
 
 
 def test_sao_warmup_trains_only_the_critic(tiny_tok: Any) -> None:
-    cfg = TorchBackendConfig(policy_loss="dis", use_critic=True, critic_warmup_steps=1, lr=1e-2)
-    backend = TorchBackend(build_tiny_model(tiny_tok), cfg)
+    cfg = dict(policy_loss="dis", name="sao", critic_warmup_steps=1, lr=1e-2)
+    backend = torch_backend(build_tiny_model(tiny_tok), **cfg)
     # a rewarded rollout: with reward 0 and a zero-initialised value head every advantage is 0 (no step at all)
     samples = [s.model_copy(update={"reward": 1.0}) for s in on_policy(backend, random_samples(1, 2))]
     before = {k: p.detach().clone() for k, p in backend.policy.named_parameters()}
@@ -160,19 +160,19 @@ def test_update_on_assembled_tiny_bpe_traces(tiny_tok: Any) -> None:
                                       reward=float(r % 2))
     samples, stats = assemble(events, tokenizer=tiny_tok)
     assert stats.num_rollouts == 4
-    backend = TorchBackend(build_tiny_model(tiny_tok), TorchBackendConfig(lr=1e-3, micro_batch_tokens=2048))
+    backend = torch_backend(build_tiny_model(tiny_tok), lr=1e-3, micro_batch_tokens=2048)
     samples = on_policy(backend, samples)
     m = backend.update(samples, compute_advantages(samples))
     assert m["batch/samples"] == len(samples) and m["batch/response_tokens"] == stats.num_response_tokens
 
 
 def test_checkpoint_round_trip_and_weights(tiny_tok: Any) -> None:
-    cfg = TorchBackendConfig(use_critic=True, policy_loss="dis", critic_warmup_steps=0, lr=1e-3)
-    a = TorchBackend(build_tiny_model(tiny_tok, seed=1), cfg)
+    cfg = dict(name="sao", policy_loss="dis", critic_warmup_steps=0, lr=1e-3)
+    a = torch_backend(build_tiny_model(tiny_tok, seed=1), **cfg)
     samples = on_policy(a, random_samples(1, 2))
     a.update(samples)
     state = a.state_dict()
-    b = TorchBackend(build_tiny_model(tiny_tok, seed=9), cfg)
+    b = torch_backend(build_tiny_model(tiny_tok, seed=9), **cfg)
     b.load_state_dict(state)
     assert b.step == 1
     wa, wb = a.policy_weights(), b.policy_weights()
@@ -199,6 +199,7 @@ def test_bad_inputs_are_data_errors(tiny_tok: Any) -> None:
 
 def test_config_from_recipe() -> None:
     recipe = load_recipe("tiny", ["algorithm.name=sao", "algorithm.policy_loss=dis", "train.lr=1e-5"])
-    cfg = TorchBackendConfig.from_recipe(recipe)
-    assert cfg.use_critic and cfg.policy_loss == "dis" and cfg.lr == 1e-5 and cfg.critic_updates == 2
-    assert cfg.row_tokens == recipe.model.max_context and cfg.loss_agg == "rollout-mean"
+    backend = TorchBackend.from_recipe(build_tiny_model(build_tiny_tokenizer()), recipe)
+    assert backend.critic is not None and backend.algo.policy_loss == "dis" and backend.algo.critic_updates == 2
+    assert backend.optimizer.param_groups[0]["lr"] == 1e-5  # the recipe's train.lr reached the optimizer
+    assert backend.row_tokens == recipe.model.max_context and backend.algo.loss_agg == "rollout-mean"

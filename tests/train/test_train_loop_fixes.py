@@ -29,11 +29,15 @@ def test_zero_response_token_rollouts_leave_the_rollout_mean_denominator() -> No
 
 
 def test_dual_clip_comes_from_the_recipe() -> None:
-    from swerl.train.backends.torch import TorchBackendConfig
+    from swerl.models import build_tiny_model, build_tiny_tokenizer
+    from swerl.train.backends.torch import TorchBackend
 
-    assert TorchBackendConfig.from_recipe(load_recipe("tiny")).clip_ratio_c == 3.0  # verl's default
-    assert TorchBackendConfig.from_recipe(load_recipe("tiny", ["algorithm.clip_ratio_c=5"])).clip_ratio_c == 5.0
-    assert TorchBackendConfig.from_recipe(load_recipe("tiny", ["algorithm.clip_ratio_c=null"])).clip_ratio_c is None
+    def clip_c(*sets: str) -> float | None:
+        return TorchBackend.from_recipe(build_tiny_model(build_tiny_tokenizer()), load_recipe("tiny", list(sets))).algo.clip_ratio_c
+
+    assert clip_c() == 3.0  # verl's default
+    assert clip_c("algorithm.clip_ratio_c=5") == 5.0
+    assert clip_c("algorithm.clip_ratio_c=null") is None
     from swerl.errors import ConfigError
 
     with pytest.raises(ConfigError, match="clip_ratio_c"):

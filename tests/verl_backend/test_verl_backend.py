@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import torch
+from backend_helpers import torch_backend
 from verl.utils import tensordict_utils as tu
 from verl_helpers import engine_backward, random_batch
 
@@ -20,7 +21,6 @@ from swerl.config import load_recipe
 from swerl.errors import ConfigError, DataError
 from swerl.train.advantage import compute_advantages
 from swerl.train.backends import TrainingBackend
-from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
 from swerl.train.backends.verl.backend import VerlBackend
 from swerl.train.backends.verl.loss_fns import swerl_actor_loss
 from swerl.train.backends.verl.proto import rows_gae
@@ -111,7 +111,7 @@ def test_grpo_update_is_one_step_with_torch_backend_loss(tiny_model: torch.nn.Mo
     (td,) = actor.batches
     assert tu.get(td, "mini_batch_size") == len(td) and tu.get(td, "epochs") == 1  # one optimizer step
     assert tu.get(td, "swerl_step")["mode"] == "rollout-mean"
-    ref = TorchBackend(copy.deepcopy(tiny_model), TorchBackendConfig(clip_low=0.2, clip_high=0.28, micro_batch_tokens=64))
+    ref = torch_backend(copy.deepcopy(tiny_model), clip_low=0.2, clip_high=0.28, micro_batch_tokens=64)
     assert metrics["policy/loss"] == pytest.approx(ref.policy_loss(samples, adv), rel=1e-5, abs=1e-7)
     assert (metrics["policy/clip_frac"], metrics["policy/grad_norm"], metrics["policy/lr"]) == (0.25, 2.0, 1e-6)
     assert metrics["batch/samples"] == len(samples) and metrics["batch/rollouts"] == 8 and b.step == 1

@@ -76,7 +76,7 @@ def _assert_parity(r: dict[str, Any]) -> dict[str, float]:
 def run(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from swerl.config import load_recipe
     from swerl.models import build_tiny_model, build_tiny_tokenizer
-    from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+    from swerl.train.backends.torch import TorchBackend
     from swerl.train.backends.verl.backend import VerlBackend
 
     root = tmp_path_factory.mktemp("verl-parity")
@@ -88,7 +88,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Any:
                                   "verl.max_token_len_per_gpu=96", "verl.gradient_checkpointing=false",
                                   f"model.path={root / 'model'}", f"model.tokenizer={root / 'model'}",
                                   "train.lr=1e-4", "algorithm.rollout_correction_threshold=1.3"])
-    torch_backend = TorchBackend(copy.deepcopy(model), TorchBackendConfig.from_recipe(recipe),
+    torch_backend = TorchBackend.from_recipe(copy.deepcopy(model), recipe,
                                  pad_token_id=tok.pad_token_id)
     backend = VerlBackend(recipe, checkpoint_dir=str(root / "ckpt"), with_rollout=False).start()
     try:

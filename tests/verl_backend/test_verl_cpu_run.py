@@ -32,7 +32,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from swerl.config import load_recipe
     from swerl.models import build_tiny_model, build_tiny_tokenizer
     from swerl.train.advantage import compute_advantages
-    from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+    from swerl.train.backends.torch import TorchBackend
     from swerl.train.backends.verl.backend import VerlBackend
 
     root = tmp_path_factory.mktemp("verl-cpu")
@@ -47,7 +47,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Any:
     # split rollouts (up to 3 samples each) and a token budget that cuts several micro-batches per rank
     samples = random_batch(0, groups=2, per_group=4, max_samples=3, vocab=8000)
     adv = compute_advantages(samples)
-    torch_backend = TorchBackend(copy.deepcopy(model), TorchBackendConfig.from_recipe(recipe),
+    torch_backend = TorchBackend.from_recipe(copy.deepcopy(model), recipe,
                                  pad_token_id=tok.pad_token_id)
     torch_metrics = torch_backend.update(samples, adv)
     torch_grads = {n: p.grad.detach().clone() for n, p in torch_backend.policy.named_parameters()

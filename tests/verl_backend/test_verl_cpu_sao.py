@@ -22,7 +22,7 @@ REL = 1e-5
 def test_sao_critic_warms_up_then_both_train_like_the_torch_backend(tmp_path: Any) -> None:
     from swerl.config import load_recipe
     from swerl.models import build_tiny_model, load_tokenizer
-    from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+    from swerl.train.backends.torch import TorchBackend
     from swerl.train.backends.verl.backend import VerlBackend
 
     recipe = load_recipe("tiny-verl", ["algorithm.name=sao", "algorithm.policy_loss=dis", "rollout.n_per_task=1",
@@ -34,7 +34,7 @@ def test_sao_critic_warms_up_then_both_train_like_the_torch_backend(tmp_path: An
                              seed=recipe.train.seed, max_position_embeddings=max(m.max_context, 512))
     samples = with_policy_logprobs(random_batch(0, groups=8, per_group=1, max_samples=3, vocab=8000), model,
                                    noise=1.0)
-    ref = TorchBackend(model, TorchBackendConfig.from_recipe(recipe), pad_token_id=tok.pad_token_id)
+    ref = TorchBackend.from_recipe(model, recipe, pad_token_id=tok.pad_token_id)
     want = [ref.update(samples, None) for _ in range(3)]
     backend = VerlBackend(recipe, checkpoint_dir=str(tmp_path / "ckpt"), with_rollout=False).start()
     try:

@@ -14,13 +14,13 @@ import copy
 import numpy as np
 import pytest
 import torch
+from backend_helpers import torch_backend
 from verl.utils import tensordict_utils as tu
 from verl.workers.engine.utils import prepare_micro_batches
 from verl_helpers import engine_backward, random_batch
 
 from swerl.config import load_recipe
 from swerl.train.advantage import compute_advantages
-from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
 from swerl.train.backends.verl.algos import dual_clip
 from swerl.train.backends.verl.critic import freeze_attention, is_critic_trainable
 from swerl.train.backends.verl.loss_fns import swerl_actor_loss, swerl_value_loss
@@ -72,11 +72,11 @@ def test_policy_gradient_matches_torch_backend(tiny_model: torch.nn.Module, acto
         s.rollout_logprobs[:] = np.where(s.loss_mask > 0, -4.6 - rng.random(s.num_tokens) * 2, 0.0)
     adv = compute_advantages(samples)
     cfg = actor_cfgs[loss]
-    tb_cfg = TorchBackendConfig(policy_loss=loss, loss_agg=mode, clip_low=cfg.clip_ratio_low,  # type: ignore[arg-type]
+    tb_cfg = dict(policy_loss=loss, loss_agg=mode, clip_low=cfg.clip_ratio_low,  # type: ignore[arg-type]
                                 clip_high=cfg.clip_ratio_high, dis_eps_low=cfg.clip_ratio_low,
                                 dis_eps_high=cfg.clip_ratio_high, lr=0.0, grad_clip=1e9, micro_batch_tokens=64,
                                 compute_entropy=False, clip_ratio_c=dual_clip(cfg))  # the recipe's dual-clip
-    ref = TorchBackend(copy.deepcopy(tiny_model), tb_cfg)
+    ref = torch_backend(copy.deepcopy(tiny_model), **tb_cfg)
     want_loss = ref.policy_loss(samples, adv)
     metrics = ref.update(samples, adv)
     assert 0 < metrics["policy/clip_frac" if loss == "ppo" else "policy/dis_masked_frac"] < 1
@@ -190,11 +190,11 @@ def test_rollout_correction_matches_torch_backend(tiny_model: torch.nn.Module, a
                                    noise=0.4)
     adv = compute_advantages(samples, negative_scale=0.1)
     cfg = actor_cfgs["ppo"]
-    tb_cfg = TorchBackendConfig(loss_agg=mode, clip_low=cfg.clip_ratio_low, clip_high=cfg.clip_ratio_high,  # type: ignore[arg-type]
+    tb_cfg = dict(loss_agg=mode, clip_low=cfg.clip_ratio_low, clip_high=cfg.clip_ratio_high,  # type: ignore[arg-type]
                                 lr=0.0, grad_clip=1e9, micro_batch_tokens=64, compute_entropy=False,
                                 clip_ratio_c=dual_clip(cfg), rollout_correction=correction,  # type: ignore[arg-type]
-                                correction_threshold=1.4)
-    ref = TorchBackend(copy.deepcopy(tiny_model), tb_cfg)
+                                rollout_correction_threshold=1.4)
+    ref = torch_backend(copy.deepcopy(tiny_model), **tb_cfg)
     if recompute:  # pi_old from the trainer, then shifted so the clip's ratio differs from 1 as after a step
         for s, lp in zip(samples, ref.compute_logprobs(samples), strict=True):
             s.old_logprobs = np.where(s.loss_mask > 0, lp - 0.05, 0.0).astype(np.float32)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
 
+from swerl.config import AlgorithmConfig, Recipe, TrainConfig
 from swerl.errors import ConfigError, DataError
 from swerl.log import get_logger
 from swerl.models.lora import inner_model, is_lora, merged_weights, plain_copy
@@ -25,10 +25,6 @@ from swerl.train.backends.critic import ValueModel
 from swerl.train.batching import StepPlan, plan_batches
 from swerl.train.gae import rollout_gae
 from swerl.train.losses import (
-    LOSS_AGG_MODES,
-    ROLLOUT_CORRECTIONS,
-    LossAgg,
-    RolloutCorrection,
     StepDenominators,
     add_mismatch_sums,
     aggregate_loss,
@@ -42,63 +38,7 @@ from swerl.train.losses import (
 )
 from swerl.train.schema import Sample
 
-if TYPE_CHECKING:
-    from swerl.config import Recipe
-
 log = get_logger(__name__)
-
-
-@dataclass
-class TorchBackendConfig:
-    """Update-step settings; `from_recipe` maps `recipes/*.yaml` onto them."""
-
-    policy_loss: Literal["ppo", "dis"] = "ppo"
-    loss_agg: LossAgg = "rollout-mean"
-    clip_low: float = 0.2
-    clip_high: float = 0.28
-    clip_ratio_c: float | None = None
-    dis_eps_low: float = 0.8
-    dis_eps_high: float = 3.0
-    lr: float = 1e-6
-    weight_decay: float = 0.0
-    grad_clip: float = 1.0
-    micro_batch_tokens: int = 4096
-    row_tokens: int | None = None
-    use_critic: bool = False
-    value_lr: float = 5e-6
-    critic_updates: int = 2
-    critic_warmup_steps: int = 10
-    gamma: float = 1.0
-    lam: float = 1.0
-    device: str = "cpu"
-    compute_entropy: bool = True
-    rollout_correction: RolloutCorrection = "none"
-    correction_threshold: float = 2.0
-
-    def __post_init__(self) -> None:
-        if self.loss_agg not in LOSS_AGG_MODES:
-            raise ConfigError(f"algorithm.loss_agg {self.loss_agg!r}: expected one of {', '.join(LOSS_AGG_MODES)}")
-        if self.policy_loss not in ("ppo", "dis"):
-            raise ConfigError(f"algorithm.policy_loss {self.policy_loss!r}: expected 'ppo' or 'dis'")
-        if self.critic_updates < 1:
-            raise ConfigError(f"algorithm.critic_updates must be >= 1 (got {self.critic_updates})")
-        if self.rollout_correction not in ROLLOUT_CORRECTIONS:
-            raise ConfigError(f"algorithm.rollout_correction {self.rollout_correction!r}: expected one of "
-                              f"{', '.join(ROLLOUT_CORRECTIONS)}")
-
-    @classmethod
-    def from_recipe(cls, recipe: Recipe) -> TorchBackendConfig:
-        """SAO (`algorithm.name: sao`) turns on the critic; everything else is read field by field."""
-        a, t = recipe.algorithm, recipe.train
-        return cls(
-            policy_loss=a.policy_loss, loss_agg=a.loss_agg, clip_low=a.clip_low, clip_high=a.clip_high,
-            clip_ratio_c=a.clip_ratio_c,
-            dis_eps_low=a.dis_eps_low, dis_eps_high=a.dis_eps_high, lr=t.lr, weight_decay=t.weight_decay,
-            grad_clip=t.grad_clip, micro_batch_tokens=t.micro_batch_tokens, row_tokens=recipe.model.max_context,
-            use_critic=a.name == "sao", value_lr=a.value_lr, critic_updates=a.critic_updates,
-            critic_warmup_steps=a.critic_warmup_steps, gamma=a.gamma, lam=a.lam, device=t.device,
-            rollout_correction=a.rollout_correction, correction_threshold=a.rollout_correction_threshold,
-        )
 
 
 def _selective_head_ok(model: nn.Module) -> bool:
@@ -113,22 +53,34 @@ def _selective_head_ok(model: nn.Module) -> bool:
 class TorchBackend:
     """Policy (and optional SAO critic) updates on one process; see the module doc for one `update`."""
 
-    def __init__(self, model: nn.Module, config: TorchBackendConfig | None = None, *, pad_token_id: int = 0) -> None:
-        self.config = cfg = config or TorchBackendConfig()
-        self.device = torch.device(cfg.device)
+    def __init__(self, model: nn.Module, algorithm: AlgorithmConfig | None = None, train: TrainConfig | None = None,
+                 *, row_tokens: int | None = None, pad_token_id: int = 0, compute_entropy: bool = True) -> None:
+        """The recipe's own `algorithm:` and `train:` sections (defaults when omitted): no copy of their fields.
+        `row_tokens` is the model's context (`model.max_context`); SAO (`algorithm.name: sao`) adds the critic."""
+        self.algo = a = algorithm or AlgorithmConfig()
+        self.train = t = train or TrainConfig()
+        self.row_tokens = row_tokens
+        self.compute_entropy = compute_entropy
+        self.device = torch.device(t.device)
         self.policy = model.to(self.device)
         self.pad_token_id = pad_token_id
         self.optimizer = torch.optim.AdamW(
-            [p for p in self.policy.parameters() if p.requires_grad], lr=cfg.lr, weight_decay=cfg.weight_decay)
+            [p for p in self.policy.parameters() if p.requires_grad], lr=t.lr, weight_decay=t.weight_decay)
         self.critic: ValueModel | None = None
         self.critic_optimizer: torch.optim.Optimizer | None = None
-        if cfg.use_critic:
+        if a.name == "sao":
             self.critic = ValueModel(self.policy).to(self.device)
-            self.critic_optimizer = torch.optim.AdamW(self.critic.trainable_parameters(), lr=cfg.value_lr,
-                                                      weight_decay=cfg.weight_decay)
+            self.critic_optimizer = torch.optim.AdamW(self.critic.trainable_parameters(), lr=a.value_lr,
+                                                      weight_decay=t.weight_decay)
         self.step = 0
         self.lm = inner_model(self.policy)  # the transformers model (LoRA: adapters injected in it)
         self._selective = _selective_head_ok(self.lm)
+
+    @classmethod
+    def from_recipe(cls, model: nn.Module, recipe: Recipe, *, pad_token_id: int = 0) -> TorchBackend:
+        """The backend a recipe describes: its `algorithm:` and `train:` sections, rows up to `model.max_context`."""
+        return cls(model, recipe.algorithm, recipe.train, row_tokens=recipe.model.max_context,
+                   pad_token_id=pad_token_id)
 
     def _response_logits(self, batch: TensorBatch) -> torch.Tensor:
         """(N, V) logits at the N positions that predict a response token (target_mask), in row-major order."""
@@ -146,8 +98,7 @@ class TorchBackend:
 
     def _prepare(self, samples: Sequence[Sample]) -> tuple[StepPlan, StepDenominators, list[int]]:
         check_trainable(samples, getattr(getattr(self.lm, "config", None), "vocab_size", None))
-        cfg = self.config
-        plan = plan_batches(samples, micro_batch_tokens=cfg.micro_batch_tokens, row_tokens=cfg.row_tokens)[0]
+        plan = plan_batches(samples, micro_batch_tokens=self.train.micro_batch_tokens, row_tokens=self.row_tokens)[0]
         den, ridx = StepDenominators.from_samples(samples)
         return plan, den, ridx
 
@@ -171,23 +122,23 @@ class TorchBackend:
         """(N,) per-token loss, (N,) bool flags (clipped for PPO, masked for DIS) and the mismatch sums.
 
         The loss's ratio is against pi_old; the rollout correction's factor w (eqs. 17-20) multiplies it."""
-        cfg = self.config
+        a = self.algo
         old, adv = self._old_logp(b), b.targets("advantages")
-        if cfg.policy_loss == "ppo":
-            tok_loss, flagged = ppo_clip_loss(logp, old, adv, cfg.clip_low, cfg.clip_high, cfg.clip_ratio_c)
+        if a.policy_loss == "ppo":
+            tok_loss, flagged = ppo_clip_loss(logp, old, adv, a.clip_low, a.clip_high, a.clip_ratio_c)
         else:
-            tok_loss, keep = dis_policy_loss(logp, old, adv, cfg.dis_eps_low, cfg.dis_eps_high)
+            tok_loss, keep = dis_policy_loss(logp, old, adv, a.dis_eps_low, a.dis_eps_high)
             flagged = ~keep
         behaviour, decoupled = b.rollout_logp[b.target_mask], "old_logp" in b.extra
         ref = old if decoupled else logp.detach()  # (17): pi_old, or the current policy at this step
-        w, changed = rollout_correction_weights(ref, behaviour, cfg.rollout_correction, cfg.correction_threshold,
+        w, changed = rollout_correction_weights(ref, behaviour, a.rollout_correction, a.rollout_correction_threshold,
                                                 decoupled=decoupled)
         return tok_loss * w, flagged, mismatch_sums(ref, behaviour, changed)
 
     def _aggregate(self, tok_loss: torch.Tensor, b: TensorBatch, den: StepDenominators) -> torch.Tensor:
         """Eqs. 14-16 over the micro-batch's response targets with the whole step's denominators."""
         return aggregate_loss(tok_loss, torch.ones_like(tok_loss), b.rollout_index[b.target_mask],
-                              self.config.loss_agg, sample_index=b.sample_index[b.target_mask], denominators=den)
+                              self.algo.loss_agg, sample_index=b.sample_index[b.target_mask], denominators=den)
 
     def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
                update_index: int | None = None) -> dict[str, float]:
@@ -199,7 +150,7 @@ class TorchBackend:
         t0 = time.perf_counter()
         if not samples:
             raise DataError("update: no samples")
-        cfg = self.config
+        a = self.algo
         plan, den, ridx = self._prepare(samples)
         metrics: dict[str, float] = {
             "batch/samples": float(len(samples)), "batch/rollouts": float(den.num_rollouts),
@@ -220,7 +171,7 @@ class TorchBackend:
 
         # warm-up counts the loop's updates (`update_index`: one update may be several optimizer steps)
         done = self.step if update_index is None else update_index
-        train_policy = self.critic is None or done >= cfg.critic_warmup_steps
+        train_policy = self.critic is None or done >= a.critic_warmup_steps
         metrics["policy/updated"] = float(train_policy)
         if train_policy:
             metrics.update(self._policy_step(batches, den))
@@ -233,7 +184,7 @@ class TorchBackend:
         return metrics
 
     def _policy_step(self, batches: list[TensorBatch], den: StepDenominators) -> dict[str, float]:
-        cfg = self.config
+        a, t = self.algo, self.train
         self.policy.train()
         self.optimizer.zero_grad(set_to_none=True)
         loss_sum = ent_sum = flag_sum = kl_sum = ratio_sum = 0.0
@@ -252,21 +203,21 @@ class TorchBackend:
                 flag_sum += float(flagged.sum())
                 kl_sum += float((old - logp).sum())
                 ratio_sum += float(torch.exp(logp - old).sum())
-                if cfg.compute_entropy:
+                if self.compute_entropy:
                     rows = max(1, (1 << 24) // logits.shape[-1])  # ~64 MB of float32 per chunk
                     ent_sum += sum(float(entropy_from_logits(c).sum()) for c in logits.detach().split(rows))
                 n += logp.numel()
-        grad_norm = torch.nn.utils.clip_grad_norm_(self.policy.parameters(), cfg.grad_clip)
+        grad_norm = torch.nn.utils.clip_grad_norm_(self.policy.parameters(), t.grad_clip)
         # No gradient (every advantage 0, or every token clipped): no step. Adam would still move every weight
         # by ~lr along its momentum, so a run of all-failed batches drifts the policy with no signal at all.
         skipped = float(grad_norm) == 0.0
         if not skipped:
             self.optimizer.step()  # gradients stay readable until the next update zeroes them
-        frac_key = "policy/clip_frac" if cfg.policy_loss == "ppo" else "policy/dis_masked_frac"
+        frac_key = "policy/clip_frac" if a.policy_loss == "ppo" else "policy/dis_masked_frac"
         out = {"policy/loss": loss_sum, frac_key: flag_sum / max(n, 1), "policy/approx_kl": kl_sum / max(n, 1),
                "policy/ratio_mean": ratio_sum / max(n, 1), "policy/grad_norm": float(grad_norm),
                "policy/lr": float(self.optimizer.param_groups[0]["lr"]), "policy/steps_skipped": float(skipped)}
-        if cfg.compute_entropy:
+        if self.compute_entropy:
             out["policy/entropy"] = ent_sum / max(n, 1)
         return out | mismatch_metrics(mismatch)
 
@@ -274,7 +225,6 @@ class TorchBackend:
     def _gae(self, plan: StepPlan, samples: Sequence[Sample], ridx: list[int]) -> dict[str, list[np.ndarray]]:
         """Per-sample token `advantages`, `returns` and pre-update `values` from the critic (sec. 8)."""
         assert self.critic is not None
-        cfg = self.config
         values = [np.zeros(s.num_tokens, dtype=np.float32) for s in samples]
         self.critic.eval()
         for b in self._batches(plan, samples, ridx):
@@ -292,7 +242,7 @@ class TorchBackend:
             if reward is None:
                 raise DataError(f"rollout {rid!r}: field reward is missing (needed for GAE)")
             a, r = rollout_gae([torch.from_numpy(values[i]) for i in ids],
-                               [torch.from_numpy(samples[i].loss_mask) for i in ids], float(reward), cfg.gamma, cfg.lam)
+                               [torch.from_numpy(samples[i].loss_mask) for i in ids], float(reward), self.algo.gamma, self.algo.lam)
             for i, ai, ri in zip(ids, a, r, strict=True):
                 adv[i], ret[i] = ai.numpy(), ri.numpy()
         return {"advantages": adv, "returns": ret, "values": values}
@@ -300,10 +250,10 @@ class TorchBackend:
     def _critic_steps(self, batches: list[TensorBatch], den: StepDenominators) -> dict[str, float]:
         """K value updates (sec. 8: faster critic): squared error to the GAE returns, same aggregation."""
         assert self.critic is not None and self.critic_optimizer is not None
-        cfg = self.config
+        a, t = self.algo, self.train
         self.critic.train()
         losses, norms = [], []
-        for _ in range(cfg.critic_updates):
+        for _ in range(a.critic_updates):
             self.critic_optimizer.zero_grad(set_to_none=True)
             total = 0.0
             for b in batches:
@@ -311,7 +261,7 @@ class TorchBackend:
                 loss = self._aggregate(0.5 * (v - b.targets("returns")) ** 2, b, den)
                 loss.backward()
                 total += float(loss.detach())
-            norms.append(float(torch.nn.utils.clip_grad_norm_(self.critic.trainable_parameters(), cfg.grad_clip)))
+            norms.append(float(torch.nn.utils.clip_grad_norm_(self.critic.trainable_parameters(), t.grad_clip)))
             self.critic_optimizer.step()
             losses.append(total)
         returns = torch.cat([b.targets("returns") for b in batches])
@@ -346,7 +296,7 @@ class TorchBackend:
 
     def state_dict(self) -> dict[str, Any]:
         """Weights, optimizer states and the step counter (what a checkpoint needs to resume exactly)."""
-        state: dict[str, Any] = {"step": self.step, "config": asdict(self.config),
+        state: dict[str, Any] = {"step": self.step, "config": {"algorithm": self.algo.model_dump(), "train": self.train.model_dump()},
                                  "policy": self.policy.state_dict(), "optimizer": self.optimizer.state_dict()}
         if self.critic is not None and self.critic_optimizer is not None:
             state["critic"] = self.critic.state_dict()
@@ -375,4 +325,4 @@ class TorchBackend:
         return plain_copy(self.policy)
 
 
-__all__ = ["TorchBackend", "TorchBackendConfig"]
+__all__ = ["TorchBackend"]

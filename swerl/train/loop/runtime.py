@@ -177,14 +177,14 @@ def start_gateway(recipe: Recipe, run_dir: Path, engine_urls: list[str], tok: An
 
 def build_backend(recipe: Recipe, model: Any, tok: Any, run_dir: Path) -> TrainingBackend:
     if recipe.train.backend == "torch":
-        from swerl.train.backends.torch import TorchBackend, TorchBackendConfig
+        from swerl.train.backends.torch import TorchBackend
 
         if recipe.model.lora.rank:  # sec. 12: only the adapters train; the engine is served merged weights
             from swerl.models.lora import apply_lora, lora_state
 
             model = apply_lora(model, recipe.model.lora)
             log.info("LoRA", rank=recipe.model.lora.rank, **lora_state(model))
-        return TorchBackend(model, TorchBackendConfig.from_recipe(recipe), pad_token_id=tok.pad_token_id or 0)
+        return TorchBackend.from_recipe(model, recipe, pad_token_id=tok.pad_token_id or 0)
     try:
         from swerl.train.backends.verl.backend import VerlBackend
     except ImportError as exc:  # pragma: no cover - depends on the verl extra
