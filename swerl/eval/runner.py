@@ -171,13 +171,14 @@ class EvalRun:
     def _open_ledger(self, model: ModelSpec) -> None:
         """The Runner's ledger (`--gateway`: that gateway records every call; else this process) and the
         settings (endpoint, retries) every rollout of the run gets."""
+        from swerl.config import RolloutConfig
         from swerl.rollout.ledger import DirectLedger
         from swerl.rollout.schema import RolloutSettings
 
         o, served = self.opts, self.served
         self.cfg = {"harness": o.harness or served.default_harness, "step_limit": o.step_limit, **o.agent_config}
-        self.settings = RolloutSettings(model=model.name, temperature=o.temperature, max_tokens=o.max_tokens,
-                                        call_timeout_s=o.call_timeout_s, max_infra_retries=o.infra_retries,
+        limits = RolloutConfig(temperature=o.temperature, max_tokens=o.max_tokens, max_infra_retries=o.infra_retries)
+        self.settings = RolloutSettings(rollout=limits, model=model.name, call_timeout_s=o.call_timeout_s,
                                         retry_delay_s=0.0)
         if not o.gateway:
             self.ledger = DirectLedger(served.base_url, served.api_key)

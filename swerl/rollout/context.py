@@ -54,7 +54,7 @@ class WorkerContext:
         from swerl.sandbox.base import SandboxError
 
         rootfs = self.opts.rootfs
-        if rootfs == "auto" and self.settings.harness == HARNESS_TERMINUS and self.recipe.sandbox.backend == "bwrap":
+        if rootfs == "auto" and self.settings.rollout.harness == HARNESS_TERMINUS and self.recipe.sandbox.backend == "bwrap":
             from swerl.rollout.terminus import terminus_rootfs
 
             rootfs = str(terminus_rootfs())  # Terminus-2 drives a tmux session inside the sandbox

@@ -128,7 +128,7 @@ def _attempt(source: TaskSource, iid: str, attempt: int, *, sandbox: Sandbox, se
     """resolved True/False, or None if infrastructure kept failing (not recorded). The same `Runner` as
     training, on the gateway's ledger or (direct) on one kept in this process."""
     # the trainer's id scheme: group `probe-<run>-<task>`, rollout `<group>:<attempt>`
-    req = plan([iid], attempt + 1, prefix=f"probe-{run_id}-", max_attempts=settings.max_infra_retries + 1,
+    req = plan([iid], attempt + 1, prefix=f"probe-{run_id}-", max_attempts=settings.rollout.max_infra_retries + 1,
                metadata={"probe_attempt": attempt})[attempt]
     (rid,) = declare(client, [req])
     out = Runner(client, sandbox, source.task, settings).run(rid)

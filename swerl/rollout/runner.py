@@ -99,13 +99,13 @@ class MiniSweHarness:
     `rollout.harness: terminus-2` harbor's Terminus-2 (unchanged, `swerl.rollout.terminus`) instead."""
 
     def __init__(self, sandbox: Sandbox, tasks: TaskLookup, settings: RolloutSettings) -> None:
-        self.name = settings.harness
+        self.name = settings.rollout.harness
         self.sandbox, self.tasks, self.settings = sandbox, tasks, settings
 
     def run(self, ctx: AttemptContext) -> Attempt:
         """Run the agent, then grade its submission in a fresh sandbox. Rules: `swerl.rollout.classify`."""
         task, sandbox = self.tasks(ctx.instance_id), self.sandbox
-        res = agent_runner(self.settings.harness)(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
+        res = agent_runner(self.settings.rollout.harness)(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
                   output_path=ctx.trajectory, held_s=ctx.held_s)
         if res.error_kind == "infra":
             return Attempt(res, "failed_infra", error=res.error or res.exit_status)
@@ -161,7 +161,7 @@ class Runner:
             if out.state != "failed_infra" or self.stop.is_set():
                 return out
             r = self.client.rollout(rollout_id)
-            if r["attempt"] >= r["max_attempts"] or retries >= self.settings.max_infra_retries:
+            if r["attempt"] >= r["max_attempts"] or retries >= self.settings.rollout.max_infra_retries:
                 log.warning("infra retries used up", rollout=rollout_id, attempt=out.attempt, error=out.error)
                 return out
             retries += 1
@@ -217,7 +217,7 @@ class Runner:
         meta = dict(r.get("metadata") or {})
         settings = self.settings
         if "temperature" in meta:  # validation rollouts are declared with their own temperature
-            settings = settings.model_copy(update={"temperature": float(meta["temperature"])})
+            settings = settings.with_rollout(temperature=float(meta["temperature"]))
         # a call held by a paused gateway must not time out and be resent: wait as long as the gateway may hold
         settings = settings.model_copy(update={"call_timeout_s": max(settings.call_timeout_s, self.client_timeout_s)})
         rid = r["id"]

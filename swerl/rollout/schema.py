@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from swerl.config import RolloutConfig
 from swerl.events import State
 from swerl.sandbox.schema import DroppedFile, GradeResult
 
 ErrorKind = Literal["agent", "infra"]
+if TYPE_CHECKING:
+    from swerl.config import Recipe
+
 HARNESS_TOOLCALL = "mini-swe-agent"
 HARNESS_TEXT = "mini-swe-agent-textbased"
 HARNESS_TERMINUS = "terminus-2"  # harbor's Terminus-2 (swerl.rollout.terminus)
@@ -90,40 +94,36 @@ class ProbeRecord(_Model):
 
 
 class RolloutSettings(_Model):
-    """How the runner drives one rollout; `from_recipe` reads the recipe's `rollout:` (and `model:`) sections."""
+    """How the runner drives one rollout: the recipe's `rollout:` section as it is (no copy of its fields) plus
+    what the process running it decides: the served model's name, the client timeout, retry pacing, where
+    trajectories go, and `rollout.agent_config` read into a mapping (eval adds its own overrides there)."""
 
-    harness: str = Field(HARNESS_TOOLCALL, description="mini-swe-agent (tool calls), mini-swe-agent-textbased, "
-                                                       "terminus-2 (harbor), or a model class pkg.mod:Class.")
-    step_limit: int = Field(30, gt=0)
+    rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     model: str = Field("swerl", description="Model name sent upstream (the gateway may override it per engine).")
-    temperature: float = Field(1.0, ge=0)
-    max_tokens: int = Field(512, gt=0)
     call_timeout_s: float = Field(600.0, gt=0)
     model_kwargs: dict[str, Any] = Field(default_factory=dict, description="More litellm model_kwargs (top_p, "
                                                                            "seed, ...).")
     agent_config: dict[str, Any] = Field(default_factory=dict, description="mini-swe-agent config overrides "
                                                                            "({agent, model, environment}).")
-    keep_rejected_replies: bool = Field(False, description="Keep a reply rejected as a format error in the "
-                                                           "agent's history (mini-swe-agent 1.x behaviour).")
-    max_infra_retries: int = Field(2, ge=0)
     retry_delay_s: float = Field(1.0, ge=0)
     trajectories_dir: Path | None = None
-    context_overflow: Literal["fail", "mask", "truncate"] = "fail"
 
     @classmethod
-    def from_recipe(cls, recipe: Any, **overrides: Any) -> RolloutSettings:
-        r = recipe.rollout
-        return cls(**{"harness": r.harness, "step_limit": r.max_steps, "model": recipe.model.path,
-                      "temperature": r.temperature, "max_tokens": r.max_tokens,
-                      "max_infra_retries": r.max_infra_retries, "keep_rejected_replies": r.keep_rejected_replies,
-                      "context_overflow": r.context_overflow, "agent_config": r.agent_config_data(), **overrides})
+    def from_recipe(cls, recipe: Recipe, **overrides: Any) -> RolloutSettings:
+        return cls(**{"rollout": recipe.rollout, "model": recipe.model.path,
+                      "agent_config": recipe.rollout.agent_config_data(), **overrides})
+
+    def with_rollout(self, **fields: Any) -> RolloutSettings:
+        """A copy with some `rollout:` fields changed (validated: a per-rollout temperature, eval's limits)."""
+        return self.model_copy(update={"rollout": RolloutConfig.model_validate({**self.rollout.model_dump(), **fields})})
 
     def endpoint(self, base_url: str, api_key: str) -> ModelEndpoint:
         return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,
-                             temperature=self.temperature, max_tokens=self.max_tokens, timeout_s=self.call_timeout_s,
-                             extra=dict(self.model_kwargs))
+                             temperature=self.rollout.temperature, max_tokens=self.rollout.max_tokens,
+                             timeout_s=self.call_timeout_s, extra=dict(self.model_kwargs))
 
     def agent_overrides(self) -> dict[str, Any]:
         """The `agent_config` argument of `run_agent`."""
-        return {**self.agent_config, "harness": self.harness, "step_limit": self.step_limit,
-                "keep_rejected_replies": self.keep_rejected_replies, "context_overflow": self.context_overflow}
+        r = self.rollout
+        return {**self.agent_config, "harness": r.harness, "step_limit": r.max_steps,
+                "keep_rejected_replies": r.keep_rejected_replies, "context_overflow": r.context_overflow}

@@ -93,6 +93,7 @@ def run_terminus_expert(task: Any, sandbox: Any, out: Path, *, tokenizer: Any, m
     grading in a fresh sandbox, reward). Returns the outcome's summary; the trajectory is `out/<id>.traj.json`.
     `max_tokens` must hold the patch step (base64 is ~1 token per 1-2 characters in a small BPE): a reply cut
     there is re-asked by Terminus-2, and the expert would go on without the fix."""
+    from swerl.config import RolloutConfig
     from swerl.gateway.server import ServerThread
     from swerl.rollout.localgw import LocalGateway
     from swerl.rollout.runner import Runner
@@ -106,8 +107,9 @@ def run_terminus_expert(task: Any, sandbox: Any, out: Path, *, tokenizer: Any, m
             assert gw.client is not None
             gw.client.create_rollout(rid, group_id="expert", max_attempts=1,
                                      metadata={"instance_id": task.instance_id})
-            settings = RolloutSettings(harness=HARNESS_TERMINUS, step_limit=max_turns, model="swerl-expert",
-                                       max_tokens=max_tokens, max_infra_retries=0, trajectories_dir=out,
+            limits = RolloutConfig(harness=HARNESS_TERMINUS, max_steps=max_turns, max_tokens=max_tokens,
+                                   max_infra_retries=0)
+            settings = RolloutSettings(rollout=limits, model="swerl-expert", trajectories_dir=out,
                                        agent_config=dict(agent_config or {}))
             outcome = Runner(gw.client, sandbox, lambda _iid: task, settings).run(rid)
             calls = gw.client.events(rid, kinds=["model_request"])

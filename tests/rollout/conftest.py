@@ -19,6 +19,7 @@ os.environ.setdefault("MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT", "1")
 
 from rollout_helpers import ADMIN, Engines, Gateways
 
+from swerl.config import RolloutConfig
 from swerl.rollout.schema import HARNESS_TEXT, RolloutSettings
 from swerl.sandbox.schema import BwrapSettings, SandboxSettings, SandboxTask
 
@@ -76,8 +77,8 @@ def gateways(tmp_path: Path) -> Iterator[Gateways]:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> RolloutSettings:
-    return RolloutSettings(harness=HARNESS_TEXT, step_limit=8, model="scripted", max_tokens=256, retry_delay_s=0,
-                           trajectories_dir=tmp_path / "traj")
+    return RolloutSettings(rollout=RolloutConfig(harness=HARNESS_TEXT, max_steps=8, max_tokens=256), model="scripted",
+                           retry_delay_s=0, trajectories_dir=tmp_path / "traj")
 
 
 __all__ = ["ADMIN"]

@@ -39,7 +39,7 @@ def test_context_overflow_is_trained_as_the_recipe_says(mode: str, engines: Any,
     rid = f"r-overflow-{mode}"
     gw.client.create_rollout(rid, group_id="g", metadata={"instance_id": MEDIAN})
     runner = Runner(gw.client, sandbox, TaskSource("taskpack").task,
-                    settings.model_copy(update={"context_overflow": mode}))
+                    settings.with_rollout(context_overflow=mode))
     out = runner.run(rid)
 
     assert out.agent is not None and out.agent.context_overflow

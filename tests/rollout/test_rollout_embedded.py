@@ -28,7 +28,7 @@ def test_tiny_model_format_errors_are_agent_failures_with_exact_tokens(
     eng = EmbeddedEngine(build_tiny_model(tiny_tok), tiny_tok, model_name="tiny")
     gw = gateways.start([engines.serve(eng)])
     gw.client.create_rollout("r-tiny", metadata={"instance_id": MEDIAN})
-    s = settings.model_copy(update={"max_tokens": 16, "model": "tiny", "model_kwargs": {"seed": 7}})
+    s = settings.with_rollout(max_tokens=16).model_copy(update={"model": "tiny", "model_kwargs": {"seed": 7}})
     out = Runner(gw.client, sandbox, TaskSource("taskpack").task, s).run("r-tiny")
 
     assert out.agent is not None

@@ -30,7 +30,7 @@ def test_forged_reports_earn_no_reward_through_the_runner(engines: Any, gateways
     _, url = engines.scripted(script)
     gw = gateways.start([url])
     gw.client.create_rollout("r-forge", group_id="g", max_attempts=1, metadata={"instance_id": MEDIAN})
-    long_commands = settings.model_copy(update={"max_tokens": 4096})  # the planted files are long
+    long_commands = settings.with_rollout(max_tokens=4096)  # the planted files are long
     out = Runner(gw.client, sandbox, TaskSource("taskpack").task, long_commands).run("r-forge")
 
     assert out.agent is not None, out

@@ -89,7 +89,7 @@ def test_retries_are_bounded_and_the_rollout_ends_failed_infra(gateways: Any, sa
         gw = gateways.start([f"http://127.0.0.1:{held.getsockname()[1]}"])  # never comes up
         _declare(gw, "r-dead")
         out = Runner(gw.client, sandbox, TaskSource("taskpack").task,
-                     settings.model_copy(update={"max_infra_retries": 1})).run("r-dead")
+                     settings.with_rollout(max_infra_retries=1)).run("r-dead")
     assert (out.state, out.attempt) == ("failed_infra", 2)
     assert gw.client.rollout("r-dead")["state"] == "failed_infra"
     assert events(gw, "r-dead", "reward") == []

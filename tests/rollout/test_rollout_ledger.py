@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from swerl.config import RolloutConfig
 from swerl.gateway.client import GatewayError
 from swerl.rollout.ledger import DirectLedger
 from swerl.rollout.runner import Attempt, AttemptContext, Runner
@@ -57,7 +58,7 @@ def test_runner_retries_infra_on_a_direct_ledger(retries: int, state: str) -> No
     led = DirectLedger("http://127.0.0.1:9/v1")
     led.create_rollout("r", max_attempts=retries + 1, metadata={"instance_id": "t"})
     h = _Flaky()
-    out = Runner(led, None, None, RolloutSettings(max_infra_retries=retries, retry_delay_s=0.0), harness=h).run("r")
+    out = Runner(led, None, None, RolloutSettings(rollout=RolloutConfig(max_infra_retries=retries), retry_delay_s=0.0), harness=h).run("r")
     assert out.state == state
     assert [a for a, _ in h.seen] == list(range(1, retries + 2))
     assert all(url == "http://127.0.0.1:9/v1" for _, url in h.seen)

@@ -37,7 +37,7 @@ def test_rejected_reply_kept_or_counted(keep: bool, engines: Any, gateways: Any,
     gw = gateways.start([url], continuous_tokens=True, tokenizer=engines.tok)
     gw.client.create_rollout("r-fmt", metadata={"instance_id": MEDIAN})
     out = Runner(gw.client, sandbox, TaskSource("taskpack").task,
-                 settings.model_copy(update={"keep_rejected_replies": keep})).run("r-fmt")
+                 settings.with_rollout(keep_rejected_replies=keep)).run("r-fmt")
     assert (out.state, out.reward) == ("succeeded", 1.0)
     calls = gw.client.events("r-fmt", kinds=["model_request"], include_json=True)
     assert len(calls) == 3

@@ -124,7 +124,7 @@ def test_step_limit_without_submission_is_an_agent_failure(engines: Any, gateway
     _, url = engines.scripted([bash(FIX_MEDIAN), bash("ls")])  # fixes the bug but never submits
     gw = gateways.start([url])
     _declare(gw, "r-limit")
-    out = _runner(gw, sandbox, settings.model_copy(update={"step_limit": 2})).run("r-limit")
+    out = _runner(gw, sandbox, settings.with_rollout(max_steps=2)).run("r-limit")
     assert (out.state, out.reward, out.error_kind) == ("failed_agent", 0.0, "agent")
     assert out.agent is not None and out.agent.exit_status == "LimitsExceeded" and out.grade is None
     assert gw.client.rollout("r-limit")["state"] == "failed_agent"
@@ -138,7 +138,7 @@ def test_tool_call_harness_with_an_engine_that_returns_tool_calls(engines: Any, 
     eng, url = engines.scripted(script, cls=HermesScriptedEngine)
     gw = gateways.start([url])
     _declare(gw, "r-tools")
-    out = _runner(gw, sandbox, settings.model_copy(update={"harness": HARNESS_TOOLCALL})).run("r-tools")
+    out = _runner(gw, sandbox, settings.with_rollout(harness=HARNESS_TOOLCALL)).run("r-tools")
     assert (out.state, out.reward) == ("succeeded", 1.0)
     calls = events(gw, "r-tools", "model_request", include_json=True)
     assert len(calls) == 2
