@@ -59,10 +59,12 @@ class DataConfig(_Section):
                                    "hacking/canary_pass_rate (docs/sandbox.md, Canary tasks).")
 
 
-class GatewayConfig(_Section):
-    """`url` unset: `swerl train` starts the gateway in-process on `store` (relative: in the run dir), with
-    SQLite synchronous mode `sync` (full survives power loss, normal process crashes). `url` set: connect
-    to a running `swerl gateway serve` with the admin token read from `admin_token_file`."""
+class GatewaySettings(_Section):
+    """The gateway's settings: the recipe's `gateway:` section, `swerl gateway serve`'s flags and the in-process
+    gateway all fill this one model. `url` unset: `swerl train` starts the gateway in-process on `store`
+    (relative: in the run dir), SQLite synchronous mode `sync` (full survives power loss, normal process
+    crashes). `url` set: connect to a running `swerl gateway serve` with the admin token read from
+    `admin_token_file`. The admin token and the engines are the process's, not settings (`Gateway(...)`)."""
 
     store: str = "gateway.sqlite"
     host: str = "127.0.0.1"
@@ -71,6 +73,21 @@ class GatewayConfig(_Section):
     url: str | None = None
     admin_token_file: str | None = None
     sync: Literal["full", "normal"] = "full"
+    max_body_bytes: int = Field(32 << 20, gt=0, description="A larger request body is refused (413).")
+    retry_attempts: int = Field(4, ge=0, description="Retries of an engine call that failed before any byte came.")
+    retry_backoff_s: float = Field(0.05, ge=0)
+    connect_timeout_s: float = Field(5.0, gt=0)
+    read_timeout_s: float = Field(600.0, gt=0, description="An engine's answer; in-process: inference."
+                                                             "request_timeout_s.")
+    max_hold_s: float = Field(1800.0, gt=0, description="Longest a call is held by a pause (weight sync).")
+    rollout_cache: int = Field(20000, gt=0, description="Rollouts kept in memory (finished ones are evicted).")
+    max_wait_s: float = Field(60.0, gt=0, description="Longest `GET /rollouts?wait_s=` long-poll.")
+
+    @property
+    def client_timeout_s(self) -> float:
+        """The HTTP timeout a harness needs: a call is held at most `max_hold_s` and an engine answers
+        within `read_timeout_s`; a client giving up earlier leaves an abandoned call and a resend."""
+        return self.max_hold_s + self.read_timeout_s + 60.0
 
 
 class InferenceConfig(_Section):
@@ -264,7 +281,7 @@ class Recipe(_Section):
     model: ModelConfig = Field(default_factory=ModelConfig)
     data: DataConfig = Field(default_factory=DataConfig)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)  # the sandbox room's own model
-    gateway: GatewayConfig = Field(default_factory=GatewayConfig)
+    gateway: GatewaySettings = Field(default_factory=GatewaySettings)
     rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     algorithm: AlgorithmConfig = Field(default_factory=AlgorithmConfig)
     train: TrainConfig = Field(default_factory=TrainConfig)

@@ -261,7 +261,34 @@ class TokenBatch:
         return TokenFormatError(f"token batch {where}{extra}: {what}")
 
     def _validate(self) -> None:
+        """Check every invariant the accessors rely on, once per batch, so they can slice the pools unchecked;
+        then derive `parent_row`, `prompt_len` and `full_len` from the validated columns."""
         n = len(self.event_id)
+        self._check_columns(n)
+        if not n:
+            self.parent_row = np.zeros(0, np.int64)
+            self.prompt_len = self.full_len = np.zeros(0, np.int64)
+            return
+        for name in ("prompt_pool", "resp_pool"):
+            pool = getattr(self, name)
+            if pool.size and int(pool.min()) < 0:
+                raise TokenFormatError(f"token batch: field {name}: token ids must be >= 0")
+        suffix_len = np.diff(self.prompt_off)
+        resp_len = np.diff(self.resp_off)
+        self._check_rows(suffix_len, resp_len)
+        found, prow = self._parent_rows(n)
+        self.parent_row = prow.astype(np.int64)
+        # a prompt is `shared` tokens of its parent plus its suffix: lengths need no walk up the chain
+        plen = self.shared.astype(np.int64) + suffix_len
+        flen = plen + resp_len
+        over = found & (self.shared > flen[np.maximum(prow, 0)])
+        if over.any():
+            raise self._bad("field shared: longer than the parent's prompt and response", np.flatnonzero(over))
+        self.prompt_len, self.full_len = plen, flen
+
+    def _check_columns(self, n: int) -> None:
+        """Each column's shape and dtype, and offsets that run monotonically over their pools: the layout checks
+        that must hold before any row can be read."""
         for name, dt in _COLUMNS:
             arr = getattr(self, name)
             if not isinstance(arr, np.ndarray) or arr.ndim != 1:
@@ -281,27 +308,28 @@ class TokenBatch:
         if len(self.logp_pool) != len(self.resp_pool):
             raise TokenFormatError(f"token batch: {len(self.logp_pool)} log-probs for {len(self.resp_pool)} "
                                    "response ids (field logp_pool)")
-        if not n:
-            self.parent_row = np.zeros(0, np.int64)
-            self.prompt_len = self.full_len = np.zeros(0, np.int64)
-            return
-        for name in ("prompt_pool", "resp_pool"):
-            pool = getattr(self, name)
-            if pool.size and int(pool.min()) < 0:
-                raise TokenFormatError(f"token batch: field {name}: token ids must be >= 0")
-        suffix_len = np.diff(self.prompt_off)
-        resp_len = np.diff(self.resp_off)
+
+    def _raise_first(self, checks: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Raise for the first (message, bad-row mask) pair with any bad row, naming the rows it hit."""
+        for what, mask in checks:
+            if mask.any():
+                raise self._bad(what, np.flatnonzero(mask))
+
+    def _check_rows(self, suffix_len: np.ndarray, resp_len: np.ndarray) -> None:
+        """Per-row codes in range and flags that agree with the ids the row carries."""
         has_p = (self.flags & F_PROMPT) != 0
         has_r = (self.flags & F_RESPONSE) != 0
         bad_rollout = (self.rollout < 0) | (self.rollout >= len(self.rollouts))
-        for what, mask in (("field rollout: index out of range", bad_rollout),
+        self._raise_first((("field rollout: index out of range", bad_rollout),
                            ("field kind: unknown kind code", (self.kind < 0) | (self.kind >= len(KINDS))),
                            ("field shared: negative", self.shared < 0),
                            ("prompt ids present without the prompt flag", ~has_p & (suffix_len > 0)),
                            ("response ids present without the response flag", ~has_r & (resp_len > 0)),
-                           ("a parent without prompt ids", ~has_p & (self.parent >= 0))):
-            if mask.any():
-                raise self._bad(what, np.flatnonzero(mask))
+                           ("a parent without prompt ids", ~has_p & (self.parent >= 0))))
+
+    def _parent_rows(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's parent as a row index (-1 without one) and the mask of rows that have one; checked so that a
+        prompt can be rebuilt from its parent's tokens."""
         # parents: by event id, earlier (smaller id) rows of the same rollout that carry prompt and response
         order = np.argsort(self.event_id, kind="stable")
         sorted_ids = self.event_id[order]
@@ -316,22 +344,13 @@ class TokenBatch:
         if missing.any():
             raise self._bad("field parent: the parent event is not in this batch", np.flatnonzero(missing))
         prow = np.where(found, order[pos_c], -1)
-        for what, mask in (
+        self._raise_first((
                 ("field parent: must be an earlier event (smaller id)", found & (self.parent >= self.event_id)),
                 ("field parent: belongs to another rollout", found & (self.rollout[np.maximum(prow, 0)] != self.rollout)),
                 ("field parent: the parent has no prompt and response ids",
                  found & ((self.flags[np.maximum(prow, 0)] & (F_PROMPT | F_RESPONSE)) != (F_PROMPT | F_RESPONSE))),
-                ("field shared: must be 0 without a parent", ~has_parent & (self.shared != 0))):
-            if mask.any():
-                raise self._bad(what, np.flatnonzero(mask))
-        self.parent_row = prow.astype(np.int64)
-        # a prompt is `shared` tokens of its parent plus its suffix: lengths need no walk up the chain
-        plen = self.shared.astype(np.int64) + suffix_len
-        flen = plen + resp_len
-        over = found & (self.shared > flen[np.maximum(prow, 0)])
-        if over.any():
-            raise self._bad("field shared: longer than the parent's prompt and response", np.flatnonzero(over))
-        self.prompt_len, self.full_len = plen, flen
+                ("field shared: must be 0 without a parent", ~has_parent & (self.shared != 0))))
+        return found, prow
 
     def response(self, row: int) -> np.ndarray:
         return self.resp_pool[self.resp_off[row]:self.resp_off[row + 1]]

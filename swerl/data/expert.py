@@ -118,6 +118,31 @@ class ExpertTextbasedModel(LitellmTextbasedModel):
             {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}])
 
 
+def _row_plan(row: dict[str, Any], repo_dir: Path, strategy: str) -> dict[str, Any]:
+    """The expert's plan for one row: the search strategy works from the issue text alone (as a model must), the
+    others from the buggy file at the row's commit."""
+    from swerl.tasks.taskpack import git
+
+    if strategy == "search":
+        function = statement_function(row.get("problem_statement", ""))
+        if function is None:
+            raise DataError(f"row {row['instance_id']!r}: the problem statement names no `function` "
+                            "(the search strategy copies it from the issue)")
+        return {"strategy": "search", "function": function}
+    return expert_plan(row, git(repo_dir, "show", f"{row['instance_id']}:{row['fix']['file']}"))
+
+
+def _record_grade(path: Path, instance_id: str, grade: Any, resolved: bool) -> None:
+    """Write the grade into the saved trajectory, so a trajectory file alone says whether its patch resolved."""
+    data = json.loads(path.read_text())
+    data.setdefault("info", {}).setdefault("swerl", {})["grade"] = (
+        grade.model_dump(mode="json", include={"resolved", "resolution", "fail_to_pass", "pass_to_pass"})
+        if grade else None)
+    data["info"]["swerl"]["resolved"] = resolved
+    data["instance_id"] = instance_id
+    write_text_atomic(path, json.dumps(data, indent=2, default=str))
+
+
 def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int = 1, backend: str = "bwrap",
                rootfs: str = "auto", step_limit: int = 10, strategy: str = "search",
                agent_config: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -131,7 +156,6 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     from swerl.rollout.schema import ModelEndpoint
     from swerl.sandbox.schema import SandboxSettings
     from swerl.sandbox.tasks import task_from_row
-    from swerl.tasks.taskpack import git
 
     if strategy not in STRATEGIES:
         raise DataError(f"--strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
@@ -150,14 +174,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     def one(row: dict[str, Any]) -> dict[str, Any]:
         repo_dir = (tasks.parent / row["repo_dir"]).resolve()
         task = task_from_row(row, repo_dir=repo_dir)
-        if strategy == "search":
-            function = statement_function(row.get("problem_statement", ""))
-            if function is None:
-                raise DataError(f"row {row['instance_id']!r}: the problem statement names no `function` "
-                                "(the search strategy copies it from the issue)")
-            plan: dict[str, Any] = {"strategy": "search", "function": function}
-        else:
-            plan = expert_plan(row, git(repo_dir, "show", f"{row['instance_id']}:{row['fix']['file']}"))
+        plan = _row_plan(row, repo_dir, strategy)
         path = out / f"{row['instance_id']}.traj.json"
         t0 = time.monotonic()
         cfg = copy.deepcopy(agent_config or {})
@@ -168,13 +185,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
                         agent_config={**cfg, "harness": HARNESS, "step_limit": step_limit})
         grade = sandbox.grade(task, res.patch) if res.submitted and res.patch else None
         resolved = bool(grade and grade.resolved)
-        data = json.loads(path.read_text())
-        data.setdefault("info", {}).setdefault("swerl", {})["grade"] = (
-            grade.model_dump(mode="json", include={"resolved", "resolution", "fail_to_pass", "pass_to_pass"})
-            if grade else None)
-        data["info"]["swerl"]["resolved"] = resolved
-        data["instance_id"] = row["instance_id"]
-        write_text_atomic(path, json.dumps(data, indent=2, default=str))
+        _record_grade(path, row["instance_id"], grade, resolved)
         return {"instance_id": row["instance_id"], "resolved": resolved, "exit_status": res.exit_status,
                 "seconds": round(time.monotonic() - t0, 2), "error": res.error}
 

@@ -7,12 +7,15 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 
 from swerl.errors import SwerlError
+
+if TYPE_CHECKING:
+    from swerl.eval.options import EvalOptions
 
 app = typer.Typer(help="SWE-bench evaluation: agent over instances, official-harness grading, run comparison.",
                   no_args_is_help=True)
@@ -87,52 +90,79 @@ def swebench(
     Offline first run: `swerl eval swebench --dataset taskpack --backend bwrap --model ENDPOINT --out DIR`
     (the bundled tasks, no hub, no Docker).
     """
+    flags = dict(locals())  # every option by its parameter name (read by the checks and EvalOptions)
+    _run_swebench(flags)
+
+
+def _run_swebench(flags: dict[str, Any]) -> None:
+    """`swerl eval swebench` with its options in `flags`: check them, run, print the report (or its JSON)."""
+    from swerl.eval.report import render
+    from swerl.eval.runner import run_eval
+
+    _tame_third_party_logging()
+    opts = _eval_options(flags)
+    on_done = None if flags["as_json"] else _progress_printer(grade_only=opts.grade_only is not None)
+    report = run_eval(opts, on_done=on_done)
+    if not _show(report, render, flags["as_json"], exclude={"instances"}):
+        console.print(f"report: {flags['out'] / 'report.json'}   predictions: {flags['out'] / 'preds.jsonl'}")
+
+
+def _check_flags(flags: dict[str, Any]) -> None:
+    """Refuse contradictory or unknown flag values before any work, naming the flags as typed."""
+    if flags["grade_only"] is not None and flags["run_only"]:
+        raise SwerlError("--grade-only and --run-only exclude each other")
+    if flags["grade_only"] is not None and flags["attempts"] != 1:
+        raise SwerlError("--attempts: a predictions file holds one attempt; grade each file into its own --out")
+    if flags["grader"] not in ("auto", "official", "sandbox"):
+        raise SwerlError(f"--grader {flags['grader']!r}: expected auto, official or sandbox")
+    if flags["engine"] not in ("auto", "embedded", "vllm"):
+        raise SwerlError(f"--engine {flags['engine']!r}: expected auto, embedded or vllm")
+    if flags["backend"] not in ("auto", "docker", "kubernetes", "bwrap"):
+        raise SwerlError(f"--backend {flags['backend']!r}: expected auto, docker, kubernetes or bwrap")
+
+
+# CLI option -> EvalOptions field where the names differ (the fields name their unit)
+_RENAMED = {"command_timeout": "command_timeout_s", "rollout_timeout": "rollout_timeout_s",
+            "grade_timeout": "grade_timeout_s"}
+
+
+def _eval_options(flags: dict[str, Any]) -> EvalOptions:
+    """The run's `EvalOptions` from checked flags: the backend resolved (auto picks docker or bwrap, with a note
+    saying which) and the agent config loaded, so a bad flag fails here and not instances later."""
     from rich.markup import escape
 
     from swerl.eval.options import EvalOptions
-    from swerl.eval.report import render
-    from swerl.eval.runner import run_eval
+    from swerl.eval.setup import pick_backend
     from swerl.rollout.agent import load_agent_yaml
 
-    _tame_third_party_logging()
-    if grade_only is not None and run_only:
-        raise SwerlError("--grade-only and --run-only exclude each other")
-    if grade_only is not None and attempts != 1:
-        raise SwerlError("--attempts: a predictions file holds one attempt; grade each file into its own --out")
-    if grader not in ("auto", "official", "sandbox"):
-        raise SwerlError(f"--grader {grader!r}: expected auto, official or sandbox")
-    if engine not in ("auto", "embedded", "vllm"):
-        raise SwerlError(f"--engine {engine!r}: expected auto, embedded or vllm")
-    if backend not in ("auto", "docker", "kubernetes", "bwrap"):
-        raise SwerlError(f"--backend {backend!r}: expected auto, docker, kubernetes or bwrap")
-    check_out(out)
-    if grade_only is None and model_name is None and model is not None and model.startswith(("http://", "https://")):
-        check_endpoint(model, api_key_env)  # before asking it for its model list: say if it cannot be reached
-    from swerl.eval.setup import pick_backend
-
-    backend, note = pick_backend(backend, docker_host)
+    _check_flags(flags)
+    check_out(flags["out"])
+    model = flags["model"]
+    if flags["grade_only"] is None and flags["model_name"] is None and model is not None and model.startswith(
+            ("http://", "https://")):
+        check_endpoint(model, flags["api_key_env"])  # before asking it for its model list: say if it cannot be reached
+    backend, note = pick_backend(flags["backend"], flags["docker_host"])
     if note:
         err_console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
-    opts = EvalOptions(
-        out=out, model=model, model_name=model_name, api_key_env=api_key_env, engine=engine, dataset=dataset,
-        split=split, instances=instances, limit=limit, workers=workers, attempts=attempts, backend=backend,
-        docker_host=docker_host, rootfs=rootfs, grader=grader, grade_only=grade_only, run_only=run_only, redo=redo,
-        harness=harness, agent_config=load_agent_yaml(agent_config),
-        agent_config_path=str(agent_config) if agent_config else None, step_limit=step_limit,
-        temperature=temperature, max_tokens=max_tokens, command_timeout_s=command_timeout,
-        rollout_timeout_s=rollout_timeout, grade_timeout_s=grade_timeout, infra_retries=infra_retries, pull=pull,
-        gateway=gateway, gateway_token_file=gateway_token_file)
+    fields = {_RENAMED.get(name, name): value for name, value in flags.items() if name != "as_json"}
+    agent_config = flags["agent_config"]
+    return EvalOptions(**{**fields, "backend": backend, "agent_config": load_agent_yaml(agent_config),
+                          "agent_config_path": str(agent_config) if agent_config else None})
+
+
+def _progress_printer(*, grade_only: bool) -> Callable[[str, int, str, str, int, int], None]:
+    """A line on stderr per finished instance (stdout stays for the report)."""
+    from rich.markup import escape
+
     def progress(iid: str, attempt: int, outcome: str, detail: str, n: int, total: int) -> None:
         style = {"resolved": "green", "infra_failure": "red", "error": "yellow"}.get(outcome, "")
         tag = f"[{style}]{outcome}[/{style}]" if style else outcome
         which = f"{iid} (attempt {attempt})" if attempt else iid
         if detail == "resumed":  # the prediction was already in --out: from --grade-only, or an earlier run
-            detail = "prediction from --grade-only" if grade_only is not None else "prediction from an earlier run"
+            detail = "prediction from --grade-only" if grade_only else "prediction from an earlier run"
         err_console.print(f"\\[{n}/{total}] {which}: {tag} - {escape(detail)}", highlight=False, soft_wrap=True)
 
-    report = run_eval(opts, on_done=None if as_json else progress)
-    if not _show(report, render, as_json, exclude={"instances"}):
-        console.print(f"report: {out / 'report.json'}   predictions: {out / 'preds.jsonl'}")
+    return progress
 
 
 def _show(rep: Any, render: Callable[[Any], list[object]], as_json: bool, exclude: set[str] | None = None) -> bool:

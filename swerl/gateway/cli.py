@@ -40,10 +40,11 @@ def serve_cmd(
                                                                       "(needed by --continuous-tokens)."),
 ) -> None:
     """Serve the gateway (blocks)."""
+    from swerl.config import GatewaySettings
     from swerl.gateway.app import create_app
     from swerl.gateway.auth import load_admin_token
     from swerl.gateway.server import serve
-    from swerl.gateway.service import Gateway, GatewayConfig
+    from swerl.gateway.service import Gateway
 
     if sync.lower() not in ("full", "normal"):
         raise SwerlError(f"--sync must be 'full' or 'normal', not {sync!r}")
@@ -60,12 +61,12 @@ def serve_cmd(
             tok = load_tokenizer(tokenizer)
         except (OSError, ValueError) as exc:
             raise SwerlError(f"--tokenizer {tokenizer}: cannot load: {exc}") from exc
-    cfg = GatewayConfig(store=str(store), admin_token=load_admin_token(admin_token_file), upstreams=list(upstream),
-                        upstream_model=upstream_model, synchronous=sync.upper(),
-                        max_body_bytes=int(max_body_mb * (1 << 20)), continuous_tokens=continuous_tokens,
-                        retry_attempts=retries, read_timeout_s=upstream_timeout, max_hold_s=max_hold_s)
+    cfg = GatewaySettings(store=str(store), sync=sync.lower(), max_body_bytes=int(max_body_mb * (1 << 20)),
+                          continuous_tokens=continuous_tokens, retry_attempts=retries, read_timeout_s=upstream_timeout,
+                          max_hold_s=max_hold_s)
     try:
-        gw = Gateway(cfg, tok)
+        gw = Gateway(cfg, admin_token=load_admin_token(admin_token_file), upstreams=upstream,
+                     upstream_model=upstream_model, tokenizer=tok)
     except (OSError, ValueError) as exc:
         raise SwerlError(f"--store {store}: {exc}") from exc
     serve(create_app(gw), host, port)

@@ -31,7 +31,7 @@ async def _either(a: asyncio.Event, b: asyncio.Event, timeout: float) -> None:
 
 class Gate:
     """`max_hold_s` bounds how long a call is held, so that a client timeout of `max_hold_s` plus the
-    engine's read timeout can never fire because of a pause (see `GatewayConfig.client_timeout_s`)."""
+    engine's read timeout can never fire because of a pause (see `GatewaySettings.client_timeout_s`)."""
 
     def __init__(self, policy_version: int = 0, paused: bool = False, max_hold_s: float = 1800.0) -> None:
         self.max_hold_s = max_hold_s

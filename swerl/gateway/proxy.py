@@ -152,7 +152,7 @@ class Call:
     def stored_request(self) -> tuple[bytes, int | None, int | None]:
         """(request JSON to store, parent event id, shared length): redacted, then delta-encoded against the
         rollout's earlier requests (`recorder.encode_request`); it becomes a head once its write commits."""
-        raw = redacted_json(self.raw, self.req, (self.token, self.gw.cfg.admin_token))
+        raw = redacted_json(self.raw, self.req, (self.token, self.gw.admin_token))
         parsed = self.req if raw is self.raw else orjson.loads(raw)
         stored, parent, shared, head, extends = encode_request(raw, parsed, self.rec.req_heads)
         if head is not None:

@@ -14,12 +14,14 @@ import time
 import uuid
 from array import array
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
 import orjson
 
+from swerl.config import GatewaySettings
 from swerl.gateway import sql
 from swerl.gateway.auth import bearer, new_token, same, token_hash
 from swerl.gateway.control import Gate
@@ -33,30 +35,6 @@ from swerl.log import get_logger
 from swerl.tokens import Heads, Parent, as_ids, encode_prompt
 
 log = get_logger(__name__)
-
-
-@dataclass
-class GatewayConfig:
-    store: str
-    admin_token: str
-    upstreams: list[str] = field(default_factory=list)
-    upstream_model: str | None = None
-    synchronous: str = "FULL"
-    max_body_bytes: int = 32 << 20
-    continuous_tokens: bool = False
-    retry_attempts: int = 4
-    retry_backoff_s: float = 0.05
-    connect_timeout_s: float = 5.0
-    read_timeout_s: float = 600.0
-    max_hold_s: float = 1800.0
-    rollout_cache: int = 20000
-    max_wait_s: float = 60.0
-
-    @property
-    def client_timeout_s(self) -> float:
-        """The HTTP timeout a harness needs: a call is held at most `max_hold_s` and an engine answers
-        within `read_timeout_s`; a client giving up earlier leaves an abandoned call and a resend."""
-        return self.max_hold_s + self.read_timeout_s + 60.0
 
 
 @dataclass(slots=True)
@@ -188,10 +166,13 @@ def event_values(rec: RolloutRec, kind: str, *, attempt: int | None = None, data
 
 
 class Gateway:
-    def __init__(self, cfg: GatewayConfig, tokenizer: Any = None) -> None:
+    def __init__(self, cfg: GatewaySettings, *, admin_token: str, upstreams: Sequence[str] = (),
+                 upstream_model: str | None = None, tokenizer: Any = None) -> None:
+        """`upstreams` are engines registered at start (with `upstream_model`); later ones come by the admin API."""
         self.cfg = cfg
-        self.store = Store(cfg.store, synchronous=cfg.synchronous)
-        self.admin_hash = token_hash(cfg.admin_token)
+        self.admin_token = admin_token
+        self.store = Store(cfg.store, synchronous=cfg.sync.upper())
+        self.admin_hash = token_hash(admin_token)
         version, paused, engines, pins = self.store.read_now(lambda c: (
             sql.get_meta(c, "policy_version"), sql.get_meta(c, "paused"), sql.get_meta(c, "engines"),
             c.execute("SELECT engine, COUNT(*) FROM rollouts WHERE state IN ('queued', 'running') "
@@ -201,8 +182,8 @@ class Gateway:
                                retry=Retry(cfg.retry_attempts, cfg.retry_backoff_s))
         for e in engines or []:
             self.engines.add(e["url"], e.get("model"))
-        for url in cfg.upstreams:
-            self.engines.add(url, cfg.upstream_model)
+        for url in upstreams:
+            self.engines.add(url, upstream_model)
         for name, count in pins:
             if name in self.engines.by_name:
                 self.engines.by_name[name].rollouts = count

@@ -66,14 +66,7 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
         agent = DefaultAgent(model, env, **{"wall_time_limit_seconds": 0, **settings["agent"]})
         statement = task.problem_statement if isinstance(task, TaskRow) else stask.row.get("problem_statement")
         info = agent.run(str(statement or ""))
-        result.exit_status = str(info.get("exit_status") or "Unknown")
-        result.error_kind = classify_exit(result.exit_status)
-        submission = getattr(env, "submission", None)
-        if result.exit_status == "Submitted" and isinstance(submission, PatchResult):
-            result.submitted = True
-            result.patch, result.files, result.dropped = submission.patch, submission.files, submission.dropped
-        elif result.error_kind == "agent":
-            result.error = _exit_reason(agent)
+        _record_exit(result, info, env, agent)
     except Exception as exc:  # classified, never raised: the caller records the outcome
         result.exit_status = type(exc).__name__
         result.error_kind = classify_exception(exc)
@@ -92,6 +85,19 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
     log.info("agent finished", instance=stask.instance_id, exit_status=result.exit_status, kind=result.error_kind,
              calls=result.n_calls, submitted=result.submitted, seconds=round(result.duration_s, 2))
     return result
+
+
+def _record_exit(result: AgentResult, info: dict[str, Any], env: Any, agent: Any) -> None:
+    """Fill `result` from a run that returned: its exit status and class, and the patch when the agent submitted
+    one; an agent-side failure also records why, since the status alone does not say what went wrong."""
+    result.exit_status = str(info.get("exit_status") or "Unknown")
+    result.error_kind = classify_exit(result.exit_status)
+    submission = getattr(env, "submission", None)
+    if result.exit_status == "Submitted" and isinstance(submission, PatchResult):
+        result.submitted = True
+        result.patch, result.files, result.dropped = submission.patch, submission.files, submission.dropped
+    elif result.error_kind == "agent":
+        result.error = _exit_reason(agent)
 
 
 def _context_overflow(result: AgentResult, mode: str, sandbox: Sandbox, handle: SandboxHandle) -> None:

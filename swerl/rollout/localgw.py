@@ -29,14 +29,14 @@ class LocalGateway:
         self.client: GatewayClient | None = None
 
     def start(self) -> LocalGateway:
+        from swerl.config import GatewaySettings
         from swerl.gateway.app import create_app
         from swerl.gateway.server import ServerThread
-        from swerl.gateway.service import Gateway, GatewayConfig
+        from swerl.gateway.service import Gateway
 
         self.store.parent.mkdir(parents=True, exist_ok=True)
-        cfg = GatewayConfig(store=str(self.store), admin_token=self.admin_token, upstreams=self.upstreams,
-                            upstream_model=self.upstream_model, **self.config)
-        self.gateway = Gateway(cfg, self.tokenizer)
+        self.gateway = Gateway(GatewaySettings(store=str(self.store), **self.config), admin_token=self.admin_token,
+                               upstreams=self.upstreams, upstream_model=self.upstream_model, tokenizer=self.tokenizer)
         self.server = ServerThread(create_app(self.gateway)).start()
         self.client = GatewayClient(self.url, self.admin_token)
         return self

@@ -54,6 +54,16 @@ ROOT_UNSHARE = ("--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-ut
 PERCOMMAND_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")  # for setpriv, which drops all of them
 
 
+def _drop_git_and_bytecode(work: Path) -> None:
+    """Remove every .git, __pycache__ and compiled Python file from `work`: what a hardened (not pristine) tree
+    must not carry in from the host's repository."""
+    junk = (".git", "__pycache__")
+    drop = [item.rel for item in hostfs.iter_tree(work, max_depth=1 << 20, prune=lambda i: i.name in junk)
+            if item.name in junk or item.name.endswith((".pyc", ".pyo"))]
+    for rel in drop:
+        hostfs.remove_path(work / rel)
+
+
 def _git(args: list[str], cwd: Path | None = None) -> str:
     return run_git(["-c", "advice.detachedHead=false", *args], git_env("/nonexistent"), cwd=cwd)
 
@@ -134,6 +144,8 @@ class BwrapSandbox(BackendBase):
         return sorted(found)
 
     def _launch(self, handle: SandboxHandle) -> None:
+        """Prepare a sandbox's host side and its bwrap arguments: the quota'd tree, the work tree (the grader's
+        copy or a clone), git stubbed out where unusable, ownership and environment; then the exec server."""
         task = handle.task
         grade_tree: Path | None = handle.state.get("grade_tree")
         if grade_tree is None and (task.repo_dir is None or not Path(task.repo_dir).is_dir()):
@@ -148,30 +160,9 @@ class BwrapSandbox(BackendBase):
         home.mkdir()
         saved = handle.host_dir / "git"  # on the host disk, never inside the sandbox's tree or quota
         if grade_tree is not None:  # grading: exactly the grader's host-built tree, never a clone with history
-            try:
-                hostfs.copy_tree_safely(grade_tree, work, max_depth=self.settings.limits.max_depth)
-            except OSError as exc:
-                if hostfs.is_disk_full(exc) and handle.state.get("quota") is not None:
-                    # the pristine tree (with .git) fit the same quota in the export sandbox: the patch grew it
-                    raise AgentFault(f"sandbox {handle.id}: the patched tree does not fit the sandbox's disk quota "
-                                     f"(sandbox.disk_mb={self.settings.disk_mb}): {exc}") from exc
-                raise
+            self._copy_grade_tree(handle, grade_tree, work)
         else:
-            try:
-                if handle.pristine:
-                    _git(["clone", "-q", "--no-hardlinks", str(task.repo_dir), str(work)])
-                else:  # .git stays on the host: a gitlink file in the tree, removed below
-                    saved.mkdir(mode=0o700)
-                    _git(["clone", "-q", "--no-hardlinks", f"--separate-git-dir={saved / '.git'}", str(task.repo_dir),
-                          str(work)])
-                _git(["checkout", "-q", "-f", task.branch], cwd=work)
-            except RuntimeError as exc:
-                if "did not match" in str(exc) or "pathspec" in str(exc) or "invalid reference" in str(exc):
-                    raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is missing from {task.repo_dir}") from exc
-                if "No space left" in str(exc):
-                    raise SandboxConfigError(f"task {task.instance_id}: the repository does not fit the sandbox's "
-                                             f"disk quota (sandbox.disk_mb={self.settings.disk_mb})") from exc
-                raise SandboxError(f"task {task.instance_id}: cannot prepare work tree: {exc}") from exc
+            self._clone_task_repo(handle, work, saved)
         # grading: the tree is mounted read-only (and, as root, stays host root's), so code under test can neither
         # rewrite a test file before pytest collects it nor plant bytecode/conftest files at run time
         read_only = grade_tree is not None and not handle.state.get("keep_git")  # keep_git: audit controls only
@@ -188,11 +179,7 @@ class BwrapSandbox(BackendBase):
             if grade_tree is None:
                 hostfs.remove_path(work / ".git")  # the gitlink; the repository itself is in `saved`
                 handle.git_dir = saved / ".git"
-            junk = (".git", "__pycache__")
-            drop = [item.rel for item in hostfs.iter_tree(work, max_depth=1 << 20, prune=lambda i: i.name in junk)
-                    if item.name in junk or item.name.endswith((".pyc", ".pyo"))]
-            for rel in drop:
-                hostfs.remove_path(work / rel)
+            _drop_git_and_bytecode(work)
         if self.as_root:
             for d in ((tmp, home) if read_only else (work, tmp, home)):
                 hostfs.chown_tree(d, self.uid, self.gid)
@@ -210,6 +197,37 @@ class BwrapSandbox(BackendBase):
             else:
                 log.warning("bwrap exec server did not start (no python3 in the system tree?); one bwrap per command",
                             id=handle.id)
+
+    def _copy_grade_tree(self, handle: SandboxHandle, grade_tree: Path, work: Path) -> None:
+        """Copy the grader's tree into `work`; out of quota, that is the agent's patch's doing (an AgentFault)."""
+        try:
+            hostfs.copy_tree_safely(grade_tree, work, max_depth=self.settings.limits.max_depth)
+        except OSError as exc:
+            if hostfs.is_disk_full(exc) and handle.state.get("quota") is not None:
+                # the pristine tree (with .git) fit the same quota in the export sandbox: the patch grew it
+                raise AgentFault(f"sandbox {handle.id}: the patched tree does not fit the sandbox's disk quota "
+                                 f"(sandbox.disk_mb={self.settings.disk_mb}): {exc}") from exc
+            raise
+
+    def _clone_task_repo(self, handle: SandboxHandle, work: Path, saved: Path) -> None:
+        """Clone the task's repo into `work` at its branch; unless pristine, its .git goes to `saved` on the host
+        (so the agent cannot read history), and git's failures are classified (missing branch, quota, other)."""
+        task = handle.task
+        try:
+            if handle.pristine:
+                _git(["clone", "-q", "--no-hardlinks", str(task.repo_dir), str(work)])
+            else:  # .git stays on the host: a gitlink file in the tree, removed below
+                saved.mkdir(mode=0o700)
+                _git(["clone", "-q", "--no-hardlinks", f"--separate-git-dir={saved / '.git'}", str(task.repo_dir),
+                      str(work)])
+            _git(["checkout", "-q", "-f", task.branch], cwd=work)
+        except RuntimeError as exc:
+            if "did not match" in str(exc) or "pathspec" in str(exc) or "invalid reference" in str(exc):
+                raise HardeningError(f"task {task.instance_id}: branch {task.branch!r} is missing from {task.repo_dir}") from exc
+            if "No space left" in str(exc):
+                raise SandboxConfigError(f"task {task.instance_id}: the repository does not fit the sandbox's "
+                                         f"disk quota (sandbox.disk_mb={self.settings.disk_mb})") from exc
+            raise SandboxError(f"task {task.instance_id}: cannot prepare work tree: {exc}") from exc
 
     def _new_server(self, handle: SandboxHandle) -> ExecServer:
         # a reply carries at most output_limit bytes, base64-encoded, plus a small JSON envelope

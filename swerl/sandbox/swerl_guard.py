@@ -153,6 +153,67 @@ def _launch_files() -> list:
         return []
 
 
+def _final_writer(emit, closer, changed_frame, main: int, _getframe, _ident):
+    """The writer of the record's last line, for `Guard._make_hook`'s hook: its once-only flag lives in its
+    closure, where no object the tests can reach holds it."""
+    finish_code = Guard.finish.__code__
+    ended = []
+
+    def write_final(data) -> None:
+        """The last line: only `Guard.finish` called by the launcher's own `closer` code, once, on the main
+        thread with no changed code on the stack; anything else is a finding."""
+        f = _getframe(2)
+        caller = f.f_back
+        if (f.f_code is not finish_code or caller is None or caller.f_code is not closer or _ident() != main
+                or ended or changed_frame() is not None or not isinstance(data, dict)):
+            emit("finding", f"a final record line was requested from {f.f_code.co_filename}:{f.f_lineno}")
+            return
+        ended.append(True)
+        emit("final", data)
+
+    return write_final
+
+
+def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _getframe, _ident) -> tuple:
+    """The writers of the collection announcement and of test outcomes, for `Guard._make_hook`'s hook: they share
+    the collected items in their closure, so an outcome counts only for an item announced at collection."""
+    outcome_code, collected_code = Guard.outcome.__code__, Guard.collected.__code__
+    collected: dict = {}  # id(item) -> (item, its node id at collection): outcomes are keyed by the object
+
+    def write_collected(items) -> None:
+        """The session's items, announced once by the witness at the end of collection: from then on an
+        outcome names the node id its item had then, whatever its `nodeid` says now."""
+        f = _getframe(2)
+        caller = f.f_back
+        if (collected or collector is None or f.f_code is not collected_code or caller is None
+                or caller.f_code is not collector or _ident() != main or changed_frame() is not None):
+            emit("finding", f"a test collection was announced from {f.f_code.co_filename}:{f.f_lineno}")
+            return
+        for item in items:
+            collected[id(item)] = (item, str(getattr(item, "nodeid", "?")), _function_of(item))
+
+    def write_outcome(args: tuple) -> None:
+        f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
+        caller = f.f_back
+        if f.f_code is not outcome_code or caller is None or caller.f_code is not writer or _ident() != main:
+            emit("finding", f"a test outcome was written from {f.f_code.co_filename}:{f.f_lineno}")
+        elif changed_frame() is not None:
+            emit("finding", f"a test outcome was written with {guard._where(changed_frame())} on the stack")
+        else:
+            item, phase, status, forged = args
+            entry = collected.get(id(item)) if collector is not None else (item, str(item), None)
+            if entry is None or entry[0] is not item:  # a copy, or an item added after collection
+                emit("finding", f"an outcome for a test that was not collected ({getattr(item, 'nodeid', '?')})")
+                return
+            if phase == "call" and entry[2] is not None and _function_of(item) is not entry[2]:
+                emit("finding", f"{entry[1]} ran a function other than the one collected for it")
+                return
+            # (several call outcomes per id are pytest's own: subtests report each one under the test's id)
+            emit("outcome", {"node": entry[1], "phase": phase, "status": status, "forged": forged})
+
+    return write_collected, write_outcome
+
+
 class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
@@ -250,53 +311,9 @@ class Guard:
         # plain write to its caches or sets - poison, act, restore before the next report - is seen by no event
         inner = self.private_copy()
         check, changed_frame, main = inner._check, inner._changed_frame, _ident()
-        outcome_code, finish_code, collected_code = Guard.outcome.__code__, Guard.finish.__code__, Guard.collected.__code__
-        ended = []
-
-        def write_final(data) -> None:
-            """The last line: only `Guard.finish` called by the launcher's own `closer` code, once, on the main
-            thread with no changed code on the stack; anything else is a finding."""
-            f = _getframe(2)
-            caller = f.f_back
-            if (f.f_code is not finish_code or caller is None or caller.f_code is not closer or _ident() != main
-                    or ended or changed_frame() is not None or not isinstance(data, dict)):
-                emit("finding", f"a final record line was requested from {f.f_code.co_filename}:{f.f_lineno}")
-                return
-            ended.append(True)
-            emit("final", data)
-
-        collected: dict = {}  # id(item) -> (item, its node id at collection): outcomes are keyed by the object
-
-        def write_collected(items) -> None:
-            """The session's items, announced once by the witness at the end of collection: from then on an
-            outcome names the node id its item had then, whatever its `nodeid` says now."""
-            f = _getframe(2)
-            caller = f.f_back
-            if (collected or collector is None or f.f_code is not collected_code or caller is None
-                    or caller.f_code is not collector or _ident() != main or changed_frame() is not None):
-                emit("finding", f"a test collection was announced from {f.f_code.co_filename}:{f.f_lineno}")
-                return
-            for item in items:
-                collected[id(item)] = (item, str(getattr(item, "nodeid", "?")), _function_of(item))
-
-        def write_outcome(args: tuple) -> None:
-            f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
-            caller = f.f_back
-            if f.f_code is not outcome_code or caller is None or caller.f_code is not writer or _ident() != main:
-                emit("finding", f"a test outcome was written from {f.f_code.co_filename}:{f.f_lineno}")
-            elif changed_frame() is not None:
-                emit("finding", f"a test outcome was written with {self._where(changed_frame())} on the stack")
-            else:
-                item, phase, status, forged = args
-                entry = collected.get(id(item)) if collector is not None else (item, str(item), None)
-                if entry is None or entry[0] is not item:  # a copy, or an item added after collection
-                    emit("finding", f"an outcome for a test that was not collected ({getattr(item, 'nodeid', '?')})")
-                    return
-                if phase == "call" and entry[2] is not None and _function_of(item) is not entry[2]:
-                    emit("finding", f"{entry[1]} ran a function other than the one collected for it")
-                    return
-                # (several call outcomes per id are pytest's own: subtests report each one under the test's id)
-                emit("outcome", {"node": entry[1], "phase": phase, "status": status, "forged": forged})
+        write_final = _final_writer(emit, closer, changed_frame, main, _getframe, _ident)
+        write_collected, write_outcome = _outcome_writers(self, emit, writer, collector, changed_frame, main,
+                                                          _getframe, _ident)
 
         def hook(event: str, args: tuple) -> None:
             if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):

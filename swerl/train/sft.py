@@ -272,6 +272,45 @@ def _build_model(params: SftParams, recipe: Any, tok: Any) -> Any:
     return AutoModelForCausalLM.from_pretrained(str(path), local_files_only=True)
 
 
+def _examples(tok: Any, convs: list[tuple[str, list[dict]]], max_tokens: int, counts: dict) -> list[Example]:
+    """Encode each conversation; one cut before its first answer teaches nothing and is dropped (counted in
+    `counts`, which the summary reports, so a too-small --max-tokens shows)."""
+    examples = []
+    for src, msgs in convs:
+        ids, mask = encode_conversation(tok, msgs, max_tokens)
+        if sum(mask):
+            examples.append(Example(src, ids, mask))
+    counts["examples"] = len(examples)
+    counts["too_long"] = len(convs) - len(examples)
+    if not examples:
+        raise DataError(f"--data: every conversation is longer than --max-tokens {max_tokens} before its first answer")
+    counts["tokens"] = sum(len(e.input_ids) for e in examples)
+    counts["assistant_tokens"] = sum(sum(e.loss_mask) for e in examples)
+    return examples
+
+
+def _optimizer(model: Any, params: SftParams, examples: list[Example]) -> tuple[Any, Any]:
+    """AdamW with a 10-step linear warm-up, then a cosine decay to 10% of the rate over the whole run (its step
+    count taken from a dry batching pass, which uses its own random generator and leaves the run's untouched)."""
+    import torch
+
+    opt = torch.optim.AdamW(model.parameters(), lr=params.lr, weight_decay=0.0)
+    n_steps = params.epochs * len(_batches(examples, params.batch_tokens, random.Random(0)))
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 10) * max(0.1, 0.5 * (
+        1 + math.cos(math.pi * min(s, n_steps) / max(1, n_steps)))))
+    return opt, sched
+
+
+def _summary(params: SftParams, counts: dict, epochs: list[dict[str, float]], steps: int, seconds: float,
+             model: Any) -> dict[str, Any]:
+    """What `sft.json` records: the data, the run's settings and the model's size, enough to reproduce it."""
+    return {"data": [str(p) for p in params.data], "counts": counts, "epochs": epochs, "steps": steps,
+            "seconds": seconds,
+            "params": params.model_dump(mode="json", exclude={"data", "out", "force"}),
+            "model": {"parameters": sum(p.numel() for p in model.parameters()),
+                      "hidden_size": model.config.hidden_size, "layers": model.config.num_hidden_layers}}
+
+
 def run_sft(params: SftParams) -> dict[str, Any]:
     """Fine-tune on the assistant turns of `params.data`; write the model dir to `params.out` (see module doc)."""
     import torch
@@ -291,26 +330,13 @@ def run_sft(params: SftParams) -> dict[str, Any]:
                          vocab_size=recipe.model.vocab_size)
     max_tokens = params.max_tokens or recipe.model.max_context
     convs, counts = read_conversations(params.data, params.only_resolved)
-    examples = []
-    for src, msgs in convs:
-        ids, mask = encode_conversation(tok, msgs, max_tokens)
-        if sum(mask):
-            examples.append(Example(src, ids, mask))
-    counts["examples"] = len(examples)
-    counts["too_long"] = len(convs) - len(examples)
-    if not examples:
-        raise DataError(f"--data: every conversation is longer than --max-tokens {max_tokens} before its first answer")
-    counts["tokens"] = sum(len(e.input_ids) for e in examples)
-    counts["assistant_tokens"] = sum(sum(e.loss_mask) for e in examples)
+    examples = _examples(tok, convs, max_tokens, counts)
     model = _build_model(params, recipe, tok)
     model.train()
-    opt = torch.optim.AdamW(model.parameters(), lr=params.lr, weight_decay=0.0)
+    opt, sched = _optimizer(model, params, examples)
     rng = random.Random(f"sft-{params.seed}")
     torch.manual_seed(params.seed)
     pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
-    n_steps = params.epochs * len(_batches(examples, params.batch_tokens, random.Random(0)))
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 10) * max(0.1, 0.5 * (
-        1 + math.cos(math.pi * min(s, n_steps) / max(1, n_steps)))))
     with publish_dir(out) as tmp:
         epochs: list[dict[str, float]] = []
         step, t0 = 0, time.monotonic()
@@ -337,11 +363,7 @@ def run_sft(params: SftParams) -> dict[str, Any]:
         model.eval()
         model.save_pretrained(tmp)
         tok.save_pretrained(tmp)
-        summary = {"data": [str(p) for p in params.data], "counts": counts, "epochs": epochs, "steps": step,
-                   "seconds": round(time.monotonic() - t0, 1),
-                   "params": params.model_dump(mode="json", exclude={"data", "out", "force"}),
-                   "model": {"parameters": sum(p.numel() for p in model.parameters()),
-                             "hidden_size": model.config.hidden_size, "layers": model.config.num_hidden_layers}}
+        summary = _summary(params, counts, epochs, step, round(time.monotonic() - t0, 1), model)
         (tmp / "sft.json").write_text(json.dumps(summary, indent=2) + "\n")
     log.info("sft done", out=str(out), examples=counts["examples"], steps=step, loss=epochs[-1]["loss"])
     return summary

@@ -32,11 +32,12 @@ def checkpoint(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def gateway(tmp_path: Path) -> Iterator[str]:
+    from swerl.config import GatewaySettings
     from swerl.gateway.app import create_app
     from swerl.gateway.server import ServerThread
-    from swerl.gateway.service import Gateway, GatewayConfig
+    from swerl.gateway.service import Gateway
 
-    server = ServerThread(create_app(Gateway(GatewayConfig(store=str(tmp_path / "gw.sqlite"), admin_token=ADMIN))))
+    server = ServerThread(create_app(Gateway(GatewaySettings(store=str(tmp_path / "gw.sqlite")), admin_token=ADMIN)))
     server.start()
     yield server.url
     server.stop()

@@ -14,9 +14,10 @@ from typing import Any
 
 import httpx
 
+from swerl.config import GatewaySettings
 from swerl.gateway.app import create_app
 from swerl.gateway.server import ServerThread
-from swerl.gateway.service import Gateway, GatewayConfig
+from swerl.gateway.service import Gateway
 
 ADMIN = "test-admin-token-0123456789"
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,9 +65,9 @@ class GatewayHandle:
 
 
 def start_gateway(tokenizer: Any = None, **kw: Any) -> GatewayHandle:
-    kw.setdefault("admin_token", ADMIN)
     kw.setdefault("retry_backoff_s", 0.01)
-    gw = Gateway(GatewayConfig(**kw), tokenizer)
+    process = {k: kw.pop(k) for k in ("admin_token", "upstreams", "upstream_model") if k in kw}
+    gw = Gateway(GatewaySettings(**kw), **{"admin_token": ADMIN, **process}, tokenizer=tokenizer)
     return GatewayHandle(gw, ServerThread(create_app(gw)).start())
 
 

@@ -90,7 +90,7 @@ def test_token_of_another_rollout_is_403_and_other_auth_failures(gw: GatewayHand
     with httpx.Client(base_url=gw.url, timeout=10) as c:
         r = c.post("/v1/rollouts/rb/chat/completions", json=body, headers={"Authorization": f"Bearer {tok_a}"})
         assert r.status_code == 403 and r.json()["error"]["type"] == "permission_error"
-        r = c.post("/v1/rollouts/rb/chat/completions", json=body, headers={"Authorization": f"Bearer {gw.gw.cfg.admin_token}"})
+        r = c.post("/v1/rollouts/rb/chat/completions", json=body, headers={"Authorization": f"Bearer {gw.gw.admin_token}"})
         assert r.status_code == 403  # the admin token does not open proxy paths
         assert c.post("/v1/rollouts/rb/chat/completions", json=body).status_code == 401
         r = c.post("/v1/rollouts/rb/chat/completions", json=body, headers={"Authorization": "Bearer swr_forged"})
@@ -128,13 +128,13 @@ def test_request_size_limit(gateway_factory: Any, fake: FakeUpstream) -> None:
 
 def test_secrets_are_redacted_from_stored_requests(gw: GatewayHandle) -> None:
     tok = gw.create("sec")
-    msgs = [{"role": "user", "content": f"my key is {tok} and the admin one {gw.gw.cfg.admin_token}"}]
+    msgs = [{"role": "user", "content": f"my key is {tok} and the admin one {gw.gw.admin_token}"}]
     r = gw.rollout_client("sec", tok).post("/chat/completions", json={
         "messages": msgs, "api_key": "sk-live-123", "extra_headers": {"Authorization": "Bearer sk-2"}})
     assert r.status_code == 200
     [ev] = gw.events("sec", kind="model_request", include_json=True)
     stored = orjson.dumps(ev["request"]).decode()
-    for secret in (tok, gw.gw.cfg.admin_token, "sk-live-123", "sk-2"):
+    for secret in (tok, gw.gw.admin_token, "sk-live-123", "sk-2"):
         assert secret not in stored
     assert ev["request"]["api_key"] == "[REDACTED]"
     assert "[REDACTED]" in ev["request"]["messages"][0]["content"]

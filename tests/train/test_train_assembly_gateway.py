@@ -22,10 +22,11 @@ import orjson
 import pytest
 from token_helpers import to_events
 
+from swerl.config import GatewaySettings
 from swerl.gateway.app import create_app
 from swerl.gateway.client import GatewayClient
 from swerl.gateway.server import ServerThread
-from swerl.gateway.service import Gateway, GatewayConfig
+from swerl.gateway.service import Gateway
 from swerl.tokens import MEDIA_TYPE, TokenBatch
 from swerl.train.assembly import assemble, assemble_batch
 from swerl.train.io import fetch_rollouts_batch
@@ -89,7 +90,7 @@ def engine_url() -> Iterator[str]:
 @pytest.fixture
 def gateway(tmp_path: Path, engine_url: str) -> Iterator[tuple[str, Path]]:
     store = tmp_path / "gw.sqlite"
-    gw = Gateway(GatewayConfig(store=str(store), admin_token=ADMIN, upstreams=[engine_url]))
+    gw = Gateway(GatewaySettings(store=str(store)), admin_token=ADMIN, upstreams=[engine_url])
     server = ServerThread(create_app(gw)).start()
     yield server.url, store
     server.stop()

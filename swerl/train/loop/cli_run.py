@@ -10,6 +10,7 @@ import logging
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,8 +65,42 @@ def print_dry_run(console: Console, r: Recipe) -> None:
     console.print(dry_run_text(r), markup=False, highlight=False, soft_wrap=True)
 
 
+def _progress_bar(console: Console, plain: bool) -> Progress:
+    """The live bar: phase, updates done of the recipe's steps, rollouts, rewards (disabled when `plain`)."""
+    return Progress(TextColumn("[bold]{task.fields[phase]:<10}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("rollouts done {task.fields[done]} · in flight {task.fields[flight]} · "
+                               "reward {task.fields[reward]} · val {task.fields[val]}"),
+                    TimeElapsedColumn(), console=console, transient=False, disable=plain)
+
+
+def _stop_on_sigint(console: Console, trainer: Any) -> Callable[[int, Any], None]:
+    """A SIGINT handler: the first Ctrl-C asks `trainer` to stop at the next safe point (so the run ends with a
+    checkpoint), a second one aborts at once."""
+    interrupts = 0
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        nonlocal interrupts
+        interrupts += 1
+        if interrupts > 1:
+            raise KeyboardInterrupt
+        console.print("[yellow]stopping at the next safe point (Ctrl-C again to abort)[/yellow]")
+        trainer.stop()
+
+    return on_sigint
+
+
+def _print_result(console: Console, result: Any, run_dir: Path) -> None:
+    """The run's last words: how it ended, its last reward, and where its metrics and report are."""
+    state = "stopped early" if result.stopped_early else "finished"
+    last = result.last
+    reward = f"; last train reward {last['train/reward_mean']:.3f}" if "train/reward_mean" in last else ""
+    console.print(f"training {state} after {result.steps} updates{reward}")
+    console.print(f"metrics: {run_dir / 'metrics.jsonl'}; plots and summary: swerl train report {run_dir}")
+
+
 def run_training(console: Console, *, recipe: str | None, overrides: list[str], out: Path | None, resume: bool,
                  mode: str | None, dry_run: bool) -> None:
+    """`swerl train`: resolve the recipe and run the loop with a live bar (plain lines when not a terminal)."""
     from swerl.train.loop.trainer import Progress as LoopProgress
     from swerl.train.loop.trainer import Trainer
 
@@ -78,10 +113,7 @@ def run_training(console: Console, *, recipe: str | None, overrides: list[str], 
         return
     # Not a terminal (a pipe, a log file, a scheduler): no live bar, one plain line per update instead.
     plain = not console.is_terminal
-    bar = Progress(TextColumn("[bold]{task.fields[phase]:<10}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("rollouts done {task.fields[done]} · in flight {task.fields[flight]} · "
-                              "reward {task.fields[reward]} · val {task.fields[val]}"),
-                   TimeElapsedColumn(), console=console, transient=False, disable=plain)
+    bar = _progress_bar(console, plain)
     task = bar.add_task("train", total=r.train.steps, phase="starting", done=0, flight=0, reward="-", val="-")
     echoed = {"step": 0}
     echo_lock = threading.Lock()
@@ -105,17 +137,7 @@ def run_training(console: Console, *, recipe: str | None, overrides: list[str], 
             echo_updates()
 
     trainer = Trainer(r, run_dir, resume=resume, on_progress=show)
-    interrupts = 0
-
-    def on_sigint(signum: int, frame: Any) -> None:
-        nonlocal interrupts
-        interrupts += 1
-        if interrupts > 1:
-            raise KeyboardInterrupt
-        console.print("[yellow]stopping at the next safe point (Ctrl-C again to abort)[/yellow]")
-        trainer.stop()
-
-    previous = signal.signal(signal.SIGINT, on_sigint)
+    previous = signal.signal(signal.SIGINT, _stop_on_sigint(console, trainer))
     console.print(f"run directory: {run_dir}")
     try:
         with bar:
@@ -129,11 +151,7 @@ def run_training(console: Console, *, recipe: str | None, overrides: list[str], 
         signal.signal(signal.SIGINT, previous)
     if plain:
         echo_updates()
-    state = "stopped early" if result.stopped_early else "finished"
-    last = result.last
-    reward = f"; last train reward {last['train/reward_mean']:.3f}" if "train/reward_mean" in last else ""
-    console.print(f"training {state} after {result.steps} updates{reward}")
-    console.print(f"metrics: {run_dir / 'metrics.jsonl'}; plots and summary: swerl train report {run_dir}")
+    _print_result(console, result, run_dir)
 
 
 def print_report(console: Console, run_dir: Path, out: Path | None) -> None:

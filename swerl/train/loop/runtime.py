@@ -159,16 +159,16 @@ def start_gateway(recipe: Recipe, run_dir: Path, engine_urls: list[str], tok: An
         return client, None
     from swerl.gateway.app import create_app
     from swerl.gateway.server import ServerThread
-    from swerl.gateway.service import Gateway, GatewayConfig
+    from swerl.gateway.service import Gateway
 
     store = Path(g.store)
     store = store if store.is_absolute() else run_dir / store
     token = secrets.token_urlsafe(32)
     try:
-        gw = Gateway(GatewayConfig(store=str(store), admin_token=token, upstreams=engine_urls,
-                                   upstream_model=i.model, synchronous=g.sync.upper(),
-                                   continuous_tokens=g.continuous_tokens, read_timeout_s=i.request_timeout_s,
-                                   retry_attempts=2), tok if g.continuous_tokens else None)
+        # the engine's answer is bounded by inference.request_timeout_s: the gateway waits exactly that long
+        cfg = g.model_copy(update={"store": str(store), "read_timeout_s": i.request_timeout_s})
+        gw = Gateway(cfg, admin_token=token, upstreams=engine_urls, upstream_model=i.model,
+                     tokenizer=tok if g.continuous_tokens else None)
     except (OSError, ValueError) as exc:
         raise SwerlError(f"gateway.store {store}: {exc}") from exc
     server = ServerThread(create_app(gw), host=g.host, port=g.port).start()

@@ -149,6 +149,8 @@ class Trainer:
             rt.close()
 
     def _loop(self) -> TrainResult:
+        """The phases (sec. 6) until the recipe's steps are done or a stop is asked: rollout, drain, update, sync,
+        checkpoint; then the final validation and checkpoint."""
         r, t = self.recipe, self.recipe.train
         mode = t.mode
         last_ckpt = self.st.step
@@ -168,26 +170,12 @@ class Trainer:
             if self.dynamic is not None and not self._refill_done():  # sec. 11: refill before the drain
                 continue
             # ---- drain: stop admitting, finish in-flight calls, hold new ones (sec. 6) -----------
-            if mode == "collocated":
-                self.machine.go(Phase.DRAIN)
-                self.client.pause()
-                self.rt.engine.release()  # vLLM: sleep; embedded: nothing to release
+            self._drain(mode)
             self.machine.go(Phase.UPDATE)
             # ---- update: whole groups -> samples -> advantages -> optimizer step(s) --------------
-            dyn_line: dict[str, float] = {}
-            if self.dynamic is not None:  # built (same policy version: no update since) and filtered above
-                batch, dyn_line = self.dynamic.pop()
-                self.st.rollouts_done += int(dyn_line["dynamic/dropped_rollouts"])
-            else:
-                groups = sorted(self.book.take(t.rollouts_per_step), key=lambda g: g.group_id)
-                batch = self._build_batch(groups)
+            batch, dyn_line = self._take_batch()
             if not batch.samples:  # everything over-stale or empty: no step, keep collecting
-                log.warning("batch had nothing to train on", groups=len(batch.groups), stale=len(batch.dropped_stale),
-                            **dyn_line)
-                if mode == "collocated":  # the engine slept in the drain: wake it on the same version first,
-                    self.rt.engine.load_weights(self.st.version)  # or held calls reach a sleeping vLLM
-                self.client.resume(self.st.version)
-                self.machine.go(Phase.ROLLOUT)
+                self._resume_without_step(mode, batch, dyn_line)
                 continue
             line = {"step": self.st.step + 1, **batch_metrics(batch), **dyn_line, **self.length_line}
             self.length_line = {}
@@ -219,6 +207,34 @@ class Trainer:
         stopped_early = self.st.step < t.steps
         log.info("training finished", steps=self.st.step, stopped_early=stopped_early)
         return TrainResult(self.run_dir, self.st.step, stopped_early, self.last_line)
+
+    def _drain(self, mode: str) -> None:
+        """Collocated: the trainer needs the accelerator the engine holds, so calls are held and the engine
+        released; a separate engine keeps serving through the update."""
+        if mode == "collocated":
+            self.machine.go(Phase.DRAIN)
+            self.client.pause()
+            self.rt.engine.release()  # vLLM: sleep; embedded: nothing to release
+
+    def _take_batch(self) -> tuple[Any, dict[str, float]]:
+        """The update's batch and its dynamic-sampling metrics (empty without dynamic sampling)."""
+        dyn_line: dict[str, float] = {}
+        if self.dynamic is not None:  # built (same policy version: no update since) and filtered above
+            batch, dyn_line = self.dynamic.pop()
+            self.st.rollouts_done += int(dyn_line["dynamic/dropped_rollouts"])
+        else:
+            groups = sorted(self.book.take(self.recipe.train.rollouts_per_step), key=lambda g: g.group_id)
+            batch = self._build_batch(groups)
+        return batch, dyn_line
+
+    def _resume_without_step(self, mode: str, batch: Any, dyn_line: dict[str, float]) -> None:
+        """Nothing to train on: the policy version stays, and the engine serves again as the drain left it."""
+        log.warning("batch had nothing to train on", groups=len(batch.groups), stale=len(batch.dropped_stale),
+                    **dyn_line)
+        if mode == "collocated":  # the engine slept in the drain: wake it on the same version first,
+            self.rt.engine.load_weights(self.st.version)  # or held calls reach a sleeping vLLM
+        self.client.resume(self.st.version)
+        self.machine.go(Phase.ROLLOUT)
 
     def _build_batch(self, groups: list[Any]) -> Any:
         """The update's batch; its groups leave the book, over-stale drops and canary outcomes are counted."""

@@ -131,27 +131,37 @@ class VerlBackend:
     def start(self) -> VerlBackend:
         """Start Ray (or join `ray_address`), the worker group, the vLLM replicas and the weight sync."""
         import ray
-        from transformers import AutoConfig, AutoTokenizer
-        from verl.single_controller.ray import (
-            RayClassWithInitArgs,
-            RayResourcePool,
-            RayWorkerGroup,
-            create_colocated_worker_cls,
-        )
-        from verl.utils.config import omega_conf_to_dataclass
+        from verl.single_controller.ray import RayResourcePool
 
-        from swerl.models import resolve_model_dir
-        from swerl.train.backends.verl.critic import ActorWorker, CriticWorker
-        from swerl.train.backends.verl.loss_fns import swerl_actor_loss, swerl_value_loss
-        from swerl.train.backends.verl.verl_config import (
-            actor_config,
-            build_verl_config,
-            critic_worker_config,
-            ray_runtime_env,
-        )
+        # the workers' module (verl's engines, swerl's loss functions; `_spawn_workers` uses it) loads before
+        # `_configure` may activate the CPU platform, in the order it always has
+        import swerl.train.backends.verl.critic  # noqa: F401
+        from swerl.train.backends.verl.verl_config import ray_runtime_env
 
         t0 = time.perf_counter()
         v = self.recipe.verl
+        cfg, env = self._configure()
+        self._read_tokenizer()
+        if not ray.is_initialized():
+            world = v.nnodes * v.gpus_per_node  # CPU: logical GPUs (one per rank) and enough logical CPUs for
+            logical = {"num_gpus": world, "num_cpus": 4 * world + 4}  # verl's bundles (3 CPUs per GPU)
+            ray.init(address=self.ray_address, runtime_env=ray_runtime_env(cfg, env),
+                     **(logical if self.on_cpu and self.ray_address is None else {}))
+        pool = RayResourcePool(process_on_nodes=[v.gpus_per_node] * v.nnodes, use_gpu=True, max_colocate_count=3,
+                               name_prefix="swerl")
+        self._spawn_workers(cfg, pool)
+        if self.with_rollout:
+            self._start_replicas(cfg, pool)
+        log.info("verl_backend_started", gpus=v.nnodes * v.gpus_per_node, dp=self.dp_size, sao=self.use_critic,
+                 replicas=len(self.engine_urls()), start_s=round(time.perf_counter() - t0, 1))
+        return self
+
+    def _configure(self) -> tuple[Any, dict[str, str]]:
+        """verl's config for this run and the environment of its processes: the model directory resolved (tiny
+        materialized), and on CPU the platform plugin activated in this process too."""
+        from swerl.models import resolve_model_dir
+        from swerl.train.backends.verl.verl_config import build_verl_config
+
         if self.model_path == "tiny":  # the same seeded random-init model the loop's embedded engine builds
             self.model_path = self._materialize_tiny_model()
         self.model_path = str(resolve_model_dir(self.model_path, field="model.path"))
@@ -165,17 +175,30 @@ class VerlBackend:
             extra = cpu_overrides(self.use_critic) + extra
         cfg = self.cfg = build_verl_config(self.recipe, model_path=self.model_path, checkpoint_dir=self.checkpoint_dir,
                                            extra=extra)
+        return cfg, env
+
+    def _read_tokenizer(self) -> None:
+        """What the backend needs of the tokenizer and model config: padding id, canary ids, vocabulary size."""
+        from transformers import AutoConfig, AutoTokenizer
+
         tok = AutoTokenizer.from_pretrained(self.model_path)
         self.pad_token_id = tok.pad_token_id if tok.pad_token_id is not None else (tok.eos_token_id or 0)
         self.canary_ids = list(tok(CANARY_PROMPT, add_special_tokens=False)["input_ids"])
         self.vocab_size = getattr(AutoConfig.from_pretrained(self.model_path), "vocab_size", None)
-        if not ray.is_initialized():
-            world = v.nnodes * v.gpus_per_node  # CPU: logical GPUs (one per rank) and enough logical CPUs for
-            logical = {"num_gpus": world, "num_cpus": 4 * world + 4}  # verl's bundles (3 CPUs per GPU)
-            ray.init(address=self.ray_address, runtime_env=ray_runtime_env(cfg, env),
-                     **(logical if self.on_cpu and self.ray_address is None else {}))
-        pool = RayResourcePool(process_on_nodes=[v.gpus_per_node] * v.nnodes, use_gpu=True, max_colocate_count=3,
-                               name_prefix="swerl")
+
+    def _spawn_workers(self, cfg: Any, pool: Any) -> None:
+        """The colocated actor (and SAO critic) workers on `pool`, swerl's loss functions installed."""
+        import ray
+        from verl.single_controller.ray import (
+            RayClassWithInitArgs,
+            RayWorkerGroup,
+            create_colocated_worker_cls,
+        )
+
+        from swerl.train.backends.verl.critic import ActorWorker, CriticWorker
+        from swerl.train.backends.verl.loss_fns import swerl_actor_loss, swerl_value_loss
+        from swerl.train.backends.verl.verl_config import actor_config, critic_worker_config
+
         role = "actor_rollout" if self.with_rollout else "actor"  # "actor" builds no vLLM engine
         classes = {"actor_rollout": RayClassWithInitArgs(cls=ray.remote(ActorWorker), config=cfg.actor_rollout_ref,
                                                          role=role)}
@@ -194,23 +217,23 @@ class VerlBackend:
         self.actor_wg.skip_zero_gradient_steps()  # TorchBackend's rule: no step on an exactly zero gradient
         self.actor_wg.set_loss_fn(partial(swerl_actor_loss, config=actor_config(cfg)))
         self.dp_size = self._dp_size(self.actor_wg.parallel_info())
-        if self.with_rollout:
-            from verl.checkpoint_engine import CheckpointEngineManager
-            from verl.workers.rollout.llm_server import LLMServerManager
 
-            import swerl.train.backends.verl.replica  # noqa: F401  (`rollout.name: swerl` known to this process)
+    def _start_replicas(self, cfg: Any, pool: Any) -> None:
+        """verl's rollout replicas and the weight sync into them, serving the policy's weights (version 0)."""
+        from verl.checkpoint_engine import CheckpointEngineManager
+        from verl.utils.config import omega_conf_to_dataclass
+        from verl.workers.rollout.llm_server import LLMServerManager
 
-            self.llm_servers = LLMServerManager.create(config=cfg, worker_group=self.actor_wg,
-                                                       rollout_resource_pool=pool)
-            ce_cfg = omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout.checkpoint_engine)
-            self.weight_sync = CheckpointEngineManager(config=ce_cfg, actor_wg=self.actor_wg,
-                                                       replicas=self.llm_servers.get_replicas())
-            self.engine_awake = True
-            self.release_engine()  # replicas start with dummy weights: sync before serving
-            self.sync_weights(0)
-        log.info("verl_backend_started", gpus=v.nnodes * v.gpus_per_node, dp=self.dp_size, sao=self.use_critic,
-                 replicas=len(self.engine_urls()), start_s=round(time.perf_counter() - t0, 1))
-        return self
+        import swerl.train.backends.verl.replica  # noqa: F401  (`rollout.name: swerl` known to this process)
+
+        self.llm_servers = LLMServerManager.create(config=cfg, worker_group=self.actor_wg,
+                                                   rollout_resource_pool=pool)
+        ce_cfg = omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout.checkpoint_engine)
+        self.weight_sync = CheckpointEngineManager(config=ce_cfg, actor_wg=self.actor_wg,
+                                                   replicas=self.llm_servers.get_replicas())
+        self.engine_awake = True
+        self.release_engine()  # replicas start with dummy weights: sync before serving
+        self.sync_weights(0)
 
     def _materialize_tiny_model(self) -> str:
         """`model.path: tiny` as a Hugging Face directory (verl's workers load from a path): the recipe's
@@ -376,14 +399,7 @@ class VerlBackend:
             "batch/rows": float(len(dp)), "batch/padding_rows": float(layout.rows.count(-1)),
             "batch/response_tokens": float(mask.sum()), "batch/tokens": float(sum(s.num_tokens for s in samples)),
         }
-        stats = self.replica_stats()
-        if stats:  # what the replicas served this batch with: the version verl's last sync delivered
-            metrics["engine/weights_version"] = float(min(int(st["version"] or 0) for st in stats))
-            metrics["engine/weight_syncs"] = float(min(int(st["syncs"]) for st in stats))
-        if self.canary_diffs:  # vLLM replicas: the canary of the sync whose weights served this batch, and the count
-            metrics["engine/canary_max_abs_logprob_diff"] = self.canary_diffs[-1]
-            metrics["engine/weights_version"] = float(self.synced_version)
-            metrics["engine/weight_syncs"] = float(len(self.canary_diffs))
+        metrics.update(self._engine_metrics())
         if self.use_critic:
             metrics.update(self._gae(dp))
         adv = dp.batch["advantages"][mask.bool()]
@@ -406,6 +422,19 @@ class VerlBackend:
         metrics["time/update_s"] = dt
         metrics["perf/tokens_per_s"] = metrics["batch/tokens"] / dt if dt > 0 else 0.0
         log.info("update", step=self.step, **{k: round(v, 6) for k, v in metrics.items()})
+        return metrics
+
+    def _engine_metrics(self) -> dict[str, float]:
+        """Which weights the replicas served this batch with, so a stale engine shows in the metrics."""
+        metrics: dict[str, float] = {}
+        stats = self.replica_stats()
+        if stats:  # what the replicas served this batch with: the version verl's last sync delivered
+            metrics["engine/weights_version"] = float(min(int(st["version"] or 0) for st in stats))
+            metrics["engine/weight_syncs"] = float(min(int(st["syncs"]) for st in stats))
+        if self.canary_diffs:  # vLLM replicas: the canary of the sync whose weights served this batch, and the count
+            metrics["engine/canary_max_abs_logprob_diff"] = self.canary_diffs[-1]
+            metrics["engine/weights_version"] = float(self.synced_version)
+            metrics["engine/weight_syncs"] = float(len(self.canary_diffs))
         return metrics
 
     def _policy_update(self, dp: Any) -> dict[str, float]:

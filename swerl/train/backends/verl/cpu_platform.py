@@ -98,81 +98,87 @@ def init_gloo_process_group() -> None:
     dist.init_process_group("gloo", rank=int(os.environ["RANK"]), world_size=int(os.environ.get("WORLD_SIZE", 1)))
 
 
+class _CPUPlatformAnswers:
+    """The methods of verl's platform interface, answered for CPU processes; `_register_platform` mixes them into
+    a `PlatformBase` subclass (verl is imported only there, when the platform is first needed)."""
+
+    def is_available(self) -> bool:
+        return True
+
+    def is_platform_available(self, use_smi_check: bool = False) -> bool:
+        return os.environ.get("VERL_PLATFORM") == PLATFORM  # never auto-detected: chosen explicitly
+
+    def current_device(self) -> Any:
+        # verl moves tensors with `.to(get_device_id())`; an int would mean "accelerator N" to torch,
+        # so answer like `torch.cpu.current_device()` does
+        return "cpu"
+
+    def device_count(self) -> int:
+        return 1
+
+    def set_device(self, device_index: int) -> None:
+        return None
+
+    def synchronize(self, device_index: int | None = None) -> None:
+        return None
+
+    def manual_seed(self, seed: int) -> None:
+        torch.manual_seed(seed)
+
+    def manual_seed_all(self, seed: int) -> None:
+        torch.manual_seed(seed)
+
+    def set_allocator_settings(self, settings: str) -> None:
+        return None
+
+    def empty_cache(self) -> None:
+        return None
+
+    def get_device_capability(self, device_index: int = 0) -> tuple[int | None, int | None]:
+        return None, None
+
+    def communication_backend_name(self) -> str:
+        return "gloo"
+
+    def visible_devices_envvar(self) -> str:
+        return "CUDA_VISIBLE_DEVICES"  # Ray assigns the logical GPUs through it; torch (CPU build) ignores it
+
+    @contextlib.contextmanager
+    def nvtx_range(self, msg: str) -> Iterator[None]:
+        yield
+
+    def profiler_start(self) -> None:
+        return None
+
+    def profiler_stop(self) -> None:
+        return None
+
+    def ray_resource_name(self) -> str:
+        return "GPU"
+
+    def ray_noset_envvars(self) -> list[str]:
+        return ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES"]
+
+    def is_ipc_supported(self) -> bool:
+        return False
+
+    def cudart(self) -> Any:
+        return None
+
+
 def _register_platform() -> None:
+    """Register the CPU platform with verl, once per process."""
     from verl.plugin.platform import PlatformBase, PlatformRegistry
 
     if PlatformRegistry.get(PLATFORM) is not None:
         return
 
-    class PlatformSwerlCPU(PlatformBase):
+    class PlatformSwerlCPU(_CPUPlatformAnswers, PlatformBase):
         """verl's platform interface answered for CPU processes (see the module doc)."""
 
         device_name = "cpu"  # type: ignore[assignment]
         vendor_name = "swerl"  # type: ignore[assignment]
         device_module = CPU_DEVICE  # type: ignore[assignment]
-
-        def is_available(self) -> bool:
-            return True
-
-        def is_platform_available(self, use_smi_check: bool = False) -> bool:
-            return os.environ.get("VERL_PLATFORM") == PLATFORM  # never auto-detected: chosen explicitly
-
-        def current_device(self) -> Any:
-            # verl moves tensors with `.to(get_device_id())`; an int would mean "accelerator N" to torch,
-            # so answer like `torch.cpu.current_device()` does
-            return "cpu"
-
-        def device_count(self) -> int:
-            return 1
-
-        def set_device(self, device_index: int) -> None:
-            return None
-
-        def synchronize(self, device_index: int | None = None) -> None:
-            return None
-
-        def manual_seed(self, seed: int) -> None:
-            torch.manual_seed(seed)
-
-        def manual_seed_all(self, seed: int) -> None:
-            torch.manual_seed(seed)
-
-        def set_allocator_settings(self, settings: str) -> None:
-            return None
-
-        def empty_cache(self) -> None:
-            return None
-
-        def get_device_capability(self, device_index: int = 0) -> tuple[int | None, int | None]:
-            return None, None
-
-        def communication_backend_name(self) -> str:
-            return "gloo"
-
-        def visible_devices_envvar(self) -> str:
-            return "CUDA_VISIBLE_DEVICES"  # Ray assigns the logical GPUs through it; torch (CPU build) ignores it
-
-        @contextlib.contextmanager
-        def nvtx_range(self, msg: str) -> Iterator[None]:
-            yield
-
-        def profiler_start(self) -> None:
-            return None
-
-        def profiler_stop(self) -> None:
-            return None
-
-        def ray_resource_name(self) -> str:
-            return "GPU"
-
-        def ray_noset_envvars(self) -> list[str]:
-            return ["RAY_EXPERIMENTAL_NOSET_CUDA_VISIBLE_DEVICES"]
-
-        def is_ipc_supported(self) -> bool:
-            return False
-
-        def cudart(self) -> Any:
-            return None
 
     PlatformRegistry.register(platform=PLATFORM)(PlatformSwerlCPU)
 

@@ -78,6 +78,22 @@ def response_start(s: Sample) -> int:
     return int(hits[0]) if hits.size else max(s.num_tokens - 1, 1)
 
 
+def _checked_step(samples: Sequence[Sample], advantages: Sequence[float] | None,
+                  vocab_size: int | None) -> tuple[StepDenominators, list[int], bool]:
+    """Refuse a step verl would train wrongly on; return its denominators, each sample's rollout index, and
+    whether pi_old was recomputed (all samples or none: a mixed step would mix two ratio baselines)."""
+    if not samples:
+        raise DataError("update: no samples")
+    check_trainable(samples, vocab_size)
+    if advantages is not None and len(advantages) != len(samples):
+        raise DataError(f"advantages: got {len(advantages)} values for {len(samples)} samples")
+    den, ridx = StepDenominators.from_samples(samples)
+    recomputed = [s.old_logprobs is not None for s in samples]
+    if any(recomputed) and not all(recomputed):
+        raise DataError("old_logprobs: set on some samples of the step but not on all")
+    return den, ridx, all(recomputed)
+
+
 def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advantages: Sequence[float] | None = None,
                          loss_agg: str = "rollout-mean", pad_token_id: int = 0,
                          vocab_size: int | None = None, correction: str = "none",
@@ -91,15 +107,7 @@ def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advant
     non_tensor_batch: uid (verl's group key) = group_id, rollout_id, sample_index (j).
     meta_info: swerl_step (loss mode, rollout correction + whole-step denominators), temperature 1.0.
     """
-    if not samples:
-        raise DataError("update: no samples")
-    check_trainable(samples, vocab_size)
-    if advantages is not None and len(advantages) != len(samples):
-        raise DataError(f"advantages: got {len(advantages)} values for {len(samples)} samples")
-    den, ridx = StepDenominators.from_samples(samples)
-    recomputed = [s.old_logprobs is not None for s in samples]
-    if any(recomputed) and not all(recomputed):
-        raise DataError("old_logprobs: set on some samples of the step but not on all")
+    den, ridx, decoupled = _checked_step(samples, advantages, vocab_size)
     splits = {i: response_start(s) for i, s in enumerate(samples)}
     P = max((splits[i] for i in layout.rows if i >= 0), default=1)
     R = max((samples[i].num_tokens - splits[i] for i in layout.rows if i >= 0), default=1)
@@ -142,7 +150,7 @@ def samples_to_dataproto(samples: Sequence[Sample], layout: RowLayout, *, advant
     non_tensors = {"uid": np.array(uid, dtype=object), "group_id": np.array(uid, dtype=object),
                    "rollout_id": np.array(rollout_id, dtype=object), "sample_index": np.array(sample_j, dtype=object)}
     meta = {STEP_META: {"mode": loss_agg, "correction": correction, "threshold": float(threshold),
-                        "decoupled": all(recomputed), **denominators_to_meta(den)}, "temperature": 1.0}
+                        "decoupled": decoupled, **denominators_to_meta(den)}, "temperature": 1.0}
     return DataProto.from_dict(tensors=tensors, non_tensors=non_tensors, meta_info=meta)
 
 

@@ -104,65 +104,71 @@ def _fmt(value: object) -> str:
     return str(value)
 
 
-def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_dir: str | None = None) -> list[str]:
-    """Hydra overrides (`key=value`) of verl's `ppo_trainer` config for `recipe`, in application order.
+# verl's config sections that the overrides below address
+_ARR, _ACTOR, _ROLLOUT = "actor_rollout_ref", "actor_rollout_ref.actor", "actor_rollout_ref.rollout"
 
-    `model_path` replaces `recipe.model.path` (e.g. a local copy of the hub model);
-    `checkpoint_dir` is where verl writes sharded checkpoints.
-    """
-    m, v, t, a, r = recipe.model, recipe.verl, recipe.train, recipe.algorithm, recipe.rollout
-    if r.max_tokens >= m.max_context:
-        raise ConfigError(f"rollout.max_tokens={r.max_tokens} must be below model.max_context={m.max_context}")
-    sao = a.name == "sao"
-    if a.name not in ADV_ESTIMATORS and not sao:
-        raise ConfigError(f"algorithm.name {a.name!r}: the verl backend supports grpo, rloo and sao")
-    path = model_path or m.path
+
+def _actor_overrides(recipe: Recipe, path: str) -> list[tuple[str, object]]:
+    """The policy model and its optimizer step: one step over whole rollouts, swerl's registered policy loss."""
+    v, t, a = recipe.verl, recipe.train, recipe.algorithm
     low, high = (a.dis_eps_low, a.dis_eps_high) if a.policy_loss == "dis" else (a.clip_low, a.clip_high)
-    arr, actor, rollout = "actor_rollout_ref", "actor_rollout_ref.actor", "actor_rollout_ref.rollout"
-    kv: list[tuple[str, object]] = [
-        (f"{arr}.model.path", path),
-        (f"{arr}.model.use_remove_padding", True),
-        (f"{arr}.model.enable_gradient_checkpointing", v.gradient_checkpointing),
-        (f"{actor}.strategy", v.strategy),
-        (f"{actor}.fsdp_config.strategy", v.strategy),
-        (f"{actor}.fsdp_config.param_offload", v.param_offload),
-        (f"{actor}.fsdp_config.optimizer_offload", v.optimizer_offload),
-        (f"{actor}.fsdp_config.ulysses_sequence_parallel_size", v.ulysses_sp),
-        (f"{actor}.optim.lr", t.lr),
-        (f"{actor}.optim.weight_decay", t.weight_decay),
-        (f"{actor}.optim.clip_grad", t.grad_clip),
-        (f"{actor}.ppo_mini_batch_size", t.rollouts_per_step),
-        (f"{actor}.ppo_epochs", 1),
-        (f"{actor}.shuffle", False),
-        (f"{actor}.use_dynamic_bsz", True),
-        (f"{actor}.ppo_max_token_len_per_gpu", v.max_token_len_per_gpu),
-        (f"{actor}.policy_loss.loss_mode", POLICY_LOSSES[a.policy_loss]),
-        (f"{actor}.clip_ratio_low", low),
-        (f"{actor}.clip_ratio_high", high),
-        (f"{actor}.clip_ratio_c", a.clip_ratio_c if a.clip_ratio_c is not None else float("inf")),  # inf: dual-clip off
+    return [
+        (f"{_ARR}.model.path", path),
+        (f"{_ARR}.model.use_remove_padding", True),
+        (f"{_ARR}.model.enable_gradient_checkpointing", v.gradient_checkpointing),
+        (f"{_ACTOR}.strategy", v.strategy),
+        (f"{_ACTOR}.fsdp_config.strategy", v.strategy),
+        (f"{_ACTOR}.fsdp_config.param_offload", v.param_offload),
+        (f"{_ACTOR}.fsdp_config.optimizer_offload", v.optimizer_offload),
+        (f"{_ACTOR}.fsdp_config.ulysses_sequence_parallel_size", v.ulysses_sp),
+        (f"{_ACTOR}.optim.lr", t.lr),
+        (f"{_ACTOR}.optim.weight_decay", t.weight_decay),
+        (f"{_ACTOR}.optim.clip_grad", t.grad_clip),
+        (f"{_ACTOR}.ppo_mini_batch_size", t.rollouts_per_step),
+        (f"{_ACTOR}.ppo_epochs", 1),
+        (f"{_ACTOR}.shuffle", False),
+        (f"{_ACTOR}.use_dynamic_bsz", True),
+        (f"{_ACTOR}.ppo_max_token_len_per_gpu", v.max_token_len_per_gpu),
+        (f"{_ACTOR}.policy_loss.loss_mode", POLICY_LOSSES[a.policy_loss]),
+        (f"{_ACTOR}.clip_ratio_low", low),
+        (f"{_ACTOR}.clip_ratio_high", high),
+        (f"{_ACTOR}.clip_ratio_c", a.clip_ratio_c if a.clip_ratio_c is not None else float("inf")),  # inf: dual-clip off
         # entropy is a metric here (coefficient 0): chunked and recomputed in backward, so no full
         # tokens x vocabulary softmax is kept for the update (the plan counts one chunk)
-        (f"{actor}.entropy_from_logits_with_chunking", True),
-        (f"{actor}.entropy_checkpointing", True),
-        (f"{actor}.loss_agg_mode", VERL_AGG[a.loss_agg]),
-        (f"{actor}.entropy_coeff", 0),
-        (f"{actor}.use_kl_loss", False),
-        (f"{rollout}.name", v.rollout_engine),
-        (f"{rollout}.mode", "async"),
-        (f"{rollout}.tensor_model_parallel_size", v.rollout_tp),
-        (f"{rollout}.gpu_memory_utilization", v.rollout_gpu_memory_utilization),
-        (f"{rollout}.temperature", r.temperature),
-        (f"{rollout}.n", r.n_per_task),
-        (f"{rollout}.max_model_len", m.max_context),
-        (f"{rollout}.prompt_length", m.max_context - r.max_tokens),
-        (f"{rollout}.response_length", r.max_tokens),
-        (f"{rollout}.free_cache_engine", True),
-        (f"{rollout}.calculate_log_probs", True),
-        (f"{rollout}.logprobs_mode", "raw_logprobs"),
-        (f"{rollout}.log_prob_use_dynamic_bsz", True),
-        (f"{rollout}.log_prob_max_token_len_per_gpu", v.max_token_len_per_gpu),
-        (f"{rollout}.checkpoint_engine.backend", "naive"),
-        *engine_kwargs(recipe),
+        (f"{_ACTOR}.entropy_from_logits_with_chunking", True),
+        (f"{_ACTOR}.entropy_checkpointing", True),
+        (f"{_ACTOR}.loss_agg_mode", VERL_AGG[a.loss_agg]),
+        (f"{_ACTOR}.entropy_coeff", 0),
+        (f"{_ACTOR}.use_kl_loss", False),
+    ]
+
+
+def _rollout_overrides(recipe: Recipe) -> list[tuple[str, object]]:
+    """verl's rollout replicas: async, sized by the recipe's context split, logging raw log-probs."""
+    m, v, r = recipe.model, recipe.verl, recipe.rollout
+    return [
+        (f"{_ROLLOUT}.name", v.rollout_engine),
+        (f"{_ROLLOUT}.mode", "async"),
+        (f"{_ROLLOUT}.tensor_model_parallel_size", v.rollout_tp),
+        (f"{_ROLLOUT}.gpu_memory_utilization", v.rollout_gpu_memory_utilization),
+        (f"{_ROLLOUT}.temperature", r.temperature),
+        (f"{_ROLLOUT}.n", r.n_per_task),
+        (f"{_ROLLOUT}.max_model_len", m.max_context),
+        (f"{_ROLLOUT}.prompt_length", m.max_context - r.max_tokens),
+        (f"{_ROLLOUT}.response_length", r.max_tokens),
+        (f"{_ROLLOUT}.free_cache_engine", True),
+        (f"{_ROLLOUT}.calculate_log_probs", True),
+        (f"{_ROLLOUT}.logprobs_mode", "raw_logprobs"),
+        (f"{_ROLLOUT}.log_prob_use_dynamic_bsz", True),
+        (f"{_ROLLOUT}.log_prob_max_token_len_per_gpu", v.max_token_len_per_gpu),
+        (f"{_ROLLOUT}.checkpoint_engine.backend", "naive"),
+    ]
+
+
+def _algorithm_overrides(recipe: Recipe, sao: bool) -> list[tuple[str, object]]:
+    """The advantage estimator (swerl's registered ones; SAO's critic) and the trainer's placement and naming."""
+    v, a = recipe.verl, recipe.algorithm
+    return [
         ("algorithm.adv_estimator", "gae" if sao else ADV_ESTIMATORS[a.name]),  # SAO: swerl runs its own linked GAE
         ("algorithm.gamma", a.gamma),
         ("algorithm.lam", a.lam),
@@ -177,37 +183,66 @@ def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_
         ("trainer.logger", ["console"]),
         ("trainer.critic_warmup", a.critic_warmup_steps if sao else 0),
     ]
+
+
+def _lora_overrides(recipe: Recipe) -> list[tuple[str, object]]:
+    """model.lora -> verl's own LoRA settings (docs/algorithms.md sec. 12); verl has no dropout knob."""
+    lora = recipe.model.lora
+    if lora.dropout:
+        raise ConfigError(f"model.lora.dropout={lora.dropout}: the verl backend has no LoRA dropout (use 0)")
+    return [(f"{_ARR}.model.lora_rank", lora.rank), (f"{_ARR}.model.lora_alpha", lora.alpha),
+            (f"{_ARR}.model.target_modules", list(lora.target_modules))]
+
+
+def _critic_overrides(recipe: Recipe, path: str) -> list[tuple[str, object]]:
+    """SAO's critic: the policy's model and sharding, its own learning rate and number of updates per step."""
+    v, t, a = recipe.verl, recipe.train, recipe.algorithm
+    return [
+        ("critic.strategy", v.strategy),
+        ("critic.fsdp.strategy", v.strategy),
+        ("critic.model.path", path),
+        ("critic.model.enable_gradient_checkpointing", v.gradient_checkpointing),
+        ("critic.model.use_remove_padding", True),
+        ("critic.fsdp.param_offload", v.param_offload),
+        ("critic.fsdp.optimizer_offload", v.optimizer_offload),
+        ("critic.fsdp.ulysses_sequence_parallel_size", v.ulysses_sp),
+        ("critic.fsdp.use_orig_params", True),
+        ("critic.optim.lr", a.value_lr),
+        ("critic.optim.weight_decay", t.weight_decay),
+        ("critic.optim.clip_grad", t.grad_clip),
+        ("critic.ppo_epochs", a.critic_updates),
+        ("critic.shuffle", False),
+        ("critic.use_dynamic_bsz", True),
+        ("critic.ppo_max_token_len_per_gpu", v.max_token_len_per_gpu),
+        ("critic.loss_agg_mode", VERL_AGG[a.loss_agg]),
+    ]
+
+
+def verl_overrides(recipe: Recipe, *, model_path: str | None = None, checkpoint_dir: str | None = None) -> list[str]:
+    """Hydra overrides (`key=value`) of verl's `ppo_trainer` config for `recipe`, in application order.
+
+    `model_path` replaces `recipe.model.path` (e.g. a local copy of the hub model);
+    `checkpoint_dir` is where verl writes sharded checkpoints.
+    """
+    m, v, t, a, r = recipe.model, recipe.verl, recipe.train, recipe.algorithm, recipe.rollout
+    if r.max_tokens >= m.max_context:
+        raise ConfigError(f"rollout.max_tokens={r.max_tokens} must be below model.max_context={m.max_context}")
+    sao = a.name == "sao"
+    if a.name not in ADV_ESTIMATORS and not sao:
+        raise ConfigError(f"algorithm.name {a.name!r}: the verl backend supports grpo, rloo and sao")
+    path = model_path or m.path
+    kv: list[tuple[str, object]] = [*_actor_overrides(recipe, path), *_rollout_overrides(recipe),
+                                    *engine_kwargs(recipe), *_algorithm_overrides(recipe, sao)]
     if v.rollout_engine == "vllm" and t.device == "cpu":
         kv += cpu_vllm_overrides(recipe)
     if v.rollout_engine == "swerl":  # swerl's embedded engine as verl's replica (`replica.py`): seed, CPU threads
-        kv += [(f"++{rollout}.engine_kwargs.swerl.seed", t.seed), (f"++{rollout}.engine_kwargs.swerl.threads", t.threads)]
+        kv += [(f"++{_ROLLOUT}.engine_kwargs.swerl.seed", t.seed), (f"++{_ROLLOUT}.engine_kwargs.swerl.threads", t.threads)]
     if checkpoint_dir:
         kv.append(("trainer.default_local_dir", checkpoint_dir))
-    if m.lora.rank:  # model.lora -> verl's own LoRA settings (docs/algorithms.md sec. 12); verl has no dropout knob
-        if m.lora.dropout:
-            raise ConfigError(f"model.lora.dropout={m.lora.dropout}: the verl backend has no LoRA dropout (use 0)")
-        kv += [(f"{arr}.model.lora_rank", m.lora.rank), (f"{arr}.model.lora_alpha", m.lora.alpha),
-               (f"{arr}.model.target_modules", list(m.lora.target_modules))]
+    if m.lora.rank:
+        kv += _lora_overrides(recipe)
     if sao:
-        kv += [
-            ("critic.strategy", v.strategy),
-            ("critic.fsdp.strategy", v.strategy),
-            ("critic.model.path", path),
-            ("critic.model.enable_gradient_checkpointing", v.gradient_checkpointing),
-            ("critic.model.use_remove_padding", True),
-            ("critic.fsdp.param_offload", v.param_offload),
-            ("critic.fsdp.optimizer_offload", v.optimizer_offload),
-            ("critic.fsdp.ulysses_sequence_parallel_size", v.ulysses_sp),
-            ("critic.fsdp.use_orig_params", True),
-            ("critic.optim.lr", a.value_lr),
-            ("critic.optim.weight_decay", t.weight_decay),
-            ("critic.optim.clip_grad", t.grad_clip),
-            ("critic.ppo_epochs", a.critic_updates),
-            ("critic.shuffle", False),
-            ("critic.use_dynamic_bsz", True),
-            ("critic.ppo_max_token_len_per_gpu", v.max_token_len_per_gpu),
-            ("critic.loss_agg_mode", VERL_AGG[a.loss_agg]),
-        ]
+        kv += _critic_overrides(recipe, path)
     return [f"{k}={_fmt(val)}" for k, val in kv] + list(v.overrides)
 
 
