@@ -48,7 +48,6 @@ class SandboxGrader:
         self.name = f"sandbox-{getattr(sandbox, 'name', 'custom')}"
 
     def grade(self, inst: EvalInstance, patch: str, *, attempt: int, model_name: str, patch_sha: str) -> GradeRecord:
-        from swerl.sandbox.base import SandboxError
         from swerl.sandbox.grade import grade as sandbox_grade
 
         t0 = time.monotonic()
@@ -60,8 +59,12 @@ class SandboxGrader:
                 res = sandbox_grade(self.sandbox, inst.task(), patch, timeout_s=self.timeout_s)
             else:
                 res = self.sandbox.grade(inst.task(), patch)
-        except SandboxError as exc:
-            return GradeRecord(**base, outcome="infra_failure", error=f"{type(exc).__name__}: {exc}",
+        except Exception as exc:  # one prediction never aborts the run: the rollout runner's rule decides the kind
+            from swerl.rollout.classify import classify_grading_exception
+
+            kind = classify_grading_exception(exc)
+            return GradeRecord(**base, outcome="infra_failure" if kind == "infra" else "error",
+                               error=f"grading failed: {type(exc).__name__}: {exc}"[:1000],
                                duration_s=time.monotonic() - t0)
         if res.error_kind == "infra":  # the grading sandbox failed: graded again on resume
             return GradeRecord(**base, outcome="infra_failure", error=res.error, duration_s=time.monotonic() - t0)

@@ -63,6 +63,25 @@ def classify_exception(exc: BaseException) -> ErrorKind:
     return "infra"
 
 
+def classify_grading_exception(exc: BaseException) -> ErrorKind:
+    """An exception out of grading the agent's patch. Grading handles agent-made data (patch, tree, test output),
+    so anything but a named infrastructure failure is the agent's (reward 0): a patch that crashes the grader
+    must never buy a retry. Named: the sandbox failing (`SandboxError`), a task or config problem (`SwerlError`
+    `DataError`/`ConfigError`), the host out of disk or memory."""
+    import errno
+
+    from swerl.errors import ConfigError, DataError
+    from swerl.sandbox.base import SandboxError
+
+    if isinstance(exc, _agent_fault_types()):
+        return "agent"
+    if isinstance(exc, (SandboxError, DataError, ConfigError, MemoryError)):
+        return "infra"
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.ENOMEM):
+        return "infra"
+    return "agent"
+
+
 def classify_exit(exit_status: str) -> ErrorKind | None:
     """mini-swe-agent's exit status of a run that ended normally: None (submitted) or 'agent'."""
     return None if exit_status == "Submitted" else "agent"

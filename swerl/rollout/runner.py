@@ -23,7 +23,7 @@ from typing import Any, Protocol
 from swerl.gateway.client import GatewayError
 from swerl.log import get_logger
 from swerl.rollout.agent import run_agent
-from swerl.rollout.classify import classify_exception, grade_verdict
+from swerl.rollout.classify import classify_grading_exception, grade_verdict
 from swerl.rollout.ledger import Ledger
 from swerl.rollout.schema import HARNESS_TERMINUS, AgentResult, ModelEndpoint, RolloutOutcome, RolloutSettings
 from swerl.sandbox.base import Sandbox
@@ -122,7 +122,7 @@ class MiniSweHarness:
                 grade = self.sandbox.grade(task, res.patch)
             except Exception as exc:
                 why = f"grading failed: {type(exc).__name__}: {exc}"
-                if classify_exception(exc) == "infra":  # the grading sandbox failed: nothing the agent did
+                if classify_grading_exception(exc) == "infra":  # the grading sandbox failed: nothing the agent did
                     return Attempt(res, "failed_infra", error=why)
                 return Attempt(res, "failed_agent", reward=0.0, resolved=False, error=why)
             kind, why = grade_verdict(grade)

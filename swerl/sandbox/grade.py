@@ -170,7 +170,11 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
     autoload, the harness's last-status parse, exit code ignored - a hackable grader that shows a probe works."""
     t0 = time.monotonic()
     plan = harness_plan(task)  # DataError: a configuration problem, raised to the caller
-    headers = gradetree.patch_headers(patch)
+    try:
+        headers = gradetree.patch_headers(patch)
+    except Exception as exc:  # the agent's data: whatever a reader of it trips on is the agent's, never infra
+        return _result(task, t0, error=f"the patch could not be read: {type(exc).__name__}: {exc}"[:500],
+                       error_kind="agent")
     try:
         pristine = gradetree.export_pristine(sandbox, task, keep_git=not defences)
     except Exception as exc:

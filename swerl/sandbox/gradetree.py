@@ -308,12 +308,14 @@ def _apply(pristine: Path, dest: Path, data: bytes, patch: str, lim: TreeLimits)
 
 def patch_headers(patch: str) -> dict[str, int]:
     """Every path any header of the diff names (anywhere, also after hunks) -> number of hunks after it.
-    Reporting only (what the patch did is decided by the tree diff); never raises."""
-    from swerl.sandbox.patch import _strip_prefix, _unquote
+    Reporting only (what the patch did is decided by the tree diff). A hunk's lines are consumed by its header's
+    counts, as `git apply` reads them, so file content that looks like a header (`++ x` added = `+++ x`) is
+    content; never raises (agent data)."""
+    from swerl.sandbox.patch import _strip_prefix, _unquote, outside_hunks
 
     paths: dict[str, int] = {}
     current: list[str] = []
-    for line in patch.splitlines():
+    for line in outside_hunks(patch.splitlines()):
         p: str | None = None
         if line.startswith(("--- ", "+++ ")):
             p = _strip_prefix(line[4:])

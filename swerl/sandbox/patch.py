@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
 from swerl.log import get_logger
@@ -71,10 +71,32 @@ def protected_reason(path: str, test_files: set[str] | None = None) -> str | Non
     return None
 
 
+_C_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+_C_QUOTED = re.compile(r'\\([0-7]{3}|[abtnvfr"\\])')
+
+
+def _bytes(text: str) -> bytes:
+    try:
+        return text.encode("utf-8", "surrogateescape")  # the bytes a non-UTF-8 name was read from
+    except UnicodeEncodeError:  # another lone surrogate: keep it visible
+        return text.encode("utf-8", "backslashreplace")
+
+
 def _unquote(path: str) -> str:
+    """git's C quoting undone (octal bytes, `\\t`-style escapes); total on any text an agent can write: an
+    escape git never emits (`\\N`, `\\u0100`) stays as written, never an exception on the host."""
     path = path.strip()
-    if path.startswith('"') and path.endswith('"'):
-        path = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape").encode("latin-1").decode("utf-8", "replace")
+    if len(path) >= 2 and path.startswith('"') and path.endswith('"'):
+        out = bytearray()
+        pos = 0
+        body = path[1:-1]
+        for m in _C_QUOTED.finditer(body):
+            out += _bytes(body[pos:m.start()])
+            esc = m.group(1)
+            out.append(int(esc, 8) & 0xFF if len(esc) == 3 else _C_ESCAPES[esc])  # \777: git never writes it
+            pos = m.end()
+        out += _bytes(body[pos:])
+        path = out.decode("utf-8", "replace")
     return path
 
 
@@ -88,14 +110,13 @@ def _strip_prefix(path: str) -> str | None:
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
-def _paths_of(chunk: list[str]) -> set[str]:
-    """All paths a per-file diff section names (old and new; renames/copies included) - also file headers that
-    follow a hunk: `git apply` starts a new file at a `---`/`+++` pair once the hunk's line counts are used up."""
-    paths: set[str] = set()
+def outside_hunks(lines: Iterable[str]) -> Iterator[str]:
+    """The lines of a diff that are not hunk content, hunk headers included. A hunk's lines are consumed by its
+    header's counts, as `git apply` reads them: content that looks like a header (an added `++ x` is `+++ x`)
+    stays content, and a `---`/`+++` pair after a used-up hunk starts a new file."""
     old_left = new_left = 0
-    binary = False
-    for line in chunk:
-        if old_left > 0 or new_left > 0:  # inside a hunk: consume its lines by the header's counts
+    for line in lines:
+        if old_left > 0 or new_left > 0:  # inside a hunk
             tag = line[:1]
             if tag in (" ", "\n", ""):
                 old_left, new_left = old_left - 1, new_left - 1
@@ -103,12 +124,22 @@ def _paths_of(chunk: list[str]) -> set[str]:
                 old_left -= 1
             elif tag == "+":
                 new_left -= 1
-            elif tag == "\\":
-                pass
-            else:
+            elif tag != "\\":
                 old_left = new_left = 0
             if old_left > 0 or new_left > 0 or tag in ("-", "+", " ", "\\"):
                 continue
+        if (m := _HUNK.match(line)) is not None:
+            old_left = int(m.group(1)) if m.group(1) is not None else 1
+            new_left = int(m.group(2)) if m.group(2) is not None else 1
+        yield line
+
+
+def _paths_of(chunk: list[str]) -> set[str]:
+    """All paths a per-file diff section names (old and new; renames/copies included) - also file headers that
+    follow a hunk (`outside_hunks`)."""
+    paths: set[str] = set()
+    binary = False
+    for line in outside_hunks(chunk):
         if binary and not line.startswith(("diff --git ", "--- ", "+++ ")):
             continue
         if line.startswith(("--- ", "+++ ")):
@@ -120,9 +151,6 @@ def _paths_of(chunk: list[str]) -> set[str]:
             paths.add(_unquote(line.split(" ", 2)[2].rstrip("\n")))
         elif line.startswith("GIT binary patch"):
             binary = True
-        elif (m := _HUNK.match(line)) is not None:
-            old_left = int(m.group(1)) if m.group(1) is not None else 1
-            new_left = int(m.group(2)) if m.group(2) is not None else 1
     if not paths:
         header = chunk[0].rstrip("\n")[len("diff --git "):]
         if header.startswith('"'):

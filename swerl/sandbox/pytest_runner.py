@@ -109,12 +109,75 @@ def _start(spec: dict, closer) -> tuple:
         os._exit(3)
 
 
+_CHILD_BOOT = """import os as _os
+
+
+def _swerl_child_guard():
+    import importlib.util
+    import json
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    with open(_os.path.join(here, "child.json")) as fh:
+        cfg = json.load(fh)
+    loc = importlib.util.spec_from_file_location("_swerl_guard", cfg["guard"])
+    mod = importlib.util.module_from_spec(loc)
+    loc.loader.exec_module(mod)
+    fd = _os.open(_os.path.join(here, "findings.txt"), _os.O_WRONLY | _os.O_APPEND | _os.O_CREAT, 0o600)
+
+    def emit(kind, data, _fd=fd, _write=_os.write):
+        if kind == "finding":
+            _write(_fd, (str(data).replace(chr(10), " ")[:1000] + chr(10)).encode("utf-8", "replace"))
+
+    guard = mod.Guard(cfg["workdir"], cfg["changed"], cfg["tests"], cfg["private"], emit)
+    guard.armed = True
+    guard.install()
+
+
+_swerl_child_guard()
+del _swerl_child_guard
+"""
+
+
+def _child_guard(spec: dict) -> int:
+    """Every Python process the tests start gets the same guard, installed by a `sitecustomize` before its main
+    module runs (the child's PYTHONPATH names its directory): changed code in `python -m pkg` may not read the test
+    files (hidden ones included), the launcher's files or /proc, start processes, or reach frames either. Its
+    findings are appended to a file the launcher reads at the end through a descriptor opened now (the file is
+    private to both guards: no changed code opens, truncates or moves it). The file can only add findings, never
+    remove one, so the channel needs no key. Returns that descriptor."""
+    import tempfile
+
+    here = tempfile.mkdtemp(prefix="swerl-child-")
+    private = [*spec.get("private", []), here + "/child.json", here + "/findings.txt", here + "/sitecustomize.py"]
+    cfg = {"guard": os.path.join(os.path.dirname(os.path.abspath(__file__)), "swerl_guard.py"),
+           "workdir": spec["workdir"], "changed": spec.get("changed", []), "tests": spec.get("tests", []),
+           "private": private}
+    for name, text in (("child.json", json.dumps(cfg)), ("sitecustomize.py", _CHILD_BOOT)):
+        with open(os.path.join(here, name), "w") as fh:
+            fh.write(text)
+    fd = os.open(os.path.join(here, "findings.txt"), os.O_RDONLY | os.O_CREAT, 0o600)
+    spec["private"] = private
+    os.environ["PYTHONPATH"] = here
+    return fd
+
+
+def _child_findings(guard, fd: int) -> None:
+    """What the tests' child processes found, as the launcher's own findings (read once, at the end)."""
+    try:
+        data = os.read(fd, 1 << 20)
+    except OSError:
+        return
+    lines = data.decode("utf-8", "replace").splitlines()
+    for line in dict.fromkeys(x for x in lines if x.strip()):
+        guard.record("in a process the tests started: " + line[:1000])
+
+
 def main() -> None:
     spec = _read_spec(sys.argv[1])
     _nondumpable()
     for name in _ENV_DROP:
         os.environ.pop(name, None)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    children = _child_guard(spec)
     workdir = spec["workdir"]
     os.chdir(workdir)
     sys.dont_write_bytecode = True
@@ -129,6 +192,7 @@ def main() -> None:
             final["rc"] = guard.run_pytest(spec.get("args", []), witness)
         for change in seal_changes(sealed):
             guard.record(f"launcher state changed during the run: {change}")
+        _child_findings(guard, children)
     except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
         final["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:

@@ -38,7 +38,11 @@ FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code
                          "f_globals", "gi_code", "cr_code", "__defaults__", "__kwdefaults__"})
 FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__")  # what a function holds that others may not read
 PASSTHROUGH = frozenset({"inspect.py", "traceback.py", "dis.py", "linecache.py", "tokenize.py", "types.py"})
-WATCHED = PROCESS | REACH | CODE | {"sys._getframe", "object.__getattr__", "open", "pickle.find_class",
+# Path operations that change a file without opening it: on a protected test file, conftest or the launcher's files
+# they are what a write would be (a test replaced before collection, a record moved away).
+MOVES = frozenset({"os.rename", "os.remove", "os.rmdir", "os.link", "os.symlink", "os.truncate", "os.chmod",
+                   "os.chown", "os.utime", "shutil.copyfile", "shutil.move", "shutil.rmtree"})
+WATCHED = PROCESS | REACH | CODE | MOVES | {"sys._getframe", "object.__getattr__", "open", "pickle.find_class",
                                     "sys.addaudithook", "object.__setattr__", "object.__delattr__"}
 # Writes that change what already-defined code does: a function's code, an object's or a class's type.
 REWIRES = frozenset({"__code__", "__class__", "__bases__", "__defaults__", "__kwdefaults__"})
@@ -440,6 +444,22 @@ class Guard:
             return self._open(args)
         if event == "pickle.find_class":
             return self._unpickle(args)
+        if event in MOVES:
+            return self._move(event, args)
+        return None
+
+    def _move(self, event: str, args: tuple):
+        """`os.replace(tmp, "tests/test_x.py")` or a removal of a protected file: a write without `open`."""
+        for path in args[:2]:
+            if isinstance(path, bytes):
+                path = os.fsdecode(path)
+            if not isinstance(path, str):
+                continue
+            full, ident = self._target(path)
+            if full in self.private or self._hot(full, ident):
+                f = self._changed_frame()
+                if f:
+                    return f"{event} {full} from {self._where(f)}"
         return None
 
     def _unasked(self, event: str, args: tuple):

@@ -1227,12 +1227,30 @@ class _AssertCompares(ast.NodeTransformer):
 _TRUTH_ASSERTS = ("assertTrue", "assertFalse", "assert_", "failUnless", "failIf")
 
 
+def _fails(stmt: ast.stmt) -> bool:
+    """A statement that fails the test: `raise ...`, `pytest.fail(...)`, `self.fail(...)`, `fail(...)`."""
+    if isinstance(stmt, ast.Raise):
+        return True
+    call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+    name = call.func.attr if call is not None and isinstance(call.func, ast.Attribute) else \
+        call.func.id if call is not None and isinstance(call.func, ast.Name) else ""
+    return name == "fail"
+
+
 class _StrictCompare(ast.NodeTransformer):
     """Only the asserts of a test module, and the comparison handed to `self.assertTrue(...)`/`assertFalse(...)`:
     its other comparisons (helpers' logic, fixtures) keep their own meaning."""
 
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _AssertCompares().visit(node.test)
+        return node
+
+    def visit_If(self, node: ast.If) -> ast.If:
+        """`if got != 5: pytest.fail(...)` / `raise AssertionError`: an assert in another spelling, judged as one.
+        Only where a branch fails the test: other ifs in tests keep their own meaning."""
+        self.generic_visit(node)
+        if any(_fails(stmt) for stmt in node.body + node.orelse):
+            node.test = _AssertCompares().visit(node.test)
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
@@ -1344,10 +1362,20 @@ def _wrap_unittest(frozen: dict) -> None:
     import unittest
 
     case = unittest.TestCase
+    before = dict(vars(case))
+    _wrap_equal_and_member(case, frozen)
+    _wrap_order_and_almost(case, frozen)
+    _wrap_count_and_subset(case, frozen)
+    _rebind_aliases(case, before)
 
-    def fail(self, msg, what):
-        raise self.failureException(msg or what)
 
+def _fail(self, msg, what):
+    raise self.failureException(msg or what)
+
+
+def _wrap_equal_and_member(case, frozen: dict) -> None:
+    """`assertEqual` and its typed variants, `assertNotEqual`, `assertIn`/`assertNotIn`."""
+    fail = _fail
     for name in (*_UNITTEST_EQUAL, "assertNotEqual"):
         def equal(self, first, second, *args, _orig=getattr(case, name), _cmp=frozen["compare"],
                   _ne=name == "assertNotEqual", _fail=fail, **kwargs):
@@ -1365,6 +1393,11 @@ def _wrap_unittest(frozen: dict) -> None:
             return None if judged else _fail(self, msg, f"{item!r} {'not in' if _neg else 'in'} {container!r}")
         member.__name__ = member.__qualname__ = name
         setattr(case, name, member)
+
+
+def _wrap_order_and_almost(case, frozen: dict) -> None:
+    """`assertLess` and the other orderings; `assertAlmostEqual`/`assertNotAlmostEqual` on committed numbers."""
+    fail = _fail
     for name, op in _UNITTEST_ORDER.items():
         def ordered(self, a, b, msg=None, _orig=getattr(case, name), _order=frozen["order"], _op=op, _fail=fail):
             judged = _order(a, b, _op) is True
@@ -1391,6 +1424,10 @@ def _wrap_unittest(frozen: dict) -> None:
         almost.__name__ = almost.__qualname__ = name
         setattr(case, name, almost)
 
+
+
+def _wrap_count_and_subset(case, frozen: dict) -> None:
+    """`assertCountEqual` on each side's own items; `assertDictContainsSubset` (Python < 3.12) key by key."""
     def count_equal(self, first, second, msg=None, _orig=case.assertCountEqual, _snapshot=frozen.get("_snapshot", _snapshot),
                     _pure=frozen.get("_pure", _pure), _record=frozen.get("_record", _record),
                     _state=frozen.get("_STATE", _STATE), _none=frozen.get("_NO_VALUE", _NO_VALUE)):
@@ -1409,6 +1446,33 @@ def _wrap_unittest(frozen: dict) -> None:
                     raise self.failureException(msg or f"{first!r} vs {second!r}")
     count_equal.__name__ = count_equal.__qualname__ = "assertCountEqual"
     case.assertCountEqual = count_equal
+    if hasattr(case, "assertDictContainsSubset"):
+        def subset(self, expected, actual, msg=None, _orig=case.assertDictContainsSubset, _cmp=frozen["compare"],
+                   _fail=_fail):
+            _orig(self, expected, actual, msg)  # unittest says yes: each value must say it too, by the == rules
+            for key, value in expected.items():
+                if _cmp(actual[key], value, False, 0) is not True:
+                    _fail(self, msg, f"{key!r}: {actual[key]!r} vs {value!r}")
+        subset.__name__ = subset.__qualname__ = "assertDictContainsSubset"
+        case.assertDictContainsSubset = subset
+
+
+def _rebind_aliases(case, before: dict) -> None:
+    """unittest's deprecated aliases (`assertEquals`, `failUnlessEqual`, ... on Python < 3.12) are closures over the
+    methods as they were when the class was made: each one that holds a method replaced above is rebound to its
+    replacement, so every spelling of a judged assert is judged. Found by what the alias holds, not by a list."""
+    replaced = {id(old): vars(case)[name] for name, old in before.items() if vars(case).get(name) is not old}
+    for name, alias in before.items():
+        if not callable(alias) or vars(case).get(name) is not alias:  # replaced above: it is judged itself
+            continue
+        for cell in getattr(alias, "__closure__", None) or ():
+            try:
+                held = cell.cell_contents
+            except ValueError:  # an empty cell
+                continue
+            if id(held) in replaced:
+                setattr(case, name, replaced[id(held)])
+                break
 
 
 def _uncached_tests(guard) -> None:

@@ -12,6 +12,7 @@ patched file has *more* of than the pristine one count (multisets), so code alre
 from __future__ import annotations
 
 import ast
+import hashlib
 import re
 import time
 from collections import Counter
@@ -54,21 +55,29 @@ def features(source: bytes | str, own: str | None = None, context: ScanContext |
     tree = ast.parse(source)
     v.alias = _aliases(tree)
     v.visit(tree)
-    for feat in _answering_values(tree):
+    for feat in _answering_values(tree) + _judging_code(tree):
         v.add(feat)
     return v.found
 
 
+_VALUE_BASES = {"int": int, "float": float, "complex": complex, "str": str, "bytes": bytes, "bool": bool, "tuple": tuple,
+                "list": list, "dict": dict, "set": set, "frozenset": frozenset}
+# what a value subclass may define without answering for its base: construction, representation, pickling
+_NOT_ANSWERS = frozenset({"__new__", "__init__", "__repr__", "__str__", "__format__", "__reduce__", "__reduce_ex__",
+                          "__getnewargs__", "__getnewargs_ex__", "__getstate__", "__setstate__", "__init_subclass__",
+                          "__class_getitem__", "__sizeof__", "__copy__", "__deepcopy__", "__doc__", "__module__",
+                          "__hash__", "__slots__"})
 _VALUE_TYPES = frozenset({"int", "float", "complex", "str", "bytes", "bool", "tuple", "list", "dict", "set",
                           "frozenset", "Decimal", "Fraction"})
 _ANSWERS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__contains__"})
 
 
 def _answering_values(tree: ast.AST) -> list[str]:
-    """Classes that subclass a builtin value type and define its comparison (`class _N(int): __eq__ = ...`): a
-    value that equals, orders or holds whatever it is asked about, wherever the comparison happens (a library's
-    assert helper, `assertIs(x == y, True)`, a comparison in a fixture) - the witness judges only what reaches it.
-    An honest fix has no use for one; a class already in the pristine file is not new."""
+    """Classes that subclass a builtin value type and define its comparison or any other method of the base
+    (`class _N(int): __eq__ = ...`, `class T(str): def startswith(...)`): a value that equals, orders, holds or
+    starts with whatever it is asked about, wherever the question is asked (a library's assert helper,
+    `assertIs(x == y, True)`, `assert s.startswith(k)`) - the witness judges only what reaches it. An honest fix
+    has no use for one; a class already in the pristine file is not new."""
     out = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef):
@@ -76,10 +85,35 @@ def _answering_values(tree: ast.AST) -> list[str]:
         bases = {b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "" for b in node.bases}
         named = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         named |= {t.id for n in node.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
-        hit = sorted(named & _ANSWERS)
-        if bases & _VALUE_TYPES and hit:
+        base_methods = set().union(*(dir(_VALUE_BASES[b]) for b in bases if b in _VALUE_BASES)) - _NOT_ANSWERS
+        hit = sorted(named & (_ANSWERS | base_methods)) if bases & _VALUE_TYPES else []
+        if hit:
             out.append(f"class {node.name} subclasses builtin {sorted(bases & _VALUE_TYPES)[0]} and defines "
-                       f"{', '.join(hit)} (a value that answers comparisons itself)")
+                       f"{', '.join(hit)} (a value that answers questions about itself)")
+    return out
+
+
+_JUDGE_NAME = re.compile(r"^(assert_|assert[A-Z]|fail[A-Z_]|_assert_)")
+_TYPE_CHECKS = frozenset({"__subclasscheck__", "__instancecheck__"})
+
+
+def _judging_code(tree: ast.AST) -> list[str]:
+    """Code that decides a verdict rather than computes a result: an assertion helper (`assert_close`,
+    `assertEqual` on a project TestCase) and a metaclass's type check (`__subclasscheck__` makes
+    `pytest.raises(ProjectError)` accept any exception). Each is keyed by its body, so adding one or changing
+    one is new (a loosened tolerance, a check that always says yes); one the patch left alone is not."""
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if _JUDGE_NAME.match(node.name):
+            what = "an assertion helper"
+        elif node.name in _TYPE_CHECKS:
+            what = "a type check"
+        else:
+            continue
+        body = hashlib.sha1(ast.dump(node).encode()).hexdigest()[:8]
+        out.append(f"defines or changes {what} {node.name} (body {body})")
     return out
 
 

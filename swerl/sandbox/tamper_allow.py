@@ -42,7 +42,8 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "fspath", "fsencode", "fsdecode", "PathLike", "environ", "getenv", "listdir", "scandir", "walk", "stat",
         "lstat", "cpu_count", "makedirs", "mkdir", "remove", "unlink", "rmdir", "strerror", "error", "SEEK_SET",
         "SEEK_CUR", "SEEK_END", "get_terminal_size", "urandom", "getpid", "access", "F_OK", "R_OK", "W_OK", "X_OK",
-        "DirEntry", "stat_result", "terminal_size", "getlogin", "umask",
+        "DirEntry", "stat_result", "terminal_size", "getlogin", "umask", "replace", "rename", "fsync", "getuid",
+        "getgid", "geteuid", "getegid",  # an atomic or durable write; the guard watches what they touch (MOVES)
     }),
     "os.environ": frozenset({"get", "copy", "items", "keys", "values"}),
     "sys": frozenset({

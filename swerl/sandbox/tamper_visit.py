@@ -79,6 +79,7 @@ class Features(ast.NodeVisitor):
         self.scopes: list[tuple[str, set[str]]] = []
         self.called: set[int] = set()  # ids of nodes that are the function of a call the call check vetted
         self.done: set[int] = set()  # ids of Name nodes a call check already judged
+        self.vetted: set[int] = set()  # ids of `sys.modules` in a membership test of a literal name
 
 
     def add(self, finding: str | None) -> None:
@@ -257,7 +258,22 @@ class Features(ast.NodeVisitor):
         if (store and last in A.STORE_WORDS) or (store and last.startswith("__") and last.endswith("__") and last not in A.DUNDERS_STORABLE):
             self.add(f"assigns .{last}")
 
+    def _literal_module_read(self, node: ast.AST, key: ast.AST | None) -> None:
+        """`"numpy" in sys.modules` (is a library already loaded?) is a yes or no, nothing reachable: allowed. Any
+        read that returns a module (`.get`, `[...]`) stays a finding: `sys.modules["os"].system` and
+        `sys.modules.get("calc").f = g` are a process and a monkeypatch by another name."""
+        if self._dotted(node) == "sys.modules" and isinstance(key, ast.Constant) and isinstance(key.value, str) \
+                and not key.value.startswith("_"):
+            self.vetted.add(id(node))
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            self._literal_module_read(node.comparators[0], node.left)
+        self.generic_visit(node)
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        if id(node) in self.vetted:
+            return
         base, parts = chain(node)
         dotted = self._dotted(node)
         if dotted in A.STRING_RESOLVERS and id(node) not in self.called:
@@ -336,6 +352,7 @@ class Features(ast.NodeVisitor):
                 self._literal_names(dotted, [str(a.value) for a in names])  # type: ignore[union-attr]
         elif dotted == "io.open":
             self._open(node)
+
         elif dotted in A.NAME_LIST_COPIERS and (len(node.args) > 2 or any(k.arg in ("assigned", "updated")
                                                                            for k in node.keywords)):
             self.add(f"calls {dotted}() with its own attribute names (getattr/setattr under another name)")
