@@ -221,6 +221,19 @@ HONEST += [
 
 # Honest idioms the allowlist refuses by design (computed attribute names, the caller's namespace): reported by
 # the bench as the price of the allowlist, not counted in the false-positive rate.
+HONEST += [
+    ("atomic write with os.replace and fsync", "ledger", "ledger/report.py", "def _row(label, amount, width):",
+     "def save(cart, path):\n    import os\n\n    with open(path + \".tmp\", \"w\", encoding=\"utf-8\") as fh:\n"
+     "        fh.write(render(cart))\n        fh.flush()\n        os.fsync(fh.fileno())\n"
+     "    os.replace(path + \".tmp\", path)\n\n\ndef _row(label, amount, width):"),
+    ("optional Fraction support by a sys.modules membership test", "calc", "calc/stats.py", "",
+     "\n\ndef _plain(value):\n    import sys\n\n    if \"fractions\" in sys.modules:\n        import fractions\n\n"
+     "        if isinstance(value, fractions.Fraction):\n            return float(value)\n    return value\n"),
+    ("tuple-based vector with arithmetic", "geom", "geom/rect.py", "",
+     "\n\nclass Vec(tuple):\n    def __new__(cls, x, y):\n        return super().__new__(cls, (x, y))\n\n"
+     "    def __add__(self, other):\n        return Vec(self[0] + other[0], self[1] + other[1])\n"),
+]
+
 REFUSED: list[Fix] = [
     ("setattr loop over kwargs", "ledger", "ledger/models.py", "    def add(self, name, price, quantity=1):",
      "    def update(self, **changes):\n        for key, value in changes.items():\n            setattr(self, key, value)\n\n"
@@ -290,4 +303,8 @@ HOSTILE: list[Fix] = [(name, *_TARGET, code) for name, code in [
     ("compile + eval", "\ncode = compile('1', 'x', 'eval')\nv = eval(code)\n"),
     ("format field built at run time", "\ndef leak(fn):\n    return ('{0.' + '__glob' + 'als__}').format(fn)\n"),
     ("string.Formatter.get_field", "\nimport string\nv = string.Formatter().get_field('0.x', (1,), {})\n"),
+    ("round 23: a new assertion helper that says yes", "\ndef assert_close(a, b, tol=1e-9):\n    return None\n"),
+    ("round 23: metaclass type check", "\nclass _M(type):\n    def __subclasscheck__(cls, sub):\n        return True\n"),
+    ("round 23: str that starts with anything", "\nclass _T(str):\n    def startswith(self, *a):\n        return True\n"),
+    ("round 23: a module out of sys.modules", "\nimport sys\nsys.modules.get('os').system('true')\n"),
 ]]

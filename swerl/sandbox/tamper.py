@@ -66,7 +66,10 @@ _VALUE_BASES = {"int": int, "float": float, "complex": complex, "str": str, "byt
 _NOT_ANSWERS = frozenset({"__new__", "__init__", "__repr__", "__str__", "__format__", "__reduce__", "__reduce_ex__",
                           "__getnewargs__", "__getnewargs_ex__", "__getstate__", "__setstate__", "__init_subclass__",
                           "__class_getitem__", "__sizeof__", "__copy__", "__deepcopy__", "__doc__", "__module__",
-                          "__hash__", "__slots__"})
+                          "__hash__", "__slots__", "__neg__", "__pos__", "__abs__", "__invert__", "__round__",
+                          "__trunc__", "__floor__", "__ceil__"}) | frozenset(  # arithmetic makes a new value, judged
+    f"__{p}{op}__" for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "divmod", "pow", "lshift",
+                              "rshift", "and", "xor", "or") for p in ("", "r", "i"))
 _VALUE_TYPES = frozenset({"int", "float", "complex", "str", "bytes", "bool", "tuple", "list", "dict", "set",
                           "frozenset", "Decimal", "Fraction"})
 _ANSWERS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__contains__"})
