@@ -590,7 +590,7 @@ class Guard:
             if not name.startswith("<") and not name.endswith((".py", ".pyw")):
                 return f"compiles code from a non-.py file {name}"
             if name.startswith("<"):  # a library generating code for changed code (dataclasses, annotations, ...)
-                found = generated_code_finding(args[0])
+                found = None if self._in_library_body() else generated_code_finding(args[0])
                 return f"{found} in code generated at run time for {self._where(changed)}" if found else None
         if event == "exec" and args:
             code = args[0]
@@ -599,6 +599,18 @@ class Guard:
                 self._taint(code)  # made or loaded for changed code from outside the libraries and the work tree
             return self._loader_check()
         return None
+
+    def _in_library_body(self) -> bool:
+        """A standard-library module's body runs between this event and the changed code: what it generates
+        (`namedtuple`'s `__new__` for `inspect.ArgInfo`, whose field is named `locals`) is the library's own,
+        whoever imported it first - in a fresh child process that is often changed code."""
+        for f in self._stack():
+            code = f.f_code
+            if self.frame_kind(f) == "changed":
+                return False
+            if code.co_name == "<module>" and code.co_filename.startswith(_STDLIB):
+                return True
+        return False
 
     def _home_of_code(self, filename: str) -> bool:
         """A file code may come from without being the patch's: the work tree (classified by its own rules), the

@@ -193,8 +193,9 @@ def test_round23_routes_are_refused_by_the_runtime_layer(route: str, r23: dict[s
 def test_round23_honest_fixes_resolve(r23: dict[str, SandboxTask], bwrap_sandbox: Any,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The CLI child under the guard, a note whose line looks like a diff header (`++ "\\N"`), an atomic write."""
-    square = _grade(bwrap_sandbox, r23["square"], _diff("r23lib/stats.py", BUGS["square"][1],
-                                                        MAIN["r23lib/stats.py"] + "\n\n" + SQUARE), monkeypatch)
+    # the fix imports `inspect`, first imported in the CLI child by changed code: its namedtuples are inspect's own
+    fixed = "import inspect\n\n\n" + MAIN["r23lib/stats.py"] + "\n\n" + SQUARE + "\n\nSIG = inspect.signature(square)\n"
+    square = _grade(bwrap_sandbox, r23["square"], _diff("r23lib/stats.py", BUGS["square"][1], fixed), monkeypatch)
     assert square.resolved and square.tampering == [], _why(square)
     saver = ("import os\n\n\ndef save(path, text):\n    with open(path + '.tmp', 'w') as fh:\n        fh.write(text)\n"
              "        fh.flush()\n        os.fsync(fh.fileno())\n    os.replace(path + '.tmp', path)\n")
