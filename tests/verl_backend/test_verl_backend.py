@@ -192,6 +192,7 @@ def test_checkpoints_and_engine_hooks(tiny_model: torch.nn.Module, tmp_path: Any
             return ["10.0.0.1:8000", "http://10.0.0.2:8001"]
 
     b.weight_sync, b.llm_servers, b.engine_awake = Sync(), Servers(), True
+    b.canary_diff = lambda url: 0.0  # the fake replicas serve nothing (a real vLLM's canary: test_verl_vllm_*)
     b.release_engine()
     b.release_engine()  # idempotent
     assert b.sync_weights(3) >= 0 and b.engine_awake

@@ -314,7 +314,7 @@ class VerlBackend:
         """After a sync into vLLM replicas: the canary (`canary_diff`) on every replica; a difference above
         `CANARY_TOLERANCE` means the weights vLLM serves are not the actor's, and the run stops here rather than
         train on rollouts of another policy."""
-        diff = max(self.canary_diff(url) for url in self.engine_urls())
+        diff = max((self.canary_diff(url) for url in self.engine_urls()), default=0.0)  # no replica: none to check
         self.canary_diffs.append(diff)
         log.info("verl_weight_sync_canary", version=version, max_abs_logprob_diff=diff, tolerance=CANARY_TOLERANCE,
                  replicas=len(self.engine_urls()))
