@@ -62,3 +62,16 @@ def test_no_two_rooms_import_each_other() -> None:
 
     cycles = sorted(f"{a} -> {b} -> ... -> {a}" for a in graph for b in graph[a] if reaches(b, a, {b}))
     assert not cycles, "\n".join(cycles)
+
+
+def test_no_function_over_60_lines() -> None:
+    """A function a reader cannot see whole on one screen hides its algorithm: split it into named steps
+    (bundled task repos excluded: they are data)."""
+    long = []
+    for f in sorted(PKG.rglob("*.py")):
+        if "taskpack" in f.parts and "repos" in f.parts:
+            continue
+        for node in ast.walk(ast.parse(f.read_text(), str(f))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 60:
+                long.append(f"{f.relative_to(PKG)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)")
+    assert not long, "\n".join(long)
