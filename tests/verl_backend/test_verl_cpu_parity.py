@@ -135,7 +135,7 @@ def test_asymmetric_advantage_matches(run: dict[str, Any], record_property: Any)
 def test_recomputed_pi_old_with_tis_matches(run: dict[str, Any], record_property: Any) -> None:
     from swerl.train.advantage import compute_advantages
 
-    run["torch"].config.rollout_correction = "tis"
+    run["torch"].algo.rollout_correction = "tis"
     run["verl"].recipe.algorithm.rollout_correction = "tis"
     adv = compute_advantages(run["samples"], negative_scale=0.1)
     r = _update_both(run, run["samples"], adv, recompute=True)
@@ -148,7 +148,7 @@ def test_recomputed_pi_old_with_tis_matches(run: dict[str, Any], record_property
 def test_mis_without_recompute_matches(run: dict[str, Any], record_property: Any) -> None:
     from swerl.train.advantage import compute_advantages
 
-    run["torch"].config.rollout_correction = "mis"
+    run["torch"].algo.rollout_correction = "mis"
     run["verl"].recipe.algorithm.rollout_correction = "mis"
     r = _update_both(run, run["samples"], compute_advantages(run["samples"]), recompute=False)
     record_property("parity", _assert_parity(r))
