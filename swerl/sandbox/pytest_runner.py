@@ -98,7 +98,8 @@ def _start(spec: dict, closer) -> tuple:
     emit = make_emitter(os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), bytes.fromhex(spec.pop("key")))
     try:
         guard = _load("_swerl_guard", "swerl_guard.py").Guard(
-            spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit)
+            spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit,
+            child_path=spec.get("child_dir"))
         witness = _load("_swerl_witness", "swerl_witness.py")
         guard.install(writer=witness.Witness.report.__code__, closer=closer,
                       collector=witness.Witness.collected.__code__)
@@ -127,7 +128,7 @@ def _swerl_child_guard():
         if kind == "finding":
             _write(_fd, (str(data).replace(chr(10), " ")[:1000] + chr(10)).encode("utf-8", "replace"))
 
-    guard = mod.Guard(cfg["workdir"], cfg["changed"], cfg["tests"], cfg["private"], emit)
+    guard = mod.Guard(cfg["workdir"], cfg["changed"], cfg["tests"], cfg["private"], emit, child_path=here)
     guard.armed = True
     guard.install()
 
@@ -155,7 +156,7 @@ def _child_guard(spec: dict) -> int:
         with open(os.path.join(here, name), "w") as fh:
             fh.write(text)
     fd = os.open(os.path.join(here, "findings.txt"), os.O_RDONLY | os.O_CREAT, 0o600)
-    spec["private"] = private
+    spec["private"], spec["child_dir"] = private, here
     os.environ["PYTHONPATH"] = here
     return fd
 

@@ -26,6 +26,7 @@ The witness plugin and the type-strict asserts live in `swerl_witness.py`.
 
 import ast
 import os
+import pathlib
 import sys
 import threading
 
@@ -98,6 +99,10 @@ def _function_of(item):
     except Exception:
         return None
     return getattr(obj, "__func__", obj) if obj is not None else None
+
+
+_AST_FILE = ast.__file__
+_PATHLIB = (pathlib.PosixPath, pathlib.PurePosixPath, pathlib.WindowsPath, pathlib.PureWindowsPath)
 
 
 def _fspath(value):
@@ -221,8 +226,9 @@ def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _
 class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
-    def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None) -> None:
+    def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
+        self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
         self.protected = frozenset(canonical(self.workdir + t) for t in tests)
         self.private = frozenset(canonical(p) for p in private)
@@ -430,6 +436,7 @@ class Guard:
         if event == "sys.addaudithook":
             return "adds an audit hook" if self.installed else None
         if event in PROCESS or event in REACH or event.startswith("ctypes."):
+            self._keep_children_guarded(event, args)
             return self._suspect(event)
         if event in CODE:
             return self._code(event, args)
@@ -456,11 +463,32 @@ class Guard:
             if not isinstance(path, str):
                 continue
             full, ident = self._target(path)
-            if full in self.private or self._hot(full, ident):
+            if full in self.private or self._hot(full, ident) or self._holds_guarded(full):
                 f = self._changed_frame()
                 if f:
                     return f"{event} {full} from {self._where(f)}"
         return None
+
+    def _keep_children_guarded(self, event: str, args: tuple) -> None:
+        """A process about to start gets the child guard's directory first on its PYTHONPATH, whatever environment
+        the caller built (`env={"PYTHONPATH": src}`) or whoever edited `os.environ`: the environment is changed in
+        place, before the process is made from it."""
+        where = 3 if event == "subprocess.Popen" else 2 if event in ("os.exec", "os.posix_spawn") else None
+        if not self.child_path or where is None:
+            return
+        env = args[where] if len(args) > where else None
+        target = os.environ if env is None else env if type(env) is dict else None
+        if target is None or any(type(k) is not str for k in target):
+            return
+        now = target.get("PYTHONPATH") or ""
+        if now.split(os.pathsep)[0] != self.child_path:
+            target["PYTHONPATH"] = self.child_path + (os.pathsep + now if now else "")
+
+    def _holds_guarded(self, full: str) -> bool:
+        """A directory above a guarded file (the child guard's, the launcher's, the tests'): moving or removing it
+        moves them all."""
+        top = full.rstrip("/") + "/"
+        return top == "/" or any(p.startswith(top) for p in self.private | self.protected) or _LAUNCH_DIR.startswith(top)
 
     def _unasked(self, event: str, args: tuple):
         """While tests run, an operation needs code that asked for it. The innermost frame must name it; where that
@@ -590,7 +618,7 @@ class Guard:
             if not name.startswith("<") and not name.endswith((".py", ".pyw")):
                 return f"compiles code from a non-.py file {name}"
             if name.startswith("<"):  # a library generating code for changed code (dataclasses, annotations, ...)
-                found = None if self._in_library_body() else generated_code_finding(args[0])
+                found = None if self._in_library_body() or self._parsing_only() else generated_code_finding(args[0])
                 return f"{found} in code generated at run time for {self._where(changed)}" if found else None
         if event == "exec" and args:
             code = args[0]
@@ -599,6 +627,12 @@ class Guard:
                 self._taint(code)  # made or loaded for changed code from outside the libraries and the work tree
             return self._loader_check()
         return None
+
+    def _parsing_only(self) -> bool:
+        """`ast.parse(text)`: source read as data (a linter, a docs tool) is no code until it is compiled, and that
+        compile of the tree is judged like any other."""
+        f = self._innermost()
+        return f is not None and f.f_code.co_name == "parse" and f.f_code.co_filename == _AST_FILE
 
     def _in_library_body(self) -> bool:
         """A standard-library module's body runs between this event and the changed code: what it generates
@@ -680,8 +714,13 @@ class Guard:
             return f"opens file descriptor {path} from {self._where(f)}" if f else None
         if isinstance(path, bytes):
             path = os.fsdecode(path)
-        if not isinstance(path, str):
-            return None
+        elif type(path) in _PATHLIB:  # `io.FileIO(Path(...))` audits the object itself: the stdlib's own text
+            path = str(path)
+        elif not isinstance(path, str):
+            if not hasattr(type(path), "__fspath__"):
+                return None
+            f = self._changed_frame()  # a path-like of its own may name one file to us and another to the opener
+            return f"opens a file named by a {type(path).__name__} from {self._where(f)}" if f else None
         full, ident = self._target(path)
         if full in self.private:  # the launcher read its spec and opened its record before the guard: anyone else
             return f"opens the launcher's private file {full}"
@@ -760,7 +799,7 @@ def generated_code_finding(source):
     """Why code generated at run time under changed code reaches past its class (None: ordinary)."""
     try:
         text = source.decode("utf-8") if isinstance(source, (bytes, bytearray)) else source
-        tree = ast.parse(text) if isinstance(text, str) else None
+        tree = source if isinstance(source, ast.AST) else ast.parse(text) if isinstance(text, str) else None
     except (SyntaxError, ValueError, UnicodeDecodeError):
         return None  # compile itself will refuse it
     for node in ast.walk(tree) if tree is not None else ():

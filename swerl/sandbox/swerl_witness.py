@@ -1255,9 +1255,11 @@ class _StrictCompare(ast.NodeTransformer):
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
         self.generic_visit(node)
-        if isinstance(node.func, ast.Attribute) and node.func.attr in _TRUTH_ASSERTS and node.args and \
-                isinstance(node.args[0], ast.Compare):
-            node.args[0] = _AssertCompares().visit(node.args[0])
+        judged = (*_TRUTH_ASSERTS, "assertIs", "assertIsNot", "assertEqual", "assertNotEqual")
+        if isinstance(node.func, ast.Attribute) and node.func.attr in judged:
+            # `assertTrue(a == b and c == d)`, `assertIs(a == b, True)`: every comparison handed to an assert
+            node.args[:2] = [_AssertCompares().visit(a) if isinstance(a, (ast.Compare, ast.BoolOp, ast.UnaryOp)) else a
+                             for a in node.args[:2]]
         return node
 
 
