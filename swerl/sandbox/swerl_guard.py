@@ -105,6 +105,22 @@ _AST_FILE = ast.__file__
 _PATHLIB = (pathlib.PosixPath, pathlib.PurePosixPath, pathlib.WindowsPath, pathlib.PureWindowsPath)
 
 
+_OPAQUE = object()  # a path-like whose `__fspath__` is its own: what it names to us it may not name to the opener
+
+
+def _path_text(value):
+    """An audited path argument as text: str and bytes as they are, an exact `pathlib` path by the stdlib's own
+    text (`io.FileIO(Path(...))` and `shutil.move(Path(...), ...)` audit the object itself); `_OPAQUE` for any other
+    path-like; None for what names no path (a descriptor, a mode)."""
+    if isinstance(value, bytes):
+        return os.fsdecode(value)
+    if type(value) in _PATHLIB:
+        return str(value)
+    if isinstance(value, str):
+        return value
+    return _OPAQUE if hasattr(type(value), "__fspath__") else None
+
+
 def _fspath(value):
     """A path given as `str`, `bytes` or a path-like object, as `str` (None for anything else): a loader or
     `compile()` given a `pathlib.Path` names a file as surely as one given a string."""
@@ -458,9 +474,13 @@ class Guard:
     def _move(self, event: str, args: tuple):
         """`os.replace(tmp, "tests/test_x.py")` or a removal of a protected file: a write without `open`."""
         for path in args[:2]:
-            if isinstance(path, bytes):
-                path = os.fsdecode(path)
-            if not isinstance(path, str):
+            path = _path_text(path)
+            if path is None:
+                continue
+            if path is _OPAQUE:
+                f = self._changed_frame()
+                if f:
+                    return f"{event} on a path-like object of its own from {self._where(f)}"
                 continue
             full, ident = self._target(path)
             if full in self.private or self._hot(full, ident) or self._holds_guarded(full):
@@ -712,15 +732,12 @@ class Guard:
                 return None
             f = self._changed_frame()
             return f"opens file descriptor {path} from {self._where(f)}" if f else None
-        if isinstance(path, bytes):
-            path = os.fsdecode(path)
-        elif type(path) in _PATHLIB:  # `io.FileIO(Path(...))` audits the object itself: the stdlib's own text
-            path = str(path)
-        elif not isinstance(path, str):
-            if not hasattr(type(path), "__fspath__"):
-                return None
+        path = _path_text(path)
+        if path is None:
+            return None
+        if path is _OPAQUE:
             f = self._changed_frame()  # a path-like of its own may name one file to us and another to the opener
-            return f"opens a file named by a {type(path).__name__} from {self._where(f)}" if f else None
+            return f"opens a file named by a path-like object of its own from {self._where(f)}" if f else None
         full, ident = self._target(path)
         if full in self.private:  # the launcher read its spec and opened its record before the guard: anyone else
             return f"opens the launcher's private file {full}"

@@ -234,3 +234,21 @@ def test_round23_unfixed_controls_stay_unresolved(r23: dict[str, SandboxTask], b
     for task in r23.values():
         res = _grade(bwrap_sandbox, task, "", monkeypatch)
         assert not res.resolved and res.tampering == [] and res.error_kind != "infra", _why(res)
+
+
+def test_round24_audited_paths_are_read_as_the_opener_reads_them() -> None:
+    """`io.FileIO(Path)` and `shutil.move(Path, ...)` audit the object itself: an exact pathlib path is read by the
+    stdlib's own text, a path-like of its own is opaque (its `__fspath__` may answer the opener differently)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_g24", Path(gradetree.__file__).with_name("swerl_guard.py"))
+    guard = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(guard)  # type: ignore[union-attr]
+
+    class Own:
+        def __fspath__(self) -> str:
+            return "tests/test_x.py"
+
+    assert guard._path_text("a/b.py") == "a/b.py" and guard._path_text(b"a/b.py") == "a/b.py"
+    assert guard._path_text(Path("tests") / "test_x.py") == "tests/test_x.py"
+    assert guard._path_text(Own()) is guard._OPAQUE and guard._path_text(3) is None
