@@ -72,12 +72,13 @@ def classify_grading_exception(exc: BaseException) -> ErrorKind:
 
     from swerl.errors import ConfigError, DataError
     from swerl.sandbox.base import SandboxError
+    from swerl.sandbox.hostfs import is_disk_full
 
     if isinstance(exc, _agent_fault_types()):
         return "agent"
     if isinstance(exc, (SandboxError, DataError, ConfigError, MemoryError)):
         return "infra"
-    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.ENOMEM):
+    if is_disk_full(exc) or (isinstance(exc, OSError) and exc.errno == errno.ENOMEM):
         return "infra"
     return "agent"
 

@@ -215,7 +215,7 @@ def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: grad
     except gradetree.PatchRejected as exc:
         return str(exc)[:500], "agent", common
     except OSError as exc:
-        kind = "infra" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else "agent"
+        kind = "infra" if exc.errno in _HOST_FULL else "agent"
         return f"scratch tree: {exc}"[:500], kind, common
     dropped: list[Any] = []
     tampering: list[str] = []
