@@ -187,7 +187,8 @@ def probe(
     admin_token_file: Path | None = typer.Option(None, "--admin-token-file", help="Admin token of --gateway."),
     store: Path | None = typer.Option(None, "--store", help="Store of the gateway started here "
                                                             "(default: PROBE_RESULTS.gateway.sqlite)."),
-    concurrency: int | None = typer.Option(None, "--concurrency", min=1, help="Default: recipe rollout.concurrency."),
+    concurrency: int | None = typer.Option(None, "--concurrency", min=1, help="Shorthand for --set "
+                                                                               "rollout.concurrency=N."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
     recipe: str = RECIPE, set_: list[str] = SET, dataset: str | None = DATASET, split: str | None = SPLIT,
     repos: Path | None = REPOS, rootfs: str = ROOTFS, trajectories: Path | None = TRAJ,
@@ -200,8 +201,9 @@ def probe(
 
     opts = ProbeOptions(
         probe_results=probe_results, attempts=attempts, endpoint=endpoint, model=model, api_key_env=api_key_env,
-        direct=direct, gateway=gateway, admin_token_file=admin_token_file, store=store, concurrency=concurrency,
-        limit=limit, worker=worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories))
+        direct=direct, gateway=gateway, admin_token_file=admin_token_file, store=store, limit=limit,
+        worker=worker_options(recipe, [*set_, *([f"rollout.concurrency={concurrency}"] if concurrency else [])],
+                              dataset, split, repos, rootfs, trajectories))
     err = Console(stderr=True)
     plain = not err.is_terminal  # a log file or scheduler: one line per recorded attempt instead of a bar
     with Progress(TextColumn("{task.description:<24}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -121,9 +121,11 @@ def _check_flags(flags: dict[str, Any]) -> None:
         raise SwerlError(f"--backend {flags['backend']!r}: expected auto, docker, kubernetes or bwrap")
 
 
-# CLI option -> EvalOptions field where the names differ (the fields name their unit)
-_RENAMED = {"command_timeout": "command_timeout_s", "rollout_timeout": "rollout_timeout_s",
-            "grade_timeout": "grade_timeout_s"}
+# CLI flag -> the field it fills: `rollout.` / `sandbox.` are the recipe's own sections (EvalOptions composes them)
+_FIELDS = {"harness": "rollout.harness", "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
+           "max_tokens": "rollout.max_tokens", "infra_retries": "rollout.max_infra_retries",
+           "command_timeout": "sandbox.command_timeout_s", "rollout_timeout": "sandbox.rollout_timeout_s",
+           "docker_host": "sandbox.docker.base_url", "grade_timeout": "grade_timeout_s"}
 
 
 def _eval_options(flags: dict[str, Any]) -> EvalOptions:
@@ -131,7 +133,7 @@ def _eval_options(flags: dict[str, Any]) -> EvalOptions:
     saying which) and the agent config loaded, so a bad flag fails here and not instances later."""
     from rich.markup import escape
 
-    from swerl.eval.options import EvalOptions
+    from swerl.eval.options import EvalOptions, eval_rollout, eval_sandbox
     from swerl.eval.setup import pick_backend
     from swerl.rollout.agent import load_agent_yaml
 
@@ -144,10 +146,20 @@ def _eval_options(flags: dict[str, Any]) -> EvalOptions:
     backend, note = pick_backend(flags["backend"], flags["docker_host"])
     if note:
         err_console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
-    fields = {_RENAMED.get(name, name): value for name, value in flags.items() if name != "as_json"}
     agent_config = flags["agent_config"]
-    return EvalOptions(**{**fields, "backend": backend, "agent_config": load_agent_yaml(agent_config),
-                          "agent_config_path": str(agent_config) if agent_config else None})
+    data: dict[str, Any] = {"rollout": eval_rollout().model_dump(), "sandbox": eval_sandbox().model_dump(),
+                            "agent_config": load_agent_yaml(agent_config)}
+    data["rollout"]["agent_config"] = str(agent_config) if agent_config else None
+    data["sandbox"]["backend"] = backend
+    for name, value in flags.items():
+        if name in ("as_json", "backend", "agent_config") or (name == "harness" and value is None):
+            continue
+        *parents, leaf = _FIELDS.get(name, name).split(".")
+        node = data
+        for key in parents:
+            node = node.setdefault(key, {})
+        node[leaf] = value
+    return EvalOptions.model_validate(data)
 
 
 def _progress_printer(*, grade_only: bool) -> Callable[[str, int, str, str, int, int], None]:

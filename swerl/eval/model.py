@@ -62,8 +62,7 @@ def _free_port() -> int:
 def _serve_embedded(ckpt: Path, name: str, max_tokens: int) -> tuple[str, Callable[[], None]]:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from swerl.gateway.engines import ServedEngine
-    from swerl.gateway.engines.embedded import EmbeddedEngine
+    from swerl.gateway.engines.embedded import EmbeddedEngine, ServedEngine
 
     try:
         tok = AutoTokenizer.from_pretrained(str(ckpt), local_files_only=True)

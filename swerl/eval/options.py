@@ -7,12 +7,26 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from swerl.config import RolloutConfig
+from swerl.rollout.schema import HARNESS_AUTO
 from swerl.sandbox.schema import SandboxSettings
 
 VERIFIED = "princeton-nlp/SWE-bench_Verified"
 
 
+def eval_rollout() -> RolloutConfig:
+    """SWE-bench budgets: long episodes, greedy, room for a whole file in one reply; `auto` harness: by engine."""
+    return RolloutConfig(harness=HARNESS_AUTO, max_steps=250, temperature=0.0, max_tokens=4096)
+
+
+def eval_sandbox() -> SandboxSettings:
+    return SandboxSettings(backend="docker", rollout_timeout_s=3600.0)
+
+
 class EvalOptions(BaseModel):
+    """A run's own knobs; how each rollout runs is the recipe's `rollout:` model and where it runs the
+    `sandbox:` model, composed here as they are (the CLI flags fill their fields, never a copy of them)."""
+
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 
     out: Path
@@ -26,27 +40,18 @@ class EvalOptions(BaseModel):
     limit: int | None = Field(None, ge=1)
     workers: int = Field(1, ge=1)
     attempts: int = Field(1, ge=1)
-    backend: str = "docker"
-    docker_host: str | None = None
-    rootfs: str = "auto"
+    rootfs: str = Field("auto", description="bwrap's system tree when `sandbox.bwrap.rootfs` is unset: auto "
+                                            "(the cached debootstrap tree), host or a directory.")
     grader: Literal["auto", "official", "sandbox"] = "auto"
     grade_only: Path | None = None
     run_only: bool = False
     redo: bool = False
-    harness: str | None = Field(None, description="mini-swe-agent | mini-swe-agent-textbased | terminus-2 (harbor's "
-                                                  "Terminus-2, --backend bwrap) | pkg.mod:Class; default: by engine "
-                                                  "(text-based for the embedded engine).")
-    agent_config: dict[str, Any] = Field(default_factory=dict, description="mini-swe-agent config overrides.")
-    agent_config_path: str | None = None
-    step_limit: int = Field(250, ge=1)
-    temperature: float = Field(0.0, ge=0)
-    max_tokens: int = Field(4096, gt=0)
+    agent_config: dict[str, Any] = Field(default_factory=dict, description="mini-swe-agent config overrides, read "
+                                                                           "from `rollout.agent_config`'s file.")
     call_timeout_s: float = Field(600.0, gt=0)
-    command_timeout_s: float = Field(60.0, gt=0)
-    rollout_timeout_s: float = Field(3600.0, gt=0)
     grade_timeout_s: float = Field(1800.0, gt=0)
-    infra_retries: int = Field(2, ge=0)
     pull: bool = Field(True, description="docker: pull a missing instance image before running it.")
     gateway: str | None = None
     gateway_token_file: Path | None = None
-    sandbox: SandboxSettings | None = Field(None, description="Full sandbox settings (overrides backend/timeouts).")
+    rollout: RolloutConfig = Field(default_factory=eval_rollout)
+    sandbox: SandboxSettings = Field(default_factory=eval_sandbox)

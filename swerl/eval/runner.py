@@ -113,12 +113,12 @@ class EvalRun:
                             swerl_version=__version__, model=model, dataset=o.dataset, split=o.split,
                             backend=self._backend_name(), grader=grader, attempts=o.attempts,
                             instance_ids=[i.instance_id for i in selected],
-                            repos={i.instance_id: i.repo for i in selected}, agent_config=o.agent_config_path)
+                            repos={i.instance_id: i.repo for i in selected}, agent_config=o.rollout.agent_config)
         self.store.write_manifest(m)
         return m
 
     def _backend_name(self) -> str:
-        return str(getattr(self._sandbox, "name", self.opts.backend))
+        return str(getattr(self._sandbox, "name", self.opts.sandbox.backend))
 
     # ------------------------------------------------------------------ run
     def run(self) -> EvalReport:
@@ -141,7 +141,7 @@ class EvalRun:
             from swerl.eval.model import resolve_model
 
             self.served = resolve_model(o.model, name=o.model_name, api_key_env=o.api_key_env, engine=o.engine,
-                                        max_tokens=o.max_tokens)
+                                        max_tokens=o.rollout.max_tokens)
             model = self.served.spec
         try:
             manifest = self._manifest(selected, model.model_copy(update={"gateway": o.gateway}),
@@ -171,15 +171,18 @@ class EvalRun:
     def _open_ledger(self, model: ModelSpec) -> None:
         """The Runner's ledger (`--gateway`: that gateway records every call; else this process) and the
         settings (endpoint, retries) every rollout of the run gets."""
-        from swerl.config import RolloutConfig
         from swerl.rollout.ledger import DirectLedger
-        from swerl.rollout.schema import RolloutSettings
+        from swerl.rollout.schema import HARNESS_AUTO, RolloutSettings
 
         o, served = self.opts, self.served
-        self.cfg = {"harness": o.harness or served.default_harness, "step_limit": o.step_limit, **o.agent_config}
-        limits = RolloutConfig(temperature=o.temperature, max_tokens=o.max_tokens, max_infra_retries=o.infra_retries)
-        self.settings = RolloutSettings(rollout=limits, model=model.name, call_timeout_s=o.call_timeout_s,
-                                        retry_delay_s=0.0)
+        agent = dict(o.agent_config)  # a harness/step_limit named in the agent YAML wins over the defaults
+        harness = agent.pop("harness", None) or (served.default_harness if o.rollout.harness == HARNESS_AUTO
+                                                 else o.rollout.harness)
+        rollout = o.rollout.model_copy(update={"harness": harness, "max_steps": agent.pop("step_limit",
+                                                                                          o.rollout.max_steps)})
+        self.settings = RolloutSettings(rollout=rollout, model=model.name, call_timeout_s=o.call_timeout_s,
+                                        agent_config=agent, retry_delay_s=0.0)
+        self.cfg = self.settings.agent_overrides()
         if not o.gateway:
             self.ledger = DirectLedger(served.base_url, served.api_key)
             return
@@ -261,7 +264,7 @@ class EvalRun:
         rid = f"eval-{self.manifest.run_id[:12]}-{uuid.uuid4().hex[:12]}"  # fresh: a resumed run never collides
         declare(self.ledger, [RolloutRequest(
             rollout_id=rid, group_id=f"eval-{self.manifest.run_id}-{inst.instance_id}"[:128],
-            instance_id=inst.instance_id, max_attempts=self.opts.infra_retries + 1,
+            instance_id=inst.instance_id, max_attempts=self.settings.rollout.max_infra_retries + 1,
             metadata={"eval_run_id": self.manifest.run_id, "eval_attempt": attempt})])
         runner = Runner(self.ledger, None, None, self.settings, harness=self.harness)
         runner.stop = self._cancel
@@ -323,7 +326,7 @@ class EvalRun:
                               patch_sha=sha, grader="none", outcome="empty_patch")
         else:
             grader = self.graders.for_instance(inst)
-            for tries in range(self.opts.infra_retries + 1):
+            for tries in range(self.opts.rollout.max_infra_retries + 1):
                 if tries and self._cancel.is_set():
                     return None
                 rec = grader.grade(inst, patch, attempt=attempt, model_name=pred.model_name_or_path, patch_sha=sha)

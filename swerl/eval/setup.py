@@ -28,29 +28,36 @@ SWEBENCH_PATH = ("/opt/miniconda3/envs/testbed/bin:/opt/miniconda3/bin:"
 
 
 def build_sandbox(opts: EvalOptions, *, swebench_rows: bool = False) -> Any:
+    """The run's backend from `opts.sandbox`, with what only the run knows filled in: bwrap's system tree
+    (`--rootfs`; Terminus-2 needs tmux in it) and the testbed PATH of SWE-bench images."""
     from swerl.sandbox.base import SandboxError, load_backend
-    from swerl.sandbox.images import bwrap_settings
-    from swerl.sandbox.schema import BwrapSettings, DockerSettings, SandboxSettings
 
-    settings = opts.sandbox
-    if opts.harness == HARNESS_TERMINUS and opts.backend != "bwrap":
+    settings, harness = opts.sandbox, opts.rollout.harness
+    if harness == HARNESS_TERMINUS and settings.backend != "bwrap":
         raise SwerlError(f"--harness {HARNESS_TERMINUS}: runs on --backend bwrap only (Terminus-2 drives tmux, which "
-                         f"the {opts.backend} images do not have)")
-    if settings is None:
-        bw = bwrap_settings(opts.rootfs) if opts.backend == "bwrap" else BwrapSettings()
-        if opts.harness == HARNESS_TERMINUS and opts.backend == "bwrap" and opts.rootfs == "auto":
-            from swerl.rollout.terminus import terminus_rootfs
-
-            bw = BwrapSettings(rootfs=terminus_rootfs())  # swerl's rootfs plus tmux
-        env = {"PATH": SWEBENCH_PATH} if swebench_rows and opts.backend in ("docker", "kubernetes") else {}
-        settings = SandboxSettings(backend=opts.backend, command_timeout_s=opts.command_timeout_s,
-                                   rollout_timeout_s=opts.rollout_timeout_s, bwrap=bw, env=env,
-                                   docker=DockerSettings(base_url=opts.docker_host))
+                         f"the {settings.backend} images do not have)")
+    update: dict[str, Any] = {}
+    if settings.backend == "bwrap" and settings.bwrap.rootfs is None and opts.rootfs != "host":
+        update["bwrap"] = settings.bwrap.model_copy(update={"rootfs": _rootfs(opts.rootfs, harness)})
+    if swebench_rows and settings.backend in ("docker", "kubernetes") and not settings.env:
+        update["env"] = {"PATH": SWEBENCH_PATH}
+    settings = settings.model_copy(update=update)
     try:
         return load_backend(settings)
     except SandboxError as exc:
         hint = f"; {DOCKER_HINT}" if settings.backend == "docker" else ""
         raise SwerlError(f"--backend {settings.backend}: {exc}{hint}") from exc
+
+
+def _rootfs(flag: str, harness: str) -> Path | None:
+    """`--rootfs` as a directory: Terminus-2 gets swerl's tree plus tmux under `auto`."""
+    if harness == HARNESS_TERMINUS and flag == "auto":
+        from swerl.rollout.terminus import terminus_rootfs
+
+        return terminus_rootfs()
+    from swerl.sandbox.images import bwrap_settings
+
+    return bwrap_settings(flag).rootfs
 
 
 # What to do when no Docker engine answers: start one, or run the bundled tasks without Docker.

@@ -26,11 +26,15 @@ TOKEN = typer.Option(..., "--admin-token-file", help="File holding the gateway's
 
 def worker_options(recipe: str, set_: list[str], dataset: str | None, split: str | None, repos: Path | None,
                    rootfs: str, trajectories: Path | None) -> Any:
-    """The worker flags shared by `swerl rollout` and `swerl data probe`."""
+    """The worker flags shared by `swerl rollout` and `swerl data probe`; `--dataset`/`--split` are shorthands
+    for `--set data.dataset=`/`data.split=` (the recipe's one field, JSON-quoted so any name stays a string)."""
+    import json
+
     from swerl.rollout.context import WorkerOptions
 
-    return WorkerOptions(recipe=recipe, overrides=list(set_), dataset=dataset, split=split, repos=repos,
-                         rootfs=rootfs, trajectories=trajectories)
+    data = [f"data.{key}={json.dumps(value)}" for key, value in (("dataset", dataset), ("split", split)) if value]
+    return WorkerOptions(recipe=recipe, overrides=[*data, *set_], repos=repos, rootfs=rootfs,
+                         trajectories=trajectories)
 
 
 def _client(gateway: str, token_file: Path) -> Any:

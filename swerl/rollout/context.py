@@ -20,8 +20,6 @@ class WorkerOptions(BaseModel):
 
     recipe: str = "tiny"
     overrides: list[str] = Field(default_factory=list)
-    dataset: str | None = None
-    split: str | None = None
     repos: Path | None = None
     rootfs: str = "auto"
     trajectories: Path | None = None
@@ -30,8 +28,7 @@ class WorkerOptions(BaseModel):
         out = ["--recipe", self.recipe, "--rootfs", self.rootfs]
         for o in self.overrides:
             out += ["--set", o]
-        for flag, value in (("--dataset", self.dataset), ("--split", self.split), ("--repos", self.repos),
-                            ("--trajectories", self.trajectories)):
+        for flag, value in (("--repos", self.repos), ("--trajectories", self.trajectories)):
             if value is not None:
                 out += [flag, str(value)]
         return out
@@ -69,13 +66,12 @@ class WorkerContext:
     def tasks(self) -> Any:
         from swerl.rollout.tasks import TaskSource
 
-        return TaskSource(self.opts.dataset or self.recipe.data.dataset, self.opts.split or self.recipe.data.split,
-                          self.opts.repos)
+        return TaskSource(self.recipe.data.dataset, self.recipe.data.split, self.opts.repos)
 
     def prepare_images(self) -> None:
         """Docker: build the task pack's images on first use (bwrap needs none)."""
         sb = self.sandbox
-        if getattr(sb, "name", "") == "docker" and (self.opts.dataset or self.recipe.data.dataset) == "taskpack":
+        if getattr(sb, "name", "") == "docker" and self.recipe.data.dataset == "taskpack":
             from swerl.sandbox.images import ensure_taskpack_images
             from swerl.sandbox.tasks import load_taskpack
 

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from swerl.errors import ConfigError
-from swerl.rollout.schema import HARNESS_TEXT, HARNESS_TOOLCALL, ModelEndpoint
+from swerl.rollout.schema import HARNESS_AUTO, HARNESS_TEXT, HARNESS_TOOLCALL, ModelEndpoint
 
 
 @dataclass(frozen=True)
@@ -76,6 +76,9 @@ def resolve(harness: str, config: str | None = None) -> HarnessSpec:
         return HarnessSpec(spec.model_class, config or spec.config, spec.textbased) if config else spec
     if ":" in harness:
         return HarnessSpec(harness, config or HARNESSES[HARNESS_TEXT].config, textbased="textbased" in harness.lower())
+    if harness == HARNESS_AUTO:
+        raise ConfigError(f"rollout.harness {HARNESS_AUTO!r}: only `swerl eval` resolves it (from its engine); "
+                          f"name {HARNESS_TOOLCALL}, {HARNESS_TEXT} or pkg.mod:Class")
     raise ConfigError(f"rollout.harness {harness!r}: expected {HARNESS_TOOLCALL}, {HARNESS_TEXT} or pkg.mod:Class")
 
 

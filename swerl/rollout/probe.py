@@ -149,7 +149,6 @@ class ProbeOptions(BaseModel):
     gateway: str | None = Field(None, description="Use this running gateway (with --admin-token-file).")
     admin_token_file: Path | None = None
     store: Path | None = Field(None, description="Store of the gateway started here (default: next to the results).")
-    concurrency: int | None = Field(None, ge=1)
     limit: int | None = Field(None, ge=1)
     worker: WorkerOptions = Field(default_factory=WorkerOptions)
 
@@ -167,7 +166,7 @@ def probe_main(opts: ProbeOptions, progress: Progress | None = None) -> ProbeRep
     if opts.limit:
         source.rows = source.rows[:opts.limit]
     ctx.prepare_images()
-    concurrency = opts.concurrency or ctx.recipe.rollout.concurrency
+    concurrency = ctx.recipe.rollout.concurrency
     api_key = "none"
     if opts.api_key_env:
         api_key = os.environ.get(opts.api_key_env, "")

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 HARNESS_TOOLCALL = "mini-swe-agent"
 HARNESS_TEXT = "mini-swe-agent-textbased"
 HARNESS_TERMINUS = "terminus-2"  # harbor's Terminus-2 (swerl.rollout.terminus)
+HARNESS_AUTO = "auto"  # `swerl eval`: tool calls for an endpoint or vLLM, text-based for the embedded engine
 
 
 class _Model(BaseModel):

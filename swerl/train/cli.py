@@ -115,10 +115,11 @@ def sft_cmd(
     lr: float = typer.Option(1e-3, "--lr"),
     batch_tokens: int = typer.Option(16384, "--batch-tokens", help="Padded tokens per optimizer step."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Cut conversations at the last assistant "
-                                                                     "turn that fits (default model.max_context)."),
+                                                                     "turn that fits: --set model.max_context=N."),
     only_resolved: bool = typer.Option(True, "--only-resolved/--all", help="Skip unresolved trajectories."),
-    seed: int = typer.Option(0, "--seed"),
-    threads: int = typer.Option(0, "--threads", help="torch threads (0: torch's default)."),
+    seed: int | None = typer.Option(None, "--seed", help="--set train.seed=N."),
+    threads: int | None = typer.Option(None, "--threads", help="torch threads: --set train.threads=N."),
+    set_: list[str] = typer.Option([], "--set", help="Recipe override (e.g. model.max_context=2048)."),
     force: bool = typer.Option(False, "--force", help="Replace --out if it exists."),
 ) -> None:
     """Supervised warm-start on assistant turns of agent trajectories (the rollouts' chat template)."""
@@ -128,9 +129,10 @@ def sft_cmd(
     from swerl.train.sft import SftParams, run_sft
 
     try:
-        params = SftParams(data=list(data), out=out, recipe=recipe, init=init, epochs=epochs, lr=lr,
-                           batch_tokens=batch_tokens, max_tokens=max_tokens, only_resolved=only_resolved, seed=seed,
-                           threads=threads, force=force)
+        shorthands = [f"{key}={value}" for key, value in (("model.max_context", max_tokens), ("train.seed", seed),
+                                                          ("train.threads", threads)) if value is not None]
+        params = SftParams(data=list(data), out=out, recipe=recipe, overrides=[*shorthands, *set_], init=init,
+                           epochs=epochs, lr=lr, batch_tokens=batch_tokens, only_resolved=only_resolved, force=force)
     except ValidationError as exc:
         err = exc.errors()[0]
         raise SwerlError(f"--{str(err['loc'][0]).replace('_', '-')}: {err['msg']} (got {err.get('input')!r})") from None

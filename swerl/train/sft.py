@@ -30,21 +30,20 @@ END_OF_TURN = "<|im_end|>"
 
 
 class SftParams(BaseModel):
-    """`swerl train sft` settings; a bad value names its flag."""
+    """`swerl train sft`'s own settings; the model, tokenizer, seed, threads and context length are the recipe's
+    (`overrides` are `--set` items, as for `swerl train`). A bad value names its flag."""
 
     model_config = ConfigDict(extra="forbid")
 
     data: list[Path] = Field(min_length=1)
     out: Path
     recipe: str = "swe-tiny"
+    overrides: list[str] = Field(default_factory=list, description="Recipe overrides (`train.seed=1`).")
     init: str = Field("tiny", description="`tiny` (random init, sized by the recipe's model section) or a model dir.")
     epochs: int = Field(3, ge=1)
     lr: float = Field(1e-3, gt=0)
     batch_tokens: int = Field(16384, gt=0)
-    max_tokens: int | None = Field(None, gt=0, description="Default: the recipe's model.max_context.")
     only_resolved: bool = True
-    seed: int = 0
-    threads: int = Field(0, ge=0, description="torch threads; 0: the recipe's train.threads (else torch's).")
     force: bool = False
 
 
@@ -263,7 +262,7 @@ def _build_model(params: SftParams, recipe: Any, tok: Any) -> Any:
         from swerl.models import build_tiny_model
 
         return build_tiny_model(tok, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
-                                seed=params.seed, max_position_embeddings=max(m.max_context, 4096))
+                                seed=recipe.train.seed, max_position_embeddings=max(m.max_context, 4096))
     from transformers import AutoModelForCausalLM
 
     path = Path(params.init).expanduser()
@@ -321,21 +320,20 @@ def run_sft(params: SftParams) -> dict[str, Any]:
     out = Path(params.out)
     if out.exists() and any(out.iterdir()) and not params.force:
         raise SwerlError(f"--out {out} exists and is not empty (use --force to replace it)")
-    recipe = load_recipe(params.recipe)
-    threads = params.threads or recipe.train.threads  # 1 on a shared box: torch's default oversubscribes
-    if threads:
-        torch.set_num_threads(threads)
+    recipe = load_recipe(params.recipe, params.overrides)
+    if recipe.train.threads:  # 1 on a shared box: torch's default oversubscribes
+        torch.set_num_threads(recipe.train.threads)
     init_dir = Path(params.init).expanduser()
     tok = load_tokenizer(str(init_dir) if params.init != "tiny" else recipe.model.tokenizer,
                          vocab_size=recipe.model.vocab_size)
-    max_tokens = params.max_tokens or recipe.model.max_context
+    max_tokens = recipe.model.max_context
     convs, counts = read_conversations(params.data, params.only_resolved)
     examples = _examples(tok, convs, max_tokens, counts)
     model = _build_model(params, recipe, tok)
     model.train()
     opt, sched = _optimizer(model, params, examples)
-    rng = random.Random(f"sft-{params.seed}")
-    torch.manual_seed(params.seed)
+    rng = random.Random(f"sft-{recipe.train.seed}")
+    torch.manual_seed(recipe.train.seed)
     pad_id = tok.pad_token_id if tok.pad_token_id is not None else 0
     with publish_dir(out) as tmp:
         epochs: list[dict[str, float]] = []

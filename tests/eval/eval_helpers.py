@@ -13,7 +13,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from swerl.eval.options import EvalOptions
+from swerl.eval.options import EvalOptions, eval_rollout, eval_sandbox
 
 RESOLVES = "swerl-taskpack__calc-median_even"
 WRONG = "swerl-taskpack__textkit-wrap_off_by_one"
@@ -42,11 +42,24 @@ def deterministic_config(pre_sleep: float = 0.0) -> dict[str, Any]:
     })
 
 
-def options(out: Path, dataset: Path | str, instances: list[str] | None, **kw: Any) -> EvalOptions:
-    """Options for a DeterministicModel run (the endpoint is never called: the model class is the script)."""
+# shorthand keyword -> the `rollout:` field it sets
+_ROLLOUT = {"infra_retries": "max_infra_retries", "step_limit": "max_steps", "temperature": "temperature",
+            "max_tokens": "max_tokens", "harness": "harness"}
+
+
+def options(out: Path, dataset: Path | str, instances: list[str] | None, *, backend: str = "docker",
+            **kw: Any) -> EvalOptions:
+    """Options for a DeterministicModel run (the endpoint is never called: the model class is the script);
+    `sandbox=` as given, else the eval default on `backend`; rollout shorthands (`step_limit=`...) fill `rollout:`,
+    the timeouts `sandbox:`."""
+    rollout = {"max_infra_retries": 0} | {_ROLLOUT[k]: kw.pop(k) for k in list(kw) if k in _ROLLOUT}
+    timeouts = {k: kw.pop(k) for k in ("command_timeout_s", "rollout_timeout_s") if k in kw}
+    sandbox = kw.pop("sandbox", None) or eval_sandbox().model_copy(update={"backend": backend, **timeouts})
+    assert sandbox.backend == backend, "sandbox= and backend= disagree"
     base: dict[str, Any] = dict(out=out, model="http://127.0.0.1:9/v1", model_name="deterministic",
                                 dataset=str(dataset), instances=",".join(instances) if instances else None,
-                                agent_config=deterministic_config(), infra_retries=0)
+                                agent_config=deterministic_config(), sandbox=sandbox,
+                                rollout=eval_rollout().model_copy(update=rollout))
     return EvalOptions(**{**base, **kw})
 
 

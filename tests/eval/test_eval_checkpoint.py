@@ -13,8 +13,12 @@ import pytest
 from eval_helpers import RESOLVES
 
 from swerl.errors import SwerlError
-from swerl.eval.options import EvalOptions
+from swerl.eval.options import EvalOptions, eval_rollout
 from swerl.eval.runner import run_eval
+
+# two steps of 16 tokens, sampled (a tiny random model): enough to run the agent, never to solve the task
+_ROLLOUT = eval_rollout().model_copy(update={"max_steps": 2, "max_tokens": 16, "temperature": 1.0,
+                                             "max_infra_retries": 0})
 
 ADMIN = "eval-test-admin-token-0123456789"
 
@@ -51,8 +55,8 @@ def test_checkpoint_served_on_cpu_through_the_gateway(checkpoint: Path, gateway:
     token_file.write_text(ADMIN)
     out = tmp_path / "run"
     rep = run_eval(EvalOptions(out=out, model=str(checkpoint), dataset=str(sb_pack), instances=RESOLVES,
-                               backend="bwrap", sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}),
-                               step_limit=2, max_tokens=16, temperature=1.0, infra_retries=0, gateway=gateway,
+                               sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}), rollout=_ROLLOUT,
+                               gateway=gateway,
                                gateway_token_file=token_file))
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["model"] == {"kind": "checkpoint", "source": str(checkpoint.resolve()), "name": "tiny-step0",
@@ -127,8 +131,7 @@ def test_eval_swebench_accepts_a_training_checkpoint_dir(train_run: Path, sb_pac
     out = tmp_path / "run"
     step_dir = train_run / "checkpoints" / "step-000002"
     rep = run_eval(EvalOptions(out=out, model=str(step_dir), dataset=str(sb_pack), instances=RESOLVES,
-                               backend="bwrap", sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}),
-                               step_limit=2, max_tokens=16, temperature=1.0, infra_retries=0))
+                               sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}), rollout=_ROLLOUT))
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["model"]["kind"] == "checkpoint" and manifest["model"]["name"] == "tinyrun-step-000002"
     (inst,) = rep.instances

@@ -20,7 +20,7 @@ from dialect_engine import ToolEngine
 from fake_engine import FakeConfig, FakeUpstream
 from gateway_helpers import GatewayHandle
 
-from swerl.gateway.engines import ServedEngine
+from swerl.gateway.engines.embedded import ServedEngine
 
 CALL = 'I will list the files.\n<tool_call>\n{"name": "bash", "arguments": {"command": "ls -la"}}\n</tool_call>'
 SCRIPT = [CALL, "Done: two files, a.py and b.py."]

@@ -14,8 +14,8 @@ import torch
 from gateway_helpers import GatewayHandle
 from scripted_engine import ScriptedEngine, scripted_logprob
 
-from swerl.gateway.engines import InferenceEngine, RemoteEngine, ServedEngine
-from swerl.gateway.engines.embedded import EmbeddedEngine
+from swerl.gateway.engines import InferenceEngine, RemoteEngine
+from swerl.gateway.engines.embedded import EmbeddedEngine, ServedEngine
 
 MSGS = [{"role": "system", "content": "You fix bugs."}, {"role": "user", "content": "The test fails. Fix it."}]
 

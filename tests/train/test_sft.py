@@ -156,7 +156,8 @@ def test_sft_learns_the_answers_and_writes_a_loadable_model(tmp_path: Path) -> N
     for name in TASKS:
         write_traj(d / f"{name}.traj.json", name, resolved=True)
     out = tmp_path / "sft"
-    summary = run_sft(SftParams(data=[d], out=out, recipe="tiny", epochs=60, lr=1e-2, batch_tokens=4096, seed=0, threads=1))
+    summary = run_sft(SftParams(data=[d], out=out, recipe="tiny", epochs=60, lr=1e-2, batch_tokens=4096,
+                               overrides=["train.seed=0", "train.threads=1"]))
     losses = [e["loss"] for e in summary["epochs"]]
     assert losses[-1] < 0.2 * losses[0]
     assert summary["counts"]["examples"] == 2 and summary["steps"] == 60

@@ -2,19 +2,15 @@
 
 The training loop needs the same things from every engine: base URLs to register with the
 gateway, `release()` before an update (vLLM sleeps), `load_weights(version)` after it, and
-`close()`. `ServedEngine` serves a `TokenEngine` in-process on loopback (the embedded model,
+`close()`. `embedded.ServedEngine` serves a `TokenEngine` in-process on loopback (the embedded model,
 weights synced from the trainer); `RemoteEngine` wraps OpenAI-compatible servers (vLLM) whose
 lifecycle is its `owner`'s (the verl backend) or nobody's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
-
-if TYPE_CHECKING:
-    from swerl.gateway.engines.openai_server import TokenEngine
+from typing import Any, Protocol, runtime_checkable
 
 
 @runtime_checkable
@@ -32,36 +28,6 @@ class InferenceEngine(Protocol):
         """Generation seconds and tokens so far (0, 0 when the engine does not tell)."""
 
     def close(self) -> None: ...
-
-
-class ServedEngine:
-    """A `TokenEngine` served over HTTP in a background thread; `weights()` gives the state dict to load."""
-
-    def __init__(self, engine: TokenEngine, weights: Callable[[], dict[str, Any]] | None = None,
-                 host: str = "127.0.0.1") -> None:
-        from swerl.gateway.server import ServerThread
-
-        self.engine = engine
-        self.weights = weights
-        self.server = ServerThread(engine.app(), host=host).start()
-
-    def urls(self) -> list[str]:
-        return [f"{self.server.url}/v1"]
-
-    def release(self) -> None:
-        """Nothing to free: the model stays in (CPU) memory and is idle once the gateway drained."""
-
-    def load_weights(self, version: int) -> None:
-        if self.weights is None:  # an engine without weights (a test's scripted one): only the version moves on
-            self.engine.version = version
-            return
-        self.engine.load_weights(self.weights(), version=version)  # type: ignore[attr-defined]
-
-    def busy_seconds(self) -> tuple[float, int]:
-        return self.engine.busy_s, self.engine.tokens
-
-    def close(self) -> None:
-        self.server.stop()
 
 
 class EngineOwner(Protocol):
@@ -112,4 +78,4 @@ class RemoteEngine:
             self.owner.shutdown()
 
 
-__all__ = ["EngineOwner", "InferenceEngine", "RemoteEngine", "ServedEngine"]
+__all__ = ["EngineOwner", "InferenceEngine", "RemoteEngine"]

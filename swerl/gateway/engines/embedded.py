@@ -11,6 +11,7 @@ caller's global RNG state, which would repeat the same "random" answer per promp
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from swerl.gateway.engines.openai_server import EngineError, Generation, Sampling, TokenEngine
@@ -89,3 +90,33 @@ class _AllowedTokens:
         masked = torch.full_like(scores, float("-inf"))
         masked[:, keep] = scores[:, keep]
         return masked
+
+
+class ServedEngine:
+    """A `TokenEngine` served over HTTP in a background thread; `weights()` gives the state dict to load."""
+
+    def __init__(self, engine: TokenEngine, weights: Callable[[], dict[str, Any]] | None = None,
+                 host: str = "127.0.0.1") -> None:
+        from swerl.gateway.server import ServerThread
+
+        self.engine = engine
+        self.weights = weights
+        self.server = ServerThread(engine.app(), host=host).start()
+
+    def urls(self) -> list[str]:
+        return [f"{self.server.url}/v1"]
+
+    def release(self) -> None:
+        """Nothing to free: the model stays in (CPU) memory and is idle once the gateway drained."""
+
+    def load_weights(self, version: int) -> None:
+        if self.weights is None:  # an engine without weights (a test's scripted one): only the version moves on
+            self.engine.version = version
+            return
+        self.engine.load_weights(self.weights(), version=version)  # type: ignore[attr-defined]
+
+    def busy_seconds(self) -> tuple[float, int]:
+        return self.engine.busy_s, self.engine.tokens
+
+    def close(self) -> None:
+        self.server.stop()

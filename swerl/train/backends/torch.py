@@ -20,9 +20,15 @@ from swerl.config import AlgorithmConfig, Recipe, TrainConfig
 from swerl.errors import ConfigError, DataError
 from swerl.log import get_logger
 from swerl.models.lora import inner_model, is_lora, merged_weights, plain_copy
-from swerl.train.backends.collate import TensorBatch, check_trainable, collate, scatter_targets
 from swerl.train.backends.critic import ValueModel
-from swerl.train.batching import StepPlan, plan_batches
+from swerl.train.batching import (
+    StepPlan,
+    TensorBatch,
+    check_trainable,
+    collate,
+    plan_batches,
+    scatter_targets,
+)
 from swerl.train.gae import rollout_gae
 from swerl.train.losses import (
     StepDenominators,

@@ -21,7 +21,8 @@ import httpx
 from swerl.config import Recipe
 from swerl.errors import ConfigError, SwerlError
 from swerl.gateway.client import GatewayClient, GatewayError
-from swerl.gateway.engines import InferenceEngine, RemoteEngine, ServedEngine
+from swerl.gateway.engines import InferenceEngine, RemoteEngine
+from swerl.gateway.engines.embedded import ServedEngine
 from swerl.log import get_logger
 from swerl.train.backends import TrainingBackend
 

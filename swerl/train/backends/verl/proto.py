@@ -21,9 +21,9 @@ from verl.utils.seqlen_balancing import calculate_workload, get_seqlen_balanced_
 from verl.workers.utils.padding import left_right_2_no_padding
 
 from swerl.errors import DataError
-from swerl.train.backends.collate import check_trainable
 from swerl.train.backends.verl.algos import denominators_to_meta
 from swerl.train.backends.verl.loss_fns import ROLLOUT_INDEX, SAMPLE_INDEX, STEP_META
+from swerl.train.batching import check_trainable
 from swerl.train.gae import rollout_gae
 from swerl.train.losses import StepDenominators
 from swerl.train.schema import Sample
