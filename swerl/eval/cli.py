@@ -122,7 +122,7 @@ def _check_flags(flags: dict[str, Any]) -> None:
 
 
 # CLI flag -> the field it fills: `rollout.` / `sandbox.` are the recipe's own sections (EvalOptions composes them)
-_FIELDS = {"harness": "rollout.harness", "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
+_FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limit", "harness": "rollout.harness", "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
            "max_tokens": "rollout.max_tokens", "infra_retries": "rollout.max_infra_retries",
            "command_timeout": "sandbox.command_timeout_s", "rollout_timeout": "sandbox.rollout_timeout_s",
            "docker_host": "sandbox.docker.base_url", "grade_timeout": "grade_timeout_s"}
@@ -133,7 +133,7 @@ def _eval_options(flags: dict[str, Any]) -> EvalOptions:
     saying which) and the agent config loaded, so a bad flag fails here and not instances later."""
     from rich.markup import escape
 
-    from swerl.eval.options import EvalOptions, eval_rollout, eval_sandbox
+    from swerl.eval.options import EvalOptions, eval_data, eval_rollout, eval_sandbox
     from swerl.eval.setup import pick_backend
     from swerl.rollout.agent import load_agent_yaml
 
@@ -147,7 +147,8 @@ def _eval_options(flags: dict[str, Any]) -> EvalOptions:
     if note:
         err_console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
     agent_config = flags["agent_config"]
-    data: dict[str, Any] = {"rollout": eval_rollout().model_dump(), "sandbox": eval_sandbox().model_dump(),
+    data: dict[str, Any] = {"data": eval_data().model_dump(), "rollout": eval_rollout().model_dump(),
+                            "sandbox": eval_sandbox().model_dump(),
                             "agent_config": load_agent_yaml(agent_config)}
     data["rollout"]["agent_config"] = str(agent_config) if agent_config else None
     data["sandbox"]["backend"] = backend

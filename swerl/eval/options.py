@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from swerl.config import RolloutConfig
+from swerl.config import DataConfig, RolloutConfig
 from swerl.rollout.schema import HARNESS_AUTO
 from swerl.sandbox.schema import SandboxSettings
 
@@ -19,13 +19,17 @@ def eval_rollout() -> RolloutConfig:
     return RolloutConfig(harness=HARNESS_AUTO, max_steps=250, temperature=0.0, max_tokens=4096)
 
 
+def eval_data() -> DataConfig:
+    return DataConfig(dataset=VERIFIED, split="test")
+
+
 def eval_sandbox() -> SandboxSettings:
     return SandboxSettings(backend="docker", rollout_timeout_s=3600.0)
 
 
 class EvalOptions(BaseModel):
-    """A run's own knobs; how each rollout runs is the recipe's `rollout:` model and where it runs the
-    `sandbox:` model, composed here as they are (the CLI flags fill their fields, never a copy of them)."""
+    """A run's own knobs; what it evaluates is the recipe's `data:` model, how each rollout runs its `rollout:`
+    model and where it runs its `sandbox:` model, composed here as they are (the CLI flags fill their fields)."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 
@@ -34,10 +38,7 @@ class EvalOptions(BaseModel):
     model_name: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     engine: Literal["auto", "embedded", "vllm"] = "auto"
-    dataset: str = VERIFIED
-    split: str = "test"
     instances: str | None = None
-    limit: int | None = Field(None, ge=1)
     workers: int = Field(1, ge=1)
     attempts: int = Field(1, ge=1)
     rootfs: str = Field("auto", description="bwrap's system tree when `sandbox.bwrap.rootfs` is unset: auto "
@@ -53,5 +54,6 @@ class EvalOptions(BaseModel):
     pull: bool = Field(True, description="docker: pull a missing instance image before running it.")
     gateway: str | None = None
     gateway_token_file: Path | None = None
+    data: DataConfig = Field(default_factory=eval_data, description="dataset, split, limit (the rest is training's).")
     rollout: RolloutConfig = Field(default_factory=eval_rollout)
     sandbox: SandboxSettings = Field(default_factory=eval_sandbox)

@@ -81,17 +81,17 @@ class EvalRun:
     def _select(self) -> tuple[list[EvalInstance], list[PredRow] | None]:
         o = self.opts
         preds = read_predictions(o.grade_only) if o.grade_only else None
-        instances = load_instances(o.dataset, o.split)
+        instances = load_instances(o.data.dataset, o.data.split)
         if preds is not None:
             known = {i.instance_id for i in instances}
             unknown = [p.instance_id for p in preds if p.instance_id not in known]
             if unknown:
-                raise SwerlError(f"--grade-only {str(o.grade_only)!r}: instance id(s) not in --dataset {o.dataset!r}: "
+                raise SwerlError(f"--grade-only {str(o.grade_only)!r}: instance id(s) not in --dataset {o.data.dataset!r}: "
                                  f"{', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''}")
             have = {p.instance_id for p in preds}
             instances = [i for i in instances if i.instance_id in have]
         ids = parse_instance_ids(o.instances) if o.instances else None
-        selected = select(instances, ids, o.limit)
+        selected = select(instances, ids, o.data.limit)
         if not selected:
             raise SwerlError("no instances selected (check --instances / --limit / --grade-only)")
         return selected, preds
@@ -101,7 +101,7 @@ class EvalRun:
         old = self.store.manifest()
         if old is not None:
             mismatch = [f"{k}: {a!r} (run dir) vs {b!r} (now)" for k, a, b in (
-                ("dataset", old.dataset, o.dataset), ("split", old.split, o.split),
+                ("dataset", old.dataset, o.data.dataset), ("split", old.split, o.data.split),
                 ("attempts", old.attempts, o.attempts), ("model", old.model.name, model.name),
                 ("model kind", old.model.kind, model.kind)) if a != b]
             if mismatch:
@@ -110,7 +110,7 @@ class EvalRun:
                                        "grader": grader, "repos": {i.instance_id: i.repo for i in selected}})
         else:
             m = RunManifest(run_id=f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}", created_at=time.time(),
-                            swerl_version=__version__, model=model, dataset=o.dataset, split=o.split,
+                            swerl_version=__version__, model=model, dataset=o.data.dataset, split=o.data.split,
                             backend=self._backend_name(), grader=grader, attempts=o.attempts,
                             instance_ids=[i.instance_id for i in selected],
                             repos={i.instance_id: i.repo for i in selected}, agent_config=o.rollout.agent_config)

@@ -13,7 +13,7 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from swerl.eval.options import EvalOptions, eval_rollout, eval_sandbox
+from swerl.eval.options import EvalOptions, eval_data, eval_rollout, eval_sandbox
 
 RESOLVES = "swerl-taskpack__calc-median_even"
 WRONG = "swerl-taskpack__textkit-wrap_off_by_one"
@@ -57,7 +57,8 @@ def options(out: Path, dataset: Path | str, instances: list[str] | None, *, back
     sandbox = kw.pop("sandbox", None) or eval_sandbox().model_copy(update={"backend": backend, **timeouts})
     assert sandbox.backend == backend, "sandbox= and backend= disagree"
     base: dict[str, Any] = dict(out=out, model="http://127.0.0.1:9/v1", model_name="deterministic",
-                                dataset=str(dataset), instances=",".join(instances) if instances else None,
+                                data=eval_data().model_copy(update={"dataset": str(dataset)}),
+                                instances=",".join(instances) if instances else None,
                                 agent_config=deterministic_config(), sandbox=sandbox,
                                 rollout=eval_rollout().model_copy(update=rollout))
     return EvalOptions(**{**base, **kw})

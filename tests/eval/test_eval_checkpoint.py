@@ -13,7 +13,7 @@ import pytest
 from eval_helpers import RESOLVES
 
 from swerl.errors import SwerlError
-from swerl.eval.options import EvalOptions, eval_rollout
+from swerl.eval.options import EvalOptions, eval_data, eval_rollout
 from swerl.eval.runner import run_eval
 
 # two steps of 16 tokens, sampled (a tiny random model): enough to run the agent, never to solve the task
@@ -54,7 +54,7 @@ def test_checkpoint_served_on_cpu_through_the_gateway(checkpoint: Path, gateway:
     token_file = tmp_path / "admin.token"
     token_file.write_text(ADMIN)
     out = tmp_path / "run"
-    rep = run_eval(EvalOptions(out=out, model=str(checkpoint), dataset=str(sb_pack), instances=RESOLVES,
+    rep = run_eval(EvalOptions(out=out, model=str(checkpoint), data=eval_data().model_copy(update={"dataset": str(sb_pack)}), instances=RESOLVES,
                                sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}), rollout=_ROLLOUT,
                                gateway=gateway,
                                gateway_token_file=token_file))
@@ -130,7 +130,7 @@ def test_eval_swebench_accepts_a_training_checkpoint_dir(train_run: Path, sb_pac
                                                          tmp_path: Path) -> None:
     out = tmp_path / "run"
     step_dir = train_run / "checkpoints" / "step-000002"
-    rep = run_eval(EvalOptions(out=out, model=str(step_dir), dataset=str(sb_pack), instances=RESOLVES,
+    rep = run_eval(EvalOptions(out=out, model=str(step_dir), data=eval_data().model_copy(update={"dataset": str(sb_pack)}), instances=RESOLVES,
                                sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}), rollout=_ROLLOUT))
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["model"]["kind"] == "checkpoint" and manifest["model"]["name"] == "tinyrun-step-000002"
