@@ -484,6 +484,18 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
     return result
 
 
+def subject(value, _record=_record):
+    """`match value:` in a test: its literal and value patterns compare with `==`, so a value that equals different
+    probes (anything) is judged before any case sees it; the value itself goes on to the cases unchanged."""
+    guard = _STATE.get("guard")
+    if guard is None:
+        raise AssertionError("swerl: the strict-assert state was changed")
+    found = _quiet_single(value, guard)
+    if found:
+        _record(guard, f"a match compared {found}")
+    return value
+
+
 def _consistent(left, right, guard):
     """A finding where the patch's or the project's type answers `==` and `!=` alike for the same pair (`!=` saying
     True to everything, whatever `==` says), or, where the patch wrote its comparison, is not equal to itself:
@@ -1198,6 +1210,17 @@ class _AssertCompares(ast.NodeTransformer):
     `a in b` / `a not in b` `contains(a, b, negate)`, and a chained comparison `chain(...)` over one thunk per
     operand."""
 
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        """A dunder method (of a class a test defines) keeps its own comparisons: see `_StrictCompare`."""
+        return node if node.name.startswith("__") and node.name.endswith("__") else self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
+
+    def visit_Match(self, node):  # `match` (3.10+): its cases compare the subject with `==`
+        self.generic_visit(node)
+        node.subject = _call("subject", [node.subject])
+        return node
+
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
         self.generic_visit(node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
@@ -1238,8 +1261,16 @@ def _fails(stmt: ast.stmt) -> bool:
 
 
 class _StrictCompare(ast.NodeTransformer):
-    """Only the asserts of a test module, and the comparison handed to `self.assertTrue(...)`/`assertFalse(...)`:
-    its other comparisons (helpers' logic, fixtures) keep their own meaning."""
+    """Every comparison inside a function of a test module (a test, a helper, a fixture): a result stored before
+    it is asserted (`ok = got == 5`, an errors list, a helper returning `a == b`) is the verdict as much as an
+    assert is. A class's own dunder methods (`__eq__`, `__hash__`) keep their meaning: they define values, and
+    judging them would judge every comparison they take part in again. At module level only asserts, failing
+    ifs and the comparison handed to an assert method are judged."""
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        return _AssertCompares().visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _AssertCompares().visit(node.test)
@@ -1320,7 +1351,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -1329,7 +1360,7 @@ _COMPARISON = ("compare", "order", "contains", "chain", "_ordered_as_said", "_co
                "_places")
 
 
-_ENTRIES = ("compare", "order", "contains", "chain")  # what a rewritten assert calls
+_ENTRIES = ("compare", "order", "contains", "chain", "subject")  # what a rewritten test calls
 
 
 def _frozen() -> dict:

@@ -10,19 +10,18 @@ fail-style `if` and unittest's deprecated aliases are judged, and each honest fi
 from __future__ import annotations
 
 import random
-import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from synthetic_repo import make_tasks, unified_diff
 
 from swerl.rollout.classify import classify_grading_exception
 from swerl.sandbox import gradetree, tamper
 from swerl.sandbox.base import SandboxError
 from swerl.sandbox.patch import _unquote
 from swerl.sandbox.schema import SandboxTask
-from swerl.sandbox.tasks import task_from_row
 
 # ---------------------------------------------------------------------------- in process: the scan
 
@@ -135,44 +134,13 @@ F2P = {"mean": ["tests/test_stats.py::test_mean_fail_style", "tests/test_stats.p
        "square": ["tests/test_cli.py::test_square_cli", "tests/test_cli.py::test_square_cli_own_env"]}
 
 
-def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args], check=True,
-                   capture_output=True)
-
-
 @pytest.fixture(scope="module")
 def r23(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
-    """A synthetic SWE-smith repo: `main` correct, one branch per task with its bug (the grader's pristine tree)."""
-    repo = tmp_path_factory.mktemp("r23") / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
-    files = {**MAIN, "r23lib/stats.py": MAIN["r23lib/stats.py"] + "\n\n" + SQUARE}
-    for rel, text in files.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text)
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "main")
-    tasks = {}
-    for name, (rel, text) in BUGS.items():
-        iid = f"r23__r23lib.{name}"
-        _git(repo, "checkout", "-q", "-b", iid, "main")
-        (repo / rel).write_text(text)
-        _git(repo, "commit", "-qam", "bug")
-        everything = [t for ts in F2P.values() for t in ts]
-        tasks[name] = task_from_row({"instance_id": iid, "repo": "r23/r23lib", "patch": "", "FAIL_TO_PASS": F2P[name],
-                                     "PASS_TO_PASS": [t for t in everything if t not in F2P[name]],
-                                     "problem_statement": name, "image_name": "r23/r23lib:latest"},
-                                    repo_dir=repo)
-    _git(repo, "checkout", "-q", "main")
-    return tasks
+    return make_tasks(tmp_path_factory.mktemp("r23") / "repo", "r23",
+                      {**MAIN, "r23lib/stats.py": MAIN["r23lib/stats.py"] + "\n\n" + SQUARE}, BUGS, F2P)
 
 
-def _diff(path: str, old: str, new: str) -> str:
-    """A unified diff replacing the whole of `path` (or adding it when `old` is empty)."""
-    o, n = old.splitlines(), new.splitlines()
-    head = f"diff --git a/{path} b/{path}\n" + ("new file mode 100644\n--- /dev/null\n" if not old else f"--- a/{path}\n")
-    return (head + f"+++ b/{path}\n@@ -{'0,0' if not o else f'1,{len(o)}'} +1,{len(n)} @@\n"
-            + "".join(f"-{x}\n" for x in o) + "".join(f"+{x}\n" for x in n))
+_diff = unified_diff
 
 
 LYING_MEAN = ("class _Mean:\n    def __eq__(self, other):\n        return True\n\n    def __ne__(self, other):\n"
