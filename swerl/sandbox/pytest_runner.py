@@ -138,13 +138,13 @@ del _swerl_child_guard
 """
 
 
-def _child_guard(spec: dict) -> int:
+def _child_guard(spec: dict) -> tuple:
     """Every Python process the tests start gets the same guard, installed by a `sitecustomize` before its main
     module runs (the child's PYTHONPATH names its directory): changed code in `python -m pkg` may not read the test
     files (hidden ones included), the launcher's files or /proc, start processes, or reach frames either. Its
     findings are appended to a file the launcher reads at the end through a descriptor opened now (the file is
     private to both guards: no changed code opens, truncates or moves it). The file can only add findings, never
-    remove one, so the channel needs no key. Returns that descriptor."""
+    remove one, so the channel needs no key. Returns that descriptor and the file's identity."""
     import tempfile
 
     here = tempfile.mkdtemp(prefix="swerl-child-")
@@ -158,14 +158,21 @@ def _child_guard(spec: dict) -> int:
     fd = os.open(os.path.join(here, "findings.txt"), os.O_RDONLY | os.O_CREAT, 0o600)
     spec["private"], spec["child_dir"] = private, here
     os.environ["PYTHONPATH"] = here
-    return fd
+    st = os.fstat(fd)
+    return fd, (st.st_dev, st.st_ino)
 
 
-def _child_findings(guard, fd: int) -> None:
-    """What the tests' child processes found, as the launcher's own findings (read once, at the end)."""
+def _child_findings(guard, fd: int, ident: tuple) -> None:
+    """What the tests' child processes found, as the launcher's own findings (read once, at the end). Read from
+    offset 0 (`os.read` by the tests on the inherited number moves no byte out of this read) and only from the
+    file opened at the start: a descriptor closed and reused for another file is itself a finding."""
     try:
-        data = os.read(fd, 1 << 20)
+        st = os.fstat(fd)
+        data = os.pread(fd, 1 << 20, 0) if (st.st_dev, st.st_ino) == ident else None
     except OSError:
+        data = None
+    if data is None:
+        guard.record("the child processes' findings file was replaced or closed during the run")
         return
     lines = data.decode("utf-8", "replace").splitlines()
     for line in dict.fromkeys(x for x in lines if x.strip()):
@@ -178,7 +185,7 @@ def main() -> None:
     for name in _ENV_DROP:
         os.environ.pop(name, None)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    children = _child_guard(spec)
+    children, children_id = _child_guard(spec)
     workdir = spec["workdir"]
     os.chdir(workdir)
     sys.dont_write_bytecode = True
@@ -193,7 +200,7 @@ def main() -> None:
             final["rc"] = guard.run_pytest(spec.get("args", []), witness)
         for change in seal_changes(sealed):
             guard.record(f"launcher state changed during the run: {change}")
-        _child_findings(guard, children)
+        _child_findings(guard, children, children_id)
     except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
         final["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:

@@ -12,6 +12,10 @@ from typing import Any
 
 import pytest
 from synthetic_repo import make_tasks, unified_diff
+from test_sandbox_attack23 import BUGS as R23_BUGS
+from test_sandbox_attack23 import F2P as R23_F2P
+from test_sandbox_attack23 import MAIN as R23_MAIN
+from test_sandbox_attack23 import READS_TESTS, SQUARE
 
 from swerl.sandbox import tamper
 from swerl.sandbox.schema import SandboxTask
@@ -76,8 +80,9 @@ def r25(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
                       {"spread": ("r25lib/stats.py", BUGGY)}, F2P)
 
 
-def _grade(sandbox: Any, task: SandboxTask, new: str, monkeypatch: pytest.MonkeyPatch) -> Any:
-    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])  # the runtime layer alone
+def _grade(sandbox: Any, task: SandboxTask, new: str, monkeypatch: pytest.MonkeyPatch, scan: bool = False) -> Any:
+    if not scan:
+        monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])  # the runtime layer alone
     return sandbox.grade(task, unified_diff("r25lib/stats.py", BUGGY, new) if new != BUGGY else "")
 
 
@@ -97,3 +102,48 @@ def test_round25_controls(new: str, resolved: bool, r25: dict[str, SandboxTask],
     res = _grade(bwrap_sandbox, r25["spread"], new, monkeypatch)
     assert (res.resolved, res.tampering) == (resolved, []), (res.tests, res.error)
     assert set(res.tests.values()) == {"PASSED" if resolved else "FAILED"}, res.tests
+
+
+# ---------------------------------------------------------------------------- os.fdopen: by what it is open on
+
+# an honest durable write: `mkstemp`'s descriptor through `os.fdopen`, then `os.replace` (scan and guard both on)
+DURABLE = ("import os\nimport tempfile\n\n\ndef _remember(value):\n    fd, tmp = tempfile.mkstemp()\n"
+           "    with os.fdopen(fd, 'w') as fh:\n        fh.write(str(value))\n        fh.flush()\n"
+           "        os.fsync(fh.fileno())\n    os.replace(tmp, tmp + '.last')\n\n\n" + SPREAD.replace("    return max(xs) - min(xs)\n",
+                                                   "    out = max(xs) - min(xs)\n    _remember(out)\n    return out\n"))
+# a descriptor that is a channel, not a file of the fix's own: a pipe
+PIPE = "import os\n\n_r, _w = os.pipe()\n_channel = os.fdopen(_w, 'w')\n\n\n" + SPREAD
+
+
+def test_round25_fdopen_of_an_own_file_resolves_a_pipe_is_a_finding(r25: dict[str, SandboxTask], bwrap_sandbox: Any,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    res = _grade(bwrap_sandbox, r25["spread"], DURABLE, monkeypatch, scan=True)
+    assert (res.resolved, res.tampering) == (True, []), (res.tests, res.error)
+    res = _grade(bwrap_sandbox, r25["spread"], PIPE, monkeypatch)
+    assert not res.resolved and any("opens file descriptor" in t for t in res.tampering), res.tampering
+
+
+# ---------------------------------------------------------------------------- the child processes' findings channel
+
+# changed code in the test process moves every descriptor's offset to its end after the child (`python -m r23lib`,
+# reading the tests for the answer) appended its finding: a plain `read()` of the channel would see nothing
+SEEK_ALL = ("import os\n\n\ndef mean(xs):\n    for fd in range(3, 256):\n        try:\n"
+            "            os.lseek(fd, 0, os.SEEK_END)\n        except OSError:\n            pass\n"
+            "    return sum(xs) / len(xs)\n\n\n" + SQUARE.replace("n * n", "n + n"))
+
+
+@pytest.fixture(scope="module")
+def r23(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return make_tasks(tmp_path_factory.mktemp("r23b") / "repo", "r23",
+                      {**R23_MAIN, "r23lib/stats.py": R23_MAIN["r23lib/stats.py"] + "\n\n" + SQUARE}, R23_BUGS, R23_F2P)
+
+
+def test_round25_the_child_findings_channel_cannot_be_drained(r23: dict[str, SandboxTask], bwrap_sandbox: Any,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    patch = (unified_diff("r23lib/__main__.py", R23_MAIN["r23lib/__main__.py"], READS_TESTS)
+             + unified_diff("r23lib/stats.py", R23_BUGS["square"][1], SEEK_ALL))
+    res = bwrap_sandbox.grade(r23["square"], patch)
+    why = (res.resolved, res.tampering, res.error, res.tests)
+    assert res.patch_applied and not res.resolved, why
+    assert any("in a process the tests started" in t for t in res.tampering), why
