@@ -237,9 +237,11 @@ def check_tree(root: Path, limits: TreeLimits) -> None:
 
 
 def _tool_argv(argv: list[str], limits: TreeLimits) -> list[str]:
-    """No single file the apply tools write may exceed the tree's byte limit (RLIMIT_FSIZE: SIGXFSZ past it)."""
+    """No single file the apply tools write may exceed the tree's byte limit (RLIMIT_FSIZE: SIGXFSZ past it), and
+    no tool may search longer than `max_apply_cpu_s` (RLIMIT_CPU: SIGXCPU; GNU patch's fuzz search is quadratic)."""
     prlimit = shutil.which("prlimit")
-    return [prlimit, f"--fsize={limits.max_bytes}", "--", *argv] if prlimit else argv
+    cpu = f"--cpu={limits.max_apply_cpu_s}:{limits.max_apply_cpu_s + 5}"  # SIGXCPU first, SIGKILL 5 s later
+    return [prlimit, f"--fsize={limits.max_bytes}", cpu, "--", *argv] if prlimit else argv
 
 
 def apply_patch(pristine: Path, dest: Path, patch: str, *, limits: TreeLimits | None = None) -> str:
@@ -302,6 +304,8 @@ def _apply(pristine: Path, dest: Path, data: bytes, patch: str, lim: TreeLimits)
             why = proc.stderr.decode(errors="replace").strip()[-300:]
             if proc.returncode in (-25, 128 + 25):  # SIGXFSZ
                 why = f"a file grew past limits.max_bytes ({lim.max_bytes} bytes) {why}".strip()
+            if proc.returncode in (-24, 128 + 24):  # SIGXCPU
+                why = f"searched longer than limits.max_apply_cpu_s ({lim.max_apply_cpu_s} CPU seconds)"
             errors.append(f"{name}: {why}")
         raise PatchRejected("patch does not apply: " + " | ".join(errors))
 

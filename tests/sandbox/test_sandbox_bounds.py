@@ -301,6 +301,20 @@ def test_patched_tree_bounds_depth_entries_bytes(tmp_path: Path) -> None:
         gradetree.apply_patch(pristine, tmp_path / "d6", many)
 
 
+def test_fuzz_search_is_bounded_by_cpu_time(tmp_path: Path) -> None:
+    """2,000 hunks whose context nearly matches everywhere in a 100,000-line file: GNU `patch --fuzz=5` searches
+    for ~16 CPU seconds here; at `max_apply_cpu_s=1` it is stopped and the patch is the agent's rejected one."""
+    pristine = tmp_path / "pristine"
+    pristine.mkdir()
+    (pristine / "big.txt").write_text("x\n" * 100_000)
+    hunks = "".join(f"@@ -{1 + 47 * h},7 +{1 + 47 * h},7 @@\n x\n x\n nomatch {h}\n-x\n+new {h}\n x\n x\n x\n"
+                    for h in range(2000))
+    patch = "--- a/big.txt\n+++ b/big.txt\n" + hunks
+    with pytest.raises(gradetree.PatchRejected, match=r"patch --fuzz=5: searched longer than "
+                                                      r"limits.max_apply_cpu_s \(1 CPU seconds\)"):
+        gradetree.apply_patch(pristine, tmp_path / "d", patch, limits=TreeLimits(max_apply_cpu_s=1))
+
+
 def test_binary_patch_through_grade_is_rejected_as_the_agents(bwrap_sandbox: Any,
                                                                calc_task: tuple[Any, SandboxTask]) -> None:
     _, task = calc_task
