@@ -728,7 +728,7 @@ class Guard:
     def _open(self, args: tuple):
         path = args[0] if args else None
         if isinstance(path, int):  # os.fdopen: judged by what the descriptor is open on, never the stdio ones
-            if path > 2 and self._own_file(path):
+            if path > 2 and not self._guarded_fd(path):
                 return None
             f = self._changed_frame()
             return f"opens file descriptor {path} from {self._where(f)}" if f else None
@@ -746,15 +746,15 @@ class Guard:
         f = self._changed_frame()
         return f"opens {full} from {self._where(f)}" if f else None
 
-    def _own_file(self, fd: int, _fstat=os.fstat) -> bool:
-        """A regular file that is none of the guarded ones (`mkstemp`'s descriptor in an atomic write): the same rule
-        as opening it by name. A pipe, socket or device (a channel to someone), procfs, or a guarded file is not."""
+    def _guarded_fd(self, fd: int, _fstat=os.fstat) -> bool:
+        """A descriptor open on a guarded file (the launcher's private files it opened before the tests, a test
+        file) or on procfs: the same rule as opening it by name. Any other file or a pipe (`mkstemp`'s descriptor,
+        multiprocessing's spawn pipe) is the code's own; a descriptor that cannot be read is refused."""
         try:
             st = _fstat(fd)
         except (OSError, ValueError, OverflowError):
-            return False
-        ident = (st.st_dev, st.st_ino)
-        return (st.st_mode & 0o170000) == 0o100000 and ident not in self.guarded_ids and ident[0] != self.proc_dev
+            return True
+        return (st.st_dev, st.st_ino) in self.guarded_ids or st.st_dev == self.proc_dev
 
     def _target(self, path: str, _getcwd=os.getcwd, _stat=os.stat, _canon=canonical) -> tuple:
         """(canonical path, (st_dev, st_ino) or None) of an open() target: every spelling of a file is one file."""
