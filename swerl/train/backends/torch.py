@@ -79,6 +79,7 @@ class TorchBackend:
             self.critic_optimizer = torch.optim.AdamW(self.critic.trainable_parameters(), lr=a.value_lr,
                                                       weight_decay=t.weight_decay)
         self.step = 0
+        self.lora = is_lora(self.policy)  # decided once: the policy's wrapper never changes during training
         self.lm = inner_model(self.policy)  # the transformers model (LoRA: adapters injected in it)
         self._selective = _selective_head_ok(self.lm)
 
@@ -322,7 +323,7 @@ class TorchBackend:
     def policy_weights(self) -> dict[str, torch.Tensor]:
         """Detached policy parameters/buffers by name, e.g. for `load_state_dict` into an inference copy.
         LoRA: the adapter merged into the base weights (eq. 23), under the plain model's names."""
-        if is_lora(self.policy):
+        if self.lora:
             return merged_weights(self.policy)
         return {k: v.detach() for k, v in self.policy.state_dict().items()}
 
