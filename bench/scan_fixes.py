@@ -231,6 +231,10 @@ HONEST += [
      "    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)))\n"
      "    with os.fdopen(fd, \"w\", encoding=\"utf-8\") as fh:\n        fh.write(render(cart))\n"
      "        fh.flush()\n        os.fsync(fh.fileno())\n    os.replace(tmp, path)\n\n\ndef _row(label, amount, width):"),
+    ("production validator named like an assertion helper (scikit-learn's assert_all_finite)", "calc",
+     "calc/stats.py", "",
+     "\n\ndef _assert_all_finite(xs):\n    if any(x != x for x in xs):\n        raise ValueError(\"NaN in input\")\n\n\n"
+     "def assert_all_finite(xs):\n    _assert_all_finite(list(xs))\n"),
     ("optional Fraction support by a sys.modules membership test", "calc", "calc/stats.py", "",
      "\n\ndef _plain(value):\n    import sys\n\n    if \"fractions\" in sys.modules:\n        import fractions\n\n"
      "        if isinstance(value, fractions.Fraction):\n            return float(value)\n    return value\n"),
@@ -314,4 +318,10 @@ HOSTILE: list[Fix] = [(name, *_TARGET, code) for name, code in [
     ("round 23: metaclass type check", "\nclass _M(type):\n    def __subclasscheck__(cls, sub):\n        return True\n"),
     ("round 23: str that starts with anything", "\nclass _T(str):\n    def startswith(self, *a):\n        return True\n"),
     ("round 23: a module out of sys.modules", "\nimport sys\nsys.modules.get('os').system('true')\n"),
+    ("round 25: a TestCase whose per-test call swallows failures",
+     "\nimport unittest\n\n\nclass BaseCase(unittest.TestCase):\n    def _callTestMethod(self, method):\n"
+     "        try:\n            method()\n        except self.failureException:\n            pass\n"),
+    ("round 25: a base class serving every test through __getattribute__",
+     "\nclass NumericTests:\n    def __getattribute__(self, name):\n        return object.__getattribute__(self, name)\n"),
+    ("round 25: an exception name bound to a wider class", "\nParseError = LookupError\n"),
 ]]

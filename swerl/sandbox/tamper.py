@@ -33,7 +33,7 @@ _FINE_ENCODINGS = ("utf-8", "utf8", "ascii", "us-ascii", "latin-1", "iso-8859-1"
 
 
 def features(source: bytes | str, own: str | None = None, context: ScanContext | None = None,
-             deadline: float | None = None) -> Counter[str]:
+             deadline: float | None = None, judges: frozenset[str] | None = None) -> Counter[str]:
     """Multiset of findings (what the allowlists do not name); raises SyntaxError/ValueError for source that does
     not parse. Bytes are parsed as the interpreter will read them: the `coding:` cookie is honoured (a `utf-7` file
     hides code in what a UTF-8 reader takes for a comment), and any encoding other than UTF-8/ASCII is a finding."""
@@ -55,7 +55,7 @@ def features(source: bytes | str, own: str | None = None, context: ScanContext |
     tree = ast.parse(source)
     v.alias = _aliases(tree)
     v.visit(tree)
-    for feat in _answering_values(tree) + _judging_code(tree):
+    for feat in _answering_values(tree) + _judging_code(tree, _assertive(tree) if judges is None else judges):
         v.add(feat)
     return v.found
 
@@ -115,6 +115,12 @@ def _answering_values(tree: ast.AST) -> list[str]:
 
 _JUDGE_NAME = re.compile(r"^(assert_|assert[A-Z]|fail[A-Z_]|_assert_)")
 _TYPE_CHECKS = frozenset({"__subclasscheck__", "__instancecheck__", "__subclasshook__"})
+# what runs a test rather than computes a result: unittest's per-test calls, and attribute lookup itself (a class
+# serving every `test_*` through one stand-in); `run`/`debug`/`__call__` only on classes named like test cases
+_RUNNER_HOOKS = frozenset({"_callTestMethod", "_callSetUp", "_callTearDown", "_callCleanup", "__getattribute__"})
+_CASE_RUN = frozenset({"run", "debug", "__call__"})
+_CASE_NAME = re.compile(r"(Case|Tests?|Suite|Mixin)$|^Test")
+_FAILS = frozenset({"AssertionError", "failureException", "Failed", "fail", "Fail"})
 
 
 def _exception_name(node: ast.AST) -> str:
@@ -122,18 +128,85 @@ def _exception_name(node: ast.AST) -> str:
     return name if name.endswith(("Error", "Exception", "Warning", "Exit", "Interrupt")) else ""
 
 
-def _judging_code(tree: ast.AST) -> list[str]:
+def _fail_name(node: ast.AST | None) -> str | None:
+    """The name a `raise` or call names (`AssertionError`, `self.fail`), None for anything else."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _asserts(fn: ast.AST) -> bool:
+    """A body that fails a test: an `assert`, a `raise` of AssertionError (`self.failureException`, pytest's
+    `Failed`), or a call of `fail(...)`."""
+    return any(isinstance(n, ast.Assert) or (isinstance(n, ast.Raise) and _fail_name(n.exc) in _FAILS)
+               or (isinstance(n, ast.Call) and _fail_name(n) in _FAILS) for n in ast.walk(fn))
+
+
+def _raises_other(fn: ast.AST) -> bool:
+    """A `raise` of something other than a test failure (`raise ValueError(...)`): a production validator."""
+    return any(isinstance(n, ast.Raise) and n.exc is not None and _fail_name(n.exc) not in _FAILS
+               for n in ast.walk(fn))
+
+
+_UNITTEST_JUDGE = re.compile(r"^(assert[A-Z]|fail[A-Z_])")
+
+
+def _assertive(tree: ast.AST) -> frozenset[str]:
+    """Names of the file's assertion helpers: unittest-style ones (`assertEqual`, `failUnless`: a project TestCase
+    overriding one replaces the judge, whatever its body), and `assert_*` functions that fail a test or raise
+    nothing else. A production validator named like one (scikit-learn's `assert_all_finite`) raises ValueError,
+    itself or through a function of the same file it calls, and is ordinary code."""
+    defs = {n.name: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+    def validator(fn: ast.AST) -> bool:
+        callees = {_fail_name(n) for n in ast.walk(fn) if isinstance(n, ast.Call)} & defs.keys()
+        return _raises_other(fn) or any(_raises_other(defs[c]) for c in callees if defs[c] is not fn)
+
+    return frozenset(name for name, fn in defs.items() if _UNITTEST_JUDGE.match(name) or (
+        _JUDGE_NAME.match(name) and (_asserts(fn) or not validator(fn))))
+
+
+def _runner_hooks(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
+    """(name, what, node) of methods that run tests: `_RUNNER_HOOKS` anywhere, `_CASE_RUN` in test-case classes."""
+    out = []
+    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        case = bool(_CASE_NAME.search(cls.name)) or any(
+            _CASE_NAME.search(b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "")
+            for b in cls.bases)
+        for fn in cls.body:
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    fn.name in _RUNNER_HOOKS or (case and fn.name in _CASE_RUN)):
+                out.append((f"{cls.name}.{fn.name}", "a test-runner hook", fn))
+    return out
+
+
+def _exception_aliases(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
+    """An exception name bound to other exception classes (`ParseError = LookupError`): `pytest.raises(ParseError)`
+    then accepts whatever the other class covers (the bug's KeyError)."""
+    out = []
+    for node in getattr(tree, "body", []):
+        if not isinstance(node, ast.Assign):
+            continue
+        values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
+        if any(_exception_name(v) for v in values):
+            out += [(t.id, "a type check (an exception name bound to another class)", node) for t in node.targets
+                    if isinstance(t, ast.Name) and _exception_name(t)]
+    return out
+
+
+def _judging_code(tree: ast.AST, judges: frozenset[str]) -> list[str]:
     """Code that decides a verdict rather than computes a result, keyed by its body (an unchanged one cancels
     against the pristine file; adding or changing one is new): an assertion helper (`assert_close`, `assertEqual`
-    on a project TestCase), defined or bound by assignment (`assert_close = partial(assert_close, tol=1)`); a type
-    check (`__subclasscheck__`, `__subclasshook__`, an exception class with a metaclass, `X.register(Y)` on an ABC)
-    that makes `pytest.raises(ProjectError)` accept any exception."""
-    out = []
+    on a project TestCase) whose body fails a test in the pristine or the changed file (`judges`), or bound by
+    assignment (`assert_close = partial(assert_close, tol=1)`); a type check (`__subclasscheck__`,
+    `__subclasshook__`, an exception class with a metaclass, `X.register(Y)` on an ABC, an exception name bound to
+    another class) that makes `pytest.raises(ProjectError)` accept any exception; a test-runner hook."""
+    found: list[tuple[str, str, ast.AST]] = [*_runner_hooks(tree), *_exception_aliases(tree)]
     for node in ast.walk(tree):
         name, what = "", ""
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             name = node.name
-            what = "an assertion helper" if _JUDGE_NAME.match(name) else "a type check" if name in _TYPE_CHECKS else ""
+            what = "an assertion helper" if name in judges else "a type check" if name in _TYPE_CHECKS else ""
         elif isinstance(node, ast.Assign):
             judged = [t.id for t in node.targets if isinstance(t, ast.Name) and _JUDGE_NAME.match(t.id)]
             name, what = (judged[0], "an assertion helper") if judged else ("", "")
@@ -144,9 +217,9 @@ def _judging_code(tree: ast.AST) -> list[str]:
                 and len(node.args) == 1 and _exception_name(node.args[0]):  # not `@singledispatch_f.register(int)`
             name, what = _exception_name(node.args[0]), "a type check (an exception registered as a subclass)"
         if what:
-            body = hashlib.sha1(ast.dump(node).encode()).hexdigest()[:8]
-            out.append(f"defines or changes {what} {name} (body {body})")
-    return out
+            found.append((name, what, node))
+    return [f"defines or changes {what} {name} (body {hashlib.sha1(ast.dump(node).encode()).hexdigest()[:8]})"
+            for name, what, node in found]
 
 
 def _aliases(tree: ast.AST) -> dict[str, str]:
@@ -166,6 +239,13 @@ def _own_of(path: str) -> str:
     return (parts[1] if parts[0] == "src" and len(parts) > 2 else parts[0]).removesuffix(".py")
 
 
+def _judges(source: bytes | None) -> frozenset[str]:
+    try:
+        return _assertive(ast.parse(source)) if source is not None else frozenset()
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+        return frozenset()
+
+
 def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContext | None = None,
               deadline: float | None = None) -> list[str]:
     """Reasons (empty = clean) for one changed `.py` file: findings in `after` not already in `before`.
@@ -175,16 +255,17 @@ def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContex
     if len(after) > MAX_FILE_BYTES:
         raise ScanTooCostly(f"{path}: file too large to audit ({len(after)} bytes; limit {MAX_FILE_BYTES})")
     own = _own_of(path)
+    judges = _judges(before) | _judges(after)  # a helper that asserted in the pristine file stays one when neutered
     old: Counter[str] | None = Counter()
     if before is not None:
         try:
-            old = features(before, own, context, deadline)
+            old = features(before, own, context, deadline, judges)
         except ScanTooCostly:
             raise
         except Exception:
             old = None  # the pristine file does not parse either
     try:
-        new = features(after, own, context, deadline)
+        new = features(after, own, context, deadline, judges)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError) as exc:
         return [f"{path}: does not parse ({type(exc).__name__})"] if old is not None else []
     extra = new - (old or Counter())
