@@ -111,12 +111,31 @@ def _start(spec: dict, closer) -> tuple:
 
 
 _CHILD_BOOT = """import os as _os
+import sys as _sys
 
 
 def _swerl_child_guard():
+    here = _os.path.dirname(_os.path.abspath(__file__))
+    # the guard and what it imports come from the interpreter's own library only: no PYTHONPATH entry (this
+    # directory included), no relative entry and nothing under the work tree may shadow `json` or `re` here
+    work, mine = _os.path.realpath(WORKDIR), _os.path.realpath(here)
+    env = set(p for p in _os.environ.get("PYTHONPATH", "").split(_os.pathsep) if p)
+
+    def trusted(p):
+        real = _os.path.realpath(p) if p and _os.path.isabs(p) else None
+        return real is not None and p not in env and real not in (mine, work) and not real.startswith(work + "/")
+
+    saved = list(_sys.path)
+    _sys.path[:] = [p for p in saved if trusted(p)]
+    try:
+        _install(here)
+    finally:
+        _sys.path[:] = saved
+
+
+def _install(here):
     import importlib.util
     import json
-    here = _os.path.dirname(_os.path.abspath(__file__))
     with open(_os.path.join(here, "child.json")) as fh:
         cfg = json.load(fh)
     loc = importlib.util.spec_from_file_location("_swerl_guard", cfg["guard"])
@@ -134,7 +153,7 @@ def _swerl_child_guard():
 
 
 _swerl_child_guard()
-del _swerl_child_guard
+del _swerl_child_guard, _install
 """
 
 
@@ -152,7 +171,8 @@ def _child_guard(spec: dict) -> tuple:
     cfg = {"guard": os.path.join(os.path.dirname(os.path.abspath(__file__)), "swerl_guard.py"),
            "workdir": spec["workdir"], "changed": spec.get("changed", []), "tests": spec.get("tests", []),
            "private": private}
-    for name, text in (("child.json", json.dumps(cfg)), ("sitecustomize.py", _CHILD_BOOT)):
+    boot = _CHILD_BOOT.replace("WORKDIR", repr(os.path.realpath(spec["workdir"])))
+    for name, text in (("child.json", json.dumps(cfg)), ("sitecustomize.py", boot)):
         with open(os.path.join(here, name), "w") as fh:
             fh.write(text)
     fd = os.open(os.path.join(here, "findings.txt"), os.O_RDONLY | os.O_CREAT, 0o600)

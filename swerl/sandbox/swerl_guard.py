@@ -771,6 +771,7 @@ class Guard:
         if ident is not None and (ident in self.guarded_ids or ident[0] == self.proc_dev):
             return True
         return (full.startswith(("/proc/", "/dev/fd", "/dev/std", _LAUNCH_DIR)) or full == "/proc"
+                or (self.child_path is not None and full.startswith(self.child_path + "/"))  # a module put there
                 or (full.startswith(self.workdir) and (full in self.protected or full.endswith("conftest.py"))))
 
     def _unpickle(self, args: tuple):
