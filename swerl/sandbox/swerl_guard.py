@@ -171,6 +171,31 @@ def _stdio_ids(_fstat=os.fstat) -> list:
     return out
 
 
+def _unisolate_spawns() -> tuple:
+    """multiprocessing's spawn and forkserver children repeat the launcher's `-I` (`_args_from_interpreter_flags`),
+    which drops PYTHONPATH and with it the child guard, and their start raises no audit event: they get the flags
+    without isolation, so the child guard comes up in them too. Returns (module, function) pairs, sealed."""
+    import subprocess
+
+    base = getattr(subprocess, "_args_from_interpreter_flags", None)
+    if base is None:
+        return ()
+
+    def flags(_base=base):
+        return [a for a in _base() if a not in ("-I", "-E", "-s", "-P")]
+
+    mods = [subprocess]
+    try:
+        import multiprocessing.util as mp_util
+        if hasattr(mp_util, "_args_from_interpreter_flags"):
+            mods.append(mp_util)
+    except ImportError:
+        pass
+    for m in mods:
+        m._args_from_interpreter_flags = flags
+    return tuple((m, flags) for m in mods)
+
+
 def _launch_files() -> list:
     try:
         return [os.path.join(_LAUNCH_DIR, n) for n in os.listdir(_LAUNCH_DIR)]
@@ -318,6 +343,7 @@ class Guard:
     def install(self, writer=None, closer=None, collector=None) -> None:
         """Audit hooks exist from Python 3.8: older test environments (some SWE-bench images run 3.6) are graded
         with the witness, the strict asserts and the signed record, and the record says the guard was off."""
+        self.spawn_flags = _unisolate_spawns()
         if not hasattr(sys, "addaudithook"):
             if self._emit is not None:
                 self._emit("note", "runtime guard unavailable (Python < 3.8)")
@@ -405,6 +431,8 @@ class Guard:
         state = _vars(self)
         now = {k: _id(v) for k, v in state.items() if k not in ("armed", "probes", "installed")}
         out = [f"guard.{k} was rebound" for k in set(sealed) | set(now) if sealed.get(k) != now.get(k)]
+        out += [m.__name__ + "._args_from_interpreter_flags was rebound" for m, f in state.get("spawn_flags", ())
+                if m.__dict__.get("_args_from_interpreter_flags") is not f]
         if files and not out:
             args = (state["workdir"], state["changed"], state["protected"])
             out = [f"guard file class of {f} was changed" for f, k in list(state["_kinds"].items())[:5000]
