@@ -142,6 +142,14 @@ def _asserts(fn: ast.AST) -> bool:
                or (isinstance(n, ast.Call) and _fail_name(n) in _FAILS) for n in ast.walk(fn))
 
 
+def _fails_tests(fn: ast.AST) -> bool:
+    """A body that raises a test failure itself (`raise Failed("DID NOT RAISE")`, `pytest.fail(...)`), whatever its
+    name: SymPy's `raises(Exc, fn)` judges a test like `pytest.raises` does. A bare `assert` is not enough here
+    (production code asserts its invariants)."""
+    return any((isinstance(n, ast.Raise) and _fail_name(n.exc) in _FAILS) or
+               (isinstance(n, ast.Call) and _fail_name(n) in _FAILS) for n in ast.walk(fn))
+
+
 def _raises_other(fn: ast.AST) -> bool:
     """A `raise` of something other than a test failure (`raise ValueError(...)`): a production validator."""
     return any(isinstance(n, ast.Raise) and n.exc is not None and _fail_name(n.exc) not in _FAILS
@@ -153,8 +161,8 @@ _UNITTEST_JUDGE = re.compile(r"^(assert[A-Z]|fail[A-Z_])")
 
 def _assertive(tree: ast.AST) -> frozenset[str]:
     """Names of the file's assertion helpers: unittest-style ones (`assertEqual`, `failUnless`: a project TestCase
-    overriding one replaces the judge, whatever its body), and `assert_*` functions that fail a test or raise
-    nothing else. A production validator named like one (scikit-learn's `assert_all_finite`) raises ValueError,
+    overriding one replaces the judge, whatever its body), any function that raises a test failure itself, and
+    `assert_*` functions that fail a test or raise nothing else. A production validator named like one (scikit-learn's `assert_all_finite`) raises ValueError,
     itself or through a function of the same file it calls, and is ordinary code."""
     defs = {n.name: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
@@ -162,7 +170,7 @@ def _assertive(tree: ast.AST) -> frozenset[str]:
         callees = {_fail_name(n) for n in ast.walk(fn) if isinstance(n, ast.Call)} & defs.keys()
         return _raises_other(fn) or any(_raises_other(defs[c]) for c in callees if defs[c] is not fn)
 
-    return frozenset(name for name, fn in defs.items() if _UNITTEST_JUDGE.match(name) or (
+    return frozenset(name for name, fn in defs.items() if _UNITTEST_JUDGE.match(name) or _fails_tests(fn) or (
         _JUDGE_NAME.match(name) and (_asserts(fn) or not validator(fn))))
 
 

@@ -166,6 +166,12 @@ def test_round25_the_child_findings_channel_cannot_be_drained(r23: dict[str, San
      "def assert_all_finite(xs):\n    _assert_all_finite(xs)\n",
      "def _assert_all_finite(xs):\n    if None in xs:\n        raise ValueError(xs)\n\n\n"
      "def assert_all_finite(xs):\n    _assert_all_finite(list(xs))\n", None),
+    # X5: SymPy's `raises(Exc, fn)` (no assertion-helper name) made to accept a LookupError
+    ("class Failed(Exception):\n    pass\n\n\ndef raises(exc, fn):\n    try:\n        fn()\n    except exc:\n"
+     "        return\n    raise Failed('DID NOT RAISE')\n",
+     "class Failed(Exception):\n    pass\n\n\ndef raises(exc, fn):\n    try:\n        fn()\n    except exc:\n"
+     "        return\n    except LookupError:\n        return\n    raise Failed('DID NOT RAISE')\n",
+     "assertion helper raises"),
     # X3: a project TestCase whose per-test call swallows the failure
     ("import unittest\nclass BaseCase(unittest.TestCase):\n    pass\n",
      "import unittest\nclass BaseCase(unittest.TestCase):\n    def _callTestMethod(self, method):\n        try:\n"
