@@ -270,6 +270,10 @@ def apply_patch(pristine: Path, dest: Path, patch: str, *, limits: TreeLimits | 
 
 
 def _apply(pristine: Path, dest: Path, data: bytes, patch: str, lim: TreeLimits) -> str:
+    named = len(patch_headers(patch))
+    if named > lim.max_patch_files:
+        raise PatchRejected(f"the patch names {named} files (limit {lim.max_patch_files}, limits.max_patch_files); "
+                            "nothing was applied")
     expanded = expanded_bytes(patch, pristine)
     if expanded > lim.max_expanded_bytes:
         raise PatchRejected(f"the patch would expand to {expanded} bytes of binary data and copies (limit "

@@ -80,6 +80,8 @@ class TreeLimits(_Model):
     max_files: int = Field(250_000, gt=0, description="Entries (files, dirs, links) in a patched grading tree.")
     max_bytes: int = Field(1 << 30, gt=0, description="Bytes of regular files in a patched grading tree.")
     max_patch_bytes: int = Field(32 << 20, gt=0, description="Size of a patch text the grader accepts.")
+    max_patch_files: int = Field(5000, gt=0, description="Files one patch may name (counted from its headers before "
+                                 "applying: GNU patch writes each one before a later hunk fails).")
     max_apply_cpu_s: int = Field(10, gt=0, description="CPU seconds `git apply` or GNU `patch --fuzz` may spend on one "
                                  "patch (a real one needs milliseconds; crafted hunks make the fuzz search quadratic).")
     max_expanded_bytes: int = Field(

@@ -292,6 +292,9 @@ def test_patched_tree_bounds_depth_entries_bytes(tmp_path: Path) -> None:
     with pytest.raises(gradetree.PatchRejected, match="deeper than 100 levels"):
         gradetree.apply_patch(pristine, tmp_path / "d3", deep)
     assert not (tmp_path / "d3").exists()  # removed (iteratively): no caller meets the deep tree
+    with pytest.raises(gradetree.PatchRejected, match=r"names 40 files \(limit 30, limits.max_patch_files\)"):
+        gradetree.apply_patch(pristine, tmp_path / "d3b", many, limits=TreeLimits(max_patch_files=30))
+    assert not (tmp_path / "d3b").exists()  # counted from the text: nothing was written
     with pytest.raises(gradetree.PatchRejected, match="max_patch_bytes"):
         gradetree.apply_patch(pristine, tmp_path / "d4", big, limits=TreeLimits(max_patch_bytes=1000))
     # within bounds: applied as before
