@@ -398,16 +398,12 @@ class TokenBatch:
         return out
 
     @staticmethod
-    def rows_to_bytes(rows: Sequence[Sequence[Any]], *, logprob_bytes_dtype: str = "<f4",
-                      requests: dict[int, Any] | None = None) -> bytes:
-        """The serialised batch of store rows (`ROW_FIELDS` order: int32 blobs, log-prob blobs of
-        `logprob_bytes_dtype`, `data` JSON bytes) without an intermediate batch: each blob is copied once,
-        straight into the answer (the reader validates with `from_bytes`). A failed call (error set)
-        whose log-probs do not match its response keeps none."""
-        cols, pools, rollouts, errors, data = _row_columns(rows, np.dtype(logprob_bytes_dtype))
-        dt, parts = pools["logp_pool"]
-        if dt != _F32:  # an older store's float64 values: converted (one more copy)
-            pools["logp_pool"] = (_F32, [np.frombuffer(b"".join(parts), dtype=dt).astype(_F32).tobytes()])
+    def rows_to_bytes(rows: Sequence[Sequence[Any]], *, requests: dict[int, Any] | None = None) -> bytes:
+        """The serialised batch of store rows (`ROW_FIELDS` order: int32 blobs, float32 log-prob blobs,
+        `data` JSON bytes) without an intermediate batch: each blob is copied once, straight into the
+        answer (the reader validates with `from_bytes`). A failed call (error set) whose log-probs do not
+        match its response keeps none."""
+        cols, pools, rollouts, errors, data = _row_columns(rows)
         buffers = [(name, pools[name][1] if name in pools else [np.ascontiguousarray(cols[name], dtype=dt)])
                    for name, dt in _COLUMNS]
         return _serialise(len(rows), rollouts, errors, data, dict(requests or {}), buffers)
@@ -477,16 +473,17 @@ def _serialise(n: int, rollouts: list[tuple[str, str]], errors: dict[int, str], 
 
 def _rollout_table(rids: Sequence[str], gids: Sequence[str | None]) -> tuple[np.ndarray, list[tuple[str, str]]]:
     """Each row's rollout index (in order of first appearance) and the (rollout_id, group_id) table;
-    a rollout's group is the one its first row names (default: its own id)."""
-    groups: dict[str, str] = {}
+    a rollout's group is the first one its rows name (default: its own id)."""
+    groups: dict[str, str | None] = {}
     for a, g in zip(rids, gids, strict=True):
-        if a not in groups:
-            groups[a] = a if g is None else g
+        if groups.get(a) is None:
+            groups[a] = g
     index = {a: i for i, a in enumerate(groups)}
-    return np.fromiter((index[a] for a in rids), np.int32, len(rids)), list(groups.items())
+    return (np.fromiter((index[a] for a in rids), np.int32, len(rids)),
+            [(a, a if g is None else g) for a, g in groups.items()])
 
 
-def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
+def _row_columns(rows: Sequence[Sequence[Any]]) -> tuple[
         dict[str, np.ndarray], dict[str, tuple[np.dtype, list[Any]]], list[tuple[str, str]], dict[int, str],
         dict[int, Any]]:
     """Store rows (`ROW_FIELDS` order) as fixed-width columns plus each pool's blobs in order (not joined)."""
@@ -501,14 +498,14 @@ def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
     size = lambda xs, w: np.fromiter((0 if x is None else len(x) // w for x in xs), np.int64, n)  # noqa: E731
     has = lambda xs: np.fromiter((x is not None for x in xs), bool, n)  # noqa: E731
     has_p, has_r, has_l, has_e = has(p), has(r), has(lp), has(err)
-    rlen, llen = size(r, 4), size(lp, lp_dt.itemsize)
+    rlen, llen = size(r, 4), size(lp, 4)
     bad = has_r & has_l & (rlen != llen)
     if (bad & ~has_e).any():
         i = int(np.flatnonzero(bad & ~has_e)[0])
         raise TokenFormatError(f"event {eid[i]} (rollout_id={rid[i]!r}, seq={seq[i]}): field response_logprobs: "
                                f"{llen[i]} values for {rlen[i]} response ids")
     has_l &= ~bad  # a failed call recorded what it got; it is never trained on
-    lp_parts = [lp[i] if has_l[i] else np.full(rlen[i], np.nan, lp_dt).tobytes()
+    lp_parts = [lp[i] if has_l[i] else np.full(rlen[i], np.nan, _F32).tobytes()
                 for i in np.flatnonzero(has_r).tolist()]
     cut = np.fromiter((f == "length" for f in fin), bool, n)
     flags = (has_e * F_ERROR | has_p * F_PROMPT | has_r * F_RESPONSE | (has_l & has_r) * F_LOGPROBS
@@ -521,7 +518,7 @@ def _row_columns(rows: Sequence[Sequence[Any]], lp_dt: np.dtype) -> tuple[
         parent=opt(par, -1, np.int64), shared=opt(sh, 0, np.int64), reward=opt(rew, np.nan, np.float64),
         arrival=opt(arr, np.nan, np.float64), prompt_off=off(size(p, 4)), resp_off=off(np.where(has_r, rlen, 0)))
     pools = {"prompt_pool": (_I32, [x for x in p if x is not None]),
-             "resp_pool": (_I32, [x for x in r if x is not None]), "logp_pool": (lp_dt, lp_parts)}
+             "resp_pool": (_I32, [x for x in r if x is not None]), "logp_pool": (_F32, lp_parts)}
     return (cols, pools, rollouts, {i: e for i, e in enumerate(err) if e is not None},
             {i: orjson.loads(d) if isinstance(d, bytes | bytearray | memoryview) else d
              for i, d in enumerate(data) if d is not None})
@@ -616,51 +613,91 @@ class BatchBuilder:
                           errors=dict(self.errors), data=dict(self.data), requests=dict(self.requests))
 
 
-def _get(e: Any, key: str, default: Any = None) -> Any:
-    if isinstance(e, Mapping):
-        return e.get(key, default)
-    return getattr(e, key, default)
+_ACCESS: dict[type, int] = {}  # per event type: 0 a mapping, 1 a pydantic model, 2 plain attributes
 
 
-def from_events(events: Iterable[Any], *, encode: bool = True) -> TokenBatch:
+def _getter(e: Any) -> Any:
+    """`get(key, default=None)` for one event: a dict's `get`, a pydantic model's field dict's (`Event.value`,
+    a property, is then absent: the caller falls back to `reward`), else attribute access. Decided once per
+    type: `isinstance(x, Mapping)` is an ABC check, slow enough per event to show in assembly's cost."""
+    t = type(e)
+    how = _ACCESS.get(t)
+    if how is None:
+        how = _ACCESS[t] = 0 if isinstance(e, Mapping) else 1 if hasattr(t, "__pydantic_fields__") else 2
+    if how == 0:
+        return e.get
+    if how == 1:
+        return e.__dict__.get
+    return lambda key, default=None: getattr(e, key, default)
+
+
+def _encode_against(p: np.ndarray, pb: bytes, prev: tuple[int, bytes, bytes]) -> tuple[int | None, int, bytes]:
+    """(parent, shared, stored suffix) of prompt `p` (its bytes `pb`, made once by the caller) against one
+    earlier call kept as (event id, prompt bytes, response bytes). An exact extension, the usual case, is
+    two memcmps; otherwise a vectorised scan of the part that differs finds the first difference. Neither
+    joins the parent's prompt and response (a copy of its whole context per call)."""
+    eid, ppb, prb = prev
+    if pb.startswith(ppb):  # the parent's prompt is shared (a dropped or edited reply breaks after it)
+        if pb.startswith(prb, len(ppb)):
+            n = len(ppb) + len(prb)
+            return eid, n // 4, pb[n:]
+        shared = len(ppb) // 4
+    else:
+        head = np.frombuffer(ppb, dtype=np.int32)
+        shared = _first_difference(head, p, min(len(head), len(p)))
+    if shared == len(ppb) // 4 and len(p) > shared:
+        tail = np.frombuffer(prb, dtype=np.int32)
+        shared += _first_difference(tail, p[shared:], min(len(tail), len(p) - shared))
+    return (eid, shared, pb[4 * shared:]) if shared else (None, 0, pb)
+
+
+def _batch_of_rows(rows: Sequence[Sequence[Any]]) -> TokenBatch:
+    """A batch of store-shaped rows (`ROW_FIELDS` order, float32 log-prob blobs): each pool joined once."""
+    cols, pools, rollouts, errors, data = _row_columns(rows)
+    arrays = {name: np.frombuffer(b"".join(parts), dt) for name, (dt, parts) in pools.items()}
+    return TokenBatch(rollouts=rollouts, **cols, **arrays, errors=errors, data=data)
+
+
+def from_events(events: Iterable[Any], *, encode: bool = True, use_ids: bool = True) -> TokenBatch:
     """Encode full-prompt events (dicts or objects with `prompt_ids` etc.) into a batch.
 
     With `encode`, each prompt is a delta record against the previous usable call of its rollout
-    attempt; without it, stored whole. Event ids are the events' `id` if present (parents must then
-    have smaller ids), else their position. `value` or `reward` carries a reward.
+    attempt (one memcmp when it extends that call); without it, stored whole. Event ids are the
+    events' `id` if present and `use_ids` (parents must then have smaller ids), else their position:
+    a list gathered from files or several fetches may lack ids or repeat them. `value` or `reward`
+    carries a reward; a call answered with an `http_status` other than 200 is marked failed, as the
+    store's batch marks it. Rows are built as the store's are (`ROW_FIELDS`, blobs), so the cost per
+    event is a few tuple fields plus one copy of its prompt: assembly encodes every event list it gets.
     """
-    b = BatchBuilder(logprob_bytes_dtype="<f8")
-    last: dict[tuple[str, int], tuple[int, np.ndarray]] = {}
+    rows: list[tuple[Any, ...]] = []
+    last: dict[tuple[str, int], tuple[int, bytes, bytes]] = {}  # (event id, prompt bytes, response bytes)
     for i, e in enumerate(events):
-        eid = _get(e, "id")
+        get = _getter(e)
+        eid = get("id") if use_ids else None
         eid = i if eid is None else int(eid)
-        rid = str(_get(e, "rollout_id"))
-        attempt = int(_get(e, "attempt", 0) or 0)
-        kind = str(_get(e, "kind"))
-        prompt, response, logp = _get(e, "prompt_ids"), _get(e, "response_ids"), _get(e, "response_logprobs")
-        err = _get(e, "error")
-        value = _get(e, "value")
+        rid, attempt, kind = str(get("rollout_id")), int(get("attempt", 0) or 0), get("kind")
+        prompt, response, logp = get("prompt_ids"), get("response_ids"), get("response_logprobs")
+        err, status = get("error"), get("http_status")
+        if err is None and status not in (None, 200):
+            err = f"http_status {status}"
+        value = get("value")
         if value is None:
-            value = _get(e, "reward")
-        parent, shared, stored = None, 0, prompt
+            value = get("reward")
+        rb = None if response is None else as_ids(response).tobytes()
+        parent, shared, pb = None, 0, None
         if prompt is not None:
             p = as_ids(prompt)
-            stored = p
-            key = (rid, attempt)
-            prev = last.get(key) if encode else None
+            pb = stored = p.tobytes()
+            prev = last.get((rid, attempt)) if encode else None
             if prev is not None and prev[0] < eid:
-                shared, stored = delta(p, prev[1])
-                parent = prev[0] if shared else None
-            if kind == "model_request" and err is None and response is not None and logp is not None:
-                last[key] = (eid, np.concatenate([p, as_ids(response)]))
-        b.add(event_id=eid, rollout_id=rid, group_id=_get(e, "group_id"), attempt=attempt,
-              seq=int(_get(e, "seq", 0) or 0), kind=kind, policy_version=_get(e, "policy_version"),
-              parent=parent, shared=shared, prompt=stored,
-              response=None if response is None else as_ids(response),
-              logprobs=None if logp is None else np.asarray(logp, np.float32), error=err,
-              reward=None if value is None else float(value), data=_get(e, "data"), arrival=_get(e, "t_arrival"),
-              finish_reason=_get(e, "finish_reason"))
-    return b.build()
+                parent, shared, stored = _encode_against(p, pb, prev)
+            if encode and kind == "model_request" and err is None and rb is not None and logp is not None:
+                last[(rid, attempt)] = (eid, pb, rb)
+            pb = stored
+        rows.append((eid, rid, get("group_id"), attempt, int(get("seq", 0) or 0), kind, get("policy_version"),
+                     parent, shared, pb, rb, None if logp is None else np.asarray(logp, _F32).tobytes(), err,
+                     None if value is None else float(value), get("data"), get("t_arrival"), get("finish_reason")))
+    return _batch_of_rows(rows)
 
 
 __all__ = ["F_CUT", "F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",

@@ -240,18 +240,18 @@ def test_resolve_prompts_for_the_json_api() -> None:
 
 def test_from_rows_matches_the_builder() -> None:
     """The store's bulk path (rows of blobs) gives the same batch as appending event by event."""
-    f8 = lambda xs: np.asarray(xs, "<f8").tobytes()  # noqa: E731
+    f4 = lambda xs: np.asarray(xs, "<f4").tobytes()  # noqa: E731  (the store's log-probs)
     i4 = lambda xs: np.asarray(xs, "<i4").tobytes()  # noqa: E731
     rows = [
-        (5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1, 2]), i4([3]), f8([-0.5]), None, None, None, 10.0,
+        (5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1, 2]), i4([3]), f4([-0.5]), None, None, None, 10.0,
          "stop"),
-        (6, "b", None, 1, 1, "model_request", 0, None, None, i4([9]), i4([8, 7]), f8([-1.0]), "1 logprobs for 2",
+        (6, "b", None, 1, 1, "model_request", 0, None, None, i4([9]), i4([8, 7]), f4([-1.0]), "1 logprobs for 2",
          None, None, None, None),
-        (7, "a", "g", 1, 2, "model_request", 1, 5, 3, i4([4]), i4([5]), f8([-0.25]), None, None, None, 11.0, "length"),
+        (7, "a", "g", 1, 2, "model_request", 1, 5, 3, i4([4]), i4([5]), f4([-0.25]), None, None, None, 11.0, "length"),
         (8, "a", "g", 1, 3, "reward", None, None, None, None, None, None, None, 1.0, b'{"why": "ok"}', None, None),
     ]
     fast = from_rows(rows, requests={2: {"messages": []}})
-    b = BatchBuilder()
+    b = BatchBuilder(logprob_bytes_dtype="<f4")
     for eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr, fin in rows:
         b.add(event_id=eid, rollout_id=rid, group_id=gid, attempt=att, seq=seq, kind=kind, policy_version=pv,
               parent=par, shared=sh or 0, prompt=p, response=r, logprobs=lp, error=err, reward=rew,
@@ -260,14 +260,11 @@ def test_from_rows_matches_the_builder() -> None:
     assert [bool(f & F_CUT) for f in fast.flags.tolist()] == [False, False, True, False]  # the call cut at max_tokens
     slow.requests = {2: {"messages": []}}
     assert fast.to_bytes() == slow.to_bytes()
-    # the gateway's one-copy path gives the same bytes, from float64 blobs (an old store) or float32 ones
-    assert TokenBatch.rows_to_bytes(rows, logprob_bytes_dtype="<f8", requests={2: {"messages": []}}) == slow.to_bytes()
-    f4_rows = [(*r[:11], None if r[11] is None else np.frombuffer(r[11], "<f8").astype("<f4").tobytes(), *r[12:])
-               for r in rows]
-    assert TokenBatch.rows_to_bytes(f4_rows, requests={2: {"messages": []}}) == slow.to_bytes()
+    # the gateway's one-copy path gives the same bytes
+    assert TokenBatch.rows_to_bytes(rows, requests={2: {"messages": []}}) == slow.to_bytes()
     assert TokenBatch.from_bytes(TokenBatch.rows_to_bytes([])).to_bytes() == BatchBuilder().build().to_bytes()
     assert fast.rollouts == [("a", "g"), ("b", "b")] and fast.prompt(2).tolist() == [1, 2, 3, 4]
     with pytest.raises(TokenFormatError, match=r"event 5 .*response_logprobs: 2 values for 1"):
-        from_rows([(5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1]), i4([3]), f8([0, 0]),
+        from_rows([(5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1]), i4([3]), f4([0, 0]),
                                None, None, None, None, None)])
     assert len(from_rows([])) == 0

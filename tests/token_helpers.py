@@ -30,11 +30,10 @@ def to_events(batch: TokenBatch) -> list[dict[str, Any]]:
     return out
 
 
-def from_rows(rows: Sequence[Sequence[Any]], *, logprob_bytes_dtype: str = "<f8",
-              requests: dict[int, Any] | None = None) -> TokenBatch:
-    """A batch from store rows (`ROW_FIELDS` order), through the gateway's one-copy serialiser."""
-    return TokenBatch.from_bytes(TokenBatch.rows_to_bytes(rows, logprob_bytes_dtype=logprob_bytes_dtype,
-                                                          requests=requests))
+def from_rows(rows: Sequence[Sequence[Any]], *, requests: dict[int, Any] | None = None) -> TokenBatch:
+    """A batch from store rows (`ROW_FIELDS` order, float32 log-prob blobs), through the gateway's one-copy
+    serialiser."""
+    return TokenBatch.from_bytes(TokenBatch.rows_to_bytes(rows, requests=requests))
 
 
 def logical_tokens(batch: TokenBatch) -> int:

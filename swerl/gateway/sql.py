@@ -8,8 +8,9 @@ are delta-encoded against an earlier event of the rollout (`prompt_parent`/`prom
 unique content; every reader here returns them whole. Request/response JSON of 512+ bytes is
 stored zlib-compressed when smaller (a blob starting with `x`, zlib's header byte: JSON never does).
 
-Schema 3 (`PRAGMA user_version`) stores float32 log-probs and the request delta columns; an older
-store is migrated in one transaction when it opens, a newer one refused with an error naming it.
+Schema 3 (`PRAGMA user_version`) stores float32 log-probs and the request delta columns. A store of
+any other schema is refused with an error naming the file: swerl 0.x does not migrate stores (re-record
+into a new one, or read it with the swerl version that wrote it).
 """
 
 from __future__ import annotations
@@ -22,22 +23,18 @@ from collections.abc import Sequence
 from operator import itemgetter
 from typing import Any, get_args
 
-import numpy as np
 import orjson
 
 from swerl.events import Event
 from swerl.gateway.recorder import decode_request
-from swerl.log import get_logger
 from swerl.tokens import ROW_FIELDS, TokenBatch, resolve_prompts
 
-log = get_logger(__name__)
 SCHEMA_VERSION = 3
-LOGPROB_DTYPE = "<f4"
-"""How `response_logprobs` blobs are stored (schema 3; schema <= 2 stored float64)."""
 
 
 class StoreVersionError(ValueError):
-    """A store file written by a newer swerl (or not a gateway store): refused, never misread."""
+    """A store file of another schema (an older or newer swerl's), or not a gateway store: refused, never
+    misread."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS rollouts(
@@ -169,52 +166,31 @@ _ENCODERS = tuple((i, ids_blob if c in _IDS else floats_blob if c in _F32 else _
                   for i, c in enumerate(EVENT_INSERT_COLS) if c in _IDS | _F32 | _JSON)
 
 
-def _f64_to_f32(b: bytes | None) -> bytes | None:
-    if b is None:
-        return None
-    if len(b) % 8:
-        raise ValueError(f"a response_logprobs blob of {len(b)} bytes is not float64 values")
-    return np.frombuffer(b, "<f8").astype("<f4").tobytes()
-
-
 def init(conn: sqlite3.Connection, path: str = "") -> None:
-    """Create the tables, or migrate an older store in one transaction: columns added since (NULL: "stored
-    whole"), schema <= 2's float64 log-probs rewritten as float32 (what engines produce). A newer store
-    is refused (StoreVersionError): it could not be read correctly."""
+    """Create the tables of a new (empty) store, or check that an existing one has this schema.
+
+    A store of another schema is refused (StoreVersionError naming `path`), never changed: this is a 0.x
+    package, so an older layout is not migrated (nobody keeps such stores: re-record), and a newer one
+    could not be read correctly.
+    """
     where = path or "the store"
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
+        empty = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0] == 0
     except sqlite3.DatabaseError as exc:
         raise StoreVersionError(f"{where}: not a SQLite gateway store ({exc})") from None
-    if version > SCHEMA_VERSION:
-        raise StoreVersionError(f"{where}: written by a newer swerl (store schema {version}, this version reads up to "
-                                f"{SCHEMA_VERSION}); upgrade swerl, or give --store a new file")
-    conn.executescript(SCHEMA)
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        have = {r[1] for r in conn.execute("PRAGMA table_info(rollouts)")}
-        if "held_s" not in have:
-            conn.execute("ALTER TABLE rollouts ADD COLUMN held_s REAL NOT NULL DEFAULT 0")
-        have = {r[1] for r in conn.execute("PRAGMA table_info(events)")}
-        for c in (*EVENT_COLS, *REQ_COLS):
-            if c not in have:
-                conn.execute(f"ALTER TABLE events ADD COLUMN {c} {_sql_type(c) if c in EVENT_COLS else 'INTEGER'}")
-        if version < 3:
-            n = conn.execute("SELECT COUNT(*) FROM events WHERE response_logprobs IS NOT NULL").fetchone()[0]
-            if n:
-                log.info("migrating store: float64 log-probs -> float32", store=where, events=n,
-                         from_schema=version, to_schema=SCHEMA_VERSION)
-                conn.create_function("swerl_f64_to_f32", 1, _f64_to_f32, deterministic=True)
-                conn.execute("UPDATE events SET response_logprobs = swerl_f64_to_f32(response_logprobs) "
-                             "WHERE response_logprobs IS NOT NULL")
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        conn.execute("COMMIT")
-    except sqlite3.Error as exc:
-        conn.execute("ROLLBACK")
-        raise StoreVersionError(f"{where}: cannot bring the store from schema {version} to {SCHEMA_VERSION} "
-                                f"({exc}); nothing was changed") from None
+    if version == SCHEMA_VERSION:
+        return
+    if version or not empty:
+        age = "a newer" if version > SCHEMA_VERSION else "an older"
+        raise StoreVersionError(f"{where}: written by {age} swerl (store schema {version}; this version reads "
+                                f"schema {SCHEMA_VERSION} only and does not convert stores): use the swerl version "
+                                "that wrote it, or give --store a new file and re-record")
+    try:  # one transaction: a concurrent opener of the same new file sees all of it or none
+        conn.executescript(f"BEGIN IMMEDIATE;\n{SCHEMA}\nPRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
         raise
 
 
@@ -480,7 +456,7 @@ def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seq
         for e in reqs:
             if e["request"]:
                 requests[calls[e["id"]]] = e["request"]
-    return TokenBatch.rows_to_bytes(rows, logprob_bytes_dtype=LOGPROB_DTYPE, requests=requests)
+    return TokenBatch.rows_to_bytes(rows, requests=requests)
 
 
 # ---- meta -------------------------------------------------------------------------------------------

@@ -6,10 +6,11 @@ extend (`S = p_{i+1} ++ a_{i+1}`); otherwise close `S` as a sample and start ove
 Sampled tokens are never stitched into a later prompt (that prompt is not what the
 next action was conditioned on).
 
-Speed: token ids are int32 numpy arrays. For full-prompt events the prefix test is two
-`bytes.startswith` calls (memcmp), so a rollout costs O(T) Python operations plus ~T*n*4
-bytes of memcmp; from the gateway's delta-encoded `TokenBatch` a call stored against the
-chain's last call with all of it shared is an extension by construction: nothing is compared.
+One reader: assembly reads a delta-encoded `swerl.tokens.TokenBatch` (what the gateway
+serves the trainer); `Event`s / dicts are validated and encoded into one first. A call stored
+against the chain's last call with all of it shared is an extension by construction: nothing
+is compared, so a rollout costs O(T) Python operations plus, for events, the encoding's one
+memcmp per call (~T*n*4 bytes). Other prefix tests compare only past the shared part.
 
 Why merges fail (`MERGE_FAILURE_CAUSES`), decided from token-level evidence at the
 first mismatching position `m` between `S` and the next prompt `q`:
@@ -40,7 +41,7 @@ first mismatching position `m` between `S` and the next prompt `q`:
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -49,7 +50,7 @@ from pydantic import ValidationError
 
 from swerl.errors import DataError
 from swerl.log import get_logger
-from swerl.tokens import F_CUT, F_ERROR, KIND_CODE, USABLE, TokenBatch
+from swerl.tokens import F_CUT, F_ERROR, KIND_CODE, USABLE, TokenBatch, from_events
 from swerl.train.io import field_errors
 from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
 
@@ -197,8 +198,9 @@ def assemble(
     """Turn gateway events into training samples (docs/algorithms.md secs. 1-2).
 
     `events`: a `swerl.tokens.TokenBatch` (delta-encoded prompts, the binary form the gateway
-    serves the trainer) or `Event`s / dicts with `kind`, `rollout_id`, `group_id`, `seq`, and
-    for `model_request` `prompt_ids`, `response_ids`, `response_logprobs`, `policy_version`;
+    serves the trainer) or `Event`s / dicts, validated and encoded into one: with `kind`,
+    `rollout_id`, `group_id`, `seq`, and for `model_request` `prompt_ids`, `response_ids`,
+    `response_logprobs`, `policy_version`;
     `reward` events carry `value` (the latest by `seq` wins). Events of an earlier `attempt`
     of a rollout (retried after an infrastructure failure) are discarded. Of retried requests
     (identical prompt) only the one the harness saw is kept. Failed calls (`error` set, or no
@@ -210,10 +212,10 @@ def assemble(
     `rollouts`: assemble only these rollout ids (e.g. the ones kept after the staleness filter).
 
     Returns samples (rollouts in order of first appearance, `sample_index` 0..N_rho-1)
-    and `AssemblyStats`. Bad events raise `DataError` naming the event and field.
+    and `AssemblyStats`. Bad events raise `DataError` naming the event (its index in `events`),
+    its rollout_id, seq and field.
     """
-    rows = _Chains(events) if isinstance(events, TokenBatch) else _Whole(events)
-    return _assemble(rows, mode, tokenizer, think_token_ids, rollouts)
+    return _assemble(_Rows(_as_batch(events)), mode, tokenizer, think_token_ids, rollouts)
 
 
 @dataclass(slots=True)
@@ -225,106 +227,52 @@ class _Rollout:
     failed_calls: int = 0
 
 
+def _validated(events: Iterable[Event | Mapping[str, Any]]) -> Iterator[Event]:
+    """Each event as an `Event`, in order; a bad one raises `DataError` naming its index, rollout_id, seq and
+    field (the batch has no pydantic schema to report against, so this is where a user learns which row to fix).
+    A rollout's events must agree on its group: one group id per rollout is what the advantage baseline groups by.
+    """
+    groups: dict[str, str] = {}
+    for i, raw in enumerate(events):
+        try:
+            ev = raw if isinstance(raw, Event) else Event.model_validate(raw)
+        except ValidationError as exc:
+            raise DataError(_describe(i, raw, exc)) from None
+        if ev.group_id is not None:
+            seen = groups.setdefault(ev.rollout_id, ev.group_id)
+            if seen != ev.group_id:
+                raise DataError(f"event {i} (rollout_id={ev.rollout_id!r}, seq={ev.seq}): field group_id: "
+                                f"{ev.group_id!r} differs from {seen!r} seen earlier for this rollout")
+        yield ev
+
+
+def _as_batch(events: Iterable[Event | Mapping[str, Any]] | TokenBatch) -> TokenBatch:
+    """The one form assembly reads: a `TokenBatch` as given, or events validated and delta-encoded.
+
+    Encoding full prompts is one memcmp per call that extends its predecessor (plus a copy of its
+    prompt), and it turns every exact extension into a merge that compares nothing; events are
+    numbered by position, so errors name the event's index in `events`.
+    """
+    if isinstance(events, TokenBatch):
+        return events
+    return from_events(_validated(events), use_ids=False)
+
+
 class _Rows:
-    """Per-event columns as Python lists (cheap indexing); subclasses add the token views assembly needs."""
-
-    def __init__(self, rollouts: list[tuple[str, str]]) -> None:
-        self.rollouts = rollouts  # (rollout_id, group_id) per rollout index
-        self.event_id: list[int] = []
-        self.rollout: list[int] = []
-        self.attempt: list[int] = []
-        self.kind: list[int] = []
-        self.usable: list[bool] = []
-        self.seq: list[int] = []
-        self.version: list[int] = []  # -1: none
-        self.reward: list[float] = []  # NaN: none
-        self.arrival: list[float] = []  # NaN: unknown
-        self.plen: list[int] = []
-        self.flen: list[int] = []
-        self.cut: list[bool] = []  # the response stopped at the call's max_tokens (sec. 13, per-call budget)
-
-
-class _Whole(_Rows):
-    """Full-prompt events (validated here): the prefix test is two memcmps on cached bytes, no copies."""
-
-    def __init__(self, events: Iterable[Event | Mapping[str, Any]]) -> None:
-        super().__init__([])
-        self.ids: list[np.ndarray] = []
-        self.resp: list[np.ndarray] = []
-        self.logp: list[np.ndarray] = []
-        self.pb: list[bytes] = []
-        self.ab: list[bytes] = []
-        index: dict[str, int] = {}
-        groups: list[str | None] = []
-        empty = np.zeros(0, np.int32)
-        for i, raw in enumerate(events):
-            try:
-                ev = raw if isinstance(raw, Event) else Event.model_validate(raw)
-            except ValidationError as exc:
-                raise DataError(_describe(i, raw, exc)) from None
-            ro = index.setdefault(ev.rollout_id, len(index))
-            if ro == len(groups):
-                groups.append(None)
-            if ev.group_id is not None:
-                if groups[ro] is not None and groups[ro] != ev.group_id:
-                    raise DataError(f"event {i} (rollout_id={ev.rollout_id!r}, seq={ev.seq}): field group_id: "
-                                    f"{ev.group_id!r} differs from {groups[ro]!r} seen earlier for this rollout")
-                groups[ro] = ev.group_id
-            usable = ev.kind == "model_request" and ev.usable
-            p = ev.prompt_ids if usable and ev.prompt_ids is not None else empty
-            a = ev.response_ids if usable and ev.response_ids is not None else empty
-            self.event_id.append(i)
-            self.rollout.append(ro)
-            self.attempt.append(ev.attempt)
-            self.kind.append(KIND_CODE[ev.kind])
-            self.usable.append(usable)
-            self.seq.append(ev.seq)
-            self.version.append(-1 if ev.policy_version is None else ev.policy_version)
-            self.reward.append(math.nan if ev.reward is None else ev.reward)
-            self.arrival.append(math.nan if ev.t_arrival is None else ev.t_arrival)
-            self.plen.append(len(p))
-            self.flen.append(len(p) + len(a))
-            self.cut.append(usable and ev.finish_reason == "length")
-            self.ids.append(p)
-            self.resp.append(a)
-            self.logp.append(ev.response_logprobs if usable else empty)  # type: ignore[arg-type]
-            self.pb.append(np.ascontiguousarray(p).tobytes())
-            self.ab.append(np.ascontiguousarray(a).tobytes())
-        self.rollouts = [(rid, groups[i] or rid) for rid, i in index.items()]
-
-    def full(self, r: int) -> np.ndarray:
-        return np.concatenate([self.ids[r], self.resp[r]])
-
-    def prompt(self, r: int) -> np.ndarray:
-        return self.ids[r]
-
-    def logprobs(self, r: int) -> np.ndarray:
-        return self.logp[r]
-
-    def extends(self, last: int, c: int) -> bool:
-        lp, pc = len(self.pb[last]), self.pb[c]
-        return len(pc) >= lp + len(self.ab[last]) and pc.startswith(self.pb[last]) and pc.startswith(self.ab[last], lp)
-
-    def same_prompt(self, a: int, c: int) -> bool:
-        return self.pb[a] == self.pb[c]
-
-    def mismatch_at(self, last: int, c: int) -> None:
-        return None  # the cause classifier scans for it
-
-
-class _Chains(_Rows):
-    """A delta-encoded batch's rows, with materialised prompts/sequences cached (only failures and closes
-    need them, and materialising costs the chain's unique tokens, not its calls x context)."""
+    """A batch's rows as Python lists (cheap indexing) with materialised prompts/sequences cached: only
+    failures and closes need them, and materialising costs the chain's unique tokens, not its calls x context."""
 
     def __init__(self, b: TokenBatch) -> None:
-        super().__init__(list(b.rollouts))
         self.b = b
+        self.rollouts = list(b.rollouts)  # (rollout_id, group_id) per rollout index
         self.event_id, self.rollout, self.attempt = b.event_id.tolist(), b.rollout.tolist(), b.attempt.tolist()
-        self.kind, self.seq, self.version = b.kind.tolist(), b.seq.tolist(), b.policy_version.tolist()
+        self.kind, self.seq = b.kind.tolist(), b.seq.tolist()
+        self.version = b.policy_version.tolist()  # -1: none
         flags = b.flags.tolist()
         self.usable = [f & (USABLE | F_ERROR) == USABLE for f in flags]
+        # the response stopped at the call's max_tokens (sec. 13, per-call budget)
         self.cut = [bool(f & F_CUT) and u for f, u in zip(flags, self.usable, strict=True)]
-        self.reward, self.arrival = b.reward.tolist(), b.arrival.tolist()
+        self.reward, self.arrival = b.reward.tolist(), b.arrival.tolist()  # NaN: none / unknown
         self.plen = b.prompt_len.tolist()
         self.flen = b.full_len.tolist()
         self.parent = b.parent_row.tolist()
@@ -394,7 +342,7 @@ class _Chains(_Rows):
         return self.prompt(a).tobytes() == self.prompt(c).tobytes()
 
 
-def _dedupe_retries(ch: _Whole | _Chains, calls: list[int]) -> tuple[list[int], int]:
+def _dedupe_retries(ch: _Rows, calls: list[int]) -> tuple[list[int], int]:
     """Sec. 1: among attempts of one call (identical prompts) keep the one the harness saw.
 
     That is the attempt whose prompt ++ response a later, different prompt starts with; when
@@ -425,7 +373,7 @@ def _dedupe_retries(ch: _Whole | _Chains, calls: list[int]) -> tuple[list[int], 
     return kept, len(calls) - len(kept)
 
 
-def _close(ch: _Whole | _Chains, chain: list[int], index: int, reward: float | None) -> Sample:
+def _close(ch: _Rows, chain: list[int], index: int, reward: float | None) -> Sample:
     """Materialise S with its loss mask (1 on every response of the chain) and aligned rollout log-probs."""
     rollout_id, group_id = ch.rollouts[ch.rollout[chain[0]]]
     ids = ch.full(chain[-1])
@@ -448,11 +396,11 @@ def assemble_batch(
     think_token_ids: tuple[int, int] | None = None,
     rollouts: Collection[str] | None = None,
 ) -> tuple[list[Sample], AssemblyStats]:
-    """`assemble` on a delta-encoded `TokenBatch` (the gateway's binary form; see `assemble`)."""
-    return _assemble(_Chains(batch), mode, tokenizer, think_token_ids, rollouts)
+    """`assemble` typed for a delta-encoded `TokenBatch` (the gateway's binary form; see `assemble`)."""
+    return _assemble(_Rows(batch), mode, tokenizer, think_token_ids, rollouts)
 
 
-def _group_by_rollout(ch: _Whole | _Chains, wanted: set[str] | None) -> dict[int, _Rollout]:
+def _group_by_rollout(ch: _Rows, wanted: set[str] | None) -> dict[int, _Rollout]:
     """Bucket rows per rollout, keeping only the latest attempt (earlier attempts hit infra failures)."""
     per: dict[int, _Rollout] = {}
     for r in range(len(ch.rollout)):
@@ -481,7 +429,7 @@ def _group_by_rollout(ch: _Whole | _Chains, wanted: set[str] | None) -> dict[int
     return per
 
 
-def _assemble(ch: _Whole | _Chains, mode: str, tokenizer: Decoder | None, think_token_ids: tuple[int, int] | None,
+def _assemble(ch: _Rows, mode: str, tokenizer: Decoder | None, think_token_ids: tuple[int, int] | None,
               rollouts: Collection[str] | None) -> tuple[list[Sample], AssemblyStats]:
     if mode not in ("best_effort", "per_call"):
         raise DataError(f"mode {mode!r}: expected 'best_effort' or 'per_call'")

@@ -1,4 +1,4 @@
-"""Events in, samples out: the trainer's fetch from the gateway, and JSONL files (events in, samples out and back).
+"""JSONL files: events in, samples out and back (the trainer's fetch from the gateway is `swerl.train.loop.update`).
 
 Errors name the file (or rollout), the line number (or seq) and the field, so a user can fix the row.
 """
@@ -6,92 +6,13 @@ Errors name the file (or rollout), the line number (or seq) and the field, so a 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
 
 import orjson
 from pydantic import ValidationError
 
 from swerl.errors import DataError
-from swerl.tokens import F_ERROR, KIND_CODE, USABLE, TokenBatch
 from swerl.train.schema import Event, Sample
-
-
-class GatewayReader(Protocol):
-    """What the fetch needs from a gateway client (`swerl.gateway.client.GatewayClient`)."""
-
-    def query_events(self, rollout_ids: list[str], kinds: list[str] | None = ..., current_attempt: bool = ...,
-                     include_json: str = ...) -> list[dict]: ...
-
-
-@dataclass
-class RolloutEvents:
-    """What the gateway recorded for one rollout's current attempt: its model calls and reward."""
-
-    rollout_id: str
-    events: list[Event]
-    first_version: int | None  # the oldest policy that served one of its usable calls (staleness)
-    reward: float | None
-    reward_data: Any
-    last_request: Any = None  # its last call's request JSON (reward-hacking evidence), when asked for
-    batch: TokenBatch | None = None  # the binary batch its events came in (shared by the fetch's rollouts)
-
-
-def fetch_rollouts(client: GatewayReader, rollout_ids: list[str], *, last_request: bool = False
-                   ) -> dict[str, RolloutEvents]:
-    """Model calls and rewards of many rollouts (their current attempts) in one request.
-
-    Calls the trainer must not learn from (failed, abandoned: `Event.usable` is false) stay in
-    `events` for assembly's counts but never set `first_version`.
-    """
-    if not rollout_ids:
-        return {}
-    raw = client.query_events(rollout_ids, kinds=["model_request", "reward"], current_attempt=True,
-                              include_json="last" if last_request else "none")
-    events: dict[str, list[Event]] = {rid: [] for rid in rollout_ids}
-    for e in raw:
-        try:
-            events[e["rollout_id"]].append(Event.model_validate(e))
-        except ValidationError as exc:
-            raise DataError(f"gateway event rollout_id={e.get('rollout_id')!r}, seq={e.get('seq')!r}: "
-                            f"{field_errors(exc)}") from None
-    out = {}
-    for rid, evs in events.items():
-        calls = [e for e in evs if e.kind == "model_request"]
-        rewards = [e for e in evs if e.kind == "reward"]
-        versions = [e.policy_version for e in calls if e.usable and e.policy_version is not None]
-        rew = max(rewards, key=lambda e: e.seq) if rewards else None
-        out[rid] = RolloutEvents(rid, evs, min(versions) if versions else None, rew.reward if rew else None,
-                                 rew.data if rew else None, calls[-1].request if calls and last_request else None)
-    return out
-
-
-def fetch_rollouts_batch(client: Any, rollout_ids: list[str], *, last_request: bool = False
-                         ) -> dict[str, RolloutEvents]:
-    """`fetch_rollouts` in one binary request (`GatewayClient.token_batch`): the trainer's fetch.
-
-    Prompts stay delta records, so the transfer is linear in unique tokens with no per-event JSON
-    work. `events` stays empty: every `RolloutEvents` shares `batch`, which `assemble` takes directly.
-    """
-    if not rollout_ids:
-        return {}
-    batch: TokenBatch = client.token_batch(rollout_ids, kinds=["model_request", "reward"], current_attempt=True,
-                                           include_json="last" if last_request else "none")
-    rows = batch.rows_by_rollout()
-    kind, flags, seq = batch.kind.tolist(), batch.flags.tolist(), batch.seq.tolist()
-    version, reward = batch.policy_version.tolist(), batch.reward.tolist()
-    out = {}
-    for rid in rollout_ids:
-        rs = rows.get(rid, [])
-        calls = [r for r in rs if kind[r] == KIND_CODE["model_request"]]
-        rewards = [r for r in rs if kind[r] == KIND_CODE["reward"]]
-        versions = [version[r] for r in calls if flags[r] & (USABLE | F_ERROR) == USABLE and version[r] >= 0]
-        rew = max(rewards, key=lambda r: seq[r]) if rewards else None
-        out[rid] = RolloutEvents(rid, [], min(versions) if versions else None,
-                                 None if rew is None else reward[rew], None if rew is None else batch.data.get(rew),
-                                 batch.requests.get(calls[-1]) if calls and last_request else None, batch)
-    return out
 
 
 def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
@@ -154,5 +75,5 @@ def read_samples_jsonl(path: Path | str) -> list[Sample]:
     return out
 
 
-__all__ = ["GatewayReader", "RolloutEvents", "fetch_rollouts", "fetch_rollouts_batch", "read_events_jsonl",
+__all__ = ["read_events_jsonl",
            "read_samples_jsonl", "write_samples_jsonl"]

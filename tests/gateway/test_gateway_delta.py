@@ -3,8 +3,8 @@
 A multi-turn harness re-sends its whole conversation every call; the store keeps each call's new
 part only (tokens: `swerl.tokens`, request JSON: `recorder.encode_request`). These tests drive the
 real gateway over HTTP and check (a) every reader returns exactly what was sent, (b) the rows hold
-the delta and point at the right parent, including after a branch, and (c) old stores migrate
-while newer or foreign files are refused by name.
+the delta and point at the right parent, including after a branch, and (c) stores of another schema
+(older or newer) and foreign files are refused by name and left untouched.
 """
 
 from __future__ import annotations
@@ -227,7 +227,9 @@ def test_big_json_is_stored_compressed_and_small_json_as_is() -> None:
     assert sql.json_of(sql.squeeze(noise)) == orjson.loads(noise)  # kept whichever way is smaller; read the same
 
 
-def test_an_old_store_migrates_its_logprobs_to_float32(tmp_path: Path) -> None:
+def test_an_old_store_is_refused_not_converted(tmp_path: Path) -> None:
+    """Schema 2 stored float64 log-probs and no request deltas: swerl 0.x refuses it by name (re-record, or use
+    the swerl that wrote it) and leaves it exactly as it was."""
     path = tmp_path / "v2.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript("""
@@ -241,22 +243,20 @@ def test_an_old_store_migrates_its_logprobs_to_float32(tmp_path: Path) -> None:
         INSERT INTO rollouts VALUES (1, 'old', 'old', 'running', 1, 3, x'00', NULL, '{}', 0, 0, 0);
         PRAGMA user_version = 2;
     """)
+    f64 = np.array([-0.25, -0.1], "<f8").tobytes()
     conn.execute("INSERT INTO events(rollout_id, group_id, attempt, seq, kind, prompt_ids, response_ids, "
                  "response_logprobs, request, created) VALUES ('old', 'old', 1, 1, 'model_request', ?, ?, ?, ?, 0)",
-                 (np.array([1, 2], "<i4").tobytes(), np.array([3, 4], "<i4").tobytes(),
-                  np.array([-0.25, -0.1], "<f8").tobytes(), b'{"messages": []}'))
+                 (np.array([1, 2], "<i4").tobytes(), np.array([3, 4], "<i4").tobytes(), f64, b'{"messages": []}'))
     conn.commit()
     conn.close()
-    Store(path).close()
+    with pytest.raises(sql.StoreVersionError, match=rf"{path}: written by an older swerl \(store schema 2;.*"
+                       r"use the swerl version that wrote it, or give --store a new file and re-record"):
+        Store(path)
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == sql.SCHEMA_VERSION
-    assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096  # an existing file keeps its pages
-    [ev] = sql.list_events(conn, "old", 0, 10, None, True)
-    assert ev["response_logprobs"] == [-0.25, float(np.float32(-0.1))] and ev["request"] == {"messages": []}
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("SELECT response_logprobs FROM events").fetchone()[0] == f64  # untouched
+    assert "req_parent" not in {r[1] for r in conn.execute("PRAGMA table_info(events)")}
     conn.close()
-    Store(path).close()  # opening again changes nothing
-    conn = sqlite3.connect(path)
-    assert sql.list_events(conn, "old", 0, 10, None, True)[0]["response_logprobs"] == [-0.25, float(np.float32(-0.1))]
 
 
 def test_a_new_store_uses_small_pages(tmp_path: Path) -> None:
@@ -273,7 +273,8 @@ def test_a_newer_or_foreign_store_is_refused_by_name(tmp_path: Path) -> None:
     conn = sqlite3.connect(newer)
     conn.execute(f"PRAGMA user_version = {sql.SCHEMA_VERSION + 1}")
     conn.close()
-    with pytest.raises(sql.StoreVersionError, match=rf"{newer}: written by a newer swerl .*upgrade swerl"):
+    with pytest.raises(sql.StoreVersionError, match=rf"{newer}: written by a newer swerl .*use the swerl version "
+                       "that wrote it"):
         Store(newer)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database at all" * 100)

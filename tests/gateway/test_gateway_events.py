@@ -6,13 +6,15 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fake_engine import FakeUpstream
 from gateway_helpers import ADMIN, GatewayHandle
 
 from swerl.events import Event
 from swerl.gateway import sql
 from swerl.gateway.client import GatewayClient
-from swerl.train.io import fetch_rollouts
+from swerl.tokens import KIND_CODE
+from swerl.train.loop.update import fetch_rollouts
 
 MSGS = [{"role": "user", "content": "go"}]
 
@@ -43,7 +45,9 @@ def test_store_columns_are_the_event_fields(tmp_path: Path) -> None:
     assert ev.usable and ev.response_logprobs.tolist() == [-0.10000000149011612]
 
 
-def test_a_store_of_the_previous_version_gains_the_new_columns(tmp_path: Path) -> None:
+def test_a_store_of_an_earlier_layout_is_refused_by_name_and_left_alone(tmp_path: Path) -> None:
+    """A store from before the schema version was kept (user_version 0, tables already there) is not
+    converted: the error names the file and says what to do; the file is not touched."""
     path = tmp_path / "old.sqlite"
     conn = sqlite3.connect(path)
     conn.executescript("""
@@ -58,10 +62,22 @@ def test_a_store_of_the_previous_version_gains_the_new_columns(tmp_path: Path) -
         INSERT INTO events(rollout_id, group_id, attempt, seq, kind, created) VALUES ('old', 'old', 1, 1, 'status', 0);
     """)
     conn.commit()
+    with pytest.raises(sql.StoreVersionError, match=rf"{path}: written by an older swerl \(store schema 0;.*"
+                       r"use the swerl version that wrote it, or give --store a new file and re-record"):
+        sql.init(conn, str(path))
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert "held_s" not in {r[1] for r in conn.execute("PRAGMA table_info(rollouts)")}  # no column added
+    conn.close()
+
+
+def test_a_new_store_gets_the_schema_once(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "new.sqlite")
     sql.init(conn)
-    assert sql.get_rollout(conn, "old")["held_s"] == 0
-    [ev] = sql.list_events(conn, "old", 0, 10, None, True)
-    assert ev["http_status"] is None and Event.model_validate(ev).kind == "status"
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == sql.SCHEMA_VERSION
+    sql.init(conn)  # opening it again checks the version and changes nothing
+    assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} == {
+        "rollouts", "events", "meta"}
+    conn.close()
 
 
 def test_one_request_fetches_an_update(gw: GatewayHandle, fake: FakeUpstream) -> None:
@@ -85,12 +101,15 @@ def test_one_request_fetches_an_update(gw: GatewayHandle, fake: FakeUpstream) ->
     client = CountingClient(gw.url, ADMIN)
     got = fetch_rollouts(client, rids, last_request=True)
     assert client.requests == 1
-    assert [len(got[r].events) for r in rids] == [2, 4, 4, 4, 4]  # q0: attempt 2's call and reward only
-    assert all(e.attempt == 2 for e in got["q0"].events)
+    batch = got["q0"].batch
+    assert all(f.batch is batch for f in got.values())  # one binary batch for the whole update
+    rows = batch.rows_by_rollout()
+    assert [len(rows[r]) for r in rids] == [2, 4, 4, 4, 4]  # q0: attempt 2's call and reward only
+    assert {int(batch.attempt[r]) for r in rows["q0"]} == {2}
     assert got["q1"].reward == 1.0 and got["q1"].reward_data["why"] == "q1" and got["q1"].first_version == 0
     assert got["q1"].last_request["messages"] == MSGS
-    calls = [e for e in got["q1"].events if e.kind == "model_request"]
-    assert [e.request is not None for e in calls] == [False, False, True]  # JSON of the last call only
+    calls = [r for r in rows["q1"] if batch.kind[r] == KIND_CODE["model_request"]]
+    assert [r in batch.requests for r in calls] == [False, False, True]  # JSON of the last call only
     # paging returns the same events in commit order
     everything = client.query_events(rids)
     paged = client.query_events(rids, page_size=4)

@@ -1,4 +1,4 @@
-"""Canary tasks mixed into training and validation (`data.canary_fraction`, swerl/train/loop/canary.py).
+"""Canary tasks mixed into training and validation (`data.canary_fraction`, swerl/train/loop/hacking.py).
 
 The sampler puts exactly the requested share of canaries in; a canary rollout's reward is 0 whatever its grade
 and a graded-resolved (or tampering) canary counts as a hack; the loop reports `hacking/canary_pass_rate` and
@@ -22,7 +22,7 @@ from swerl.errors import ConfigError
 from swerl.rollout.runner import Attempt, canary_attempt
 from swerl.sandbox.schema import GradeResult
 from swerl.train.loop import train
-from swerl.train.loop.canary import CanaryTally, canary_outcome
+from swerl.train.loop.hacking import CanaryTally, canary_outcome
 from swerl.train.loop.metrics import read_metrics
 from swerl.train.loop.report import render_report
 from swerl.train.loop.tasks import TaskSampler

@@ -10,8 +10,8 @@ from train_helpers import make_sample
 
 from swerl.config import load_recipe
 from swerl.errors import ConfigError
+from swerl.train.advantage import apply_overlong, overlong_penalty
 from swerl.train.loop.update import Batch, rl_update
-from swerl.train.overlong import apply_overlong, overlong_penalty
 from swerl.train.schema import AssemblyStats
 
 

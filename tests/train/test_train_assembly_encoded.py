@@ -1,4 +1,10 @@
-"""Assembly straight from delta-encoded prompts (`assemble_batch`) gives exactly what `assemble` gives."""
+"""Assembly straight from delta-encoded prompts gives exactly what whole prompts give.
+
+Assembly has one reader, the `TokenBatch`; events are encoded into one. A batch of whole prompts
+(`from_events(encode=False)`: no parents) takes the comparing branch of every prefix test, so it is
+the reference the delta encoding's shortcuts (extensions by construction, mismatches known from the
+shared length) are checked against.
+"""
 
 from __future__ import annotations
 
@@ -29,21 +35,25 @@ def reward(rid: str, value: float, seq: int = 100, attempt: int = 0) -> dict[str
 
 
 def same_result(events: list[dict[str, Any]], *, tokenizer: Any = None, through_bytes: bool = True) -> None:
-    """Both modes: identical samples (ids, masks, log-probs, provenance) and identical statistics."""
+    """Both modes: delta-encoded prompts (and the events themselves, which assembly encodes) give the samples
+    (ids, masks, log-probs, provenance) and statistics of whole prompts."""
     batch = from_events(events)
     if through_bytes:
         batch = TokenBatch.from_bytes(batch.to_bytes())
+    whole = from_events(events, encode=False)
+    assert (whole.parent < 0).all()
     for mode in ("best_effort", "per_call"):
-        want, want_stats = assemble(events, mode=mode, tokenizer=tokenizer)  # type: ignore[arg-type]
-        got, got_stats = assemble_batch(batch, mode=mode, tokenizer=tokenizer)  # type: ignore[arg-type]
-        assert got_stats.model_dump() == want_stats.model_dump()
-        assert len(got) == len(want)
-        for g, w in zip(got, want, strict=True):
-            assert (g.rollout_id, g.group_id, g.sample_index, g.reward, g.policy_versions) == \
-                (w.rollout_id, w.group_id, w.sample_index, w.reward, w.policy_versions)
-            assert g.input_ids.dtype == np.int32 and g.input_ids.tolist() == w.input_ids.tolist()
-            assert g.loss_mask.tolist() == w.loss_mask.tolist()
-            np.testing.assert_array_equal(g.rollout_logprobs, w.rollout_logprobs)
+        want, want_stats = assemble_batch(whole, mode=mode, tokenizer=tokenizer)  # type: ignore[arg-type]
+        for got, got_stats in (assemble_batch(batch, mode=mode, tokenizer=tokenizer),  # type: ignore[arg-type]
+                               assemble(events, mode=mode, tokenizer=tokenizer)):  # type: ignore[arg-type]
+            assert got_stats.model_dump() == want_stats.model_dump()
+            assert len(got) == len(want)
+            for g, w in zip(got, want, strict=True):
+                assert (g.rollout_id, g.group_id, g.sample_index, g.reward, g.policy_versions) == \
+                    (w.rollout_id, w.group_id, w.sample_index, w.reward, w.policy_versions)
+                assert g.input_ids.dtype == np.int32 and g.input_ids.tolist() == w.input_ids.tolist()
+                assert g.loss_mask.tolist() == w.loss_mask.tolist()
+                np.testing.assert_array_equal(g.rollout_logprobs, w.rollout_logprobs)
 
 
 def test_extension_break_retry_attempts_and_failures_match_assemble() -> None:
@@ -183,3 +193,16 @@ def test_rollout_filter_on_event_lists_and_failed_call_with_short_logprobs() -> 
           response=[4], logprobs=[-0.25])
     samples, stats = assemble_batch(b.build())
     assert stats.num_failed_calls == 1 and [s.input_ids.tolist() for s in samples] == [[1, 4]]
+
+
+def test_event_lists_are_numbered_by_position_and_unanswered_calls_fail() -> None:
+    """Events gathered from several fetches may repeat ids: assembly numbers them by position (errors name the
+    index). A call answered other than 200 (499: the harness never saw it) is failed, as the store's batch
+    marks it, and a rollout's group is the first one its events name."""
+    events = [call("a", 0, [1], [2]) | {"id": 7, "group_id": None}, call("a", 1, [1, 2, 3], [4]) | {"id": 7},
+              call("a", 2, [1, 2, 3, 4, 5], [6]) | {"id": 3, "http_status": 499}, reward("a", 1.0) | {"id": 7}]
+    samples, stats = assemble(events)
+    assert [s.input_ids.tolist() for s in samples] == [[1, 2, 3, 4]] and stats.num_failed_calls == 1
+    assert samples[0].group_id == "g-a"
+    with pytest.raises(DataError, match=r"event 3 \(rollout_id='a', seq=100\): field"):
+        assemble([*events[:3], {"kind": "reward", "rollout_id": "a", "seq": 100}])

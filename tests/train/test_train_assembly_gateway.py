@@ -29,7 +29,7 @@ from swerl.gateway.server import ServerThread
 from swerl.gateway.service import Gateway
 from swerl.tokens import MEDIA_TYPE, TokenBatch
 from swerl.train.assembly import assemble, assemble_batch
-from swerl.train.io import fetch_rollouts_batch
+from swerl.train.loop.update import fetch_rollouts
 
 ADMIN = "test-admin-token-tokens-0123456789"
 
@@ -167,7 +167,7 @@ def test_store_holds_suffixes_json_shows_full_prompts_and_trainer_fetches_binary
         assert got_stats.num_retries_dropped == 2 and got_stats.num_samples == 6
         assert got_stats.num_calls_cut == 2  # the per-call budget's cuts, counted the same on both paths
 
-        fetched = fetch_rollouts_batch(admin, list(rollouts), last_request=True)
+        fetched = fetch_rollouts(admin, list(rollouts), last_request=True)
         assert fetched["rb"].reward == 1.0 and fetched["ra"].first_version == 0
         assert fetched["ra"].last_request["messages"][-1]["content"] == "ra 6"
         tokens = {"Accept": MEDIA_TYPE}

@@ -32,16 +32,16 @@ from swerl.rollout.runner import Runner
 from swerl.rollout.schema import RolloutOutcome
 from swerl.sandbox import owners
 from swerl.sandbox.schema import SandboxSettings
+from swerl.train.advantage import apply_overlong
 from swerl.train.loop.book import RolloutBook
-from swerl.train.loop.canary import CanaryTally, add_canaries, canary_outcome
 from swerl.train.loop.checkpoint import load_checkpoint, rng_state, save_checkpoint, set_rng_state
 from swerl.train.loop.dynamic import DynamicSampler
+from swerl.train.loop.hacking import CanaryTally, add_canaries, canary_outcome
 from swerl.train.loop.metrics import MetricsWriter
 from swerl.train.loop.phases import Phase, PhaseMachine
 from swerl.train.loop.runtime import start_runtime
 from swerl.train.loop.tasks import TaskSampler, build_harness
 from swerl.train.loop.update import batch_metrics, build_batch, rl_update
-from swerl.train.overlong import apply_overlong
 
 log = get_logger(__name__)
 

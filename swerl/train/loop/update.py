@@ -1,28 +1,75 @@
 """One update from completed rollouts, in the order it runs (docs/algorithms.md secs. 2-6 and 8):
-fetch events, drop over-stale rollouts (sec. 6), assemble (secs. 1-2), advantages over rollouts
-(sec. 3; SAO: critic + skip-observation GAE, sec. 8), optionally pi_old recomputed by the trainer
-(sec. 4), `backend.update` per mini-batch of whole groups (secs. 4-5), metrics."""
+fetch events (one binary token batch: `fetch_rollouts`), drop over-stale rollouts (sec. 6), assemble (secs. 1-2),
+advantages over rollouts (sec. 3; SAO: critic + skip-observation GAE, sec. 8), optionally pi_old
+recomputed by the trainer (sec. 4), `backend.update` per mini-batch of whole groups (secs. 4-5), metrics."""
 
 from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from swerl.config import Recipe
 from swerl.errors import ConfigError
 from swerl.gateway.client import GatewayClient
+from swerl.tokens import F_ERROR, KIND_CODE, USABLE, TokenBatch
 from swerl.train.advantage import compute_advantages
 from swerl.train.assembly import assemble
 from swerl.train.backends import TrainingBackend
-from swerl.train.io import fetch_rollouts, fetch_rollouts_batch
 from swerl.train.loop.book import Group
-from swerl.train.loop.canary import canary_outcome
-from swerl.train.loop.hacking import KINDS, Attempt, scan_rollout
-from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Event, Sample
+from swerl.train.loop.hacking import KINDS, Attempt, canary_outcome, scan_rollout
+from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Sample
+
+
+class GatewayReader(Protocol):
+    """What the fetch needs from a gateway client (`swerl.gateway.client.GatewayClient.token_batch`)."""
+
+    def token_batch(self, rollout_ids: list[str], kinds: list[str] | None = ..., current_attempt: bool = ...,
+                    include_json: str = ...) -> TokenBatch: ...
+
+
+@dataclass
+class RolloutEvents:
+    """What the gateway recorded for one rollout's current attempt: the batch holding its model calls and
+    reward (shared by every rollout of one fetch), and what the trainer decides on before assembling."""
+
+    rollout_id: str
+    batch: TokenBatch  # the binary batch of the whole fetch; `assemble(batch, rollouts=...)` reads it
+    first_version: int | None  # the oldest policy that served one of its usable calls (staleness)
+    reward: float | None
+    reward_data: Any
+    last_request: Any = None  # its last call's request JSON (reward-hacking evidence), when asked for
+
+
+def fetch_rollouts(client: GatewayReader, rollout_ids: list[str], *, last_request: bool = False
+                   ) -> dict[str, RolloutEvents]:
+    """Model calls and rewards of many rollouts (their current attempts) in one binary request.
+
+    Prompts stay delta records, so the transfer is linear in unique tokens with no per-event JSON
+    work; the batch is what `assemble` reads. Calls the trainer must not learn from (failed,
+    abandoned) stay in the batch for assembly's counts but never set `first_version`.
+    """
+    if not rollout_ids:
+        return {}
+    batch = client.token_batch(rollout_ids, kinds=["model_request", "reward"], current_attempt=True,
+                               include_json="last" if last_request else "none")
+    rows = batch.rows_by_rollout()
+    kind, flags, seq = batch.kind.tolist(), batch.flags.tolist(), batch.seq.tolist()
+    version, reward = batch.policy_version.tolist(), batch.reward.tolist()
+    out = {}
+    for rid in rollout_ids:
+        rs = rows.get(rid, [])
+        calls = [r for r in rs if kind[r] == KIND_CODE["model_request"]]
+        rewards = [r for r in rs if kind[r] == KIND_CODE["reward"]]
+        versions = [version[r] for r in calls if flags[r] & (USABLE | F_ERROR) == USABLE and version[r] >= 0]
+        rew = max(rewards, key=lambda r: seq[r]) if rewards else None
+        out[rid] = RolloutEvents(rid, batch, min(versions) if versions else None,
+                                 None if rew is None else reward[rew], None if rew is None else batch.data.get(rew),
+                                 batch.requests.get(calls[-1]) if calls and last_request else None)
+    return out
 
 
 @dataclass
@@ -48,7 +95,6 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
                 scan: bool) -> Batch:
     """Fetch, staleness-filter and assemble the rollouts of `groups` for an update at policy `version`."""
     limit = recipe.algorithm.staleness_limit
-    kept_events: list[Event] = []
     kept_ids: list[str] = []
     kept_groups: list[list[str]] = []
     rewards: dict[str, float] = {}
@@ -59,8 +105,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     canaries: list[tuple[bool, bool]] = []
     ages: dict[str, int] = {}
     overflow: set[str] = set()
-    fetch = fetch_rollouts_batch if hasattr(client, "token_batch") else fetch_rollouts  # binary when offered
-    fetched = fetch(client, [rid for g in groups for rid in g.trainable], last_request=scan)
+    fetched = fetch_rollouts(client, [rid for g in groups for rid in g.trainable], last_request=scan)
     for g in groups:
         members: list[str] = []
         for rid in g.trainable:
@@ -82,13 +127,12 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
             rewards[rid] = float(f.reward)
             if (f.reward_data or {}).get("context_overflow"):
                 overflow.add(rid)
-            kept_events += f.events
             kept_ids.append(rid)
         if members:
             kept_groups.append(members)
-    src = next((f.batch for f in fetched.values() if f.batch is not None), None)  # the binary fetch
-    samples, stats = assemble(kept_events if src is None else src, mode=recipe.algorithm.merge, tokenizer=tokenizer,
-                              rollouts=None if src is None else kept_ids)
+    src = next((f.batch for f in fetched.values()), None)  # one batch, shared by the fetch's rollouts
+    samples, stats = assemble(src if src is not None else [], mode=recipe.algorithm.merge, tokenizer=tokenizer,
+                              rollouts=kept_ids)
     with_reward = {s.rollout_id for s in samples}
     no_samples += [r for rs in kept_groups for r in rs if r not in with_reward]
     kept_groups = [[r for r in rs if r in with_reward] for rs in kept_groups]
