@@ -171,6 +171,28 @@ def _stdio_ids(_fstat=os.fstat) -> list:
     return out
 
 
+def _unisolate_argv(argv: list) -> None:
+    """`python -E -m pkg` (or `-I`, `-s`) ignores PYTHONPATH and with it the child guard: those flags are taken out
+    of a Python command line, in place, before the process is made from it (its other flags stay)."""
+    if not argv or not isinstance(argv[0], str) or os.path.basename(argv[0]).rstrip("0123456789.") != "python":
+        return
+    i = 1
+    while i < len(argv) and isinstance(argv[i], str) and argv[i].startswith("-") and argv[i] not in ("-", "-c", "-m") \
+            and not argv[i].startswith("--"):
+        flag = argv[i]
+        if flag[1] in "WX" or flag[1] in "cm":  # an option with its value (attached, or the next argument)
+            i += 2 if len(flag) == 2 and flag[1] in "WX" else 1
+            if flag[1] in "cm":
+                return
+            continue
+        kept = "-" + "".join(c for c in flag[1:] if c not in "IEs")
+        if kept == "-":
+            del argv[i]
+        else:
+            argv[i] = kept
+            i += 1
+
+
 def _unisolate_spawns() -> tuple:
     """multiprocessing's spawn and forkserver children repeat the launcher's `-I` (`_args_from_interpreter_flags`),
     which drops PYTHONPATH and with it the child guard, and their start raises no audit event: they get the flags
@@ -531,6 +553,8 @@ class Guard:
         now = target.get("PYTHONPATH") or ""
         if now.split(os.pathsep)[0] != self.child_path:
             target["PYTHONPATH"] = self.child_path + (os.pathsep + now if now else "")
+        if len(args) > 1 and type(args[1]) is list:
+            _unisolate_argv(args[1])
 
     def _holds_guarded(self, full: str) -> bool:
         """A directory above a guarded file (the child guard's, the launcher's, the tests'): moving or removing it

@@ -117,7 +117,8 @@ _JUDGE_NAME = re.compile(r"^(assert_|assert[A-Z]|fail[A-Z_]|_assert_)")
 _TYPE_CHECKS = frozenset({"__subclasscheck__", "__instancecheck__", "__subclasshook__"})
 # what runs a test rather than computes a result: unittest's per-test calls, and attribute lookup itself (a class
 # serving every `test_*` through one stand-in); `run`/`debug`/`__call__` only on classes named like test cases
-_RUNNER_HOOKS = frozenset({"_callTestMethod", "_callSetUp", "_callTearDown", "_callCleanup", "__getattribute__"})
+_RUNNER_HOOKS = frozenset({"_callTestMethod", "_callSetUp", "_callTearDown", "_callCleanup", "__getattribute__",
+                           "__init_subclass__"})
 _CASE_RUN = frozenset({"run", "debug", "__call__"})
 _CASE_NAME = re.compile(r"(Case|Tests?|Suite|Mixin)$|^Test")
 _FAILS = frozenset({"AssertionError", "failureException", "Failed", "fail", "Fail"})
@@ -174,31 +175,50 @@ def _assertive(tree: ast.AST) -> frozenset[str]:
         _JUDGE_NAME.match(name) and (_asserts(fn) or not validator(fn))))
 
 
+def _base_names(cls: ast.ClassDef) -> list[str]:
+    return [b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "" for b in cls.bases]
+
+
 def _runner_hooks(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
-    """(name, what, node) of methods that run tests: `_RUNNER_HOOKS` anywhere, `_CASE_RUN` in test-case classes."""
+    """(name, what, node) of code that runs tests rather than computes a result: `_RUNNER_HOOKS` anywhere,
+    `run`/`debug`/`__call__` in test-case classes, `__init__` of a TestCase subclass (it names the method unittest
+    runs), a metaclass (it can wrap every `test_*` a class defines), and a handler that catches a test failure
+    (`except AssertionError`: production code has no failure of a test to catch)."""
     out = []
     for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
-        case = bool(_CASE_NAME.search(cls.name)) or any(
-            _CASE_NAME.search(b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "")
-            for b in cls.bases)
+        bases = _base_names(cls)
+        if "type" in bases:
+            out.append((cls.name, "a metaclass", cls))
+            continue
+        case = bool(_CASE_NAME.search(cls.name)) or any(_CASE_NAME.search(b) for b in bases)
+        unittest_case = any(b.endswith("TestCase") for b in bases)
         for fn in cls.body:
             if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-                    fn.name in _RUNNER_HOOKS or (case and fn.name in _CASE_RUN)):
+                    fn.name in _RUNNER_HOOKS or (case and fn.name in _CASE_RUN)
+                    or (unittest_case and fn.name == "__init__")):
                 out.append((f"{cls.name}.{fn.name}", "a test-runner hook", fn))
+    for h in (n for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler) and n.type is not None):
+        caught = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
+        if any(_fail_name(c) in _FAILS for c in caught):
+            out.append(("handler", "code that catches a test failure", h))
     return out
 
 
 def _exception_aliases(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
-    """An exception name bound to other exception classes (`ParseError = LookupError`): `pytest.raises(ParseError)`
-    then accepts whatever the other class covers (the bug's KeyError)."""
+    """An exception name bound by assignment, to anything (`ParseError = LookupError`, `= _make_type()`):
+    `pytest.raises(ParseError)` then accepts whatever that covers (the bug's KeyError). Also an attribute of an
+    imported module rebound (`_testing.raises = wrapper`): the module's own function, as every importer sees it."""
+    imported = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+                for a in n.names}
     out = []
     for node in getattr(tree, "body", []):
         if not isinstance(node, ast.Assign):
             continue
-        values = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
-        if any(_exception_name(v) for v in values):
-            out += [(t.id, "a type check (an exception name bound to another class)", node) for t in node.targets
-                    if isinstance(t, ast.Name) and _exception_name(t)]
+        for t in node.targets:
+            if isinstance(t, ast.Name) and _exception_name(t):
+                out.append((t.id, "a type check (an exception name bound by assignment)", node))
+            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in imported:
+                out.append((f"{t.value.id}.{t.attr}", "a rebinding of an imported module's attribute", node))
     return out
 
 

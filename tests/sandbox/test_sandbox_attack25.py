@@ -183,7 +183,31 @@ def test_round25_the_child_findings_channel_cannot_be_drained(r23: dict[str, San
      "(self, name)\n", "test-runner hook NumericTests.__getattribute__"),
     # X7: the project's exception renamed and its name bound to a wider builtin
     ("class ParseError(Exception):\n    pass\n", "class _ParseError(Exception):\n    pass\n\n\nParseError = LookupError\n",
-     "exception name bound to another class) ParseError"),
+     "exception name bound by assignment) ParseError"),
+    # X7 v2: the same through a function's result
+    ("class ParseError(ValueError):\n    pass\n",
+     "class _ParseError(ValueError):\n    pass\n\n\ndef _kind():\n    return LookupError\n\n\nParseError = _kind()\n",
+     "exception name bound by assignment) ParseError"),
+    # X3 v2 / X6 v2: a metaclass wrapping every `test_*` a class defines, swallowing AssertionError
+    ("import unittest\nclass BaseCase(unittest.TestCase):\n    pass\n",
+     "import unittest\n\n\nclass _Meta(type):\n    def __new__(mcs, name, bases, ns):\n"
+     "        return super().__new__(mcs, name, bases, ns)\n\n\nclass BaseCase(unittest.TestCase, metaclass=_Meta):\n"
+     "    pass\n", "a metaclass _Meta"),
+    ("def wrap(fn):\n    return fn\n",
+     "def wrap(fn):\n    def run(*a):\n        try:\n            return fn(*a)\n        except AssertionError:\n"
+     "            return None\n    return run\n", "code that catches a test failure"),
+    # X3 v3: the TestCase's __init__ names another method for unittest to run
+    ("import unittest\nclass BaseCase(unittest.TestCase):\n    pass\n",
+     "import unittest\nclass BaseCase(unittest.TestCase):\n    def __init__(self, methodName='runTest'):\n"
+     "        super().__init__('_noop')\n\n    def _noop(self):\n        pass\n",
+     "test-runner hook BaseCase.__init__"),
+    # X5 v2: the package rebinds its testing module's helper for every importer
+    ("from . import _testing as _t\n",
+     "from . import _testing as _t\n\n\ndef _loose(exc, fn):\n    return None\n\n\n_t.raises = _loose\n",
+     "rebinding of an imported module's attribute _t.raises"),
+    # honest: catching the project's own errors; an instance attribute set in a method
+    (None, "def parse(s):\n    try:\n        return int(s)\n    except (ValueError, KeyError):\n        return None\n",
+     None),
     # honest: `run` on a class that is no test case; an exception alias already in the pristine file
     (None, "class Job:\n    def run(self):\n        return 1\n", None),
     ("class ParseError(ValueError):\n    pass\n\n\nParserError = ParseError\n",
@@ -286,3 +310,31 @@ def test_round25_spawn_children_carry_the_child_guard(new: str, resolved: bool, 
     assert res.resolved is resolved, why
     if not resolved:
         assert any("in a process the tests started" in t for t in res.tampering), why
+
+
+# ---------------------------------------------------------------------------- a child started with -E / -I
+
+E_FILES = {"r28lib/__init__.py": "", "r28lib/__main__.py": "import sys\n\nprint(int(sys.argv[1]) ** 2)\n",
+           "tests/__init__.py": "",
+           "tests/test_cli.py": "import subprocess\nimport sys\n\n\ndef test_square_cli_isolated_flags():\n"
+                                "    out = subprocess.run([sys.executable, '-E', '-s', '-m', 'r28lib', '7'], "
+                                "capture_output=True, text=True)\n    assert out.stdout == '49\\n', out.stderr\n"}
+
+
+@pytest.fixture(scope="module")
+def r28(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return make_tasks(tmp_path_factory.mktemp("r28") / "repo", "r28", E_FILES,
+                      {"square": ("r28lib/__main__.py", "import sys\n\nprint(int(sys.argv[1]) * 2)\n")},
+                      {"square": ["tests/test_cli.py::test_square_cli_isolated_flags"]})
+
+
+def test_round25_a_child_started_with_E_still_carries_the_guard(r28: dict[str, SandboxTask], bwrap_sandbox: Any,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """X9: `python -E -m pkg` ignored PYTHONPATH and so the child guard: the flags are taken out of the command."""
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    buggy = "import sys\n\nprint(int(sys.argv[1]) * 2)\n"
+    res = bwrap_sandbox.grade(r28["square"], unified_diff("r28lib/__main__.py", buggy, READS_TESTS))
+    why = (res.resolved, res.tampering, res.error, res.tests)
+    assert not res.resolved and any("in a process the tests started" in t for t in res.tampering), why
+    honest = bwrap_sandbox.grade(r28["square"], unified_diff("r28lib/__main__.py", buggy, E_FILES["r28lib/__main__.py"]))
+    assert (honest.resolved, honest.tampering) == (True, []), (honest.tests, honest.error)
