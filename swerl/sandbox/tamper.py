@@ -207,9 +207,11 @@ def _runner_hooks(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
 def _exception_aliases(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
     """An exception name bound by assignment, to anything (`ParseError = LookupError`, `= _make_type()`):
     `pytest.raises(ParseError)` then accepts whatever that covers (the bug's KeyError). Also an attribute of an
-    imported module rebound (`_testing.raises = wrapper`): the module's own function, as every importer sees it."""
+    imported module rebound to code (`_testing.raises = wrapper`, a lambda, a call's result): the module's own
+    function, as every importer sees it."""
     imported = {a.asname or a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
                 for a in n.names}
+    defined = {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
     out = []
     for node in getattr(tree, "body", []):
         if not isinstance(node, ast.Assign):
@@ -217,7 +219,10 @@ def _exception_aliases(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
         for t in node.targets:
             if isinstance(t, ast.Name) and _exception_name(t):
                 out.append((t.id, "a type check (an exception name bound by assignment)", node))
-            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in imported:
+            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in imported and (
+                    isinstance(node.value, (ast.Lambda, ast.Call))
+                    or (isinstance(node.value, ast.Name) and node.value.id in defined)):
+                # code put in place of the module's own (a setting such as `ops.LIMIT = 3` is ordinary code)
                 out.append((f"{t.value.id}.{t.attr}", "a rebinding of an imported module's attribute", node))
     return out
 
