@@ -3,6 +3,7 @@ Every section forbids unknown keys: a typo is an error naming the key, never an 
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any, Literal
@@ -339,6 +340,13 @@ def _resolve_path(name_or_path: str) -> Path:
     if candidate.exists():
         return candidate
     raise ConfigError(f"unknown recipe {name_or_path!r}; available: {', '.join(available_recipes()) or 'none'}")
+
+
+def shorthand_overrides(*pairs: tuple[str, Any]) -> list[str]:
+    """`--set` items for a command's shorthand flags (`--seed 3` is `train.seed=3`): the recipe keeps the one field,
+    and each value is JSON-quoted so `parse_override` reads it back as given (a dataset name stays a string).
+    Flags left unset (None) write nothing."""
+    return [f"{key}={json.dumps(value)}" for key, value in pairs if value is not None]
 
 
 def parse_override(item: str) -> tuple[list[str], Any]:

@@ -85,3 +85,14 @@ def test_bad_base_names_the_file(tmp_path, text: str, needle: str) -> None:
     with pytest.raises(ConfigError, match=r"r\.yaml") as err:
         load_recipe(str(tmp_path / "r.yaml"))
     assert needle in str(err.value)
+
+
+def test_shorthand_flags_write_the_one_recipe_field_as_given() -> None:
+    """`--dataset 2024` stays the string "2024" (JSON-quoted, read back by the YAML override parser); unset flags
+    write nothing; the result loads like any `--set`."""
+    from swerl.config import load_recipe, shorthand_overrides
+
+    items = shorthand_overrides(("data.dataset", "2024"), ("data.split", None), ("train.seed", 3))
+    assert items == ['data.dataset="2024"', "train.seed=3"]
+    recipe = load_recipe("tiny", items)
+    assert (recipe.data.dataset, recipe.train.seed) == ("2024", 3)

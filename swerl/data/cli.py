@@ -196,13 +196,14 @@ def probe(
     """Difficulty probe: k real rollouts per task (agent in a sandbox, graded fresh) for `filter --probe-results`."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from swerl.config import shorthand_overrides
     from swerl.rollout.cli import worker_options
     from swerl.rollout.probe import ProbeOptions, probe_main
 
     opts = ProbeOptions(
         probe_results=probe_results, attempts=attempts, endpoint=endpoint, model=model, api_key_env=api_key_env,
         direct=direct, gateway=gateway, admin_token_file=admin_token_file, store=store, limit=limit,
-        worker=worker_options(recipe, [*set_, *([f"rollout.concurrency={concurrency}"] if concurrency else [])],
+        worker=worker_options(recipe, [*set_, *shorthand_overrides(("rollout.concurrency", concurrency))],
                               dataset, split, repos, rootfs, trajectories))
     err = Console(stderr=True)
     plain = not err.is_terminal  # a log file or scheduler: one line per recorded attempt instead of a bar

@@ -27,12 +27,11 @@ TOKEN = typer.Option(..., "--admin-token-file", help="File holding the gateway's
 def worker_options(recipe: str, set_: list[str], dataset: str | None, split: str | None, repos: Path | None,
                    rootfs: str, trajectories: Path | None) -> Any:
     """The worker flags shared by `swerl rollout` and `swerl data probe`; `--dataset`/`--split` are shorthands
-    for `--set data.dataset=`/`data.split=` (the recipe's one field, JSON-quoted so any name stays a string)."""
-    import json
-
+    for `--set data.dataset=`/`data.split=` (the recipe's one field)."""
+    from swerl.config import shorthand_overrides
     from swerl.rollout.context import WorkerOptions
 
-    data = [f"data.{key}={json.dumps(value)}" for key, value in (("dataset", dataset), ("split", split)) if value]
+    data = shorthand_overrides(("data.dataset", dataset), ("data.split", split))
     return WorkerOptions(recipe=recipe, overrides=[*data, *set_], repos=repos, rootfs=rootfs,
                          trajectories=trajectories)
 

@@ -125,12 +125,13 @@ def sft_cmd(
     """Supervised warm-start on assistant turns of agent trajectories (the rollouts' chat template)."""
     from pydantic import ValidationError
 
+    from swerl.config import shorthand_overrides
     from swerl.errors import SwerlError
     from swerl.train.sft import SftParams, run_sft
 
     try:
-        shorthands = [f"{key}={value}" for key, value in (("model.max_context", max_tokens), ("train.seed", seed),
-                                                          ("train.threads", threads)) if value is not None]
+        shorthands = shorthand_overrides(("model.max_context", max_tokens), ("train.seed", seed),
+                                         ("train.threads", threads))
         params = SftParams(data=list(data), out=out, recipe=recipe, overrides=[*shorthands, *set_], init=init,
                            epochs=epochs, lr=lr, batch_tokens=batch_tokens, only_resolved=only_resolved, force=force)
     except ValidationError as exc:
