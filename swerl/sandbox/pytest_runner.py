@@ -97,9 +97,10 @@ def _start(spec: dict, closer) -> tuple:
     line through the hook. A failure before the guard is on ends the process here, with a signed final line."""
     emit = make_emitter(os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), bytes.fromhex(spec.pop("key")))
     try:
-        guard = _load("_swerl_guard", "swerl_guard.py").Guard(
-            spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []), emit,
-            child_path=spec.get("child_dir"))
+        guard_mod = _load("_swerl_guard", "swerl_guard.py")
+        guard = guard_mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []),
+                                emit, child_path=spec.get("child_dir"))
+        guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
         witness = _load("_swerl_witness", "swerl_witness.py")
         guard.install(writer=witness.Witness.report.__code__, closer=closer,
                       collector=witness.Witness.collected.__code__)

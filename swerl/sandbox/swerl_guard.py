@@ -177,13 +177,13 @@ def _unisolate_argv(argv: list) -> None:
     if not argv or not isinstance(argv[0], str) or os.path.basename(argv[0]).rstrip("0123456789.") != "python":
         return
     i = 1
-    while i < len(argv) and isinstance(argv[i], str) and argv[i].startswith("-") and argv[i] not in ("-", "-c", "-m") \
+    while i < len(argv) and isinstance(argv[i], str) and argv[i].startswith("-") and argv[i] != "-" \
             and not argv[i].startswith("--"):
         flag = argv[i]
-        if flag[1] in "WX" or flag[1] in "cm":  # an option with its value (attached, or the next argument)
-            i += 2 if len(flag) == 2 and flag[1] in "WX" else 1
-            if flag[1] in "cm":
-                return
+        if flag[1] in "cm":  # `-c CODE` / `-m MOD`: the rest is the program's
+            return
+        if flag[1] in "WX":  # an option with its value, attached or the next argument
+            i += 2 if len(flag) == 2 else 1
             continue
         kept = "-" + "".join(c for c in flag[1:] if c not in "IEs")
         if kept == "-":
@@ -196,7 +196,8 @@ def _unisolate_argv(argv: list) -> None:
 def _unisolate_spawns() -> tuple:
     """multiprocessing's spawn and forkserver children repeat the launcher's `-I` (`_args_from_interpreter_flags`),
     which drops PYTHONPATH and with it the child guard, and their start raises no audit event: they get the flags
-    without isolation, so the child guard comes up in them too. Returns (module, function) pairs, sealed."""
+    without isolation, so the child guard comes up in them too. Returns (module, function) pairs, which the launcher
+    keeps as `Guard.spawn_flags` (sealed). Only the launcher runs with `-I`: a guarded child never has it."""
     import subprocess
 
     base = getattr(subprocess, "_args_from_interpreter_flags", None)
@@ -365,7 +366,6 @@ class Guard:
     def install(self, writer=None, closer=None, collector=None) -> None:
         """Audit hooks exist from Python 3.8: older test environments (some SWE-bench images run 3.6) are graded
         with the witness, the strict asserts and the signed record, and the record says the guard was off."""
-        self.spawn_flags = _unisolate_spawns()
         if not hasattr(sys, "addaudithook"):
             if self._emit is not None:
                 self._emit("note", "runtime guard unavailable (Python < 3.8)")
@@ -806,7 +806,11 @@ class Guard:
             st = _fstat(fd)
         except (OSError, ValueError, OverflowError):
             return True
-        return (st.st_dev, st.st_ino) in self.guarded_ids or st.st_dev == self.proc_dev
+        return self._guarded_id((st.st_dev, st.st_ino))
+
+    def _guarded_id(self, ident: tuple) -> bool:
+        """A file identity (st_dev, st_ino) that changed code may not open: a guarded file, or anything on procfs."""
+        return ident in self.guarded_ids or ident[0] == self.proc_dev
 
     def _target(self, path: str, _getcwd=os.getcwd, _stat=os.stat, _canon=canonical) -> tuple:
         """(canonical path, (st_dev, st_ino) or None) of an open() target: every spelling of a file is one file."""
@@ -820,7 +824,7 @@ class Guard:
     def _hot(self, full: str, ident) -> bool:
         """A target changed code may not open: /proc (any path onto procfs), the stdio files, the launcher's own
         files, a protected test file or conftest - by canonical path, and by identity for the files themselves."""
-        if ident is not None and (ident in self.guarded_ids or ident[0] == self.proc_dev):
+        if ident is not None and self._guarded_id(ident):
             return True
         return (full.startswith(("/proc/", "/dev/fd", "/dev/std", _LAUNCH_DIR)) or full == "/proc"
                 or (self.child_path is not None and full.startswith(self.child_path + "/"))  # a module put there
