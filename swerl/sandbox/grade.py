@@ -377,10 +377,8 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
     verdict.tampering += forged
     errors = ([parse_error] if parse_error else []) + verdict.errors
     statuses = verdict.statuses
-    if defences and tree is not None:  # an expected failure counts only where the protected test file declares it
-        errors += reports.undeclared_expectations(statuses, tree)
-    if defences:
-        errors += reports.expected_failures_of_fixed_tests(statuses, task.FAIL_TO_PASS)
+    if defences:  # an expected failure counts only where the protected test file declares it, never for a fixed test
+        errors += reports.undeclared_expectations(statuses, tree, task.FAIL_TO_PASS)
     seen = {t: st for t, st in statuses.items() if st != "MISSING"}  # the harness counts absent tests as failed
     report = plan.report(seen, {sc.FAIL_TO_PASS: task.FAIL_TO_PASS, sc.PASS_TO_PASS: task.PASS_TO_PASS})
     resolution = get_resolution_status(report)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -160,34 +161,29 @@ def declared_in_source(source: str, node_id: str, word: str) -> bool:
     return _mentions(found, word)
 
 
-def undeclared_expectations(statuses: dict[str, str], tree: Path) -> list[str]:
-    """Required tests whose XFAIL/XPASS status their (protected, host-side) test file does not declare: each is
-    set to FAILED in `statuses`; the list says which."""
+def undeclared_expectations(statuses: dict[str, str], tree: Path | None, fail_to_pass: Sequence[str] = ()
+                            ) -> list[str]:
+    """Required tests whose XFAIL/XPASS status their (protected, host-side) test file does not declare, and any
+    fail-to-pass test reported XFAIL: a fixed test must pass, and a declared mark's condition is code the change
+    can decide (`xfail(not compat.HAS_FAST_MEDIAN)` with the project flag turned off). Each is set to FAILED in
+    `statuses`; the list says which. Without a host `tree`, only the fail-to-pass rule applies."""
     out = []
     cache: dict[str, str | None] = {}
+    fixed = set(fail_to_pass)
     for test, status in statuses.items():
         word = EXPECTATIONS.get(status)
         if word is None:
             continue
         rel = test.split("::", 1)[0]
-        if rel not in cache:
+        if tree is not None and rel not in cache:
             try:
                 cache[rel] = (tree / rel).read_text(errors="replace") if ".." not in Path(rel).parts else None
             except OSError:
                 cache[rel] = None
-        if cache[rel] is None or not declared_in_source(cache[rel] or "", test, word):
+        if tree is not None and (cache[rel] is None or not declared_in_source(cache[rel] or "", test, word)):
             statuses[test] = "FAILED"
             out.append(f"{test}: reported {status} although its test file declares no {word} mark")
-    return out
-
-
-def expected_failures_of_fixed_tests(statuses: dict[str, str], fail_to_pass: list[str]) -> list[str]:
-    """A fail-to-pass test must pass: its XFAIL is a failure even where its file declares the mark, whose condition
-    the code under test can decide (`xfail(not compat.HAS_FAST_MEDIAN)` with the project flag turned off). Each
-    such test is set to FAILED in `statuses`; the list says which."""
-    out = []
-    for test in fail_to_pass:
-        if statuses.get(test) == "XFAIL":
+        elif status == "XFAIL" and test in fixed:
             statuses[test] = "FAILED"
             out.append(f"{test}: reported XFAIL; a fail-to-pass test must pass")
     return out

@@ -92,7 +92,7 @@ def _answering_values(tree: ast.AST) -> list[str]:
 
     def names(node: ast.ClassDef, seen: frozenset = frozenset()) -> tuple[set[str], set[str]]:
         """(builtin/library base names, methods defined) over the class and its same-file bases."""
-        bases = {b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "" for b in node.bases}
+        bases = set(_base_names(node))
         named = {n.name for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
         named |= {t.id for n in node.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
         for b in bases & classes.keys() - seen - {node.name}:
@@ -124,37 +124,34 @@ _CASE_NAME = re.compile(r"(Case|Tests?|Suite|Mixin)$|^Test")
 _FAILS = frozenset({"AssertionError", "failureException", "Failed", "fail", "Fail"})
 
 
-def _exception_name(node: ast.AST) -> str:
-    name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
-    return name if name.endswith(("Error", "Exception", "Warning", "Exit", "Interrupt")) else ""
-
-
-def _fail_name(node: ast.AST | None) -> str | None:
-    """The name a `raise` or call names (`AssertionError`, `self.fail`), None for anything else."""
+def _named(node: ast.AST | None) -> str:
+    """The name a name, an attribute or a call spells (`AssertionError`, `self.fail`, `unittest.TestCase`), else ""."""
     if isinstance(node, ast.Call):
         node = node.func
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
-def _asserts(fn: ast.AST) -> bool:
-    """A body that fails a test: an `assert`, a `raise` of AssertionError (`self.failureException`, pytest's
-    `Failed`), or a call of `fail(...)`."""
-    return any(isinstance(n, ast.Assert) or (isinstance(n, ast.Raise) and _fail_name(n.exc) in _FAILS)
-               or (isinstance(n, ast.Call) and _fail_name(n) in _FAILS) for n in ast.walk(fn))
+def _exception_name(node: ast.AST) -> str:
+    name = "" if isinstance(node, ast.Call) else _named(node)
+    return name if name.endswith(("Error", "Exception", "Warning", "Exit", "Interrupt")) else ""
 
 
 def _fails_tests(fn: ast.AST) -> bool:
     """A body that raises a test failure itself (`raise Failed("DID NOT RAISE")`, `pytest.fail(...)`), whatever its
     name: SymPy's `raises(Exc, fn)` judges a test like `pytest.raises` does. A bare `assert` is not enough here
     (production code asserts its invariants)."""
-    return any((isinstance(n, ast.Raise) and _fail_name(n.exc) in _FAILS) or
-               (isinstance(n, ast.Call) and _fail_name(n) in _FAILS) for n in ast.walk(fn))
+    return any((isinstance(n, ast.Raise) and _named(n.exc) in _FAILS) or (isinstance(n, ast.Call) and _named(n) in _FAILS)
+               for n in ast.walk(fn))
+
+
+def _asserts(fn: ast.AST) -> bool:
+    """A body that fails a test: an `assert`, or a test failure raised or called (`_fails_tests`)."""
+    return _fails_tests(fn) or any(isinstance(n, ast.Assert) for n in ast.walk(fn))
 
 
 def _raises_other(fn: ast.AST) -> bool:
     """A `raise` of something other than a test failure (`raise ValueError(...)`): a production validator."""
-    return any(isinstance(n, ast.Raise) and n.exc is not None and _fail_name(n.exc) not in _FAILS
-               for n in ast.walk(fn))
+    return any(isinstance(n, ast.Raise) and n.exc is not None and _named(n.exc) not in _FAILS for n in ast.walk(fn))
 
 
 _UNITTEST_JUDGE = re.compile(r"^(assert[A-Z]|fail[A-Z_])")
@@ -163,12 +160,13 @@ _UNITTEST_JUDGE = re.compile(r"^(assert[A-Z]|fail[A-Z_])")
 def _assertive(tree: ast.AST) -> frozenset[str]:
     """Names of the file's assertion helpers: unittest-style ones (`assertEqual`, `failUnless`: a project TestCase
     overriding one replaces the judge, whatever its body), any function that raises a test failure itself, and
-    `assert_*` functions that fail a test or raise nothing else. A production validator named like one (scikit-learn's `assert_all_finite`) raises ValueError,
-    itself or through a function of the same file it calls, and is ordinary code."""
+    `assert_*` functions that fail a test or raise nothing else. A production validator named like one
+    (scikit-learn's `assert_all_finite`) raises ValueError, itself or through a function of the same file it calls,
+    and is ordinary code."""
     defs = {n.name: n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def validator(fn: ast.AST) -> bool:
-        callees = {_fail_name(n) for n in ast.walk(fn) if isinstance(n, ast.Call)} & defs.keys()
+        callees = {_named(n) for n in ast.walk(fn) if isinstance(n, ast.Call)} & defs.keys()
         return _raises_other(fn) or any(_raises_other(defs[c]) for c in callees if defs[c] is not fn)
 
     return frozenset(name for name, fn in defs.items() if _UNITTEST_JUDGE.match(name) or _fails_tests(fn) or (
@@ -176,7 +174,7 @@ def _assertive(tree: ast.AST) -> frozenset[str]:
 
 
 def _base_names(cls: ast.ClassDef) -> list[str]:
-    return [b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "" for b in cls.bases]
+    return [_named(b) for b in cls.bases]
 
 
 def _runner_hooks(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
@@ -199,12 +197,12 @@ def _runner_hooks(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
                 out.append((f"{cls.name}.{fn.name}", "a test-runner hook", fn))
     for h in (n for n in ast.walk(tree) if isinstance(n, ast.ExceptHandler) and n.type is not None):
         caught = h.type.elts if isinstance(h.type, ast.Tuple) else [h.type]
-        if any(_fail_name(c) in _FAILS for c in caught):
+        if any(_named(c) in _FAILS for c in caught):
             out.append(("handler", "code that catches a test failure", h))
     return out
 
 
-def _exception_aliases(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
+def _rebindings(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
     """An exception name bound by assignment, to anything (`ParseError = LookupError`, `= _make_type()`):
     `pytest.raises(ParseError)` then accepts whatever that covers (the bug's KeyError). Also an attribute of an
     imported module rebound to code (`_testing.raises = wrapper`, a lambda, a call's result): the module's own
@@ -234,7 +232,7 @@ def _judging_code(tree: ast.AST, judges: frozenset[str]) -> list[str]:
     assignment (`assert_close = partial(assert_close, tol=1)`); a type check (`__subclasscheck__`,
     `__subclasshook__`, an exception class with a metaclass, `X.register(Y)` on an ABC, an exception name bound to
     another class) that makes `pytest.raises(ProjectError)` accept any exception; a test-runner hook."""
-    found: list[tuple[str, str, ast.AST]] = [*_runner_hooks(tree), *_exception_aliases(tree)]
+    found: list[tuple[str, str, ast.AST]] = [*_runner_hooks(tree), *_rebindings(tree)]
     for node in ast.walk(tree):
         name, what = "", ""
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

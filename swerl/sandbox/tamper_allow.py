@@ -44,7 +44,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "SEEK_CUR", "SEEK_END", "get_terminal_size", "urandom", "getpid", "access", "F_OK", "R_OK", "W_OK", "X_OK",
         "DirEntry", "stat_result", "terminal_size", "getlogin", "umask", "replace", "rename", "fsync", "getuid",
         "getgid", "geteuid", "getegid", "fdopen", "close",  # an atomic or durable write; the guard watches what
-        # they touch (MOVES) and which file a descriptor is open on (`fdopen` of a pipe or a guarded file)
+        # they touch (MOVES) and which file a descriptor is open on (`fdopen` of a guarded file is a finding)
     }),
     "os.environ": frozenset({"get", "copy", "items", "keys", "values"}),
     "sys": frozenset({
