@@ -122,7 +122,8 @@ def _check_flags(flags: dict[str, Any]) -> None:
 
 
 # CLI flag -> the field it fills: `rollout.` / `sandbox.` are the recipe's own sections (EvalOptions composes them)
-_FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limit", "harness": "rollout.harness", "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
+_FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limit", "harness": "rollout.harness",
+           "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
            "max_tokens": "rollout.max_tokens", "infra_retries": "rollout.max_infra_retries",
            "command_timeout": "sandbox.command_timeout_s", "rollout_timeout": "sandbox.rollout_timeout_s",
            "docker_host": "sandbox.docker.base_url", "grade_timeout": "grade_timeout_s"}

@@ -86,8 +86,8 @@ class EvalRun:
             known = {i.instance_id for i in instances}
             unknown = [p.instance_id for p in preds if p.instance_id not in known]
             if unknown:
-                raise SwerlError(f"--grade-only {str(o.grade_only)!r}: instance id(s) not in --dataset {o.data.dataset!r}: "
-                                 f"{', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''}")
+                raise SwerlError(f"--grade-only {str(o.grade_only)!r}: instance id(s) not in --dataset "
+                                 f"{o.data.dataset!r}: {', '.join(unknown[:5])}{' ...' if len(unknown) > 5 else ''}")
             have = {p.instance_id for p in preds}
             instances = [i for i in instances if i.instance_id in have]
         ids = parse_instance_ids(o.instances) if o.instances else None
