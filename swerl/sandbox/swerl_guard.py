@@ -845,8 +845,7 @@ class Guard:
         from _pytest import runner
 
         runner._update_current_test_var = lambda item, when: None  # no PYTEST_CURRENT_TEST for code to read
-        witness_module.install_strict_asserts(self)
-        witness = witness_module.Witness(self)
+        witness = witness_module.Witness(self, witness_module.install_strict_asserts(self))
         if witness_module._MARKS:  # asserts call their functions as constants: no module name is needed any more
             for name in ("_swerl_witness", "_swerl_guard"):
                 sys.modules.pop(name, None)

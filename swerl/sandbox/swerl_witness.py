@@ -52,13 +52,13 @@ def _record(guard, text: str, _audit=getattr(sys, "audit", None)) -> None:
 
 
 # -- the runner must not change -----------------------------------------------------------------------------------
-def fingerprint(watch: tuple) -> dict:
+def fingerprint(watch: tuple, known=None) -> dict:
     """Every namespace entry of the runner's modules and of the classes they define, held as the objects themselves
     and compared by identity: no `id()` per entry (each is an audit event), and a rebound entry's old object stays
     alive, so its address cannot be reused by the replacement."""
     fp: dict = {}
     for name, mod in list(sys.modules.items()):
-        if mod is None or not any(name == w or name.startswith(w + ".") for w in watch):
+        if mod is None or (known and name in known) or not any(name == w or name.startswith(w + ".") for w in watch):
             continue
         space = dict(vars(mod))
         fp[name] = (mod, space)
@@ -122,8 +122,9 @@ def hook_changes(before: dict, pm, guard) -> list:
 class Witness:
     """Each test phase's outcome as the outermost wrappers see it, sent out at once."""
 
-    def __init__(self, guard) -> None:
+    def __init__(self, guard, late=None) -> None:
         self.guard = guard
+        self.late = late or (lambda: None)  # installs what waits for a module the tests import (mock's asserts)
         self.before: dict = {}
         self.hooks: dict = {}
         self.pm = None
@@ -195,6 +196,7 @@ class Witness:
             def pytest_collection(self, session):
                 witness.guard.armed = True
                 _arm()
+                witness.late()
                 witness.pm = session.config.pluginmanager
                 witness.before = fingerprint(witness.guard.watch)
                 witness.hooks = hook_impls(witness.pm)
@@ -206,6 +208,8 @@ class Witness:
                 witness.test_globals.update({k: (m, {n: (v, callable(v)) for n, v in vars(m).items()})
                                              for k, m in mods.items()})
                 collected(witness, session.items)
+                witness.late()  # a runner module imported while collecting (mock) is fingerprinted from here on
+                witness.before.update(fingerprint(witness.guard.watch, witness.before))
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_runtest_makereport(self, item, call):
@@ -215,6 +219,7 @@ class Witness:
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_pyfunc_call(self, pyfuncitem):
                 original, ran = pyfuncitem.obj, []
+                witness.late()
 
                 def called(*args, **kwargs):
                     __tracebackhide__ = True
@@ -287,7 +292,7 @@ def _perturbed(k, fine: bool = False) -> list:
     return []
 
 
-def _places(k) -> int | None:
+def _places(k):
     """Decimal places of a float as repr writes it (None in exponent form or for other types): look-alikes are
     written to exactly these, so the count of decimals never tells k from them."""
     text = repr(k)
@@ -444,12 +449,26 @@ def single(value, guard, depth: int = 0):
             if found:
                 return found
         return None
-    if _genuine_lib(t, guard):
+    if _genuine_lib(t, guard):  # what a library's `==` compares (argparse's Namespace: its `vars()`) is judged too
+        for v in _lib_state(value)[:200] if depth < 3 else []:
+            found = single(v, guard, depth + 1)
+            if found:
+                return found
         return None
     equal = [p for p in guard.probes if _equals(value, p)]
     if len(equal) > 1:
         return f"a {t.__name__} that compares equal to both {equal[0]!r} and {equal[1]!r}"
     return None
+
+
+def _lib_state(u) -> list:
+    """The values a library object keeps in its instance dict, read by `object`'s own lookup: a library `==` that
+    compares them hands the question to whatever the project stored there."""
+    try:
+        state = object.__getattribute__(u, "__dict__")
+    except Exception:
+        return []
+    return list(dict.values(state)) if type(state) is dict else []
 
 
 def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe):
@@ -1355,7 +1374,7 @@ _COMPARISON = ("compare", "order", "contains", "chain", "subject", "_ordered_as_
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
-               "_equals", "_says_equal", "_genuine_lib", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
+               "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")
 
@@ -1490,6 +1509,50 @@ def _wrap_count_and_subset(case, frozen: dict) -> None:
         case.assertDictContainsSubset = subset
 
 
+_MOCK_ASSERTS = (("NonCallableMock", ("assert_called_with", "assert_called_once_with", "assert_any_call",
+                                       "assert_has_calls")),
+                 ("AsyncMockMixin", ("assert_awaited_with", "assert_awaited_once_with", "assert_any_await",
+                                     "assert_has_awaits")))
+
+
+def mock_asserts(frozen: dict):
+    """unittest.mock's call assertions (`cb.assert_called_once_with(3)`) compare the recorded calls with plain `==`
+    inside the library, where no rewritten assert sees them: each is wrapped so that what the calls recorded is
+    judged first, as an assert's operand is (a value there equal to anything is a finding). Mock is not imported
+    for this (it pulls in asyncio: ~20 ms a grade); the returned installer runs when collection starts, when it
+    ends, and before each test function, and wraps the methods once mock is there."""
+    done: list = []
+
+    def install(_modules=sys.modules, _single=frozen["_quiet_single"], _state=frozen["_STATE"],
+                _record=frozen["_record"]) -> None:
+        mock = _modules.get("unittest.mock")
+        if done or mock is None:
+            return
+        done.append(mock)
+        for owner, names in _MOCK_ASSERTS:
+            cls = getattr(mock, owner, None)
+            for name in names if isinstance(cls, type) else ():
+                original = vars(cls).get(name)
+                if not callable(original):
+                    continue
+
+                def judged(self, *args, _original=original, _name=name, **kwargs):
+                    __tracebackhide__ = True
+                    guard = _state["guard"]
+                    for seen in ("call_args_list", "await_args_list"):
+                        for call in list(vars(self).get(f"_mock_{seen}", None) or ())[:200]:
+                            found = _single(call, guard)
+                            if found:
+                                _record(guard, f"mock's {_name} compared {found}")
+                                break
+                    return _original(self, *args, **kwargs)
+
+                judged.__name__ = judged.__qualname__ = name
+                setattr(cls, name, judged)
+
+    return install
+
+
 def _rebind_aliases(case, before: dict) -> None:
     """unittest's deprecated aliases (`assertEquals`, `failUnlessEqual`, ... on Python < 3.12) are closures over the
     methods as they were when the class was made: each one that holds a method replaced above is rebound to its
@@ -1538,14 +1601,15 @@ def _uncached_tests(guard) -> None:
     linecache.cache = cache
 
 
-def install_strict_asserts(guard) -> None:
-    """Wrap pytest's assertion rewriting of test files (protected, pristine) with the strict comparison."""
+def install_strict_asserts(guard):
+    """Wrap pytest's assertion rewriting of test files (protected, pristine) with the strict comparison; returns
+    the installer of the judged mock asserts (`mock_asserts`), which the witness runs."""
     from _pytest.assertion import rewrite
 
     _uncached_tests(guard)
     _STATE["guard"] = guard
     guard.probes = tuple(make_probes())
-    original = rewrite.rewrite_asserts
+    original, late = rewrite.rewrite_asserts, (lambda: None)
     if hasattr(rewrite, "_rewrite_test") and hasattr(type(install_strict_asserts.__code__), "replace"):
         import random
 
@@ -1558,6 +1622,7 @@ def install_strict_asserts(guard) -> None:
         codes = tuple(frozen[n].__code__ for n in _COMPARISON if n not in _ENTRIES)
         guard.tainted.update(codes)
         _wrap_unittest(frozen)
+        late = mock_asserts(frozen)
         _rewrite_helpers(rewrite, guard)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
@@ -1598,4 +1663,5 @@ def install_strict_asserts(guard) -> None:
         return original(mod, *args, **kwargs)
 
     rewrite.rewrite_asserts = rewrite_asserts
+    return late
 
