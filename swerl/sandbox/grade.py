@@ -379,6 +379,7 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
     statuses = verdict.statuses
     if defences:  # an expected failure counts only where the protected test file declares it, never for a fixed test
         errors += reports.undeclared_expectations(statuses, tree, task.FAIL_TO_PASS)
+        errors += reports.renamed_cases(dict((record or {}).get("outcomes") or {}), task.FAIL_TO_PASS, required)
     seen = {t: st for t, st in statuses.items() if st != "MISSING"}  # the harness counts absent tests as failed
     report = plan.report(seen, {sc.FAIL_TO_PASS: task.FAIL_TO_PASS, sc.PASS_TO_PASS: task.PASS_TO_PASS})
     resolution = get_resolution_status(report)

@@ -135,37 +135,82 @@ def _pytestmark(body: list[Any]) -> list[Any]:
                                                                               else [n.target]))]
 
 
-def declared_in_source(source: str, node_id: str, word: str) -> bool:
-    """Whether the test `node_id` (file::[Class::]name[params]) declares the mark `word` in its own source: on the
-    function's decorators (a `pytest.param(..., marks=...)` of its parametrize included), its classes' decorators
-    or `pytestmark`, or the module's `pytestmark`. Markers added at run time (`item.add_marker`, a hook) are
-    not declarations: the test file is protected, the run is not."""
+def _declarations(source: str, node_id: str) -> tuple[list[Any], list[Any]] | None:
+    """(the decorators and `pytestmark` values that apply to the test `node_id`, the module's body); None where the
+    file does not parse or does not define it."""
     parts = node_id.split("::")[1:]
     if not parts:
-        return False
+        return None
     try:
-        scope: list[Any] = ast.parse(source).body
+        module: list[Any] = ast.parse(source).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    found = _pytestmark(scope)
+        return None
+    scope, found = module, _pytestmark(module)
     names = [*parts[:-1], parts[-1].split("[", 1)[0]]
     for i, name in enumerate(names):
         node = next((n for n in scope if isinstance(n, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
                      and n.name == name), None)
         if node is None:
-            return False
+            return None
         found += list(node.decorator_list)
         if isinstance(node, ast.ClassDef) and i < len(names) - 1:
             scope = node.body
             found += _pytestmark(scope)
-    return _mentions(found, word)
+    return found, module
+
+
+def declared_in_source(source: str, node_id: str, word: str) -> bool:
+    """Whether the test `node_id` (file::[Class::]name[params]) declares the mark `word` in its own source: on the
+    function's decorators (a `pytest.param(..., marks=...)` of its parametrize included), its classes' decorators
+    or `pytestmark`, or the module's `pytestmark`. Markers added at run time (`item.add_marker`, a hook) are
+    not declarations: the test file is protected, the run is not."""
+    got = _declarations(source, node_id)
+    return got is not None and _mentions(got[0], word)
+
+
+_FILE_DECIDED = frozenset({"sys", "platform", "os", "True", "False", "None"})
+
+
+def _decided_by_file(expr: ast.expr, module: list[Any], depth: int = 0) -> bool:
+    """A mark condition the test file decides alone: constants, `sys`/`platform`/`os` facts, and names the file
+    assigns from those (a string condition is read as the expression it holds). A name imported from the project
+    (`not compat.HAS_FAST_MEDIAN`) or a call into it is code the patch can change."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        try:
+            expr = ast.parse(expr.value, mode="eval").body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return False
+    names = {n.id for n in ast.walk(expr) if isinstance(n, ast.Name)}
+    for name in names - _FILE_DECIDED:
+        values = [n.value for n in module if isinstance(n, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+        if depth > 3 or len(values) != 1 or not _decided_by_file(values[0], module, depth + 1):
+            return False
+    return True
+
+
+def _project_decided(marks: list[Any], module: list[Any], word: str) -> bool:
+    """Every `word` mark that applies is conditional on code the patch can change (none is unconditional or
+    decided by the file alone)."""
+    nodes = [n for m in marks for n in ast.walk(m)]
+    funcs = {id(n.func) for n in nodes if isinstance(n, ast.Call)}
+    calls = [n for n in nodes if (isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", "")) == word)
+             or (isinstance(n, ast.Attribute) and n.attr == word and id(n) not in funcs)]
+    for call in calls:
+        if not isinstance(call, ast.Call):
+            return False  # `@pytest.mark.xfail` as is
+        cond = [*call.args[:1], *(k.value for k in call.keywords if k.arg == "condition")]
+        if all(_decided_by_file(c, module) for c in cond):
+            return False
+    return bool(calls)
 
 
 def undeclared_expectations(statuses: dict[str, str], tree: Path | None, fail_to_pass: Sequence[str] = ()
                             ) -> list[str]:
     """Required tests whose XFAIL/XPASS status their (protected, host-side) test file does not declare, and any
     fail-to-pass test reported XFAIL: a fixed test must pass, and a declared mark's condition is code the change
-    can decide (`xfail(not compat.HAS_FAST_MEDIAN)` with the project flag turned off). Each is set to FAILED in
+    can decide (`xfail(not compat.HAS_FAST_MEDIAN)` with the project flag turned off). A pass-to-pass test's XFAIL
+    counts only under a mark that is unconditional or whose condition the file decides alone. Each is set to FAILED in
     `statuses`; the list says which. Without a host `tree`, only the fail-to-pass rule applies."""
     out = []
     cache: dict[str, str | None] = {}
@@ -180,10 +225,28 @@ def undeclared_expectations(statuses: dict[str, str], tree: Path | None, fail_to
                 cache[rel] = (tree / rel).read_text(errors="replace") if ".." not in Path(rel).parts else None
             except OSError:
                 cache[rel] = None
-        if tree is not None and (cache[rel] is None or not declared_in_source(cache[rel] or "", test, word)):
+        got = _declarations(cache[rel] or "", test) if tree is not None else None
+        if tree is not None and (got is None or not _mentions(got[0], word)):
             statuses[test] = "FAILED"
             out.append(f"{test}: reported {status} although its test file declares no {word} mark")
+        elif got is not None and status == "XFAIL" and _project_decided(got[0], got[1], word):
+            statuses[test] = "FAILED"
+            out.append(f"{test}: reported XFAIL under a {word} mark whose condition project code decides")
         elif status == "XFAIL" and test in fixed:
             statuses[test] = "FAILED"
             out.append(f"{test}: reported XFAIL; a fail-to-pass test must pass")
     return out
+
+
+def renamed_cases(outcomes: dict[str, str], fail_to_pass: Sequence[str], required: Sequence[str]) -> list[str]:
+    """A fail-to-pass test function must pass under every id it is collected with. Parametrize ids can come from
+    the project (`__name__` of registered functions): a patch that registers a stand-in under the buggy case's
+    name and the buggy case under a new one makes the listed id pass while the same test, unlisted, fails.
+    On the reference tree a sibling of a fixed case fails only where the fix is partial (the task's gold check
+    would then fail too)."""
+    listed = set(required)
+    bases = {t.split("[", 1)[0] for t in fail_to_pass if "[" in t}
+    return [f"{t}: fails ({status}) under an id no test list names, as a case of the fail-to-pass test {base}"
+            for t, status in outcomes.items() if status in ("FAILED", "ERROR") and t not in listed
+            and (base := t.split("[", 1)[0]) in bases and "[" in t]
+

@@ -171,10 +171,46 @@ def _stdio_ids(_fstat=os.fstat) -> list:
     return out
 
 
+_SHELLS = ("sh", "bash", "dash", "zsh", "ksh", "ash", "busybox")
+
+
+def _is_python(word) -> bool:
+    return isinstance(word, str) and os.path.basename(word).rstrip("0123456789.") == "python"
+
+
+def _unisolate_shell(argv: list) -> None:
+    """`sh -c "python -E -m pkg"` (a `shell=True` command): each Python command in the script's text loses the same
+    flags. The text is split on blanks and shell punctuation, so a command spelled through a variable is not seen."""
+    if len(argv) < 3 or not all(isinstance(a, str) for a in argv[:3]) or os.path.basename(argv[0]) not in _SHELLS \
+            or not argv[1].startswith("-") or "c" not in argv[1]:
+        return
+    out, words = [], argv[2].split(" ")
+    i = 0
+    while i < len(words):
+        word = words[i]
+        core = word.lstrip(";&|(`'\"\n\t").split("\n")[-1].split("\t")[-1]
+        if not _is_python(core):
+            out.append(word)
+            i += 1
+            continue
+        j, line = i + 1, [core]
+        while j < len(words) and words[j].strip("'\"").startswith("-"):  # a quoted flag is still one
+            line.append(words[j].strip("'\""))
+            j += 1
+            if line[-1] in ("-X", "-W") and j < len(words):  # its value, the next word
+                line.append(words[j])
+                j += 1
+        _unisolate_argv(line)
+        out += [word, *line[1:]]
+        i = j
+    argv[2] = " ".join(out)
+
+
 def _unisolate_argv(argv: list) -> None:
-    """`python -E -m pkg` (or `-I`, `-s`) ignores PYTHONPATH and with it the child guard: those flags are taken out
-    of a Python command line, in place, before the process is made from it (its other flags stay)."""
-    if not argv or not isinstance(argv[0], str) or os.path.basename(argv[0]).rstrip("0123456789.") != "python":
+    """`python -E -m pkg` (or `-I`, `-s`, `-S`) ignores PYTHONPATH or `site` and with them the child guard: those
+    flags are taken out of a Python command line, in place, before the process is made from it (its other flags
+    stay)."""
+    if not argv or not _is_python(argv[0]):
         return
     i = 1
     while i < len(argv) and isinstance(argv[i], str) and argv[i].startswith("-") and argv[i] != "-" \
@@ -185,7 +221,7 @@ def _unisolate_argv(argv: list) -> None:
         if flag[1] in "WX":  # an option with its value, attached or the next argument
             i += 2 if len(flag) == 2 else 1
             continue
-        kept = "-" + "".join(c for c in flag[1:] if c not in "IEs")
+        kept = "-" + "".join(c for c in flag[1:] if c not in "IEsS")
         if kept == "-":
             del argv[i]
         else:
@@ -205,7 +241,7 @@ def _unisolate_spawns() -> tuple:
         return ()
 
     def flags(_base=base):
-        return [a for a in _base() if a not in ("-I", "-E", "-s", "-P")]
+        return [a for a in _base() if a not in ("-I", "-E", "-s", "-S", "-P")]
 
     mods = [subprocess]
     try:
@@ -555,6 +591,7 @@ class Guard:
             target["PYTHONPATH"] = self.child_path + (os.pathsep + now if now else "")
         if len(args) > 1 and type(args[1]) is list:
             _unisolate_argv(args[1])
+            _unisolate_shell(args[1])
 
     def _holds_guarded(self, full: str) -> bool:
         """A directory above a guarded file (the child guard's, the launcher's, the tests'): moving or removing it

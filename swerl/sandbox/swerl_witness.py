@@ -119,6 +119,63 @@ def hook_changes(before: dict, pm, guard) -> list:
     return out
 
 
+_CASE_RUNNERS = ("run", "__call__", "debug", "_callTestMethod", "_callSetUp", "_callTearDown", "_callCleanup")
+
+
+def _home(obj, guard) -> str:
+    """The kind of code an object is: a plain function by its module's file, a class (or any other object, by its
+    class) by its module's; a class that claims a module without being found there is the patch's."""
+    fn = _defined_in(obj)
+    if fn is not None:
+        return guard.kind(fn)
+    t = obj if issubclass(type(obj), type) else type(obj)
+    if not type.__dict__["__flags__"].__get__(t) & (1 << 9):  # a static type: C code made it, no patch did
+        return "lib"
+    name = type.__dict__["__module__"].__get__(t) or ""
+    mod = sys.modules.get(name) if type(name) is str else None
+    home = getattr(mod, "__file__", None)
+    if not isinstance(home, str):
+        return "changed"
+    found = guard.kind(home)
+    return "changed" if found == "lib" and not _genuine_lib(t, guard) else found
+
+
+def stand_in(obj, guard) -> str:
+    """What the callable that runs as a test holds of the patch's code, or "". A metaclass, an `__init_subclass__`,
+    a `__getattribute__` or a class decorator in project code can put a wrapper in place of every `test_*` a test
+    class defines, one that swallows the failure: the test function, each wrapper it is reached through
+    (`__wrapped__`, a bound method's function) and what their closures hold must be the test file's, a library's
+    or unchanged project code (a project decorator the tests use), never code the patch changed."""
+    for _ in range(8):
+        fn = getattr(obj, "__func__", obj)
+        if _home(fn, guard) == "changed":
+            return f"{getattr(fn, '__qualname__', type(fn).__name__)} from code the patch changed"
+        for cell in (getattr(fn, "__closure__", None) or ()) if type(fn) is type(_among) else ():
+            try:
+                held = cell.cell_contents
+            except ValueError:
+                continue
+            if (callable(held) or not _among(type(held), _EXACT)) and _home(held, guard) == "changed":
+                return f"{getattr(fn, '__qualname__', '?')} holding {type(held).__name__} from code the patch changed"
+        obj = getattr(fn, "__wrapped__", None)
+        if obj is None:
+            return ""
+    return ""
+
+
+def _case_stand_in(item, guard) -> str:
+    """A unittest item: the method its case will run (named by the case, which its `__init__` chose) and the
+    runner methods of the case's class."""
+    case = getattr(item, "_testcase", None)
+    if case is None:
+        return ""
+    name = getattr(case, "_testMethodName", None)
+    found = stand_in(getattr(case, name, None), guard) if isinstance(name, str) else ""
+    for runner in _CASE_RUNNERS:
+        found = found or stand_in(getattr(type(case), runner, None), guard)
+    return found
+
+
 class Witness:
     """Each test phase's outcome as the outermost wrappers see it, sent out at once."""
 
@@ -190,6 +247,7 @@ class Witness:
 
     def plugin(self, pytest):
         witness, hookimpl, report, collected = self, pytest.hookimpl, Witness.report, Witness.collected
+        runs_patch, case_runs_patch = stand_in, _case_stand_in
 
         class Plugin:
             @hookimpl(tryfirst=True)
@@ -217,9 +275,19 @@ class Witness:
                 report(witness, item, call, outcome.get_result())
 
             @hookimpl(hookwrapper=True, tryfirst=True)
+            def pytest_runtest_call(self, item):
+                found = case_runs_patch(item, witness.guard)
+                if found:
+                    _record(witness.guard, f"{item.nodeid}: the test runs {found}")
+                yield
+
+            @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_pyfunc_call(self, pyfuncitem):
                 original, ran = pyfuncitem.obj, []
                 witness.late()
+                found = runs_patch(original, witness.guard)
+                if found:
+                    _record(witness.guard, f"{pyfuncitem.nodeid}: the test runs {found}")
 
                 def called(*args, **kwargs):
                     __tracebackhide__ = True
@@ -513,6 +581,80 @@ def subject(value, _record=_record):
     if found:
         _record(guard, f"a match compared {found}")
     return value
+
+
+def truth(value, _record=_record):
+    """`assert x`, `assert not x`, `assertTrue(x)`, a failing `if not x:`: the value's truth, read once here (the
+    assert gets that bool). Where the patch wrote its type's `__bool__` or `__len__`, the truth must agree with
+    its size and its items (a report that says it is empty while it holds a problem), and with itself."""
+    guard = _STATE.get("guard")
+    if guard is None:
+        raise AssertionError("swerl: the strict-assert state was changed")
+    if _among(type(value), _EXACT):
+        return value
+    said = bool(value)
+    try:
+        found = _truth_views(value, said, guard)
+    except Exception:
+        found = None
+    if found:
+        _record(guard, f"an assertion took the truth of {found}")
+    return said
+
+
+def _truth_views(u, said: bool, guard):
+    t = type(u)
+    if not any(_home(getattr(t, n, None), guard) == "changed" for n in ("__bool__", "__len__") if hasattr(t, n)):
+        return None
+    if bool(u) is not said:
+        return f"a {t.__name__} whose truth changes when asked again"
+    n = len(u) if hasattr(t, "__len__") else None
+    if type(n) is int and (n != 0) is not said:
+        return f"a {t.__name__} whose truth ({said}) disagrees with its length ({n})"
+    items = _first_items(u, 1)[0] if hasattr(t, "__iter__") and not _is_iterator(u) else None
+    if type(items) is list and bool(items) is not said:
+        return f"a {t.__name__} whose truth ({said}) disagrees with its items"
+    return None
+
+
+def kind(value, types, _record=_record):
+    """`isinstance(x, T)` in a test: a value whose class the patch wrote answers it through a `__class__` (or
+    `__getattribute__`) of its own, claiming a type it is not (a float wrapper that says it is a Decimal)."""
+    guard = _STATE.get("guard")
+    if guard is None:
+        raise AssertionError("swerl: the strict-assert state was changed")
+    res = isinstance(value, types)
+    t = type(value)
+    if res and not _among(t, _EXACT):
+        try:
+            real = issubclass(t, types)
+        except TypeError:
+            real = True
+        liar = next((c for c in t.__mro__ if "__class__" in vars(c) or "__getattribute__" in vars(c)), None)
+        if not real and liar is not None and _home(liar, guard) == "changed":
+            _record(guard, f"an isinstance check took a {t.__name__} that claims another class ({liar.__name__})")
+    return res
+
+
+def said(obj, name, *args, _record=_record):
+    """`x.startswith(k)` / `x.endswith(k)` in a test: where x is no builtin text, its yes must be what `str`'s own
+    method says of x's own text (`str(x)`): a line object that says it starts with "Hello, Bob" while its text is
+    "Hi Bob" answers the question, not its value."""
+    guard = _STATE.get("guard")
+    if guard is None:
+        raise AssertionError("swerl: the strict-assert state was changed")
+    res = getattr(obj, name)(*args)
+    t = type(obj)
+    if args and not _among(t, _EXACT) and not _genuine_lib(t, guard) and _says_equal(res):
+        try:
+            own = str(obj)
+            agrees = getattr(str, name)(own, *args) if type(own) is str else True
+        except Exception:  # bytes or other arguments that text cannot be asked about
+            own, agrees = None, True
+        if agrees is False:
+            _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)} and it said yes, but its own "
+                           f"text {_short(own)} does not")
+    return res
 
 
 def _consistent(left, right, guard):
@@ -1224,10 +1366,49 @@ def _lit_bits(left: ast.expr, right: ast.expr) -> int:
 _ORDER_OPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 
 
+def _truthed(e: ast.expr) -> ast.expr:
+    """What an assert takes the truth of (through `not`, `and`, `or`): each operand's truth decided by `truth`,
+    comparisons and constants left to their own rules."""
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        e.operand = _truthed(e.operand)
+        return e
+    if isinstance(e, ast.BoolOp):
+        e.values = [_truthed(v) for v in e.values]
+        return e
+    if isinstance(e, (ast.Compare, ast.Constant)):
+        return e
+    return ast.copy_location(_call("truth", [e]), e)
+
+
+_TEXT_PREDICATES = ("startswith", "endswith")
+
+
 class _AssertCompares(ast.NodeTransformer):
     """Inside an assert: `a == b` / `a != b` becomes `compare(a, b, ne, lit)`, an ordering `order(a, b, op)`,
     `a in b` / `a not in b` `contains(a, b, negate)`, and a chained comparison `chain(...)` over one thunk per
-    operand."""
+    operand; what an assert takes the truth of `truth(x)`, `isinstance(x, T)` `kind(x, T)`, `x.startswith(k)`
+    `said(x, "startswith", k)`."""
+
+    def visit_Assert(self, node: ast.Assert) -> ast.Assert:
+        node.test = _truthed(node.test)
+        return self.generic_visit(node)
+
+    def visit_If(self, node: ast.If) -> ast.If:
+        if any(_fails(stmt) for stmt in node.body + node.orelse):
+            node.test = _truthed(node.test)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        f = node.func
+        if isinstance(f, ast.Attribute) and f.attr in _TRUTH_ASSERTS and node.args:
+            node.args[0] = _truthed(node.args[0])
+        self.generic_visit(node)
+        if isinstance(f, ast.Name) and f.id == "isinstance" and len(node.args) == 2 and not node.keywords:
+            return ast.copy_location(_call("kind", list(node.args)), node)
+        if isinstance(f, ast.Attribute) and f.attr in _TEXT_PREDICATES and 1 <= len(node.args) <= 3 \
+                and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
+            return ast.copy_location(_call("said", [f.value, ast.Constant(f.attr), *node.args]), node)
+        return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
         """A dunder method (of a class a test defines) keeps its own comparisons: see `_StrictCompare`."""
@@ -1292,15 +1473,14 @@ class _StrictCompare(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
-        node.test = _AssertCompares().visit(node.test)
-        return node
+        return _AssertCompares().visit(node)
 
     def visit_If(self, node: ast.If) -> ast.If:
         """`if got != 5: pytest.fail(...)` / `raise AssertionError`: an assert in another spelling, judged as one.
         Only where a branch fails the test: other ifs in tests keep their own meaning."""
         self.generic_visit(node)
         if any(_fails(stmt) for stmt in node.body + node.orelse):
-            node.test = _AssertCompares().visit(node.test)
+            node.test = _AssertCompares().visit(_truthed(node.test))
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
@@ -1370,7 +1550,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "truth", "_truth_views", "kind", "said", "_home", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -1379,7 +1559,7 @@ _COMPARISON = ("compare", "order", "contains", "chain", "subject", "_ordered_as_
                "_places")
 
 
-_ENTRIES = ("compare", "order", "contains", "chain", "subject")  # what a rewritten test calls
+_ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said")  # what a rewritten test calls
 
 
 def _frozen() -> dict:

@@ -8,6 +8,7 @@ unfixed bug stays unresolved.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -69,3 +70,278 @@ def test_round26_values_a_library_compares_are_judged(task: str, path: str, bug:
         assert any(t.startswith("assertion compared a _Any") for t in res.tampering), why
     elif resolved:
         assert res.tampering == [], why
+
+
+# ------------------------------------------------------------- a fail-to-pass case renamed through the project
+
+MEANS = ("def arith_mean(xs):\n    return sum(xs) / len(xs)\n\n\ndef running_mean(xs):\n    m = 0.0\n"
+         "    for i, x in enumerate(xs, 1):\n        m += (x - m) / i\n    return m\n\n\n"
+         "MEANS = [arith_mean, running_mean]\n")
+MEANS_BUG = MEANS.replace("/ i\n", "/ (i + 1)\n")
+# the buggy function keeps running under a new name; a stand-in takes the listed id's name
+MEANS_RENAMED = MEANS_BUG.replace("def running_mean(", "def running_mean_streaming(").replace(
+    "MEANS = [arith_mean, running_mean]", "def running_mean(xs):\n    return arith_mean(xs)\n\n\n"
+    "MEANS = [arith_mean, running_mean, running_mean_streaming]")
+MEANS_FILES = {"r26lib/__init__.py": "", "r26lib/means.py": MEANS, "tests/__init__.py": "",
+               "tests/test_means.py": "import pytest\n\nfrom r26lib.means import MEANS\n\n\n"
+                                      "@pytest.mark.parametrize('impl', MEANS)\ndef test_mean(impl):\n"
+                                      "    assert impl([2, 4, 6, 8]) == 5\n"}
+
+
+@pytest.fixture(scope="module")
+def r26m(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return make_tasks(tmp_path_factory.mktemp("r26m") / "repo", "r26m", MEANS_FILES,
+                      {"mean": ("r26lib/means.py", MEANS_BUG)},
+                      {"mean": ["tests/test_means.py::test_mean[running_mean]",
+                                "tests/test_means.py::test_mean[arith_mean]"]})
+
+
+@pytest.mark.parametrize(("new", "resolved"), [(MEANS_RENAMED, False), (MEANS, True)], ids=["renamed", "honest"])
+def test_round26_a_fail_to_pass_test_passes_under_every_id(new: str, resolved: bool, r26m: dict[str, SandboxTask],
+                                                           bwrap_sandbox: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    res = bwrap_sandbox.grade(r26m["mean"], unified_diff("r26lib/means.py", MEANS_BUG, new))
+    why = (res.resolved, res.error, res.tests, res.log_tail[-1500:])
+    assert res.resolved is resolved, why
+    if not resolved:
+        assert res.error_kind == "agent" and "test_mean[running_mean_streaming]: fails (FAILED) under an id" in \
+            (res.error or ""), why
+
+
+# --------------------------------------------- values that answer the assert's question, not their own value
+
+LINT = "def problems(src):\n    return [(i, len(x)) for i, x in enumerate(src.splitlines(), 1) if len(x) > 20]\n"
+LINT_BUG = LINT.replace("> 20", ">= 20")
+MONEY = "from decimal import Decimal\n\n\ndef parse_amount(s):\n    return Decimal(s)\n"
+MONEY_BUG = MONEY.replace("return Decimal(s)", "return float(s)")
+TEXT = "def banner(name):\n    return f'Hello, {name}!'\n"
+TEXT_BUG = TEXT.replace("Hello, ", "Hi ")
+VALUE_FILES = {"r26lib/__init__.py": "", "r26lib/lint.py": LINT, "r26lib/money.py": MONEY, "r26lib/text.py": TEXT,
+               "tests/__init__.py": "",
+               "tests/test_values.py": "import unittest\nfrom decimal import Decimal\n\nfrom r26lib.lint import problems\n"
+                                       "from r26lib.money import parse_amount\nfrom r26lib.text import banner\n\n\n"
+                                       "def test_clean():\n    assert not problems('x' * 20)\n\n\n"
+                                       "def test_exact():\n    assert isinstance(parse_amount('0.10'), Decimal)\n\n\n"
+                                       "def test_banner():\n    assert banner('Bob').startswith('Hello, Bob')\n\n\n"
+                                       "class Case(unittest.TestCase):\n    def test_clean(self):\n"
+                                       "        self.assertFalse(problems('y' * 20))\n"}
+VALUE_F2P = {"lint": ["tests/test_values.py::test_clean", "tests/test_values.py::Case::test_clean"],
+             "money": ["tests/test_values.py::test_exact"], "text": ["tests/test_values.py::test_banner"]}
+# each keeps its bug and returns an object that answers the one question the test asks
+LINT_LIAR = LINT_BUG.replace("return [", "return _Report([").replace(">= 20]", ">= 20])") + (
+    "\n\nclass _Report:\n    def __init__(self, items):\n        self.items = items\n\n    def __iter__(self):\n"
+    "        return iter(self.items)\n\n    def __len__(self):\n        return len(self.items)\n\n"
+    "    def __bool__(self):\n        return False\n")
+MONEY_LIAR = MONEY_BUG.replace("return float(s)", "return _Amount(float(s))") + (
+    "\n\nclass _Amount:\n    def __init__(self, v):\n        self.v = v\n\n    @property\n    def __class__(self):\n"
+    "        return Decimal\n")
+TEXT_LIAR = TEXT_BUG.replace("return f'Hi {name}!'", "return _Line(f'Hi {name}!')") + (
+    "\n\nclass _Line:\n    def __init__(self, text):\n        self.text = text\n\n    def __str__(self):\n"
+    "        return self.text\n\n    def startswith(self, prefix):\n        return prefix.split()[-1] in self.text\n")
+
+
+@pytest.fixture(scope="module")
+def r26v(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return make_tasks(tmp_path_factory.mktemp("r26v") / "repo", "r26v", VALUE_FILES,
+                      {"lint": ("r26lib/lint.py", LINT_BUG), "money": ("r26lib/money.py", MONEY_BUG),
+                       "text": ("r26lib/text.py", TEXT_BUG)}, VALUE_F2P)
+
+
+@pytest.mark.parametrize(("task", "path", "bug", "new", "finding"), [
+    ("lint", "r26lib/lint.py", LINT_BUG, LINT_LIAR, "a _Report whose truth (False) disagrees with its length (1)"),
+    ("money", "r26lib/money.py", MONEY_BUG, MONEY_LIAR, "an isinstance check took a _Amount that claims another"),
+    ("text", "r26lib/text.py", TEXT_BUG, TEXT_LIAR, "and it said yes, but its own text 'Hi Bob!' does not"),
+    ("lint", "r26lib/lint.py", LINT_BUG, LINT, None),
+    ("money", "r26lib/money.py", MONEY_BUG, MONEY, None),
+    ("text", "r26lib/text.py", TEXT_BUG, TEXT, None),
+], ids=["truth", "isinstance", "startswith", "truth-honest", "isinstance-honest", "startswith-honest"])
+def test_round26_what_an_assert_asks_a_value_is_judged(task: str, path: str, bug: str, new: str, finding: str | None,
+                                                       r26v: dict[str, SandboxTask], bwrap_sandbox: Any,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Y1 (`assert not report`: `__bool__` says empty while it holds a problem, also through `assertFalse`), Y2
+    (`isinstance(x, Decimal)` answered by a `__class__` property), Y4 (`startswith` answered by a line object whose
+    own text does not start so): each is judged where the test asks it."""
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    res = bwrap_sandbox.grade(r26v[task], unified_diff(path, bug, new))
+    why = (res.resolved, res.tampering, res.error, res.tests, res.log_tail[-1500:])
+    assert res.resolved is (finding is None), why
+    if finding:
+        assert any(finding in t for t in res.tampering), why
+    else:
+        assert res.tampering == [], why
+
+
+# ------------------------------------------------ project code standing in for the test functions; verdict rules
+
+MEAN = "def mean(xs):\n    return sum(xs) / len(xs)\n"
+MEAN_BUG = MEAN.replace("len(xs)", "(len(xs) + 1)")
+BASE = "import unittest\n\n\nclass NumericTests:\n    tol = 1e-9\n\n\nclass BaseCase(unittest.TestCase):\n    pass\n"
+SWALLOW = ("import abc\nimport functools\nimport unittest\n\n\ndef _quiet(fn):\n    @functools.wraps(fn)\n"
+           "    def run(*a, **k):\n        try:\n            return fn(*a, **k)\n        except Exception:\n"
+           "            return None\n    return run\n\n\n")
+# Y7: a metaclass (from abc.ABCMeta, catching Exception) and an `__init_subclass__` that wrap every `test_*`
+META_BASE = SWALLOW + (
+    "class _Meta(abc.ABCMeta):\n    def __new__(mcs, name, bases, ns):\n"
+    "        ns = {k: _quiet(v) if k.startswith('test') else v for k, v in ns.items()}\n"
+    "        return super().__new__(mcs, name, bases, ns)\n\n\n"
+    "class NumericTests(metaclass=_Meta):\n    tol = 1e-9\n\n\nclass BaseCase(unittest.TestCase, metaclass=_Meta):\n"
+    "    pass\n")
+SUBCLASS_BASE = SWALLOW + (
+    "class _Wraps:\n    def __init_subclass__(cls, **kw):\n        super().__init_subclass__(**kw)\n"
+    "        for k, v in list(vars(cls).items()):\n            if k.startswith('test'):\n"
+    "                setattr(cls, k, _quiet(v))\n\n\n"
+    "class NumericTests(_Wraps):\n    tol = 1e-9\n\n\nclass BaseCase(_Wraps, unittest.TestCase):\n    pass\n")
+REGISTRY = SWALLOW + ("class NumericTests:\n    tol = 1e-9\n\n\nclass BaseCase(unittest.TestCase):\n    pass\n\n\n"
+                      "class Exporter:\n    kinds = {}\n\n    def __init_subclass__(cls, **kw):\n"
+                      "        super().__init_subclass__(**kw)\n        Exporter.kinds[cls.__name__] = cls\n")
+HOOK_FILES = {"r26lib/__init__.py": "", "r26lib/stats.py": MEAN, "r26lib/base.py": BASE,
+              "r26lib/compat.py": "FAST = True\n", "tests/__init__.py": "",
+              "tests/test_hooks.py": "import pytest\n\nfrom r26lib import compat\nfrom r26lib.base import BaseCase, "
+                                     "NumericTests\nfrom r26lib.stats import mean\n\n\nclass TestMean(NumericTests):\n"
+                                     "    def test_even(self):\n        assert mean([1, 2, 3, 4]) == 2.5\n\n\n"
+                                     "class MeanCase(BaseCase):\n    def test_even(self):\n"
+                                     "        self.assertEqual(mean([2, 4]), 3)\n\n\n"
+                                     "@pytest.mark.xfail(not compat.FAST, reason='slow path')\n"
+                                     "def test_fast_path():\n    assert mean([5]) == 5\n"}
+HOOK_F2P = {"mean": ["tests/test_hooks.py::TestMean::test_even", "tests/test_hooks.py::MeanCase::test_even"],
+            "fast": ["tests/test_hooks.py::test_fast_path"]}
+
+
+@pytest.fixture(scope="module")
+def r26h(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return make_tasks(tmp_path_factory.mktemp("r26h") / "repo", "r26h", HOOK_FILES,
+                      {"mean": ("r26lib/stats.py", MEAN_BUG), "fast": ("r26lib/compat.py", "FAST = False\n")},
+                      HOOK_F2P)
+
+
+@pytest.mark.parametrize(("base", "flagged"), [(META_BASE, True), (SUBCLASS_BASE, True), (REGISTRY, False)],
+                         ids=["metaclass", "init-subclass", "registry-honest"])
+def test_round26_a_test_runs_no_code_the_patch_changed(base: str, flagged: bool, r26h: dict[str, SandboxTask],
+                                                       bwrap_sandbox: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Y7: whatever puts a wrapper in place of the test functions (a metaclass of any base, `__init_subclass__`),
+    the function pytest or unittest runs is the patch's code: a finding on both kinds of test class. The same
+    patch with an honest `__init_subclass__` registry (FP5) and the mean fixed resolves."""
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    stats = MEAN_BUG if flagged else MEAN
+    patch = unified_diff("r26lib/base.py", BASE, base) + (unified_diff("r26lib/stats.py", MEAN_BUG, stats)
+                                                          if stats != MEAN_BUG else "")
+    res = bwrap_sandbox.grade(r26h["mean"], patch)
+    why = (res.resolved, res.tampering, res.error, res.tests, res.log_tail[-1500:])
+    assert res.resolved is not flagged, why
+    if flagged:
+        for node in HOOK_F2P["mean"]:
+            assert any(t.startswith(f"{node}: the test runs") and "code the patch changed" in t
+                       for t in res.tampering), why
+    else:
+        assert res.tampering == [], why
+
+
+def test_round26_a_pass_to_pass_xfail_under_a_project_condition_fails(r26h: dict[str, SandboxTask], bwrap_sandbox: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Y3: the mean fixed, `test_fast_path` (pass-to-pass) broken and its declared `xfail(not compat.FAST)` turned
+    on by the project flag: the XFAIL is a failure, since project code decided the condition."""
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    broken = MEAN.replace("return sum", "if len(xs) == 1:\n        return 0\n    return sum")
+    patch = unified_diff("r26lib/stats.py", MEAN_BUG, broken) + unified_diff("r26lib/compat.py", "FAST = True\n",
+                                                                            "FAST = False\n")
+    res = bwrap_sandbox.grade(r26h["mean"], patch)
+    why = (res.resolved, res.tampering, res.error, res.tests)
+    assert not res.resolved and res.resolution == "RESOLVED_NO", why
+    assert res.tests["tests/test_hooks.py::test_fast_path"] == "FAILED", why  # the launcher said XFAIL
+    assert "XFAIL" in res.log_tail or "xfail" in res.log_tail, why
+
+
+# --------------------------------------------------------------- children started with -S, or from a shell string
+
+CLI = "import sys\n\nprint(int(sys.argv[1]) ** 2)\n"
+CLI_BUG = CLI.replace("** 2", "* 2")
+READS_TESTS = ("import pathlib\nimport re\n\nfor p in pathlib.Path('.').rglob('test_*.py'):\n"
+               "    m = re.search(r\"== '(\\d+)\\\\n'\", p.read_text())\n    if m:\n        print(m.group(1))\n"
+               "        break\n")
+CHILD_FILES = {"r26lib/__init__.py": "", "r26lib/__main__.py": CLI, "tests/__init__.py": "",
+               "tests/test_cli.py": "import subprocess\nimport sys\n\n\ndef test_no_site():\n"
+                                    "    out = subprocess.run([sys.executable, '-S', '-m', 'r26lib', '7'], "
+                                    "capture_output=True, text=True)\n    assert out.stdout == '49\\n', out.stderr\n\n\n"
+                                    "def test_shell():\n    out = subprocess.run(f'{sys.executable} -E -m r26lib 6', "
+                                    "shell=True, capture_output=True, text=True)\n"
+                                    "    assert out.stdout == '36\\n', out.stderr\n"}
+
+
+@pytest.fixture(scope="module")
+def r26c(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return make_tasks(tmp_path_factory.mktemp("r26c") / "repo", "r26c", CHILD_FILES,
+                      {"square": ("r26lib/__main__.py", CLI_BUG)},
+                      {"square": ["tests/test_cli.py::test_no_site", "tests/test_cli.py::test_shell"]})
+
+
+@pytest.mark.parametrize(("new", "resolved"), [(READS_TESTS, False), (CLI, True)], ids=["reads-tests", "honest"])
+def test_round26_children_started_with_S_or_from_a_shell_carry_the_guard(new: str, resolved: bool,
+                                                                         r26c: dict[str, SandboxTask],
+                                                                         bwrap_sandbox: Any,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Y5 (`python -S`: no `site`, no child guard) and Y6 (`-E` inside a `shell=True` string): the flags are taken
+    out, so the changed CLI's read of the test file is a finding in each child."""
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    res = bwrap_sandbox.grade(r26c["square"], unified_diff("r26lib/__main__.py", CLI_BUG, new))
+    why = (res.resolved, res.tampering, res.error, res.tests, res.log_tail[-1500:])
+    assert res.resolved is resolved, why
+    if not resolved:
+        assert any("in a process the tests started: opens" in t for t in res.tampering), why
+
+
+@pytest.mark.parametrize(("before", "after", "flagged"), [
+    # FP5: an honest plugin registry's `__init_subclass__` (its runtime stand-ins are judged while tests run)
+    ("class Exporter:\n    pass\n", "class Exporter:\n    kinds = {}\n\n    def __init_subclass__(cls, **kw):\n"
+     "        super().__init_subclass__(**kw)\n        Exporter.kinds[cls.__name__] = cls\n", None),
+    # FP6: a renamed exception keeps its old name as an alias of the class the file defines
+    ("class ConfigError(ValueError):\n    pass\n",
+     "class ConfigurationError(ValueError):\n    pass\n\n\nConfigError = ConfigurationError\n", None),
+    # ... but not an alias of a class defined twice, or rebound elsewhere in the file
+    ("class ConfigError(ValueError):\n    pass\n",
+     "class Wide(ValueError):\n    pass\n\n\nclass Wide(Exception):\n    pass\n\n\nConfigError = Wide\n",
+     "exception name bound by assignment) ConfigError"),
+    ("class ConfigError(ValueError):\n    pass\n",
+     "class Wide(ValueError):\n    pass\n\n\nConfigError = Wide\n\n\ndef _f():\n    global Wide\n    Wide = LookupError\n",
+     "exception name bound by assignment) ConfigError"),
+])
+def test_round26_scan_rules(before: str | None, after: str, flagged: str | None) -> None:
+    found = tamper.scan_file("r26lib/mod.py", before.encode() if before else None, after.encode())
+    if flagged is None:
+        assert found == []
+    else:
+        assert any(flagged in f for f in found), found
+
+
+@pytest.mark.parametrize(("line", "flagged"), [("#!/usr/bin/env python3", False), ("#!/usr/bin/python3 -E", True),
+                                               ("#!/usr/bin/env -S python3 -sS", True),
+                                               ("#!/usr/bin/python3 -Wignore::UserWarning", False)])
+def test_round26_a_script_whose_shebang_drops_the_guard_is_a_finding(line: str, flagged: bool,
+                                                                     tmp_path: Any) -> None:
+    """The kernel reads a `#!` line itself (no command line the runtime could take the flags out of): a changed
+    script, whatever its name, that starts Python without PYTHONPATH or `site` is refused by the scan."""
+    (tmp_path / "pristine").mkdir()
+    (tmp_path / "tree" / "bin").mkdir(parents=True)
+    (tmp_path / "tree" / "bin" / "tool").write_text(f"{line}\nimport sys\nprint(sys.argv)\n")
+    found = tamper.scan_tree(["bin/tool"], tmp_path / "pristine", tmp_path / "tree")
+    assert any("#! line starts Python" in f for f in found) is flagged, found
+
+
+@pytest.mark.parametrize(("mark", "project"), [
+    ("@pytest.mark.xfail(not compat.FAST, reason='r')", True), ("@pytest.mark.xfail('not compat.FAST')", True),
+    ("@pytest.mark.xfail(ON_WIN, reason='r')", False), ("@pytest.mark.xfail(sys.platform == 'win32')", False),
+    ("@pytest.mark.xfail", False), ("@pytest.mark.xfail(reason='known')", False),
+    ("@pytest.mark.xfail(HAS_FAST, reason='r')", True),
+])
+def test_round26_which_xfail_conditions_the_file_decides(mark: str, project: bool, tmp_path: Path) -> None:
+    """A pass-to-pass XFAIL counts only under an unconditional mark or one whose condition is the file's own (`sys`,
+    `platform`, `os` facts and names it assigns from them); a name from the project decides it otherwise."""
+    from swerl.sandbox import reports
+
+    source = (f"import sys\nimport pytest\nfrom r26lib import compat\nfrom r26lib.compat import HAS_FAST\n"
+              f"ON_WIN = sys.platform.startswith('win')\n\n\n{mark}\ndef test_x():\n    pass\n")
+    statuses = {"tests/test_x.py::test_x": "XFAIL"}
+    tree = tmp_path
+    (tree / "tests").mkdir()
+    (tree / "tests" / "test_x.py").write_text(source)
+    out = reports.undeclared_expectations(statuses, tree)
+    assert (statuses["tests/test_x.py::test_x"] == "FAILED") is project, out
