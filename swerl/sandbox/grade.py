@@ -16,10 +16,15 @@ grading sandbox that cannot start as `"infra"`; `grade` never raises for either.
 from __future__ import annotations
 
 import errno
+import functools
+import hashlib
+import importlib.util
 import json
+import marshal
 import re
 import shlex
 import shutil
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -344,14 +349,34 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
 
 def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path) -> None:
     """The launcher, its guard and its spec (the key) into the grading sandbox's /tmp, file by file (docker
-    moves staged files out of the read-only tree as root without CAP_CHOWN: a directory would not keep its owner)."""
+    moves staged files out of the read-only tree as root without CAP_CHOWN: a directory would not keep its owner).
+    Guard and witness also go as this interpreter's compiled code (`launcher_code`), which a sandbox Python of the
+    same bytecode version loads instead of compiling 2,600 lines at every grade (~35 ms of a 0.45 s grade)."""
     here = Path(__file__).parent
     spec = work / "spec.json"
     spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected)))
-    for src, dest in ((here / "pytest_runner.py", launch_mod.RUNNER_PATH),
-                      (here / "swerl_guard.py", f"{launch_mod.LAUNCH_DIR}/swerl_guard.py"),
-                      (here / "swerl_witness.py", f"{launch_mod.LAUNCH_DIR}/swerl_witness.py"), (spec, launch_mod.SPEC_PATH)):
+    files = [(here / "pytest_runner.py", launch_mod.RUNNER_PATH), (spec, launch_mod.SPEC_PATH)]
+    for name in ("swerl_guard", "swerl_witness"):
+        dest = f"{launch_mod.LAUNCH_DIR}/{name}.py"
+        code = work / f"{name}.code"
+        code.write_bytes(launcher_code(here / f"{name}.py", dest))
+        files += [(here / f"{name}.py", dest), (code, f"{launch_mod.LAUNCH_DIR}/{name}.{sys.implementation.cache_tag}.code")]
+    for src, dest in files:
         sandbox.copy_in(handle, src, dest)
+
+
+@functools.lru_cache(maxsize=8)
+def _compiled(src: Path, dest: str, mtime_ns: int) -> bytes:
+    source = src.read_bytes()
+    return importlib.util.MAGIC_NUMBER + hashlib.sha256(source).digest() + marshal.dumps(
+        compile(source, dest, "exec", dont_inherit=True, optimize=0))
+
+
+def launcher_code(src: Path, dest: str) -> bytes:
+    """`src` compiled as the file `dest` in the sandbox (its frames must name that path: the guard knows its own
+    frames by it): this interpreter's bytecode magic, the source's SHA-256, then the marshalled code. The launcher
+    loads it only where the magic is its own and the hash is that of the source beside it."""
+    return _compiled(src, dest, src.stat().st_mtime_ns)
 
 
 def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | None, defences: bool, t0: float,

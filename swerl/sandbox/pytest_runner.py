@@ -79,14 +79,30 @@ def _read_spec(path: str) -> dict:
 
 
 def _load(name: str, filename: str):
-    """Guard and witness ship beside this file; load them by path (the work tree is not on sys.path yet)."""
+    """Guard and witness ship beside this file; load them by path (the work tree is not on sys.path yet). The host
+    ships their compiled code too (`<stem>.<cache tag>.code`: bytecode magic, the source's SHA-256, marshalled
+    code): used where the magic is this interpreter's and the hash is the source's, else the source is compiled."""
+    import hashlib
     import importlib.util
+    import marshal
 
     here = os.path.dirname(os.path.abspath(__file__))
-    loc = importlib.util.spec_from_file_location(name, os.path.join(here, filename))
+    path = os.path.join(here, filename)
+    loc = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(loc)
     sys.modules[name] = mod
-    loc.loader.exec_module(mod)
+    magic = importlib.util.MAGIC_NUMBER
+    try:
+        with open(path[:-3] + "." + str(sys.implementation.cache_tag) + ".code", "rb") as f:
+            blob = f.read()
+        with open(path, "rb") as f:
+            digest = hashlib.sha256(f.read()).digest()
+    except OSError:
+        blob, digest = b"", b""
+    if blob[:len(magic)] == magic and blob[len(magic):len(magic) + 32] == digest:
+        exec(marshal.loads(blob[len(magic) + 32:]), mod.__dict__)
+    else:
+        loc.loader.exec_module(mod)
     return mod
 
 

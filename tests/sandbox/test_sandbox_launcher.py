@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -442,3 +443,31 @@ def _generate_ordinary_classes() -> None:
         b: list[str] = []
 
     M(a=1).model_dump()
+
+
+def test_launcher_loads_the_shipped_code_only_for_the_source_beside_it(tmp_path: Path) -> None:
+    """Guard and witness travel with this interpreter's compiled code (no 2,600-line compile per grade); the
+    launcher uses it only where the bytecode magic is its own and the code was compiled from the very source beside
+    it, else it compiles that source."""
+    import importlib.util
+    import shutil
+    import sys
+
+    from swerl.sandbox import grade, pytest_runner
+
+    shutil.copy(pytest_runner.__file__, tmp_path / "runner.py")
+    loc = importlib.util.spec_from_file_location("runner_copy", tmp_path / "runner.py")
+    runner = importlib.util.module_from_spec(loc)
+    loc.loader.exec_module(runner)
+    src = tmp_path / "shipped.py"
+    src.write_text("X = 1\n\n\ndef f():\n    return X\n")
+    (tmp_path / f"shipped.{sys.implementation.cache_tag}.code").write_bytes(grade.launcher_code(src, "/sandbox/shipped.py"))
+    try:
+        mod = runner._load("shipped_a", "shipped.py")
+        assert (mod.X, mod.f.__code__.co_filename) == (1, "/sandbox/shipped.py")  # the shipped code ran
+        src.write_text("X = 2\n\n\ndef f():\n    return X\n")  # the code no longer matches its source
+        mod = runner._load("shipped_b", "shipped.py")
+        assert (mod.X, mod.f.__code__.co_filename) == (2, str(src))
+    finally:
+        for name in ("shipped_a", "shipped_b"):
+            sys.modules.pop(name, None)
