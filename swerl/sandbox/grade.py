@@ -15,6 +15,7 @@ grading sandbox that cannot start as `"infra"`; `grade` never raises for either.
 
 from __future__ import annotations
 
+import difflib
 import errno
 import functools
 import hashlib
@@ -296,7 +297,8 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
             sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
             sandbox.exec_argv(handle, ["bash", "-c", "kill -9 -1 2>/dev/null; exit 0"], timeout=30)
         if launch is not None:
-            _copy_launcher(sandbox, handle, launch, task.workdir, built, work)
+            _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_lines(pristine.tip, tree,
+                                                                                            built.changed))
         res = sandbox.exec_argv(handle, ["bash", "-c", test_script(task, plan, launch, log_limit=log_limit,
                                                                     setup=setup)], timeout=timeout)
     except Exception as exc:
@@ -347,14 +349,35 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
     return setup, pre, launch
 
 
-def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path) -> None:
+def changed_lines(pristine: Path, tree: Path, changed: list[str]) -> dict[str, list[list[int]]]:
+    """Per changed `.py` file, the patched file's lines the patch wrote (1-based, inclusive ranges; a deletion marks
+    the line after it): "code the patch changed" for the witness at the level of a function, so an unchanged
+    decorator or class in a file the fix also touches stays the project's. A new, unreadable or very long file is
+    absent: all of it is the patch's."""
+    out: dict[str, list[list[int]]] = {}
+    for rel in changed:
+        try:
+            if not rel.endswith(".py") or not (pristine / rel).is_file():
+                continue
+            old, new = (pristine / rel).read_bytes().splitlines(), (tree / rel).read_bytes().splitlines()
+        except OSError:
+            continue
+        if len(old) + len(new) > 50_000:
+            continue
+        ops = difflib.SequenceMatcher(None, old, new).get_opcodes()
+        out[rel] = [[j1 + 1, max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
+    return out
+
+
+def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path,
+                   lines: dict[str, list[list[int]]] | None = None) -> None:
     """The launcher, its guard and its spec (the key) into the grading sandbox's /tmp, file by file (docker
     moves staged files out of the read-only tree as root without CAP_CHOWN: a directory would not keep its owner).
     Guard and witness also go as this interpreter's compiled code (`launcher_code`), which a sandbox Python of the
     same bytecode version loads instead of compiling 2,600 lines at every grade (~35 ms of a 0.45 s grade)."""
     here = Path(__file__).parent
     spec = work / "spec.json"
-    spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected)))
+    spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected, lines)))
     files = [(here / "pytest_runner.py", launch_mod.RUNNER_PATH), (spec, launch_mod.SPEC_PATH)]
     for name in ("swerl_guard", "swerl_witness"):
         dest = f"{launch_mod.LAUNCH_DIR}/{name}.py"

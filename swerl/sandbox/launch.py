@@ -45,10 +45,11 @@ class Launch:
     # in /tmp itself (sticky, writable by the tests' uid): the launch dir may belong to root (docker copies)
     record: str = field(default_factory=lambda: f"/tmp/swerl-record-{secrets.token_hex(8)}.txt")
 
-    def spec(self, workdir: str, changed: list[str], tests: list[str]) -> dict[str, Any]:
+    def spec(self, workdir: str, changed: list[str], tests: list[str],
+             lines: dict[str, list[list[int]]] | None = None) -> dict[str, Any]:
         return {"key": self.key, "workdir": workdir, "mode": self.mode, "args": self.args, "script": self.script,
                 "changed": sorted(changed), "tests": sorted(tests), "record": self.record,
-                "private": [SPEC_PATH, self.record]}
+                "private": [SPEC_PATH, self.record], "lines": lines or {}}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

@@ -326,10 +326,15 @@ def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _
 class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
-    def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None) -> None:
+    def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
+                 lines=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
+        # the lines of a changed file the patch wrote ((first, last) ranges); a changed file not named: all of it
+        # (a tuple: nothing the tests reach can edit it in place)
+        self.lines = tuple((canonical(self.workdir + k), tuple((int(r[0]), int(r[1])) for r in v))
+                           for k, v in sorted(dict(lines or {}).items()))
         self.protected = frozenset(canonical(self.workdir + t) for t in tests)
         self.private = frozenset(canonical(p) for p in private)
         # the same files by identity (device, inode): a hard link, bind mount or any other name still matches
@@ -354,6 +359,14 @@ class Guard:
             self.roots = frozenset()
 
     # -- classification ---------------------------------------------------------------------------------------
+    def wrote(self, filename: str, first: int, last: int) -> bool:
+        """Lines `first`..`last` of `filename` hold code the patch wrote (any of them changed or added)."""
+        if self.kind(filename) != "changed":
+            return False
+        path = canonical(filename)
+        spans = next((v for k, v in self.lines if k == path), None)
+        return spans is None or any(a <= last and first <= b for a, b in spans)
+
     def kind(self, filename: str, _classify=_classify) -> str:
         k = self._kinds.get(filename)
         if k is None:

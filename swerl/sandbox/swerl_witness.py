@@ -21,6 +21,9 @@ _EXACT = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, 
 _STATE: dict = {}  # "guard": the Guard; "local": per-thread left operand
 
 
+_METHOD = type((lambda: None).__get__(0))  # a bound method
+
+
 def _among(t, types: tuple) -> bool:
     """`t` is one of `types`, by identity: `t in types` asks `==`, which a metaclass the patch wrote answers (a
     class equal to `float` made the comparison take any value for a builtin)."""
@@ -140,27 +143,85 @@ def _home(obj, guard) -> str:
     return "changed" if found == "lib" and not _genuine_lib(t, guard) else found
 
 
-def stand_in(obj, guard) -> str:
+def _code_span(fn):
+    """(file, first line, last line) of a plain function's own code, None for anything else. Not one of the frozen
+    comparison functions on purpose: its frame belongs to no operand, so the `__code__` read here is the witness's
+    own (the guard refuses such a read only where the innermost frame is the patch's)."""
+    if type(fn) is not type(_among):
+        return None
+    code = fn.__code__
+    if hasattr(code, "co_lines"):
+        lines = [n for _, _, n in code.co_lines() if n is not None]
+    else:
+        lines, n, tab = [], code.co_firstlineno, code.co_lnotab
+        for i in range(1, len(tab), 2):
+            n += tab[i] - 256 if tab[i] >= 128 else tab[i]
+            lines.append(n)
+    return code.co_filename, code.co_firstlineno, max([code.co_firstlineno, *lines])
+
+
+def _patch_wrote(obj, guard) -> bool:
+    """Code the patch wrote: a plain function whose own lines it changed or added (an unchanged decorator in a file
+    the fix touches stays the project's); what a library wrapper holds (`partialmethod`/`partial` `.func`,
+    `__func__`, a property's getter, `__wrapped__`); a project class or instance by the functions of its class."""
+    for _ in range(6):
+        if type(obj) is type(_among):
+            span, home = _code_span(obj), _defined_in(obj)
+            if span is None or home is None:
+                return False
+            return guard.kind(home) == "changed" if span[0] != home else guard.wrote(*span)
+        if issubclass(type(obj), type):
+            return _class_wrote(obj, guard)
+        if _home(type(obj), guard) != "lib":
+            return _class_wrote(type(obj), guard)
+        obj = next((v for v in (getattr(obj, a, None) for a in ("func", "__func__", "fget", "__wrapped__"))
+                    if v is not None), None)
+        if obj is None:
+            return False
+    return False
+
+
+def _class_wrote(cls, guard) -> bool:
+    """A class of a changed file one of whose own functions the patch wrote (one without functions: by its file)."""
+    if _home(cls, guard) != "changed":
+        return False
+    fns = [v for v in type.__dict__["__dict__"].__get__(cls).values() if type(v) is type(_among)]
+    return not fns or any(_patch_wrote(v, guard) for v in fns)
+
+
+def _answers_patch(t: type, name: str, guard) -> bool:
+    """`t` gets `name` (`__bool__`, `__len__`, `isupper`, `__class__`) from code the patch wrote."""
+    for c in type.__dict__["__mro__"].__get__(t):
+        space = type.__dict__["__dict__"].__get__(c)
+        if name in space:
+            return _home(c, guard) != "lib" and _patch_wrote(space[name], guard)
+    return False
+
+
+def stand_in(obj, guard, test: bool = True) -> str:
     """What the callable that runs as a test holds of the patch's code, or "". A metaclass, an `__init_subclass__`,
     a `__getattribute__` or a class decorator in project code can put a wrapper in place of every `test_*` a test
     class defines, one that swallows the failure: the test function, each wrapper it is reached through
-    (`__wrapped__`, a bound method's function) and what their closures hold must be the test file's, a library's
-    or unchanged project code (a project decorator the tests use), never code the patch changed."""
+    (`__wrapped__`, a bound method's function) and what their closures hold must not be code the patch wrote.
+    With `test`, some function on that chain must be the test file's or the project's: a library function alone
+    (`copy.copy` put in its place) is no test."""
+    own, first = not test, obj
     for _ in range(8):
-        fn = getattr(obj, "__func__", obj)
-        if _home(fn, guard) == "changed":
+        fn = obj.__func__ if type(obj) is _METHOD else obj  # a bound method's function
+        if _patch_wrote(fn, guard):
             return f"{getattr(fn, '__qualname__', type(fn).__name__)} from code the patch changed"
         for cell in (getattr(fn, "__closure__", None) or ()) if type(fn) is type(_among) else ():
             try:
                 held = cell.cell_contents
             except ValueError:
                 continue
-            if (callable(held) or not _among(type(held), _EXACT)) and _home(held, guard) == "changed":
+            if not _among(type(held), _EXACT) and _patch_wrote(held, guard):
                 return f"{getattr(fn, '__qualname__', '?')} holding {type(held).__name__} from code the patch changed"
-        obj = getattr(fn, "__wrapped__", None)
+        own = own or _home(fn, guard) in ("test", "project", "changed")
+        obj = getattr(fn, "__wrapped__", None) if type(fn) is type(_among) else None
         if obj is None:
-            return ""
-    return ""
+            break
+    return "" if own else f"{getattr(first, '__qualname__', type(first).__name__)}: library code only, no test"
 
 
 def _case_stand_in(item, guard) -> str:
@@ -172,7 +233,7 @@ def _case_stand_in(item, guard) -> str:
     name = getattr(case, "_testMethodName", None)
     found = stand_in(getattr(case, name, None), guard) if isinstance(name, str) else ""
     for runner in _CASE_RUNNERS:
-        found = found or stand_in(getattr(type(case), runner, None), guard)
+        found = found or stand_in(getattr(type(case), runner, None), guard, test=False)
     return found
 
 
@@ -245,8 +306,20 @@ class Witness:
         """The only announcer of the session's items to the guard's hook (which checks that it is this code)."""
         self.guard.collected(tuple(items))
 
+    def collection_done(self, items: list, _collected=collected) -> None:
+        """The test modules' globals as collected (a rebinding during the run is a finding), the items announced,
+        parameters that are not what their names say, and runner modules imported while collecting (mock)
+        fingerprinted from here on."""
+        mods = {id(m): m for m in (getattr(i, "module", None) for i in items) if m is not None}
+        self.test_globals.update({k: (m, {n: (v, callable(v)) for n, v in vars(m).items()}) for k, m in mods.items()})
+        _collected(self, items)
+        for found in renamed_params(items, self.guard):
+            _record(self.guard, found)
+        self.late()
+        self.before.update(fingerprint(self.guard.watch, self.before))
+
     def plugin(self, pytest):
-        witness, hookimpl, report, collected = self, pytest.hookimpl, Witness.report, Witness.collected
+        witness, hookimpl, report, done = self, pytest.hookimpl, Witness.report, Witness.collection_done
         runs_patch, case_runs_patch = stand_in, _case_stand_in
 
         class Plugin:
@@ -262,12 +335,7 @@ class Witness:
 
             @hookimpl(trylast=True)
             def pytest_collection_finish(self, session):
-                mods = {id(m): m for m in (getattr(i, "module", None) for i in session.items) if m is not None}
-                witness.test_globals.update({k: (m, {n: (v, callable(v)) for n, v in vars(m).items()})
-                                             for k, m in mods.items()})
-                collected(witness, session.items)
-                witness.late()  # a runner module imported while collecting (mock) is fingerprinted from here on
-                witness.before.update(fingerprint(witness.guard.watch, witness.before))
+                done(witness, session.items)
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_runtest_makereport(self, item, call):
@@ -276,8 +344,7 @@ class Witness:
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_runtest_call(self, item):
-                found = case_runs_patch(item, witness.guard)
-                if found:
+                for found in filter(None, [case_runs_patch(item, witness.guard)]):
                     _record(witness.guard, f"{item.nodeid}: the test runs {found}")
                 yield
 
@@ -285,8 +352,7 @@ class Witness:
             def pytest_pyfunc_call(self, pyfuncitem):
                 original, ran = pyfuncitem.obj, []
                 witness.late()
-                found = runs_patch(original, witness.guard)
-                if found:
+                for found in filter(None, [runs_patch(original, witness.guard)]):
                     _record(witness.guard, f"{pyfuncitem.nodeid}: the test runs {found}")
 
                 def called(*args, **kwargs):
@@ -604,7 +670,7 @@ def truth(value, _record=_record):
 
 def _truth_views(u, said: bool, guard):
     t = type(u)
-    if not any(_home(getattr(t, n, None), guard) == "changed" for n in ("__bool__", "__len__") if hasattr(t, n)):
+    if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard)):
         return None
     if bool(u) is not said:
         return f"a {t.__name__} whose truth changes when asked again"
@@ -630,30 +696,47 @@ def kind(value, types, _record=_record):
             real = issubclass(t, types)
         except TypeError:
             real = True
-        liar = next((c for c in t.__mro__ if "__class__" in vars(c) or "__getattribute__" in vars(c)), None)
-        if not real and liar is not None and _home(liar, guard) == "changed":
-            _record(guard, f"an isinstance check took a {t.__name__} that claims another class ({liar.__name__})")
+        if not real and (_answers_patch(t, "__class__", guard) or _answers_patch(t, "__getattribute__", guard)):
+            _record(guard, f"an isinstance check took a {t.__name__} that claims to be of another class")
     return res
 
 
+def size(value, _record=_record):
+    """`len(x)` in a test: where the patch wrote x's `__len__`, the length must be the number of items x gives (a
+    report that says it holds none while it yields a problem)."""
+    guard = _STATE.get("guard")
+    if guard is None:
+        raise AssertionError("swerl: the strict-assert state was changed")
+    n = len(value)
+    t = type(value)
+    if not _among(t, _EXACT) and _answers_patch(t, "__len__", guard) and hasattr(t, "__iter__") \
+            and not _is_iterator(value):
+        items, complete = _first_items(value, min(n, 10000))
+        if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
+            held = f"{len(items)} items" if complete else f"more than {n} items"
+            _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
+    return n
+
+
 def said(obj, name, *args, _record=_record):
-    """`x.startswith(k)` / `x.endswith(k)` in a test: where x is no builtin text, its yes must be what `str`'s own
-    method says of x's own text (`str(x)`): a line object that says it starts with "Hello, Bob" while its text is
-    "Hi Bob" answers the question, not its value."""
+    """A text predicate in a test (`x.startswith(k)`, `x.isupper()`, ...): where the patch wrote x's method of that
+    name, its answer must be what `str`'s own method says of x's text (`str(x)`; a `str` subclass's own
+    characters): a line object that says it starts with "Hello, Bob" while its text is "Hi Bob" answers the
+    question, not its value."""
     guard = _STATE.get("guard")
     if guard is None:
         raise AssertionError("swerl: the strict-assert state was changed")
     res = getattr(obj, name)(*args)
     t = type(obj)
-    if args and not _among(t, _EXACT) and not _genuine_lib(t, guard) and _says_equal(res):
+    if not _among(t, _EXACT) and _answers_patch(t, name, guard):
         try:
-            own = str(obj)
-            agrees = getattr(str, name)(own, *args) if type(own) is str else True
+            own = str.__str__(obj) if isinstance(obj, str) else str(obj)
+            agrees = getattr(str, name)(own, *args) if type(own) is str else None
         except Exception:  # bytes or other arguments that text cannot be asked about
-            own, agrees = None, True
-        if agrees is False:
-            _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)} and it said yes, but its own "
-                           f"text {_short(own)} does not")
+            own, agrees = None, None
+        if type(agrees) is bool and _says_equal(res) is not agrees:
+            _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)} and it said {_says_equal(res)}, "
+                           f"but its own text {_short(own)} says {agrees}")
     return res
 
 
@@ -1380,7 +1463,7 @@ def _truthed(e: ast.expr) -> ast.expr:
     return ast.copy_location(_call("truth", [e]), e)
 
 
-_TEXT_PREDICATES = ("startswith", "endswith")
+_TEXT_PREDICATES = frozenset(n for n in dir(str) if n.startswith(("is", "startswith", "endswith")))
 
 
 class _AssertCompares(ast.NodeTransformer):
@@ -1405,7 +1488,10 @@ class _AssertCompares(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(f, ast.Name) and f.id == "isinstance" and len(node.args) == 2 and not node.keywords:
             return ast.copy_location(_call("kind", list(node.args)), node)
-        if isinstance(f, ast.Attribute) and f.attr in _TEXT_PREDICATES and 1 <= len(node.args) <= 3 \
+        if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and not node.keywords \
+                and not isinstance(node.args[0], ast.Starred):
+            return ast.copy_location(_call("size", list(node.args)), node)
+        if isinstance(f, ast.Attribute) and f.attr in _TEXT_PREDICATES and len(node.args) <= 3 \
                 and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
             return ast.copy_location(_call("said", [f.value, ast.Constant(f.attr), *node.args]), node)
         return node
@@ -1550,7 +1636,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "truth", "_truth_views", "kind", "said", "_home", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "truth", "_truth_views", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -1559,7 +1645,7 @@ _COMPARISON = ("compare", "order", "contains", "chain", "subject", "truth", "_tr
                "_places")
 
 
-_ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said")  # what a rewritten test calls
+_ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size")  # what a rewritten test calls
 
 
 def _frozen() -> dict:
@@ -1598,6 +1684,7 @@ def _wrap_unittest(frozen: dict) -> None:
     _wrap_equal_and_member(case, frozen)
     _wrap_order_and_almost(case, frozen)
     _wrap_count_and_subset(case, frozen)
+    _wrap_type_checks(case, frozen)
     _rebind_aliases(case, before)
 
 
@@ -1733,6 +1820,43 @@ def mock_asserts(frozen: dict):
     return install
 
 
+def _wrap_type_checks(case, frozen: dict) -> None:
+    """`assertIsInstance`/`assertNotIsInstance` asked through the same rule as a rewritten `isinstance` (`kind`)."""
+    for name in ("assertIsInstance", "assertNotIsInstance"):
+        if not callable(vars(case).get(name)) or "kind" not in frozen:
+            continue
+
+        def check(self, obj, cls, msg=None, _orig=vars(case)[name], _kind=frozen["kind"]):
+            _kind(obj, cls)
+            return _orig(self, obj, cls, msg)
+
+        check.__name__ = check.__qualname__ = name
+        setattr(case, name, check)
+
+
+def renamed_params(items, guard) -> list:
+    """Parametrize values the patch wrote that are not what their name says: pytest names a function or class case
+    by its `__name__`, so a stand-in renamed to the buggy function's name (the buggy one left out of the registry)
+    runs under the required id. A value's `__name__` must end its `__qualname__`, and a module-level one must be
+    what its module binds to that name."""
+    out = []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", None)
+        for key, v in (list(params.items()) if type(params) is dict else []):
+            if not (type(v) is type(_among) or issubclass(type(v), type)) or not _patch_wrote(v, guard):
+                continue
+            name, qual = getattr(v, "__name__", None), getattr(v, "__qualname__", None)
+            if type(name) is not str or type(qual) is not str:
+                continue
+            found = sys.modules.get(getattr(v, "__module__", None) or "")
+            for part in qual.split(".") if "<" not in qual else ():
+                found = getattr(found, part, None)
+            if qual.rsplit(".", 1)[-1] != name or ("<" not in qual and found is not v):
+                out.append(f"{item.nodeid}: its parameter {key} is named {name} but is {qual} of the patch's code, "
+                           f"which its module does not bind to that name")
+    return out[:20]
+
+
 def _rebind_aliases(case, before: dict) -> None:
     """unittest's deprecated aliases (`assertEquals`, `failUnlessEqual`, ... on Python < 3.12) are closures over the
     methods as they were when the class was made: each one that holds a method replaced above is rebound to its
@@ -1781,6 +1905,23 @@ def _uncached_tests(guard) -> None:
     linecache.cache = cache
 
 
+def _binding(compile_test, table: dict):
+    """pytest's `_rewrite_test` whose compiled test code has each mark constant bound to its frozen entry."""
+
+    def _rewrite_test(*args, _compile=compile_test, _table=table, _bind=_bind, **kwargs):
+        """pytest 5+: (hash or stat, code); older: code. Its helpers are defaults, which no test may read."""
+        import warnings
+
+        with warnings.catch_warnings():  # the marks are str constants called as functions until bound: CPython
+            # warns at compile time, and a project whose pytest config turns warnings into errors (click's
+            # `filterwarnings = error`) would then fail to collect every file with an assert
+            warnings.filterwarnings("ignore", message="'str' object is not callable", category=SyntaxWarning)
+            res = _compile(*args, **kwargs)
+        return (*res[:-1], _bind(res[-1], _table)) if isinstance(res, tuple) else _bind(res, _table)
+
+    return _rewrite_test
+
+
 def install_strict_asserts(guard):
     """Wrap pytest's assertion rewriting of test files (protected, pristine) with the strict comparison; returns
     the installer of the judged mock asserts (`mock_asserts`), which the witness runs."""
@@ -1807,18 +1948,7 @@ def install_strict_asserts(guard):
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
 
-        def _rewrite_test(*args, _compile=rewrite._rewrite_test, _table=table, _bind=_bind, **kwargs):
-            """pytest 5+: (hash or stat, code); older: code. Its helpers are defaults, which no test may read."""
-            import warnings
-
-            with warnings.catch_warnings():  # the marks are str constants called as functions until bound: CPython
-                # warns at compile time, and a project whose pytest config turns warnings into errors (click's
-                # `filterwarnings = error`) would then fail to collect every file with an assert
-                warnings.filterwarnings("ignore", message="'str' object is not callable", category=SyntaxWarning)
-                res = _compile(*args, **kwargs)
-            return (*res[:-1], _bind(res[-1], _table)) if isinstance(res, tuple) else _bind(res, _table)
-
-        rewrite._rewrite_test = _rewrite_test
+        rewrite._rewrite_test = _binding(rewrite._rewrite_test, table)
         # a cached rewritten pyc is never read: the tree's bytecode is dropped, but project code (a pre-command,
         # an import before collection) could write one whose header matches the test file's size and mtime
         rewrite._read_pyc = lambda *args, **kwargs: None

@@ -182,12 +182,15 @@ def _base_names(cls: ast.ClassDef) -> list[str]:
 def _runner_hooks(tree: ast.AST) -> list[tuple[str, str, ast.AST]]:
     """(name, what, node) of code that runs tests rather than computes a result: `_RUNNER_HOOKS` anywhere,
     `run`/`debug`/`__call__` in test-case classes, `__init__` of a TestCase subclass (it names the method unittest
-    runs), a metaclass (it can wrap every `test_*` a class defines), and a handler that catches a test failure
+    runs), a metaclass (a class of `type`, of any `...Meta` base, or named by a `metaclass=` in the file: it can
+    wrap every `test_*` a class defines), and a handler that catches a test failure
     (`except AssertionError`: production code has no failure of a test to catch)."""
     out = []
-    for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    named = {k.value.id for c in classes for k in c.keywords if k.arg == "metaclass" and isinstance(k.value, ast.Name)}
+    for cls in classes:
         bases = _base_names(cls)
-        if "type" in bases:
+        if "type" in bases or cls.name in named or any(b.endswith(("Meta", "EnumType")) for b in bases):
             out.append((cls.name, "a metaclass", cls))
             continue
         case = bool(_CASE_NAME.search(cls.name)) or any(_CASE_NAME.search(b) for b in bases)
