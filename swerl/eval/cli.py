@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from rich.console import Console
 
+from swerl.cli_defaults import defaults_from, model_default
 from swerl.errors import SwerlError
 
 if TYPE_CHECKING:
@@ -21,8 +22,6 @@ app = typer.Typer(help="SWE-bench evaluation: agent over instances, official-har
                   no_args_is_help=True)
 console = Console()
 err_console = Console(stderr=True)
-
-VERIFIED = "princeton-nlp/SWE-bench_Verified"
 
 
 def _tame_third_party_logging() -> None:
@@ -36,50 +35,61 @@ def _tame_third_party_logging() -> None:
     root.setLevel(logging.WARNING)
 
 
-@app.command("swebench")
+# CLI flag -> the field it fills: `rollout.` / `sandbox.` are the recipe's own sections (EvalOptions composes them);
+# any other flag fills the field of its own name. A flag left out (None) sets nothing: the model's default applies.
+_FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limit", "harness": "rollout.harness",
+           "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
+           "max_tokens": "rollout.max_tokens", "infra_retries": "rollout.max_infra_retries",
+           "command_timeout": "sandbox.command_timeout_s", "rollout_timeout": "sandbox.rollout_timeout_s",
+           "docker_host": "sandbox.docker.base_url", "grade_timeout": "grade_timeout_s",
+           "agent_config": "rollout.agent_config"}
+
+
+@app.command("swebench", cls=defaults_from("swerl.eval.options:EvalOptions", _FIELDS))
 def swebench(
     model: str | None = typer.Option(None, "--model", help="OpenAI-compatible endpoint URL (used as is) or a "
                                                            "checkpoint dir (served by vLLM on GPU / embedded on CPU)."),
     out: Path = typer.Option(..., "--out", help="Run dir: preds.jsonl, report.json, trajectories, harness logs. "
                                                 "Rerun with the same --out to resume."),
-    dataset: str = typer.Option(VERIFIED, "--dataset", help="HF hub name, a .jsonl/.json/.parquet file or save_to_disk "
-                                                            "dir (SWE-bench or SWE-smith rows, e.g. `swerl data filter`'s "
-                                                            "test split), or taskpack / taskpack:swebench."),
-    split: str = typer.Option("test", "--split", help="Split of a hub dataset or a saved DatasetDict."),
+    dataset: str | None = typer.Option(None, "--dataset", help="HF hub name, a .jsonl/.json/.parquet file or "
+                                                                "save_to_disk dir (SWE-bench or SWE-smith rows, e.g. "
+                                                                "`swerl data filter`'s test split), or taskpack / "
+                                                                "taskpack:swebench."),
+    split: str | None = typer.Option(None, "--split", help="Split of a hub dataset or a saved DatasetDict."),
     instances: str | None = typer.Option(None, "--instances", help="Instance ids (comma-separated) or a file with one "
                                                                    "per line."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N selected instances."),
-    workers: int = typer.Option(1, "--workers", min=1, help="Instances run in parallel."),
+    workers: int | None = typer.Option(None, "--workers", min=1, help="Instances run in parallel."),
     backend: str = typer.Option("auto", "--backend", help="auto (docker if an engine answers, else bwrap), docker, "
                                                           "kubernetes or bwrap (local repos only, e.g. taskpack)."),
-    attempts: int = typer.Option(1, "--attempts", min=1, help="Runs per instance; reports pass@1..pass@k."),
+    attempts: int | None = typer.Option(None, "--attempts", min=1, help="Runs per instance; reports pass@1..pass@k."),
     grade_only: Path | None = typer.Option(None, "--grade-only", help="Grade this predictions file (.jsonl, or "
                                                                      "mini-swe-agent's preds.json); no agent."),
     run_only: bool = typer.Option(False, "--run-only", help="Write predictions, skip grading."),
     redo: bool = typer.Option(False, "--redo", help="Re-run the selected instances even if they have predictions."),
-    grader: str = typer.Option("auto", "--grader", help="auto (swebench's run_instance for SWE-bench rows on docker, "
-                                                        "else the sandbox's fresh-container grading), official, "
-                                                        "sandbox."),
+    grader: str | None = typer.Option(None, "--grader", help="auto (swebench's run_instance for SWE-bench rows on "
+                                                             "docker, else the sandbox's fresh-container grading), "
+                                                             "official, sandbox."),
     model_name: str | None = typer.Option(None, "--model-name", help="Model name sent to the endpoint (default: its "
                                                                      "first /models entry) and written to preds."),
-    api_key_env: str = typer.Option("OPENAI_API_KEY", "--api-key-env", help="Environment variable holding the API "
-                                                                            "key (never written to the run dir)."),
-    engine: str = typer.Option("auto", "--engine", help="For a checkpoint: auto, embedded or vllm."),
+    api_key_env: str | None = typer.Option(None, "--api-key-env", help="Environment variable holding the API "
+                                                                       "key (never written to the run dir)."),
+    engine: str | None = typer.Option(None, "--engine", help="For a checkpoint: auto, embedded or vllm."),
     harness: str | None = typer.Option(None, "--harness", help="mini-swe-agent (tool calls), "
                                                                "mini-swe-agent-textbased, terminus-2 (harbor's "
                                                                "Terminus-2; --backend bwrap), or pkg.mod:Class."),
     agent_config: Path | None = typer.Option(None, "--agent-config", help="YAML merged over mini-swe-agent's "
                                                                           "swebench config (agent/model/environment)."),
-    step_limit: int = typer.Option(250, "--step-limit", min=1, help="Agent steps (model calls) per instance."),
-    temperature: float = typer.Option(0.0, "--temperature", min=0.0),
-    max_tokens: int = typer.Option(4096, "--max-tokens", min=1, help="Per model call."),
-    command_timeout: float = typer.Option(60.0, "--command-timeout", help="Seconds per agent command."),
-    rollout_timeout: float = typer.Option(3600.0, "--instance-timeout", help="Seconds per agent run (wall clock)."),
-    grade_timeout: float = typer.Option(1800.0, "--grade-timeout", help="Seconds for the tests when grading."),
-    infra_retries: int = typer.Option(2, "--infra-retries", min=0, help="Retries of an infrastructure failure."),
+    step_limit: int | None = typer.Option(None, "--step-limit", min=1, help="Agent steps (model calls) per instance."),
+    temperature: float | None = typer.Option(None, "--temperature", min=0.0),
+    max_tokens: int | None = typer.Option(None, "--max-tokens", min=1, help="Per model call."),
+    command_timeout: float | None = typer.Option(None, "--command-timeout", help="Seconds per agent command."),
+    rollout_timeout: float | None = typer.Option(None, "--instance-timeout", help="Seconds per agent run (wall clock)."),
+    grade_timeout: float | None = typer.Option(None, "--grade-timeout", help="Seconds for the tests when grading."),
+    infra_retries: int | None = typer.Option(None, "--infra-retries", min=0, help="Retries of an infrastructure failure."),
     docker_host: str | None = typer.Option(None, "--docker-host", envvar="DOCKER_HOST", help="Docker engine URL."),
-    rootfs: str = typer.Option("auto", "--rootfs", help="bwrap system tree: auto, host or a directory."),
-    pull: bool = typer.Option(True, "--pull/--no-pull", help="docker: pull missing instance images."),
+    rootfs: str | None = typer.Option(None, "--rootfs", help="bwrap system tree: auto, host or a directory."),
+    pull: bool | None = typer.Option(None, "--pull/--no-pull", help="docker: pull missing instance images."),
     gateway: str | None = typer.Option(None, "--gateway", help="Send model calls through this swerl gateway "
                                                                "(recorded per instance)."),
     gateway_token_file: Path | None = typer.Option(None, "--gateway-token-file", help="The gateway's admin token."),
@@ -111,57 +121,50 @@ def _check_flags(flags: dict[str, Any]) -> None:
     """Refuse contradictory or unknown flag values before any work, naming the flags as typed."""
     if flags["grade_only"] is not None and flags["run_only"]:
         raise SwerlError("--grade-only and --run-only exclude each other")
-    if flags["grade_only"] is not None and flags["attempts"] != 1:
+    if flags["grade_only"] is not None and flags["attempts"] not in (None, 1):
         raise SwerlError("--attempts: a predictions file holds one attempt; grade each file into its own --out")
-    if flags["grader"] not in ("auto", "official", "sandbox"):
+    if flags["grader"] not in (None, "auto", "official", "sandbox"):
         raise SwerlError(f"--grader {flags['grader']!r}: expected auto, official or sandbox")
-    if flags["engine"] not in ("auto", "embedded", "vllm"):
+    if flags["engine"] not in (None, "auto", "embedded", "vllm"):
         raise SwerlError(f"--engine {flags['engine']!r}: expected auto, embedded or vllm")
     if flags["backend"] not in ("auto", "docker", "kubernetes", "bwrap"):
         raise SwerlError(f"--backend {flags['backend']!r}: expected auto, docker, kubernetes or bwrap")
 
 
-# CLI flag -> the field it fills: `rollout.` / `sandbox.` are the recipe's own sections (EvalOptions composes them)
-_FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limit", "harness": "rollout.harness",
-           "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
-           "max_tokens": "rollout.max_tokens", "infra_retries": "rollout.max_infra_retries",
-           "command_timeout": "sandbox.command_timeout_s", "rollout_timeout": "sandbox.rollout_timeout_s",
-           "docker_host": "sandbox.docker.base_url", "grade_timeout": "grade_timeout_s"}
-
-
 def _eval_options(flags: dict[str, Any]) -> EvalOptions:
-    """The run's `EvalOptions` from checked flags: the backend resolved (auto picks docker or bwrap, with a note
-    saying which) and the agent config loaded, so a bad flag fails here and not instances later."""
+    """The run's `EvalOptions` from checked flags (a flag left out sets nothing: the model's default applies): the
+    backend resolved (auto picks docker or bwrap, with a note saying which) and the agent config loaded, so a bad
+    flag fails here and not instances later."""
     from rich.markup import escape
 
-    from swerl.eval.options import EvalOptions, eval_data, eval_rollout, eval_sandbox
+    from swerl.eval.options import EvalOptions
     from swerl.eval.setup import pick_backend
     from swerl.rollout.agent import load_agent_yaml
 
     _check_flags(flags)
     check_out(flags["out"])
-    model = flags["model"]
-    if flags["grade_only"] is None and flags["model_name"] is None and model is not None and model.startswith(
-            ("http://", "https://")):
-        check_endpoint(model, flags["api_key_env"])  # before asking it for its model list: say if it cannot be reached
-    backend, note = pick_backend(flags["backend"], flags["docker_host"])
-    if note:
-        err_console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
     agent_config = flags["agent_config"]
-    data: dict[str, Any] = {"data": eval_data().model_dump(), "rollout": eval_rollout().model_dump(),
-                            "sandbox": eval_sandbox().model_dump(),
-                            "agent_config": load_agent_yaml(agent_config)}
-    data["rollout"]["agent_config"] = str(agent_config) if agent_config else None
-    data["sandbox"]["backend"] = backend
+    # the sections start from EvalOptions' defaults (not their own models'); each given flag is set over them
+    data: dict[str, Any] = {key: model_default(EvalOptions, key).model_dump() for key in ("data", "rollout", "sandbox")}
+    data["agent_config"] = load_agent_yaml(agent_config)
+    if agent_config:
+        data["rollout"]["agent_config"] = str(agent_config)
     for name, value in flags.items():
-        if name in ("as_json", "backend", "agent_config") or (name == "harness" and value is None):
+        if value is None or name in ("as_json", "backend", "agent_config"):
             continue
         *parents, leaf = _FIELDS.get(name, name).split(".")
         node = data
         for key in parents:
             node = node.setdefault(key, {})
         node[leaf] = value
-    return EvalOptions.model_validate(data)
+    opts = EvalOptions.model_validate(data)
+    if opts.grade_only is None and opts.model_name is None and opts.model is not None and opts.model.startswith(
+            ("http://", "https://")):
+        check_endpoint(opts.model, opts.api_key_env)  # before asking it for its model list: say if it cannot be reached
+    opts.sandbox.backend, note = pick_backend(flags["backend"], opts.sandbox.docker.base_url)
+    if note:
+        err_console.print(f"[yellow]note:[/yellow] {escape(note)}", highlight=False, soft_wrap=True)
+    return opts
 
 
 def _progress_printer(*, grade_only: bool) -> Callable[[str, int, str, str, int, int], None]:

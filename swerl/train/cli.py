@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from swerl.cli_defaults import defaults_from
+
 if TYPE_CHECKING:
     from swerl.train.schema import AssemblyStats
 
@@ -102,21 +104,21 @@ def assemble_cmd(
         console.print(f"wrote {n} samples to {out}")
 
 
-@app.command("sft")
+@app.command("sft", cls=defaults_from("swerl.train.sft:SftParams"))
 def sft_cmd(
     data: list[Path] = typer.Option(..., "--data", help="*.traj.json files/dirs (mini-swe-agent), SWE-smith "
                                                         "trajectory rows (.jsonl/.json/.parquet with `messages`) or "
                                                         "`swerl eval swebench` run dirs (graded attempts)."),
     out: Path = typer.Option(..., "--out", help="Model directory to write (transformers + tokenizer)."),
-    recipe: str = typer.Option("swe-tiny", "--recipe", help="Recipe whose model section sizes a tiny init and "
-                                                           "names the tokenizer."),
-    init: str = typer.Option("tiny", "--init", help="tiny (random init) or a model directory to continue from."),
-    epochs: int = typer.Option(3, "--epochs"),
-    lr: float = typer.Option(1e-3, "--lr"),
-    batch_tokens: int = typer.Option(16384, "--batch-tokens", help="Padded tokens per optimizer step."),
+    recipe: str | None = typer.Option(None, "--recipe", help="Recipe whose model section sizes a tiny init and "
+                                                             "names the tokenizer."),
+    init: str | None = typer.Option(None, "--init", help="tiny (random init) or a model directory to continue from."),
+    epochs: int | None = typer.Option(None, "--epochs"),
+    lr: float | None = typer.Option(None, "--lr"),
+    batch_tokens: int | None = typer.Option(None, "--batch-tokens", help="Padded tokens per optimizer step."),
     max_tokens: int | None = typer.Option(None, "--max-tokens", help="Cut conversations at the last assistant "
                                                                      "turn that fits: --set model.max_context=N."),
-    only_resolved: bool = typer.Option(True, "--only-resolved/--all", help="Skip unresolved trajectories."),
+    only_resolved: bool | None = typer.Option(None, "--only-resolved/--all", help="Skip unresolved trajectories."),
     seed: int | None = typer.Option(None, "--seed", help="--set train.seed=N."),
     threads: int | None = typer.Option(None, "--threads", help="torch threads: --set train.threads=N."),
     set_: list[str] = typer.Option([], "--set", help="Recipe override (e.g. model.max_context=2048)."),
@@ -132,8 +134,10 @@ def sft_cmd(
     try:
         shorthands = shorthand_overrides(("model.max_context", max_tokens), ("train.seed", seed),
                                          ("train.threads", threads))
-        params = SftParams(data=list(data), out=out, recipe=recipe, overrides=[*shorthands, *set_], init=init,
-                           epochs=epochs, lr=lr, batch_tokens=batch_tokens, only_resolved=only_resolved, force=force)
+        given = {"recipe": recipe, "init": init, "epochs": epochs, "lr": lr, "batch_tokens": batch_tokens,
+                 "only_resolved": only_resolved}  # a flag left out sets nothing: SftParams' default applies
+        params = SftParams(data=list(data), out=out, overrides=[*shorthands, *set_], force=force,
+                           **{k: v for k, v in given.items() if v is not None})
     except ValidationError as exc:
         err = exc.errors()[0]
         raise SwerlError(f"--{str(err['loc'][0]).replace('_', '-')}: {err['msg']} (got {err.get('input')!r})") from None
