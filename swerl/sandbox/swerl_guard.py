@@ -255,6 +255,40 @@ def _unisolate_spawns() -> tuple:
     return tuple((m, flags) for m in mods)
 
 
+_WITNESS = _LAUNCH_DIR + "swerl_witness.py"
+_BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call")
+
+
+def _body_watch(inner, emit, _getframe=sys._getframe):
+    """Which test bodies began to run. The rewriter starts every top-level function and method of a file it compiles
+    (test files and the modules beside them) with an announcement (`swerl.entered`), accepted only from the
+    witness's entry called by a frame of that very function (file and name); between the witness's `start` and
+    `end` of a passed test, a test whose name such a file defines must have announced itself, else something else
+    ran in its place (a library function claiming the test as its `__wrapped__`, an unchanged project function)."""
+    marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
+
+    def handle(event: str, args: tuple) -> None:
+        caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
+        if caller is None or caller.f_code.co_filename != _WITNESS:
+            return
+        if event == "swerl.marked" and args:
+            marked.update((str(args[0]), str(a)) for a in args[1:])
+        elif event == "swerl.entered" and args:
+            test = caller.f_back
+            code = test.f_code if test is not None else None
+            if code is not None and code.co_name == args[0] and (code.co_filename, args[0]) in marked:
+                entered.add(args[0])
+        elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
+            nodeid, name, phase = args
+            if phase == "start":
+                entered.clear()
+            elif any(n == name for _, n in marked) and name not in entered:
+                emit("finding", f"{str(nodeid)[:500]}: passed, but its test function {str(name)[:200]} never began to "
+                                "run (something else ran in its place)")
+
+    return handle
+
+
 def _launch_files() -> list:
     try:
         return [os.path.join(_LAUNCH_DIR, n) for n in os.listdir(_LAUNCH_DIR)]
@@ -359,13 +393,22 @@ class Guard:
             self.roots = frozenset()
 
     # -- classification ---------------------------------------------------------------------------------------
-    def wrote(self, filename: str, first: int, last: int) -> bool:
-        """Lines `first`..`last` of `filename` hold code the patch wrote (any of them changed or added)."""
+    def wrote(self, filename: str, first: int, last: int, whole: bool = False) -> bool:
+        """Lines `first`..`last` of `filename` hold code the patch wrote: any of them changed or added, or with
+        `whole` every one of them (a function the patch added or rewrote, not one it fixed a line in)."""
         if self.kind(filename) != "changed":
             return False
         path = canonical(filename)
         spans = next((v for k, v in self.lines if k == path), None)
-        return spans is None or any(a <= last and first <= b for a, b in spans)
+        if spans is None:
+            return True
+        if not whole:
+            return any(a <= last and first <= b for a, b in spans)
+        at = first
+        for a, b in sorted(spans):
+            if a <= at <= b:
+                at = b + 1
+        return at > last
 
     def kind(self, filename: str, _classify=_classify) -> str:
         k = self._kinds.get(filename)
@@ -437,6 +480,7 @@ class Guard:
         write_final = _final_writer(emit, closer, changed_frame, main, _getframe, _ident)
         write_collected, write_outcome = _outcome_writers(self, emit, writer, collector, changed_frame, main,
                                                           _getframe, _ident)
+        bodies = _body_watch(inner, emit)
 
         def hook(event: str, args: tuple) -> None:
             if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):
@@ -462,6 +506,9 @@ class Guard:
                     return
                 if event == "swerl.final":
                     write_final(args[0] if args else None)
+                    return
+                if event in _BODY_EVENTS:
+                    bodies(event, args)
                     return
                 reason = check(event, args)
             except Exception as exc:  # a rule must never break the run; record that it could not decide

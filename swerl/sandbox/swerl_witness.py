@@ -160,41 +160,52 @@ def _code_span(fn):
     return code.co_filename, code.co_firstlineno, max([code.co_firstlineno, *lines])
 
 
-def _patch_wrote(obj, guard) -> bool:
-    """Code the patch wrote: a plain function whose own lines it changed or added (an unchanged decorator in a file
-    the fix touches stays the project's); what a library wrapper holds (`partialmethod`/`partial` `.func`,
-    `__func__`, a property's getter, `__wrapped__`); a project class or instance by the functions of its class."""
+def _patch_wrote(obj, guard, whole: bool = False):
+    """Code the patch wrote: a plain function whose own lines it changed or added (with `whole`: all of them, a
+    function it added or rewrote rather than one it fixed a line in); what a library wrapper holds
+    (`partialmethod`/`partial` `.func`, `__func__`, a property's getter, `__wrapped__`); a project class or
+    instance by the functions of its class. None where the chain ends in C code (`operator.contains`, `next`):
+    who put it there decides (`_answers_patch`)."""
     for _ in range(6):
         if type(obj) is type(_among):
             span, home = _code_span(obj), _defined_in(obj)
             if span is None or home is None:
                 return False
-            return guard.kind(home) == "changed" if span[0] != home else guard.wrote(*span)
+            return guard.kind(home) == "changed" if span[0] != home else guard.wrote(*span, whole)
         if issubclass(type(obj), type):
-            return _class_wrote(obj, guard)
+            return _class_wrote(obj, guard, whole)
         if _home(type(obj), guard) != "lib":
-            return _class_wrote(type(obj), guard)
+            return _class_wrote(type(obj), guard, whole)
         obj = next((v for v in (getattr(obj, a, None) for a in ("func", "__func__", "fget", "__wrapped__"))
                     if v is not None), None)
         if obj is None:
-            return False
-    return False
+            return None
+    return None
 
 
-def _class_wrote(cls, guard) -> bool:
+def _class_wrote(cls, guard, whole: bool = False) -> bool:
     """A class of a changed file one of whose own functions the patch wrote (one without functions: by its file)."""
     if _home(cls, guard) != "changed":
         return False
     fns = [v for v in type.__dict__["__dict__"].__get__(cls).values() if type(v) is type(_among)]
-    return not fns or any(_patch_wrote(v, guard) for v in fns)
+    return not fns or any(_patch_wrote(v, guard, whole) for v in fns)
 
 
 def _answers_patch(t: type, name: str, guard) -> bool:
-    """`t` gets `name` (`__bool__`, `__len__`, `isupper`, `__class__`) from code the patch wrote."""
-    for c in type.__dict__["__mro__"].__get__(t):
+    """`t` answers `name` (`__bool__`, `__len__`, `isupper`, `__class__`) by code the patch added or rewrote: its
+    own function, C code it stored in its class (`partialmethod(operator.contains, ...)`), or a library base's
+    method over state a class the patch wrote controls (`UserList.__len__` reads the `.data` it fills). A
+    function the patch only fixed a line in keeps its meaning (a `Result` true when valid whose length counts
+    warnings)."""
+    mro = type.__dict__["__mro__"].__get__(t)
+    for c in mro:
         space = type.__dict__["__dict__"].__get__(c)
-        if name in space:
-            return _home(c, guard) != "lib" and _patch_wrote(space[name], guard)
+        if name not in space:
+            continue
+        if _home(c, guard) != "lib":
+            found = _patch_wrote(space[name], guard, True)
+            return _class_wrote(c, guard, True) if found is None else bool(found)
+        return c is not object and any(_class_wrote(k, guard, True) for k in mro[:mro.index(c)])
     return False
 
 
@@ -217,11 +228,33 @@ def stand_in(obj, guard, test: bool = True) -> str:
                 continue
             if not _among(type(held), _EXACT) and _patch_wrote(held, guard):
                 return f"{getattr(fn, '__qualname__', '?')} holding {type(held).__name__} from code the patch changed"
-        own = own or _home(fn, guard) in ("test", "project", "changed")
+        own = own or _reaches_own(fn, guard)
         obj = getattr(fn, "__wrapped__", None) if type(fn) is type(_among) else None
         if obj is None:
             break
     return "" if own else f"{getattr(first, '__qualname__', type(first).__name__)}: library code only, no test"
+
+
+def _reaches_own(fn, guard, budget: int = 40) -> bool:
+    """`fn` is, or holds in its closures or its own attributes (a library wrapper that keeps the test without
+    `__wrapped__`: hypothesis's `given` keeps it as `__wrapped_target`), a function of the test file or the
+    project."""
+    todo = [fn]
+    while todo and budget > 0:
+        f = todo.pop()
+        f = f.__func__ if type(f) is _METHOD else f
+        if type(f) is not type(_among):
+            continue
+        budget -= 1
+        if _home(f, guard) in ("test", "project", "changed"):
+            return True
+        for cell in f.__closure__ or ():
+            try:
+                todo.append(cell.cell_contents)
+            except ValueError:
+                continue
+        todo += [v for v in f.__dict__.values() if type(v) in (type(_among), _METHOD)]
+    return False
 
 
 def _case_stand_in(item, guard) -> str:
@@ -291,10 +324,14 @@ class Witness:
             for change in hook_changes(self.hooks, self.pm, self.guard):
                 _record(self.guard, f"runner changed during the run: {change}")
 
-    def report(self, item, call, rep, _runner=check_runner, _seal=check_seal, _status=status) -> None:
+    def report(self, item, call, rep, _runner=check_runner, _seal=check_seal, _status=status,
+               _audit=getattr(sys, "audit", lambda *a: None)) -> None:
         """The only writer of outcome lines (the guard's hook checks that it is this code that asks); its helpers
-        are bound here, so an attribute set on the witness does not stand in for them."""
+        are bound here, so an attribute set on the witness does not stand in for them. A passed call asks the
+        guard's hook whether the test's own body began to run."""
         node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
+        if when == "call" and rep.passed:
+            _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
         _runner(self)
         _seal(self)
         raised = call.excinfo is not None or (when == "call" and self.raised.pop(node, False))
@@ -320,7 +357,7 @@ class Witness:
 
     def plugin(self, pytest):
         witness, hookimpl, report, done = self, pytest.hookimpl, Witness.report, Witness.collection_done
-        runs_patch, case_runs_patch = stand_in, _case_stand_in
+        runs_patch, case_runs_patch, audit = stand_in, _case_stand_in, getattr(sys, "audit", lambda *a: None)
 
         class Plugin:
             @hookimpl(tryfirst=True)
@@ -344,6 +381,7 @@ class Witness:
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_runtest_call(self, item):
+                audit("swerl.call", item.nodeid, "", "start")  # the test bodies that run from here on
                 for found in filter(None, [case_runs_patch(item, witness.guard)]):
                     _record(witness.guard, f"{item.nodeid}: the test runs {found}")
                 yield
@@ -647,6 +685,13 @@ def subject(value, _record=_record):
     if found:
         _record(guard, f"a match compared {found}")
     return value
+
+
+def entered(name, _audit=getattr(sys, "audit", None)) -> None:
+    """The first statement of every top-level function and method of a test file: its body began to run (the
+    guard's hook keeps that, from this function called by a test file's frame of that name only)."""
+    if _audit is not None:
+        _audit("swerl.entered", name)
 
 
 def truth(value, _record=_record):
@@ -1553,8 +1598,18 @@ class _StrictCompare(ast.NodeTransformer):
     judging them would judge every comparison they take part in again. At module level only asserts, failing
     ifs and the comparison handed to an assert method are judged."""
 
+    def __init__(self) -> None:
+        self.marked: list = []  # the functions that announce that their body began (`entered`)
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        return _AssertCompares().visit(node)
+        node = _AssertCompares().visit(node)
+        if _MARKS:
+            doc = bool(node.body) and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value,
+                                                                                       ast.Constant)
+            call = ast.Expr(_call("entered", [ast.copy_location(ast.Constant(node.name), node)]))
+            node.body.insert(1 if doc else 0, ast.copy_location(call, node))
+            self.marked.append(node.name)
+        return node
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
@@ -1636,7 +1691,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "truth", "_truth_views", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "truth", "_truth_views", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -1645,7 +1700,7 @@ _COMPARISON = ("compare", "order", "contains", "chain", "subject", "truth", "_tr
                "_places")
 
 
-_ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size")  # what a rewritten test calls
+_ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered")  # what a rewritten test calls
 
 
 def _frozen() -> dict:
@@ -1837,8 +1892,9 @@ def _wrap_type_checks(case, frozen: dict) -> None:
 def renamed_params(items, guard) -> list:
     """Parametrize values the patch wrote that are not what their name says: pytest names a function or class case
     by its `__name__`, so a stand-in renamed to the buggy function's name (the buggy one left out of the registry)
-    runs under the required id. A value's `__name__` must end its `__qualname__`, and a module-level one must be
-    what its module binds to that name."""
+    runs under the required id. A module-level value's `__name__` must end its `__qualname__` and a module-level
+    function must be what its module binds to that name; a function a factory made (`<locals>`) must not be named
+    after something else its module binds. Classes a factory made (`attrs.cmp_using`) live where assigned."""
     out = []
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", None)
@@ -1848,10 +1904,13 @@ def renamed_params(items, guard) -> list:
             name, qual = getattr(v, "__name__", None), getattr(v, "__qualname__", None)
             if type(name) is not str or type(qual) is not str:
                 continue
-            found = sys.modules.get(getattr(v, "__module__", None) or "")
-            for part in qual.split(".") if "<" not in qual else ():
-                found = getattr(found, part, None)
-            if qual.rsplit(".", 1)[-1] != name or ("<" not in qual and found is not v):
+            module = sys.modules.get(getattr(v, "__module__", None) or "")
+            found = module
+            for part in qual.split(".") if "<" not in qual and type(v) is type(_among) else ():
+                found = getattr(found, part, None)  # (a class factory's classes live where they are assigned)
+            bound = getattr(module, name, v) if "<" in qual else v  # a factory's function: named as it is bound
+            if (qual.rsplit(".", 1)[-1] != name and "<" not in qual) or bound is not v or (
+                    type(v) is type(_among) and "<" not in qual and found is not v):
                 out.append(f"{item.nodeid}: its parameter {key} is named {name} but is {qual} of the patch's code, "
                            f"which its module does not bind to that name")
     return out[:20]
@@ -1958,7 +2017,11 @@ def install_strict_asserts(guard):
         the rewrite, and the import fallback is never taken once marks are in use."""
         if dict(_marks) != _MARKS:
             raise RuntimeError("swerl: the strict-assert marks were changed")
-        _StrictCompare().visit(mod)
+        strict = _StrictCompare()
+        strict.visit(mod)
+        where = kwargs.get("module_path", args[1] if len(args) > 1 else None)
+        if strict.marked and where is not None and hasattr(sys, "audit"):
+            sys.audit("swerl.marked", str(where), *strict.marked)
         if _marks:
             ast.fix_missing_locations(mod)
             return original(mod, *args, **kwargs)
