@@ -256,7 +256,7 @@ def _unisolate_spawns() -> tuple:
 
 
 _WITNESS = _LAUNCH_DIR + "swerl_witness.py"
-_BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call")
+_BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call", "swerl.failed")
 
 
 def _body_watch(inner, emit, _getframe=sys._getframe):
@@ -266,6 +266,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     `end` of a passed test, a test whose name such a file defines must have announced itself, else something else
     ran in its place (a library function claiming the test as its `__wrapped__`, an unchanged project function)."""
     marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
+    failed: list = []  # an assert of a compiled file failed during this test
 
     def handle(event: str, args: tuple) -> None:
         caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
@@ -278,10 +279,18 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             code = test.f_code if test is not None else None
             if code is not None and code.co_name == args[0] and (code.co_filename, args[0]) in marked:
                 entered.add(args[0])
+        elif event == "swerl.failed":
+            test = caller.f_back
+            if test is not None and any(f == test.f_code.co_filename for f, _ in marked):
+                failed.append(test.f_code.co_name)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
             nodeid, name, phase = args
             if phase == "start":
                 entered.clear()
+                del failed[:]
+            elif failed:
+                emit("finding", f"{str(nodeid)[:500]}: passed, although an assert of its test file failed during it "
+                                f"(in {str(failed[0])[:200]}): something swallowed the failure")
             elif any(n == name for _, n in marked) and name not in entered:
                 emit("finding", f"{str(nodeid)[:500]}: passed, but its test function {str(name)[:200]} never began to "
                                 "run (something else ran in its place)")

@@ -694,6 +694,15 @@ def entered(name, _audit=getattr(sys, "audit", None)) -> None:
         _audit("swerl.entered", name)
 
 
+def asserted(value, _audit=getattr(sys, "audit", None)):
+    """What a test file's `assert` concludes (its truth, read once): a failing one is announced to the guard's hook,
+    so a test that passes after it (a project `__exit__` that returns True, a decorator that catches) is a finding."""
+    ok = bool(value)
+    if not ok and _audit is not None:
+        _audit("swerl.failed", "assert")
+    return ok
+
+
 def truth(value, _record=_record):
     """`assert x`, `assert not x`, `assertTrue(x)`, a failing `if not x:`: the value's truth, read once here (the
     assert gets that bool). Where the patch wrote its type's `__bool__` or `__len__`, the truth must agree with
@@ -1517,14 +1526,44 @@ class _AssertCompares(ast.NodeTransformer):
     operand; what an assert takes the truth of `truth(x)`, `isinstance(x, T)` `kind(x, T)`, `x.startswith(k)`
     `said(x, "startswith", k)`."""
 
+    caught = 0  # inside a `try` of the test's own that catches a failure, or `with pytest.raises(...)`
+
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _truthed(node.test)
-        return self.generic_visit(node)
+        node = self.generic_visit(node)
+        if _MARKS and not self.caught:  # a failed assert is announced: a test that still passes had it swallowed
+            node.test = ast.copy_location(_call("asserted", [node.test]), node.test)
+        return node
 
     def visit_If(self, node: ast.If) -> ast.If:
         if any(_fails(stmt) for stmt in node.body + node.orelse):
             node.test = _truthed(node.test)
         return self.generic_visit(node)
+
+    def visit_Try(self, node):
+        """A retry loop or an expected failure the test file writes itself (`except AssertionError:`) keeps its
+        asserts' failures to itself."""
+        broad = any(h.type is None or any(n in ast.unparse(h.type) for n in ("Exception", "AssertionError", "Error"))
+                    for h in node.handlers) if hasattr(ast, "unparse") else True
+        self.caught += broad
+        node.body = [self.visit(n) for n in node.body]
+        self.caught -= broad
+        node.handlers = [self.visit(h) for h in node.handlers]
+        node.orelse = [self.visit(n) for n in node.orelse]
+        node.finalbody = [self.visit(n) for n in node.finalbody]
+        return node
+
+    def visit_With(self, node):
+        """`with pytest.raises(AssertionError):` / `self.assertRaises(...)`: an expected failure."""
+        expects = any(isinstance(i.context_expr, ast.Call) and "aises" in getattr(i.context_expr.func, "attr",
+                                                                                   getattr(i.context_expr.func, "id", ""))
+                      for i in node.items)
+        self.caught += expects
+        node = self.generic_visit(node)
+        self.caught -= expects
+        return node
+
+    visit_AsyncWith = visit_With
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         f = node.func
@@ -1691,7 +1730,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "truth", "_truth_views", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "asserted", "truth", "_truth_views", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -1700,7 +1739,8 @@ _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "t
                "_places")
 
 
-_ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered")  # what a rewritten test calls
+_ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
+            "asserted")  # what a rewritten test calls
 
 
 def _frozen() -> dict:
