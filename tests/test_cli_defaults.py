@@ -17,7 +17,7 @@ from swerl.config import RolloutConfig
 from swerl.eval.options import EvalOptions, eval_rollout
 from swerl.train.sft import SftParams
 
-runner = CliRunner(env={"COLUMNS": "250"})
+runner = CliRunner(env={"COLUMNS": "250", "TERMINAL_WIDTH": "250"})
 
 
 class _Ran(Exception):
@@ -33,12 +33,20 @@ def _stop(opts: Any, **_: Any) -> Any:
 
 
 def _help_line(args: list[str], flag: str) -> str:
+    """The option's row in the options panel, its wrapped continuation lines joined (the width rich picks depends
+    on the terminal, or on none)."""
     res = runner.invoke(app, [*args, "--help"])
     assert res.exit_code == 0, res.output
-    lines = [ln for ln in re.sub(r"\x1b\[[0-9;]*m", "", res.output).splitlines()
-             if ln.lstrip("│* ").startswith(f"{flag} ")]  # the option's row in the options panel
-    assert len(lines) == 1, res.output
-    return lines[0]
+    lines = [ln.strip("│ ").lstrip("* ") for ln in re.sub(r"\x1b\[[0-9;]*m", "", res.output).splitlines()
+             if ln.startswith("│")]  # the panels' rows only (the usage text may start a line with a flag)
+    starts = [i for i, ln in enumerate(lines) if ln.startswith(f"{flag} ")]
+    assert len(starts) == 1, res.output
+    row = [lines[starts[0]]]
+    for ln in lines[starts[0] + 1:]:
+        if not ln or ln.startswith("-") or ln.startswith("╰"):
+            break
+        row.append(ln)
+    return " ".join(row)
 
 
 def _eval_opts(tmp_path: Path, *flags: str) -> Any:
