@@ -159,15 +159,6 @@ def _declarations(source: str, node_id: str) -> tuple[list[Any], list[Any]] | No
     return found, module
 
 
-def declared_in_source(source: str, node_id: str, word: str) -> bool:
-    """Whether the test `node_id` (file::[Class::]name[params]) declares the mark `word` in its own source: on the
-    function's decorators (a `pytest.param(..., marks=...)` of its parametrize included), its classes' decorators
-    or `pytestmark`, or the module's `pytestmark`. Markers added at run time (`item.add_marker`, a hook) are
-    not declarations: the test file is protected, the run is not."""
-    got = _declarations(source, node_id)
-    return got is not None and _mentions(got[0], word)
-
-
 _FILE_DECIDED = frozenset({"sys", "platform", "os", "True", "False", "None"})
 
 

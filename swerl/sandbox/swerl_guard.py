@@ -266,6 +266,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     `end` of a passed test, a test whose name such a file defines must have announced itself, else something else
     ran in its place (a library function claiming the test as its `__wrapped__`, an unchanged project function)."""
     marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
+    files, names = set(), set()  # the two sides of `marked`, looked up once per assert and per test
     failed: list = []  # an assert of a compiled file failed during this test
 
     def handle(event: str, args: tuple) -> None:
@@ -274,6 +275,8 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             return
         if event == "swerl.marked" and args:
             marked.update((str(args[0]), str(a)) for a in args[1:])
+            files.add(str(args[0]))
+            names.update(str(a) for a in args[1:])
         elif event == "swerl.entered" and args:
             test = caller.f_back
             code = test.f_code if test is not None else None
@@ -281,7 +284,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
                 entered.add(args[0])
         elif event == "swerl.failed":
             test = caller.f_back
-            if test is not None and any(f == test.f_code.co_filename for f, _ in marked):
+            if test is not None and test.f_code.co_filename in files:
                 failed.append(test.f_code.co_name)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
             nodeid, name, phase = args
@@ -291,7 +294,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             elif failed:
                 emit("finding", f"{str(nodeid)[:500]}: passed, although an assert of its test file failed during it "
                                 f"(in {str(failed[0])[:200]}): something swallowed the failure")
-            elif any(n == name for _, n in marked) and name not in entered:
+            elif name in names and name not in entered:
                 emit("finding", f"{str(nodeid)[:500]}: passed, but its test function {str(name)[:200]} never began to "
                                 "run (something else ran in its place)")
 

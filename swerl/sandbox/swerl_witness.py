@@ -216,7 +216,7 @@ def stand_in(obj, guard, test: bool = True) -> str:
     (`__wrapped__`, a bound method's function) and what their closures hold must not be code the patch wrote.
     With `test`, some function on that chain must be the test file's or the project's: a library function alone
     (`copy.copy` put in its place) is no test."""
-    own, first = not test, obj
+    own, first = not test or _reaches_own(obj, guard), obj
     for _ in range(8):
         fn = obj.__func__ if type(obj) is _METHOD else obj  # a bound method's function
         if _patch_wrote(fn, guard):
@@ -228,16 +228,15 @@ def stand_in(obj, guard, test: bool = True) -> str:
                 continue
             if not _among(type(held), _EXACT) and _patch_wrote(held, guard):
                 return f"{getattr(fn, '__qualname__', '?')} holding {type(held).__name__} from code the patch changed"
-        own = own or _reaches_own(fn, guard)
         obj = getattr(fn, "__wrapped__", None) if type(fn) is type(_among) else None
         if obj is None:
             break
     return "" if own else f"{getattr(first, '__qualname__', type(first).__name__)}: library code only, no test"
 
 
-def _reaches_own(fn, guard, budget: int = 40) -> bool:
-    """`fn` is, or holds in its closures or its own attributes (a library wrapper that keeps the test without
-    `__wrapped__`: hypothesis's `given` keeps it as `__wrapped_target`), a function of the test file or the
+def _reaches_own(fn, guard, budget: int = 320) -> bool:
+    """`fn` is, or holds in its closures or its own attributes (`__wrapped__`, and what a library wrapper keeps
+    without it: hypothesis's `given` keeps the test as `__wrapped_target`), a function of the test file or the
     project."""
     todo = [fn]
     while todo and budget > 0:
