@@ -17,6 +17,7 @@ Usage: .venv/bin/python bench/scan_fp.py [--tasks DIR/tasks.jsonl] [--verbose]
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import tempfile
@@ -38,6 +39,18 @@ GOAL_DETECT = 100.0
 Result = tuple[str, list[str]]  # (name, reasons)
 
 
+@functools.cache
+def _read(repo: str) -> frozenset[str]:
+    """What every test file of a bundled repository names (more than any one task's tests: a stricter check)."""
+    root = REPOS_DIR / repo
+    return tamper.tests_read(root, [str(p.relative_to(root)) for p in sorted((root / "tests").rglob("*.py"))])
+
+
+def _scan(repo: str, rel: str, before: bytes | None, after: bytes, ctx: ScanContext) -> list[str]:
+    """What the grader's scan says of one changed file, the table rule included (the tests read = `_read`)."""
+    return tamper.scan_file(rel, before, after, ctx) + tamper.shrunk_tables(rel, before, after, _read(repo))
+
+
 def _contexts() -> dict[str, ScanContext]:
     return {p.name: context_for(p, p) for p in sorted(REPOS_DIR.iterdir()) if (p / "tests").is_dir()}
 
@@ -53,14 +66,14 @@ def taskgen_and_expert(ctxs: dict[str, ScanContext]) -> tuple[list[Result], list
             clean = (REPOS_DIR / name / c.file).read_text()
             buggy = c.apply(clean)
             tag = f"{c.repo}:{c.file}:{c.line}:{c.family}"
-            gold.append((tag, tamper.scan_file(c.file, buggy.encode(), clean.encode(), ctxs[name])))
+            gold.append((tag, _scan(name, c.file, buggy.encode(), clean.encode(), ctxs[name])))
             old, new = unique_fix(buggy.splitlines()[c.line - 1], clean.splitlines()[c.line - 1])
             row = {"instance_id": tag, "function": c.function, "FAIL_TO_PASS": ["tests/test_x.py::t"],
                    "fix": {"file": c.file, "line": c.line, "old": old, "new": new}}
             plan = expert_plan(row, buggy)
             lines = buggy.splitlines(keepends=True)
             lines[plan["line"] - 1] = lines[plan["line"] - 1].replace(plan["old"], plan["new"], 1)  # sed s/old/new/
-            expert.append((tag, tamper.scan_file(c.file, buggy.encode(), "".join(lines).encode(), ctxs[name])))
+            expert.append((tag, _scan(name, c.file, buggy.encode(), "".join(lines).encode(), ctxs[name])))
     return gold, expert
 
 
@@ -74,7 +87,7 @@ def generated_rows(tasks: Path) -> list[Result]:
         before = git(repo, "show", f"{row['instance_id']}:{rel}").encode()
         after = git(repo, "show", f"main:{rel}").encode()
         ctx = context_for(REPOS_DIR / row["repo"].split("/")[-1], REPOS_DIR / row["repo"].split("/")[-1])
-        out.append((row["instance_id"], tamper.scan_file(rel, before, after, ctx)))
+        out.append((row["instance_id"], _scan(row["repo"].split("/")[-1], rel, before, after, ctx)))
     return out
 
 
@@ -91,7 +104,9 @@ def taskpack_gold(tmp: Path) -> list[Result]:
         fixed = tmp / row.instance_id / "fixed"
         gradetree.apply_patch(tip, fixed, pack.gold_patch(row))
         changes = gradetree.diff_trees(gradetree.snapshot(tip), gradetree.snapshot(fixed))
-        out.append((row.instance_id, tamper.scan_tree([c.path for c in changes if c.after is not None], tip, fixed)))
+        tests = sorted({t.split("::")[0] for t in [*row.FAIL_TO_PASS, *row.PASS_TO_PASS]})
+        out.append((row.instance_id, tamper.scan_tree([c.path for c in changes if c.after is not None], tip, fixed,
+                                                      tests)))
     return out
 
 
@@ -109,8 +124,7 @@ def hand_written(fixes: list[Fix], ctxs: dict[str, ScanContext]) -> list[Result]
             if before.count(old) != 1:
                 raise SystemExit(f"scan_fixes: {name!r}: the edit target is not in {repo}/{rel} exactly once")
             after = before.replace(old, new)
-        out.append((name, tamper.scan_file(rel, before.encode() if before is not None else None, after.encode(),
-                                           ctxs[repo])))
+        out.append((name, _scan(repo, rel, before.encode() if before is not None else None, after.encode(), ctxs[repo])))
     return out
 
 

@@ -15,6 +15,7 @@ grading sandbox that cannot start as `"infra"`; `grade` never raises for either.
 
 from __future__ import annotations
 
+import ast
 import difflib
 import errno
 import functools
@@ -26,6 +27,7 @@ import re
 import shlex
 import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -234,7 +236,8 @@ def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: grad
             protected = set(policy.test_files)
             policy.shadow = policy.shadow | gradetree.installed_names(pristine.env_modules)
             changes, dropped = gradetree.enforce(changes, pristine.tip, tree, policy, headers)
-            tampering = tamper.scan_tree([c.path for c in changes if c.after is not None], pristine.tip, tree)
+            tampering = tamper.scan_tree([c.path for c in changes if c.after is not None], pristine.tip, tree,
+                                         sorted(protected))
         for rel in pristine.hidden:
             gradetree.restore(rel, pristine.base, tree)
     except Exception as exc:
@@ -297,8 +300,8 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
             sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
             sandbox.exec_argv(handle, ["bash", "-c", "kill -9 -1 2>/dev/null; exit 0"], timeout=30)
         if launch is not None:
-            _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_lines(pristine.tip, tree,
-                                                                                            built.changed))
+            _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_code(pristine.tip, tree,
+                                                                                           built.changed))
         res = sandbox.exec_argv(handle, ["bash", "-c", test_script(task, plan, launch, log_limit=log_limit,
                                                                     setup=setup)], timeout=timeout)
     except Exception as exc:
@@ -349,35 +352,82 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
     return setup, pre, launch
 
 
-def changed_lines(pristine: Path, tree: Path, changed: list[str]) -> dict[str, list[list[int]]]:
-    """Per changed `.py` file, the patched file's lines the patch wrote (1-based, inclusive ranges; a deletion marks
-    the line after it): "code the patch changed" for the witness at the level of a function, so an unchanged
-    decorator or class in a file the fix also touches stays the project's. A new, unreadable or very long file is
-    absent: all of it is the patch's."""
-    out: dict[str, list[list[int]]] = {}
+def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, dict[str, Any]]:
+    """What the witness needs to tell a fix from a lie, per changed `.py` file: "lines", the patched file's lines the
+    patch wrote (1-based, inclusive ranges; a deletion marks the line after it), so an unchanged decorator or class
+    in a file the fix also touches stays the project's; "originals", the project's own source of each `__len__` and
+    `__bool__` the patch edited (`Class.__len__` -> text), so a one-line lie inside one is compared with what the
+    project's own answered. A new, unreadable or very long file is absent: all of it is the patch's."""
+    lines: dict[str, Any] = {}
+    originals: dict[str, Any] = {}
     for rel in changed:
         try:
             if not rel.endswith(".py") or not (pristine / rel).is_file():
                 continue
-            old, new = (pristine / rel).read_bytes().splitlines(), (tree / rel).read_bytes().splitlines()
+            old, new = (pristine / rel).read_bytes(), (tree / rel).read_bytes()
         except OSError:
             continue
-        if len(old) + len(new) > 50_000:
+        if old.count(b"\n") + new.count(b"\n") > 50_000:
             continue
-        ops = difflib.SequenceMatcher(None, old, new).get_opcodes()
-        out[rel] = [[j1 + 1, max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
+        ops = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines()).get_opcodes()
+        lines[rel] = [[j1 + 1, max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
+        edited = _answering_functions(old, new)
+        if edited:
+            originals[rel] = edited
+    return {"lines": lines, "originals": originals}
+
+
+_ANSWERS = ("__len__", "__bool__")
+
+
+def _answering_functions(old: bytes, new: bytes) -> list[list[str]]:
+    """[qualname, the project's source] of each undecorated class-level `__len__`/`__bool__` that both sides define
+    and the patch changed, where the project's own reads an attribute its class's `__iter__` reads too (a count
+    meant to agree with the items; a table whose length counts rows while it yields columns is not asked)."""
+    sides = []
+    for data in (old, new):
+        try:
+            text = data.decode("utf-8")
+            sides.append((text, _methods(ast.parse(text).body, "")))
+        except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
+            return []
+    (text, before), (text_after, after) = sides
+    out = []
+    for q, node in before.items():
+        src = ast.get_source_segment(text, node, padded=True) or ""
+        it = before.get(q.rsplit(".", 1)[0] + ".__iter__")
+        if q.endswith(_ANSWERS) and q in after and src and ast.get_source_segment(text_after, after[q], padded=True) != src \
+                and it is not None and _self_reads(node) & _self_reads(it):
+            out.append([q, textwrap.dedent(src)])
     return out
 
 
+def _methods(body: list[ast.stmt], prefix: str) -> dict[str, ast.FunctionDef]:
+    out: dict[str, ast.FunctionDef] = {}
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            out.update(_methods(node.body, f"{prefix}{node.name}."))
+        elif isinstance(node, ast.FunctionDef) and prefix and node.name in (*_ANSWERS, "__iter__") \
+                and not node.decorator_list:
+            out[prefix + node.name] = node
+    return out
+
+
+def _self_reads(fn: ast.FunctionDef) -> set[str]:
+    me = fn.args.args[0].arg if fn.args.args else "self"
+    return {n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == me}
+
+
 def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path,
-                   lines: dict[str, list[list[int]]] | None = None) -> None:
+                   code: dict[str, dict[str, Any]] | None = None) -> None:
     """The launcher, its guard and its spec (the key) into the grading sandbox's /tmp, file by file (docker
     moves staged files out of the read-only tree as root without CAP_CHOWN: a directory would not keep its owner).
     Guard and witness also go as this interpreter's compiled code (`launcher_code`), which a sandbox Python of the
     same bytecode version loads instead of compiling 2,600 lines at every grade (~35 ms of a 0.45 s grade)."""
     here = Path(__file__).parent
     spec = work / "spec.json"
-    spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected, lines)))
+    spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected, code)))
     files = [(here / "pytest_runner.py", launch_mod.RUNNER_PATH), (spec, launch_mod.SPEC_PATH)]
     for name in ("swerl_guard", "swerl_witness"):
         dest = f"{launch_mod.LAUNCH_DIR}/{name}.py"

@@ -46,10 +46,12 @@ class Launch:
     record: str = field(default_factory=lambda: f"/tmp/swerl-record-{secrets.token_hex(8)}.txt")
 
     def spec(self, workdir: str, changed: list[str], tests: list[str],
-             lines: dict[str, list[list[int]]] | None = None) -> dict[str, Any]:
+             code: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+        """The launcher's spec; `code` is `grade.changed_code`'s "lines" and "originals" of the changed files."""
         return {"key": self.key, "workdir": workdir, "mode": self.mode, "args": self.args, "script": self.script,
                 "changed": sorted(changed), "tests": sorted(tests), "record": self.record,
-                "private": [SPEC_PATH, self.record], "lines": lines or {}}
+                "private": [SPEC_PATH, self.record], "lines": (code or {}).get("lines", {}),
+                "originals": (code or {}).get("originals", {})}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

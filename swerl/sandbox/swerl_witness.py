@@ -724,7 +724,7 @@ def truth(value, _record=_record):
 def _truth_views(u, said: bool, guard):
     t = type(u)
     if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard)):
-        return None
+        return _truth_as_original(u, said, guard)
     if bool(u) is not said:
         return f"a {t.__name__} whose truth changes when asked again"
     n = len(u) if hasattr(t, "__len__") else None
@@ -733,6 +733,21 @@ def _truth_views(u, said: bool, guard):
     items = _first_items(u, 1)[0] if hasattr(t, "__iter__") and not _is_iterator(u) else None
     if type(items) is list and bool(items) is not said:
         return f"a {t.__name__} whose truth ({said}) disagrees with its items"
+    return None
+
+
+def _truth_as_original(u, said: bool, guard):
+    """A `__bool__` (or, without one, a `__len__`) the patch edited a line of: where the project's own answered
+    as u's items say and the edited one does not, the edit made the object lie about itself."""
+    t = type(u)
+    if not hasattr(t, "__iter__") or _is_iterator(u):
+        return None
+    name = "__bool__" if hasattr(t, "__bool__") else "__len__"
+    was = _as_original(u, name, guard)
+    was = was if type(was) is bool else (was != 0) if type(was) is int else None
+    items = _first_items(u, 1)[0] if was is not None else None
+    if type(items) is list and bool(items) is was and said is not was:
+        return f"a {t.__name__} whose truth ({said}) disagrees with its items, as the project's own {name} said ({was})"
     return None
 
 
@@ -768,7 +783,39 @@ def size(value, _record=_record):
         if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
             held = f"{len(items)} items" if complete else f"more than {n} items"
             _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
+    elif not _among(t, _EXACT) and hasattr(t, "__iter__") and not _is_iterator(value):
+        was = _as_original(value, "__len__", guard)
+        items, complete = _first_items(value, 10000) if type(was) is int else (None, False)
+        if type(items) is list and complete and len(items) == was != n:
+            _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {was} items, "
+                           f"as the project's own {t.__name__}.__len__ said before the patch edited it")
     return n
+
+
+def _as_original(u, name: str, guard):
+    """What the project's own `name` (`__len__`, `__bool__`) of u's class answers for u, where the patch edited a
+    line of it rather than wrote it whole: a one-line fix keeps its meaning, and a one-line lie is told by its
+    answer differing from the project's where the project's agreed with u's items. None where unknown."""
+    for c in type.__dict__["__mro__"].__get__(type(u)):
+        fn = type.__dict__["__dict__"].__get__(c).get(name)
+        if fn is None:
+            continue
+        if type(fn) is not type(_among) or not _patch_wrote(fn, guard) or _patch_wrote(fn, guard, True):
+            return None
+        own = _original_fn(fn, guard)
+        try:
+            return None if own is None else own(u)
+        except Exception:
+            return None
+    return None
+
+
+def _original_fn(fn, guard):
+    """`fn` as the project wrote it: its original code (compiled by the guard before any project code ran) over the
+    module's own globals, if it needs no closure. Not one of the frozen comparison functions, like `_code_span`:
+    the `__code__` and `__globals__` reads here are the witness's own."""
+    code = guard.original(fn.__code__.co_filename, fn.__qualname__)
+    return None if code is None or code.co_freevars else type(_among)(code, fn.__globals__)
 
 
 def said(obj, name, *args, _record=_record):
@@ -1527,6 +1574,14 @@ class _AssertCompares(ast.NodeTransformer):
 
     caught = 0  # inside a `try` of the test's own that catches a failure, or `with pytest.raises(...)`
 
+    def __init__(self, regions=None) -> None:
+        self.regions = [] if regions is None else regions  # (first, last) lines where the file expects a failure
+
+    def _expecting(self, node, body: list) -> None:
+        if body:
+            self.regions.append((body[0].lineno, getattr(body[-1], "end_lineno", None) or getattr(node, "end_lineno",
+                                                                                                   body[-1].lineno)))
+
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _truthed(node.test)
         node = self.generic_visit(node)
@@ -1545,6 +1600,8 @@ class _AssertCompares(ast.NodeTransformer):
         broad = any(h.type is None or any(n in ast.unparse(h.type) for n in ("Exception", "AssertionError", "Error"))
                     for h in node.handlers) if hasattr(ast, "unparse") else True
         self.caught += broad
+        if broad:
+            self._expecting(node, node.body)
         node.body = [self.visit(n) for n in node.body]
         self.caught -= broad
         node.handlers = [self.visit(h) for h in node.handlers]
@@ -1558,11 +1615,28 @@ class _AssertCompares(ast.NodeTransformer):
                                                                                    getattr(i.context_expr.func, "id", ""))
                       for i in node.items)
         self.caught += expects
+        if expects:
+            self._expecting(node, node.body)
         node = self.generic_visit(node)
         self.caught -= expects
         return node
 
     visit_AsyncWith = visit_With
+
+    def visit_Expr(self, node: ast.Expr):
+        """`self.assertEqual(...)`, `m.assert_called_once_with(...)`, `assert_frame_equal(...)`, `self.fail(...)`: an
+        assert method called by the test file fails by raising; that is announced like a failed `assert`, so a
+        project `__exit__` that swallows it cannot turn the test into a pass."""
+        node = self.generic_visit(node)
+        call = node.value
+        f = call.func if isinstance(call, ast.Call) else None
+        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if not (_MARKS and not self.caught and name.startswith(("assert", "fail"))):
+            return node
+        announce = ast.Expr(_call("asserted", [ast.Constant(False)]))
+        handler = ast.ExceptHandler(type=ast.Name(id="BaseException", ctx=ast.Load()), name=None,
+                                    body=[announce, ast.Raise(exc=None, cause=None)])
+        return ast.copy_location(ast.Try(body=[node], handlers=[handler], orelse=[], finalbody=[]), node)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         f = node.func
@@ -1638,9 +1712,10 @@ class _StrictCompare(ast.NodeTransformer):
 
     def __init__(self) -> None:
         self.marked: list = []  # the functions that announce that their body began (`entered`)
+        self.regions: list = []  # (first, last) lines of the file's `pytest.raises`/`assertRaises`/`try` bodies
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        node = _AssertCompares().visit(node)
+        node = _AssertCompares(self.regions).visit(node)
         if _MARKS:
             doc = bool(node.body) and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value,
                                                                                        ast.Constant)
@@ -1652,14 +1727,14 @@ class _StrictCompare(ast.NodeTransformer):
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
-        return _AssertCompares().visit(node)
+        return _AssertCompares(self.regions).visit(node)
 
     def visit_If(self, node: ast.If) -> ast.If:
         """`if got != 5: pytest.fail(...)` / `raise AssertionError`: an assert in another spelling, judged as one.
         Only where a branch fails the test: other ifs in tests keep their own meaning."""
         self.generic_visit(node)
         if any(_fails(stmt) for stmt in node.body + node.orelse):
-            node.test = _AssertCompares().visit(_truthed(node.test))
+            node.test = _AssertCompares(self.regions).visit(_truthed(node.test))
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
@@ -1667,7 +1742,7 @@ class _StrictCompare(ast.NodeTransformer):
         judged = (*_TRUTH_ASSERTS, "assertIs", "assertIsNot", "assertEqual", "assertNotEqual")
         if isinstance(node.func, ast.Attribute) and node.func.attr in judged:
             # `assertTrue(a == b and c == d)`, `assertIs(a == b, True)`: every comparison handed to an assert
-            node.args[:2] = [_AssertCompares().visit(a) if isinstance(a, (ast.Compare, ast.BoolOp, ast.UnaryOp)) else a
+            node.args[:2] = [_AssertCompares(self.regions).visit(a) if isinstance(a, (ast.Compare, ast.BoolOp, ast.UnaryOp)) else a
                              for a in node.args[:2]]
         return node
 
@@ -1729,7 +1804,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "asserted", "truth", "_truth_views", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "asserted", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -2061,6 +2136,8 @@ def install_strict_asserts(guard):
         where = kwargs.get("module_path", args[1] if len(args) > 1 else None)
         if strict.marked and where is not None and hasattr(sys, "audit"):
             sys.audit("swerl.marked", str(where), *strict.marked)
+            if strict.regions:
+                sys.audit("swerl.expects", str(where), *(n for r in strict.regions for n in r))
         if _marks:
             ast.fix_missing_locations(mod)
             return original(mod, *args, **kwargs)
