@@ -1574,8 +1574,9 @@ class _AssertCompares(ast.NodeTransformer):
 
     caught = 0  # inside a `try` of the test's own that catches a failure, or `with pytest.raises(...)`
 
-    def __init__(self, regions=None) -> None:
+    def __init__(self, regions=None, case: bool = False) -> None:
         self.regions = [] if regions is None else regions  # (first, last) lines where the file expects a failure
+        self.case = case  # a method of a unittest case: `self.fail(...)` is its failure
 
     def _expecting(self, node, body: list) -> None:
         if body:
@@ -1624,14 +1625,18 @@ class _AssertCompares(ast.NodeTransformer):
     visit_AsyncWith = visit_With
 
     def visit_Expr(self, node: ast.Expr):
-        """`self.assertEqual(...)`, `m.assert_called_once_with(...)`, `assert_frame_equal(...)`, `self.fail(...)`: an
-        assert method called by the test file fails by raising; that is announced like a failed `assert`, so a
-        project `__exit__` that swallows it cannot turn the test into a pass."""
+        """`self.assertEqual(...)`, `m.assert_called_once_with(...)`, `assert_frame_equal(...)`, `pytest.fail(...)`, a
+        case's `self.fail(...)`: an assert called by the test file fails by raising; that is announced like a failed
+        `assert`, so a project `__exit__` that swallows it cannot turn the test into a pass. Not any `fail`: click's
+        `ParamType.fail`, which a test's custom type calls, raises what click catches by design."""
         node = self.generic_visit(node)
         call = node.value
         f = call.func if isinstance(call, ast.Call) else None
         name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        if not (_MARKS and not self.caught and name.startswith(("assert", "fail"))):
+        owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
+        judged = name.startswith(("assert", "failUnless", "failIf")) or (name == "fail" and (
+            owner == "pytest" or (owner == "self" and self.case)))
+        if not (_MARKS and not self.caught and judged):
             return node
         announce = ast.Expr(_call("asserted", [ast.Constant(False)]))
         handler = ast.ExceptHandler(type=ast.Name(id="BaseException", ctx=ast.Load()), name=None,
@@ -1714,8 +1719,18 @@ class _StrictCompare(ast.NodeTransformer):
         self.marked: list = []  # the functions that announce that their body began (`entered`)
         self.regions: list = []  # (first, last) lines of the file's `pytest.raises`/`assertRaises`/`try` bodies
 
+    case = False  # inside a class that looks like a unittest case
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> ast.ClassDef:
+        outer = self.case
+        self.case = node.name.startswith("Test") or any(
+            (getattr(b, "attr", None) or getattr(b, "id", "")).endswith("TestCase") for b in node.bases)
+        node = self.generic_visit(node)
+        self.case = outer
+        return node
+
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        node = _AssertCompares(self.regions).visit(node)
+        node = _AssertCompares(self.regions, self.case).visit(node)
         if _MARKS:
             doc = bool(node.body) and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value,
                                                                                        ast.Constant)

@@ -18,7 +18,8 @@ from swerl.sandbox.schema import SandboxTask
 
 KV = ("class KV:\n    def __init__(self):\n        self.d = {}\n\n    def __enter__(self):\n        return self\n\n"
       "    def __exit__(self, *exc):\n        return False\n\n    def get(self, k, default=None):\n"
-      "        return self.d.get(k, default)\n")
+      "        return self.d.get(k, default)\n\n\ndef quiet(fn, *args):\n    try:\n        return fn(*args)\n"
+      "    except ValueError:\n        return None\n")
 KV_BUG = KV.replace("self.d.get(k, default)", "self.d.get(k)")
 KV_SWALLOWS = KV_BUG.replace("return False", "return True")
 REPORT = ("LIMIT = 20\n\n\nclass Report:\n    def __init__(self, items):\n        self.items = list(items)\n\n"
@@ -55,7 +56,11 @@ FILES = {
     "r30lib/__init__.py": "", "r30lib/codecs.py": CODECS,
     "tests/test_codecs.py": "from r30lib.codecs import CODECS\n\n\ndef test_round_trip():\n"
                             "    for enc, dec in CODECS.values():\n        assert dec(enc('hi')) == 'hi'\n", "r30lib/kv.py": KV, "r30lib/report.py": REPORT, "tests/__init__.py": "",
-    "tests/test_kv.py": "import pytest\n\nfrom r30lib.kv import KV\n\n\ndef _check_default(kv):\n"
+    "tests/test_kv.py": "import pytest\n\nfrom r30lib.kv import KV, quiet\n\n\nclass Positive:\n"
+                        "    def fail(self, msg):\n        raise ValueError(msg)\n\n    def convert(self, v):\n"
+                        "        if v < 0:\n            self.fail('negative')\n        return v\n\n\n"
+                        "def test_a_types_own_fail_is_caught_by_design():\n    assert quiet(Positive().convert, -1) is None\n\n\n"
+                        "def _check_default(kv):\n"
                         "    assert kv.get('q', 3) == 3\n\n\ndef test_default():\n    with KV() as kv:\n"
                         "        assert kv.get('b', 0) == 0\n\n\ndef test_helper_expected_to_fail():\n"
                         "    kv = KV()\n    kv.d['q'] = 1\n    with pytest.raises(AssertionError):\n"
@@ -75,7 +80,7 @@ FILES = {
 F2P = {"kv": ["tests/test_kv.py::test_default", "tests/test_kv_ut.py::KVCase::test_default",
               "tests/test_kv_ut.py::KVCase::test_mock_default"],
        "report": ["tests/test_report.py::test_clean"], "codecs": ["tests/test_codecs.py::test_round_trip"], "report_len": ["tests/test_report.py::test_counted"]}
-P2P = ["tests/test_kv.py::test_helper_expected_to_fail", "tests/test_kv_ut.py::KVCase::test_expected",
+P2P = ["tests/test_kv.py::test_helper_expected_to_fail", "tests/test_kv.py::test_a_types_own_fail_is_caught_by_design", "tests/test_kv_ut.py::KVCase::test_expected",
        "tests/test_report.py::test_listed"]
 
 
@@ -108,10 +113,13 @@ def test_round30_a_helper_expected_to_fail_is_no_finding(r30: dict[str, SandboxT
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The honest fix resolves, with a test that calls an asserting helper inside `pytest.raises(AssertionError)`
     and one that expects `assertEqual` to fail: where a frame between the failed assert and the test is in a body
-    that expects a failure, the failure is the test's own (before this rule the helper's assert was a finding)."""
+    that expects a failure, the failure is the test's own (before this rule the helper's assert was a finding). A
+    `fail` method of a class that is no unittest case (click's `ParamType.fail`) raises what project code catches
+    by design: not announced."""
     res, why = _grade(bwrap_sandbox, r30["kv"], "r30lib/kv.py", KV_BUG, KV, monkeypatch)
     assert res.resolved and res.tampering == [], why
     assert res.tests["tests/test_kv.py::test_helper_expected_to_fail"] == "PASSED", why
+    assert res.tests["tests/test_kv.py::test_a_types_own_fail_is_caught_by_design"] == "PASSED", why
 
 
 @pytest.mark.parametrize(("task", "bug", "new", "finding"), [
