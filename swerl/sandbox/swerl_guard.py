@@ -273,61 +273,56 @@ def _unisolate_spawns() -> tuple:
 
 
 _WITNESS = _LAUNCH_DIR + "swerl_witness.py"
-_BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call", "swerl.failed", "swerl.expects")
+_BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call", "swerl.escaped")
 
 
 def _body_watch(inner, emit, _getframe=sys._getframe):
-    """Which test bodies began to run. The rewriter starts every top-level function and method of a file it compiles
-    (test files and the modules beside them) with an announcement (`swerl.entered`), accepted only from the
-    witness's entry called by a frame of that very function (file and name); between the witness's `start` and
-    `end` of a passed test, a test whose name such a file defines must have announced itself, else something else
-    ran in its place (a library function claiming the test as its `__wrapped__`, an unchanged project function)."""
+    """Which test bodies began to run, and which ended by an exception. The rewriter starts every top-level function
+    and method of a file it compiles (test files and the modules beside them) with an announcement
+    (`swerl.entered`), accepted only from the witness's entry called by a frame of that very function (file and
+    name), and wraps its body so that an exception leaving it is announced too (`swerl.escaped`). Between the
+    witness's `start` and `end` of a passed test:
+    - a test whose name such a file defines must have announced itself, else something else ran in its place (a
+      library function claiming the test as its `__wrapped__`, an unchanged project function);
+    - its test function must not have ended by an exception that project code around it then swallowed (a
+      decorator the patch changed that catches the failure; a library wrapper's own control flow, hypothesis's
+      rejected examples, is not project code)."""
     marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
-    files, names = set(), set()  # the two sides of `marked`, looked up once per assert and per test
-    failed: list = []  # an assert of a compiled file failed during this test
-    expects: dict = {}  # compiled file -> its (first, last) lines that expect a failure (`pytest.raises`, `try`)
+    names: set = set()  # the function names of `marked`, looked up once per test
+    escaped: dict = {}  # test function name -> the project frame around it when an exception left it
 
-    def expected(f) -> bool:
-        """A frame between the failed assert and the test holds the failure for itself: the line it is at lies in a
-        `with pytest.raises(...)`/`assertRaises`/`try ... except AssertionError` body of a compiled file (a helper
-        that asserts, called where the test expects it to fail)."""
-        for _ in range(200):
-            if f is None:
-                return False
-            spans = expects.get(f.f_code.co_filename)
-            if spans is not None and any(a <= f.f_lineno <= b for a, b in spans):
-                return True
-            f = f.f_back
-        return False
+    def around(test) -> str:
+        f, n = test.f_back, 0
+        while f is not None and n < 100:
+            if inner.frame_kind(f) in ("changed", "project"):
+                return f"{f.f_code.co_filename}:{f.f_code.co_name}"
+            f, n = f.f_back, n + 1
+        return ""
 
     def handle(event: str, args: tuple) -> None:
         caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
         if caller is None or caller.f_code.co_filename != _WITNESS:
             return
+        test = caller.f_back
+        code = test.f_code if test is not None else None
+        own = bool(args) and code is not None and code.co_name == args[0] and (code.co_filename, args[0]) in marked
         if event == "swerl.marked" and args:
             marked.update((str(args[0]), str(a)) for a in args[1:])
-            files.add(str(args[0]))
             names.update(str(a) for a in args[1:])
-        elif event == "swerl.entered" and args:
-            test = caller.f_back
-            code = test.f_code if test is not None else None
-            if code is not None and code.co_name == args[0] and (code.co_filename, args[0]) in marked:
-                entered.add(args[0])
-        elif event == "swerl.expects" and len(args) > 2:
-            nums = [int(n) for n in args[1:] if type(n) is int]
-            expects[str(args[0])] = tuple((nums[i], nums[i + 1]) for i in range(0, len(nums) - 1, 2))
-        elif event == "swerl.failed":
-            test = caller.f_back
-            if test is not None and test.f_code.co_filename in files and not expected(test):
-                failed.append(test.f_code.co_name)
+        elif event == "swerl.entered" and own:
+            entered.add(args[0])
+        elif event == "swerl.escaped" and own:
+            where = around(test)
+            if where:
+                escaped.setdefault(args[0], where)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
             nodeid, name, phase = args
             if phase == "start":
                 entered.clear()
-                del failed[:]
-            elif failed:
-                emit("finding", f"{str(nodeid)[:500]}: passed, although an assert of its test file failed during it "
-                                f"(in {str(failed[0])[:200]}): something swallowed the failure")
+                escaped.clear()
+            elif name in escaped:
+                emit("finding", f"{str(nodeid)[:500]}: passed, although an exception left its test function "
+                                f"{str(name)[:200]} and {escaped[name][:300]} around it swallowed it")
             elif name in names and name not in entered:
                 emit("finding", f"{str(nodeid)[:500]}: passed, but its test function {str(name)[:200]} never began to "
                                 "run (something else ran in its place)")

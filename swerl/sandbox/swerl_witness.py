@@ -693,13 +693,85 @@ def entered(name, _audit=getattr(sys, "audit", None)) -> None:
         _audit("swerl.entered", name)
 
 
-def asserted(value, _audit=getattr(sys, "audit", None)):
-    """What a test file's `assert` concludes (its truth, read once): a failing one is announced to the guard's hook,
-    so a test that passes after it (a project `__exit__` that returns True, a decorator that catches) is a finding."""
-    ok = bool(value)
-    if not ok and _audit is not None:
-        _audit("swerl.failed", "assert")
-    return ok
+def escaped(name, _audit=getattr(sys, "audit", None)) -> None:
+    """An exception is leaving the test function `name` (its whole body is wrapped in this handler): the guard's hook
+    notes which frames sit around it, so a test that passes after one (a decorator the patch wrote that catches)
+    is a finding."""
+    if _audit is not None:
+        _audit("swerl.escaped", name)
+
+
+def held(cm, is_async: bool = False):
+    """A `with` item of a test file: the context manager, behind a proxy that sees what its exit does with an
+    exception the test's body raised (`_Held`). One without the protocol is left as it is, so the `with` fails as
+    Python makes it fail."""
+    t = type(cm)
+    has = (hasattr(t, "__aenter__") and hasattr(t, "__aexit__")) if is_async else (
+        hasattr(t, "__enter__") and hasattr(t, "__exit__"))
+    return _Held(cm, _swallowed) if has else cm
+
+
+def raising(exc):
+    """`raise X` in a test file: X (an instance, made here from a class) is remembered as raised on purpose."""
+    if isinstance(exc, type) and issubclass(exc, BaseException):
+        exc = exc()
+    if isinstance(exc, BaseException):
+        raised = _STATE.setdefault("raised", [])
+        del raised[:-200]
+        raised.append(exc)
+    return exc
+
+
+class _Held:
+    """`with held(cm) as x:` behaves as `with cm as x:` (the same lookups, on the type, in the same order). Where
+    cm's exit swallows an exception of the test's body (returns true), `judge` (`_swallowed`) decides whether the
+    test's failure was hidden."""
+
+    __slots__ = ("_cm", "_exit", "_judge")
+
+    def __init__(self, cm, judge) -> None:
+        self._cm, self._exit, self._judge = cm, None, judge
+
+    def __enter__(self):
+        t = type(self._cm)
+        self._exit = t.__exit__
+        return t.__enter__(self._cm)
+
+    def __exit__(self, kind, value, tb):
+        res = self._exit(self._cm, kind, value, tb)
+        if kind is not None and res:
+            self._judge(self._cm, self._exit, value)
+        return res
+
+    async def __aenter__(self):
+        t = type(self._cm)
+        self._exit = t.__aexit__
+        return await t.__aenter__(self._cm)
+
+    async def __aexit__(self, kind, value, tb):
+        res = await self._exit(self._cm, kind, value, tb)
+        if kind is not None and res:
+            self._judge(self._cm, self._exit, value)
+        return res
+
+
+def _swallowed(cm, exit_fn, value, _record=_record) -> None:
+    """An exit that swallowed what a test's body raised is a finding where it is code the patch changed (its
+    `__exit__`, its class, a generator context manager's function, a callback an `ExitStack` holds), unless the
+    test file raised it itself with a `raise` statement and it is no test failure (`with suppress_errors(): raise
+    OSError` tests the suppressor)."""
+    guard = _STATE.get("guard")
+    if guard is None:
+        raise AssertionError("swerl: the strict-assert state was changed")
+    failure = any(c.__name__ in ("AssertionError", "OutcomeException", "Failed") for c in type(value).__mro__)
+    if not failure and any(e is value for e in _STATE.get("raised", ())):
+        return
+    held = [exit_fn, type(cm), getattr(cm, "func", None)]
+    held += [c[-1] for c in list(getattr(cm, "_exit_callbacks", ()))[:50] if type(c) is tuple and c]
+    if any(h is not None and _patch_wrote(h, guard) for h in held):
+        what = type(value).__name__
+        _record(guard, f"{'an' if what[:1] in 'AEIOU' else 'a'} {what} raised in a test's `with` body was swallowed by "
+                       f"{type(cm).__qualname__}'s exit, code the patch changed")
 
 
 def truth(value, _record=_record):
@@ -1563,6 +1635,9 @@ def _truthed(e: ast.expr) -> ast.expr:
     return ast.copy_location(_call("truth", [e]), e)
 
 
+_VALUE_DUNDERS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
+                            "__len__", "__contains__", "__repr__", "__str__", "__format__", "__index__", "__int__",
+                            "__float__", "__complex__", "__instancecheck__", "__subclasscheck__"})
 _TEXT_PREDICATES = frozenset(n for n in dir(str) if n.startswith(("is", "startswith", "endswith")))
 
 
@@ -1572,76 +1647,35 @@ class _AssertCompares(ast.NodeTransformer):
     operand; what an assert takes the truth of `truth(x)`, `isinstance(x, T)` `kind(x, T)`, `x.startswith(k)`
     `said(x, "startswith", k)`."""
 
-    caught = 0  # inside a `try` of the test's own that catches a failure, or `with pytest.raises(...)`
-
-    def __init__(self, regions=None, case: bool = False) -> None:
-        self.regions = [] if regions is None else regions  # (first, last) lines where the file expects a failure
-        self.case = case  # a method of a unittest case: `self.fail(...)` is its failure
-
-    def _expecting(self, node, body: list) -> None:
-        if body:
-            self.regions.append((body[0].lineno, getattr(body[-1], "end_lineno", None) or getattr(node, "end_lineno",
-                                                                                                   body[-1].lineno)))
-
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _truthed(node.test)
-        node = self.generic_visit(node)
-        if _MARKS and not self.caught:  # a failed assert is announced: a test that still passes had it swallowed
-            node.test = ast.copy_location(_call("asserted", [node.test]), node.test)
-        return node
+        return self.generic_visit(node)
 
     def visit_If(self, node: ast.If) -> ast.If:
         if any(_fails(stmt) for stmt in node.body + node.orelse):
             node.test = _truthed(node.test)
         return self.generic_visit(node)
 
-    def visit_Try(self, node):
-        """A retry loop or an expected failure the test file writes itself (`except AssertionError:`) keeps its
-        asserts' failures to itself."""
-        broad = any(h.type is None or any(n in ast.unparse(h.type) for n in ("Exception", "AssertionError", "Error"))
-                    for h in node.handlers) if hasattr(ast, "unparse") else True
-        self.caught += broad
-        if broad:
-            self._expecting(node, node.body)
-        node.body = [self.visit(n) for n in node.body]
-        self.caught -= broad
-        node.handlers = [self.visit(h) for h in node.handlers]
-        node.orelse = [self.visit(n) for n in node.orelse]
-        node.finalbody = [self.visit(n) for n in node.finalbody]
+    def visit_Raise(self, node: ast.Raise) -> ast.Raise:
+        if _MARKS and node.exc is not None:
+            node.exc = ast.copy_location(_call("raising", [node.exc]), node.exc)
         return node
 
     def visit_With(self, node):
-        """`with pytest.raises(AssertionError):` / `self.assertRaises(...)`: an expected failure."""
-        expects = any(isinstance(i.context_expr, ast.Call) and "aises" in getattr(i.context_expr.func, "attr",
-                                                                                   getattr(i.context_expr.func, "id", ""))
-                      for i in node.items)
-        self.caught += expects
-        if expects:
-            self._expecting(node, node.body)
+        """Each item of a test file's `with` goes through `held`, which sees whether its exit swallows what the body
+        raises; the test's own expectations (`pytest.raises`, `assertRaises`, `suppress`, `warns`) stay as written."""
         node = self.generic_visit(node)
-        self.caught -= expects
+        if _MARKS:
+            for item in node.items:
+                e = item.context_expr
+                f = e.func if isinstance(e, ast.Call) else None
+                name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                if not name.endswith(("aises", "suppress", "warns", "subTest")):
+                    item.context_expr = ast.copy_location(
+                        _call("held", [e, ast.Constant(isinstance(node, ast.AsyncWith))]), e)
         return node
 
     visit_AsyncWith = visit_With
-
-    def visit_Expr(self, node: ast.Expr):
-        """`self.assertEqual(...)`, `m.assert_called_once_with(...)`, `assert_frame_equal(...)`, `pytest.fail(...)`, a
-        case's `self.fail(...)`: an assert called by the test file fails by raising; that is announced like a failed
-        `assert`, so a project `__exit__` that swallows it cannot turn the test into a pass. Not any `fail`: click's
-        `ParamType.fail`, which a test's custom type calls, raises what click catches by design."""
-        node = self.generic_visit(node)
-        call = node.value
-        f = call.func if isinstance(call, ast.Call) else None
-        name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-        owner = f.value.id if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) else ""
-        judged = name.startswith(("assert", "failUnless", "failIf")) or (name == "fail" and (
-            owner == "pytest" or (owner == "self" and self.case)))
-        if not (_MARKS and not self.caught and judged):
-            return node
-        announce = ast.Expr(_call("asserted", [ast.Constant(False)]))
-        handler = ast.ExceptHandler(type=ast.Name(id="BaseException", ctx=ast.Load()), name=None,
-                                    body=[announce, ast.Raise(exc=None, cause=None)])
-        return ast.copy_location(ast.Try(body=[node], handlers=[handler], orelse=[], finalbody=[]), node)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         f = node.func
@@ -1659,8 +1693,10 @@ class _AssertCompares(ast.NodeTransformer):
         return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        """A dunder method (of a class a test defines) keeps its own comparisons: see `_StrictCompare`."""
-        return node if node.name.startswith("__") and node.name.endswith("__") else self.generic_visit(node)
+        """A value-defining dunder method of a class a test defines (`__eq__`, `__hash__`, ...) keeps its own
+        comparisons: see `_StrictCompare`. Its `__call__`, `__enter__`, `__init__` are test code like any helper (a
+        checker object handed to the project as a callback asserts in its `__call__`)."""
+        return node if node.name in _VALUE_DUNDERS else self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
@@ -1717,39 +1753,35 @@ class _StrictCompare(ast.NodeTransformer):
 
     def __init__(self) -> None:
         self.marked: list = []  # the functions that announce that their body began (`entered`)
-        self.regions: list = []  # (first, last) lines of the file's `pytest.raises`/`assertRaises`/`try` bodies
-
-    case = False  # inside a class that looks like a unittest case
-
-    def visit_ClassDef(self, node: ast.ClassDef) -> ast.ClassDef:
-        outer = self.case
-        self.case = node.name.startswith("Test") or any(
-            (getattr(b, "attr", None) or getattr(b, "id", "")).endswith("TestCase") for b in node.bases)
-        node = self.generic_visit(node)
-        self.case = outer
-        return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        node = _AssertCompares(self.regions, self.case).visit(node)
+        """Also: the function announces that its body began (`entered`), and an exception leaving it (`escaped`)."""
+        node = _AssertCompares().visit(node)
         if _MARKS:
             doc = bool(node.body) and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value,
                                                                                        ast.Constant)
-            call = ast.Expr(_call("entered", [ast.copy_location(ast.Constant(node.name), node)]))
-            node.body.insert(1 if doc else 0, ast.copy_location(call, node))
+            name = ast.copy_location(ast.Constant(node.name), node)
+            call = ast.copy_location(ast.Expr(_call("entered", [name])), node)
+            handler = ast.ExceptHandler(type=ast.Name(id="BaseException", ctx=ast.Load()), name=None,
+                                        body=[ast.Expr(_call("escaped", [name])), ast.Raise(exc=None, cause=None)])
+            body = node.body[1:] if doc else node.body
+            node.body = [*node.body[:1 if doc else 0], call,
+                         ast.copy_location(ast.Try(body=body or [ast.Pass()], handlers=[handler], orelse=[],
+                                                   finalbody=[]), node)]
             self.marked.append(node.name)
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
-        return _AssertCompares(self.regions).visit(node)
+        return _AssertCompares().visit(node)
 
     def visit_If(self, node: ast.If) -> ast.If:
         """`if got != 5: pytest.fail(...)` / `raise AssertionError`: an assert in another spelling, judged as one.
         Only where a branch fails the test: other ifs in tests keep their own meaning."""
         self.generic_visit(node)
         if any(_fails(stmt) for stmt in node.body + node.orelse):
-            node.test = _AssertCompares(self.regions).visit(_truthed(node.test))
+            node.test = _AssertCompares().visit(_truthed(node.test))
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.Call:
@@ -1757,7 +1789,7 @@ class _StrictCompare(ast.NodeTransformer):
         judged = (*_TRUTH_ASSERTS, "assertIs", "assertIsNot", "assertEqual", "assertNotEqual")
         if isinstance(node.func, ast.Attribute) and node.func.attr in judged:
             # `assertTrue(a == b and c == d)`, `assertIs(a == b, True)`: every comparison handed to an assert
-            node.args[:2] = [_AssertCompares(self.regions).visit(a) if isinstance(a, (ast.Compare, ast.BoolOp, ast.UnaryOp)) else a
+            node.args[:2] = [_AssertCompares().visit(a) if isinstance(a, (ast.Compare, ast.BoolOp, ast.UnaryOp)) else a
                              for a in node.args[:2]]
         return node
 
@@ -1819,7 +1851,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "asserted", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
@@ -1829,7 +1861,7 @@ _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "a
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
-            "asserted")  # what a rewritten test calls
+            "escaped", "held", "raising")  # what a rewritten test calls
 
 
 def _frozen() -> dict:
@@ -2151,8 +2183,6 @@ def install_strict_asserts(guard):
         where = kwargs.get("module_path", args[1] if len(args) > 1 else None)
         if strict.marked and where is not None and hasattr(sys, "audit"):
             sys.audit("swerl.marked", str(where), *strict.marked)
-            if strict.regions:
-                sys.audit("swerl.expects", str(where), *(n for r in strict.regions for n in r))
         if _marks:
             ast.fix_missing_locations(mod)
             return original(mod, *args, **kwargs)
