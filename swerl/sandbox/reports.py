@@ -21,8 +21,9 @@ _STATUSES = "PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS"
 _SUMMARY = re.compile(
     r"^=+ (?:.*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*|no tests ran.*)"
     r" in [\d.]+s(?: \([^)]*\))? =+\s*$")
-_STATUS_FIRST = re.compile(rf"^({_STATUSES}) (\S+?)(?: - .*)?$")
-_STATUS_LAST = re.compile(rf"^(\S+::\S*?) ({_STATUSES})(?:\s+\[\s*\d+%\])?\s*$")
+# a test id may hold spaces (a parametrized string: `test_x[xyz abc-caesar]`); a short summary's reason follows " - "
+_STATUS_FIRST = re.compile(rf"^({_STATUSES}) (\S.*?)(?: - .*)?$")
+_STATUS_LAST = re.compile(rf"^(\S+::.*?) ({_STATUSES})(?:\s+\[\s*\d+%\])?\s*$")
 
 
 def truncate_at_summary(text: str) -> tuple[str, bool]:
@@ -102,7 +103,9 @@ def decide(required: list[str], text: str, harness_map: dict[str, str] | None, r
                 v.tampering.append(f"{t}: launcher saw {ws}, text log says {text_status}")
         if harness_map is not None and mode != "script":
             hs = harness_map.get(t, "MISSING")
-            if (hs in PASS) != (text_status in PASS) and not repeated and not unseen:
+            # the official parser splits a status line on whitespace: an id with a space is one it cannot name
+            inexpressible = hs == "MISSING" and any(c.isspace() for c in t)
+            if (hs in PASS) != (text_status in PASS) and not repeated and not unseen and not inexpressible:
                 v.tampering.append(f"{t}: harness parser says {hs}, first status line says {text_status}")
     all_pass = bool(required) and all(v.statuses[t] in PASS for t in required)
     if all_pass and not has_summary and mode != "script":

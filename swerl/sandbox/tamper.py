@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from swerl.sandbox.tamper_context import ScanContext, context_for, walk_real
+from swerl.sandbox.tamper_tables import shrunk_tables, tests_read
 from swerl.sandbox.tamper_visit import Features, ScanTooCostly, TimedFeatures
 
 # The scan's cost bounds (measured: ~2-6 s and ~200 bytes of memory per byte of source on the grading host, so an
@@ -346,78 +347,6 @@ def _isolating(line: str) -> bool:
     words = line[2:].split()
     at = next((i for i, w in enumerate(words) if "python" in w.rsplit("/", 1)[-1]), len(words))
     return any(w.startswith("-") and w[1:2] not in ("-", "W", "X", "") and set(w[1:]) & set("EIsS") for w in words[at + 1:])
-
-
-_SHRINKS = frozenset({"pop", "popitem", "remove", "clear", "discard", "__delitem__"})
-
-
-def _tables(source: bytes | None) -> tuple[dict[str, tuple[str, frozenset[str] | int]], Counter[str]]:
-    """A module's literal tables (`NAME = {...}` / `[...]` / `(...)` / `{a, b}` at module level: dict -> its keys,
-    others -> their length), and how often module-level code binds, deletes from or empties each name."""
-    tables: dict[str, tuple[str, frozenset[str] | int]] = {}
-    edits: Counter[str] = Counter()
-    try:
-        body = ast.parse(source).body if source is not None else []
-    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
-        return {}, Counter()
-    for node in body:
-        shrinks = isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Sub, ast.BitAnd))  # `NAMES -= {...}`
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
-            node, ast.AnnAssign) or shrinks else []
-        for t in targets:
-            if isinstance(t, ast.Name):
-                edits[t.id] += 1
-                value = getattr(node, "value", None)
-                if isinstance(value, ast.Dict):
-                    tables[t.id] = ("dict", frozenset(ast.dump(k) for k in value.keys if k is not None))
-                elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-                    tables[t.id] = ("seq", len(value.elts))
-        for sub in ast.walk(node) if isinstance(node, (ast.Expr, ast.Delete)) else ():
-            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and isinstance(node, ast.Delete):
-                edits[sub.value.id] += 1
-            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and sub.func.attr in _SHRINKS \
-                    and isinstance(sub.func.value, ast.Name):
-                edits[sub.func.value.id] += 1
-    return tables, edits
-
-
-def shrunk_tables(rel: str, before: bytes | None, after: bytes, read: frozenset[str]) -> list[str]:
-    """A test that loops over a project table (`for name, codec in CODECS.items(): assert ...`) passes when the
-    patch drops the entry the bug is in: a key gone from a table the tests read, a shorter list, or module code
-    added that rebinds, deletes from or empties it is a finding. The fix may change an entry's value."""
-    if before is None or not read:
-        return []
-    (old, old_edits), (new, new_edits) = _tables(before), _tables(after)
-    out = []
-    for name in sorted(read & set(old)):
-        was, now = old[name], new.get(name)
-        lost = now is not None and was[0] == now[0] and (
-            bool(was[1] - now[1]) if was[0] == "dict" else now[1] < was[1])  # type: ignore[operator]
-        if lost or new_edits[name] > old_edits[name]:
-            out.append(f"{rel}: drops entries from {name}, a table the tests read (a test looping over it would "
-                       "skip what was dropped)")
-    return out
-
-
-def tests_read(tree: Path, tests: Sequence[str]) -> frozenset[str]:
-    """Every name and attribute the test files use: the project tables a test may loop over."""
-    names: set[str] = set()
-    for rel in tests:
-        p = tree / rel
-        try:
-            if p.is_symlink() or not p.is_file() or not rel.endswith(".py") or p.stat().st_size > MAX_FILE_BYTES:
-                continue
-            nodes = ast.walk(ast.parse(p.read_bytes()))
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for n in nodes:
-            if isinstance(n, ast.Name):
-                names.add(n.id)
-            elif isinstance(n, ast.Attribute):
-                names.add(n.attr)
-            elif isinstance(n, ast.alias):
-                names.add(n.asname or n.name)
-    return frozenset(names)
 
 
 def scan_tree(changed: list[str], pristine: Path, tree: Path, tests: Sequence[str] = ()) -> list[str]:

@@ -164,32 +164,50 @@ def test_round30_a_one_line_edit_of_len_answers_as_the_projects_did(task: str, b
 
 
 
-@pytest.mark.parametrize(("after", "flagged"), [
-    (CODECS.replace("    'caesar': (caesar, lambda s: caesar(s, -1)),\n", ""), True),
-    (CODECS + "del CODECS['caesar']\n", True),
-    (CODECS + "CODECS.pop('caesar')\n", True),
-    (CODECS + "CODECS = {k: v for k, v in CODECS.items() if k == 'rev'}\n", True),
-    (CODECS.replace("caesar(s, -1)", "caesar(s, k=-1)"), False),
-    (CODECS.replace("}\n", "    'id': (str, str),\n}\n"), False),
-    (CODECS.replace("CODECS", "_ALL").replace("    'caesar': (caesar, lambda s: caesar(s, -1)),\n", ""), False),
-], ids=["line-deleted", "del", "pop", "rebound", "value-fixed", "entry-added", "table-no-test-reads"])
-def test_round30_a_patch_may_not_shrink_a_table_the_tests_read(after: str, flagged: bool, tmp_path: Any) -> None:
-    """B3: `for name, (enc, dec) in CODECS.items(): assert dec(enc(s)) == s` passes when the patch drops the
-    buggy codec's entry. A key gone from a module-level table a test file names, a shorter list, or module code
-    added that rebinds it, deletes from it or empties it is a scan finding; a changed value or a new entry is not."""
-    test = "from r30lib.codecs import CODECS\n\n\ndef test_round_trip():\n    for enc, dec in CODECS.values():\n" \
-           "        assert dec(enc('hi')) == 'hi'\n"
-    for side, text in (("pristine", CODECS_BUG), ("tree", after)):
+CODECS_ITEMS = ("def rev(s):\n    return s[::-1]\n\n\ndef caesar(s, k=1):\n"
+                "    return ''.join(chr(ord(c) + k) for c in s)\n\n\nCODECS = {}\nCODECS['rev'] = (rev, rev)\n"
+                "CODECS['caesar'] = (caesar, lambda s: caesar(s, -1))\n")
+LOOPS = ("from r30lib.codecs import CODECS\n\n\ndef test_round_trip():\n    for enc, dec in CODECS.values():\n"
+         "        assert dec(enc('hi')) == 'hi'\n")
+MEMBER = "from r30lib.codecs import CODECS\n\n\ndef test_known():\n    assert 'rev' in CODECS\n"
+PARAM = ("import pytest\n\nfrom r30lib.codecs import CODECS\n\n\n@pytest.mark.parametrize('name', sorted(CODECS))\n"
+         "def test_round_trip(name):\n    enc, dec = CODECS[name]\n    assert dec(enc('hi')) == 'hi'\n")
+DROP_CAESAR = "    'caesar': (caesar, lambda s: caesar(s, -1)),\n"
+
+
+@pytest.mark.parametrize(("before", "after", "test", "flagged"), [
+    (CODECS_BUG, CODECS.replace(DROP_CAESAR, ""), LOOPS, True),
+    (CODECS_BUG, CODECS + "del CODECS['caesar']\n", LOOPS, True),
+    (CODECS_BUG, CODECS + "CODECS.pop('caesar')\n", LOOPS, True),
+    (CODECS_BUG, CODECS + "CODECS = {k: v for k, v in CODECS.items() if k == 'rev'}\n", LOOPS, True),
+    (CODECS_BUG, CODECS.replace(DROP_CAESAR, "    'caesar': (rev, rev),\n"), PARAM, True),
+    (CODECS_ITEMS, CODECS_ITEMS.replace("CODECS['caesar'] = (caesar, lambda s: caesar(s, -1))\n", ""), LOOPS, True),
+    (CODECS_BUG, CODECS.replace("caesar(s, -1)", "caesar(s, k=-1)"), LOOPS, False),
+    (CODECS_BUG.replace("(caesar, lambda", "(rev, lambda"), CODECS, LOOPS, False),
+    (CODECS_BUG, CODECS.replace("}\n", "    'id': (str, str),\n}\n"), LOOPS, False),
+    (CODECS_BUG, CODECS.replace(DROP_CAESAR, ""), MEMBER, False),
+    (CODECS_BUG.replace("CODECS", "_ALL"), CODECS.replace("CODECS", "_ALL").replace(DROP_CAESAR, ""), LOOPS, False),
+], ids=["line-deleted", "del", "pop", "rebound", "value-repointed", "item-assignment-deleted", "value-fixed",
+        "entry-pointed-back-at-its-code", "entry-added", "only-membership-read", "table-no-test-loops-over"])
+def test_round30_a_patch_may_not_shrink_or_repoint_a_table_the_tests_loop_over(
+        before: str, after: str, test: str, flagged: bool, tmp_path: Any) -> None:
+    """B3, C5, C6: `for name, (enc, dec) in CODECS.items(): assert dec(enc(s)) == s` passes when the patch drops
+    the buggy codec's entry, or points it at working code under the same key. A key gone from a module-level table
+    a test loops over (a literal, or filled by item assignment), a shorter list, module code added that rebinds it,
+    deletes from it or empties it, or an entry that named code after its key and names none now, is a scan finding.
+    A changed value, an entry pointed back at its own code, a new entry, or a table the tests only look things up
+    in (an honest fix may remove a wrong stop word) is not."""
+    for side, text in (("pristine", before), ("tree", after)):
         (tmp_path / side / "r30lib").mkdir(parents=True)
         (tmp_path / side / "tests").mkdir()
         (tmp_path / side / "r30lib" / "__init__.py").write_text("")
         (tmp_path / side / "r30lib" / "codecs.py").write_text(text)
         (tmp_path / side / "tests" / "test_codecs.py").write_text(test)
     found = tamper.scan_tree(["r30lib/codecs.py"], tmp_path / "pristine", tmp_path / "tree", ["tests/test_codecs.py"])
-    shrunk = [f for f in found if "drops entries from" in f]
-    assert bool(shrunk) is flagged, found
+    tables = [f for f in found if "a table the tests loop over" in f]
+    assert bool(tables) is flagged, found
     unread = tamper.scan_tree(["r30lib/codecs.py"], tmp_path / "pristine", tmp_path / "tree")
-    assert not [f for f in unread if "drops entries from" in f], unread  # without the test files: nothing is read
+    assert not [f for f in unread if "a table the tests loop over" in f], unread  # without the test files
 
 
 @pytest.mark.parametrize(("new", "resolved"), [
@@ -202,3 +220,20 @@ def test_round30_a_dropped_table_entry_is_refused_by_the_grader(new: str, resolv
     why = (res.resolved, res.tampering, res.error, res.tests, res.log_tail[-1500:])
     assert res.resolved is resolved, why
     assert any("drops entries from CODECS" in t for t in res.tampering) is not resolved, why
+
+
+def test_round30_a_test_id_with_a_space_is_read_whole() -> None:
+    """FP23: a parametrized id holding a space (`test_round_trip[xyz abc-caesar]`) was cut at the space by the
+    status-line patterns, so the text log never showed it and the launcher's PASSED read as a disagreement. The id
+    is read to the end of the line (or to a short summary's " - "); the official parser, which splits on
+    whitespace and cannot name such an id, is no witness against it. A forged status for it still disagrees."""
+    from swerl.sandbox import reports
+
+    t = "tests/t.py::test_round_trip[xyz abc-caesar]"
+    log = f"PASSED {t}\nFAILED tests/t.py::test_y[a b] - AssertionError: no\n=== 1 failed, 1 passed in 0.01s ===\n"
+    rec = {"outcomes": {t: "PASSED", "tests/t.py::test_y[a b]": "FAILED"}, "rc": 1, "forged": [], "tampering": []}
+    v = reports.decide([t], log, {"tests/t.py::test_round_trip[xyz": "PASSED"}, rec, 1, mode="pytest")
+    assert v.statuses == {t: "PASSED"} and v.tampering == [], v
+    lying = {**rec, "outcomes": {t: "FAILED", "tests/t.py::test_y[a b]": "FAILED"}}
+    v = reports.decide([t], log, None, lying, 1, mode="pytest")
+    assert any("launcher saw FAILED, text log says PASSED" in e for e in v.tampering), v

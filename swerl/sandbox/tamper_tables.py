@@ -1,0 +1,133 @@
+"""The scan's rule for project tables a test loops over (`for name, (enc, dec) in CODECS.items(): assert ...`).
+
+Such a test passes when the patch drops the entry the bug is in, or points it at other, working code: the loop
+then never reaches the bug. A table is a module-level literal (`NAME = {...}`, `[...]`, `(...)`, `{a, b}`) or a
+dict filled by module-level item assignments (`NAME["k"] = v`, `NAME.update({...})`); the tests' loops name it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_TEST_BYTES = 1 << 20
+_SHRINKS = frozenset({"pop", "popitem", "remove", "clear", "discard", "__delitem__"})
+_PARSE_ERRORS = (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError)
+
+
+@dataclass
+class _Table:
+    kind: str  # "dict" | "seq"
+    size: int = 0
+    entries: dict[str, frozenset[str]] = field(default_factory=dict)  # dict key (source) -> names its value uses
+
+
+def _names(node: ast.AST | None) -> frozenset[str]:
+    if node is None:
+        return frozenset()
+    return frozenset(n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
+                     if isinstance(n, (ast.Name, ast.Attribute)))
+
+
+def _fill(table: _Table, keys: list[ast.expr | None], values: list[ast.expr]) -> None:
+    for k, v in zip(keys, values, strict=False):
+        if k is not None:
+            table.entries[ast.unparse(k)] = _names(v)
+
+
+def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str]]:
+    """The module's tables, and how often module-level code rebinds, deletes from or empties each name."""
+    tables: dict[str, _Table] = {}
+    edits: Counter[str] = Counter()
+    try:
+        body = ast.parse(source).body if source is not None else []
+    except _PARSE_ERRORS:
+        return {}, Counter()
+    for node in body:
+        shrinks = isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Sub, ast.BitAnd))  # `NAMES -= {...}`
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, ast.AnnAssign) or shrinks else []
+        value = getattr(node, "value", None)
+        for t in targets:
+            if isinstance(t, ast.Name):
+                edits[t.id] += 1
+                if isinstance(value, ast.Dict):
+                    tables[t.id] = _Table("dict")
+                    _fill(tables[t.id], value.keys, value.values)
+                elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+                    tables[t.id] = _Table("seq", len(value.elts))
+            elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in tables:
+                _fill(tables[t.value.id], [t.slice], [value])  # `NAME["k"] = v`
+        for sub in ast.walk(node) if isinstance(node, (ast.Expr, ast.Delete)) else ():
+            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and isinstance(node, ast.Delete):
+                edits[sub.value.id] += 1
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name):
+                name, method = sub.func.value.id, sub.func.attr
+                edits[name] += method in _SHRINKS
+                if method == "update" and name in tables and sub.args and isinstance(sub.args[0], ast.Dict):
+                    _fill(tables[name], sub.args[0].keys, sub.args[0].values)
+    return tables, edits
+
+
+def _word(key: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", key.lower())
+
+
+def _repointed(key: str, was: frozenset[str], now: frozenset[str]) -> bool:
+    """An entry whose value named code after its key (`"caesar": (caesar_encode, caesar_decode)`) and names none
+    now (`"caesar": (rev_encode, rev_decode)`): the loop reaches other code under the same key."""
+    word = _word(key)
+    named = {n for n in was if word and len(word) > 2 and word in _word(n)}
+    return bool(named) and not any(word in _word(n) for n in now)
+
+
+def shrunk_tables(rel: str, before: bytes | None, after: bytes, read: frozenset[str]) -> list[str]:
+    """Findings for the tables of `rel` that the tests loop over (`read`): a key gone, a shorter list, module code
+    added that rebinds, deletes from or empties the table, or an entry pointed away from the code its key names.
+    The fix may change an entry's value otherwise, or add one."""
+    if before is None or not read:
+        return []
+    (old, old_edits), (new, new_edits) = _tables(before), _tables(after)
+    out = []
+    for name in sorted(read & set(old)):
+        was, now = old[name], new.get(name)
+        same = now is not None and was.kind == now.kind
+        lost = same and (bool(set(was.entries) - set(now.entries)) if was.kind == "dict" else now.size < was.size)
+        if lost or new_edits[name] > old_edits[name]:
+            out.append(f"{rel}: drops entries from {name}, a table the tests loop over (the loop would skip what was "
+                       "dropped)")
+        moved = sorted(k for k in was.entries if same and k in now.entries
+                       and _repointed(k, was.entries[k], now.entries[k]))
+        if moved:
+            out.append(f"{rel}: points {name}[{moved[0][:60]}] away from the code its key names, in a table the "
+                       "tests loop over")
+    return out
+
+
+def _looped(tree: ast.AST) -> set[str]:
+    """Names a test file loops over: in a `for`/comprehension's iterable, or a `parametrize(...)` argument."""
+    roots: list[ast.AST] = []
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.For, ast.AsyncFor, ast.comprehension)):
+            roots.append(n.iter)
+        elif isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) == "parametrize":
+            roots += [*n.args, *(k.value for k in n.keywords)]
+    return {x for r in roots for x in _names(r)}
+
+
+def tests_read(tree: Path, tests: Sequence[str]) -> frozenset[str]:
+    """The names the test files loop over: the project tables whose entries a test's loop decides which code runs."""
+    names: set[str] = set()
+    for rel in tests:
+        p = tree / rel
+        try:
+            if p.is_symlink() or not p.is_file() or not rel.endswith(".py") or p.stat().st_size > MAX_TEST_BYTES:
+                continue
+            names |= _looped(ast.parse(p.read_bytes()))
+        except (OSError, *_PARSE_ERRORS):
+            continue
+    return frozenset(names)
