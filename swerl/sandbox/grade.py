@@ -341,6 +341,8 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
     command: str | None = plan.test_script
     if plan.swebench:
         setup, pre, command = launch_mod.split_eval_script(plan.test_script.splitlines())
+    else:
+        setup, command = launch_mod.split_setup(plan.test_script)
     launch = launch_mod.plan_launch(command, tree) if command else None
     if launch is None:
         if plan.swebench:

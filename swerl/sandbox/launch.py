@@ -102,6 +102,23 @@ def plan_launch(test_cmd: str, tree: Path) -> Launch | None:
     return Launch("script", tokens[1:], script=script, env=env)
 
 
+_STEP = re.compile(r"\s*(?:;|&&)\s*")
+_ACTIVATE = re.compile(r"^(source \S*/bin/activate|conda activate \S+)$")
+
+
+def split_setup(cmd: str) -> tuple[list[str], str]:
+    """(shell set-up steps, the test command) of a one-line profile command: every SWE-smith profile's is
+    `source /opt/miniconda3/bin/activate; conda activate testbed; pytest ...`, which as a whole is no plain pytest
+    command and would be graded from its text alone. Only leading steps that set up the shell (`source`, `conda
+    activate`, `cd`, `export`) are split off, and only where they hold no quotes; the environment activation is
+    dropped (`test_script` activates the environment itself where the image has one)."""
+    parts = _STEP.split(cmd.strip())
+    steps = [p for p in parts[:-1] if p]
+    if len(parts) < 2 or not parts[-1] or not all(_ENV_LINE.match(p) and not set(p) & set("'\"`$()|<>") for p in steps):
+        return [], cmd
+    return [p for p in steps if not _ACTIVATE.match(p)], parts[-1]
+
+
 def split_eval_script(script_lines: list[str]) -> tuple[list[str], list[str], str | None]:
     """(shell set-up lines, lines that run project code before the tests, the test command) of an official
     SWE-bench eval script whose git commands were removed."""

@@ -87,10 +87,24 @@ def fingerprint_changes(before: dict, after: dict) -> list:
         for attr in set(space) | set(space2):
             if space.get(attr, _ABSENT) is space2.get(attr, _ABSENT) or attr.startswith(("__", "_pytest_")):
                 continue
+            if (key, attr) in _LAZY and space.get(attr) is None and _made_by(space2.get(attr), obj):
+                continue
             if attr not in space and ":" not in key and f"{key}.{attr}" in sys.modules:
                 continue  # a submodule imported later
             out.append(f"{key}.{attr} was {'added' if attr not in space else 'changed'}")
     return out[:20]
+
+
+# module globals pytest fills the first time it needs them (`--doctest-modules` makes its doctest runner and
+# checker classes inside functions of `_pytest/doctest.py`), after the fingerprint was taken
+_LAZY = frozenset({("_pytest.doctest", "RUNNER_CLASS"), ("_pytest.doctest", "CHECKER_CLASS")})
+
+
+def _made_by(cls, mod) -> bool:
+    """`cls` is a class whose own functions were all compiled from `mod`'s file (not one the patch put there)."""
+    home = getattr(mod, "__file__", None)
+    fns = [v for v in vars(cls).values() if type(v) is type(_among)] if isinstance(cls, type) else []
+    return bool(home and fns) and all(f.__code__.co_filename == home for f in fns)
 
 
 def hook_impls(pm) -> dict:

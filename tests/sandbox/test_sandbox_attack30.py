@@ -237,3 +237,48 @@ def test_round30_a_test_id_with_a_space_is_read_whole() -> None:
     lying = {**rec, "outcomes": {t: "FAILED", "tests/t.py::test_y[a b]": "FAILED"}}
     v = reports.decide([t], log, None, lying, 1, mode="pytest")
     assert any("launcher saw FAILED, text log says PASSED" in e for e in v.tampering), v
+
+
+def test_round30_a_real_swesmith_profile_runs_under_the_launcher(r30: dict[str, SandboxTask], bwrap_sandbox: Any,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """P1: every SWE-smith profile's test command is `source /opt/miniconda3/bin/activate; conda activate testbed;
+    pytest ...`. As a whole that is no plain pytest command, so every real SWE-smith row was graded from its text log
+    alone: no guard, no witness, and an always-equal value paid. The leading shell set-up is split off and pytest
+    runs under the launcher. Here the row names a real registry profile (`mewwts__addict.75284f95`) on a local
+    branch of the synthetic repo."""
+    from swesmith.profiles import registry
+    from synthetic_repo import git
+
+    from swerl.sandbox.grade import harness_plan
+    from swerl.sandbox.tasks import task_from_row
+
+    base = r30["kv"]
+    iid = "mewwts__addict.75284f95.r30kv"
+    git(base.repo_dir, "branch", "-f", iid, base.instance_id)
+    task = task_from_row({"instance_id": iid, "repo": "mewwts__addict.75284f95", "patch": "",
+                          "FAIL_TO_PASS": ["tests/test_kv.py::test_default"], "PASS_TO_PASS": [],
+                          "problem_statement": "kv", "image_name": "r30/r30lib:latest"}, repo_dir=base.repo_dir)
+    assert registry.get("mewwts__addict.75284f95").test_cmd.startswith("source /opt/miniconda3/bin/activate; ")
+    assert harness_plan(task).test_script.startswith("source /opt/miniconda3/bin/activate; ")
+    liar = KV_BUG.replace("return self.d.get(k)", "return _Any()") + (
+        "\n\nclass _Any:\n    def __eq__(self, other):\n        return True\n")
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    paid = bwrap_sandbox.grade(task, unified_diff("r30lib/kv.py", KV_BUG, liar))
+    assert paid.report == "launcher" and not paid.resolved and any("compares equal to both" in t
+                                                                     for t in paid.tampering), paid
+    honest = bwrap_sandbox.grade(task, unified_diff("r30lib/kv.py", KV_BUG, KV))
+    assert honest.report == "launcher" and honest.resolved and honest.tampering == [], honest
+
+
+@pytest.mark.parametrize(("cmd", "setup", "command"), [
+    ("source /opt/miniconda3/bin/activate; conda activate testbed; pytest -q --tb=no", [], "pytest -q --tb=no"),
+    ("cd /testbed && export PYTHONHASHSEED=0; pytest tests", ["cd /testbed", "export PYTHONHASHSEED=0"], "pytest tests"),
+    ("pytest -q", [], "pytest -q"),
+    ("echo hi; pytest -q", [], "echo hi; pytest -q"),  # a step that is no set-up: the command stays whole
+    ("source /opt/miniconda3/bin/activate; pytest -k 'a;b'", [], "source /opt/miniconda3/bin/activate; pytest -k 'a;b'"),
+    ("export X=$(id -u); pytest", [], "export X=$(id -u); pytest"),
+])
+def test_round30_only_leading_shell_set_up_is_split_off(cmd: str, setup: list[str], command: str) -> None:
+    from swerl.sandbox.launch import split_setup
+
+    assert split_setup(cmd) == (setup, command)
