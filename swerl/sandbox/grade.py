@@ -232,7 +232,7 @@ def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: grad
         changes = gradetree.diff_trees(gradetree.snapshot(pristine.tip), gradetree.snapshot(tree))
         if defences:
             policy = gradetree.Policy.for_task(task)
-            policy.test_files |= protected
+            policy.test_files |= protected | set(filter(None, [runner_script(plan, pristine.tip)]))
             protected = set(policy.test_files)
             policy.shadow = policy.shadow | gradetree.installed_names(pristine.env_modules)
             changes, dropped = gradetree.enforce(changes, pristine.tip, tree, policy, headers)
@@ -336,14 +336,10 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
     """(shell set-up lines, project code to run before the tests, the launcher's plan or None for text-only)."""
     if not defences:
         return [], [], None
-    setup: list[str] = []
-    pre: list[str] = []
-    command: str | None = plan.test_script
-    if plan.swebench:
-        setup, pre, command = launch_mod.split_eval_script(plan.test_script.splitlines())
-    else:
-        setup, command = launch_mod.split_setup(plan.test_script)
-    launch = launch_mod.plan_launch(command, tree) if command else None
+    setup, pre, command = _test_command(plan)
+    # the mode comes from the pristine tree, and the script that runs the tests is the project's own (SymPy's
+    # `bin/test`): a patch that replaces it with a shell script printing PASSED lines cannot move grading to text
+    launch = launch_mod.plan_launch(command, pristine) if command else None
     if launch is None:
         if plan.swebench:
             return [], [], None
@@ -352,6 +348,23 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
         launch.args = [*launch.args, *launch_mod.install_trusted_config(pristine, tree, workdir, launch.args),
                        "-p", "no:cacheprovider"]
     return setup, pre, launch
+
+
+def _test_command(plan: HarnessPlan) -> tuple[list[str], list[str], str | None]:
+    """(shell set-up, project code run before the tests, the test command) of a harness plan."""
+    if plan.swebench:
+        return launch_mod.split_eval_script(plan.test_script.splitlines())
+    setup, command = launch_mod.split_setup(plan.test_script)
+    return setup, [], command
+
+
+def runner_script(plan: HarnessPlan, pristine: Path) -> str | None:
+    """The tree's script that runs the tests (SymPy's `bin/test`, Django's `tests/runtests.py`), which the tree
+    policy protects like a test file: a patch that swaps it for a shell script printing PASSED lines would move
+    grading to the text log."""
+    command = _test_command(plan)[2]
+    launch = launch_mod.plan_launch(command, pristine) if command else None
+    return launch.script if launch is not None and launch.mode == "script" else None
 
 
 def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, dict[str, Any]]:
@@ -369,14 +382,33 @@ def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, di
             old, new = (pristine / rel).read_bytes(), (tree / rel).read_bytes()
         except OSError:
             continue
-        if old.count(b"\n") + new.count(b"\n") > 50_000:
+        a, b = old.splitlines(), new.splitlines()
+        if len(a) + len(b) > 50_000:
             continue
-        ops = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines()).get_opcodes()
-        lines[rel] = [[j1 + 1, max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
+        lines[rel] = _written_lines(a, b)
         edited = _answering_functions(old, new)
         if edited:
             originals[rel] = edited
     return {"lines": lines, "originals": originals}
+
+
+def _written_lines(a: list[bytes], b: list[bytes], budget: int = 4_000_000) -> list[list[int]]:
+    """The patched side's changed line ranges. The lines both sides begin and end with are cut off first; a middle
+    too large to match line by line in bounded time (difflib is quadratic on crafted text) counts as written whole,
+    which only makes more of the file the patch's."""
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    mid_a, mid_b = a[head:len(a) - tail], b[head:len(b) - tail]
+    if not mid_a and not mid_b:
+        return []
+    if len(mid_a) * len(mid_b) > budget:
+        return [[head + 1, max(head + len(mid_b), head + 1)]]
+    ops = difflib.SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
+    return [[head + j1 + 1, head + max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
 
 
 _ANSWERS = ("__len__", "__bool__")

@@ -322,7 +322,7 @@ def patch_headers(patch: str) -> dict[str, int]:
     from swerl.sandbox.patch import _strip_prefix, _unquote, outside_hunks
 
     paths: dict[str, int] = {}
-    current: list[str] = []
+    current: dict[str, None] = {}  # this file diff's names, in order; a real one has at most four
     for line in outside_hunks(patch.splitlines()):
         p: str | None = None
         if line.startswith(("--- ", "+++ ")):
@@ -330,15 +330,15 @@ def patch_headers(patch: str) -> dict[str, int]:
         elif line.startswith(("rename from ", "rename to ", "copy from ", "copy to ")):
             p = _unquote(line.split(" ", 2)[2])
         elif line.startswith("diff --git "):
-            current = []
+            current = {}
             continue
         elif line.startswith("@@"):
             for c in current:
                 paths[c] = paths.get(c, 0) + 1
             continue
         if p:
-            if p not in current:
-                current.append(p)
+            if len(current) < 8:  # a hunk counts for these (linear in the patch however many names it piles up)
+                current.setdefault(p, None)
             paths.setdefault(p, 0)
     return paths
 

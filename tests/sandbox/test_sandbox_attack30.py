@@ -58,6 +58,7 @@ CODECS = ("def rev(s):\n    return s[::-1]\n\n\ndef caesar(s, k=1):\n    return 
 CODECS_BUG = CODECS.replace("caesar(s, -1)", "caesar(s, 1)")
 FILES = {
     "r30lib/__init__.py": "", "r30lib/codecs.py": CODECS, "r30lib/lenient.py": TESTING,
+    "run_tests.py": "import sys\n\nimport pytest\n\nsys.exit(pytest.main(sys.argv[1:]))\n",
     "tests/test_codecs.py": "from r30lib.codecs import CODECS\n\n\ndef test_round_trip():\n"
                             "    for enc, dec in CODECS.values():\n        assert dec(enc('hi')) == 'hi'\n", "r30lib/kv.py": KV, "r30lib/report.py": REPORT, "tests/__init__.py": "",
     "tests/test_kv.py": "import pytest\n\nfrom r30lib.kv import KV, quiet\nfrom r30lib.lenient import tolerant\n\n\n"
@@ -282,3 +283,40 @@ def test_round30_only_leading_shell_set_up_is_split_off(cmd: str, setup: list[st
     from swerl.sandbox.launch import split_setup
 
     assert split_setup(cmd) == (setup, command)
+
+
+def test_round30_the_script_that_runs_the_tests_is_the_projects(r30: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
+    """P3: a row whose test command runs a script of the tree (`python run_tests.py ...`, SymPy's `bin/test`). A
+    patch that swaps it for one printing PASSED lines for every test (here in Python; a `#!/bin/sh` one moved
+    grading to the text log) is dropped by the tree policy like a test file, and the project's own runner runs."""
+    from swerl.sandbox.tasks import task_from_row
+
+    base = r30["kv"]
+    task = task_from_row({**base.row, "instance_id": base.instance_id}, repo_dir=base.repo_dir,
+                         test_cmd="python run_tests.py -rA tests")
+    runner = "import sys\n\nimport pytest\n\nsys.exit(pytest.main(sys.argv[1:]))\n"
+    forged = "".join(f"print('PASSED {t}')\n" for t in task.FAIL_TO_PASS + task.PASS_TO_PASS)
+    res = bwrap_sandbox.grade(task, unified_diff("run_tests.py", runner, forged))
+    assert res.report == "script" and not res.resolved, res
+    assert [d.path for d in res.dropped] == ["run_tests.py"], res.dropped
+    assert res.tests["tests/test_kv.py::test_default"] == "FAILED", res.tests
+    honest = bwrap_sandbox.grade(task, unified_diff("r30lib/kv.py", KV_BUG, KV))
+    assert honest.report == "script" and honest.resolved and honest.tampering == [], (honest.tests, honest.log_tail[-3000:])
+
+
+def test_round30_host_work_on_a_patch_is_linear() -> None:
+    """H1, H2: the changed-line ranges the witness gets came from difflib over whole files (quadratic on crafted
+    text: 77 s of host CPU for a 0.95 MB patch), and the patch's header reader kept each file diff's names in a
+    list (100 s for 1.8 MB of header lines). The common head and tail are cut off first and a middle too large to
+    match line by line counts as written whole; the header reader keeps at most a few names per file diff."""
+    from swerl.sandbox.grade import _written_lines
+    from swerl.sandbox.gradetree import patch_headers
+
+    a = [f"line {i}".encode() for i in range(6000)]
+    b = [*a[:10], *(f"new {i}".encode() if i % 2 else a[i] for i in range(10, 5990)), *a[5990:]]
+    assert _written_lines(a, b) == [[12, 5990]]  # 5,979 x 5,979 lines: over the budget, all of the middle
+    assert _written_lines(a, [*a[:100], b"x", *a[101:]]) == [[101, 101]]
+    assert _written_lines(a, a) == []
+    many = "diff --git a/x b/x\n" + "".join(f"--- a/pkg/n{i}.py\n" for i in range(20000)) + "@@ -0,0 +0,0 @@\n" * 50
+    found = patch_headers(many)
+    assert len(found) == 20000 and sum(found.values()) == 8 * 50  # every name seen; hunks counted for 8 per diff
