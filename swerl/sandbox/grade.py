@@ -15,7 +15,6 @@ grading sandbox that cannot start as `"infra"`; `grade` never raises for either.
 
 from __future__ import annotations
 
-import ast
 import difflib
 import errno
 import functools
@@ -27,7 +26,6 @@ import re
 import shlex
 import shutil
 import sys
-import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -36,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from swerl.errors import DataError
 from swerl.log import get_logger
-from swerl.sandbox import gradetree, hostfs, owners, reports, tamper
+from swerl.sandbox import grade_answers, gradetree, hostfs, owners, reports, tamper
 from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
 from swerl.sandbox.launch import RUNNER_PATH, SPEC_PATH, Launch
@@ -386,7 +384,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, di
         if len(a) + len(b) > 50_000:
             continue
         lines[rel] = _written_lines(a, b)
-        edited = _answering_functions(old, new)
+        edited = grade_answers.answering_functions(old, new)
         if edited:
             originals[rel] = edited
     return {"lines": lines, "originals": originals}
@@ -409,48 +407,6 @@ def _written_lines(a: list[bytes], b: list[bytes], budget: int = 4_000_000) -> l
         return [[head + 1, max(head + len(mid_b), head + 1)]]
     ops = difflib.SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
     return [[head + j1 + 1, head + max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
-
-
-_ANSWERS = ("__len__", "__bool__")
-
-
-def _answering_functions(old: bytes, new: bytes) -> list[list[str]]:
-    """[qualname, the project's source] of each undecorated class-level `__len__`/`__bool__` that both sides define
-    and the patch changed, where the project's own reads an attribute its class's `__iter__` reads too (a count
-    meant to agree with the items; a table whose length counts rows while it yields columns is not asked)."""
-    sides = []
-    for data in (old, new):
-        try:
-            text = data.decode("utf-8")
-            sides.append((text, _methods(ast.parse(text).body, "")))
-        except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError):
-            return []
-    (text, before), (text_after, after) = sides
-    out = []
-    for q, node in before.items():
-        src = ast.get_source_segment(text, node, padded=True) or ""
-        it = before.get(q.rsplit(".", 1)[0] + ".__iter__")
-        if q.endswith(_ANSWERS) and q in after and src and ast.get_source_segment(text_after, after[q], padded=True) != src \
-                and it is not None and _self_reads(node) & _self_reads(it):
-            out.append([q, textwrap.dedent(src)])
-    return out
-
-
-def _methods(body: list[ast.stmt], prefix: str) -> dict[str, ast.FunctionDef]:
-    out: dict[str, ast.FunctionDef] = {}
-    for node in body:
-        if isinstance(node, ast.ClassDef):
-            out.update(_methods(node.body, f"{prefix}{node.name}."))
-        elif isinstance(node, ast.FunctionDef) and prefix and node.name in (*_ANSWERS, "__iter__") \
-                and not node.decorator_list:
-            out[prefix + node.name] = node
-    return out
-
-
-def _self_reads(fn: ast.FunctionDef) -> set[str]:
-    me = fn.args.args[0].arg if fn.args.args else "self"
-    return {n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
-            and n.value.id == me}
 
 
 def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path,

@@ -145,7 +145,7 @@ def _classify(workdir: str, changed: frozenset, protected: frozenset, filename: 
 
 
 def _own_functions(workdir: str, originals) -> tuple:
-    """((file, qualname), code) of each `__len__`/`__bool__` the patch edited, compiled from the project's source
+    """((file, qualname), code) of each method the witness asks as the project wrote it, compiled from its source
     the host sent, here, before the hook is on and before any project code runs: the witness asks what the
     project's own would answer."""
     out = []
@@ -453,10 +453,11 @@ class Guard:
                 at = b + 1
         return at > last
 
-    def original(self, filename: str, qualname: str):
-        """The project's own code of a `__len__`/`__bool__` the patch edited (see `_own_functions`), or None."""
-        key = (canonical(filename), qualname)
-        return next((code for k, code in self.originals if k == key), None)
+    def originals_of(self, filename: str, cls: str) -> dict:
+        """The project's own code of the methods of class `cls` the host sent (see `_own_functions`), by name."""
+        path = canonical(filename)
+        return {q.rsplit(".", 1)[1]: code for (f, q), code in self.originals
+                if f == path and q.rsplit(".", 1)[0] == cls}
 
     def kind(self, filename: str, _classify=_classify) -> str:
         k = self._kinds.get(filename)

@@ -874,34 +874,45 @@ def size(value, _record=_record):
         items, complete = _first_items(value, 10000) if type(was) is int else (None, False)
         if type(items) is list and complete and len(items) == was != n:
             _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {was} items, "
-                           f"as the project's own {t.__name__}.__len__ said before the patch edited it")
+                           f"as the project's own {t.__name__}.__len__ says")
     return n
 
 
 def _as_original(u, name: str, guard):
-    """What the project's own `name` (`__len__`, `__bool__`) of u's class answers for u, where the patch edited a
-    line of it rather than wrote it whole: a one-line fix keeps its meaning, and a one-line lie is told by its
-    answer differing from the project's where the project's agreed with u's items. None where unknown."""
+    """What u's class's `name` (`__len__`, `__bool__`) answers for u as the project wrote it, where the patch
+    edited it or a method it calls (the host sends the project's source of those: `grade_answers`). A one-line fix
+    keeps its meaning; a one-line lie is told by its answer differing from the project's where the project's
+    agreed with u's items. None where unknown: the project's methods go on a stand-in class (the class's other
+    methods as they are) and are asked about a copy of u's attributes."""
     for c in type.__dict__["__mro__"].__get__(type(u)):
-        fn = type.__dict__["__dict__"].__get__(c).get(name)
-        if fn is None:
+        if name not in type.__dict__["__dict__"].__get__(c):
             continue
-        if type(fn) is not type(_among) or not _patch_wrote(fn, guard) or _patch_wrote(fn, guard, True):
-            return None
-        own = _original_fn(fn, guard)
+        own = _original_class(c, guard)
         try:
-            return None if own is None else own(u)
+            if own is None or name not in own.__dict__:
+                return None
+            twin = object.__new__(own)
+            twin.__dict__.update(object.__getattribute__(u, "__dict__"))
+            return own.__dict__[name](twin)
         except Exception:
             return None
     return None
 
 
-def _original_fn(fn, guard):
-    """`fn` as the project wrote it: its original code (compiled by the guard before any project code ran) over the
-    module's own globals, if it needs no closure. Not one of the frozen comparison functions, like `_code_span`:
-    the `__code__` and `__globals__` reads here are the witness's own."""
-    code = guard.original(fn.__code__.co_filename, fn.__qualname__)
-    return None if code is None or code.co_freevars else type(_among)(code, fn.__globals__)
+def _original_class(c: type, guard):
+    """A stand-in for class c holding the project's own code of the methods the host sent, compiled by the guard
+    before any project code ran, over the module's globals. Not one of the frozen comparison functions, like
+    `_code_span`: the `__code__` and `__globals__` reads here are the witness's own."""
+    if not guard.originals:
+        return None
+    fns = [v for v in type.__dict__["__dict__"].__get__(c).values() if type(v) is type(_among)]
+    codes = guard.originals_of(fns[0].__code__.co_filename, c.__qualname__) if fns else {}
+    if not codes or any(code.co_freevars for code in codes.values()):
+        return None
+    space = {k: v for k, v in type.__dict__["__dict__"].__get__(c).items()
+             if type(v) in (type(_among), staticmethod, classmethod, property)}
+    space.update({k: type(_among)(code, fns[0].__globals__, k) for k, code in codes.items()})
+    return type(c.__name__, (), space)
 
 
 def said(obj, name, *args, _record=_record):

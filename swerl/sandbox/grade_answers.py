@@ -1,0 +1,101 @@
+"""Which `__len__`/`__bool__` answers the witness compares with the project's own (host side of `grade`).
+
+A one-line lie in a `__len__` (`return sum(1 for _, n in self.items if n > LIMIT)`), or in a helper it calls, or
+over a count its class caches, makes `len(report) == 0` pass while the report yields a problem. The witness tells
+it from a fix by asking the project's own methods the same question (`swerl_witness._as_original`). It asks only
+where the class's length or truth is meant to agree with its items: the project's `__len__` (through the methods
+it calls and the attributes those were computed from) reads what `__iter__` reads. A table whose length counts
+rows while it yields columns, or a response whose truth is its status while it yields its body, is not asked.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from dataclasses import dataclass, field
+
+ANSWERS = ("__len__", "__bool__")
+
+
+@dataclass
+class _Class:
+    methods: dict[str, ast.FunctionDef] = field(default_factory=dict)  # undecorated plain methods by name
+    sources: dict[str, str] = field(default_factory=dict)
+    deps: dict[str, set[str]] = field(default_factory=dict)  # self attribute -> the self attributes it was made of
+
+
+def _self_attrs(fn: ast.FunctionDef, node: ast.AST) -> set[str]:
+    me = fn.args.args[0].arg if fn.args.args else "self"
+    return {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+            and n.value.id == me}
+
+
+def _classes(text: str) -> dict[str, _Class]:
+    out: dict[str, _Class] = {}
+    todo: list[tuple[str, list[ast.stmt]]] = [("", ast.parse(text).body)]
+    while todo:
+        prefix, body = todo.pop()
+        for node in body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            cls = out.setdefault(prefix + node.name, _Class())
+            todo.append((f"{prefix}{node.name}.", node.body))
+            for fn in node.body:
+                if isinstance(fn, ast.FunctionDef) and not fn.decorator_list:
+                    cls.methods[fn.name] = fn
+                    cls.sources[fn.name] = ast.get_source_segment(text, fn, padded=True) or ""
+                    for a in ast.walk(fn):
+                        if isinstance(a, ast.Assign):
+                            made = _self_attrs(fn, a.value)
+                            for t in a.targets:
+                                for name in _self_attrs(fn, t):
+                                    cls.deps.setdefault(name, set()).update(made)
+    return out
+
+
+def _reach(cls: _Class, name: str) -> set[str]:
+    """`name` and the methods of the class it calls on self, transitively."""
+    seen, todo = set(), [name]
+    while todo:
+        m = todo.pop()
+        if m in seen or m not in cls.methods:
+            continue
+        seen.add(m)
+        todo += list(_self_attrs(cls.methods[m], cls.methods[m]) & set(cls.methods))
+    return seen
+
+
+def _state(cls: _Class, methods: set[str]) -> set[str]:
+    """The attributes `methods` read, with what each was computed from in the class's assignments."""
+    found = {a for m in methods for a in _self_attrs(cls.methods[m], cls.methods[m])} - set(cls.methods)
+    todo = list(found)
+    while todo:
+        for d in cls.deps.get(todo.pop(), ()):
+            if d not in found and d not in cls.methods:
+                found.add(d)
+                todo.append(d)
+    return found
+
+
+def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
+    """[qualname, the project's source] of every method the witness needs to ask a class's `__len__`/`__bool__` as
+    the project wrote it: where the patch edited that method or one it calls, and both the project's and the
+    patched one read what `__iter__` reads (or the patched one reads no state at all: `return 0`)."""
+    try:
+        before, after = _classes(old.decode("utf-8")), _classes(new.decode("utf-8"))
+    except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    out: dict[str, str] = {}
+    for q, cls in before.items():
+        now = after.get(q)
+        if now is None or "__iter__" not in cls.methods or "__iter__" not in now.methods:
+            continue
+        for name in ANSWERS:
+            reach = _reach(cls, name)
+            if not reach or all(cls.sources[m] == now.sources.get(m) for m in reach):
+                continue
+            said = _state(now, _reach(now, name))
+            if _state(cls, reach) & _state(cls, _reach(cls, "__iter__")) and (
+                    not said or said & _state(now, _reach(now, "__iter__"))):
+                out.update({f"{q}.{m}": textwrap.dedent(cls.sources[m]) for m in sorted(reach)})
+    return [[q, src] for q, src in out.items()]
