@@ -236,6 +236,7 @@ def _build_tree(task: SandboxTask, patch: str, plan: HarnessPlan, pristine: grad
             changes, dropped = gradetree.enforce(changes, pristine.tip, tree, policy, headers)
             tampering = tamper.scan_tree([c.path for c in changes if c.after is not None], pristine.tip, tree,
                                          sorted(protected))
+            tampering += tamper.doctests_changed(pristine.tip, tree, [*task.FAIL_TO_PASS, *task.PASS_TO_PASS])
         for rel in pristine.hidden:
             gradetree.restore(rel, pristine.base, tree)
     except Exception as exc:

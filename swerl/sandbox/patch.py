@@ -34,8 +34,24 @@ _PYPROJECT_PYTEST = re.compile(
 
 
 def test_files_of(test_ids: Iterable[str]) -> set[str]:
-    """`tests/test_x.py::test_a` -> `tests/test_x.py` (the files FAIL_TO_PASS/PASS_TO_PASS live in)."""
-    return {t.split("::", 1)[0] for t in test_ids if "::" in t or t.endswith(".py")}
+    """`tests/test_x.py::test_a` -> `tests/test_x.py` (the files FAIL_TO_PASS/PASS_TO_PASS live in). A doctest of
+    a project module (`pkg/units.py::pkg.units.to_meters`) names no test file: the module is the code to fix, and
+    its docstring is guarded on its own (`tamper.doctests_changed`)."""
+    return {t.split("::", 1)[0] for t in test_ids if ("::" in t or t.endswith(".py")) and doctest_of(t) is None}
+
+
+def doctest_of(test_id: str) -> tuple[str, str] | None:
+    """(module file, qualified name in it; "" for the module's own docstring) of a pytest doctest id of a `.py`
+    module (`--doctest-modules`: `src/pkg/units.py::pkg.units.to_meters`), else None."""
+    path, _, name = test_id.partition("::")
+    if not path.endswith(".py") or not name or "::" in name or "[" in name:
+        return None
+    parts = PurePosixPath(path[:-3]).parts
+    for i in range(len(parts)):  # `src/pkg/units.py` is module `pkg.units`
+        module = ".".join(p for p in parts[i:] if p != "__init__")
+        if module and (name == module or name.startswith(module + ".")):
+            return path, name[len(module) + 1:]
+    return None
 
 
 BYTECODE = "compiled bytecode (could run instead of the source)"

@@ -386,5 +386,44 @@ def scan_tree(changed: list[str], pristine: Path, tree: Path, tests: Sequence[st
     return reasons
 
 
-__all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for", "features",
-           "scan_file", "scan_tree", "shrunk_tables", "tests_read", "walk_real"]
+def _docstrings(source: bytes | None) -> dict[str, str | None]:
+    """Qualified name ("" for the module) -> docstring, for the module, its classes and functions."""
+    try:
+        tree = ast.parse(source) if source is not None else None
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+        return {}
+    out: dict[str, str | None] = {}
+    todo: list[tuple[str, ast.AST]] = [("", tree)] if tree is not None else []
+    while todo:
+        name, node = todo.pop()
+        out[name] = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
+        for child in getattr(node, "body", []):
+            if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                todo.append((f"{name}.{child.name}" if name else child.name, child))
+    return out
+
+
+def doctests_changed(pristine: Path, tree: Path, test_ids: Sequence[str]) -> list[str]:
+    """A doctest the task runs lives in a project module, which the fix may change: its docstring may not (the
+    expected output is the test). A doctest whose target is gone or renamed counts as changed."""
+    from swerl.sandbox.patch import doctest_of
+
+    out = []
+    for t in test_ids:
+        found = doctest_of(t)
+        if found is None:
+            continue
+        path, name = found
+        try:
+            before = (pristine / path).read_bytes() if (pristine / path).is_file() else None
+            after = (tree / path).read_bytes() if (tree / path).is_file() and not (tree / path).is_symlink() else None
+        except OSError:
+            before = after = None
+        old, new = _docstrings(before).get(name), _docstrings(after).get(name, "\0gone")
+        if before is not None and old != new:
+            out.append(f"{path}: changes the docstring of {name or 'the module'}, the doctest {t}")
+    return out
+
+
+__all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for", "doctests_changed",
+           "features", "scan_file", "scan_tree", "shrunk_tables", "tests_read", "walk_real"]

@@ -80,7 +80,10 @@ FILES = {
     "r30lib/__init__.py": "", "r30lib/codecs.py": CODECS, "r30lib/lenient.py": TESTING, "r30lib/counted.py": CALLS,
     "tests/test_counted.py": "from r30lib.counted import problems\n\n\ndef test_counted_clean():\n"
                              "    assert len(problems('x' * 20)) == 0\n",
-    "run_tests.py": "import sys\n\nimport pytest\n\nsys.exit(pytest.main(sys.argv[1:]))\n",
+    "run_tests.py": "import sys\n\nimport pytest\n\nif __name__ == '__main__':\n    sys.exit(pytest.main(sys.argv[1:]))\n",
+    # FP19: pytest fills `_pytest.doctest.RUNNER_CLASS` the first time it collects with --doctest-modules, after the
+    # witness's fingerprint; every grade here (each honest control) would be refused if that were a runner change
+    "pytest.ini": "[pytest]\naddopts = --doctest-modules\n",
     "tests/test_codecs.py": "from r30lib.codecs import CODECS\n\n\ndef test_round_trip():\n"
                             "    for enc, dec in CODECS.values():\n        assert dec(enc('hi')) == 'hi'\n", "r30lib/kv.py": KV, "r30lib/report.py": REPORT, "tests/__init__.py": "",
     "tests/test_kv.py": "import pytest\n\nfrom r30lib.kv import KV, quiet\nfrom r30lib.lenient import tolerant\n\n\n"
@@ -331,7 +334,7 @@ def test_round30_the_script_that_runs_the_tests_is_the_projects(r30: dict[str, S
     base = r30["kv"]
     task = task_from_row({**base.row, "instance_id": base.instance_id}, repo_dir=base.repo_dir,
                          test_cmd="python run_tests.py -rA tests")
-    runner = "import sys\n\nimport pytest\n\nsys.exit(pytest.main(sys.argv[1:]))\n"
+    runner = "import sys\n\nimport pytest\n\nif __name__ == '__main__':\n    sys.exit(pytest.main(sys.argv[1:]))\n"
     forged = "".join(f"print('PASSED {t}')\n" for t in task.FAIL_TO_PASS + task.PASS_TO_PASS)
     res = bwrap_sandbox.grade(task, unified_diff("run_tests.py", runner, forged))
     assert res.report == "script" and not res.resolved, res
@@ -357,3 +360,35 @@ def test_round30_host_work_on_a_patch_is_linear() -> None:
     many = "diff --git a/x b/x\n" + "".join(f"--- a/pkg/n{i}.py\n" for i in range(20000)) + "@@ -0,0 +0,0 @@\n" * 50
     found = patch_headers(many)
     assert len(found) == 20000 and sum(found.values()) == 8 * 50  # every name seen; hunks counted for 8 per diff
+
+
+@pytest.mark.parametrize(("test_id", "found"), [
+    ("pkg/units.py::pkg.units.to_meters", ("pkg/units.py", "to_meters")),
+    ("src/pkg/units.py::pkg.units.Meter.parse", ("src/pkg/units.py", "Meter.parse")),
+    ("pkg/__init__.py::pkg", ("pkg/__init__.py", "")),
+    ("tests/test_units.py::test_km", None),
+    ("tests/test_units.py::TestKm::test_one", None),
+    ("docs/usage.rst::usage.rst", None),
+    ("pkg/units.py::pkg.units.to_meters[1]", None),
+])
+def test_round30_a_doctest_id_names_its_module_and_target(test_id: str, found: tuple[str, str] | None) -> None:
+    from swerl.sandbox.patch import doctest_of, test_files_of
+
+    assert doctest_of(test_id) == found
+    assert test_files_of([test_id]) == (set() if found else {test_id.split("::")[0]})
+
+
+def test_round30_a_doctests_module_is_code_to_fix_but_its_docstring_is_the_test(tmp_path: Any) -> None:
+    """FP20: a FAIL_TO_PASS doctest id (`pkg/units.py::pkg.units.to_meters`) made the project module a protected
+    test file, so the fix in it was dropped. The module is code to fix; what may not change is the docstring the
+    doctest runs (its expected output is the test)."""
+    src = ('def to_meters(x, unit):\n    """Meters.\n\n    >>> to_meters(2, "km")\n    2000\n    """\n'
+           '    return x * {"km": 100, "cm": 0.01}[unit]\n')
+    ids = ["tests/test_units.py::test_km", "pkg/units.py::pkg.units.to_meters"]
+    for side, text in (("pristine", src), ("fixed", src.replace("100,", "1000,")),
+                       ("forged", src.replace("    2000\n", "    200\n"))):
+        (tmp_path / side / "pkg").mkdir(parents=True)
+        (tmp_path / side / "pkg" / "units.py").write_text(text)
+    assert tamper.doctests_changed(tmp_path / "pristine", tmp_path / "fixed", ids) == []
+    assert tamper.doctests_changed(tmp_path / "pristine", tmp_path / "forged", ids) == [
+        "pkg/units.py: changes the docstring of to_meters, the doctest pkg/units.py::pkg.units.to_meters"]
