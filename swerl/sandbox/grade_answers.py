@@ -4,8 +4,11 @@ A one-line lie in a `__len__` (`return sum(1 for _, n in self.items if n > LIMIT
 over a count its class caches, makes `len(report) == 0` pass while the report yields a problem. The witness tells
 it from a fix by asking the project's own methods the same question (`swerl_witness._as_original`). It asks only
 where the class's length or truth is meant to agree with its items: the project's `__len__` (through the methods
-it calls and the attributes those were computed from) reads what `__iter__` reads. A table whose length counts
-rows while it yields columns, or a response whose truth is its status while it yields its body, is not asked.
+it calls and the attributes and constructor arguments those were computed from) reads what `__iter__` reads. A
+table whose length counts rows while it yields columns is not asked. Decided on the project's class alone: a fix
+that changes what a class's truth means (a response whose buggy truth was "has a body" and whose fixed truth is
+"status < 400") is refused where the buggy answer agreed with the items; letting the patched code decide whether
+it is asked would let a lie choose to read other state.
 """
 
 from __future__ import annotations
@@ -44,13 +47,21 @@ def _classes(text: str) -> dict[str, _Class]:
                 if isinstance(fn, ast.FunctionDef) and not fn.decorator_list:
                     cls.methods[fn.name] = fn
                     cls.sources[fn.name] = ast.get_source_segment(text, fn, padded=True) or ""
-                    for a in ast.walk(fn):
-                        if isinstance(a, ast.Assign):
-                            made = _self_attrs(fn, a.value)
-                            for t in a.targets:
-                                for name in _self_attrs(fn, t):
-                                    cls.deps.setdefault(name, set()).update(made)
+                    _assignments(cls, fn)
     return out
+
+
+def _assignments(cls: _Class, fn: ast.FunctionDef) -> None:
+    """What each `self.X = ...` of `fn` was made of: self attributes, and `fn`'s own parameters as `arg:NAME` (a
+    count cached from the constructor's `items` belongs with the `self.items` made of the same argument)."""
+    params = {a.arg for a in [*fn.args.args[1:], *fn.args.kwonlyargs]}
+    for a in ast.walk(fn):
+        if isinstance(a, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and a.value is not None:
+            made = _self_attrs(fn, a.value) | {f"arg:{n.id}" for n in ast.walk(a.value)
+                                               if isinstance(n, ast.Name) and n.id in params}
+            for t in a.targets if isinstance(a, ast.Assign) else [a.target]:
+                for name in _self_attrs(fn, t):
+                    cls.deps.setdefault(name, set()).update(made)
 
 
 def _reach(cls: _Class, name: str) -> set[str]:
@@ -79,8 +90,8 @@ def _state(cls: _Class, methods: set[str]) -> set[str]:
 
 def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
     """[qualname, the project's source] of every method the witness needs to ask a class's `__len__`/`__bool__` as
-    the project wrote it: where the patch edited that method or one it calls, and both the project's and the
-    patched one read what `__iter__` reads (or the patched one reads no state at all: `return 0`)."""
+    the project wrote it: where the patch edited that method or one it calls, and the project's reads what
+    `__iter__` reads. Decided on the project's class alone: what the patched one reads is the patch's choice."""
     try:
         before, after = _classes(old.decode("utf-8")), _classes(new.decode("utf-8"))
     except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
@@ -94,8 +105,6 @@ def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
             reach = _reach(cls, name)
             if not reach or all(cls.sources[m] == now.sources.get(m) for m in reach):
                 continue
-            said = _state(now, _reach(now, name))
-            if _state(cls, reach) & _state(cls, _reach(cls, "__iter__")) and (
-                    not said or said & _state(now, _reach(now, "__iter__"))):
+            if _state(cls, reach) & _state(cls, _reach(cls, "__iter__")):
                 out.update({f"{q}.{m}": textwrap.dedent(cls.sources[m]) for m in sorted(reach)})
     return [[q, src] for q, src in out.items()]

@@ -291,10 +291,13 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     names: set = set()  # the function names of `marked`, looked up once per test
     escaped: dict = {}  # test function name -> the project frame around it when an exception left it
 
-    def around(test) -> str:
+    def around(test, failure: bool) -> str:
+        """The first frame around the test function that may have caught what left it: code the patch changed,
+        or, for a test failure, any project code (an unchanged project decorator may catch its own control flow,
+        a rejected example; never a failed assert)."""
         f, n = test.f_back, 0
         while f is not None and n < 100:
-            if inner.frame_kind(f) in ("changed", "project"):
+            if inner.frame_kind(f) in (("changed", "project") if failure else ("changed",)):
                 return f"{f.f_code.co_filename}:{f.f_code.co_name}"
             f, n = f.f_back, n + 1
         return ""
@@ -312,7 +315,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
         elif event == "swerl.entered" and own:
             entered.add(args[0])
         elif event == "swerl.escaped" and own:
-            where = around(test)
+            where = around(test, len(args) < 2 or args[1] is not False)
             if where:
                 escaped.setdefault(args[0], where)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):

@@ -707,12 +707,18 @@ def entered(name, _audit=getattr(sys, "audit", None)) -> None:
         _audit("swerl.entered", name)
 
 
-def escaped(name, _audit=getattr(sys, "audit", None)) -> None:
+def escaped(name, exc=None, _audit=getattr(sys, "audit", None)) -> None:
     """An exception is leaving the test function `name` (its whole body is wrapped in this handler): the guard's hook
     notes which frames sit around it, so a test that passes after one (a decorator the patch wrote that catches)
-    is a finding."""
+    is a finding; whether it is a test failure decides whether an unchanged project wrapper may catch it (a
+    hypothesis-like decorator skipping a rejected example may; none may hide a failed assert)."""
     if _audit is not None:
-        _audit("swerl.escaped", name)
+        _audit("swerl.escaped", name, _is_failure(exc))
+
+
+def _is_failure(exc) -> bool:
+    """A test failure: an `AssertionError` (unittest's `failureException` too) or pytest's `fail()`/outcome."""
+    return any(c.__name__ in ("AssertionError", "OutcomeException", "Failed") for c in type(exc).__mro__)
 
 
 def held(cm, is_async: bool = False):
@@ -770,22 +776,43 @@ class _Held:
 
 
 def _swallowed(cm, exit_fn, value, _record=_record) -> None:
-    """An exit that swallowed what a test's body raised is a finding where it is code the patch changed (its
-    `__exit__`, its class, a generator context manager's function, a callback an `ExitStack` holds), unless the
-    test file raised it itself with a `raise` statement and it is no test failure (`with suppress_errors(): raise
-    OSError` tests the suppressor)."""
+    """An exit that swallowed what a test's body raised. A test failure (a failed assert) no project context manager
+    may hide. Another exception is a finding where the exit is code the patch changed (its `__exit__` or a function
+    it calls, a generator context manager's function, a callback an `ExitStack` holds), unless the test file raised
+    it itself with a `raise` statement (`with suppress_errors(): raise OSError` tests the suppressor) or it is the
+    context manager's module's own exception type (a cancel scope swallowing its `Cancelled`)."""
     guard = _STATE.get("guard")
     if guard is None:
         raise AssertionError("swerl: the strict-assert state was changed")
-    failure = any(c.__name__ in ("AssertionError", "OutcomeException", "Failed") for c in type(value).__mro__)
-    if not failure and any(e is value for e in _STATE.get("raised", ())):
+    if _home(type(cm), guard) == "test":  # the test file's own context manager: its design
         return
-    held = [exit_fn, type(cm), getattr(cm, "func", None)]
-    held += [c[-1] for c in list(getattr(cm, "_exit_callbacks", ()))[:50] if type(c) is tuple and c]
-    if any(h is not None and _patch_wrote(h, guard) for h in held):
-        what = type(value).__name__
-        _record(guard, f"{'an' if what[:1] in 'AEIOU' else 'a'} {what} raised in a test's `with` body was swallowed by "
-                       f"{type(cm).__qualname__}'s exit, code the patch changed")
+    if not _is_failure(value):
+        mine = type.__dict__["__module__"].__get__(type(value)) == type.__dict__["__module__"].__get__(type(cm))
+        if mine or any(e is value for e in _STATE.get("raised", ())):
+            return  # a scope swallowing its own exception type (a cancel scope), or what the test raised on purpose
+        held = [exit_fn, getattr(cm, "func", None), *_exit_reach(exit_fn)]
+        held += [c[-1] for c in list(getattr(cm, "_exit_callbacks", ()))[:50] if type(c) is tuple and c]
+        if not any(h is not None and _patch_wrote(h, guard) for h in held):
+            return
+    what = type(value).__name__
+    _record(guard, f"{'an' if what[:1] in 'AEIOU' else 'a'} {what} raised in a test's `with` body was swallowed by "
+                   f"{type(cm).__qualname__}'s exit" + ("" if _is_failure(value) else ", code the patch changed"))
+
+
+def _exit_reach(exit_fn) -> list:
+    """The functions an exit names (`policy.swallows(exc)`, a module function): where it hands the decision to
+    code the patch changed, that code swallowed. Not one of the frozen comparison functions, like `_code_span`."""
+    code, space = getattr(exit_fn, "__code__", None), getattr(exit_fn, "__globals__", None)
+    if code is None or type(space) is not dict:
+        return []
+    out = []
+    for name in code.co_names[:100]:
+        v = space.get(name)
+        if type(v) is type(sys):  # a module: the attributes the exit reads of it
+            out += [getattr(v, n, None) for n in code.co_names[:100]]
+        elif v is not None:
+            out.append(v)
+    return [v for v in out if type(v) is type(_among)]
 
 
 def truth(value, _record=_record):
@@ -1787,8 +1814,10 @@ class _StrictCompare(ast.NodeTransformer):
                                                                                        ast.Constant)
             name = ast.copy_location(ast.Constant(node.name), node)
             call = ast.copy_location(ast.Expr(_call("entered", [name])), node)
-            handler = ast.ExceptHandler(type=ast.Name(id="BaseException", ctx=ast.Load()), name=None,
-                                        body=[ast.Expr(_call("escaped", [name])), ast.Raise(exc=None, cause=None)])
+            caught = ast.Name(id="_swerl_escaping", ctx=ast.Load())
+            handler = ast.ExceptHandler(type=ast.Name(id="BaseException", ctx=ast.Load()), name="_swerl_escaping",
+                                        body=[ast.Expr(_call("escaped", [name, caught])),
+                                              ast.Raise(exc=None, cause=None)])
             body = node.body[1:] if doc else node.body
             node.body = [*node.body[:1 if doc else 0], call,
                          ast.copy_location(ast.Try(body=body or [ast.Pass()], handlers=[handler], orelse=[],
@@ -1876,7 +1905,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",

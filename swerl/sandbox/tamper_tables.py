@@ -22,7 +22,7 @@ _PARSE_ERRORS = (SyntaxError, ValueError, UnicodeDecodeError, LookupError, Recur
 @dataclass
 class _Table:
     kind: str  # "dict" | "seq"
-    size: int = 0
+    size: int = 0  # seq: the elements that name code (a class, a function); plain data (stop words) is not counted
     entries: dict[str, frozenset[str]] = field(default_factory=dict)  # dict key (source) -> names its value uses
 
 
@@ -39,14 +39,30 @@ def _fill(table: _Table, keys: list[ast.expr | None], values: list[ast.expr]) ->
             table.entries[ast.unparse(k)] = _names(v)
 
 
-def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str]]:
-    """The module's tables, and how often module-level code rebinds, deletes from or empties each name."""
+_BUILDERS = frozenset({"dict", "list", "tuple", "set", "frozenset", "sorted", "OrderedDict"})
+
+
+def _made_from(value: ast.AST | None) -> frozenset[str]:
+    """The names a table built at module level is made from: `{c.name: c for c in _ALL}`, `dict(_PAIRS)`."""
+    if isinstance(value, ast.Call) and (getattr(value.func, "id", None) or getattr(value.func, "attr", None)) in _BUILDERS:
+        return frozenset().union(*(_made_from(a) if isinstance(a, (ast.ListComp, ast.SetComp, ast.DictComp,
+                                                                   ast.GeneratorExp)) else _names(a)
+                                   for a in value.args))
+    if isinstance(value, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+        return frozenset().union(*(_names(g.iter) for g in value.generators))
+    return frozenset()
+
+
+def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict[str, frozenset[str]]]:
+    """The module's tables, how often module-level code rebinds, deletes from or empties each name, and what each
+    name built by a comprehension or a constructor is made from."""
     tables: dict[str, _Table] = {}
     edits: Counter[str] = Counter()
+    made: dict[str, frozenset[str]] = {}
     try:
         body = ast.parse(source).body if source is not None else []
     except _PARSE_ERRORS:
-        return {}, Counter()
+        return {}, Counter(), {}
     for node in body:
         shrinks = isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Sub, ast.BitAnd))  # `NAMES -= {...}`
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
@@ -59,7 +75,9 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str]]:
                     tables[t.id] = _Table("dict")
                     _fill(tables[t.id], value.keys, value.values)
                 elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-                    tables[t.id] = _Table("seq", len(value.elts))
+                    tables[t.id] = _Table("seq", sum(1 for e in value.elts if _names(e)))
+                elif _made_from(value):
+                    made[t.id] = _made_from(value)
             elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in tables:
                 _fill(tables[t.value.id], [t.slice], [value])  # `NAME["k"] = v`
         for sub in ast.walk(node) if isinstance(node, (ast.Expr, ast.Delete)) else ():
@@ -70,7 +88,7 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str]]:
                 edits[name] += method in _SHRINKS
                 if method == "update" and name in tables and sub.args and isinstance(sub.args[0], ast.Dict):
                     _fill(tables[name], sub.args[0].keys, sub.args[0].values)
-    return tables, edits
+    return tables, edits, made
 
 
 def _word(key: str) -> str:
@@ -91,12 +109,19 @@ def shrunk_tables(rel: str, before: bytes | None, after: bytes, read: frozenset[
     The fix may change an entry's value otherwise, or add one."""
     if before is None or not read:
         return []
-    (old, old_edits), (new, new_edits) = _tables(before), _tables(after)
+    (old, old_edits, made), (new, new_edits, _) = _tables(before), _tables(after)
+    looped, todo = set(read), list(read)
+    while todo:  # a table the looped one is built from (`CODECS = {c.name: c for c in _ALL}`) is looped over too
+        for source in made.get(todo.pop(), ()):
+            if source not in looped:
+                looped.add(source)
+                todo.append(source)
     out = []
-    for name in sorted(read & set(old)):
+    for name in sorted(looped & set(old)):
         was, now = old[name], new.get(name)
         same = now is not None and was.kind == now.kind
-        lost = same and (bool(set(was.entries) - set(now.entries)) if was.kind == "dict" else now.size < was.size)
+        gone = [k for k in set(was.entries) - set(now.entries or {}) if was.entries[k]]  # entries that held code
+        lost = same and (bool(gone) if was.kind == "dict" else now.size < was.size)
         if lost or new_edits[name] > old_edits[name]:
             out.append(f"{rel}: drops entries from {name}, a table the tests loop over (the loop would skip what was "
                        "dropped)")
