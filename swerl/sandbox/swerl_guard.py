@@ -1011,6 +1011,12 @@ class Guard:
             runpy.run_path(script, run_name="__main__")
         except SystemExit as exc:
             code = exc.code
+            tb = exc.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            if tb is not None and self.frame_kind(tb.tb_frame) == "changed":  # the run ended before its tests did
+                self.record(f"the test script was ended by code the patch changed ({self._where(tb.tb_frame)}): "
+                            "its statuses are not the tests'")
             return code if isinstance(code, int) else (0 if code is None else 1)
         return 0
 

@@ -98,6 +98,8 @@ FILES = {
     "tests/test_counted.py": "from r30lib.counted import problems\n\n\ndef test_counted_clean():\n"
                              "    assert len(problems('x' * 20)) == 0\n",
     "run_tests.py": "import sys\n\nimport pytest\n\nif __name__ == '__main__':\n    sys.exit(pytest.main(sys.argv[1:]))\n",
+    "run_importing.py": "import sys\n\nimport pytest\n\nimport r30lib.kv  # noqa: F401\n\nif __name__ == '__main__':\n"
+                        "    sys.exit(pytest.main(sys.argv[1:]))\n",
     # FP19: pytest fills `_pytest.doctest.RUNNER_CLASS` the first time it collects with --doctest-modules, after the
     # witness's fingerprint; every grade here (each honest control) would be refused if that were a runner change
     "pytest.ini": "[pytest]\naddopts = --doctest-modules\n",
@@ -442,3 +444,23 @@ def test_round30_a_doctests_module_is_code_to_fix_but_its_docstring_is_the_test(
     assert tamper.doctests_changed(tmp_path / "pristine", tmp_path / "fixed", ids) == []
     assert tamper.doctests_changed(tmp_path / "pristine", tmp_path / "forged", ids) == [
         "pkg/units.py: changes the docstring of to_meters, the doctest pkg/units.py::pkg.units.to_meters"]
+
+
+def test_round30_a_script_run_ended_by_the_patch_is_no_verdict(r30: dict[str, SandboxTask], bwrap_sandbox: Any,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """P4 (round 31): in script mode the statuses come from the runner's text. The runner imports the project
+    before its tests (as SymPy's `bin/test` does); code the patch changed prints a PASSED line for every required
+    test at import and calls `sys.exit(0)` before any test runs. The launcher sees the script end by a `SystemExit`
+    raised in changed code: a finding. The honest fix still resolves under the same runner."""
+    from swerl.sandbox.tasks import task_from_row
+
+    base = r30["kv"]
+    task = task_from_row({**base.row, "instance_id": base.instance_id}, repo_dir=base.repo_dir,
+                         test_cmd="python run_importing.py -rA tests")
+    forged = KV_BUG + "".join(f"print('PASSED {t}')\n" for t in task.FAIL_TO_PASS + task.PASS_TO_PASS) + (
+        "import sys\nsys.exit(0)\n")
+    res, why = _grade(bwrap_sandbox, task, "r30lib/kv.py", KV_BUG, forged, monkeypatch)
+    assert res.report == "script" and not res.resolved, why
+    assert any(t.startswith("the test script was ended by code the patch changed") for t in res.tampering), why
+    res, why = _grade(bwrap_sandbox, task, "r30lib/kv.py", KV_BUG, KV, monkeypatch)
+    assert res.report == "script" and res.resolved and res.tampering == [], why
