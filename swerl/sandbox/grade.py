@@ -391,7 +391,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, di
     return {"lines": lines, "originals": originals}
 
 
-def _written_lines(a: list[bytes], b: list[bytes], budget: int = 4_000_000) -> list[list[int]]:
+def _written_lines(a: list[bytes], b: list[bytes], budget: int = 1_000_000) -> list[list[int]]:
     """The patched side's changed line ranges. The lines both sides begin and end with are cut off first; a middle
     too large to match line by line in bounded time (difflib is quadratic on crafted text) counts as written whole,
     which only makes more of the file the patch's."""
@@ -406,7 +406,7 @@ def _written_lines(a: list[bytes], b: list[bytes], budget: int = 4_000_000) -> l
         return []
     if len(mid_a) * len(mid_b) > budget:
         return [[head + 1, max(head + len(mid_b), head + 1)]]
-    ops = difflib.SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
+    ops = difflib.SequenceMatcher(None, mid_a, mid_b).get_opcodes()  # autojunk: a repeated line is no anchor
     return [[head + j1 + 1, head + max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
 
 
@@ -478,6 +478,11 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
         error_kind = "agent" if error else None
     if error_kind and launch is not None and record is None and not res.timed_out:
         error = "the test process ended without the launcher's signed record (killed, or exited early)"
+    if defences and launch is None and not plan.swebench and error_kind is None:
+        # a SWE-smith row the launcher cannot run (`python -m tornado.test`, `uv run pytest`): its text log is all
+        # there is, which the code under test can write; it trains nothing (infrastructure: never a reward)
+        error, error_kind = (f"the test command is not one the launcher runs (pytest, or a Python script of the "
+                             f"tree): {plan.test_script[:200]!r}; a text log alone is never paid"), "infra"
     resolved = (resolution == "RESOLVED_FULL" and not verdict.tampering and error_kind is None
                 and (found or not defences) and bool(required) and all(statuses[t] in reports.PASS for t in required))
     result = _result(task, t0, resolved=resolved, resolution=resolution, tests=statuses,

@@ -33,8 +33,13 @@ def _self_attrs(fn: ast.FunctionDef, node: ast.AST) -> set[str]:
             and n.value.id == me}
 
 
+MAX_METHODS = 5_000  # per file: beyond it nothing is sent (bounded host work; the witness then asks nothing)
+
+
 def _classes(text: str) -> dict[str, _Class]:
     out: dict[str, _Class] = {}
+    lines = text.splitlines(keepends=True)  # once: `ast.get_source_segment` re-splits the file at every call
+    count = 0
     todo: list[tuple[str, list[ast.stmt]]] = [("", ast.parse(text).body)]
     while todo:
         prefix, body = todo.pop()
@@ -45,8 +50,11 @@ def _classes(text: str) -> dict[str, _Class]:
             todo.append((f"{prefix}{node.name}.", node.body))
             for fn in node.body:
                 if isinstance(fn, ast.FunctionDef) and not fn.decorator_list:
+                    count += 1
+                    if count > MAX_METHODS:
+                        return {}
                     cls.methods[fn.name] = fn
-                    cls.sources[fn.name] = ast.get_source_segment(text, fn, padded=True) or ""
+                    cls.sources[fn.name] = "".join(lines[fn.lineno - 1:fn.end_lineno or fn.lineno]).rstrip("\n")
                     _assignments(cls, fn)
     return out
 

@@ -22,8 +22,8 @@ _SUMMARY = re.compile(
     r"^=+ (?:.*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*|no tests ran.*)"
     r" in [\d.]+s(?: \([^)]*\))? =+\s*$")
 # a test id may hold spaces (a parametrized string: `test_x[xyz abc-caesar]`); a short summary's reason follows " - "
-_STATUS_FIRST = re.compile(rf"^({_STATUSES}) (\S.*?)(?: - .*)?$")
-_STATUS_LAST = re.compile(rf"^(\S+::.*?) ({_STATUSES})(?:\s+\[\s*\d+%\])?\s*$")
+_STATUS_FIRST = re.compile(rf"^({_STATUSES}) (\S+?\[.*?\]|\S+)(?: - .*)?$")
+_STATUS_LAST = re.compile(rf"^(\S+::\S*?(?:\[.*?\])?) ({_STATUSES})(?:\s+\[\s*\d+%\])?\s*$")
 
 
 def truncate_at_summary(text: str) -> tuple[str, bool]:

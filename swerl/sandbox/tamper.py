@@ -420,9 +420,20 @@ def doctests_changed(pristine: Path, tree: Path, test_ids: Sequence[str]) -> lis
         except OSError:
             before = after = None
         old, new = _docstrings(before).get(name), _docstrings(after).get(name, "\0gone")
-        if before is not None and old != new:
+        if before is not None and (old != new or _doc_writes(after) > _doc_writes(before)):
             out.append(f"{path}: changes the docstring of {name or 'the module'}, the doctest {t}")
     return out
+
+
+def _doc_writes(source: bytes | None) -> int:
+    """Assignments to a `__doc__` (`to_meters.__doc__ = ...`, `setattr(f, "__doc__", ...)`) in a module."""
+    try:
+        tree = ast.parse(source) if source is not None else None
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+        return 0
+    return sum(1 for n in ast.walk(tree) if (isinstance(n, ast.Attribute) and n.attr == "__doc__"
+                                              and isinstance(n.ctx, ast.Store))
+               or (isinstance(n, ast.Constant) and n.value == "__doc__")) if tree is not None else 0
 
 
 __all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for", "doctests_changed",

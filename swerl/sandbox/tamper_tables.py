@@ -22,7 +22,8 @@ _PARSE_ERRORS = (SyntaxError, ValueError, UnicodeDecodeError, LookupError, Recur
 @dataclass
 class _Table:
     kind: str  # "dict" | "seq"
-    size: int = 0  # seq: the elements that name code (a class, a function); plain data (stop words) is not counted
+    elements: Counter[frozenset[str]] = field(default_factory=Counter)  # seq: what each element that names code
+    # (a class, a function) names; plain data (stop words) is not kept
     entries: dict[str, frozenset[str]] = field(default_factory=dict)  # dict key (source) -> names its value uses
 
 
@@ -64,9 +65,8 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict
     except _PARSE_ERRORS:
         return {}, Counter(), {}
     for node in body:
-        shrinks = isinstance(node, ast.AugAssign) and isinstance(node.op, (ast.Sub, ast.BitAnd))  # `NAMES -= {...}`
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
-            node, ast.AnnAssign) or shrinks else []
+            node, ast.AnnAssign) else []
         value = getattr(node, "value", None)
         for t in targets:
             if isinstance(t, ast.Name):
@@ -75,19 +75,24 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict
                     tables[t.id] = _Table("dict")
                     _fill(tables[t.id], value.keys, value.values)
                 elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-                    tables[t.id] = _Table("seq", sum(1 for e in value.elts if _names(e)))
+                    tables[t.id] = _Table("seq", elements=Counter(_names(e) for e in value.elts if _names(e)))
                 elif _made_from(value):
                     made[t.id] = _made_from(value)
             elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in tables:
                 _fill(tables[t.value.id], [t.slice], [value])  # `NAME["k"] = v`
-        for sub in ast.walk(node) if isinstance(node, (ast.Expr, ast.Delete)) else ():
-            if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and isinstance(node, ast.Delete):
-                edits[sub.value.id] += 1
+        for sub in ast.walk(node) if isinstance(node, ast.Expr) else ():
             if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name):
                 name, method = sub.func.value.id, sub.func.attr
-                edits[name] += method in _SHRINKS
                 if method == "update" and name in tables and sub.args and isinstance(sub.args[0], ast.Dict):
                     _fill(tables[name], sub.args[0].keys, sub.args[0].values)
+    bound = set(edits)  # the names module-level code assigns
+    for sub in ast.walk(ast.Module(body=body, type_ignores=[])):  # anywhere: under an `if`, in a function, ...
+        target = sub.func.value if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+            sub.func.attr in _SHRINKS else sub.value if isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Del) \
+            else sub.target if isinstance(sub, ast.AugAssign) and isinstance(sub.op, (ast.Sub, ast.BitAnd)) else None
+        name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
+        if name and (name in bound or name.lstrip("_").isupper()):  # a module's table, `mod.CODECS`: not `self.items`
+            edits[name] += 1
     return tables, edits, made
 
 
@@ -117,16 +122,17 @@ def shrunk_tables(rel: str, before: bytes | None, after: bytes, read: frozenset[
                 looped.add(source)
                 todo.append(source)
     out = []
-    for name in sorted(looped & set(old)):
-        was, now = old[name], new.get(name)
-        same = now is not None and was.kind == now.kind
-        gone = [k for k in set(was.entries) - set(now.entries or {}) if was.entries[k]]  # entries that held code
-        lost = same and (bool(gone) if was.kind == "dict" else now.size < was.size)
+    for name in sorted(looped & (set(old) | set(new_edits))):  # a table of this module, or one it edits by name
+        was, now = old.get(name), new.get(name)
+        same = was is not None and now is not None and was.kind == now.kind
+        gone = [k for k in set(was.entries) - set(now.entries) if was.entries[k]] if same else []  # held code
+        lost = bool(gone) if same and was.kind == "dict" else bool(was.elements - now.elements) if same else \
+            was is not None and now is None  # fewer code elements, or no literal table any more (`dict(...)`)
         if lost or new_edits[name] > old_edits[name]:
             out.append(f"{rel}: drops entries from {name}, a table the tests loop over (the loop would skip what was "
                        "dropped)")
         moved = sorted(k for k in was.entries if same and k in now.entries
-                       and _repointed(k, was.entries[k], now.entries[k]))
+                       and _repointed(k, was.entries[k], now.entries[k])) if was is not None and now is not None else []
         if moved:
             out.append(f"{rel}: points {name}[{moved[0][:60]}] away from the code its key names, in a table the "
                        "tests loop over")

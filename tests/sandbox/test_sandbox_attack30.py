@@ -278,10 +278,15 @@ LOOP_WORDS = "from r30lib.codecs import STOPWORDS\n\n\ndef test_lower():\n    fo
     (CODECS_BUG, CODECS.replace(DROP_CAESAR, ""), MEMBER, False),
     (BUILT.replace("caesar]", "bad]"), BUILT.replace(", caesar]", "]"), LOOPS, True),  # C9: the source list shrank
     (WORDS, WORDS.replace(", 'not'", ""), LOOP_WORDS, False),  # FP26: a wrong word removed from a looped table
+    (CODECS_BUG, CODECS.replace("CODECS = {", "CODECS = dict(rev=(rev, rev))\n_OLD = {"), LOOPS, True),  # D3
+    (CODECS_BUG, CODECS + "if CODECS:\n    CODECS.pop('caesar')\n", LOOPS, True),  # D4: under an `if`
+    (CODECS_BUG, CODECS + "\n\ndef _tidy():\n    del CODECS['caesar']\n\n\n_tidy()\n", LOOPS, True),  # in a function
+    (BUILT, BUILT.replace("[rev, caesar]", "[rev, rev]"), LOOPS, True),  # D8: a list entry replaced
     (CODECS_BUG.replace("CODECS", "_ALL"), CODECS.replace("CODECS", "_ALL").replace(DROP_CAESAR, ""), LOOPS, False),
 ], ids=["line-deleted", "del", "pop", "rebound", "value-repointed", "item-assignment-deleted", "value-fixed",
         "entry-pointed-back-at-its-code", "entry-added", "only-membership-read", "built-from-a-shrunk-list",
-        "data-entry-removed", "table-no-test-loops-over"])
+        "data-entry-removed", "rebuilt-by-a-call", "popped-under-an-if", "deleted-in-a-function",
+        "list-entry-replaced", "table-no-test-loops-over"])
 def test_round30_a_patch_may_not_shrink_or_repoint_a_table_the_tests_loop_over(
         before: str, after: str, test: str, flagged: bool, tmp_path: Any) -> None:
     """B3, C5, C6: `for name, (enc, dec) in CODECS.items(): assert dec(enc(s)) == s` passes when the patch drops
@@ -324,6 +329,10 @@ def test_round30_a_test_id_with_a_space_is_read_whole() -> None:
 
     t = "tests/t.py::test_round_trip[xyz abc-caesar]"
     log = f"PASSED {t}\nFAILED tests/t.py::test_y[a b] - AssertionError: no\n=== 1 failed, 1 passed in 0.01s ===\n"
+    first, _ = reports.first_status("PASSED tests/t.py::test_eval[5 - 2-3]\nFAILED tests/t.py::test_eval[1 - 1-0] - "
+                                    "assert [1] == [0]\ntests/t.py::test_eval[2 - 1-1] PASSED [ 50%]\n")
+    assert first == {"tests/t.py::test_eval[5 - 2-3]": "PASSED", "tests/t.py::test_eval[1 - 1-0]": "FAILED",
+                     "tests/t.py::test_eval[2 - 1-1]": "PASSED"}  # FP30: " - " inside the brackets
     rec = {"outcomes": {t: "PASSED", "tests/t.py::test_y[a b]": "FAILED"}, "rc": 1, "forged": [], "tampering": []}
     v = reports.decide([t], log, {"tests/t.py::test_round_trip[xyz": "PASSED"}, rec, 1, mode="pytest")
     assert v.statuses == {t: "PASSED"} and v.tampering == [], v
@@ -409,6 +418,11 @@ def test_round30_host_work_on_a_patch_is_linear() -> None:
     assert _written_lines(a, b) == [[12, 5990]]  # 5,979 x 5,979 lines: over the budget, all of the middle
     assert _written_lines(a, [*a[:100], b"x", *a[101:]]) == [[101, 101]]
     assert _written_lines(a, a) == []
+    from swerl.sandbox import grade_answers
+
+    shapes = "class Shapes:\n" + "".join(f"    def a{i}(self):\n        return {i}\n" for i in range(grade_answers.MAX_METHODS))
+    assert len(grade_answers._classes(shapes)["Shapes"].sources) == grade_answers.MAX_METHODS  # H4: one split
+    assert grade_answers._classes(shapes + "    def extra(self):\n        pass\n") == {}  # beyond it: nothing
     many = "diff --git a/x b/x\n" + "".join(f"--- a/pkg/n{i}.py\n" for i in range(20000)) + "@@ -0,0 +0,0 @@\n" * 50
     found = patch_headers(many)
     assert len(found) == 20000 and sum(found.values()) == 8 * 50  # every name seen; hunks counted for 8 per diff
@@ -438,12 +452,14 @@ def test_round30_a_doctests_module_is_code_to_fix_but_its_docstring_is_the_test(
            '    return x * {"km": 100, "cm": 0.01}[unit]\n')
     ids = ["tests/test_units.py::test_km", "pkg/units.py::pkg.units.to_meters"]
     for side, text in (("pristine", src), ("fixed", src.replace("100,", "1000,")),
-                       ("forged", src.replace("    2000\n", "    200\n"))):
+                       ("forged", src.replace("    2000\n", "    200\n")),
+                       ("reassigned", src + "to_meters.__doc__ = to_meters.__doc__.replace('2000', '200')\n")):
         (tmp_path / side / "pkg").mkdir(parents=True)
         (tmp_path / side / "pkg" / "units.py").write_text(text)
     assert tamper.doctests_changed(tmp_path / "pristine", tmp_path / "fixed", ids) == []
-    assert tamper.doctests_changed(tmp_path / "pristine", tmp_path / "forged", ids) == [
-        "pkg/units.py: changes the docstring of to_meters, the doctest pkg/units.py::pkg.units.to_meters"]
+    for side in ("forged", "reassigned"):
+        assert tamper.doctests_changed(tmp_path / "pristine", tmp_path / side, ids) == [
+            "pkg/units.py: changes the docstring of to_meters, the doctest pkg/units.py::pkg.units.to_meters"]
 
 
 def test_round30_a_script_run_ended_by_the_patch_is_no_verdict(r30: dict[str, SandboxTask], bwrap_sandbox: Any,
