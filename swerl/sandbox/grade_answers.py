@@ -22,7 +22,7 @@ ANSWERS = ("__len__", "__bool__")
 
 @dataclass
 class _Class:
-    methods: dict[str, ast.FunctionDef] = field(default_factory=dict)  # undecorated plain methods by name
+    methods: dict[str, ast.FunctionDef] = field(default_factory=dict)  # plain methods and properties by name
     sources: dict[str, str] = field(default_factory=dict)
     deps: dict[str, set[str]] = field(default_factory=dict)  # self attribute -> the self attributes it was made of
 
@@ -33,13 +33,11 @@ def _self_attrs(fn: ast.FunctionDef, node: ast.AST) -> set[str]:
             and n.value.id == me}
 
 
-MAX_METHODS = 5_000  # per file: beyond it nothing is sent (bounded host work; the witness then asks nothing)
-
-
 def _classes(text: str) -> dict[str, _Class]:
     out: dict[str, _Class] = {}
-    lines = text.splitlines(keepends=True)  # once: `ast.get_source_segment` re-splits the file at every call
-    count = 0
+    # split once, where Python's parser ends a line (not `str.splitlines`, which also splits on \x1c, \x85, ...):
+    # `ast.get_source_segment` re-splits the whole file at every call
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     todo: list[tuple[str, list[ast.stmt]]] = [("", ast.parse(text).body)]
     while todo:
         prefix, body = todo.pop()
@@ -49,12 +47,10 @@ def _classes(text: str) -> dict[str, _Class]:
             cls = out.setdefault(prefix + node.name, _Class())
             todo.append((f"{prefix}{node.name}.", node.body))
             for fn in node.body:
-                if isinstance(fn, ast.FunctionDef) and not fn.decorator_list:
-                    count += 1
-                    if count > MAX_METHODS:
-                        return {}
+                if isinstance(fn, ast.FunctionDef) and (not fn.decorator_list or [ast.dump(d) for d in fn.decorator_list]
+                                                        == [ast.dump(ast.Name(id="property", ctx=ast.Load()))]):
                     cls.methods[fn.name] = fn
-                    cls.sources[fn.name] = "".join(lines[fn.lineno - 1:fn.end_lineno or fn.lineno]).rstrip("\n")
+                    cls.sources[fn.name] = "\n".join(lines[fn.lineno - 1:fn.end_lineno or fn.lineno])
                     _assignments(cls, fn)
     return out
 
@@ -107,12 +103,13 @@ def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
     out: dict[str, str] = {}
     for q, cls in before.items():
         now = after.get(q)
-        if now is None or "__iter__" not in cls.methods or "__iter__" not in now.methods:
+        items = "__iter__" if "__iter__" in cls.methods else "__getitem__"  # a `Sequence` iterates by index
+        if now is None or items not in cls.methods or items not in now.methods:
             continue
         for name in ANSWERS:
             reach = _reach(cls, name)
             if not reach or all(cls.sources[m] == now.sources.get(m) for m in reach):
                 continue
-            if _state(cls, reach) & _state(cls, _reach(cls, "__iter__")):
+            if _state(cls, reach) & _state(cls, _reach(cls, items)):
                 out.update({f"{q}.{m}": textwrap.dedent(cls.sources[m]) for m in sorted(reach)})
     return [[q, src] for q, src in out.items()]

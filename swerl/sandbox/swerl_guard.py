@@ -273,7 +273,7 @@ def _unisolate_spawns() -> tuple:
 
 
 _WITNESS = _LAUNCH_DIR + "swerl_witness.py"
-_BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call", "swerl.escaped")
+_BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call", "swerl.escaped", "swerl.swallowed", "swerl.completed")
 
 
 def _body_watch(inner, emit, _getframe=sys._getframe):
@@ -290,14 +290,31 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
     names: set = set()  # the function names of `marked`, looked up once per test
     escaped: dict = {}  # test function name -> the project frame around it when an exception left it
+    hidden: dict = {}  # line of a test file's `with` -> the test failure its exit swallowed, until it completes
+    main = threading.get_ident()
+
+    def reaches_changed(f) -> bool:
+        """A project frame whose function names changed code (`if not rejected(exc): raise`, `rejected` imported
+        from a module the patch changed): the decision it acts on is the patch's."""
+        space, names = f.f_globals, f.f_code.co_names[:100]
+        for name in names:
+            v = space.get(name)
+            for w in [getattr(v, n, None) for n in names] if type(v) is type(sys) else [v]:
+                code = getattr(w, "__code__", None)
+                if code is not None and inner.kind(code.co_filename) == "changed":
+                    return True
+        return False
 
     def around(test, failure: bool) -> str:
         """The first frame around the test function that may have caught what left it: code the patch changed,
         or, for a test failure, any project code (an unchanged project decorator may catch its own control flow,
         a rejected example; never a failed assert)."""
+        if failure and threading.get_ident() != main:  # the test ran on a worker thread a project decorator started
+            return "the caller of the worker thread the test ran on"
         f, n = test.f_back, 0
         while f is not None and n < 100:
-            if inner.frame_kind(f) in (("changed", "project") if failure else ("changed",)):
+            kind = inner.frame_kind(f)
+            if kind == "changed" or (kind == "project" and (failure or reaches_changed(f))):
                 return f"{f.f_code.co_filename}:{f.f_code.co_name}"
             f, n = f.f_back, n + 1
         return ""
@@ -318,11 +335,20 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             where = around(test, len(args) < 2 or args[1] is not False)
             if where:
                 escaped.setdefault(args[0], where)
+        elif event == "swerl.swallowed" and len(args) == 2:
+            hidden[args[0]] = str(args[1])
+        elif event == "swerl.completed" and args:
+            hidden.pop(args[0], None)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
             nodeid, name, phase = args
             if phase == "start":
                 entered.clear()
                 escaped.clear()
+                hidden.clear()
+            elif hidden:
+                line, what = next(iter(hidden.items()))
+                emit("finding", f"{str(nodeid)[:500]}: passed, although an {what[:200]} in its `with` at line {line}, "
+                                "and that block never completed")
             elif name in escaped:
                 emit("finding", f"{str(nodeid)[:500]}: passed, although an exception left its test function "
                                 f"{str(name)[:200]} and {escaped[name][:300]} around it swallowed it")
@@ -1012,11 +1038,12 @@ class Guard:
         except SystemExit as exc:
             code = exc.code
             tb = exc.__traceback__
-            while tb is not None and tb.tb_next is not None:
+            while tb is not None:  # changed code anywhere on the way out (`argparse.ArgumentParser().exit(0)`)
+                if self.frame_kind(tb.tb_frame) == "changed":  # the run ended before its tests did
+                    self.record(f"the test script was ended by code the patch changed ({self._where(tb.tb_frame)}): "
+                                "its statuses are not the tests'")
+                    break
                 tb = tb.tb_next
-            if tb is not None and self.frame_kind(tb.tb_frame) == "changed":  # the run ended before its tests did
-                self.record(f"the test script was ended by code the patch changed ({self._where(tb.tb_frame)}): "
-                            "its statuses are not the tests'")
             return code if isinstance(code, int) else (0 if code is None else 1)
         return 0
 

@@ -721,14 +721,14 @@ def _is_failure(exc) -> bool:
     return any(c.__name__ in ("AssertionError", "OutcomeException", "Failed") for c in type(exc).__mro__)
 
 
-def held(cm, is_async: bool = False):
+def held(cm, is_async: bool = False, line: int = 0, asserts: tuple = ()):
     """A `with` item of a test file: the context manager, behind a proxy that sees what its exit does with an
     exception the test's body raised (`_Held`). One without the protocol is left as it is, so the `with` fails as
     Python makes it fail."""
     t = type(cm)
     has = (hasattr(t, "__aenter__") and hasattr(t, "__aexit__")) if is_async else (
         hasattr(t, "__enter__") and hasattr(t, "__exit__"))
-    return _Held(cm, _swallowed) if has else cm
+    return _Held(cm, _swallowed, line, asserts) if has else cm
 
 
 def raising(exc):
@@ -747,10 +747,10 @@ class _Held:
     cm's exit swallows an exception of the test's body (returns true), `judge` (`_swallowed`) decides whether the
     test's failure was hidden."""
 
-    __slots__ = ("_cm", "_exit", "_judge")
+    __slots__ = ("_asserts", "_cm", "_exit", "_judge", "_line")
 
-    def __init__(self, cm, judge) -> None:
-        self._cm, self._exit, self._judge = cm, None, judge
+    def __init__(self, cm, judge, line: int = 0, asserts: tuple = ()) -> None:
+        self._cm, self._exit, self._judge, self._line, self._asserts = cm, None, judge, line, asserts
 
     def __enter__(self):
         t = type(self._cm)
@@ -759,9 +759,15 @@ class _Held:
 
     def __exit__(self, kind, value, tb):
         res = self._exit(self._cm, kind, value, tb)
-        if kind is not None and res:
-            self._judge(self._cm, self._exit, value)
+        self._judged(kind, value, res, tb)
         return res
+
+    def _judged(self, kind, value, res, tb, _audit=getattr(sys, "audit", None)) -> None:
+        if kind is not None and res:  # the body's own frame: the line it was at is the traceback's first entry
+            at_assert = tb is not None and tb.tb_lineno in self._asserts
+            self._judge(self._cm, self._exit, value, self._line, at_assert)
+        elif kind is None and _audit is not None:
+            _audit("swerl.completed", self._line)
 
     async def __aenter__(self):
         t = type(self._cm)
@@ -770,49 +776,57 @@ class _Held:
 
     async def __aexit__(self, kind, value, tb):
         res = await self._exit(self._cm, kind, value, tb)
-        if kind is not None and res:
-            self._judge(self._cm, self._exit, value)
+        self._judged(kind, value, res, tb)
         return res
 
 
-def _swallowed(cm, exit_fn, value, _record=_record) -> None:
-    """An exit that swallowed what a test's body raised. A test failure (a failed assert) no project context manager
-    may hide. Another exception is a finding where the exit is code the patch changed (its `__exit__` or a function
-    it calls, a generator context manager's function, a callback an `ExitStack` holds), unless the test file raised
-    it itself with a `raise` statement (`with suppress_errors(): raise OSError` tests the suppressor) or it is the
-    context manager's module's own exception type (a cancel scope swallowing its `Cancelled`)."""
+def _swallowed(cm, exit_fn, value, where, at_assert=False, _record=_record, _audit=getattr(sys, "audit", None)):
+    """An exit that swallowed what a test's body raised (the `with` at line `where`).
+    - Where the exit is code the patch changed (its `__exit__` or a function or method it names, a generator context
+      manager's function, a callback an `ExitStack` holds), it is a finding: unless the test file raised it itself
+      with a `raise` statement and it is no test failure (`with suppress_errors(): raise OSError` tests the
+      suppressor).
+    - Otherwise a test failure (a failed assert), or any exception that interrupted an assert of the body, hidden by
+      any context manager but the test file's own is announced to the guard's hook; the same `with` completing later clears it (a retry block: `for attempt in attempts(5):
+      with attempt: assert ...`), and a test that passes with one still hidden is a finding there."""
     guard = _STATE.get("guard")
     if guard is None:
         raise AssertionError("swerl: the strict-assert state was changed")
-    if _home(type(cm), guard) == "test":  # the test file's own context manager: its design
+    failure = _is_failure(value)
+    if not failure and any(e is value for e in _STATE.get("raised", ())):
         return
-    if not _is_failure(value):
-        mine = type.__dict__["__module__"].__get__(type(value)) == type.__dict__["__module__"].__get__(type(cm))
-        if mine or any(e is value for e in _STATE.get("raised", ())):
-            return  # a scope swallowing its own exception type (a cancel scope), or what the test raised on purpose
-        held = [exit_fn, getattr(cm, "func", None), *_exit_reach(exit_fn)]
-        held += [c[-1] for c in list(getattr(cm, "_exit_callbacks", ()))[:50] if type(c) is tuple and c]
-        if not any(h is not None and _patch_wrote(h, guard) for h in held):
-            return
+    held = [exit_fn, getattr(cm, "func", None), *_exit_reach(exit_fn, type(cm))]
+    held += [c[-1] for c in list(getattr(cm, "_exit_callbacks", ()))[:50] if type(c) is tuple and c]
     what = type(value).__name__
-    _record(guard, f"{'an' if what[:1] in 'AEIOU' else 'a'} {what} raised in a test's `with` body was swallowed by "
-                   f"{type(cm).__qualname__}'s exit" + ("" if _is_failure(value) else ", code the patch changed"))
+    if any(h is not None and _patch_wrote(h, guard) for h in held):
+        _record(guard, f"{'an' if what[:1] in 'AEIOU' else 'a'} {what} raised in a test's `with` body was swallowed "
+                       f"by {type(cm).__qualname__}'s exit, code the patch changed")
+    elif (failure or at_assert) and _home(type(cm), guard) != "test" and _audit is not None:
+        _audit("swerl.swallowed", int(where), f"{what} swallowed by {type(cm).__qualname__}'s exit"[:200])
 
 
-def _exit_reach(exit_fn) -> list:
-    """The functions an exit names (`policy.swallows(exc)`, a module function): where it hands the decision to
-    code the patch changed, that code swallowed. Not one of the frozen comparison functions, like `_code_span`."""
-    code, space = getattr(exit_fn, "__code__", None), getattr(exit_fn, "__globals__", None)
-    if code is None or type(space) is not dict:
-        return []
-    out = []
-    for name in code.co_names[:100]:
-        v = space.get(name)
-        if type(v) is type(sys):  # a module: the attributes the exit reads of it
-            out += [getattr(v, n, None) for n in code.co_names[:100]]
-        elif v is not None:
-            out.append(v)
-    return [v for v in out if type(v) is type(_among)]
+def _exit_reach(exit_fn, cls) -> list:
+    """The functions an exit names, and what those name in turn (`policy.swallows(exc)`, `self._swallows(exc)`):
+    where it hands the decision to code the patch changed, that code swallowed. Not one of the frozen comparison
+    functions, like `_code_span`: the `__code__`/`__globals__` reads here are the witness's own."""
+    out, todo, seen = [], [exit_fn], set()
+    while todo and len(seen) < 50:
+        fn = todo.pop()
+        code, space = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+        if code is None or type(space) is not dict or code in seen:
+            continue
+        seen.add(code)
+        found = []
+        for name in code.co_names[:100]:
+            v = space.get(name)
+            if type(v) is type(sys):  # a module: the attributes the exit reads of it
+                found += [getattr(v, n, None) for n in code.co_names[:100]]
+            found += [v, getattr(cls, name, None)]
+        found = [v.__func__ if type(v) is _METHOD else v for v in found]
+        fns = [v for v in found if type(v) is type(_among)]
+        out += fns
+        todo += fns if len(seen) < 2 else []  # two levels: the exit, and what it calls
+    return out
 
 
 def truth(value, _record=_record):
@@ -853,7 +867,7 @@ def _truth_as_original(u, said: bool, guard):
     """A `__bool__` (or, without one, a `__len__`) the patch edited a line of: where the project's own answered
     as u's items say and the edited one does not, the edit made the object lie about itself."""
     t = type(u)
-    if not hasattr(t, "__iter__") or _is_iterator(u):
+    if not (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) or _is_iterator(u):
         return None
     name = "__bool__" if hasattr(t, "__bool__") else "__len__"
     was = _as_original(u, name, guard)
@@ -896,7 +910,7 @@ def size(value, _record=_record):
         if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
             held = f"{len(items)} items" if complete else f"more than {n} items"
             _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
-    elif not _among(t, _EXACT) and hasattr(t, "__iter__") and not _is_iterator(value):
+    elif not _among(t, _EXACT) and (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) and not _is_iterator(value):
         was = _as_original(value, "__len__", guard)
         items, complete = _first_items(value, 10000) if type(was) is int else (None, False)
         if type(items) is list and complete and len(items) == was != n:
@@ -919,7 +933,14 @@ def _as_original(u, name: str, guard):
             if own is None or name not in own.__dict__:
                 return None
             twin = object.__new__(own)
-            twin.__dict__.update(object.__getattribute__(u, "__dict__"))
+            state = getattr(u, "__dict__", None)
+            if type(state) is dict:
+                twin.__dict__.update(state)
+            for k in type.__dict__["__mro__"].__get__(type(u)):  # a `__slots__` class keeps its state in slots
+                for slot in [k.__dict__.get("__slots__", ())] if isinstance(k.__dict__.get("__slots__"), str) else \
+                        k.__dict__.get("__slots__", ()):
+                    if slot not in ("__dict__", "__weakref__") and hasattr(u, slot):
+                        twin.__dict__[slot] = object.__getattribute__(u, slot)
             return own.__dict__[name](twin)
         except Exception:
             return None
@@ -938,7 +959,9 @@ def _original_class(c: type, guard):
         return None
     space = {k: v for k, v in type.__dict__["__dict__"].__get__(c).items()
              if type(v) in (type(_among), staticmethod, classmethod, property)}
-    space.update({k: type(_among)(code, fns[0].__globals__, k) for k, code in codes.items()})
+    for k, code in codes.items():  # a property the class reads (`return self.count`) keeps being one
+        fn = type(_among)(code, fns[0].__globals__, k)
+        space[k] = property(fn) if type(space.get(k)) is property else fn
     return type(c.__name__, (), space)
 
 
@@ -1716,6 +1739,10 @@ class _AssertCompares(ast.NodeTransformer):
     def visit_With(self, node):
         """Each item of a test file's `with` goes through `held`, which sees whether its exit swallows what the body
         raises; the test's own expectations (`pytest.raises`, `assertRaises`, `suppress`, `warns`) stay as written."""
+        lines = tuple(sorted({n.lineno for stmt in node.body for n in ast.walk(stmt) if isinstance(n, ast.Assert) or (
+            isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and (getattr(n.value.func, "attr", None) or getattr(
+                n.value.func, "id", "")).startswith("assert"))}))  # the lines of the body's asserts, before rewriting
+        asserts = ast.Tuple(elts=[ast.Constant(n) for n in lines], ctx=ast.Load())
         node = self.generic_visit(node)
         if _MARKS:
             for item in node.items:
@@ -1723,8 +1750,8 @@ class _AssertCompares(ast.NodeTransformer):
                 f = e.func if isinstance(e, ast.Call) else None
                 name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
                 if not name.endswith(("aises", "suppress", "warns", "subTest")):
-                    item.context_expr = ast.copy_location(
-                        _call("held", [e, ast.Constant(isinstance(node, ast.AsyncWith))]), e)
+                    item.context_expr = ast.copy_location(_call("held", [
+                        e, ast.Constant(isinstance(node, ast.AsyncWith)), ast.Constant(node.lineno), asserts]), e)
         return node
 
     visit_AsyncWith = visit_With

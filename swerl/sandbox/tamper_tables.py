@@ -86,14 +86,58 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict
                 if method == "update" and name in tables and sub.args and isinstance(sub.args[0], ast.Dict):
                     _fill(tables[name], sub.args[0].keys, sub.args[0].values)
     bound = set(edits)  # the names module-level code assigns
-    for sub in ast.walk(ast.Module(body=body, type_ignores=[])):  # anywhere: under an `if`, in a function, ...
-        target = sub.func.value if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
-            sub.func.attr in _SHRINKS else sub.value if isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Del) \
-            else sub.target if isinstance(sub, ast.AugAssign) and isinstance(sub.op, (ast.Sub, ast.BitAnd)) else None
-        name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
-        if name and (name in bound or name.lstrip("_").isupper()):  # a module's table, `mod.CODECS`: not `self.items`
-            edits[name] += 1
+    for scope in [ast.Module(body=body, type_ignores=[]), *(n for n in ast.walk(ast.Module(body=body, type_ignores=[]))
+                                                            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
+        shrunk, refilled = _changes(scope, tables)
+        for name in shrunk:  # a function that empties a table and fills it again (a reload) keeps it whole
+            if (name in bound or name.lstrip("_").isupper()) and (isinstance(scope, ast.Module) or name not in refilled):
+                edits[name] += shrunk[name]
     return tables, edits, made
+
+
+_REFILLS = frozenset({"append", "add", "update", "setdefault", "extend", "insert", "__setitem__"})
+
+
+def _named(node: ast.AST | None) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def _changes(scope: ast.AST, tables: dict[str, _Table]) -> tuple[Counter[str], set[str]]:
+    """What code directly in `scope` (not in the functions it defines) does to tables by name: shrinks (`NAME.pop`,
+    `dict.pop(NAME, k)`, `del NAME[k]`, `NAME -= {...}`, a list's item replaced: `NAME[1] = x`) and refills."""
+    shrunk: Counter[str] = Counter()
+    refilled: set[str] = set()
+    top = set(getattr(scope, "body", [])) if isinstance(scope, ast.Module) else set()  # counted by `_tables`
+    todo = list(getattr(scope, "body", []))
+    while todo:
+        sub = todo.pop()
+        if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        todo += list(ast.iter_child_nodes(sub))
+        target: ast.AST | None = None
+        if isinstance(sub, ast.Call) and isinstance(sub.func, (ast.Attribute, ast.Name)):
+            owner = sub.func.value if isinstance(sub.func, ast.Attribute) else None
+            if sub.args and (_named(owner) in ("dict", "list", "set", "operator") or owner is None):
+                owner = sub.args[0]  # `dict.pop(CODECS, "caesar")`, `operator.delitem(CODECS, "caesar")`, `delitem(...)`
+            method = _named(sub.func)
+            if method in _SHRINKS or method == "delitem":
+                target = owner
+            elif method in _REFILLS or method == "setitem":
+                refilled.add(_named(owner))
+        elif isinstance(sub, ast.Assign) and top and sub not in top and any(_named(t) in tables for t in sub.targets):
+            target = next(t for t in sub.targets if _named(t) in tables)  # rebound under an `if`/`try`/`for`
+        elif isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Del):
+            target = sub.value
+        elif isinstance(sub, ast.Subscript) and isinstance(sub.ctx, ast.Store):
+            name = _named(sub.value)
+            refilled.add(name)  # a list's item replaced, or another module's table written: `textcodecs.CODECS[k] = v`
+            target = sub.value if (name in tables and tables[name].kind == "seq") or isinstance(sub.value,
+                                                                                             ast.Attribute) else None
+        elif isinstance(sub, ast.AugAssign) and isinstance(sub.op, (ast.Sub, ast.BitAnd)):
+            target = sub.target
+        if _named(target):
+            shrunk[_named(target)] += 1
+    return shrunk, refilled
 
 
 def _word(key: str) -> str:
@@ -126,8 +170,9 @@ def shrunk_tables(rel: str, before: bytes | None, after: bytes, read: frozenset[
         was, now = old.get(name), new.get(name)
         same = was is not None and now is not None and was.kind == now.kind
         gone = [k for k in set(was.entries) - set(now.entries) if was.entries[k]] if same else []  # held code
-        lost = bool(gone) if same and was.kind == "dict" else bool(was.elements - now.elements) if same else \
-            was is not None and now is None  # fewer code elements, or no literal table any more (`dict(...)`)
+        lost = bool(gone) if same and was.kind == "dict" else bool(was.elements - now.elements) if same else (
+            was is not None and now is None and bool(was.elements or any(was.entries.values())))
+        # fewer code elements, or a table of code that is no literal any more (`dict(...)`); data may be rebuilt
         if lost or new_edits[name] > old_edits[name]:
             out.append(f"{rel}: drops entries from {name}, a table the tests loop over (the loop would skip what was "
                        "dropped)")

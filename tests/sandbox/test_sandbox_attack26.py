@@ -580,7 +580,7 @@ def test_round29_a_failed_assert_swallowed_by_project_code_is_a_finding(new: str
     why = (res.resolved, res.tampering, res.error, res.tests, res.log_tail[-1500:])
     assert res.resolved is resolved, why
     if not resolved:
-        assert "an AssertionError raised in a test's `with` body was swallowed by KV's exit" \
+        assert "an AssertionError raised in a test's `with` body was swallowed by KV's exit, code the patch changed" \
             in res.tampering, why
     else:
         assert res.tampering == [], why

@@ -176,7 +176,7 @@ def test_round30_a_swallowed_assert_method_is_a_finding(r30: dict[str, SandboxTa
     proxy that sees its exit swallow what the body raised; the exit is code the patch changed: a finding."""
     res, why = _grade(bwrap_sandbox, r30["kv"], "r30lib/kv.py", KV_BUG, KV_SWALLOWS, monkeypatch)
     assert not res.resolved, why
-    assert "an AssertionError raised in a test's `with` body was swallowed by KV's exit" \
+    assert "an AssertionError raised in a test's `with` body was swallowed by KV's exit, code the patch changed" \
         in res.tampering, why
 
 
@@ -282,11 +282,18 @@ LOOP_WORDS = "from r30lib.codecs import STOPWORDS\n\n\ndef test_lower():\n    fo
     (CODECS_BUG, CODECS + "if CODECS:\n    CODECS.pop('caesar')\n", LOOPS, True),  # D4: under an `if`
     (CODECS_BUG, CODECS + "\n\ndef _tidy():\n    del CODECS['caesar']\n\n\n_tidy()\n", LOOPS, True),  # in a function
     (BUILT, BUILT.replace("[rev, caesar]", "[rev, rev]"), LOOPS, True),  # D8: a list entry replaced
+    (CODECS_BUG, CODECS + "dict.pop(CODECS, 'caesar')\n", LOOPS, True),
+    (CODECS_BUG, CODECS + "import operator\noperator.delitem(CODECS, 'caesar')\n", LOOPS, True),
+    (CODECS_BUG, CODECS + "if True:\n    CODECS = {'rev': CODECS['rev']}\n", LOOPS, True),
+    (BUILT, BUILT + "_ALL[1] = rev\n", LOOPS, True),
+    (CODECS_BUG, CODECS + "\n\ndef reload():\n    CODECS.clear()\n    CODECS.update(rev=(rev, rev), "
+     "caesar=(caesar, lambda s: caesar(s, -1)))\n", LOOPS, False),  # a reload empties and fills it again
     (CODECS_BUG.replace("CODECS", "_ALL"), CODECS.replace("CODECS", "_ALL").replace(DROP_CAESAR, ""), LOOPS, False),
 ], ids=["line-deleted", "del", "pop", "rebound", "value-repointed", "item-assignment-deleted", "value-fixed",
         "entry-pointed-back-at-its-code", "entry-added", "only-membership-read", "built-from-a-shrunk-list",
         "data-entry-removed", "rebuilt-by-a-call", "popped-under-an-if", "deleted-in-a-function",
-        "list-entry-replaced", "table-no-test-loops-over"])
+        "list-entry-replaced", "dict-pop-unbound", "operator-delitem", "rebound-under-an-if", "list-item-assigned",
+        "reload-refills", "table-no-test-loops-over"])
 def test_round30_a_patch_may_not_shrink_or_repoint_a_table_the_tests_loop_over(
         before: str, after: str, test: str, flagged: bool, tmp_path: Any) -> None:
     """B3, C5, C6: `for name, (enc, dec) in CODECS.items(): assert dec(enc(s)) == s` passes when the patch drops
@@ -420,9 +427,10 @@ def test_round30_host_work_on_a_patch_is_linear() -> None:
     assert _written_lines(a, a) == []
     from swerl.sandbox import grade_answers
 
-    shapes = "class Shapes:\n" + "".join(f"    def a{i}(self):\n        return {i}\n" for i in range(grade_answers.MAX_METHODS))
-    assert len(grade_answers._classes(shapes)["Shapes"].sources) == grade_answers.MAX_METHODS  # H4: one split
-    assert grade_answers._classes(shapes + "    def extra(self):\n        pass\n") == {}  # beyond it: nothing
+    shapes = "class Shapes:\n" + "".join(f"    def a{i}(self):\n        return {i}\n" for i in range(6000))
+    assert len(grade_answers._classes(shapes)["Shapes"].sources) == 6000  # H4: the file is split once, no cap (P7)
+    odd = "# a \x1c b \x85 c\nclass R:\n    def __len__(self):\n        return len(self.items)\n"
+    assert grade_answers._classes(odd)["R"].sources["__len__"] == "    def __len__(self):\n        return len(self.items)"
     many = "diff --git a/x b/x\n" + "".join(f"--- a/pkg/n{i}.py\n" for i in range(20000)) + "@@ -0,0 +0,0 @@\n" * 50
     found = patch_headers(many)
     assert len(found) == 20000 and sum(found.values()) == 8 * 50  # every name seen; hunks counted for 8 per diff
@@ -473,10 +481,10 @@ def test_round30_a_script_run_ended_by_the_patch_is_no_verdict(r30: dict[str, Sa
     base = r30["kv"]
     task = task_from_row({**base.row, "instance_id": base.instance_id}, repo_dir=base.repo_dir,
                          test_cmd="python run_importing.py -rA tests")
-    forged = KV_BUG + "".join(f"print('PASSED {t}')\n" for t in task.FAIL_TO_PASS + task.PASS_TO_PASS) + (
-        "import sys\nsys.exit(0)\n")
-    res, why = _grade(bwrap_sandbox, task, "r30lib/kv.py", KV_BUG, forged, monkeypatch)
-    assert res.report == "script" and not res.resolved, why
-    assert any(t.startswith("the test script was ended by code the patch changed") for t in res.tampering), why
+    forged = KV_BUG + "".join(f"print('PASSED {t}')\n" for t in task.FAIL_TO_PASS + task.PASS_TO_PASS)
+    for ending in ("import sys\nsys.exit(0)\n", "import argparse\nargparse.ArgumentParser().exit(0)\n"):
+        res, why = _grade(bwrap_sandbox, task, "r30lib/kv.py", KV_BUG, forged + ending, monkeypatch)
+        assert res.report == "script" and not res.resolved, why
+        assert any(t.startswith("the test script was ended by code the patch changed") for t in res.tampering), why
     res, why = _grade(bwrap_sandbox, task, "r30lib/kv.py", KV_BUG, KV, monkeypatch)
     assert res.report == "script" and res.resolved and res.tampering == [], why
