@@ -59,13 +59,18 @@ def _assignments(cls: _Class, fn: ast.FunctionDef) -> None:
     """What each `self.X = ...` of `fn` was made of: self attributes, and `fn`'s own parameters as `arg:NAME` (a
     count cached from the constructor's `items` belongs with the `self.items` made of the same argument)."""
     params = {a.arg for a in [*fn.args.args[1:], *fn.args.kwonlyargs]}
+    def made_of(value: ast.AST) -> set[str]:
+        return _self_attrs(fn, value) | {f"arg:{n.id}" for n in ast.walk(value) if isinstance(n, ast.Name)
+                                         and n.id in params}
+
     for a in ast.walk(fn):
         if isinstance(a, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and a.value is not None:
-            made = _self_attrs(fn, a.value) | {f"arg:{n.id}" for n in ast.walk(a.value)
-                                               if isinstance(n, ast.Name) and n.id in params}
             for t in a.targets if isinstance(a, ast.Assign) else [a.target]:
-                for name in _self_attrs(fn, t):
-                    cls.deps.setdefault(name, set()).update(made)
+                pairs = list(zip(t.elts, a.value.elts, strict=True)) if isinstance(t, ast.Tuple) and isinstance(
+                    a.value, ast.Tuple) and len(t.elts) == len(a.value.elts) else [(t, a.value)]
+                for target, value in pairs:  # `self.rows, self.columns = rows, columns`: each from its own
+                    for name in _self_attrs(fn, target):
+                        cls.deps.setdefault(name, set()).update(made_of(value))
 
 
 def _reach(cls: _Class, name: str) -> set[str]:
