@@ -60,6 +60,7 @@ _SELF = __file__
 # or a log record's caller (file, line, function name), never into values handed back. Whole files only where
 # nothing in them formats a caller-supplied template; of `logging` only its caller lookup and traceback helpers
 # (its `{`/`$` styles run `str.format` on a template the caller supplies: attribute walks by name).
+_DOCTEST = os.path.join(_STDLIB, "doctest.py")
 _FORMATTERS = frozenset(os.path.join(_STDLIB, n) for n in ("traceback.py", "linecache.py"))
 _FRAME_READERS = frozenset((os.path.join(_STDLIB, "logging/__init__.py"), n) for n in (
     "findCaller", "currentframe", "<lambda>", "_is_internal_frame", "formatException", "formatStack", "handleError"))
@@ -841,6 +842,8 @@ class Guard:
         return self.frame_kind(f) == "changed"
 
     def _suspect(self, event: str):
+        if event == "sys.settrace" and self._doctest_run():
+            return None  # doctest's runner puts back the trace function it found (`--doctest-modules`)
         tree = False
         for f in self._stack():
             k = self.frame_kind(f)
@@ -850,6 +853,10 @@ class Guard:
         if self.armed and not tree:
             return f"{event} from a callback with no test or project code on the stack (thread, finaliser, hook)"
         return None
+
+    def _doctest_run(self) -> bool:
+        f = self._innermost()
+        return f is not None and f.f_code.co_name == "run" and f.f_code.co_filename == _DOCTEST
 
     def _code(self, event: str, args: tuple):
         f = self._innermost()

@@ -89,6 +89,8 @@ def fingerprint_changes(before: dict, after: dict) -> list:
                 continue
             if (key, attr) in _LAZY and space.get(attr) is None and _made_by(space2.get(attr), obj):
                 continue
+            if (key, attr) == ("linecache", "getlines") and _doctest_swap(space2.get(attr)):
+                continue
             if attr not in space and ":" not in key and f"{key}.{attr}" in sys.modules:
                 continue  # a submodule imported later
             out.append(f"{key}.{attr} was {'added' if attr not in space else 'changed'}")
@@ -98,6 +100,14 @@ def fingerprint_changes(before: dict, after: dict) -> list:
 # module globals pytest fills the first time it needs them (`--doctest-modules` makes its doctest runner and
 # checker classes inside functions of `_pytest/doctest.py`), after the fingerprint was taken
 _LAZY = frozenset({("_pytest.doctest", "RUNNER_CLASS"), ("_pytest.doctest", "CHECKER_CLASS")})
+
+
+def _doctest_swap(fn) -> bool:
+    """doctest's runner puts its own `linecache.getlines` in place while an example runs (and back after): a bound
+    method whose function was compiled from the standard library's `doctest.py`."""
+    home = getattr(sys.modules.get("doctest"), "__file__", None)
+    func = getattr(fn, "__func__", None)
+    return bool(home) and type(fn) is _METHOD and getattr(getattr(func, "__code__", None), "co_filename", None) == home
 
 
 def _made_by(cls, mod) -> bool:

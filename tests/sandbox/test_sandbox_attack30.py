@@ -125,7 +125,9 @@ FILES = {
                            "            cb.assert_called_once_with(7)\n\n    def test_expected(self):\n"
                            "        with self.assertRaises(AssertionError):\n"
                            "            self.assertEqual(KV().get('x'), 1)\n",
-    "tests/test_report.py": "from r30lib.report import problems\n\n\ndef test_clean():\n"
+    # FP27: an executed doctest (its runner sets the trace function back and swaps `linecache.getlines`)
+    "tests/test_report.py": "\"\"\"Reports.\n\n>>> len([1, 2])\n2\n\"\"\"\nfrom r30lib.report import problems\n\n\n"
+                            "def test_clean():\n"
                             "    assert len(problems('x' * 20 + '\\nshort\\n')) == 0\n    assert not problems('x' * 20)\n\n\n"
                             "def test_counted():\n    assert len(problems('y' * 25)) == 1\n    assert problems('y' * 25)\n\n\n"
                             "def test_listed():\n    assert list(problems('ok\\n' + 'y' * 25)) == [(2, 25)]\n",
