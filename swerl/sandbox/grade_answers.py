@@ -47,8 +47,9 @@ def _classes(text: str) -> dict[str, _Class]:
             cls = out.setdefault(prefix + node.name, _Class())
             todo.append((f"{prefix}{node.name}.", node.body))
             for fn in node.body:
-                if isinstance(fn, ast.FunctionDef) and (not fn.decorator_list or [ast.dump(d) for d in fn.decorator_list]
-                                                        == [ast.dump(ast.Name(id="property", ctx=ast.Load()))]):
+                if isinstance(fn, ast.FunctionDef) and (not fn.decorator_list or (len(fn.decorator_list) == 1 and (
+                        getattr(fn.decorator_list[0], "id", None) or getattr(fn.decorator_list[0], "attr", None))
+                        in ("property", "cached_property"))):
                     cls.methods[fn.name] = fn
                     cls.sources[fn.name] = "\n".join(lines[fn.lineno - 1:fn.end_lineno or fn.lineno])
                     _assignments(cls, fn)

@@ -302,15 +302,17 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             v = space.get(name)
             for w in [getattr(v, n, None) for n in names] if type(v) is type(sys) else [v]:
                 code = getattr(w, "__code__", None)
-                if code is not None and inner.kind(code.co_filename) == "changed":
-                    return True
+                lines = [n for _, _, n in code.co_lines() if n] if hasattr(code, "co_lines") else []
+                if code is not None and inner.wrote(code.co_filename, code.co_firstlineno,
+                                                    max([code.co_firstlineno, *lines])):
+                    return True  # a function whose own lines the patch wrote, not any of a touched file
         return False
 
     def around(test, failure: bool) -> str:
         """The first frame around the test function that may have caught what left it: code the patch changed,
         or, for a test failure, any project code (an unchanged project decorator may catch its own control flow,
         a rejected example; never a failed assert)."""
-        if failure and threading.get_ident() != main:  # the test ran on a worker thread a project decorator started
+        if threading.get_ident() != main:  # the test ran on a worker thread a project decorator started
             return "the caller of the worker thread the test ran on"
         f, n = test.f_back, 0
         while f is not None and n < 100:

@@ -944,8 +944,9 @@ def _as_original(u, name: str, guard):
                 return None
             twin = object.__new__(own)
             state = getattr(u, "__dict__", None)
-            if type(state) is dict:
-                twin.__dict__.update(state)
+            if type(state) is dict:  # not what a `cached_property` stored: the project's own computes it again
+                twin.__dict__.update({k: v for k, v in state.items()
+                                      if type(own.__dict__.get(k)).__name__ != "cached_property"})
             for k in type.__dict__["__mro__"].__get__(type(u)):  # a `__slots__` class keeps its state in slots
                 for slot in [k.__dict__.get("__slots__", ())] if isinstance(k.__dict__.get("__slots__"), str) else \
                         k.__dict__.get("__slots__", ()):
@@ -968,10 +969,11 @@ def _original_class(c: type, guard):
     if not codes or any(code.co_freevars for code in codes.values()):
         return None
     space = {k: v for k, v in type.__dict__["__dict__"].__get__(c).items()
-             if type(v) in (type(_among), staticmethod, classmethod, property)}
+             if type(v) in (type(_among), staticmethod, classmethod, property) or type(v).__name__ == "cached_property"}
     for k, code in codes.items():  # a property the class reads (`return self.count`) keeps being one
         fn = type(_among)(code, fns[0].__globals__, k)
-        space[k] = property(fn) if type(space.get(k)) is property else fn
+        kind = type(space.get(k))
+        space[k] = kind(fn) if kind is property or kind.__name__ == "cached_property" else fn
     return type(c.__name__, (), space)
 
 

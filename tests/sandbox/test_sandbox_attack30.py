@@ -62,11 +62,16 @@ LIE = "return sum(1 for _, n in self.items if n > LIMIT)"
     (REPORT, REPORT.replace("        self.items = list(items)\n", "        self.items = list(items)\n"
                             "        self._n = sum(1 for _, n in items if n > LIMIT)\n").replace(
         "return len(self.items)", "return self._n"), ["Report.__len__"]),  # C4d: the lie reads a count of its own
+    (CALLS.replace("    def count(self):", "    @functools.cached_property\n    def count(self):").replace(
+        "return self.count()", "return self.count"), CALLS.replace("    def count(self):", "    @functools.cached_property\n"
+                                                                   "    def count(self):").replace(
+        "return self.count()", "return self.count").replace("        return len(self.items)", "        " + LIE),
+     ["Report.__len__", "Report.count"]),  # D16: a lie in a cached property the `__len__` reads
     (REPORT, REPORT_BUG, []),  # nothing the answer reaches was edited
     (REPORT.replace("    def __len__", "    @staticmethod\n    def __len__"),
      REPORT_LIAR.replace("    def __len__", "    @staticmethod\n    def __len__"), []),
 ], ids=["edited-len", "cached-count", "lie-one-call-down", "constant", "rows-vs-columns", "status-not-body",
-        "lie-over-its-own-count", "unrelated-edit", "decorated"])
+        "lie-over-its-own-count", "cached-property-helper", "unrelated-edit", "decorated"])
 def test_round30_only_a_count_meant_to_agree_with_the_items_is_sent(pristine: str, patched: str,
                                                                     sent: list[str]) -> None:
     """B2, C4, C4d: the host sends the project's own methods a `__len__`/`__bool__` reaches (through `self.m()`
