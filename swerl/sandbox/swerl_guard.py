@@ -277,6 +277,37 @@ _WITNESS = _LAUNCH_DIR + "swerl_witness.py"
 _BODY_EVENTS = ("swerl.marked", "swerl.entered", "swerl.call", "swerl.escaped", "swerl.swallowed", "swerl.completed")
 
 
+def _reaches_changed(inner, f) -> bool:
+    """A project frame whose function names changed code (`if not rejected(exc): raise`, `rejected` imported from a
+    module the patch changed): the decision it acts on is the patch's."""
+    space, names = f.f_globals, f.f_code.co_names[:100]
+    for name in names:
+        v = space.get(name)
+        for w in [getattr(v, n, None) for n in names] if type(v) is type(sys) else [v]:
+            code = getattr(w, "__code__", None)
+            lines = [n for _, _, n in code.co_lines() if n] if hasattr(code, "co_lines") else []
+            if code is not None and inner.wrote(code.co_filename, code.co_firstlineno,
+                                                max([code.co_firstlineno, *lines])):
+                return True  # a function whose own lines the patch wrote, not any of a touched file
+    return False
+
+
+def _around(inner, main: int, test, failure: bool) -> str:
+    """The first frame around the test function that may have caught what left it: code the patch changed, or, for
+    a test failure, any project code (an unchanged project decorator may catch its own control flow, a rejected
+    example; never a failed assert); a project frame acting on a changed function's decision; or, where the test ran
+    on a worker thread a project decorator started, that thread's caller."""
+    if threading.get_ident() != main:
+        return "the caller of the worker thread the test ran on"
+    f, n = test.f_back, 0
+    while f is not None and n < 100:
+        kind = inner.frame_kind(f)
+        if kind == "changed" or (kind == "project" and (failure or _reaches_changed(inner, f))):
+            return f"{f.f_code.co_filename}:{f.f_code.co_name}"
+        f, n = f.f_back, n + 1
+    return ""
+
+
 def _body_watch(inner, emit, _getframe=sys._getframe):
     """Which test bodies began to run, and which ended by an exception. The rewriter starts every top-level function
     and method of a file it compiles (test files and the modules beside them) with an announcement
@@ -294,34 +325,6 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     hidden: dict = {}  # line of a test file's `with` -> the test failure its exit swallowed, until it completes
     main = threading.get_ident()
 
-    def reaches_changed(f) -> bool:
-        """A project frame whose function names changed code (`if not rejected(exc): raise`, `rejected` imported
-        from a module the patch changed): the decision it acts on is the patch's."""
-        space, names = f.f_globals, f.f_code.co_names[:100]
-        for name in names:
-            v = space.get(name)
-            for w in [getattr(v, n, None) for n in names] if type(v) is type(sys) else [v]:
-                code = getattr(w, "__code__", None)
-                lines = [n for _, _, n in code.co_lines() if n] if hasattr(code, "co_lines") else []
-                if code is not None and inner.wrote(code.co_filename, code.co_firstlineno,
-                                                    max([code.co_firstlineno, *lines])):
-                    return True  # a function whose own lines the patch wrote, not any of a touched file
-        return False
-
-    def around(test, failure: bool) -> str:
-        """The first frame around the test function that may have caught what left it: code the patch changed,
-        or, for a test failure, any project code (an unchanged project decorator may catch its own control flow,
-        a rejected example; never a failed assert)."""
-        if threading.get_ident() != main:  # the test ran on a worker thread a project decorator started
-            return "the caller of the worker thread the test ran on"
-        f, n = test.f_back, 0
-        while f is not None and n < 100:
-            kind = inner.frame_kind(f)
-            if kind == "changed" or (kind == "project" and (failure or reaches_changed(f))):
-                return f"{f.f_code.co_filename}:{f.f_code.co_name}"
-            f, n = f.f_back, n + 1
-        return ""
-
     def handle(event: str, args: tuple) -> None:
         caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
         if caller is None or caller.f_code.co_filename != _WITNESS:
@@ -335,7 +338,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
         elif event == "swerl.entered" and own:
             entered.add(args[0])
         elif event == "swerl.escaped" and own:
-            where = around(test, len(args) < 2 or args[1] is not False)
+            where = _around(inner, main, test, len(args) < 2 or args[1] is not False)
             if where:
                 escaped.setdefault(args[0], where)
         elif event == "swerl.swallowed" and len(args) == 2:
