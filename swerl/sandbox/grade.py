@@ -369,9 +369,9 @@ def runner_script(plan: HarnessPlan, pristine: Path) -> str | None:
 def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, dict[str, Any]]:
     """What the witness needs to tell a fix from a lie, per changed `.py` file: "lines", the patched file's lines the
     patch wrote (1-based, inclusive ranges; a deletion marks the line after it), so an unchanged decorator or class
-    in a file the fix also touches stays the project's; "originals", the project's own source of each `__len__` and
-    `__bool__` the patch edited (`Class.__len__` -> text), so a one-line lie inside one is compared with what the
-    project's own answered. A new, unreadable or very long file is absent: all of it is the patch's."""
+    in a file the fix also touches stays the project's; "originals", the project's own source of each `__len__`/
+    `__bool__` whose code (or a method it reaches) the patch edited (`grade_answers`), so a one-line lie is compared
+    with what the project's own answered. A new, unreadable or very long file is absent: all of it is the patch's."""
     lines: dict[str, Any] = {}
     originals: dict[str, Any] = {}
     for rel in changed:

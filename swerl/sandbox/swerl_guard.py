@@ -445,7 +445,7 @@ class Guard:
         # (a tuple: nothing the tests reach can edit it in place)
         self.lines = tuple((canonical(self.workdir + k), tuple((int(r[0]), int(r[1])) for r in v))
                            for k, v in sorted(dict(lines or {}).items()))
-        # the project's own `__len__`/`__bool__` source of each one the patch edited: (file, qualname) -> text
+        # the project's own code of each `__len__`/`__bool__` the patch edited, and of the methods it reaches
         self.originals = _own_functions(self.workdir, originals)
         self.protected = frozenset(canonical(self.workdir + t) for t in tests)
         self.private = frozenset(canonical(p) for p in private)

@@ -791,14 +791,15 @@ class _Held:
 
 
 def _swallowed(cm, exit_fn, value, where, at_assert=False, _record=_record, _audit=getattr(sys, "audit", None)):
-    """An exit that swallowed what a test's body raised (the `with` at line `where`).
-    - Where the exit is code the patch changed (its `__exit__` or a function or method it names, a generator context
-      manager's function, a callback an `ExitStack` holds), it is a finding: unless the test file raised it itself
-      with a `raise` statement and it is no test failure (`with suppress_errors(): raise OSError` tests the
-      suppressor).
-    - Otherwise a test failure (a failed assert), or any exception that interrupted an assert of the body, hidden by
-      any context manager but the test file's own is announced to the guard's hook; the same `with` completing later clears it (a retry block: `for attempt in attempts(5):
-      with attempt: assert ...`), and a test that passes with one still hidden is a finding there."""
+    """An exit that swallowed what a test's body raised (the `with` at line `where`). What the test file raised
+    itself with a `raise` statement, of a type that is no test failure, is its own (`with suppress_errors(): raise
+    OSError` tests the suppressor). Otherwise:
+    - where the exit is code the patch changed (its `__exit__` or a function or method it names, a generator
+      context manager's function, a callback an `ExitStack` holds), it is a finding;
+    - else a test failure, or any exception that interrupted an assert of the body, hidden by any context manager
+      but the test file's own is announced to the guard's hook. The same `with` completing later clears it (a retry
+      block: `for attempt in attempts(5): with attempt: assert ...`); a test that passes with one still hidden is a
+      finding there."""
     guard = _STATE.get("guard")
     if guard is None:
         raise AssertionError("swerl: the strict-assert state was changed")
@@ -874,8 +875,8 @@ def _truth_views(u, said: bool, guard):
 
 
 def _truth_as_original(u, said: bool, guard):
-    """A `__bool__` (or, without one, a `__len__`) the patch edited a line of: where the project's own answered
-    as u's items say and the edited one does not, the edit made the object lie about itself."""
+    """A `__bool__` (or, without one, a `__len__`) the patch edited, or a method it reaches: where the project's
+    own answered as u's items say and the edited one does not, the edit made the object lie about itself."""
     t = type(u)
     if not (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) or _is_iterator(u):
         return None
@@ -943,19 +944,23 @@ def _as_original(u, name: str, guard):
             if own is None or name not in own.__dict__:
                 return None
             twin = object.__new__(own)
-            state = getattr(u, "__dict__", None)
-            if type(state) is dict:  # not what a `cached_property` stored: the project's own computes it again
-                twin.__dict__.update({k: v for k, v in state.items()
-                                      if type(own.__dict__.get(k)).__name__ != "cached_property"})
-            for k in type.__dict__["__mro__"].__get__(type(u)):  # a `__slots__` class keeps its state in slots
-                for slot in [k.__dict__.get("__slots__", ())] if isinstance(k.__dict__.get("__slots__"), str) else \
-                        k.__dict__.get("__slots__", ()):
-                    if slot not in ("__dict__", "__weakref__") and hasattr(u, slot):
-                        twin.__dict__[slot] = object.__getattribute__(u, slot)
+            twin.__dict__.update({k: v for k, v in _state_of(u).items()  # not what a `cached_property` stored:
+                                  if type(own.__dict__.get(k)).__name__ != "cached_property"})  # computed again
             return own.__dict__[name](twin)
         except Exception:
             return None
     return None
+
+
+def _state_of(u) -> dict:
+    """u's attributes: its `__dict__`, and the slots of a `__slots__` class."""
+    state = dict(getattr(u, "__dict__", None) or {})
+    for k in type.__dict__["__mro__"].__get__(type(u)):
+        slots = k.__dict__.get("__slots__", ())
+        for slot in (slots,) if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__") and hasattr(u, slot):
+                state[slot] = object.__getattribute__(u, slot)
+    return state
 
 
 def _original_class(c: type, guard):
