@@ -27,14 +27,14 @@ import shlex
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from swerl.errors import DataError
 from swerl.log import get_logger
-from swerl.sandbox import grade_answers, gradetree, hostfs, owners, reports, tamper
+from swerl.sandbox import grade_answers, gradetree, hostfs, owners, reports, tamper, tamper_tables
 from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
 from swerl.sandbox.launch import RUNNER_PATH, SPEC_PATH, Launch
@@ -300,7 +300,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
             sandbox.exec_argv(handle, ["bash", "-c", "kill -9 -1 2>/dev/null; exit 0"], timeout=30)
         if launch is not None:
             _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_code(pristine.tip, tree,
-                                                                                           built.changed))
+                                                                                           built.changed, built.protected))
         res = sandbox.exec_argv(handle, ["bash", "-c", test_script(task, plan, launch, log_limit=log_limit,
                                                                     setup=setup)], timeout=timeout)
     except Exception as exc:
@@ -366,12 +366,13 @@ def runner_script(plan: HarnessPlan, pristine: Path) -> str | None:
     return launch.script if launch is not None and launch.mode == "script" else None
 
 
-def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, dict[str, Any]]:
+def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
     """What the witness needs to tell a fix from a lie, per changed `.py` file: "lines", the patched file's lines the
     patch wrote (1-based, inclusive ranges; a deletion marks the line after it), so an unchanged decorator or class
     in a file the fix also touches stays the project's; "originals", the project's own source of each `__len__`/
     `__bool__` whose code (or a method it reaches) the patch edited (`grade_answers`), so a one-line lie is compared
-    with what the project's own answered. A new, unreadable or very long file is absent: all of it is the patch's."""
+    with what the project's own answered. A new, unreadable or very long file is absent: all of it is the patch's.
+    "tables": the project tables the `tests` loop over, as their modules define them (`tamper_tables.held_tables`)."""
     lines: dict[str, Any] = {}
     originals: dict[str, Any] = {}
     for rel in changed:
@@ -388,7 +389,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str]) -> dict[str, di
         edited = grade_answers.answering_functions(old, new)
         if edited:
             originals[rel] = edited
-    return {"lines": lines, "originals": originals}
+    return {"lines": lines, "originals": originals, "tables": tamper_tables.held_tables(pristine, tree, tests)}
 
 
 def _written_lines(a: list[bytes], b: list[bytes], budget: int = 1_000_000) -> list[list[int]]:

@@ -47,11 +47,12 @@ class Launch:
 
     def spec(self, workdir: str, changed: list[str], tests: list[str],
              code: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
-        """The launcher's spec; `code` is `grade.changed_code`'s "lines" and "originals" of the changed files."""
+        """The launcher's spec; `code` is `grade.changed_code`'s "lines" and "originals" of the changed files and the
+        "tables" the tests loop over."""
         return {"key": self.key, "workdir": workdir, "mode": self.mode, "args": self.args, "script": self.script,
                 "changed": sorted(changed), "tests": sorted(tests), "record": self.record,
                 "private": [SPEC_PATH, self.record], "lines": (code or {}).get("lines", {}),
-                "originals": (code or {}).get("originals", {})}
+                "originals": (code or {}).get("originals", {}), "tables": (code or {}).get("tables", {})}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

@@ -116,7 +116,7 @@ def _start(spec: dict, closer) -> tuple:
         guard_mod = _load("_swerl_guard", "swerl_guard.py")
         guard = guard_mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []),
                                 emit, child_path=spec.get("child_dir"), lines=spec.get("lines"),
-                                originals=spec.get("originals"))
+                                originals=spec.get("originals"), tables=spec.get("tables"))
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
         witness = _load("_swerl_witness", "swerl_witness.py")
         guard.install(writer=witness.Witness.report.__code__, closer=closer,

@@ -162,6 +162,22 @@ def _own_functions(workdir: str, originals) -> tuple:
     return tuple(out)
 
 
+def _held_tables(workdir: str, tables) -> tuple:
+    """((file, name, kind, ((key, word), ...), (element names, ...)), ...) of the host's `held_tables`, keys
+    evaluated here, before any project code runs."""
+    out = []
+    for rel, rows in sorted(dict(tables or {}).items()):
+        for row in rows:
+            try:
+                name, kind, keys, elements = row
+                keys = tuple((ast.literal_eval(str(k)), str(w)) for k, w in keys)
+                hash(keys)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                continue
+            out.append((canonical(workdir + str(rel)), str(name), str(kind), keys, tuple(str(e) for e in elements)))
+    return tuple(out)
+
+
 def _ids(paths: list, _stat=os.stat) -> list:
     """(st_dev, st_ino) of each existing path (following links: the file itself)."""
     out = []
@@ -436,8 +452,10 @@ def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _
 class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
+    canonical = staticmethod(canonical)
+
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
-                 lines=None, originals=None) -> None:
+                 lines=None, originals=None, tables=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
@@ -447,6 +465,8 @@ class Guard:
                            for k, v in sorted(dict(lines or {}).items()))
         # the project's own code of each `__len__`/`__bool__` the patch edited, and of the methods it reaches
         self.originals = _own_functions(self.workdir, originals)
+        # the project tables the tests loop over, as their modules' literals define them (`_held_tables`)
+        self.tables = _held_tables(self.workdir, tables)
         self.protected = frozenset(canonical(self.workdir + t) for t in tests)
         self.private = frozenset(canonical(p) for p in private)
         # the same files by identity (device, inode): a hard link, bind mount or any other name still matches

@@ -307,6 +307,8 @@ class Witness:
         self.sealed: dict = {}  # the guard's attributes at collection
         self.probes = None
         self.own: dict = {}  # this object's attributes at collection
+        self.table_refs: dict = {}  # `_tables_held`: the test modules' names of each looped table
+        self.table_seen: set = set()
 
     def seal(self) -> None:
         self.sealed, self.probes = self.guard.seal(), self.guard.probes
@@ -378,6 +380,13 @@ class Witness:
         self.late()
         self.before.update(fingerprint(self.guard.watch, self.before))
 
+    def finish(self) -> None:
+        """At the session's end: the hooks, the seals and the runner's objects as they were at collection."""
+        self.check_runner()
+        self.check_seal(files=True)
+        for change in fingerprint_changes(self.before, fingerprint(self.guard.watch)):
+            _record(self.guard, f"runner object changed during the run: {change}")
+
     def plugin(self, pytest):
         witness, hookimpl, report, done = self, pytest.hookimpl, Witness.report, Witness.collection_done
         runs_patch, case_runs_patch, audit = stand_in, _case_stand_in, getattr(sys, "audit", lambda *a: None)
@@ -403,11 +412,13 @@ class Witness:
                 report(witness, item, call, outcome.get_result())
 
             @hookimpl(hookwrapper=True, tryfirst=True)
-            def pytest_runtest_call(self, item):
+            def pytest_runtest_call(self, item, held=_tables_held):  # (pluggy passes no argument with a default)
                 audit("swerl.call", item.nodeid, "", "start")  # the test bodies that run from here on
                 for found in filter(None, [case_runs_patch(item, witness.guard)]):
                     _record(witness.guard, f"{item.nodeid}: the test runs {found}")
+                held(witness.guard, witness.table_refs, witness.table_seen)
                 yield
+                held(witness.guard, witness.table_refs, witness.table_seen)
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_pyfunc_call(self, pyfuncitem):
@@ -432,12 +443,77 @@ class Witness:
 
             @hookimpl(trylast=True)
             def pytest_sessionfinish(self, session):
-                witness.check_runner()
-                witness.check_seal(files=True)
-                for change in fingerprint_changes(witness.before, fingerprint(witness.guard.watch)):
-                    _record(witness.guard, f"runner object changed during the run: {change}")
+                witness.finish()
 
         return Plugin()
+
+
+# -- looped tables ------------------------------------------------------------------------------------------------
+_SEQS = (list, tuple, set, frozenset)
+_CODE_TYPES = (type(_among), type(len), _METHOD)
+
+
+def _word(s) -> str:
+    return "".join(c for c in str(s).lower() if c in "abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _code_names(value) -> list:
+    """The real names of the functions and classes `value` is or holds directly (a `(encode, decode)` pair)."""
+    out = []
+    for o in [value, *(list(value) if type(value) in (tuple, list) else [])]:
+        if type(o) in _CODE_TYPES:
+            out.append(str(o.__name__))
+        elif isinstance(o, type):
+            out.append(str(type.__dict__["__name__"].__get__(o)))
+    return out
+
+
+def _table_findings(t, kind: str, keys: tuple, elements: tuple) -> list:
+    """What a table the tests loop over lost against its module's literal; builtin methods only (the keys are the
+    literal's own: no project `__eq__`/`__hash__` is asked)."""
+    if type(t) is not dict if kind == "dict" else type(t) not in _SEQS:
+        return [f"is a {type(t).__name__} now, not the literal's"]
+    if kind != "dict":
+        names = {n for e in list(t) for n in _code_names(e)}
+        return [f"no longer holds {e}" for e in elements if e not in names][:1]
+    items = list(dict.items(t))
+    for key, word in keys:
+        held = [v for k, v in items if type(k) is type(key) and k == key]
+        if not held:
+            return [f"dropped the entry {key!r}"]
+        if word and not any(word in _word(n) for n in _code_names(held[0])):
+            return [f"points {key!r} at {_code_names(held[0]) or type(held[0]).__name__}, not at code named after it"]
+    return []
+
+
+def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
+    """The project tables the tests loop over (`guard.tables`, from the host's `held_tables`), checked before and
+    after every test: each entry of the module's literal is still there and still names its key's code. Whatever
+    dropped or repointed one (an alias, `getattr(T, "pop")`, a function run at import or by the test) did it at
+    run time, where the scan cannot read it. `refs`: the test modules' own names for each table, from collection."""
+    if not guard.tables:
+        return
+    files = {}
+    for m in list(_modules.values()):
+        f = vars(m).get("__file__") if type(m) is type(sys) else None
+        if type(f) is str and any(f.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] for p, *_ in guard.tables):
+            files.setdefault(guard.canonical(f), m)
+    for row in guard.tables:
+        path, name, kind, keys, elements = row
+        mod = files.get(path)
+        objs = [vars(mod)[name]] if mod is not None and name in vars(mod) else []
+        if mod is not None and row not in refs:
+            refs[row] = [(m, n) for m in list(_modules.values()) if type(m) is type(sys) and objs
+                         for n, v in list(vars(m).items()) if v is objs[0] and guard.kind(str(vars(m).get(
+                             "__file__") or "")) == "test"]
+        objs += [vars(m).get(n) for m, n in refs.get(row, ())]
+        for t in {id(o): o for o in objs}.values():
+            for problem in _table_findings(t, kind, keys, elements):
+                if (path, name, problem) not in seen:
+                    seen.add((path, name, problem))
+                    rel = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
+                    _record(guard, f"{rel}: {name}, a table the tests loop over, {problem} since its module "
+                                   "defined it (the loop would skip or run other code)")
 
 
 # -- type-strict assertions ---------------------------------------------------------------------------------------

@@ -8,11 +8,13 @@ dict filled by module-level item assignments (`NAME["k"] = v`, `NAME.update({...
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 MAX_TEST_BYTES = 1 << 20
 _SHRINKS = frozenset({"pop", "popitem", "remove", "clear", "discard", "__delitem__"})
@@ -207,3 +209,142 @@ def tests_read(tree: Path, tests: Sequence[str]) -> frozenset[str]:
         except (OSError, *_PARSE_ERRORS):
             continue
     return frozenset(names)
+
+
+# -- the tables as they must be when a test runs (the witness checks them; `swerl_witness._tables_held`) ------------
+_ITERATORS = frozenset({"sorted", "list", "tuple", "set", "frozenset", "dict", "enumerate", "zip", "reversed", "len",
+                        "iter", "map", "filter", "any", "all", "sum", "min", "max", "parametrize", "items", "keys",
+                        "values"})
+
+
+def _mutated_by_tests(tree: ast.AST) -> set[str]:
+    """Names a test file changes or hands to a helper that may (`monkeypatch.delitem(CODECS, k)`, `patch.dict(...)`,
+    `CODECS.pop(k)`, `del CODECS[k]`): a table the tests edit themselves is theirs to edit."""
+    out: set[str] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            if _named(n.func) not in _ITERATORS:
+                out |= {_named(a) for a in [*n.args, *(k.value for k in n.keywords)] if _named(a)}
+            if isinstance(n.func, ast.Attribute) and (n.func.attr in _SHRINKS or n.func.attr in _REFILLS):
+                out.add(_named(n.func.value))
+        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            out.add(_named(n.value))
+        elif isinstance(n, ast.Constant) and isinstance(n.value, str):
+            out.add(n.value.rsplit(".", 1)[-1])  # `patch.dict("pkg.mod.CODECS", ...)`
+    return out
+
+
+def _imported(tree: ast.AST, rel: str) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
+    """A test file's `from M import NAME [as L]` (L -> (M, NAME)) and `import M [as L]` (L -> M), relative imports
+    resolved from the file's own package."""
+    names: dict[str, tuple[str, str]] = {}
+    modules: dict[str, str] = {}
+    package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - (n.level - 1)] if n.level else []
+            mod = ".".join(filter(None, [*base, n.module or ""]))
+            for a in n.names:
+                names[a.asname or a.name] = (mod, a.name)
+        elif isinstance(n, ast.Import):
+            for a in n.names:
+                modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+    return names, modules
+
+
+def _module_file(root: Path, mod: str) -> str | None:
+    for prefix in ("", "src/", "lib/"):
+        for rel in (f"{prefix}{mod.replace('.', '/')}.py", f"{prefix}{mod.replace('.', '/')}/__init__.py"):
+            p = root / rel
+            if mod and p.is_file() and not p.is_symlink() and p.stat().st_size <= MAX_TEST_BYTES:
+                return rel
+    return None
+
+
+def _held_entries(source: bytes, name: str) -> list[Any] | None:
+    """[kind, [[key source, the word its value's code is named after, or ""]], [names of code elements]] of a
+    module-level literal table no code of its module writes to; None for any other name."""
+    tables, edits, _ = _tables(source)
+    table = tables.get(name)
+    if table is None or edits[name] != 1:
+        return None
+    scopes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Module, ast.FunctionDef,
+                                                                          ast.AsyncFunctionDef))]
+    if any(name in shrunk or name in refilled for shrunk, refilled in (_changes(s, tables) for s in scopes)):
+        return None  # the module edits its own table (a registry filled at import): the scan's rule covers it
+    keys = []
+    for key, names in table.entries.items():
+        try:
+            ast.literal_eval(key)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        word = _word(key)
+        keys.append([key, word if len(word) > 2 and any(word in _word(n) for n in names) else ""])
+    elements = sorted(next(iter(e)) for e in table.elements if len(e) == 1)
+    return [table.kind, keys, elements] if keys or elements else None
+
+
+def _test_files(tree: Path, cap: int = 20_000) -> list[str]:
+    """The tree's other test modules and conftests (a patch cannot add one: the tree policy drops new test files)."""
+    out: list[str] = []
+    for n, (top, dirs, files) in enumerate(os.walk(tree)):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+        out += [os.path.relpath(os.path.join(top, f), tree) for f in files if f.endswith(".py") and (
+            f.startswith("test") or f.endswith("_test.py") or f == "conftest.py")]
+        if n > cap or len(out) > cap:
+            break
+    return out
+
+
+def held_tables(pristine: Path, tree: Path, tests: Sequence[str], depth: int = 3) -> dict[str, list[list[Any]]]:
+    """rel -> [[name, kind, keys, elements]] of each project table a test file imports and loops over, as its
+    module's literal defines it (followed through up to `depth` re-exports). The witness checks before and after
+    every test that the table still holds those entries and that each entry's code is still named after its key:
+    whatever the patch used to drop or repoint one (an alias, `getattr(T, "pop")`, a function called at import),
+    what the test loops over is what the source says. Tables the module or the tests write to are left out."""
+    wanted: set[tuple[str, str]] = set()
+    mutated: set[str] = set()  # by any test file: a test of one file may edit what another's loop reads
+    others = [r for r in _test_files(tree) if r not in set(tests)]
+    for rel in [*tests, *others]:
+        p = tree / rel
+        try:
+            if p.is_symlink() or not p.is_file() or not rel.endswith(".py") or p.stat().st_size > MAX_TEST_BYTES:
+                continue
+            parsed = ast.parse(p.read_bytes())
+        except (OSError, *_PARSE_ERRORS):
+            continue
+        looped = _looped(parsed) if rel in tests else set()
+        mutated |= _mutated_by_tests(parsed)
+        names, modules = _imported(parsed, rel)
+        wanted |= {names[n] for n in looped if n in names}
+        wanted |= {(modules[m], n) for m in looped if m in modules for n in looped if n not in modules}
+    wanted = {(m, n) for m, n in wanted if n not in mutated}
+    out: dict[str, list[list[Any]]] = {}
+    for mod, name in sorted(wanted):
+        found = _defined(pristine, mod, name, depth)
+        if found is not None and all(t[0] != found[1][0] for t in out.get(found[0], [])):
+            out.setdefault(found[0], []).append(found[1])
+    return out
+
+
+def _defined(pristine: Path, mod: str, name: str, depth: int) -> tuple[str, list[Any]] | None:
+    """(file, [name, *entries]) of the literal table `mod.name` is, through up to `depth` re-exports."""
+    for _ in range(depth):
+        rel_file = _module_file(pristine, mod)
+        try:
+            source = (pristine / rel_file).read_bytes() if rel_file else None
+            entries = _held_entries(source, name) if source is not None else None
+            again = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)
+                     and any((a.asname or a.name) == name for a in n.names)] if source and not entries else []
+        except (OSError, *_PARSE_ERRORS):
+            return None
+        if entries is not None and rel_file is not None:
+            return rel_file, [name, *entries]
+        if not again:
+            return None
+        n = again[0]  # a re-export: `from .textcodecs import CODECS` in the package's __init__
+        package = mod if rel_file and rel_file.endswith("__init__.py") else mod.rpartition(".")[0]
+        base = package.split(".")[: len(package.split(".")) - (n.level - 1)] if n.level else []
+        mod, name = ".".join(filter(None, [*base, n.module or ""])), next(a.name for a in n.names
+                                                                           if (a.asname or a.name) == name)
+    return None
