@@ -479,10 +479,11 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
         error_kind = "agent" if error else None
     if error_kind and launch is not None and record is None and not res.timed_out:
         error = "the test process ended without the launcher's signed record (killed, or exited early)"
-    if defences and launch is None and not plan.swebench and task.test_cmd is None and error_kind is None:
-        # a SWE-smith profile's command the launcher cannot run (`python -m tornado.test`, `uv run pytest`): its text
-        # log is all there is, which the code under test can write; it trains nothing (infrastructure: never a
-        # reward). A command the caller chose for the task (the audit's start-up probes) is graded as it asks.
+    if defences and launch is None and task.test_cmd is None and error_kind is None:
+        # a SWE-smith profile's or SWE-bench spec's command the launcher cannot run (`python -m tornado.test`, `uv
+        # run pytest`): its text log is all there is, which the code under test can write; it trains nothing
+        # (infrastructure: never a reward). A command the caller chose for the task (the audit's start-up probes)
+        # is graded as it asks. Sphinx's `tox --current-env` runs under the launcher (`launch.tox_command`).
         error, error_kind = (f"the test command is not one the launcher runs (pytest, or a Python script of the "
                              f"tree): {plan.test_script[:200]!r}; a text log alone is never paid"), "infra"
     resolved = (resolution == "RESOLVED_FULL" and not verdict.tampering and error_kind is None

@@ -33,8 +33,11 @@ def _self_attrs(fn: ast.FunctionDef, node: ast.AST) -> set[str]:
             and n.value.id == me}
 
 
-def _classes(text: str) -> dict[str, _Class]:
-    out: dict[str, _Class] = {}
+MODULE = "<module>"  # the pseudo-class of a module's plain functions (`_count(items)` that a `__len__` returns)
+
+
+def _classes(text: str, deps: bool = True) -> dict[str, _Class]:
+    out: dict[str, _Class] = {MODULE: _Class()}
     # split once, where Python's parser ends a line (not `str.splitlines`, which also splits on \x1c, \x85, ...):
     # `ast.get_source_segment` re-splits the whole file at every call
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -42,6 +45,9 @@ def _classes(text: str) -> dict[str, _Class]:
     while todo:
         prefix, body = todo.pop()
         for node in body:
+            if not prefix and isinstance(node, ast.FunctionDef) and not node.decorator_list:
+                out[MODULE].methods[node.name] = node
+                out[MODULE].sources[node.name] = "\n".join(lines[node.lineno - 1:node.end_lineno or node.lineno])
             if not isinstance(node, ast.ClassDef):
                 continue
             cls = out.setdefault(prefix + node.name, _Class())
@@ -52,7 +58,8 @@ def _classes(text: str) -> dict[str, _Class]:
                         in ("property", "cached_property"))):
                     cls.methods[fn.name] = fn
                     cls.sources[fn.name] = "\n".join(lines[fn.lineno - 1:fn.end_lineno or fn.lineno])
-                    _assignments(cls, fn)
+                    if deps:  # what attributes are made of: asked of the project's classes only
+                        _assignments(cls, fn)
     return out
 
 
@@ -66,12 +73,13 @@ def _assignments(cls: _Class, fn: ast.FunctionDef) -> None:
 
     for a in ast.walk(fn):
         if isinstance(a, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and a.value is not None:
+            whole = made_of(a.value)  # once per statement: `self.a = self.b = ... = value` has many targets
             for t in a.targets if isinstance(a, ast.Assign) else [a.target]:
                 pairs = list(zip(t.elts, a.value.elts, strict=True)) if isinstance(t, ast.Tuple) and isinstance(
                     a.value, ast.Tuple) and len(t.elts) == len(a.value.elts) else [(t, a.value)]
                 for target, value in pairs:  # `self.rows, self.columns = rows, columns`: each from its own
                     for name in _self_attrs(fn, target):
-                        cls.deps.setdefault(name, set()).update(made_of(value))
+                        cls.deps.setdefault(name, set()).update(whole if value is a.value else made_of(value))
 
 
 def _reach(cls: _Class, name: str) -> set[str]:
@@ -83,6 +91,19 @@ def _reach(cls: _Class, name: str) -> set[str]:
             continue
         seen.add(m)
         todo += list(_self_attrs(cls.methods[m], cls.methods[m]) & set(cls.methods))
+    return seen
+
+
+def _helpers(cls: _Class, module: _Class, methods: set[str]) -> set[str]:
+    """The module's plain functions `methods` call by name, and those they call, transitively."""
+    calls = [cls.methods[m] for m in methods]
+    seen: set[str] = set()
+    while calls:
+        for n in ast.walk(calls.pop()):
+            name = n.func.id if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) else None
+            if name in module.methods and name not in seen:
+                seen.add(name)
+                calls.append(module.methods[name])
     return seen
 
 
@@ -103,10 +124,11 @@ def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
     the project wrote it: where the patch edited that method or one it calls, and the project's reads what
     `__iter__` reads. Decided on the project's class alone: what the patched one reads is the patch's choice."""
     try:
-        before, after = _classes(old.decode("utf-8")), _classes(new.decode("utf-8"))
+        before, after = _classes(old.decode("utf-8")), _classes(new.decode("utf-8"), deps=False)
     except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     out: dict[str, str] = {}
+    module, module_now = before[MODULE], after[MODULE]
     for q, cls in before.items():
         now = after.get(q)
         items = "__iter__" if "__iter__" in cls.methods else "__getitem__"  # a `Sequence` iterates by index
@@ -114,8 +136,11 @@ def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
             continue
         for name in ANSWERS:
             reach = _reach(cls, name)
-            if not reach or all(cls.sources[m] == now.sources.get(m) for m in reach):
+            helpers = _helpers(cls, module, reach) if reach else set()
+            if not reach or (all(cls.sources[m] == now.sources.get(m) for m in reach)
+                             and all(module.sources[f] == module_now.sources.get(f) for f in helpers)):
                 continue
             if _state(cls, reach) & _state(cls, _reach(cls, items)):
                 out.update({f"{q}.{m}": textwrap.dedent(cls.sources[m]) for m in sorted(reach)})
+                out.update({f"{MODULE}.{f}": module.sources[f] for f in sorted(helpers)})
     return [[q, src] for q, src in out.items()]

@@ -84,6 +84,10 @@ def plan_launch(test_cmd: str, tree: Path) -> Launch | None:
     tokens = _tokens(test_cmd)
     if not tokens:
         return None
+    if tokens[0] == "tox":
+        command = tox_command(tokens, tree)
+        args = pytest_args(command) if command else None
+        return Launch("pytest", args) if args is not None else None
     env: dict[str, str] = {}
     while tokens and _ENV_ASSIGN.match(tokens[0]):
         name, _, value = tokens.pop(0).partition("=")
@@ -101,6 +105,38 @@ def plan_launch(test_cmd: str, tree: Path) -> Launch | None:
     if not (script.endswith(".py") or (head.startswith(b"#!") and b"python" in head.split(b"\n", 1)[0])):
         return None
     return Launch("script", tokens[1:], script=script, env=env)
+
+
+_PY_OPTIONS = re.compile(r"^-(?:[bBdEiIOqsSuvx]+|[XW]\S+)$")  # interpreter flags before `-m pytest`
+
+
+def tox_command(tokens: list[str], tree: Path) -> str | None:
+    """The command `tox --current-env -e ENV -- ARGS` runs (SWE-bench's Sphinx rows): the pristine tox.ini's
+    `[testenv]` first `commands` line with `{posargs}` replaced by ARGS (and `-rA`, as SWE-bench's script adds),
+    run in the current environment, so it goes through the launcher like any pytest command. Interpreter flags
+    (`python -X dev -m pytest`) are dropped. None
+    for any other tox invocation or a command that needs tox's own substitutions."""
+    if "--current-env" not in tokens or "--" not in tokens:
+        return None
+    posargs = tokens[tokens.index("--") + 1:]
+    try:
+        cp = configparser.RawConfigParser(strict=False, interpolation=None)
+        cp.read_string((tree / "tox.ini").read_text())
+        lines = [ln.strip() for ln in cp.get("testenv", "commands").splitlines() if ln.strip()]
+    except (OSError, ValueError, UnicodeDecodeError, configparser.Error):
+        return None
+    words = _tokens(lines[0]) if lines else None
+    if not words or "{posargs}" not in words or any("{" in w for w in words if w != "{posargs}"):
+        return None
+    if words[0] in ("python", "python3"):
+        rest = words[1:]
+        while rest and (_PY_OPTIONS.match(rest[0]) or rest[0] in ("-X", "-W")):
+            rest = rest[2:] if rest[0] in ("-X", "-W") else rest[1:]
+        words = [words[0], *rest]
+    if "-rA" not in words and "pytest" in words:  # what SWE-bench's script does to tox.ini (`sed s/pytest/pytest -rA/`)
+        words.insert(words.index("pytest") + 1, "-rA")
+    i = words.index("{posargs}")
+    return shlex.join([*words[:i], *posargs, *words[i + 1:]])
 
 
 _STEP = re.compile(r"\s*(?:;|&&)\s*")

@@ -701,28 +701,32 @@ def _overrides_compare(t: type, guard) -> bool:
     return False
 
 
-def single(value, guard, depth: int = 0):
-    """A finding for one operand: a probe-equal value (also inside builtin containers), a builtin subclass
-    whose comparison someone other than a library defined."""
+def single(value, guard, depth: int = 0, budget=None):
+    """A finding for one operand: a probe-equal value (also inside builtin containers, `_DEPTH` deep, 5,000 values
+    in all), a builtin subclass whose comparison someone other than a library defined."""
+    budget = [5000] if budget is None else budget
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
     t = type(value)
     if _among(t, _EXACT):
         items = (list(value) if t in (tuple, list, set, frozenset) else list(value.values()) if t is dict else [])
-        for v in items[:200] if depth < 3 else []:
-            found = single(v, guard, depth + 1)
+        for v in items[:200] if depth < _DEPTH else []:
+            found = single(v, guard, depth + 1, budget)
             if found:
                 return found
         return None
     if issubclass(t, _EXACT):
         if _overrides_compare(t, guard):
             return f"a {t.__name__} subclass of a builtin type that overrides comparison"
-        for v in (_payload_items(value) or [])[:200] if depth < 3 else []:  # what it really holds, as for a builtin
-            found = single(v, guard, depth + 1)
+        for v in (_payload_items(value) or [])[:200] if depth < _DEPTH else []:  # what it really holds, as a builtin
+            found = single(v, guard, depth + 1, budget)
             if found:
                 return found
         return None
     if _genuine_lib(t, guard):  # what a library's `==` compares (argparse's Namespace: its `vars()`) is judged too
-        for v in _lib_state(value)[:200] if depth < 3 else []:
-            found = single(v, guard, depth + 1)
+        for v in _lib_state(value)[:200] if depth < _DEPTH else []:
+            found = single(v, guard, depth + 1, budget)
             if found:
                 return found
         return None
@@ -844,7 +848,7 @@ class _Held:
         return t.__enter__(self._cm)
 
     def __exit__(self, kind, value, tb):
-        res = self._exit(self._cm, kind, value, tb)
+        res = bool(self._exit(self._cm, kind, value, tb))  # read once: the `with` gets the truth that was judged
         self._judged(kind, value, res, tb)
         return res
 
@@ -861,7 +865,7 @@ class _Held:
         return await t.__aenter__(self._cm)
 
     async def __aexit__(self, kind, value, tb):
-        res = await self._exit(self._cm, kind, value, tb)
+        res = bool(await self._exit(self._cm, kind, value, tb))
         self._judged(kind, value, res, tb)
         return res
 
@@ -944,9 +948,10 @@ def _truth_views(u, said: bool, guard):
     n = len(u) if hasattr(t, "__len__") else None
     if type(n) is int and (n != 0) is not said:
         return f"a {t.__name__} whose truth ({said}) disagrees with its length ({n})"
-    items = _first_items(u, 1)[0] if hasattr(t, "__iter__") and not _is_iterator(u) else None
-    if type(items) is list and bool(items) is not said:
-        return f"a {t.__name__} whose truth ({said}) disagrees with its items"
+    listed = (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) and not _iterates_itself(u, guard)
+    for items, _ in _items_twice(u, 1) if listed else ():
+        if type(items) is list and bool(items) is not said:
+            return f"a {t.__name__} whose truth ({said}) disagrees with its items"
     return None
 
 
@@ -954,7 +959,7 @@ def _truth_as_original(u, said: bool, guard):
     """A `__bool__` (or, without one, a `__len__`) the patch edited, or a method it reaches: where the project's
     own answered as u's items say and the edited one does not, the edit made the object lie about itself."""
     t = type(u)
-    if not (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) or _is_iterator(u):
+    if not (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) or _iterates_itself(u, guard):
         return None
     name = "__bool__" if hasattr(t, "__bool__") else "__len__"
     was = _as_original(u, name, guard)
@@ -980,7 +985,24 @@ def kind(value, types, _record=_record):
             real = True
         if not real and (_answers_patch(t, "__class__", guard) or _answers_patch(t, "__getattribute__", guard)):
             _record(guard, f"an isinstance check took a {t.__name__} that claims to be of another class")
+        elif real and _registered(t, types, guard):
+            _record(guard, f"an isinstance check took a {t.__name__} that is no subclass, only registered as one, "
+                           "where the patch changed either class's module")
     return res
+
+
+def _registered(t: type, types, guard) -> bool:
+    """`isinstance(x, T)` true through an ABC's registry (`Circle.register(Square)`) rather than `t`'s bases, where
+    the patch changed the module of `T` or of `t`: the registry is a line of code away from any class. A Protocol
+    (structural by design) is not asked."""
+    mro = type.__dict__["__mro__"].__get__(t)
+    for k in types if type(types) is tuple else (types,):
+        if not isinstance(k, type) or any(c is k for c in mro) or type(k).__name__ != "ABCMeta" \
+                or getattr(k, "_is_protocol", False):
+            continue
+        if "changed" in (_home(k, guard), _home(t, guard)) and issubclass(t, k):
+            return True
+    return False
 
 
 def size(value, _record=_record):
@@ -991,13 +1013,14 @@ def size(value, _record=_record):
         raise AssertionError("swerl: the strict-assert state was changed")
     n = len(value)
     t = type(value)
-    if not _among(t, _EXACT) and _answers_patch(t, "__len__", guard) and hasattr(t, "__iter__") \
-            and not _is_iterator(value):
-        items, complete = _first_items(value, min(n, 10000))
-        if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
-            held = f"{len(items)} items" if complete else f"more than {n} items"
-            _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
-    elif not _among(t, _EXACT) and (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) and not _is_iterator(value):
+    listed = hasattr(t, "__iter__") or hasattr(t, "__getitem__")
+    if not _among(t, _EXACT) and _answers_patch(t, "__len__", guard) and listed and not _iterates_itself(value, guard):
+        for items, complete in _items_twice(value, min(n, 10000)):
+            if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
+                held = f"{len(items)} items" if complete else f"more than {n} items"
+                _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
+                break
+    elif not _among(t, _EXACT) and listed and not _iterates_itself(value, guard):
         was = _as_original(value, "__len__", guard)
         items, complete = _first_items(value, 10000) if type(was) is int else (None, False)
         if type(items) is list and complete and len(items) == was != n:
@@ -1051,8 +1074,14 @@ def _original_class(c: type, guard):
         return None
     space = {k: v for k, v in type.__dict__["__dict__"].__get__(c).items()
              if type(v) in (type(_among), staticmethod, classmethod, property) or type(v).__name__ == "cached_property"}
+    helpers = guard.originals_of(fns[0].__code__.co_filename, "<module>")  # module functions the answer calls
+    space_globals = dict(fns[0].__globals__) if helpers else fns[0].__globals__
+    for k, code in helpers.items():
+        if code.co_freevars:
+            return None
+        space_globals[k] = type(_among)(code, space_globals, k)
     for k, code in codes.items():  # a property the class reads (`return self.count`) keeps being one
-        fn = type(_among)(code, fns[0].__globals__, k)
+        fn = type(_among)(code, space_globals, k)
         kind = type(space.get(k))
         space[k] = kind(fn) if kind is property or kind.__name__ == "cached_property" else fn
     return type(c.__name__, (), space)
@@ -1074,9 +1103,11 @@ def said(obj, name, *args, _record=_record):
             agrees = getattr(str, name)(own, *args) if type(own) is str else None
         except Exception:  # bytes or other arguments that text cannot be asked about
             own, agrees = None, None
-        if type(agrees) is bool and _says_equal(res) is not agrees:
-            _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)} and it said {_says_equal(res)}, "
+        judged = _says_equal(res)
+        if type(agrees) is bool and judged is not agrees:
+            _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)} and it said {judged}, "
                            f"but its own text {_short(own)} says {agrees}")
+        return judged  # the truth that was judged, read once: an answer that flips when read again gets no say
     return res
 
 
@@ -1253,7 +1284,26 @@ def _iterated(item, it, negate, guard, _record, cap: int = 10000):
 
 def _is_iterator(u) -> bool:
     """By type, never by calling `iter()`: a lazy collection's `__iter__` may itself read without end."""
-    return hasattr(type(u), "__next__") and hasattr(type(u), "__iter__")
+    return callable(getattr(type(u), "__next__", None)) and hasattr(type(u), "__iter__")
+
+
+def _iterates_itself(u, guard) -> bool:
+    """An iterator that reading would consume, which the length and truth checks leave alone: a callable
+    `__next__` that is no code the patch wrote. A `__next__` the patch added (`__next__ = None`, one that raises
+    `StopIteration`) opts nothing out."""
+    if not _is_iterator(u):
+        return False
+    for c in type.__dict__["__mro__"].__get__(type(u)):
+        space = type.__dict__["__dict__"].__get__(c)
+        if "__next__" in space:
+            return _home(c, guard) == "lib" or _patch_wrote(space["__next__"], guard) is False
+    return False
+
+
+def _items_twice(u, cap: int):
+    """u's items read twice, (items, complete) of each: a collection whose items change when read again (it hid
+    what its length lied about the first time only) is told apart from one read once."""
+    return _first_items(u, cap), _first_items(u, cap)
 
 
 def _payload_items(u):
@@ -1519,6 +1569,12 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
             res = _ask(left, right, True, ne)
             both = "two matchers that compare equal" if _says_equal(res, ne) and left is not right else None
             return res, both
+        pairs = _pairs(left, right, guard) if tl is tr and not ne and depth < _DEPTH else None
+        if pairs is not None:  # two OrderedDicts: the values inside are judged, not handed to each other's `==`
+            res = _ask(left, right, True, False)
+            same, found = _elementwise(pairs, guard, depth, ctx)
+            return res, found or (f"a {tl.__name__} that compares equal but whose items do not"
+                                  if _says_equal(res) and same is not True else None)
         return _both_objects(left, right, ne, guard, ctx)
     lp, rp = _pure(left), _pure(right)
     if lp and rp:  # builtins all the way down: no code of the patch answers
@@ -1539,7 +1595,7 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
             # another type is no value of its own: click's `Sentinel.UNSET` is honestly != its own name
             found = f"a {type(u).__name__} that says it differs from {_short(k)} but whose own value is {_short(snap)}"
         return res, found
-    if not ne and depth < 3 and tl is not tr:  # a namedtuple, a list subclass, an OrderedDict against a display
+    if not ne and depth < _DEPTH and tl is not tr:  # a namedtuple, a list subclass, an OrderedDict against a display
         for a, b, a_left in ((left, right, True), (right, left, False)):
             if _among(type(a), (tuple, list, dict)) and isinstance(b, (tuple, list, dict)) and \
                     not _among(type(b), _EXACT):
@@ -1551,18 +1607,46 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
                 if not found and _says_equal(res) and _truthy(same) is not True:
                     found = f"a {type(b).__name__} that compares equal to {_short(a)} but whose own items do not"
                 return res, found
-    if tl is tr and not ne and depth < 3 and (  # values the test computed on both sides: element by element
-            (_among(tl, (tuple, list)) and len(left) == len(right)) or
-            (tl is dict and all(_among(type(x), _SCALARS) for x in left) and left.keys() == right.keys())):
-        inner = (ctx[0], 0)
-        for i in (left if tl is dict else range(len(left))):
-            if left[i] is right[i]:
-                continue
-            res, found = _judge(left[i], right[i], False, guard, depth + 1, inner)
-            if isinstance(res, BaseException) or found or not _truthy(res):
-                return (res if isinstance(res, BaseException) else _truthy(res)), found
-        return True, None
+    if tl is tr and not ne and depth < _DEPTH:  # values the test computed on both sides: element by element
+        pairs = _pairs(left, right, guard)
+        if pairs is not None:
+            return _elementwise(pairs, guard, depth, ctx)
     return _ask(left, right, True, ne), None
+
+
+_DEPTH = 12  # how deep containers are walked (the payload 4 deep in `{"orders": [{"lines": [...]}]}` too)
+
+
+def _pairs(left, right, guard):
+    """The items of two builtin containers (or two of one standard-library container type: OrderedDict, Counter,
+    defaultdict, deque, a namedtuple) to compare one by one, read by the builtin's own methods; None where their
+    shapes differ or a key is no plain value (its `==` could be anyone's)."""
+    t = type(left)
+    if not (_among(t, (tuple, list, dict)) or (not _among(t, _EXACT) and _genuine_lib(t, guard))):
+        return None
+    if isinstance(left, dict):
+        a, b = dict(dict.items(left)), dict(dict.items(right))
+        keys = list(a)
+        if not all(_pure(x) or _leaf_value(x) for x in keys) or a.keys() != b.keys() or (
+                not _among(t, (dict,)) and type(left).__name__ == "OrderedDict" and keys != list(b)):
+            return None
+        return [(a[k], b[k]) for k in keys]
+    if isinstance(left, (tuple, list)) or type(left).__name__ == "deque":
+        a, b = [list(tuple.__iter__(x)) if isinstance(x, tuple) else list(list.__iter__(x)) if isinstance(x, list)
+                else list(x) for x in (left, right)]
+        return [(a[i], b[i]) for i in range(len(a))] if len(a) == len(b) else None
+    return None
+
+
+def _elementwise(pairs: list, guard, depth: int, ctx: tuple):
+    inner = (ctx[0], 0)
+    for a, b in pairs:
+        if a is b:
+            continue
+        res, found = _judge(a, b, False, guard, depth + 1, inner)
+        if isinstance(res, BaseException) or found or not _truthy(res):
+            return (res if isinstance(res, BaseException) else _truthy(res)), found
+    return True, None
 
 
 def _matched(left, right, guard, ctx: tuple):
@@ -2028,7 +2112,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")
