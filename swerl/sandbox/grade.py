@@ -181,6 +181,9 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
     except Exception as exc:  # the agent's data: whatever a reader of it trips on is the agent's, never infra
         return _result(task, t0, error=f"the patch could not be read: {type(exc).__name__}: {exc}"[:500],
                        error_kind="agent")
+    refused = gradetree.fix_protected(task) if defences else None
+    if refused:
+        return _result(task, t0, error=refused, error_kind="infra", patch_files=sorted(headers))
     try:
         pristine = gradetree.export_pristine(sandbox, task, keep_git=not defences)
     except Exception as exc:

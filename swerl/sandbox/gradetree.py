@@ -343,6 +343,26 @@ def patch_headers(patch: str) -> dict[str, int]:
     return paths
 
 
+def fix_protected(task: SandboxTask) -> str | None:
+    """Why no patch can fix `task` under the defences, or None: its own fix (the row's `patch`, SWE-bench's gold
+    patch or SWE-smith's bug patch) is in a file the tree policy keeps from every patch, such as the test runner in
+    pytest's own repository (`src/_pytest/`), `django/test/` or `xarray/testing.py`. Code that the tests use to decide
+    a verdict cannot be graded by running those tests, so the grade is refused up front as infrastructure, never a
+    reward of 0 for a fix that had to be dropped."""
+    gold = str(task.row.get("patch") or "")
+    try:
+        paths = sorted(patch_headers(gold)) if gold.strip() else []
+    except Exception:  # a malformed gold patch: the grade itself says what is wrong
+        return None
+    tests = test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS)
+    for path in paths:
+        why = protected_reason(path, tests)
+        if why:
+            return (f"the task cannot be graded with the defences on: its fix changes {path} ({why}), a file the "
+                    "grader keeps from every patch")
+    return None
+
+
 def _table(data: Any, key: str) -> Any:
     value = data.get(key)
     return value if isinstance(value, dict) else {}

@@ -264,3 +264,24 @@ def test_round32_tox_runs_its_testenv_command(cmd: str, tox: str, expected: str 
 
     (tmp_path / "tox.ini").write_text(tox)
     assert tox_command(cmd.split(), tmp_path) == expected
+
+
+@pytest.mark.parametrize(("path", "refused"), [
+    ("src/_pytest/python.py", True), ("django/test/testcases.py", True), ("xarray/testing.py", True),
+    ("r32lib/codecs.py", False),
+])
+def test_round32_a_task_whose_fix_the_grader_must_drop_is_refused_up_front(path: str, refused: bool,
+                                                                            r32: dict[str, SandboxTask],
+                                                                            bwrap_sandbox: Any) -> None:
+    """FPa: the tree policy keeps test infrastructure from every patch (pytest's own runner, `django/test/`,
+    `xarray/testing.py`), so an honest fix there was dropped and graded RESOLVED_NO: a reward of 0 for a right
+    answer. A task whose own fix (the row's `patch`) is in such a file is refused before grading, as
+    infrastructure that trains nothing, with the file and the reason named."""
+    task = r32["codecs"]
+    gold = unified_diff(path, "x = 1\n", "x = 2\n")
+    task = task.model_copy(update={"row": {**task.row, "patch": gold}})
+    res = bwrap_sandbox.grade(task, unified_diff("r32lib/codecs.py", CODECS_BUG, CODECS))
+    if refused:
+        assert not res.resolved and res.error_kind == "infra" and path in (res.error or ""), res
+    else:
+        assert res.resolved, (res.error, res.tests)
