@@ -1184,6 +1184,12 @@ def _order_library(left, right, op, fn, guard, _record):
             truth = _truthy(res)
             _ordered_as_said(u, u_left, op, fn, k, snap, truth is True, "value", guard, _record)
             return res if isinstance(truth, BaseException) else truth
+    found = _patch_orders(left, right, op, fn, guard)
+    if found is not None:
+        res, why = found
+        if why:
+            _record(guard, f"assertion compared {why}")
+        return res
     res = fn(left, right)
     for u, k in ((left, right), (right, left)):
         if _among(type(k), _EXACT) or _among(type(u), _EXACT) or not _genuine_lib(type(k), guard) or \
@@ -1198,6 +1204,41 @@ def _order_library(left, right, op, fn, guard, _record):
                            f"without being one")
         return truth
     return res
+
+
+_DUNDERS = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+_COMPLEMENT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _patch_orders(left, right, op, fn, guard):
+    """(result, finding or None) where a value whose ordering the patch wrote is ordered against a builtin bound
+    that is no number (`parse("1.9") < (1, 10)`); None elsewhere. It commits to its items first where it has
+    them (they must order as it says); where it has none, it may not also say the opposite (`>=`) holds."""
+    import operator
+
+    for u, k, u_left in ((left, right, True), (right, left, False)):
+        if not (_among(type(k), (tuple, list, str, bytes)) and _pure(k)) or _among(type(u), _EXACT):
+            continue
+        if not _answers_patch(type(u), _DUNDERS[op if u_left else _MIRROR[op]], guard):
+            return None
+        snap = _snapshot(u, k)  # before u sees the bound
+        res = fn(left, right)
+        truth = _truthy(res)
+        if truth is not True:
+            return (res if isinstance(truth, BaseException) else truth), None
+        if snap is not _NO_VALUE:
+            own = _truthy(fn(snap, k) if u_left else fn(k, snap))
+            why = None if own is True else f"a {type(u).__name__} that says it is {op} {_short(k)} but whose own " \
+                                            f"value is {_short(snap)}"
+            return True, why
+        other = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[_COMPLEMENT[op]]
+        if _truthy(other(left, right)) is True:
+            return True, f"a {type(u).__name__} that says it is both {op} and {_COMPLEMENT[op]} {_short(k)}"
+        return True, None
+    return None
+
+
+_MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def contains(item, container, negate, _record=_record):
@@ -2112,7 +2153,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")
