@@ -10,10 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from swerl.errors import DataError
+from swerl.log import get_logger
 from swerl.sandbox.schema import SandboxTask
 from swerl.tasks.schema import TaskRow
 
 TASKPACK = "taskpack"
+log = get_logger(__name__)
 
 
 def as_sandbox_task(task: TaskRow | SandboxTask | dict[str, Any], repos: Path | None = None) -> SandboxTask:
@@ -42,7 +44,7 @@ class TaskSource:
     def __init__(self, dataset: str = TASKPACK, split: str = "train", repos: Path | None = None,
                  limit: int | None = None) -> None:
         self.dataset, self.split, self.repos = dataset, split, repos
-        rows = self._load()
+        rows = self._gradable(self._load())
         self.rows: list[TaskRow] = rows[:limit] if limit else rows
         self._by_id = {r.instance_id: r for r in self.rows}
 
@@ -62,6 +64,23 @@ class TaskSource:
             if local and not Path(str(local)).is_absolute():
                 r.__pydantic_extra__["repo_dir"] = str((base / str(local)).resolve())  # type: ignore[index]
         return rows
+
+    def _gradable(self, rows: list[TaskRow]) -> list[TaskRow]:
+        """The rows a fix can be graded for: a row whose own fix is in a file the grader keeps from every patch
+        (pytest's runner, `django/test/`) would only ever be an infrastructure error, so it is left out, and said."""
+        from swerl.sandbox.gradetree import protected_fix
+
+        out: list[TaskRow] = []
+        left: list[str] = []
+        for r in rows:
+            if protected_fix(r.patch, [*r.FAIL_TO_PASS, *r.PASS_TO_PASS]):
+                left.append(r.instance_id)
+            else:
+                out.append(r)
+        if left:
+            log.warning("rows left out: their fix is in a file the grader keeps from every patch", count=len(left),
+                        first=left[:5])
+        return out
 
     @property
     def instance_ids(self) -> list[str]:

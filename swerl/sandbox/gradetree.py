@@ -349,12 +349,16 @@ def fix_protected(task: SandboxTask) -> str | None:
     pytest's own repository (`src/_pytest/`), `django/test/` or `xarray/testing.py`. Code that the tests use to decide
     a verdict cannot be graded by running those tests, so the grade is refused up front as infrastructure, never a
     reward of 0 for a fix that had to be dropped."""
-    gold = str(task.row.get("patch") or "")
+    return protected_fix(str(task.row.get("patch") or ""), task.FAIL_TO_PASS + task.PASS_TO_PASS)
+
+
+def protected_fix(gold: str, test_ids: list[str]) -> str | None:
+    """`fix_protected` of a row's `patch` and test ids."""
     try:
         paths = sorted(patch_headers(gold)) if gold.strip() else []
     except Exception:  # a malformed gold patch: the grade itself says what is wrong
         return None
-    tests = test_files_of(task.FAIL_TO_PASS + task.PASS_TO_PASS)
+    tests = test_files_of(test_ids)
     for path in paths:
         why = protected_reason(path, tests)
         if why:
