@@ -51,6 +51,10 @@ _LOG_BYTES_RE = re.compile(r"^SWERL_LOG_BYTES=(\d+)\s*$", re.MULTILINE)
 _LAUNCHER_EXIT_RE = re.compile(r"^SWERL_LAUNCHER_EXIT=(\d+)\s*$", re.MULTILINE)
 _HOST_FULL = (errno.ENOSPC, errno.EDQUOT)
 MAX_PATH_BYTES = 1024  # a longer path in the agent's tree cannot be copied into every sandbox's work dir
+# After project code ran before the tests (an install step): every process of the tests' uid goes, and so does
+# anything it left where the launcher is copied next (a planted `.code` file would have run as the guard).
+_AFTER_PRE = (f"kill -9 -1 2>/dev/null; chmod -R u+rwX {launch_mod.LAUNCH_DIR} 2>/dev/null; "
+              f"rm -rf {launch_mod.LAUNCH_DIR}; test ! -e {launch_mod.LAUNCH_DIR}")
 LOG_LIMIT = 1_000_000  # bytes of the test log (its end: the summary) kept for the text parsers
 
 
@@ -300,7 +304,9 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         handle = sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries, keep_git=not defences)
         if pre:  # project code that runs before the tests (an install step): then every process of the tests' uid goes
             sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
-            sandbox.exec_argv(handle, ["bash", "-c", "kill -9 -1 2>/dev/null; exit 0"], timeout=30)
+            if sandbox.exec_argv(handle, ["bash", "-c", _AFTER_PRE], timeout=30).returncode != 0:
+                raise AgentFault(f"project code run before the tests left {launch_mod.LAUNCH_DIR}, which could not "
+                                 "be removed")
         if launch is not None:
             _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_code(pristine.tip, tree,
                                                                                            built.changed, built.protected))
@@ -422,13 +428,17 @@ def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: s
     same bytecode version loads instead of compiling 2,600 lines at every grade (~35 ms of a 0.45 s grade)."""
     here = Path(__file__).parent
     spec = work / "spec.json"
-    spec.write_text(json.dumps(launch.spec(workdir, built.changed, built.protected, code)))
-    files = [(here / "pytest_runner.py", launch_mod.RUNNER_PATH), (spec, launch_mod.SPEC_PATH)]
+    files = [(here / "pytest_runner.py", launch_mod.RUNNER_PATH)]
+    pins: dict[str, list[str]] = {}
     for name in ("swerl_guard", "swerl_witness"):
         dest = f"{launch_mod.LAUNCH_DIR}/{name}.py"
-        code = work / f"{name}.code"
-        code.write_bytes(launcher_code(here / f"{name}.py", dest))
-        files += [(here / f"{name}.py", dest), (code, f"{launch_mod.LAUNCH_DIR}/{name}.{sys.implementation.cache_tag}.code")]
+        blob = launcher_code(here / f"{name}.py", dest)
+        (work / f"{name}.code").write_bytes(blob)
+        compiled = f"{name}.{sys.implementation.cache_tag}.code"
+        pins[name] = [compiled, hashlib.sha256(blob).hexdigest()]  # the launcher loads no other compiled code
+        files += [(here / f"{name}.py", dest), (work / f"{name}.code", f"{launch_mod.LAUNCH_DIR}/{compiled}")]
+    spec.write_text(json.dumps({**launch.spec(workdir, built.changed, built.protected, code), "code": pins}))
+    files.append((spec, launch_mod.SPEC_PATH))
     for src, dest in files:
         sandbox.copy_in(handle, src, dest)
 

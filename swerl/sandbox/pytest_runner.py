@@ -78,10 +78,13 @@ def _read_spec(path: str) -> dict:
     return spec
 
 
-def _load(name: str, filename: str):
+def _load(name: str, filename: str, pinned=None):
     """Guard and witness ship beside this file; load them by path (the work tree is not on sys.path yet). The host
     ships their compiled code too (`<stem>.<cache tag>.code`: bytecode magic, the source's SHA-256, marshalled
-    code): used where the magic is this interpreter's and the hash is the source's, else the source is compiled."""
+    code): used only where it is the file the spec names (`pinned`: its name and the whole blob's SHA-256, which
+    the host wrote into the private spec), its magic is this interpreter's and the hash is the source's; else the
+    source is compiled. A `.code` file of any other name or content (one that project code run before the tests
+    left in this directory) is never read."""
     import hashlib
     import importlib.util
     import marshal
@@ -92,9 +95,14 @@ def _load(name: str, filename: str):
     mod = importlib.util.module_from_spec(loc)
     sys.modules[name] = mod
     magic = importlib.util.MAGIC_NUMBER
+    want = path[:-3] + "." + str(sys.implementation.cache_tag) + ".code"
     try:
-        with open(path[:-3] + "." + str(sys.implementation.cache_tag) + ".code", "rb") as f:
+        if not pinned or os.path.join(here, str(pinned[0])) != want:
+            raise OSError("no compiled code of this interpreter's version was shipped")
+        with open(want, "rb") as f:
             blob = f.read()
+        if hashlib.sha256(blob).hexdigest() != str(pinned[1]):
+            raise OSError("not the compiled code the host wrote")
         with open(path, "rb") as f:
             digest = hashlib.sha256(f.read()).digest()
     except OSError:
@@ -113,12 +121,13 @@ def _start(spec: dict, closer) -> tuple:
     line through the hook. A failure before the guard is on ends the process here, with a signed final line."""
     emit = make_emitter(os.open(spec["record"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), bytes.fromhex(spec.pop("key")))
     try:
-        guard_mod = _load("_swerl_guard", "swerl_guard.py")
+        pins = dict(spec.get("code") or {})
+        guard_mod = _load("_swerl_guard", "swerl_guard.py", pins.get("swerl_guard"))
         guard = guard_mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []),
                                 emit, child_path=spec.get("child_dir"), lines=spec.get("lines"),
                                 originals=spec.get("originals"), tables=spec.get("tables"))
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
-        witness = _load("_swerl_witness", "swerl_witness.py")
+        witness = _load("_swerl_witness", "swerl_witness.py", pins.get("swerl_witness"))
         guard.install(writer=witness.Witness.report.__code__, closer=closer,
                       collector=witness.Witness.collected.__code__)
         return guard, witness

@@ -233,6 +233,29 @@ def _answers_patch(t: type, name: str, guard) -> bool:
     return False
 
 
+_ORDERING = ("__lt__", "__le__", "__gt__", "__ge__", "__eq__")
+
+
+def _patch_decides(t: type, name: str, guard) -> bool:
+    """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t`: a class
+    it added, or the project's method (or a function it names, two calls deep) with a line the patch wrote. A
+    project value type whose own, unchanged comparison answers about state the fix set is left to answer: it has
+    no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
+    versions), and what it says is what the project's code says."""
+    if _among(t, _EXACT) or _answers_patch(t, name, guard):
+        return True
+    names = _ORDERING if name in _ORDERING else (name,)  # `functools.total_ordering` fills the rest from one
+    for c in type.__dict__["__mro__"].__get__(t):
+        space = type.__dict__["__dict__"].__get__(c)
+        for n in names:
+            fn = space.get(n)
+            fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
+            if type(fn) is type(_among) and _home(c, guard) != "lib" and (
+                    _patch_wrote(fn, guard) or any(_patch_wrote(f, guard) for f in _exit_reach(fn, c))):
+                return True
+    return False
+
+
 def stand_in(obj, guard, test: bool = True) -> str:
     """What the callable that runs as a test holds of the patch's code, or "". A metaclass, an `__init_subclass__`,
     a `__getattribute__` or a class decorator in project code can put a wrapper in place of every `test_*` a test
@@ -309,6 +332,8 @@ class Witness:
         self.own: dict = {}  # this object's attributes at collection
         self.table_refs: dict = {}  # `_tables_held`: the test modules' names of each looped table
         self.table_seen: set = set()
+        if not _REGISTRATIONS:
+            _watch_registrations(_REGISTRATIONS)
 
     def seal(self) -> None:
         self.sealed, self.probes = self.guard.seal(), self.guard.probes
@@ -986,22 +1011,41 @@ def kind(value, types, _record=_record):
         if not real and (_answers_patch(t, "__class__", guard) or _answers_patch(t, "__getattribute__", guard)):
             _record(guard, f"an isinstance check took a {t.__name__} that claims to be of another class")
         elif real and _registered(t, types, guard):
-            _record(guard, f"an isinstance check took a {t.__name__} that is no subclass, only registered as one, "
-                           "where the patch changed either class's module")
+            _record(guard, f"an isinstance check took a {t.__name__} that is no subclass, only registered as one by "
+                           "a line the patch wrote")
     return res
 
 
+_REGISTRATIONS: list = []  # (ABC, class, file, line) of every `ABC.register(cls)` since the witness was made
+
+
+def _watch_registrations(found: list) -> None:
+    """Record each ABC registration with the line that made it, before any project code runs: the registry is a
+    line of code away from any class, and only the registrations the patch wrote are its claim."""
+    import abc
+
+    original = abc.ABCMeta.register
+
+    def register(cls, subclass):
+        caller = sys._getframe(1)
+        found.append((cls, subclass, caller.f_code.co_filename, caller.f_lineno))
+        return original(cls, subclass)
+
+    register.__doc__, register.__qualname__ = original.__doc__, original.__qualname__
+    abc.ABCMeta.register = register
+
+
 def _registered(t: type, types, guard) -> bool:
-    """`isinstance(x, T)` true through an ABC's registry (`Circle.register(Square)`) rather than `t`'s bases, where
-    the patch changed the module of `T` or of `t`: the registry is a line of code away from any class. A Protocol
-    (structural by design) is not asked."""
+    """`isinstance(x, T)` true through an ABC registration (`Circle.register(Square)`) on a line the patch wrote,
+    of T or a subclass of it, for t or a base of it, rather than through t's bases."""
     mro = type.__dict__["__mro__"].__get__(t)
     for k in types if type(types) is tuple else (types,):
-        if not isinstance(k, type) or any(c is k for c in mro) or type(k).__name__ != "ABCMeta" \
-                or getattr(k, "_is_protocol", False):
+        if not isinstance(k, type) or any(c is k for c in mro):
             continue
-        if "changed" in (_home(k, guard), _home(t, guard)) and issubclass(t, k):
-            return True
+        for abc_, sub, filename, line in list(_REGISTRATIONS):
+            if any(c is k for c in type.__dict__["__mro__"].__get__(abc_)) and any(c is sub for c in mro) \
+                    and guard.wrote(filename, line, line):
+                return True
     return False
 
 
@@ -1161,7 +1205,8 @@ def _ordered_as_said(u, u_left, op, fn, bound, committed, holds, what, guard, _r
     committed to none); then u's own single-value finding, if any."""
     if holds:
         own = _NO_VALUE if committed is _NO_VALUE else _truthy(fn(committed, bound) if u_left else fn(bound, committed))
-        if own is not True:
+        if own is not True and (committed is not _NO_VALUE or _patch_decides(type(u), _DUNDERS[
+                op if u_left else _MIRROR[op]], guard)):
             said = (f"has no {'number' if what == 'number' else 'value of that type'}" if committed is _NO_VALUE
                     else f"whose own {what} is {_short(committed) if what != 'number' else repr(committed)}")
             _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} {_short(bound)} but {said}")
@@ -1289,7 +1334,8 @@ def contains(item, container, negate, _record=_record):
     # elements answer, and may only be stricter than their values (an enum member unequal to its int), never looser
     looser = own is True and not truth and _among(type(container), _EXACT) and snap_item is not _NO_VALUE and any(
         _own_compare(type(e), guard) and _snapshot(e, snap_item) == snap_item for e in list(container)[:10000])
-    if own is not truth and (not _among(type(container), _EXACT) or truth or looser):
+    if own is not truth and _membership_judged(container, guard) and (not _among(type(container), _EXACT) or truth
+                                                                        or looser):
         what = type(container).__name__ if not _pure(container) else type(item).__name__
         said = "is in" if truth else "is not in"
         _record(guard, f"assertion tested membership with a {what} that says {_short(item)} {said} "
@@ -1300,6 +1346,15 @@ def contains(item, container, negate, _record=_record):
         if found:
             _record(guard, f"assertion compared {found}")
     return (not truth) if negate else truth
+
+
+def _membership_judged(container, guard) -> bool:
+    """A builtin's or a library's membership, or one the patch decides (`_patch_decides`): a project container
+    whose own, unchanged `__contains__` answers another question than its items (a `SpecifierSet` iterates its
+    clauses and is asked about versions) keeps its answer."""
+    t = type(container)
+    return _among(t, _EXACT) or _genuine_lib(t, guard) or any(
+        _patch_decides(t, n, guard) for n in ("__contains__", "__iter__", "__getitem__"))
 
 
 def _iterated(item, it, negate, guard, _record, cap: int = 10000):
@@ -1852,6 +1907,8 @@ def _snapshot_finding(u, k, snap, res, guard, depth: int, ctx: tuple):
             same, found = _judge(snap, k, False, guard, depth + 1, (ctx[0], 0))
             if found or _truthy(same) is True:
                 return found
+    elif not _patch_decides(type(u), "__eq__", guard):  # the project's own `==` over a value with no builtin form
+        return None
     own = "has no value of that type" if snap is _NO_VALUE else f"whose own value is {_short(snap)}"
     return f"a {type(u).__name__} that compares equal to {_short(k)} but {own}"
 
@@ -2153,7 +2210,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_membership_judged", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")

@@ -298,3 +298,105 @@ def test_round32_a_task_whose_fix_the_grader_must_drop_is_refused_up_front(path:
         assert not res.resolved and res.error_kind == "infra" and path in (res.error or ""), res
     else:
         assert res.resolved, (res.error, res.tests)
+
+
+# -- P9: project code run before the tests (an install step) planted compiled code for the launcher ---------------
+def test_round32_the_launcher_loads_only_the_compiled_code_the_host_pinned(tmp_path: Path) -> None:
+    """P9: the host ships guard and witness as compiled code, which the launcher loaded wherever a file of its
+    interpreter's cache tag carried the public source's hash, so an install step run before the tests could leave
+    its own `.code` in the launch directory and run as the guard. Now only the file the private spec names, with
+    the SHA-256 of its whole content, is loaded; anything else there is ignored and the source compiled."""
+    import hashlib
+    import importlib.util
+    import marshal
+    import shutil
+    import sys
+
+    from swerl.sandbox import grade, pytest_runner
+
+    shutil.copy(pytest_runner.__file__, tmp_path / "runner.py")
+    loc = importlib.util.spec_from_file_location("runner_copy32", tmp_path / "runner.py")
+    runner = importlib.util.module_from_spec(loc)
+    assert loc.loader is not None
+    loc.loader.exec_module(runner)
+    src = tmp_path / "shipped.py"
+    src.write_text("WHO = 'source'\n\n\ndef f():\n    return WHO\n")
+    planted = tmp_path / f"shipped.{sys.implementation.cache_tag}.code"
+    evil = compile("WHO = 'planted'\n", str(src), "exec")  # magic and the public source's hash: all it needed
+    planted.write_bytes(importlib.util.MAGIC_NUMBER + hashlib.sha256(src.read_bytes()).digest() + marshal.dumps(evil))
+    good = grade.launcher_code(src, "/sandbox/shipped.py")
+    pin = [planted.name, hashlib.sha256(good).hexdigest()]
+    names = ["t32_a", "t32_b", "t32_c"]
+    try:
+        assert runner._load(names[0], "shipped.py").WHO == "source"  # nothing pinned: the source
+        assert runner._load(names[1], "shipped.py", pin).WHO == "source"  # not the pinned content
+        planted.write_bytes(good)
+        assert runner._load(names[2], "shipped.py", pin).f.__code__.co_filename == "/sandbox/shipped.py"  # pinned
+    finally:
+        for name in names:
+            sys.modules.pop(name, None)
+
+
+def test_round32_what_an_install_step_left_in_the_launch_dir_is_gone(r32: dict[str, SandboxTask],
+                                                                    bwrap_sandbox: Any) -> None:
+    """P9: after project code ran before the tests, every process of the tests' uid is killed and the launch
+    directory removed, whatever its modes (a planted directory made unwritable is made writable first)."""
+    from swerl.sandbox import grade
+    from swerl.sandbox.launch import LAUNCH_DIR
+
+    h = bwrap_sandbox.start(r32["codecs"])
+    try:
+        plant = (f"mkdir -p {LAUNCH_DIR}/sub && touch {LAUNCH_DIR}/swerl_guard.cpython-39.code {LAUNCH_DIR}/sub/x "
+                 f"&& chmod 000 {LAUNCH_DIR}/sub {LAUNCH_DIR} && echo planted")
+        assert "planted" in bwrap_sandbox.exec(h, plant).output
+        res = bwrap_sandbox.exec_argv(h, ["bash", "-c", grade._AFTER_PRE], timeout=30)
+        assert res.returncode == 0, res.output
+        assert "absent" in bwrap_sandbox.exec(h, f"test -e {LAUNCH_DIR} || echo absent").output
+    finally:
+        bwrap_sandbox.stop(h)
+
+
+# -- honest fixes the round-32 rules must keep resolving (FPa-FPc of the verdict-rule attacker) -------------------
+HONEST = {
+    "h32lib/__init__.py": "", "tests/__init__.py": "",
+    # a mapping registered as one since before the bug (frozendict's shape)
+    "h32lib/fdict.py": "from collections.abc import Mapping\n\n\nclass FrozenDict:\n    def __init__(self, **kw):\n"
+                       "        self._d = dict(kw)\n\n    def get(self, k, default=None):\n"
+                       "        return self._d.get(k, default)\n\n    def __getitem__(self, k):\n        return self._d[k]\n\n"
+                       "    def __iter__(self):\n        return iter(self._d)\n\n    def __len__(self):\n"
+                       "        return len(self._d)\n\n\nMapping.register(FrozenDict)\n",
+    # iterates its clauses, is asked about versions (packaging's SpecifierSet)
+    "h32lib/specs.py": "import operator\n\nOPS = {'<': operator.lt, '>': operator.gt}\n\n\nclass Specs:\n"
+                       "    def __init__(self, text):\n        self.clauses = [(c[0], float(c[1:])) for c in text.split(',')]\n\n"
+                       "    def __iter__(self):\n        return iter(self.clauses)\n\n    def __contains__(self, v):\n"
+                       "        return all(OPS[op](float(v), x) for op, x in self.clauses)\n",
+    # ordered against and equal to plain byte counts, with no number of its own
+    "h32lib/sizes.py": "import functools\n\nUNITS = {'KB': 10**3, 'MB': 10**6}\n\n\n@functools.total_ordering\n"
+                       "class Size:\n    def __init__(self, text):\n        self.n = int(text[:-2]) * UNITS[text[-2:]]\n\n"
+                       "    def __eq__(self, other):\n        return self.n == (other.n if isinstance(other, Size) else other)\n\n"
+                       "    def __lt__(self, other):\n        return self.n < (other.n if isinstance(other, Size) else other)\n\n"
+                       "    __hash__ = None\n",
+    "tests/test_honest.py": "from collections.abc import Mapping\n\nfrom h32lib.fdict import FrozenDict\n"
+                            "from h32lib.sizes import Size\nfrom h32lib.specs import Specs\n\n\ndef test_fdict():\n"
+                            "    assert isinstance(FrozenDict(a=1), Mapping)\n    assert FrozenDict().get('b', 0) == 0\n\n\n"
+                            "def test_specs():\n    assert '1.5' in Specs('>1,<2')\n    assert '2.5' not in Specs('>1,<2')\n\n\n"
+                            "def test_sizes():\n    assert Size('10MB') > 5_000_000\n    assert Size('10MB') == 10_000_000\n",
+}
+H_BUGS = {"fdict": ("h32lib/fdict.py", HONEST["h32lib/fdict.py"].replace("get(k, default)", "get(k)")),
+          "specs": ("h32lib/specs.py", HONEST["h32lib/specs.py"].replace("'<': operator.lt", "'<': operator.gt")),
+          "sizes": ("h32lib/sizes.py", HONEST["h32lib/sizes.py"].replace("'MB': 10**6", "'MB': 10**5"))}
+
+
+@pytest.mark.parametrize("task", sorted(H_BUGS))
+def test_round32_honest_fixes_under_the_new_rules_resolve(task: str, tmp_path_factory: pytest.TempPathFactory,
+                                                          bwrap_sandbox: Any) -> None:
+    """A registration the project made before the bug is no claim of the patch's (only a `register` line the patch
+    wrote is); a project container's own unchanged `__contains__` and a project value's own unchanged ordering and
+    equality answer for themselves where they have no builtin value to commit to."""
+    tasks = make_tasks(tmp_path_factory.mktemp("h32") / "repo", "h32", HONEST, {task: H_BUGS[task]},
+                       {task: [f"tests/test_honest.py::test_{task}"], "p2p": []})
+    path, bug = H_BUGS[task]
+    res = bwrap_sandbox.grade(tasks[task], unified_diff(path, bug, HONEST[path]))
+    assert res.resolved and res.tampering == [], (res.tampering, res.error, res.tests, res.log_tail[-1500:])
+    res = bwrap_sandbox.grade(tasks[task], "")
+    assert not res.resolved, (res.tampering, res.tests)

@@ -449,6 +449,7 @@ def test_launcher_loads_the_shipped_code_only_for_the_source_beside_it(tmp_path:
     """Guard and witness travel with this interpreter's compiled code (no 2,600-line compile per grade); the
     launcher uses it only where the bytecode magic is its own and the code was compiled from the very source beside
     it, else it compiles that source."""
+    import hashlib
     import importlib.util
     import shutil
     import sys
@@ -461,12 +462,14 @@ def test_launcher_loads_the_shipped_code_only_for_the_source_beside_it(tmp_path:
     loc.loader.exec_module(runner)
     src = tmp_path / "shipped.py"
     src.write_text("X = 1\n\n\ndef f():\n    return X\n")
-    (tmp_path / f"shipped.{sys.implementation.cache_tag}.code").write_bytes(grade.launcher_code(src, "/sandbox/shipped.py"))
+    blob = grade.launcher_code(src, "/sandbox/shipped.py")
+    (tmp_path / f"shipped.{sys.implementation.cache_tag}.code").write_bytes(blob)
+    pin = [f"shipped.{sys.implementation.cache_tag}.code", hashlib.sha256(blob).hexdigest()]  # from the spec
     try:
-        mod = runner._load("shipped_a", "shipped.py")
+        mod = runner._load("shipped_a", "shipped.py", pin)
         assert (mod.X, mod.f.__code__.co_filename) == (1, "/sandbox/shipped.py")  # the shipped code ran
         src.write_text("X = 2\n\n\ndef f():\n    return X\n")  # the code no longer matches its source
-        mod = runner._load("shipped_b", "shipped.py")
+        mod = runner._load("shipped_b", "shipped.py", pin)
         assert (mod.X, mod.f.__code__.co_filename) == (2, str(src))
     finally:
         for name in ("shipped_a", "shipped_b"):
