@@ -170,13 +170,14 @@ def _varint(data: bytes, pos: int) -> tuple[int, int]:
     raise ValueError("truncated delta header")
 
 
-def _delta_target_size(lines: list[str]) -> int:
-    """The result size a `delta` hunk announces: base85 lines -> zlib -> two varints (source, target size),
-    inflating no more than the header."""
+def _delta_target_size(lines: list[str], start: int) -> int:
+    """The result size a `delta` hunk from `lines[start]` on announces: base85 lines -> zlib -> two varints (source,
+    target size), inflating no more than the header. Read in place: a copy of the rest of the patch per hunk was
+    quadratic in the number of hunks."""
     out = b""
     d = zlib.decompressobj()
-    for line in lines:
-        line = line.rstrip("\r")
+    for j in range(start, len(lines)):
+        line = lines[j].rstrip("\r")
         if not line:
             break
         n = ord(line[0]) - (ord("A") - 1 if line[0] <= "Z" else ord("a") - 27)
@@ -209,7 +210,7 @@ def expanded_bytes(patch: str, pristine: Path | None = None) -> int:
             total += int(m.group(2))
             if m.group(1) == "delta":
                 try:
-                    total += _delta_target_size(lines[i + 1:])
+                    total += _delta_target_size(lines, i + 1)
                 except (ValueError, zlib.error, IndexError) as exc:
                     raise PatchRejected(f"malformed binary delta in the patch: {exc}") from exc
         elif line.startswith("copy from ") and pristine is not None:

@@ -56,6 +56,16 @@ def _made_from(value: ast.AST | None) -> frozenset[str]:
     return frozenset()
 
 
+def _literal_table(value: ast.AST | None) -> _Table | None:
+    if isinstance(value, ast.Dict):
+        table = _Table("dict")
+        _fill(table, value.keys, value.values)
+        return table
+    if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
+        return _Table("seq", elements=Counter(n for n in (_names(e) for e in value.elts) if n))
+    return None
+
+
 def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict[str, frozenset[str]]]:
     """The module's tables, how often module-level code rebinds, deletes from or empties each name, and what each
     name built by a comprehension or a constructor is made from."""
@@ -70,16 +80,15 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
             node, ast.AnnAssign) else []
         value = getattr(node, "value", None)
-        for t in targets:
+        literal = _literal_table(value) if any(isinstance(t, ast.Name) for t in targets) else None
+        source = _made_from(value) if literal is None and any(isinstance(t, ast.Name) for t in targets) else None
+        for t in targets:  # `A = B = {...}`: the value is read once, whatever the number of targets
             if isinstance(t, ast.Name):
                 edits[t.id] += 1
-                if isinstance(value, ast.Dict):
-                    tables[t.id] = _Table("dict")
-                    _fill(tables[t.id], value.keys, value.values)
-                elif isinstance(value, (ast.List, ast.Tuple, ast.Set)):
-                    tables[t.id] = _Table("seq", elements=Counter(_names(e) for e in value.elts if _names(e)))
-                elif _made_from(value):
-                    made[t.id] = _made_from(value)
+                if literal is not None:
+                    tables[t.id] = literal  # `A = B = {...}` is one object
+                elif source:
+                    made[t.id] = source
             elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in tables:
                 _fill(tables[t.value.id], [t.slice], [value])  # `NAME["k"] = v`
         for sub in ast.walk(node) if isinstance(node, ast.Expr) else ():

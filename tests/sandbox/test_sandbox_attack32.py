@@ -6,6 +6,7 @@ decides; beside each route the honest fix resolves and the unfixed bug stays unr
 
 from __future__ import annotations
 
+import base64
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -400,3 +401,32 @@ def test_round32_honest_fixes_under_the_new_rules_resolve(task: str, tmp_path_fa
     assert res.resolved and res.tampering == [], (res.tampering, res.error, res.tests, res.log_tail[-1500:])
     res = bwrap_sandbox.grade(tasks[task], "")
     assert not res.resolved, (res.tampering, res.tests)
+
+
+def test_round32_host_work_on_one_statement_or_many_hunks_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
+    """H6: `self.a0 = self.a1 = ... = [0, 0, ...]` (or the same at module level) had its value walked once per
+    target on the host, outside any timeout (122 s for 65 KB). H7: the binary-patch size check copied the rest of
+    the patch for every `delta` hunk. Each value is now read once per statement, and each hunk in place."""
+    import zlib
+
+    from swerl.sandbox import grade_answers, gradetree, tamper_tables
+
+    calls = {"names": 0, "attrs": 0}
+    names, attrs = tamper_tables._names, grade_answers._self_attrs
+    monkeypatch.setattr(tamper_tables, "_names", lambda n: calls.__setitem__("names", calls["names"] + 1) or names(n))
+    monkeypatch.setattr(grade_answers, "_self_attrs",
+                        lambda f, n: calls.__setitem__("attrs", calls["attrs"] + 1) or attrs(f, n))
+    targets, value = "".join(f"_T{i} = " for i in range(500)), "[" + "f," * 200 + "]"
+    tamper_tables._tables(f"{targets}{value}\n".encode())
+    assert calls["names"] <= 201 + 5, calls  # once per element, not per element and target
+    cls = "class C:\n    def __init__(self):\n        " + targets.replace("_T", "self.a") + value + "\n"
+    grade_answers.answering_functions(cls.encode(), cls.encode())
+    assert calls["attrs"] <= 500 + 50, calls  # once per target and once for the value
+    seen: list[list[str]] = []  # the lists themselves, kept alive: an id could be reused
+    size = gradetree._delta_target_size
+    monkeypatch.setattr(gradetree, "_delta_target_size", lambda lines, start: seen.append(lines) or size(lines, start))
+    data = zlib.compress(b"\x00\x00")
+    line = chr(ord("A") + len(data) - 1) + base64.b85encode(data.ljust((len(data) + 3) // 4 * 4, b"\0")).decode()
+    patch = "diff --git a/b.bin b/b.bin\nnew file mode 100644\nGIT binary patch\n" + f"delta 0\n{line}\n\n" * 300
+    assert gradetree.expanded_bytes(patch) == 0
+    assert len(seen) == 300 and all(x is seen[0] for x in seen)  # one list, read in place
