@@ -52,9 +52,19 @@ _LAUNCHER_EXIT_RE = re.compile(r"^SWERL_LAUNCHER_EXIT=(\d+)\s*$", re.MULTILINE)
 _HOST_FULL = (errno.ENOSPC, errno.EDQUOT)
 MAX_PATH_BYTES = 1024  # a longer path in the agent's tree cannot be copied into every sandbox's work dir
 # After project code ran before the tests (an install step): every process of the tests' uid goes, and so does
-# anything it left where the launcher is copied next (a planted `.code` file would have run as the guard).
-_AFTER_PRE = (f"kill -9 -1 2>/dev/null; chmod -R u+rwX {launch_mod.LAUNCH_DIR} 2>/dev/null; "
-              f"rm -rf {launch_mod.LAUNCH_DIR}; test ! -e {launch_mod.LAUNCH_DIR}")
+# what it left in the places that outlive a command: /tmp (a planted `.code` file would have run as the guard),
+# $HOME (a `.condarc` naming another `testbed`), /dev/shm, /var/tmp, and the tree's `__pycache__` (bytecode that
+# claims a source's mtime and size is loaded instead of the source).
+_AFTER_PRE = "\n".join([
+    "kill -9 -1 2>/dev/null",
+    'for d in /tmp /dev/shm /var/tmp "$HOME"; do',
+    '  case "$d" in ""|/|"$PWD"|"$PWD"/*) continue;; esac',
+    '  case "$PWD" in "$d"/*) continue;; esac',  # never a directory that holds the tree
+    '  [ -d "$d" ] && [ -w "$d" ] && { chmod -R u+rwX "$d" 2>/dev/null; '
+    'find "$d" -mindepth 1 -maxdepth 1 -exec rm -rf {} + 2>/dev/null; }',
+    "done",
+    "find . -name __pycache__ -type d -prune -exec chmod -R u+rwX {} + -exec rm -rf {} + 2>/dev/null",
+    f"test ! -e {launch_mod.LAUNCH_DIR}"])
 LOG_LIMIT = 1_000_000  # bytes of the test log (its end: the summary) kept for the text parsers
 
 
@@ -304,9 +314,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         handle = sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries, keep_git=not defences)
         if pre:  # project code that runs before the tests (an install step): then every process of the tests' uid goes
             sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
-            if sandbox.exec_argv(handle, ["bash", "-c", _AFTER_PRE], timeout=30).returncode != 0:
-                raise AgentFault(f"project code run before the tests left {launch_mod.LAUNCH_DIR}, which could not "
-                                 "be removed")
+            _after_pre(sandbox, handle, tree, built.protected)
         if launch is not None:
             _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_code(pristine.tip, tree,
                                                                                            built.changed, built.protected))
@@ -418,6 +426,26 @@ def _written_lines(a: list[bytes], b: list[bytes], budget: int = 1_000_000) -> l
         return [[head + 1, max(head + len(mid_b), head + 1)]]
     ops = difflib.SequenceMatcher(None, mid_a, mid_b).get_opcodes()  # autojunk: a repeated line is no anchor
     return [[head + j1 + 1, head + max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
+
+
+def _after_pre(sandbox: BackendBase, handle: Any, tree: Path, protected: list[str]) -> None:
+    """Project code ran in the grading sandbox before the tests (an install step): what it left outside the tree
+    goes (`_AFTER_PRE`), and the tree's test files and conftests must be the ones the host placed. A test file it
+    rewrote, or a conftest it added, is the agent's doing (AgentFault)."""
+    if sandbox.exec_argv(handle, ["bash", "-c", _AFTER_PRE], timeout=60).returncode != 0:
+        raise AgentFault(f"project code run before the tests left {launch_mod.LAUNCH_DIR}, which could not be removed")
+    files = sorted(p for p in protected if (tree / p).is_file() and not (tree / p).is_symlink())
+    listing = sandbox.exec_argv(handle, ["bash", "-c", 'sha256sum -- "$@"; echo ==; find . -name conftest.py '
+                                         "-not -path './.git/*' -print", "-", *files], timeout=60)
+    sums, _, found = listing.output.partition("==\n")
+    seen = dict(reversed(line.split("  ", 1)) for line in sums.splitlines() if "  " in line)
+    for rel in files:
+        if seen.get(rel) != hashlib.sha256((tree / rel).read_bytes()).hexdigest():
+            raise AgentFault(f"project code run before the tests changed the test file {rel}")
+    placed = {str(p.relative_to(tree)) for p in tree.rglob("conftest.py")}
+    extra = sorted({ln.removeprefix("./") for ln in found.splitlines() if ln.strip()} - placed)
+    if extra:
+        raise AgentFault(f"project code run before the tests added {extra[0]}")
 
 
 def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path,

@@ -7,6 +7,7 @@ decides; beside each route the honest fix resolves and the unfixed bug stays unr
 from __future__ import annotations
 
 import base64
+import shlex
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -430,3 +431,33 @@ def test_round32_host_work_on_one_statement_or_many_hunks_is_linear(monkeypatch:
     patch = "diff --git a/b.bin b/b.bin\nnew file mode 100644\nGIT binary patch\n" + f"delta 0\n{line}\n\n" * 300
     assert gradetree.expanded_bytes(patch) == 0
     assert len(seen) == 300 and all(x is seen[0] for x in seen)  # one list, read in place
+
+
+def test_round32_an_install_step_may_not_touch_the_tests_or_leave_state(r32: dict[str, SandboxTask],
+                                                                        bwrap_sandbox: Any, tmp_path: Path) -> None:
+    """P9 v2: what an install step leaves outside the tree ($HOME: a `.condarc` naming another `testbed`; /tmp;
+    bytecode in `__pycache__`) goes, and a test file it rewrote or a conftest it added is the agent's fault."""
+    from swerl.sandbox import grade
+    from swerl.sandbox.base import AgentFault
+
+    task = r32["codecs"]
+    tree = _tree(tmp_path / "tree", {"tests/test_codecs.py": FILES["tests/test_codecs.py"], "tests/__init__.py": ""})
+    protected = ["tests/test_codecs.py"]
+    for plant, fault in [("true", None), ("echo 'assert True' > tests/test_codecs.py", "changed the test file"),
+                         ("echo x > tests/conftest.py", "added tests/conftest.py")]:
+        h = bwrap_sandbox.start(task)
+        try:
+            setup = (f"mkdir -p tests && cp /dev/null tests/__init__.py && printf %s {shlex.quote(FILES['tests/test_codecs.py'])}"
+                     " > tests/test_codecs.py && echo 'envs_dirs: [/tmp/x]' > ~/.condarc && mkdir -p a/__pycache__ && "
+                     "touch a/__pycache__/m.cpython-311.pyc && echo ok")
+            assert "ok" in bwrap_sandbox.exec(h, setup).output
+            bwrap_sandbox.exec(h, plant)
+            if fault is None:
+                grade._after_pre(bwrap_sandbox, h, tree, protected)
+                out = bwrap_sandbox.exec(h, "ls -A ~ /tmp; test -e a/__pycache__ && echo cache").output
+                assert ".condarc" not in out and "cache" not in out, out
+            else:
+                with pytest.raises(AgentFault, match=fault):
+                    grade._after_pre(bwrap_sandbox, h, tree, protected)
+        finally:
+            bwrap_sandbox.stop(h)
