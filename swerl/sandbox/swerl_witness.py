@@ -1139,20 +1139,33 @@ def said(obj, name, *args, _record=_record):
     guard = _STATE.get("guard")
     if guard is None:
         raise AssertionError("swerl: the strict-assert state was changed")
-    res = getattr(obj, name)(*args)
     t = type(obj)
-    if not _among(t, _EXACT) and _answers_patch(t, name, guard):
+    asked = not _among(t, _EXACT) and _answers_patch(t, name, guard)
+    own = _own_text(obj, any(_among(type(a), (bytes,)) for a in args)) if asked else None  # before it is asked
+    res = getattr(obj, name)(*args)
+    if asked:
         try:
-            own = str.__str__(obj) if isinstance(obj, str) else str(obj)
-            agrees = getattr(str, name)(own, *args) if type(own) is str else None
-        except Exception:  # bytes or other arguments that text cannot be asked about
-            own, agrees = None, None
+            agrees = getattr(type(own), name)(own, *args) if _among(type(own), (str, bytes)) else None
+        except Exception:  # arguments its text cannot be asked about
+            agrees = None
         judged = _says_equal(res)
         if type(agrees) is bool and judged is not agrees:
             _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)} and it said {judged}, "
                            f"but its own text {_short(own)} says {agrees}")
         return judged  # the truth that was judged, read once: an answer that flips when read again gets no say
     return res
+
+
+def _own_text(obj, as_bytes: bool):
+    """obj's own characters (or bytes, for a bytes question) as an exact builtin: a `str`/`bytes` subclass's own
+    data, else `str(obj)`/`bytes(obj)` made exact (a `__str__` returning a `str` subclass gives its characters)."""
+    try:
+        if as_bytes:
+            return bytes(memoryview(obj)) if isinstance(obj, (bytes, bytearray)) else bytes(memoryview(bytes(obj)))
+        text = obj if isinstance(obj, str) else str(obj)
+        return str.__str__(text) if isinstance(text, str) else None
+    except Exception:
+        return None
 
 
 def _consistent(left, right, guard):
@@ -2210,7 +2223,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_membership_judged", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_membership_judged", "_own_text", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")

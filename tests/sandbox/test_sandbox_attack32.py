@@ -122,9 +122,11 @@ SHAPES = ("import abc\n\n\nclass Shape(abc.ABC):\n    pass\n\n\nclass Circle(Sha
 SHAPES_BUG = SHAPES.replace("kind == 'circle'", "kind == 'round'")
 KV = ("class KV:\n    def __init__(self):\n        self.d = {}\n\n    def __enter__(self):\n        return self\n\n"
       "    def __exit__(self, *exc):\n        return False\n\n    def get(self, k, default=None):\n"
-      "        return self.d.get(k, default)\n\n\ndef shout(text):\n    return text.upper() + '!'\n")
+      "        return self.d.get(k, default)\n\n\ndef shout(text):\n    return text.upper() + '!'\n\n\n"
+      "def pack(data):\n    return b'\\x89PNG' + data\n")
 KV_BUG = KV.replace("self.d.get(k, default)", "self.d.get(k)")
 SHOUT_BUG = KV.replace("text.upper() + '!'", "text + '!'")
+PACK_BUG = KV.replace("x89PNG", "x89PNF")
 RELEASE = "def parse(s):\n    return tuple(int(x) for x in s.split('.'))\n"
 RELEASE_BUG = RELEASE.replace("s.split('.'))", "reversed(s.split('.')))")
 ORDERS_ALL = ("\n\nclass Release:\n    def __init__(self, parts):\n        self.parts = tuple(parts)\n\n"
@@ -147,21 +149,23 @@ VALUES = {
                             "Decimal('1.5'))])\n",
     "tests/test_shapes.py": "from v32lib.shapes import Circle, shape\n\n\ndef test_circle():\n"
                             "    assert isinstance(shape('circle'), Circle)\n",
-    "tests/test_kv.py": "from v32lib.kv import KV, shout\n\n\ndef test_default():\n    with KV() as kv:\n"
-                        "        assert kv.get('b', 0) == 0\n\n\ndef test_shout():\n    assert shout('hi').isupper()\n",
+    "tests/test_kv.py": "from v32lib.kv import KV, pack, shout\n\n\ndef test_default():\n    with KV() as kv:\n"
+                        "        assert kv.get('b', 0) == 0\n\n\ndef test_shout():\n    assert shout('hi').isupper()\n\n\n"
+                        "def test_pack():\n    assert pack(b'x').startswith(b'\\x89PNG')\n",
 }
 V_F2P = {"lint": ["tests/test_lint.py::test_clean"], "shapes": ["tests/test_shapes.py::test_circle"],
          "orders": ["tests/test_orders.py::test_orders", "tests/test_orders.py::test_totals",
                     "tests/test_orders.py::test_ledger"],
          "kv": ["tests/test_kv.py::test_default"], "shout": ["tests/test_kv.py::test_shout"],
-         "release": ["tests/test_release.py::test_order"]}
+         "release": ["tests/test_release.py::test_order"], "pack": ["tests/test_kv.py::test_pack"]}
 
 
 @pytest.fixture(scope="module")
 def v32(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     bugs = {"lint": ("v32lib/lint.py", LINT_BUG), "orders": ("v32lib/orders.py", ORDERS_BUG),
             "shapes": ("v32lib/shapes.py", SHAPES_BUG), "kv": ("v32lib/kv.py", KV_BUG),
-            "shout": ("v32lib/kv.py", SHOUT_BUG), "release": ("v32lib/release.py", RELEASE_BUG)}
+            "shout": ("v32lib/kv.py", SHOUT_BUG), "release": ("v32lib/release.py", RELEASE_BUG),
+            "pack": ("v32lib/kv.py", PACK_BUG)}
     return make_tasks(tmp_path_factory.mktemp("v32") / "repo", "v32", VALUES, bugs, {**V_F2P, "p2p": []})
 
 
@@ -188,9 +192,17 @@ def v32(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     ("release", RELEASE_BUG.replace("return tuple(", "return Release(") + ORDERS_ALL, "whose own value is"),  # E13
     ("release", RELEASE_BUG.replace("return tuple(", "return Release(") + ORDERS_ALL.replace(
         "    def __iter__(self):\n        return iter(self.parts)\n\n", ""), "both < and >="),  # E13, no items
+    ("shout", SHOUT_BUG.replace("return text + '!'", "return _Shout(text + '!')")
+     + "\n\nclass _Text(str):\n    pass\n\n\nclass _Shout:\n    def __init__(self, t):\n        self.t = t\n\n"
+       "    def __str__(self):\n        return _Text(self.t)\n\n    def isupper(self):\n        return True\n",
+     "but its own text"),  # E15: its text view is a str subclass
+    ("pack", PACK_BUG.replace("return b'\\x89PNF' + data", "return _Packed(b'\\x89PNF' + data)")
+     + "\n\nclass _Packed:\n    def __init__(self, b):\n        self.b = b\n\n    def __bytes__(self):\n"
+       "        return self.b\n\n    def startswith(self, p):\n        return self.b[:2] == p[:2]\n",
+     "but its own text"),  # E14: a bytes question
 ], ids=["helper-lie", "marked-iterator", "next-is-none", "getitem-only", "hides-on-second-read",
         "library-values-deep", "abc-register", "exit-truth-flips", "predicate-truth-flips", "orders-itself",
-        "orders-itself-without-items"])
+        "orders-itself-without-items", "text-view-subclass", "bytes-predicate"])
 def test_round32_a_value_cannot_choose_what_the_witness_asks(task: str, new: str, finding: str | None,
                                                              v32: dict[str, SandboxTask], bwrap_sandbox: Any,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
@@ -203,12 +215,14 @@ def test_round32_a_value_cannot_choose_what_the_witness_asks(task: str, new: str
     monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
     path, bug = {"lint": ("v32lib/lint.py", LINT_BUG), "orders": ("v32lib/orders.py", ORDERS_BUG),
                  "shapes": ("v32lib/shapes.py", SHAPES_BUG), "kv": ("v32lib/kv.py", KV_BUG),
-                 "shout": ("v32lib/kv.py", SHOUT_BUG), "release": ("v32lib/release.py", RELEASE_BUG)}[task]
+                 "shout": ("v32lib/kv.py", SHOUT_BUG), "release": ("v32lib/release.py", RELEASE_BUG),
+                 "pack": ("v32lib/kv.py", PACK_BUG)}[task]
     res = bwrap_sandbox.grade(v32[task], unified_diff(path, bug, new))
     why = (res.resolved, res.tampering, res.error, res.tests, res.log_tail[-1500:])
     assert not res.resolved, why
     assert finding is None or any(finding in t for t in res.tampering), why
-    fixed = {"lint": LINT, "orders": ORDERS, "shapes": SHAPES, "kv": KV, "shout": KV, "release": RELEASE}[task]
+    fixed = {"lint": LINT, "orders": ORDERS, "shapes": SHAPES, "kv": KV, "shout": KV, "release": RELEASE,
+             "pack": KV}[task]
     res = bwrap_sandbox.grade(v32[task], unified_diff(path, bug, fixed))
     assert res.resolved and res.tampering == [], (res.tampering, res.error, res.tests, res.log_tail[-1500:])
 
