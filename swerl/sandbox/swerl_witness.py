@@ -237,13 +237,13 @@ _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__", "__eq__")
 
 
 def _patch_decides(t: type, name: str, guard) -> bool:
-    """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t`: a class
-    it added, or the project's method (or a function it names, two calls deep) with a line the patch wrote. A
+    """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t`, or `t` is
+    no project class: a class it added, or the project's method (or a function it names, two calls deep) with a line the patch wrote. A
     project value type whose own, unchanged comparison answers about state the fix set is left to answer: it has
     no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
     versions), and what it says is what the project's code says."""
-    if _among(t, _EXACT) or _answers_patch(t, name, guard):
-        return True
+    if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard):
+        return True  # a library's type (`UserList` over a `.data` the patch filled) commits as before
     names = _ORDERING if name in _ORDERING else (name,)  # `functools.total_ordering` fills the rest from one
     for c in type.__dict__["__mro__"].__get__(t):
         space = type.__dict__["__dict__"].__get__(c)
@@ -1027,7 +1027,9 @@ def _watch_registrations(found: list) -> None:
     original = abc.ABCMeta.register
 
     def register(cls, subclass):
-        caller = sys._getframe(1)
+        caller, guard = sys._getframe(1), _STATE.get("guard")
+        while caller.f_back is not None and guard is not None and guard.kind(caller.f_code.co_filename) == "lib":
+            caller = caller.f_back  # through `ExitStack.callback` and other library hands: who asked for it
         found.append((cls, subclass, caller.f_code.co_filename, caller.f_lineno))
         return original(cls, subclass)
 
@@ -1055,11 +1057,15 @@ def size(value, _record=_record):
     guard = _STATE.get("guard")
     if guard is None:
         raise AssertionError("swerl: the strict-assert state was changed")
-    n = len(value)
     t = type(value)
     listed = hasattr(t, "__iter__") or hasattr(t, "__getitem__")
-    if not _among(t, _EXACT) and _answers_patch(t, "__len__", guard) and listed and not _iterates_itself(value, guard):
-        for items, complete in _items_twice(value, min(n, 10000)):
+    asked = not _among(t, _EXACT) and _answers_patch(t, "__len__", guard) and listed and not _iterates_itself(
+        value, guard)
+    before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
+    n = len(value)
+    if asked:
+        reads = [(b[:n + 1], len(b) <= n) for b in [before[0]] if type(b) is list and before[1]]
+        for items, complete in [*reads, *_items_twice(value, min(n, 10000))]:
             if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
                 held = f"{len(items)} items" if complete else f"more than {n} items"
                 _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
@@ -1141,8 +1147,12 @@ def said(obj, name, *args, _record=_record):
         raise AssertionError("swerl: the strict-assert state was changed")
     t = type(obj)
     asked = not _among(t, _EXACT) and _answers_patch(t, name, guard)
-    own = _own_text(obj, any(_among(type(a), (bytes,)) for a in args)) if asked else None  # before it is asked
+    as_bytes = any(_among(type(a), (bytes,)) for a in args)
+    own = _own_text(obj, as_bytes) if asked else None  # before it is asked
     res = getattr(obj, name)(*args)
+    if asked and own != _own_text(obj, as_bytes):
+        _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)}, and its own text changed when read "
+                       "again")
     if asked:
         try:
             agrees = getattr(type(own), name)(own, *args) if _among(type(own), (str, bytes)) else None
@@ -1402,10 +1412,14 @@ def _iterates_itself(u, guard) -> bool:
     `StopIteration`) opts nothing out."""
     if not _is_iterator(u):
         return False
+    lib_type = _home(type(u), guard) == "lib"
     for c in type.__dict__["__mro__"].__get__(type(u)):
         space = type.__dict__["__dict__"].__get__(c)
-        if "__next__" in space:
-            return _home(c, guard) == "lib" or _patch_wrote(space["__next__"], guard) is False
+        if "__next__" in space:  # a project class inheriting a library's `__next__` (or storing `int` there) is not
+            # one: `itertools.chain` under a length the patch wrote still reads its items
+            if _home(c, guard) == "lib":
+                return lib_type
+            return type(space["__next__"]) is type(_among) and _patch_wrote(space["__next__"], guard) is False
     return False
 
 
@@ -1736,15 +1750,32 @@ def _pairs(left, right, guard):
     if isinstance(left, dict):
         a, b = dict(dict.items(left)), dict(dict.items(right))
         keys = list(a)
-        if not all(_pure(x) or _leaf_value(x) for x in keys) or a.keys() != b.keys() or (
+        if not all(_pure(x) or _leaf_value(x) or _identity_key(x, guard) for x in keys) or a.keys() != b.keys() or (
                 not _among(t, (dict,)) and type(left).__name__ == "OrderedDict" and keys != list(b)):
             return None
         return [(a[k], b[k]) for k in keys]
+    if type(left).__name__ in ("Namespace", "SimpleNamespace"):  # argparse's and types': `==` compares `vars()`
+        a, b = [object.__getattribute__(x, "__dict__") if hasattr(x, "__dict__") else None for x in (left, right)]
+        if type(a) is dict and type(b) is dict and a and all(_pure(k) for k in a) and a.keys() == b.keys():
+            return [(a[k], b[k]) for k in a]
+        return None
     if isinstance(left, (tuple, list)) or type(left).__name__ == "deque":
         a, b = [list(tuple.__iter__(x)) if isinstance(x, tuple) else list(list.__iter__(x)) if isinstance(x, list)
                 else list(x) for x in (left, right)]
         return [(a[i], b[i]) for i in range(len(a))] if len(a) == len(b) else None
     return None
+
+
+def _identity_key(x, guard) -> bool:
+    """A key equal only to itself (an `Enum` member: `object`'s `==`, a library's hash): looking it up asks no code
+    of the patch."""
+    t = type(x)
+    if getattr(t, "__eq__", None) is not object.__eq__:
+        return False
+    for c in type.__dict__["__mro__"].__get__(t):
+        if "__hash__" in type.__dict__["__dict__"].__get__(c):
+            return c is object or _home(c, guard) == "lib"
+    return False
 
 
 def _elementwise(pairs: list, guard, depth: int, ctx: tuple):
@@ -2223,7 +2254,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_membership_judged", "_own_text", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")

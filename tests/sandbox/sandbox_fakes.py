@@ -18,6 +18,10 @@ class FakeGuard:
     def record(self, text: str) -> None:
         self.found.append(text)
 
+    def wrote(self, filename: str, first: int, last: int, whole: bool = False) -> bool:
+        """All of the changed module is the patch's (the real guard without line ranges for a file says the same)."""
+        return self.kind(filename) == "changed"
+
     def kind(self, filename: str) -> str:
         if filename == self.changed:
             return "changed"

@@ -109,7 +109,10 @@ LINT_BUG = LINT.replace("len(x) > LIMIT", "len(x) >= LIMIT")
 LYING = "sum(1 for _, n in items if n > LIMIT)"
 NEW_REPORT = ("\n\nclass _Report:\n    def __init__(self, items):\n        self.items = list(items)\n\n"
               "    def __len__(self):\n        return sum(1 for _, n in self.items if n > LIMIT)\n")
-ORDERS = ("from collections import OrderedDict\nfrom decimal import Decimal\n\n\ndef _price(p):\n    return Decimal(p)\n\n\n"
+ORDERS = ("import argparse\nimport enum\nfrom collections import OrderedDict\nfrom decimal import Decimal\n\n\n"
+          "class Kind(enum.Enum):\n    A = 1\n\n\ndef _price(p):\n    return Decimal(p)\n\n\n"
+          "def kinds(rows):\n    return {Kind.A: _price(p) for p in rows}\n\n\n"
+          "def ns(p):\n    return argparse.Namespace(price=_price(p))\n\n\n"
           "def orders(rows):\n    return {'orders': [{'lines': [{'price': _price(p)} for p in rows]}]}\n\n\n"
           "def totals(rows):\n    return {(who, sku): _price(p) for who, sku, p in rows}\n\n\n"
           "def ledger(rows):\n    return OrderedDict((who, _price(p)) for who, p in rows)\n")
@@ -142,7 +145,10 @@ VALUES = {
     "tests/test_lint.py": "from v32lib.lint import problems\n\n\ndef test_clean():\n    r = problems('x' * 20)\n"
                           "    assert len(r) == 0\n    assert not r\n",
     "tests/test_orders.py": "from collections import OrderedDict\nfrom decimal import Decimal\n\n"
-                            "from v32lib.orders import ledger, orders, totals\n\n\ndef test_orders():\n"
+                            "from v32lib.orders import Kind, kinds, ledger, ns, orders, totals\n\n\n"
+                            "def test_kinds():\n    assert kinds(['1.5']) == {Kind.A: Decimal('1.5')}\n\n\n"
+                            "def test_ns():\n    import argparse\n\n"
+                            "    assert ns('1.5') == argparse.Namespace(price=Decimal('1.5'))\n\n\ndef test_orders():\n"
                             "    assert orders(['1.5']) == {'orders': [{'lines': [{'price': Decimal('1.5')}]}]}\n\n\n"
                             "def test_totals():\n    assert totals([('ann', 'A', '1.5')]) == {('ann', 'A'): Decimal('1.5')}"
                             "\n\n\ndef test_ledger():\n    assert ledger([('bob', '1.5')]) == OrderedDict([('bob', "
@@ -155,7 +161,8 @@ VALUES = {
 }
 V_F2P = {"lint": ["tests/test_lint.py::test_clean"], "shapes": ["tests/test_shapes.py::test_circle"],
          "orders": ["tests/test_orders.py::test_orders", "tests/test_orders.py::test_totals",
-                    "tests/test_orders.py::test_ledger"],
+                    "tests/test_orders.py::test_ledger", "tests/test_orders.py::test_kinds",
+                    "tests/test_orders.py::test_ns"],
          "kv": ["tests/test_kv.py::test_default"], "shout": ["tests/test_kv.py::test_shout"],
          "release": ["tests/test_release.py::test_order"], "pack": ["tests/test_kv.py::test_pack"]}
 
@@ -184,7 +191,27 @@ def v32(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
        "            return iter([p for p in self.items if p[1] > LIMIT])\n        return iter(self.items)\n",
      "that says 0 but yields"),  # E3: hides its items on the read after the length only
     ("orders", ORDERS_BUG.replace("return Decimal(p) * 10", "return _Price(Decimal(p) * 10)") + PRICE,
-     "compares equal to an unrelated object"),  # E4-E6: nested 5 deep, under tuple keys, in an OrderedDict
+     "compares equal to an unrelated object"),  # E4-E6, E5b, E6b: 5 deep, tuple/enum keys, OrderedDict, Namespace
+    ("lint", LINT_BUG.replace("return Report(", "return _Report(") + NEW_REPORT
+     + "\n    def __iter__(self):\n        return iter(self.items)\n\n    __next__ = int\n",
+     "that says 0 but yields"),  # E1b: a library callable as its `__next__`
+    ("lint", "import itertools\n" + LINT_BUG.replace("return Report(", "return _Report(") + NEW_REPORT.replace(
+        "class _Report:", "class _Report(itertools.chain):").replace(
+        "    def __init__(self, items):\n        self.items = list(items)\n",
+        "    def __new__(cls, items):\n        self = super().__new__(cls)\n        self.items = list(items)\n"
+        "        return self\n") + "\n    def __iter__(self):\n        return iter(self.items)\n",
+     "that says 0 but yields"),  # E1c: a library iterator's `__next__` inherited
+    ("lint", "import time\n" + LINT_BUG.replace("return Report(", "return _Report(") + NEW_REPORT.replace(
+        "        return sum(", "        self.at = time.monotonic()\n        return sum(")
+     + "\n    at = 0.0\n\n    def __iter__(self):\n        if time.monotonic() - self.at < 5:\n"
+       "            return iter([p for p in self.items if p[1] > LIMIT])\n        return iter(self.items)\n",
+     "that says 0 but yields"),  # E3b: items hidden for a while after the length
+    ("shapes", SHAPES_BUG + "\nimport contextlib\n\nwith contextlib.ExitStack() as _s:\n"
+                            "    _s.callback(Circle.register, Square)\n", "only registered as one"),  # E7c
+    ("shout", SHOUT_BUG.replace("return text + '!'", "return _Shout(text + '!')")
+     + "\n\nclass _Shout:\n    def __init__(self, t):\n        self.t, self.n = t, 0\n\n    def __str__(self):\n"
+       "        self.n += 1\n        return self.t.upper() if self.n == 1 else self.t\n\n    def isupper(self):\n"
+       "        return True\n", "changed when read again"),  # E15b
     ("shapes", SHAPES_BUG + "\nShape.register(Square)\nCircle.register(Square)\n", "only registered as one"),  # E7
     ("kv", KV_BUG.replace("return False", "return _Flips()") + FLIPS, None),  # E10: an exit's truth read twice
     ("shout", SHOUT_BUG.replace("return text + '!'", "return _Text(text + '!')") + FLIPS
@@ -201,8 +228,10 @@ def v32(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
        "        return self.b\n\n    def startswith(self, p):\n        return self.b[:2] == p[:2]\n",
      "but its own text"),  # E14: a bytes question
 ], ids=["helper-lie", "marked-iterator", "next-is-none", "getitem-only", "hides-on-second-read",
-        "library-values-deep", "abc-register", "exit-truth-flips", "predicate-truth-flips", "orders-itself",
-        "orders-itself-without-items", "text-view-subclass", "bytes-predicate"])
+        "library-values-deep", "next-is-a-library-callable", "next-inherited-from-a-library",
+        "items-hidden-for-a-while", "registered-through-a-library-callback", "text-upper-on-first-read",
+        "abc-register", "exit-truth-flips", "predicate-truth-flips", "orders-itself", "orders-itself-without-items",
+        "text-view-subclass", "bytes-predicate"])
 def test_round32_a_value_cannot_choose_what_the_witness_asks(task: str, new: str, finding: str | None,
                                                              v32: dict[str, SandboxTask], bwrap_sandbox: Any,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
