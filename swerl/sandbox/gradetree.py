@@ -362,7 +362,7 @@ def protected_fix(gold: str, test_ids: list[str]) -> str | None:
     tests = test_files_of(test_ids)
     for path in paths:
         why = protected_reason(path, tests)
-        if why:
+        if why and why != "pytest/tox/setup.cfg configuration":  # those are judged by what changes in them
             return (f"the task cannot be graded with the defences on: its fix changes {path} ({why}), a file the "
                     "grader keeps from every patch")
     return None

@@ -165,14 +165,14 @@ def _own_functions(workdir: str, originals) -> tuple:
 
 
 def _held_tables(workdir: str, tables) -> tuple:
-    """((file, name, kind, ((key, word), ...), (element names, ...)), ...) of the host's `held_tables`, keys
-    evaluated here, before any project code runs."""
+    """((file, name, kind, ((key, word, value names), ...), (element names, ...)), ...) of the host's
+    `held_tables`, keys evaluated here, before any project code runs."""
     out = []
     for rel, rows in sorted(dict(tables or {}).items()):
         for row in rows:
             try:
                 name, kind, keys, elements = row
-                keys = tuple((ast.literal_eval(str(k)), str(w)) for k, w in keys)
+                keys = tuple((ast.literal_eval(str(k[0])), str(k[1]), tuple(str(n) for n in k[2])) for k in keys)
                 hash(keys)
             except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
                 continue

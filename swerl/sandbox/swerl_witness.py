@@ -236,13 +236,30 @@ def _answers_patch(t: type, name: str, guard) -> bool:
 _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__", "__eq__")
 
 
-def _patch_decides(t: type, name: str, guard) -> bool:
+def _patch_state(u, guard) -> bool:
+    """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, directly
+    or in a list, tuple or dict it holds: its unchanged `__len__`/`__eq__`/`__contains__` hands the answer to
+    that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one whose `__len__` does)."""
+    try:
+        state = list(_state_of(u).values())
+    except Exception:
+        return False
+    for v in state[:50]:
+        parts = [v, *(list(v)[:50] if type(v) in (list, tuple) else list(dict.values(v))[:50] if type(v) is dict
+                      else [])]
+        if any(_home(type(p), guard) == "changed" and _class_wrote(type(p), guard) for p in parts):
+            return True
+    return False
+
+
+def _patch_decides(t: type, name: str, guard, u=None) -> bool:
     """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t`, or `t` is
     no project class: a class it added, or the project's method (or a function it names, two calls deep) with a line the patch wrote. A
     project value type whose own, unchanged comparison answers about state the fix set is left to answer: it has
     no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
     versions), and what it says is what the project's code says."""
-    if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard):
+    if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard) or (
+            u is not None and _patch_state(u, guard)):
         return True  # a library's type (`UserList` over a `.data` the patch filled) commits as before
     names = _ORDERING if name in _ORDERING else (name,)  # `functools.total_ordering` fills the rest from one
     for c in type.__dict__["__mro__"].__get__(t):
@@ -251,7 +268,7 @@ def _patch_decides(t: type, name: str, guard) -> bool:
             fn = space.get(n)
             fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
             if type(fn) is type(_among) and _home(c, guard) != "lib" and (
-                    _patch_wrote(fn, guard) or any(_patch_wrote(f, guard) for f in _exit_reach(fn, c))):
+                    _patch_wrote(fn, guard) or any(_patch_wrote(f, guard) for f in _exit_reach(fn, c, 4))):
                 return True
     return False
 
@@ -330,8 +347,7 @@ class Witness:
         self.sealed: dict = {}  # the guard's attributes at collection
         self.probes = None
         self.own: dict = {}  # this object's attributes at collection
-        self.table_refs: dict = {}  # `_tables_held`: the test modules' names of each looped table
-        self.table_seen: set = set()
+        self.table_refs, self.table_seen = _TABLES  # `_tables_held`: the tables' modules and names, what was found
         if not _REGISTRATIONS:
             _watch_registrations(_REGISTRATIONS)
 
@@ -475,6 +491,7 @@ class Witness:
 
 # -- looped tables ------------------------------------------------------------------------------------------------
 _SEQS = (list, tuple, set, frozenset)
+_TABLES: tuple = ({}, set())  # what `_tables_held` found once (modules, test modules' names) and has recorded
 _CODE_TYPES = (type(_among), type(len), _METHOD)
 
 
@@ -493,20 +510,38 @@ def _code_names(value) -> list:
     return out
 
 
-def _table_findings(t, kind: str, keys: tuple, elements: tuple) -> list:
+def _table_findings(t, kind: str, keys: tuple, elements: tuple, space: dict) -> list:
     """What a table the tests loop over lost against its module's literal; builtin methods only (the keys are the
-    literal's own: no project `__eq__`/`__hash__` is asked)."""
-    if type(t) is not dict if kind == "dict" else type(t) not in _SEQS:
+    literal's own: no project `__eq__`/`__hash__` is asked). `space`: the module's globals, for the objects the
+    literal names (an entry still the module's `check_url`, an `lru_cache` or a compiled pattern's bound method,
+    is the literal's)."""
+    if type(t) is not dict if kind in ("dict", "made") else type(t) not in _SEQS:
         return [f"is a {type(t).__name__} now, not the literal's"]
+    if kind == "made":
+        return [f"holds {len(t)} entries, fewer than the {len(elements)} it was built from"] if len(t) < len(
+            elements) else []
     if kind != "dict":
-        names = {n for e in list(t) for n in _code_names(e)}
-        return [f"no longer holds {e}" for e in elements if e not in names][:1]
+        items, at = list(t), 0
+        for e in elements:
+            where = [i for i, x in enumerate(items) if x is space.get(e, _NO_VALUE) or e in _code_names(x)]
+            if not where:
+                return [f"no longer holds {e}"]
+            later = [i for i in where if i >= at] if type(t) in (list, tuple) else where
+            if not later:
+                return [f"holds {e} out of the literal's order (a loop over it may pass it by)"]
+            at = later[0] + 1
+        return []
     items = list(dict.items(t))
-    for key, word in keys:
+    for key, word, names in keys:
         held = [v for k, v in items if type(k) is type(key) and k == key]
         if not held:
             return [f"dropped the entry {key!r}"]
-        if word and not any(word in _word(n) for n in _code_names(held[0])):
+        own = [space.get(n, _NO_VALUE) for n in names]
+        parts = [held[0], *(list(held[0]) if type(held[0]) in (tuple, list) else [])]
+        if names and not all(any(p is o for p in parts) for o in own if o is not _NO_VALUE):
+            return [f"points {key!r} at {_code_names(held[0]) or type(held[0]).__name__}, not at the code its "
+                    "literal names"]
+        if word and not names and not any(word in _word(n) for n in _code_names(held[0])):
             return [f"points {key!r} at {_code_names(held[0]) or type(held[0]).__name__}, not at code named after it"]
     return []
 
@@ -515,14 +550,17 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
     """The project tables the tests loop over (`guard.tables`, from the host's `held_tables`), checked before and
     after every test: each entry of the module's literal is still there and still names its key's code. Whatever
     dropped or repointed one (an alias, `getattr(T, "pop")`, a function run at import or by the test) did it at
-    run time, where the scan cannot read it. `refs`: the test modules' own names for each table, from collection."""
+    run time, where the scan cannot read it. Also asked at every assert (`compare`, `truth`): an entry swapped out
+    while the loop reads it and put back before the test ends is seen. `refs`: the test modules' own names for
+    each table, and the tables' modules, once found."""
     if not guard.tables:
         return
-    files = {}
-    for m in list(_modules.values()):
-        f = vars(m).get("__file__") if type(m) is type(sys) else None
-        if type(f) is str and any(f.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] for p, *_ in guard.tables):
-            files.setdefault(guard.canonical(f), m)
+    files = refs.setdefault("modules", {})  # found once: every assert asks
+    if any(p not in files for p, *_ in guard.tables):
+        for m in list(_modules.values()):
+            f = vars(m).get("__file__") if type(m) is type(sys) else None
+            if type(f) is str and any(f.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] for p, *_ in guard.tables):
+                files.setdefault(guard.canonical(f), m)
     for row in guard.tables:
         path, name, kind, keys, elements = row
         mod = files.get(path)
@@ -533,7 +571,7 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
                              "__file__") or "")) == "test"]
         objs += [vars(m).get(n) for m, n in refs.get(row, ())]
         for t in {id(o): o for o in objs}.values():
-            for problem in _table_findings(t, kind, keys, elements):
+            for problem in _table_findings(t, kind, keys, elements, vars(mod) if mod is not None else {}):
                 if (path, name, problem) not in seen:
                     seen.add((path, name, problem))
                     rel = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
@@ -784,6 +822,8 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
     guard = _STATE.get("guard")
     if guard is None:  # the strict asserts were installed with it: someone removed it
         raise AssertionError("swerl: the strict-assert state was changed")
+    if guard.tables:
+        _tables_held(guard, *_TABLES)
     try:
         names = _nameable(_getframe(1))  # the test code: the rewritten assert called us
     except Exception:
@@ -921,7 +961,7 @@ def _swallowed(cm, exit_fn, value, where, at_assert=False, _record=_record, _aud
         _audit("swerl.swallowed", int(where), f"{what} swallowed by {type(cm).__qualname__}'s exit"[:200])
 
 
-def _exit_reach(exit_fn, cls) -> list:
+def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
     """The functions an exit names, and what those name in turn (`policy.swallows(exc)`, `self._swallows(exc)`):
     where it hands the decision to code the patch changed, that code swallowed. Not one of the frozen comparison
     functions, like `_code_span`: the `__code__`/`__globals__` reads here are the witness's own."""
@@ -941,7 +981,7 @@ def _exit_reach(exit_fn, cls) -> list:
         found = [v.__func__ if type(v) is _METHOD else v for v in found]
         fns = [v for v in found if type(v) is type(_among)]
         out += fns
-        todo += fns if len(seen) < 2 else []  # two levels: the exit, and what it calls
+        todo += fns if len(seen) < levels else []  # two levels: the exit, and what it calls
     return out
 
 
@@ -952,6 +992,8 @@ def truth(value, _record=_record):
     guard = _STATE.get("guard")
     if guard is None:
         raise AssertionError("swerl: the strict-assert state was changed")
+    if guard.tables:
+        _tables_held(guard, *_TABLES)
     if _among(type(value), _EXACT):
         return value
     said = bool(value)
@@ -966,7 +1008,7 @@ def truth(value, _record=_record):
 
 def _truth_views(u, said: bool, guard):
     t = type(u)
-    if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard)):
+    if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard) or _patch_state(u, guard)):
         return _truth_as_original(u, said, guard)
     if bool(u) is not said:
         return f"a {t.__name__} whose truth changes when asked again"
@@ -1038,12 +1080,12 @@ def _watch_registrations(found: list) -> None:
 
 
 def _registered(t: type, types, guard) -> bool:
-    """`isinstance(x, T)` true through an ABC registration (`Circle.register(Square)`) on a line the patch wrote,
-    of T or a subclass of it, for t or a base of it, rather than through t's bases."""
+    """`isinstance(x, T)` for a project ABC T, true through a registration (`Circle.register(Square)`) on a line the
+    patch wrote, of T or a subclass of it, for t or a base of it, rather than through t's bases."""
     mro = type.__dict__["__mro__"].__get__(t)
     for k in types if type(types) is tuple else (types,):
-        if not isinstance(k, type) or any(c is k for c in mro):
-            continue
+        if not isinstance(k, type) or any(c is k for c in mro) or _home(k, guard) == "lib":
+            continue  # `Mapping.register(Record)` is how a class becomes a library ABC's: a fix may do just that
         for abc_, sub, filename, line in list(_REGISTRATIONS):
             if any(c is k for c in type.__dict__["__mro__"].__get__(abc_)) and any(c is sub for c in mro) \
                     and guard.wrote(filename, line, line):
@@ -1059,8 +1101,8 @@ def size(value, _record=_record):
         raise AssertionError("swerl: the strict-assert state was changed")
     t = type(value)
     listed = hasattr(t, "__iter__") or hasattr(t, "__getitem__")
-    asked = not _among(t, _EXACT) and _answers_patch(t, "__len__", guard) and listed and not _iterates_itself(
-        value, guard)
+    asked = not _among(t, _EXACT) and (_answers_patch(t, "__len__", guard) or _patch_state(value, guard)) \
+        and listed and not _iterates_itself(value, guard)
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
     n = len(value)
     if asked:
@@ -1229,7 +1271,7 @@ def _ordered_as_said(u, u_left, op, fn, bound, committed, holds, what, guard, _r
     if holds:
         own = _NO_VALUE if committed is _NO_VALUE else _truthy(fn(committed, bound) if u_left else fn(bound, committed))
         if own is not True and (committed is not _NO_VALUE or _patch_decides(type(u), _DUNDERS[
-                op if u_left else _MIRROR[op]], guard)):
+                op if u_left else _MIRROR[op]], guard, u)):
             said = (f"has no {'number' if what == 'number' else 'value of that type'}" if committed is _NO_VALUE
                     else f"whose own {what} is {_short(committed) if what != 'number' else repr(committed)}")
             _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} {_short(bound)} but {said}")
@@ -1377,7 +1419,7 @@ def _membership_judged(container, guard) -> bool:
     clauses and is asked about versions) keeps its answer."""
     t = type(container)
     return _among(t, _EXACT) or _genuine_lib(t, guard) or any(
-        _patch_decides(t, n, guard) for n in ("__contains__", "__iter__", "__getitem__"))
+        _patch_decides(t, n, guard, container) for n in ("__contains__", "__iter__", "__getitem__"))
 
 
 def _iterated(item, it, negate, guard, _record, cap: int = 10000):
@@ -1951,7 +1993,7 @@ def _snapshot_finding(u, k, snap, res, guard, depth: int, ctx: tuple):
             same, found = _judge(snap, k, False, guard, depth + 1, (ctx[0], 0))
             if found or _truthy(same) is True:
                 return found
-    elif not _patch_decides(type(u), "__eq__", guard):  # the project's own `==` over a value with no builtin form
+    elif not _patch_decides(type(u), "__eq__", guard, u):  # the project's own `==` over a value with no builtin form
         return None
     own = "has no value of that type" if snap is _NO_VALUE else f"whose own value is {_short(snap)}"
     return f"a {type(u).__name__} that compares equal to {_short(k)} but {own}"
@@ -2254,7 +2296,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_patch_state", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")

@@ -203,7 +203,14 @@ def _looped(tree: ast.AST) -> set[str]:
             roots.append(n.iter)
         elif isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) == "parametrize":
             roots += [*n.args, *(k.value for k in n.keywords)]
-    return {x for r in roots for x in _names(r)}
+    looped = {x for r in roots for x in _names(r)}
+    for _ in range(3):  # `registered = sorted(CODECS.items())`, then `for ... in registered`: the copy's source too
+        more = {x for n in ast.walk(tree) if isinstance(n, ast.Assign) and any(_named(t) in looped for t in n.targets)
+                for x in _names(n.value)} - looped
+        if not more:
+            break
+        looped |= more
+    return looped
 
 
 def tests_read(tree: Path, tests: Sequence[str]) -> frozenset[str]:
@@ -226,13 +233,20 @@ _ITERATORS = frozenset({"sorted", "list", "tuple", "set", "frozenset", "dict", "
                         "values"})
 
 
+_MUTATORS = ("del", "set", "pop", "clear", "update", "patch", "remove", "discard", "append", "extend", "insert",
+             "register", "reset", "restore", "replace", "swap", "add")
+
+
 def _mutated_by_tests(tree: ast.AST) -> set[str]:
     """Names a test file changes or hands to a helper that may (`monkeypatch.delitem(CODECS, k)`, `patch.dict(...)`,
-    `CODECS.pop(k)`, `del CODECS[k]`): a table the tests edit themselves is theirs to edit."""
+    `CODECS.pop(k)`, `del CODECS[k]`): a table the tests edit themselves is theirs to edit. A name only read
+    (`isinstance(CODECS, dict)`, `repr(CODECS)`) is not."""
     out: set[str] = set()
     for n in ast.walk(tree):
         if isinstance(n, ast.Call):
-            if _named(n.func) not in _ITERATORS:
+            func = _named(n.func).lower()
+            owner = _named(n.func.value) if isinstance(n.func, ast.Attribute) else ""
+            if any(w in func for w in _MUTATORS) or owner in ("monkeypatch", "mocker", "mock", "patch"):
                 out |= {_named(a) for a in [*n.args, *(k.value for k in n.keywords)] if _named(a)}
             if isinstance(n.func, ast.Attribute) and (n.func.attr in _SHRINKS or n.func.attr in _REFILLS):
                 out.add(_named(n.func.value))
@@ -270,9 +284,11 @@ def _module_file(root: Path, mod: str) -> str | None:
     return None
 
 
-def _held_entries(source: bytes, name: str) -> list[Any] | None:
-    """[kind, [[key source, the word its value's code is named after, or ""]], [names of code elements]] of a
-    module-level literal table no code of its module writes to; None for any other name."""
+def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> list[Any] | None:
+    """[kind, [[key source, the word its value's code is named after or "", the names its value holds]], [names of
+    the elements]] of a module-level literal table no code of its pristine module writes to; None for any other
+    name. The entries are the patched literal's (`patched`): what the source says the loop reaches, down to which
+    function object each entry holds; the static rule has compared that literal with the project's."""
     tables, edits, _ = _tables(source)
     table = tables.get(name)
     if table is None or edits[name] != 1:
@@ -281,16 +297,67 @@ def _held_entries(source: bytes, name: str) -> list[Any] | None:
                                                                           ast.AsyncFunctionDef))]
     if any(name in shrunk or name in refilled for shrunk, refilled in (_changes(s, tables) for s in scopes)):
         return None  # the module edits its own table (a registry filled at import): the scan's rule covers it
+    now = _tables(patched)[0].get(name) if patched is not None else None
+    if now is not None and now.kind == table.kind:
+        table, source = now, patched or source
+    constants, plain = _constants(source), _plain_values(source, name)
     keys = []
     for key, names in table.entries.items():
+        held = sorted(names) if key in plain else []  # a bare name or a tuple of them: module globals
+        key = constants.get(key, key)  # `{CAESAR: ...}` with `CAESAR = "caesar"` at module level
         try:
             ast.literal_eval(key)
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
         word = _word(key)
-        keys.append([key, word if len(word) > 2 and any(word in _word(n) for n in names) else ""])
-    elements = sorted(next(iter(e)) for e in table.elements if len(e) == 1)
+        keys.append([key, word if len(word) > 2 and any(word in _word(n) for n in names) else "", held])
+    elements = _seq_names(source, name) if table.kind == "seq" else []
     return [table.kind, keys, elements] if keys or elements else None
+
+
+def _plain_values(source: bytes, name: str) -> set[str]:
+    """The keys (as written) of the module-level dict literal `name` whose value is a plain name or a tuple/list of
+    plain names: the entry must then hold those very objects."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and any(_named(t) == name for t in node.targets) and isinstance(
+                node.value, ast.Dict):
+            return {ast.unparse(k) for k, v in zip(node.value.keys, node.value.values, strict=False) if k is not None
+                    and (isinstance(v, ast.Name) or (isinstance(v, (ast.Tuple, ast.List))
+                                                     and all(isinstance(e, ast.Name) for e in v.elts)))}
+    return set()
+
+
+def _constants(source: bytes) -> dict[str, str]:
+    """Module-level names bound once to a str or int literal -> that literal's source."""
+    seen: Counter[str] = Counter()
+    out: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        for t in node.targets if isinstance(node, ast.Assign) else []:
+            if isinstance(t, ast.Name):
+                seen[t.id] += 1
+                if isinstance(node.value, ast.Constant) and type(node.value.value) in (str, int):
+                    out[t.id] = ast.unparse(node.value)
+    return {k: v for k, v in out.items() if seen[k] == 1}
+
+
+def _seq_names(source: bytes, name: str) -> list[str]:
+    """The plain names a module-level list/tuple/set literal `name` holds, in order (`[Rev, Caesar]`)."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and any(_named(t) == name for t in node.targets) and isinstance(
+                node.value, (ast.List, ast.Tuple, ast.Set)):
+            return [e.id for e in node.value.elts if isinstance(e, ast.Name)]
+    return []
+
+
+def _made_entries(source: bytes, name: str, made: frozenset[str]) -> list[Any] | None:
+    """["made", [], names] of a table built at module level from one literal list of this module by a
+    comprehension with no `if` (`{c.name: c() for c in _ALL}`): it holds an entry for every one of them."""
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and any(_named(t) == name for t in node.targets) and any(
+                g.ifs for g in ast.walk(node.value) if isinstance(g, ast.comprehension)):
+            return None
+    sources = [m for m in made if _held_entries(source, m) is not None and _seq_names(source, m)]
+    return ["made", [], _seq_names(source, sources[0])] if len(sources) == 1 else None
 
 
 def _test_files(tree: Path, cap: int = 20_000) -> list[str]:
@@ -308,9 +375,21 @@ def _test_files(tree: Path, cap: int = 20_000) -> list[str]:
 def held_tables(pristine: Path, tree: Path, tests: Sequence[str], depth: int = 3) -> dict[str, list[list[Any]]]:
     """rel -> [[name, kind, keys, elements]] of each project table a test file imports and loops over, as its
     module's literal defines it (followed through up to `depth` re-exports). The witness checks before and after
-    every test that the table still holds those entries and that each entry's code is still named after its key:
-    whatever the patch used to drop or repoint one (an alias, `getattr(T, "pop")`, a function called at import),
-    what the test loops over is what the source says. Tables the module or the tests write to are left out."""
+    every test, and at every assert, that the table still holds those entries, in that order, each still the code
+    its key names: whatever the patch used to drop, repoint or reorder one (an alias, `getattr(T, "pop")`, a
+    function called at import or from the loop), what the test loops over is what the source says. Tables that the
+    module, another module of the project or the tests write to are left out."""
+    out: dict[str, list[list[Any]]] = {}
+    for mod, name in sorted(_wanted(pristine, tree, tests)):
+        found = _defined(pristine, mod, name, depth, tree)
+        if found is not None and all(t[0] != found[1][0] for t in out.get(found[0], [])):
+            out.setdefault(found[0], []).append(found[1])
+    written = _written_elsewhere(pristine, {(rel, row[0]) for rel, rows in out.items() for row in rows}, tests)
+    return {rel: kept for rel, rows in out.items() if (kept := [r for r in rows if (rel, r[0]) not in written])}
+
+
+def _wanted(pristine: Path, tree: Path, tests: Sequence[str]) -> set[tuple[str, str]]:
+    """(module, name) of every table a test file imports and loops over and no test file edits."""
     wanted: set[tuple[str, str]] = set()
     mutated: set[str] = set()  # by any test file: a test of one file may edit what another's loop reads
     others = [r for r in _test_files(tree) if r not in set(tests)]
@@ -325,35 +404,73 @@ def held_tables(pristine: Path, tree: Path, tests: Sequence[str], depth: int = 3
         looped = _looped(parsed) if rel in tests else set()
         mutated |= _mutated_by_tests(parsed)
         names, modules = _imported(parsed, rel)
-        wanted |= {names[n] for n in looped if n in names}
+        for local, (mod, attr) in list(names.items()):  # `from pkg import codecs`: a module, not a name in one
+            if _module_file(pristine, f"{mod}.{attr}" if mod else attr):
+                modules[local] = f"{mod}.{attr}" if mod else attr
+        wanted |= {names[n] for n in looped if n in names and n not in modules}
         wanted |= {(modules[m], n) for m in looped if m in modules for n in looped if n not in modules}
-    wanted = {(m, n) for m, n in wanted if n not in mutated}
-    out: dict[str, list[list[Any]]] = {}
-    for mod, name in sorted(wanted):
-        found = _defined(pristine, mod, name, depth)
-        if found is not None and all(t[0] != found[1][0] for t in out.get(found[0], [])):
-            out.setdefault(found[0], []).append(found[1])
-    return out
+    return {(m, n) for m, n in wanted if n not in mutated}
 
 
-def _defined(pristine: Path, mod: str, name: str, depth: int) -> tuple[str, list[Any]] | None:
-    """(file, [name, *entries]) of the literal table `mod.name` is, through up to `depth` re-exports."""
+_WRITE = r"(?:\[[^\]\n]*\]\s*=[^=]|\.(?:pop|popitem|update|clear|setdefault|remove|discard|append|extend|insert|sort|" \
+         r"reverse|__setitem__|__delitem__)\s*\()"
+
+
+def _written_elsewhere(pristine: Path, tables: set[tuple[str, str]], tests: Sequence[str],
+                       budget: int = 64 << 20) -> set[tuple[str, str]]:
+    """The tables another module of the pristine project writes to (a speedups module that points an entry at its
+    own code at import): that is the project's own doing, not the patch's. Past `budget` bytes every table counts
+    as written (the scan's rule still applies)."""
+    if not tables:
+        return set()
+    names = sorted({n for _, n in tables})
+    pattern = re.compile(("(?:\\b(?:" + "|".join(map(re.escape, names)) + ")" + _WRITE + "|del\\s+[\\w.]*\\b(?:"
+                          + "|".join(map(re.escape, names)) + ")\\[)").encode())
+    found: set[tuple[str, str]] = set()
+    skip = {*tests, *(rel for rel, _ in tables)}
+    for top, dirs, files in os.walk(pristine):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+        for f in files:
+            rel = os.path.relpath(os.path.join(top, f), pristine)
+            if not f.endswith(".py") or rel in skip:
+                continue
+            try:
+                data = (pristine / rel).read_bytes()
+            except OSError:
+                continue
+            budget -= len(data)
+            if budget < 0:
+                return set(tables)
+            for m in pattern.finditer(data):
+                found |= {t for t in tables if re.search(rb"\b" + re.escape(t[1].encode()) + rb"\b", m.group(0))}
+    return found
+
+
+def _defined(pristine: Path, mod: str, name: str, depth: int, tree: Path | None = None) -> tuple[str, list[Any]] | None:
+    """(file, [name, *entries]) of the table `mod.name` is, through up to `depth` re-exports (`from .impl import
+    CODECS`, `from .impl import *`)."""
     for _ in range(depth):
         rel_file = _module_file(pristine, mod)
         try:
             source = (pristine / rel_file).read_bytes() if rel_file else None
-            entries = _held_entries(source, name) if source is not None else None
-            again = [n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)
-                     and any((a.asname or a.name) == name for a in n.names)] if source and not entries else []
+            if source is None:
+                return None
+            patched = (tree / rel_file).read_bytes() if tree is not None and (tree / rel_file).is_file() else None
+            entries = _held_entries(source, name, patched)
+            if entries is None:
+                _, _, made = _tables(source)
+                entries = _made_entries(source, name, made.get(name, frozenset())) if name in made else None
+            if entries is not None:
+                return rel_file, [name, *entries]
+            again = [n for n in ast.parse(source).body if isinstance(n, ast.ImportFrom)
+                     and any((a.asname or a.name) in (name, "*") for a in n.names)]
         except (OSError, *_PARSE_ERRORS):
             return None
-        if entries is not None and rel_file is not None:
-            return rel_file, [name, *entries]
         if not again:
             return None
-        n = again[0]  # a re-export: `from .textcodecs import CODECS` in the package's __init__
+        n = next((x for x in again if any((a.asname or a.name) == name for a in x.names)), again[0])
         package = mod if rel_file and rel_file.endswith("__init__.py") else mod.rpartition(".")[0]
         base = package.split(".")[: len(package.split(".")) - (n.level - 1)] if n.level else []
-        mod, name = ".".join(filter(None, [*base, n.module or ""])), next(a.name for a in n.names
-                                                                           if (a.asname or a.name) == name)
+        mod = ".".join(filter(None, [*base, n.module or ""]))
+        name = next((a.name for a in n.names if (a.asname or a.name) == name), name)
     return None

@@ -14,6 +14,7 @@ class FakeGuard:
         self.changed = changed
         self.found: list[str] = []
         self.probes: list[Any] = []
+        self.tables: tuple[Any, ...] = ()  # no looped tables sent by a host
 
     def record(self, text: str) -> None:
         self.found.append(text)

@@ -86,7 +86,8 @@ def test_round32_the_host_sends_the_tables_a_test_imports_and_loops_over(tmp_pat
     root = _tree(tmp_path / "a", {**FILES, "tests/test_codecs.py": loop})
     tests = ["tests/test_codecs.py"]  # test_registry.py, where there is one, is another test file of the tree
     assert held_tables(root, root, tests) == {"r32lib/codecs.py": [
-        ["CODECS", "dict", [["'rev'", "rev"], ["'caesar'", "caesar"]], []]]}
+        ["CODECS", "dict", [["'rev'", "rev", ["rev_decode", "rev_encode"]],
+                            ["'caesar'", "caesar", ["caesar_decode", "caesar_encode"]]], []]]}
     alias = "import r32lib.codecs as c\n\n\ndef test_x():\n    for k in c.CODECS:\n        pass\n"
     root = _tree(tmp_path / "b", {**FILES, "tests/test_codecs.py": alias})
     assert list(held_tables(root, root, tests)) == ["r32lib/codecs.py"]
