@@ -333,10 +333,13 @@ def _constants(source: bytes) -> dict[str, str]:
     out: dict[str, str] = {}
     for node in ast.parse(source).body:
         for t in node.targets if isinstance(node, ast.Assign) else []:
-            if isinstance(t, ast.Name):
-                seen[t.id] += 1
-                if isinstance(node.value, ast.Constant) and type(node.value.value) in (str, int):
-                    out[t.id] = ast.unparse(node.value)
+            pairs = list(zip(t.elts, node.value.elts, strict=False)) if isinstance(t, ast.Tuple) and isinstance(
+                node.value, ast.Tuple) and len(t.elts) == len(node.value.elts) else [(t, node.value)]
+            for target, value in pairs:  # `REV, CAESAR = "rev", "caesar"` too
+                if isinstance(target, ast.Name):
+                    seen[target.id] += 1
+                    if isinstance(value, ast.Constant) and type(value.value) in (str, int):
+                        out[target.id] = ast.unparse(value)
     return {k: v for k, v in out.items() if seen[k] == 1}
 
 
