@@ -236,6 +236,12 @@ def _answers_patch(t: type, name: str, guard) -> bool:
 _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__", "__eq__")
 
 
+def _patch_class(t: type, guard) -> bool:
+    """A class the patch wrote (a subclass of a project class that keeps its `__len__` and overrides `__iter__`
+    answers its length and its items as the patch chose)."""
+    return _home(t, guard) == "changed" and _class_wrote(t, guard)
+
+
 def _patch_state(u, guard) -> bool:
     """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, directly
     or in a list, tuple or dict it holds: its unchanged `__len__`/`__eq__`/`__contains__` hands the answer to
@@ -565,6 +571,9 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
         path, name, kind, keys, elements = row
         mod = files.get(path)
         objs = [vars(mod)[name]] if mod is not None and name in vars(mod) else []
+        if mod is not None and not objs and (path, name, "gone") not in seen:  # `del CODECS` and a module
+            seen.add((path, name, "gone"))  # `__getattr__` serving a filtered copy
+            _record(guard, f"{name}, a table the tests loop over, is no longer a name of its module")
         if mod is not None and row not in refs:
             refs[row] = [(m, n) for m in list(_modules.values()) if type(m) is type(sys) and objs
                          for n, v in list(vars(m).items()) if v is objs[0] and guard.kind(str(vars(m).get(
@@ -1008,7 +1017,8 @@ def truth(value, _record=_record):
 
 def _truth_views(u, said: bool, guard):
     t = type(u)
-    if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard) or _patch_state(u, guard)):
+    if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard) or _patch_class(t, guard)
+            or _patch_state(u, guard)):
         return _truth_as_original(u, said, guard)
     if bool(u) is not said:
         return f"a {t.__name__} whose truth changes when asked again"
@@ -1101,8 +1111,8 @@ def size(value, _record=_record):
         raise AssertionError("swerl: the strict-assert state was changed")
     t = type(value)
     listed = hasattr(t, "__iter__") or hasattr(t, "__getitem__")
-    asked = not _among(t, _EXACT) and (_answers_patch(t, "__len__", guard) or _patch_state(value, guard)) \
-        and listed and not _iterates_itself(value, guard)
+    asked = not _among(t, _EXACT) and (_answers_patch(t, "__len__", guard) or _patch_class(t, guard)
+                                        or _patch_state(value, guard)) and listed and not _iterates_itself(value, guard)
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
     n = len(value)
     if asked:
@@ -2296,7 +2306,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_patch_state", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_patch_state", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")

@@ -295,8 +295,10 @@ def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> lis
         return None
     scopes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Module, ast.FunctionDef,
                                                                           ast.AsyncFunctionDef))]
-    if any(name in shrunk or name in refilled for shrunk, refilled in (_changes(s, tables) for s in scopes)):
-        return None  # the module edits its own table (a registry filled at import): the scan's rule covers it
+    changes = [_changes(s, tables) for s in scopes]
+    if any(name in shrunk for shrunk, _ in changes):
+        return None  # the module removes from its own table: the scan's rule covers it
+    filled = any(name in refilled for _, refilled in changes)  # a `register()`: entries may be added or replaced
     now = _tables(patched)[0].get(name) if patched is not None else None
     if now is not None and now.kind == table.kind:
         table, source = now, patched or source
@@ -310,7 +312,8 @@ def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> lis
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
             continue
         word = _word(key)
-        keys.append([key, word if len(word) > 2 and any(word in _word(n) for n in names) else "", held])
+        keys.append([key, "", []] if filled else [key, word if len(word) > 2 and any(word in _word(n) for n in names)
+                                                     else "", held])
     elements = _seq_names(source, name) if table.kind == "seq" else []
     return [table.kind, keys, elements] if keys or elements else None
 

@@ -80,8 +80,9 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_round32_the_host_sends_the_tables_a_test_imports_and_loops_over(tmp_path: Path) -> None:
-    """Through a package's re-export and a module alias; not a table its module fills itself, nor one no test loops
-    over, nor one a test edits. A key is sent with the word its code is named after, when its value names code."""
+    """Through a package's re-export and a module alias; a table its module fills itself (`register()`) only by its
+    keys; not one no test loops over, nor one a test edits. A key is sent with the word its code is named after and
+    the names its value holds."""
     loop = "from r32lib import CODECS\n\n\ndef test_x():\n    for k in CODECS:\n        pass\n"
     root = _tree(tmp_path / "a", {**FILES, "tests/test_codecs.py": loop})
     tests = ["tests/test_codecs.py"]  # test_registry.py, where there is one, is another test file of the tree
@@ -93,7 +94,8 @@ def test_round32_the_host_sends_the_tables_a_test_imports_and_loops_over(tmp_pat
     assert list(held_tables(root, root, tests)) == ["r32lib/codecs.py"]
     fills = _tree(tmp_path / "c", {**FILES, "tests/test_codecs.py": loop,
                                    "r32lib/codecs.py": CODECS + "\n\ndef register(k, v):\n    CODECS[k] = v\n"})
-    assert held_tables(fills, fills, tests) == {}
+    assert held_tables(fills, fills, tests) == {"r32lib/codecs.py": [  # a registry: its entries must stay, any code
+        ["CODECS", "dict", [["'rev'", "", []], ["'caesar'", "", []]], []]]}
     edited = _tree(tmp_path / "d", {**FILES, "tests/test_codecs.py": loop, "tests/test_registry.py": EDITS})
     assert held_tables(edited, edited, tests) == {}
     unread = _tree(tmp_path / "e", {**FILES, "tests/test_codecs.py": "from r32lib import CODECS\n\n\ndef test_x():\n"
@@ -232,11 +234,16 @@ def v32(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
         "if len(x) >= LIMIT)\n", "if len(x) >= LIMIT)\n    r.items = _Lines(r.items)\n    return r\n")
      + "\n\nclass _Lines(list):\n    def __len__(self):\n        return sum(1 for _, n in self if n > LIMIT)\n",
      "that says 0 but yields"),  # G6: an unchanged class's length handed to a patch object it holds
+    ("lint", LINT_BUG.replace("    return Report((i, len(x))", "    return _Measured((i, len(x))").replace(
+        "if len(x) >= LIMIT)", "if len(x) >= LIMIT)")
+     + "\n\nclass _Measured(Report):\n    def __init__(self, items):\n        self.all = list(items)\n"
+       "        super().__init__(x for x in self.all if x[1] > LIMIT)\n\n    def __iter__(self):\n"
+       "        return iter(self.all)\n", "that says 0 but yields"),  # G16: a subclass keeps the project's length
 ], ids=["helper-lie", "marked-iterator", "next-is-none", "getitem-only", "hides-on-second-read",
         "library-values-deep", "next-is-a-library-callable", "next-inherited-from-a-library",
         "items-hidden-for-a-while", "registered-through-a-library-callback", "text-upper-on-first-read",
         "abc-register", "exit-truth-flips", "predicate-truth-flips", "orders-itself", "orders-itself-without-items",
-        "text-view-subclass", "bytes-predicate", "length-held-in-state"])
+        "text-view-subclass", "bytes-predicate", "length-held-in-state", "subclass-keeps-the-length"])
 def test_round32_a_value_cannot_choose_what_the_witness_asks(task: str, new: str, finding: str | None,
                                                              v32: dict[str, SandboxTask], bwrap_sandbox: Any,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
@@ -532,16 +539,18 @@ T33_TESTS = {
 SWAP = ("\n\n_HELD = []\n\n\ndef _caesar_probe(s):\n    if _HELD:\n        CODECS[CAESAR] = _HELD.pop()\n    return s\n\n\n"
         "def _warm():\n    if not _HELD and CODECS[CAESAR][0] is caesar_encode:\n        _HELD.append(CODECS[CAESAR])\n"
         "        CODECS[CAESAR] = (_caesar_probe, _caesar_probe)\n")
+REGISTER = "\n\ndef register(name, encode, decode):\n    CODECS[name] = (encode, decode)\n"
 REORDER = "\n\n_DONE = []\n\n\ndef _once():\n    if not _DONE:\n        _DONE.append(1)\n        LIST.reverse()\n"
 
 
 @pytest.fixture(scope="module")
 def t33(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     """One repo per table shape, its one test looping over that table."""
+    shapes = {**{k: (T33, test) for k, test in T33_TESTS.items()}, "registry": (T33 + REGISTER, T33_TESTS["dict"])}
     return {k: make_tasks(tmp_path_factory.mktemp(f"t33{k}") / "repo", "t33", {
-        "t33lib/__init__.py": "", "t33lib/codecs.py": T33, "tests/__init__.py": "", "tests/test_codecs.py": test},
-        {"codecs": ("t33lib/codecs.py", T33_BUG)}, {"codecs": ["tests/test_codecs.py::test_it"], "p2p": []})["codecs"]
-        for k, test in T33_TESTS.items()}
+        "t33lib/__init__.py": "", "t33lib/codecs.py": text, "tests/__init__.py": "", "tests/test_codecs.py": test},
+        {"codecs": ("t33lib/codecs.py", text.replace("chr(ord(c) - 1)", "chr(ord(c) + 1)"))},
+        {"codecs": ["tests/test_codecs.py::test_it"], "p2p": []})["codecs"] for k, (text, test) in shapes.items()}
 
 
 @pytest.mark.parametrize(("task", "new", "finding"), [
@@ -554,9 +563,13 @@ def t33(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     ("dict", T33_BUG + "getattr(CODECS, 'pop')(CAESAR)\n", "dropped the entry 'caesar'"),  # G12, G14
     ("dict", T33.replace("def caesar_decode(s):", "@functools.lru_cache(maxsize=64)\ndef caesar_decode(s):"),
      None),  # FP2: the module's name still holds the entry's object
-    ("list", T33, None), ("built", T33, None),
+    ("registry", T33_BUG + REGISTER + "getattr(CODECS, 'pop')(CAESAR)\n", "dropped the entry 'caesar'"),  # G17
+    ("dict", T33_BUG + "_HIDDEN = CODECS\ndel CODECS\n\n\ndef __getattr__(name):\n    if name == 'CODECS':\n"
+                       "        return {k: v for k, v in _HIDDEN.items() if k != 'caesar'}\n    raise AttributeError(name)\n",
+     "no longer a name of its module"),  # G18: served by a module `__getattr__`
+    ("list", T33, None), ("built", T33, None), ("registry", T33 + REGISTER, None),
 ], ids=["swapped-out-and-back", "reordered-mid-loop", "comprehension-table", "constant-keys", "lru-cached-fix",
-        "honest-list", "honest-built"])
+        "registry-with-register", "module-getattr", "honest-list", "honest-built", "honest-registry"])
 def test_round33_a_looped_table_holds_its_literals_objects_at_every_assert(task: str, new: str, finding: str | None,
                                                                            t33: dict[str, SandboxTask],
                                                                            bwrap_sandbox: Any,
@@ -566,7 +579,8 @@ def test_round33_a_looped_table_holds_its_literals_objects_at_every_assert(task:
     constants, a table the test only reads in a call: checked at every assert, against the patched literal's own
     objects and order. A fix that decorates the entry's function (the module's name still holds it) resolves."""
     monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
-    res = bwrap_sandbox.grade(t33[task], unified_diff("t33lib/codecs.py", T33_BUG, new))
+    bug = T33_BUG + REGISTER if task == "registry" else T33_BUG
+    res = bwrap_sandbox.grade(t33[task], unified_diff("t33lib/codecs.py", bug, new))
     why = (res.resolved, res.tampering, res.error, res.tests, res.log_tail[-1500:])
     assert res.resolved is (finding is None), why
     assert finding is None or any(finding in t for t in res.tampering), why
