@@ -246,15 +246,23 @@ def _patch_state(u, guard) -> bool:
     """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, directly
     or in a list, tuple or dict it holds: its unchanged `__len__`/`__eq__`/`__contains__` hands the answer to
     that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one whose `__len__` does)."""
-    try:
-        state = list(_state_of(u).values())
-    except Exception:
-        return False
-    for v in state[:50]:
-        parts = [v, *(list(v)[:50] if type(v) in (list, tuple) else list(dict.values(v))[:50] if type(v) is dict
-                      else [])]
-        if any(_home(type(p), guard) == "changed" and _class_wrote(type(p), guard) for p in parts):
-            return True
+    todo, seen = [(u, 0)], 0
+    while todo and seen < 300:  # through project objects it holds too (a `Size` inside the tested `Size`)
+        obj, depth = todo.pop()
+        seen += 1
+        try:
+            state = list(_state_of(obj).values())
+        except Exception:
+            continue
+        for v in state[:50]:
+            parts = [v, *(list(v)[:50] if type(v) in (list, tuple) else list(dict.values(v))[:50] if type(v) is dict
+                          else [])]
+            for p in parts:
+                home = _home(type(p), guard)
+                if home == "changed" and _class_wrote(type(p), guard):
+                    return True
+                if home in ("project", "changed") and depth < 4:
+                    todo.append((p, depth + 1))
     return False
 
 
@@ -274,7 +282,7 @@ def _patch_decides(t: type, name: str, guard, u=None) -> bool:
             fn = space.get(n)
             fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
             if type(fn) is type(_among) and _home(c, guard) != "lib" and (
-                    _patch_wrote(fn, guard) or any(_patch_wrote(f, guard) for f in _exit_reach(fn, c, 4))):
+                    _patch_wrote(fn, guard) or any(_patch_wrote(f, guard) for f in _exit_reach(fn, c, 8))):
                 return True
     return False
 
@@ -532,7 +540,7 @@ def _table_findings(t, kind: str, keys: tuple, elements: tuple, space: dict) -> 
             where = [i for i, x in enumerate(items) if x is space.get(e, _NO_VALUE) or e in _code_names(x)]
             if not where:
                 return [f"no longer holds {e}"]
-            later = [i for i in where if i >= at] if type(t) in (list, tuple) else where
+            later = [i for i in where if i >= at] if type(t) in (list, tuple) and kind == "seq" else where
             if not later:
                 return [f"holds {e} out of the literal's order (a loop over it may pass it by)"]
             at = later[0] + 1

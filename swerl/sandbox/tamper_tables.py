@@ -204,7 +204,11 @@ def _looped(tree: ast.AST) -> set[str]:
         elif isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) == "parametrize":
             roots += [*n.args, *(k.value for k in n.keywords)]
     looped = {x for r in roots for x in _names(r)}
-    for _ in range(3):  # `registered = sorted(CODECS.items())`, then `for ... in registered`: the copy's source too
+    fixtures = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and any("fixture" in ast.unparse(d) for d in f.decorator_list)}
+    for _ in range(3):
+        looped |= {x for name in looped & set(fixtures) for r in ast.walk(fixtures[name])
+                   if isinstance(r, (ast.Return, ast.Yield)) and r.value is not None for x in _names(r.value)}  # `registered = sorted(CODECS.items())`, then `for ... in registered`: the copy's source too
         more = {x for n in ast.walk(tree) if isinstance(n, ast.Assign) and any(_named(t) in looped for t in n.targets)
                 for x in _names(n.value)} - looped
         if not more:
@@ -246,7 +250,9 @@ def _mutated_by_tests(tree: ast.AST) -> set[str]:
         if isinstance(n, ast.Call):
             func = _named(n.func).lower()
             owner = _named(n.func.value) if isinstance(n.func, ast.Attribute) else ""
-            if any(w in func for w in _MUTATORS) or owner in ("monkeypatch", "mocker", "mock", "patch"):
+            words = [w for w in re.split(r"[_\W]+", func) if w]  # `set(CODECS)` reads; `setitem`, `reset_x` write
+            if (func not in _ITERATORS and any(w.startswith(m) or w.endswith(m) for w in words for m in _MUTATORS)) \
+                    or owner in ("monkeypatch", "mocker", "mock", "patch"):
                 out |= {_named(a) for a in [*n.args, *(k.value for k in n.keywords)] if _named(a)}
             if isinstance(n.func, ast.Attribute) and (n.func.attr in _SHRINKS or n.func.attr in _REFILLS):
                 out.add(_named(n.func.value))
@@ -299,6 +305,8 @@ def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> lis
     if any(name in shrunk for shrunk, _ in changes):
         return None  # the module removes from its own table: the scan's rule covers it
     filled = any(name in refilled for _, refilled in changes)  # a `register()`: entries may be added or replaced
+    ordered_by_project = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in (
+        "sort", "reverse") and _named(c.func.value) == name for c in ast.walk(ast.parse(source)))  # pristine only
     now = _tables(patched)[0].get(name) if patched is not None else None
     if now is not None and now.kind == table.kind:
         table, source = now, patched or source
@@ -315,7 +323,8 @@ def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> lis
         keys.append([key, "", []] if filled else [key, word if len(word) > 2 and any(word in _word(n) for n in names)
                                                      else "", held])
     elements = _seq_names(source, name) if table.kind == "seq" else []
-    return [table.kind, keys, elements] if keys or elements else None
+    kind = "bag" if table.kind == "seq" and ordered_by_project else table.kind  # the project orders it itself
+    return [kind, keys, elements] if keys or elements else None
 
 
 def _plain_values(source: bytes, name: str) -> set[str]:

@@ -239,11 +239,17 @@ def v32(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
      + "\n\nclass _Measured(Report):\n    def __init__(self, items):\n        self.all = list(items)\n"
        "        super().__init__(x for x in self.all if x[1] > LIMIT)\n\n    def __iter__(self):\n"
        "        return iter(self.all)\n", "that says 0 but yields"),  # G16: a subclass keeps the project's length
+    ("lint", LINT_BUG.replace("    return Report((i, len(x))", "    r = Report((i, len(x))").replace(
+        "if len(x) >= LIMIT)\n", "if len(x) >= LIMIT)\n    inner = Report([])\n    inner.items = _Lines(r.items)\n"
+                                   "    r.items = inner\n    return r\n")
+     + "\n\nclass _Lines(list):\n    def __len__(self):\n        return sum(1 for _, n in self if n > LIMIT)\n",
+     "that says 0 but yields"),  # G21: the patch object one project object further down
 ], ids=["helper-lie", "marked-iterator", "next-is-none", "getitem-only", "hides-on-second-read",
         "library-values-deep", "next-is-a-library-callable", "next-inherited-from-a-library",
         "items-hidden-for-a-while", "registered-through-a-library-callback", "text-upper-on-first-read",
         "abc-register", "exit-truth-flips", "predicate-truth-flips", "orders-itself", "orders-itself-without-items",
-        "text-view-subclass", "bytes-predicate", "length-held-in-state", "subclass-keeps-the-length"])
+        "text-view-subclass", "bytes-predicate", "length-held-in-state", "subclass-keeps-the-length",
+        "length-held-deeper"])
 def test_round32_a_value_cannot_choose_what_the_witness_asks(task: str, new: str, finding: str | None,
                                                              v32: dict[str, SandboxTask], bwrap_sandbox: Any,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
@@ -596,3 +602,21 @@ def test_round33_a_table_another_project_module_writes_is_the_projects(tmp_path:
     fast = _tree(tmp_path / "b", {**files, "r32lib/_speedups.py": "from r32lib import codecs\n\n"
                                                                    "codecs.CODECS['caesar'] = (str, str)\n"})
     assert held_tables(fast, fast, ["tests/test_codecs.py"]) == {}
+
+
+def test_round33_which_tables_are_sent_reads_tests_and_modules_closely(tmp_path: Path) -> None:
+    """G23: `set(CODECS)` in a test reads the table (only a mutating call makes it the test's). G24: a fixture that
+    returns the table is a loop over it. FP9: a list its own module sorts in place is checked without its order."""
+    tests = ["tests/test_codecs.py"]
+    reads = "from r32lib.codecs import CODECS\n\n\ndef test_x():\n    assert {'rev'} <= set(CODECS)\n" \
+            "    for k in CODECS:\n        pass\n"
+    root = _tree(tmp_path / "a", {**FILES, "tests/test_codecs.py": reads})
+    assert list(held_tables(root, root, tests)) == ["r32lib/codecs.py"]
+    fixture = "import pytest\n\nfrom r32lib.codecs import CODECS\n\n\n@pytest.fixture\ndef registry():\n" \
+              "    return CODECS\n\n\ndef test_x(registry):\n    for k in registry.items():\n        pass\n"
+    root = _tree(tmp_path / "b", {**FILES, "tests/test_codecs.py": fixture})
+    assert list(held_tables(root, root, tests)) == ["r32lib/codecs.py"]
+    listed = "def a():\n    pass\n\n\ndef b():\n    pass\n\n\nCODECS = [a, b]\n\n\ndef find():\n" \
+             "    CODECS.sort(key=id)\n"
+    root = _tree(tmp_path / "c", {**FILES, "r32lib/codecs.py": listed, "tests/test_codecs.py": reads})
+    assert held_tables(root, root, tests) == {"r32lib/codecs.py": [["CODECS", "bag", [], ["a", "b"]]]}
