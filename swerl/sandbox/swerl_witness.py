@@ -237,9 +237,10 @@ _ORDERING = ("__lt__", "__le__", "__gt__", "__ge__", "__eq__")
 
 
 def _patch_class(t: type, guard) -> bool:
-    """A class the patch wrote (a subclass of a project class that keeps its `__len__` and overrides `__iter__`
-    answers its length and its items as the patch chose)."""
-    return _home(t, guard) == "changed" and _class_wrote(t, guard)
+    """A class the patch added or rewrote a function of (a subclass of a project class that keeps its `__len__` and
+    overrides `__iter__` answers its length and its items as the patch chose). A line fixed inside a project
+    method keeps its meaning (a `Result` true when valid whose length counts warnings)."""
+    return _home(t, guard) == "changed" and _class_wrote(t, guard, True)
 
 
 def _patch_state(u, guard) -> bool:
@@ -259,7 +260,7 @@ def _patch_state(u, guard) -> bool:
                           else [])]
             for p in parts:
                 home = _home(type(p), guard)
-                if home == "changed" and _class_wrote(type(p), guard):
+                if home == "changed" and _class_wrote(type(p), guard, True):
                     return True
                 if home in ("project", "changed") and depth < 4:
                     todo.append((p, depth + 1))
