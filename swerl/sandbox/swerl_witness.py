@@ -268,9 +268,9 @@ def _patch_state(u, guard) -> bool:
 
 
 def _patch_decides(t: type, name: str, guard, u=None) -> bool:
-    """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t`, or `t` is
-    no project class: a class it added, or the project's method (or a function it names, two calls deep) with a line the patch wrote. A
-    project value type whose own, unchanged comparison answers about state the fix set is left to answer: it has
+    """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t` (or u's state
+    holds a class it wrote), or `t` is no project class: a class it added, or the project's method (or a function it
+    names, eight functions down) with a line the patch wrote. A project value type whose own, unchanged comparison answers about state the fix set is left to answer: it has
     no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
     versions), and what it says is what the project's code says."""
     if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard) or (
@@ -999,7 +999,7 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
         found = [v.__func__ if type(v) is _METHOD else v for v in found]
         fns = [v for v in found if type(v) is type(_among)]
         out += fns
-        todo += fns if len(seen) < levels else []  # two levels: the exit, and what it calls
+        todo += fns if len(seen) < levels else []  # an exit: itself and what it calls; a comparison: further
     return out
 
 
@@ -1125,8 +1125,8 @@ def size(value, _record=_record):
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
     n = len(value)
     if asked:
-        reads = [(b[:n + 1], len(b) <= n) for b in [before[0]] if type(b) is list and before[1]]
-        for items, complete in [*reads, *_items_twice(value, min(n, 10000))]:
+        read_before = [(before[0][:n + 1], len(before[0]) <= n)] if type(before[0]) is list and before[1] else []
+        for items, complete in [*read_before, *_items_twice(value, min(n, 10000))]:
             if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
                 held = f"{len(items)} items" if complete else f"more than {n} items"
                 _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
@@ -1261,12 +1261,10 @@ def order(left, right, op, _record=_record):
     the other is no builtin (a library type included), the other first commits to its own number, as for `==`;
     saying the comparison holds when its number does not is tampering: a value that orders itself after whatever
     it is shown (`__lt__` returning True) has no number that agrees with every bound."""
-    import operator
-
     guard = _STATE.get("guard")
     if guard is None:  # the strict asserts were installed with it: someone removed it
         raise AssertionError("swerl: the strict-assert state was changed")
-    fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+    fn = _op(op)
     num = (int, float, bool)
     left_num, right_num = _among(type(left), num), _among(type(right), num)
     u, u_left = (right, False) if left_num else (left, True)
@@ -1336,6 +1334,13 @@ def _order_library(left, right, op, fn, guard, _record):
 
 
 _DUNDERS = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
+
+
+def _op(symbol: str):
+    """The `operator` function of an ordering's symbol."""
+    import operator
+
+    return {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[symbol]
 _COMPLEMENT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
@@ -1343,8 +1348,6 @@ def _patch_orders(left, right, op, fn, guard):
     """(result, finding or None) where a value whose ordering the patch wrote is ordered against a builtin bound
     that is no number (`parse("1.9") < (1, 10)`); None elsewhere. It commits to its items first where it has
     them (they must order as it says); where it has none, it may not also say the opposite (`>=`) holds."""
-    import operator
-
     for u, k, u_left in ((left, right, True), (right, left, False)):
         if not (_among(type(k), (tuple, list, str, bytes)) and _pure(k)) or _among(type(u), _EXACT):
             continue
@@ -1360,8 +1363,7 @@ def _patch_orders(left, right, op, fn, guard):
             why = None if own is True else f"a {type(u).__name__} that says it is {op} {_short(k)} but whose own " \
                                             f"value is {_short(snap)}"
             return True, why
-        other = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[_COMPLEMENT[op]]
-        if _truthy(other(left, right)) is True:
+        if _truthy(_op(_COMPLEMENT[op])(left, right)) is True:
             return True, f"a {type(u).__name__} that says it is both {op} and {_COMPLEMENT[op]} {_short(k)}"
         return True, None
     return None
@@ -2315,7 +2317,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_patch_decides", "_patch_state", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_op", "_patch_decides", "_patch_state", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")

@@ -8,10 +8,11 @@ dict filled by module-level item assignments (`NAME["k"] = v`, `NAME.update({...
 from __future__ import annotations
 
 import ast
+import itertools
 import os
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -206,9 +207,9 @@ def _looped(tree: ast.AST) -> set[str]:
     looped = {x for r in roots for x in _names(r)}
     fixtures = {f.name: f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                 and any("fixture" in ast.unparse(d) for d in f.decorator_list)}
-    for _ in range(3):
+    for _ in range(3):  # a fixture returning the table; `registered = sorted(CODECS.items())`, then a loop over it
         looped |= {x for name in looped & set(fixtures) for r in ast.walk(fixtures[name])
-                   if isinstance(r, (ast.Return, ast.Yield)) and r.value is not None for x in _names(r.value)}  # `registered = sorted(CODECS.items())`, then `for ... in registered`: the copy's source too
+                   if isinstance(r, (ast.Return, ast.Yield)) and r.value is not None for x in _names(r.value)}
         more = {x for n in ast.walk(tree) if isinstance(n, ast.Assign) and any(_named(t) in looped for t in n.targets)
                 for x in _names(n.value)} - looped
         if not more:
@@ -263,6 +264,12 @@ def _mutated_by_tests(tree: ast.AST) -> set[str]:
     return out
 
 
+def _from_module(package: str, node: ast.ImportFrom) -> str:
+    """The module a `from ... import` names, its relative levels resolved from `package`."""
+    base = package.split(".")[: len(package.split(".")) - (node.level - 1)] if node.level else []
+    return ".".join(filter(None, [*base, node.module or ""]))
+
+
 def _imported(tree: ast.AST, rel: str) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
     """A test file's `from M import NAME [as L]` (L -> (M, NAME)) and `import M [as L]` (L -> M), relative imports
     resolved from the file's own package."""
@@ -271,8 +278,7 @@ def _imported(tree: ast.AST, rel: str) -> tuple[dict[str, tuple[str, str]], dict
     package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
     for n in ast.walk(tree):
         if isinstance(n, ast.ImportFrom):
-            base = package.split(".")[: len(package.split(".")) - (n.level - 1)] if n.level else []
-            mod = ".".join(filter(None, [*base, n.module or ""]))
+            mod = _from_module(package, n)
             for a in n.names:
                 names[a.asname or a.name] = (mod, a.name)
         elif isinstance(n, ast.Import):
@@ -299,18 +305,19 @@ def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> lis
     table = tables.get(name)
     if table is None or edits[name] != 1:
         return None
-    scopes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Module, ast.FunctionDef,
-                                                                          ast.AsyncFunctionDef))]
+    nodes = list(ast.walk(ast.parse(source)))
+    scopes = [n for n in nodes if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef))]
     changes = [_changes(s, tables) for s in scopes]
     if any(name in shrunk for shrunk, _ in changes):
         return None  # the module removes from its own table: the scan's rule covers it
     filled = any(name in refilled for _, refilled in changes)  # a `register()`: entries may be added or replaced
     ordered_by_project = any(isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr in (
-        "sort", "reverse") and _named(c.func.value) == name for c in ast.walk(ast.parse(source)))  # pristine only
+        "sort", "reverse") and _named(c.func.value) == name for c in nodes)  # the pristine module's own sort
     now = _tables(patched)[0].get(name) if patched is not None else None
     if now is not None and now.kind == table.kind:
         table, source = now, patched or source
-    constants, plain = _constants(source), _plain_values(source, name)
+    body = ast.parse(source).body
+    constants, plain = _constants(body), _plain_values(body, name)
     keys = []
     for key, names in table.entries.items():
         held = sorted(names) if key in plain else []  # a bare name or a tuple of them: module globals
@@ -322,15 +329,15 @@ def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> lis
         word = _word(key)
         keys.append([key, "", []] if filled else [key, word if len(word) > 2 and any(word in _word(n) for n in names)
                                                      else "", held])
-    elements = _seq_names(source, name) if table.kind == "seq" else []
+    elements = _seq_names(body, name) if table.kind == "seq" else []
     kind = "bag" if table.kind == "seq" and ordered_by_project else table.kind  # the project orders it itself
     return [kind, keys, elements] if keys or elements else None
 
 
-def _plain_values(source: bytes, name: str) -> set[str]:
+def _plain_values(body: list[ast.stmt], name: str) -> set[str]:
     """The keys (as written) of the module-level dict literal `name` whose value is a plain name or a tuple/list of
     plain names: the entry must then hold those very objects."""
-    for node in ast.parse(source).body:
+    for node in body:
         if isinstance(node, ast.Assign) and any(_named(t) == name for t in node.targets) and isinstance(
                 node.value, ast.Dict):
             return {ast.unparse(k) for k, v in zip(node.value.keys, node.value.values, strict=False) if k is not None
@@ -339,11 +346,11 @@ def _plain_values(source: bytes, name: str) -> set[str]:
     return set()
 
 
-def _constants(source: bytes) -> dict[str, str]:
+def _constants(body: list[ast.stmt]) -> dict[str, str]:
     """Module-level names bound once to a str or int literal -> that literal's source."""
     seen: Counter[str] = Counter()
     out: dict[str, str] = {}
-    for node in ast.parse(source).body:
+    for node in body:
         for t in node.targets if isinstance(node, ast.Assign) else []:
             pairs = list(zip(t.elts, node.value.elts, strict=False)) if isinstance(t, ast.Tuple) and isinstance(
                 node.value, ast.Tuple) and len(t.elts) == len(node.value.elts) else [(t, node.value)]
@@ -355,9 +362,9 @@ def _constants(source: bytes) -> dict[str, str]:
     return {k: v for k, v in out.items() if seen[k] == 1}
 
 
-def _seq_names(source: bytes, name: str) -> list[str]:
+def _seq_names(body: list[ast.stmt], name: str) -> list[str]:
     """The plain names a module-level list/tuple/set literal `name` holds, in order (`[Rev, Caesar]`)."""
-    for node in ast.parse(source).body:
+    for node in body:
         if isinstance(node, ast.Assign) and any(_named(t) == name for t in node.targets) and isinstance(
                 node.value, (ast.List, ast.Tuple, ast.Set)):
             return [e.id for e in node.value.elts if isinstance(e, ast.Name)]
@@ -367,23 +374,31 @@ def _seq_names(source: bytes, name: str) -> list[str]:
 def _made_entries(source: bytes, name: str, made: frozenset[str]) -> list[Any] | None:
     """["made", [], names] of a table built at module level from one literal list of this module by a
     comprehension with no `if` (`{c.name: c() for c in _ALL}`): it holds an entry for every one of them."""
-    for node in ast.parse(source).body:
+    body = ast.parse(source).body
+    for node in body:
         if isinstance(node, ast.Assign) and any(_named(t) == name for t in node.targets) and any(
                 g.ifs for g in ast.walk(node.value) if isinstance(g, ast.comprehension)):
             return None
-    sources = [m for m in made if _held_entries(source, m) is not None and _seq_names(source, m)]
-    return ["made", [], _seq_names(source, sources[0])] if len(sources) == 1 else None
+    sources = [m for m in made if _held_entries(source, m) is not None and _seq_names(body, m)]
+    return ["made", [], _seq_names(body, sources[0])] if len(sources) == 1 else None
+
+
+def _py_files(root: Path) -> Iterator[str]:
+    """The `.py` files under `root` (relative paths), hidden directories, `node_modules` and `__pycache__` left out."""
+    for top, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
+        yield from (os.path.relpath(os.path.join(top, f), root) for f in files if f.endswith(".py"))
 
 
 def _test_files(tree: Path, cap: int = 20_000) -> list[str]:
     """The tree's other test modules and conftests (a patch cannot add one: the tree policy drops new test files)."""
     out: list[str] = []
-    for n, (top, dirs, files) in enumerate(os.walk(tree)):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
-        out += [os.path.relpath(os.path.join(top, f), tree) for f in files if f.endswith(".py") and (
-            f.startswith("test") or f.endswith("_test.py") or f == "conftest.py")]
-        if n > cap or len(out) > cap:
-            break
+    for rel in itertools.islice(_py_files(tree), 10 * cap):
+        f = rel.rsplit("/", 1)[-1]
+        if f.startswith("test") or f.endswith("_test.py") or f == "conftest.py":
+            out.append(rel)
+            if len(out) > cap:
+                break
     return out
 
 
@@ -443,21 +458,18 @@ def _written_elsewhere(pristine: Path, tables: set[tuple[str, str]], tests: Sequ
                           + "|".join(map(re.escape, names)) + ")\\[)").encode())
     found: set[tuple[str, str]] = set()
     skip = {*tests, *(rel for rel, _ in tables)}
-    for top, dirs, files in os.walk(pristine):
-        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__")]
-        for f in files:
-            rel = os.path.relpath(os.path.join(top, f), pristine)
-            if not f.endswith(".py") or rel in skip:
-                continue
-            try:
-                data = (pristine / rel).read_bytes()
-            except OSError:
-                continue
-            budget -= len(data)
-            if budget < 0:
-                return set(tables)
-            for m in pattern.finditer(data):
-                found |= {t for t in tables if re.search(rb"\b" + re.escape(t[1].encode()) + rb"\b", m.group(0))}
+    for rel in _py_files(pristine):
+        if rel in skip:
+            continue
+        try:
+            data = (pristine / rel).read_bytes()
+        except OSError:
+            continue
+        budget -= len(data)
+        if budget < 0:
+            return set(tables)
+        for m in pattern.finditer(data):
+            found |= {t for t in tables if re.search(rb"\b" + re.escape(t[1].encode()) + rb"\b", m.group(0))}
     return found
 
 
@@ -485,7 +497,5 @@ def _defined(pristine: Path, mod: str, name: str, depth: int, tree: Path | None 
             return None
         n = next((x for x in again if any((a.asname or a.name) == name for a in x.names)), again[0])
         package = mod if rel_file and rel_file.endswith("__init__.py") else mod.rpartition(".")[0]
-        base = package.split(".")[: len(package.split(".")) - (n.level - 1)] if n.level else []
-        mod = ".".join(filter(None, [*base, n.module or ""]))
-        name = next((a.name for a in n.names if (a.asname or a.name) == name), name)
+        mod, name = _from_module(package, n), next((a.name for a in n.names if (a.asname or a.name) == name), name)
     return None
