@@ -51,12 +51,11 @@ _LOG_BYTES_RE = re.compile(r"^SWERL_LOG_BYTES=(\d+)\s*$", re.MULTILINE)
 _LAUNCHER_EXIT_RE = re.compile(r"^SWERL_LAUNCHER_EXIT=(\d+)\s*$", re.MULTILINE)
 _HOST_FULL = (errno.ENOSPC, errno.EDQUOT)
 MAX_PATH_BYTES = 1024  # a longer path in the agent's tree cannot be copied into every sandbox's work dir
-# After project code ran before the tests (an install step): every process of the tests' uid goes, and so does
-# what it left in the places that outlive a command: /tmp (a planted `.code` file would have run as the guard),
+# After project code ran before the tests (an install step): every process of the tests' uid goes (its own command:
+# `kill -1` also ends docker's `timeout` wrapper, so that command's status means nothing), and so does what it left in the places that outlive a command: /tmp (a planted `.code` file would have run as the guard),
 # $HOME (a `.condarc` naming another `testbed`), /dev/shm, /var/tmp, and the tree's `__pycache__` (bytecode that
 # claims a source's mtime and size is loaded instead of the source).
 _AFTER_PRE = "\n".join([
-    "kill -9 -1 2>/dev/null",
     'for d in /tmp /dev/shm /var/tmp "$HOME"; do',
     '  case "$d" in ""|/|"$PWD"|"$PWD"/*) continue;; esac',
     '  case "$PWD" in "$d"/*) continue;; esac',  # never a directory that holds the tree
@@ -432,6 +431,7 @@ def _after_pre(sandbox: BackendBase, handle: Any, tree: Path, protected: list[st
     """Project code ran in the grading sandbox before the tests (an install step): what it left outside the tree
     goes (`_AFTER_PRE`), and the tree's test files and conftests must be the ones the host placed. A test file it
     rewrote, or a conftest it added, is the agent's doing (AgentFault)."""
+    sandbox.exec_argv(handle, ["bash", "-c", "kill -9 -1 2>/dev/null; true"], timeout=60)
     if sandbox.exec_argv(handle, ["bash", "-c", _AFTER_PRE], timeout=60).returncode != 0:
         raise AgentFault(f"project code run before the tests left {launch_mod.LAUNCH_DIR}, which could not be removed")
     files = sorted(p for p in protected if (tree / p).is_file() and not (tree / p).is_symlink())
