@@ -65,3 +65,32 @@ def test_patch_that_does_not_apply_is_an_error(sb_pack: Path, docker_settings: S
     rep = run_eval(options(tmp_path / "run", sb_pack, None, grade_only=preds, backend="docker",
                            sandbox=docker_settings))
     assert rep.counts["error"] == 1 and rep.instances[0].error == "patch did not apply"
+
+
+def test_swerl_grader_on_docker_runs_an_install_step(sb_pack: Path, sb_rows: list[dict[str, Any]],
+                                                      docker_settings: SandboxSettings, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """An official eval script that re-installs the project before the tests (most SWE-bench repos do), graded by
+    swerl's own grader on docker: the step's leftovers are killed and wiped, then the honest fix resolves. (Killing
+    the tests' uid once also ended docker's exec wrapper, and every such row was graded as the agent's fault.)"""
+    from swebench.harness.constants import MAP_REPO_VERSION_TO_SPECS
+
+    from swerl.eval import taskpack
+
+    register = taskpack.register_swebench_specs
+
+    def with_install(repo: str, version: str = taskpack.PACK_VERSION, **kw: Any) -> None:
+        register(repo, version, **kw)
+        MAP_REPO_VERSION_TO_SPECS[repo][version]["install"] = "python -c 'import calc'; (sleep 30 &); echo installed"
+
+    monkeypatch.setattr(taskpack, "register_swebench_specs", with_install)
+    gold = {r["instance_id"]: r["patch"] for r in sb_rows}
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text("".join(json.dumps({"instance_id": i, "model_name_or_path": "m", "model_patch": p}) + "\n"
+                             for i, p in ((RESOLVES, gold[RESOLVES]),)))
+    rep = run_eval(options(tmp_path / "run", sb_pack, None, grade_only=preds, backend="docker", grader="sandbox",
+                           sandbox=docker_settings))
+    outcomes = {x.instance_id: (x.outcome, x.error) for x in rep.instances}
+    assert outcomes == {RESOLVES: ("resolved", None)}, outcomes
+    grades = {g["instance_id"]: g for g in _lines(tmp_path / "run" / "grades.jsonl")}
+    assert grades[RESOLVES]["grader"] == "sandbox-docker", grades[RESOLVES]
