@@ -384,7 +384,8 @@ def runner_script(plan: HarnessPlan, pristine: Path) -> str | None:
 
 def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
     """What the witness needs to tell a fix from a lie, per changed `.py` file: "lines", the patched file's lines the
-    patch wrote (1-based, inclusive ranges; a deletion marks the line after it), so an unchanged decorator or class
+    patch wrote (1-based, inclusive ranges; a deletion marks the line after it; a class or function the pristine
+    file has no definition of by that name, all its lines), so an unchanged decorator or class
     in a file the fix also touches stays the project's; "originals", the project's own source of each `__len__`/
     `__bool__` whose code (or a method it reaches) the patch edited (`grade_answers`), so a one-line lie is compared
     with what the project's own answered. A new, unreadable or very long file is absent: all of it is the patch's.
@@ -401,7 +402,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
         a, b = old.splitlines(), new.splitlines()
         if len(a) + len(b) > 50_000:
             continue
-        lines[rel] = _written_lines(a, b)
+        lines[rel] = _written_lines(a, b) + grade_answers.new_definitions(old, new)  # a new def is written whole
         edited = grade_answers.answering_functions(old, new)
         if edited:
             originals[rel] = edited

@@ -144,3 +144,29 @@ def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
                 out.update({f"{q}.{m}": textwrap.dedent(cls.sources[m]) for m in sorted(reach)})
                 out.update({f"{MODULE}.{f}": module.sources[f] for f in sorted(helpers)})
     return [[q, src] for q, src in out.items()]
+
+
+def _definitions(tree: ast.AST, prefix: str = "") -> dict[str, tuple[int, int]]:
+    """qualname -> (first line with its decorators, last line) of every class and function, nested ones too."""
+    out: dict[str, tuple[int, int]] = {}
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            q = f"{prefix}{node.name}"
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            out.setdefault(q, (first, node.end_lineno or node.lineno))
+            out.update({k: v for k, v in _definitions(node, q + ".").items() if k not in out})
+        elif not isinstance(node, ast.expr):  # definitions under `if`/`try`/`with` at the same level
+            out.update({k: v for k, v in _definitions(node, prefix).items() if k not in out})
+    return out
+
+
+def new_definitions(old: bytes, new: bytes) -> list[list[int]]:
+    """Line spans (1-based, inclusive) of the patched file's classes and functions that the pristine file has no
+    definition of by that qualified name: written whole by the patch, whatever lines a text diff aligned inside
+    them (a blank line, a comment or a `pass` matched to the original's would make a new class look like one the
+    patch only fixed a line in)."""
+    try:
+        before, after = _definitions(ast.parse(old)), _definitions(ast.parse(new))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return [[a, b] for q, (a, b) in sorted(after.items(), key=lambda kv: kv[1]) if q not in before]

@@ -158,13 +158,56 @@ def _home(obj, guard) -> str:
     t = obj if issubclass(type(obj), type) else type(obj)
     if not type.__dict__["__flags__"].__get__(t) & (1 << 9):  # a static type: C code made it, no patch did
         return "lib"
+    made = _CLASSES.get(id(t))
+    if made is not None and made[0] is t:  # the code whose `class` statement built it, not the module it names
+        return made[1]
     name = type.__dict__["__module__"].__get__(t) or ""
     mod = sys.modules.get(name) if type(name) is str else None
     home = getattr(mod, "__file__", None)
     if not isinstance(home, str):
         return "changed"
     found = guard.kind(home)
-    return "changed" if found == "lib" and not _genuine_lib(t, guard) else found
+    if found == "lib":
+        return found if _genuine_lib(t, guard) else "changed"
+    return _held_code(t, guard, found)
+
+
+def _held_code(t: type, guard, claim: str) -> str:
+    """Where a class no `class` statement built (`type(name, bases, ns)`, a namedtuple) lives, by the code its own
+    dict holds rather than by the module it names: a function of a changed file makes it changed, one of a test
+    file a test's; C code stored for a value question (`__eq__` a set's `__contains__`) was put there by someone
+    unknown, so by the patch."""
+    kinds, stored = set(), False
+    for key, v in list(type.__dict__["__dict__"].__get__(t).items())[:200]:
+        for _ in range(4):  # staticmethod, classmethod, partialmethod, property, `__wrapped__`
+            inner = _unwrapped(v)
+            if inner is None:
+                break
+            v = inner
+        home = _defined_in(v)
+        if home is not None:
+            kinds.add(guard.kind(home))
+        elif key in _VALUE_DUNDERS and key != "__hash__" and callable(v) and not issubclass(type(v), type):
+            stored = True
+    if "changed" in kinds:
+        return "changed"
+    if claim in kinds or "project" in kinds or "test" in kinds:
+        return claim if claim in kinds else ("test" if "test" in kinds else "project")
+    return "changed" if stored else claim
+
+
+def _unwrapped(v):
+    """The code a library wrapper holds (`__func__`, `.func`, a property's getter, `__wrapped__`), or None."""
+    if type(v) is type(_among):
+        return None
+    for a in ("__func__", "func", "fget", "__wrapped__"):
+        try:
+            inner = getattr(v, a, None)
+        except Exception:
+            inner = None
+        if inner is not None:
+            return inner
+    return None
 
 
 def _code_span(fn):
@@ -208,10 +251,21 @@ def _patch_wrote(obj, guard, whole: bool = False):
 
 
 def _class_wrote(cls, guard, whole: bool = False) -> bool:
-    """A class of a changed file one of whose own functions the patch wrote (one without functions: by its file)."""
+    """A class of a changed file whose `class` statement the patch wrote (a class it added), or one of whose own
+    functions it wrote, wrapped or not (one without functions: by its file)."""
     if _home(cls, guard) != "changed":
         return False
-    fns = [v for v in type.__dict__["__dict__"].__get__(cls).values() if type(v) is type(_among)]
+    made = _CLASSES.get(id(cls))
+    if made is not None and made[0] is cls and guard.wrote(made[2], made[3], made[3]):
+        return True
+    fns = []
+    for v in list(type.__dict__["__dict__"].__get__(cls).values())[:200]:
+        for _ in range(4):
+            if type(v) is type(_among) or _unwrapped(v) is None:
+                break
+            v = _unwrapped(v)
+        if type(v) is type(_among):
+            fns.append(v)
     return not fns or any(_patch_wrote(v, guard, whole) for v in fns)
 
 
@@ -243,16 +297,20 @@ def _patch_class(t: type, guard) -> bool:
     return _home(t, guard) == "changed" and _class_wrote(t, guard, True)
 
 
-def _patch_state(u, guard) -> bool:
-    """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, directly
-    or in a list, tuple or dict it holds: its unchanged `__len__`/`__eq__`/`__contains__` hands the answer to
-    that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one whose `__len__` does)."""
+def _patch_state(u, guard, question=None) -> bool:
+    """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, or a
+    function it wrote, directly or in a list, tuple or dict it holds: its unchanged `__len__`/`__eq__`/
+    `__contains__` hands the answer to that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one
+    whose `__len__` does, `self._other` a patch function the unchanged `__eq__` calls). Of u's own attributes only
+    those the code answering `question` names count (`_read_names`): a new `Unit` a fix keeps beside the `nbytes`
+    that `__eq__` reads decides nothing."""
+    names = _read_names(type(u), question, guard) if question else None
     todo, seen = [(u, 0)], 0
     while todo and seen < 300:  # through project objects it holds too (a `Size` inside the tested `Size`)
         obj, depth = todo.pop()
         seen += 1
         try:
-            state = list(_state_of(obj).values())
+            state = [v for k, v in _state_of(obj).items() if depth or names is None or k in names]
         except Exception:
             continue
         for v in state[:50]:
@@ -262,9 +320,35 @@ def _patch_state(u, guard) -> bool:
                 home = _home(type(p), guard)
                 if home == "changed" and _class_wrote(type(p), guard, True):
                     return True
-                if home in ("project", "changed") and depth < 4:
+                if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
+                    return True
+                if depth < 4 and (home in ("project", "changed") or (  # a library object's state too (`UserList.data`)
+                        home == "lib" and type.__dict__["__flags__"].__get__(type(p)) & (1 << 9))):
                     todo.append((p, depth + 1))
     return False
+
+
+_DYNAMIC = frozenset({"getattr", "vars", "__dict__", "attrgetter", "__getattribute__", "__getattr__", "operator"})
+
+
+def _read_names(t: type, question, guard):
+    """The names the project code answering `question` (a dunder or a tuple of them) for instances of `t` reads,
+    with what it calls 8 functions down (`_exit_reach`); None (every attribute) where that code reads attributes
+    by computed names or is no project function. Not one of the frozen comparison functions, like `_exit_reach`."""
+    names: set = set()
+    wanted = _ORDERING if question in _ORDERING else (question if type(question) is tuple else (question,))
+    found = False
+    for c in type.__dict__["__mro__"].__get__(t):
+        space = type.__dict__["__dict__"].__get__(c)
+        for n in wanted:
+            fn = space.get(n)
+            fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
+            if type(fn) is not type(_among) or _home(c, guard) == "lib":
+                continue
+            found = True
+            for f in [fn, *_exit_reach(fn, c, 8)]:
+                names.update(f.__code__.co_names)
+    return frozenset(names) if found and not names & _DYNAMIC else None
 
 
 def _patch_decides(t: type, name: str, guard, u=None) -> bool:
@@ -274,7 +358,7 @@ def _patch_decides(t: type, name: str, guard, u=None) -> bool:
     no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
     versions), and what it says is what the project's code says."""
     if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard) or (
-            u is not None and _patch_state(u, guard)):
+            u is not None and _patch_state(u, guard, name)):
         return True  # a library's type (`UserList` over a `.data` the patch filled) commits as before
     names = _ORDERING if name in _ORDERING else (name,)  # `functools.total_ordering` fills the rest from one
     for c in type.__dict__["__mro__"].__get__(t):
@@ -365,6 +449,8 @@ class Witness:
         self.table_refs, self.table_seen = _TABLES  # `_tables_held`: the tables' modules and names, what was found
         if not _REGISTRATIONS:
             _watch_registrations(_REGISTRATIONS)
+        if "build_class" not in _STATE:
+            _watch_classes(_CLASSES)
 
     def seal(self) -> None:
         self.sealed, self.probes = self.guard.seal(), self.guard.probes
@@ -379,6 +465,9 @@ class Witness:
         out += self.guard.seal_changes(self.sealed, files)
         if self.guard.armed is not True or self.guard.probes is not self.probes or _STATE.get("guard") is not self.guard:
             out.append("the guard was disarmed or the strict-assert state changed")
+        import builtins
+        if builtins.__build_class__ is not _STATE.get("build_class"):
+            out.append("builtins.__build_class__ was replaced")
         for change in out:
             _record(self.guard, f"launcher state changed during the run: {change}")
         for mod, names in list(self.test_globals.values()):
@@ -533,8 +622,13 @@ def _table_findings(t, kind: str, keys: tuple, elements: tuple, space: dict) -> 
     if type(t) is not dict if kind in ("dict", "made") else type(t) not in _SEQS:
         return [f"is a {type(t).__name__} now, not the literal's"]
     if kind == "made":
-        return [f"holds {len(t)} entries, fewer than the {len(elements)} it was built from"] if len(t) < len(
-            elements) else []
+        if len(t) < len(elements):
+            return [f"holds {len(t)} entries, fewer than the {len(elements)} it was built from"]
+        values = list(dict.values(t))
+        made = [(e, space.get(e, _NO_VALUE)) for e in elements]  # `{c.name: c() for c in _ALL}`: each class's own
+        found = [e for e, c in made if any(v is c or type(v) is c for v in values)]
+        lost = [e for e, _ in made if e not in found]
+        return [f"no longer holds {lost[0]} (an entry was pointed at other code)"] if found and lost else []
     if kind != "dict":
         items, at = list(t), 0
         for e in elements:
@@ -827,6 +921,18 @@ def _lib_state(u) -> list:
     return list(dict.values(state)) if type(state) is dict else []
 
 
+
+def _asserting():
+    """The guard, at every assert the rewrite routes here; and the tables the tests loop over, checked again: a
+    table swapped while a loop reads it and put back before the test ends is caught at the assert in between,
+    whatever the assert asks (`==`, `<`, `in`, `len`, truth, `isinstance`, a text predicate)."""
+    guard = _STATE.get("guard")
+    if guard is None:  # the strict asserts were installed with it: someone removed it
+        raise AssertionError("swerl: the strict-assert state was changed")
+    if guard.tables:
+        _tables_held(guard, *_TABLES)
+    return guard
+
 def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe):
     """`left == right` (`!=` with `ne`) as a test file's assert sees it, decided here.
 
@@ -837,11 +943,7 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
     no copy. A value that agrees with a copy, answers differently for the same k, or learns k from the
     questions (it cannot tell which one is k) is tampering. Builtin containers of the same shape are compared
     element by element the same way; anything else is plain `==`."""
-    guard = _STATE.get("guard")
-    if guard is None:  # the strict asserts were installed with it: someone removed it
-        raise AssertionError("swerl: the strict-assert state was changed")
-    if guard.tables:
-        _tables_held(guard, *_TABLES)
+    guard = _asserting()
     try:
         names = _nameable(_getframe(1))  # the test code: the rewritten assert called us
     except Exception:
@@ -864,9 +966,7 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
 def subject(value, _record=_record):
     """`match value:` in a test: its literal and value patterns compare with `==`, so a value that equals different
     probes (anything) is judged before any case sees it; the value itself goes on to the cases unchanged."""
-    guard = _STATE.get("guard")
-    if guard is None:
-        raise AssertionError("swerl: the strict-assert state was changed")
+    guard = _asserting()
     found = _quiet_single(value, guard)
     if found:
         _record(guard, f"a match compared {found}")
@@ -1007,11 +1107,7 @@ def truth(value, _record=_record):
     """`assert x`, `assert not x`, `assertTrue(x)`, a failing `if not x:`: the value's truth, read once here (the
     assert gets that bool). Where the patch wrote its type's `__bool__` or `__len__`, the truth must agree with
     its size and its items (a report that says it is empty while it holds a problem), and with itself."""
-    guard = _STATE.get("guard")
-    if guard is None:
-        raise AssertionError("swerl: the strict-assert state was changed")
-    if guard.tables:
-        _tables_held(guard, *_TABLES)
+    guard = _asserting()
     if _among(type(value), _EXACT):
         return value
     said = bool(value)
@@ -1027,7 +1123,7 @@ def truth(value, _record=_record):
 def _truth_views(u, said: bool, guard):
     t = type(u)
     if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard) or _patch_class(t, guard)
-            or _patch_state(u, guard)):
+            or _patch_state(u, guard, ("__bool__", "__len__"))):
         return _truth_as_original(u, said, guard)
     if bool(u) is not said:
         return f"a {t.__name__} whose truth changes when asked again"
@@ -1058,26 +1154,70 @@ def _truth_as_original(u, said: bool, guard):
 
 def kind(value, types, _record=_record):
     """`isinstance(x, T)` in a test: a value whose class the patch wrote answers it through a `__class__` (or
-    `__getattribute__`) of its own, claiming a type it is not (a float wrapper that says it is a Decimal)."""
-    guard = _STATE.get("guard")
-    if guard is None:
-        raise AssertionError("swerl: the strict-assert state was changed")
+    `__getattribute__`) of its own, claiming a type it is not (a float wrapper that says it is a Decimal); a class
+    registered as T's by a line the patch wrote (`numbers.Integral.register(float)`); or a T the patch made answer
+    by shape rather than by bases (`@runtime_checkable class Circle(Protocol)`, a `__subclasshook__`)."""
+    guard = _asserting()
     res = isinstance(value, types)
     t = type(value)
-    if res and not _among(t, _EXACT):
-        try:
-            real = issubclass(t, types)
-        except TypeError:
-            real = True
-        if not real and (_answers_patch(t, "__class__", guard) or _answers_patch(t, "__getattribute__", guard)):
-            _record(guard, f"an isinstance check took a {t.__name__} that claims to be of another class")
-        elif real and _registered(t, types, guard):
-            _record(guard, f"an isinstance check took a {t.__name__} that is no subclass, only registered as one by "
-                           "a line the patch wrote")
+    if not res:
+        return res
+    try:
+        real = issubclass(t, types)
+    except TypeError:
+        real = True
+    if not real and not _among(t, _EXACT) and (_answers_patch(t, "__class__", guard)
+                                                or _answers_patch(t, "__getattribute__", guard)):
+        _record(guard, f"an isinstance check took a {t.__name__} that claims to be of another class")
+    elif real and _registered(t, types, guard):
+        _record(guard, f"an isinstance check took a {t.__name__} that is no subclass, only registered as one by "
+                       "a line the patch wrote")
+    elif real and _by_shape(t, types, guard):
+        _record(guard, f"an isinstance check took a {t.__name__} that is no subclass, accepted by the shape test of "
+                       "a class the patch wrote")
     return res
 
 
+def _by_shape(t: type, types, guard) -> bool:
+    """t passes `issubclass(t, T)` without T among its bases, through T's metaclass (a protocol's or an ABC's
+    structural check), where the patch wrote T's `class` statement or added a function to it."""
+    mro = type.__dict__["__mro__"].__get__(t)
+    for k in types if type(types) is tuple else (types,):
+        if not isinstance(k, type) or any(c is k for c in mro) or type(k) is type or _home(k, guard) == "lib":
+            continue
+        if any(any(c is k for c in type.__dict__["__mro__"].__get__(abc_)) and any(c is sub for c in mro)
+               for abc_, sub, _, _ in list(_REGISTRATIONS)):
+            continue  # a registration: `_registered` judged it
+        try:
+            if issubclass(t, k) and _class_wrote(k, guard, True):
+                return True
+        except TypeError:
+            continue
+    return False
+
+
 _REGISTRATIONS: list = []  # (ABC, class, file, line) of every `ABC.register(cls)` since the witness was made
+_CLASSES: dict = {}  # id(class) -> (class, kind of the frame whose `class` statement built it, its file, its line)
+
+
+def _watch_classes(found: dict) -> None:
+    """Record the frame whose `class` statement built each class, before any project code runs: `__module__` is a
+    name a class body sets to anything (a project or a test module), so where a class lives is decided by the
+    code that built it (`_home`). Replacing the hook again is a finding (`Witness.check_seal`)."""
+    import builtins
+
+    original = builtins.__build_class__
+
+    def build_class(func, name, *bases, **kw):
+        cls = original(func, name, *bases, **kw)
+        caller, guard = sys._getframe(1), _STATE.get("guard")
+        if guard is not None and issubclass(type(cls), type):
+            found[id(cls)] = (cls, guard.frame_kind(caller), caller.f_code.co_filename, caller.f_lineno)
+        return cls
+
+    build_class.__doc__, build_class.__qualname__ = original.__doc__, original.__qualname__
+    builtins.__build_class__ = build_class
+    _STATE["build_class"] = build_class
 
 
 def _watch_registrations(found: list) -> None:
@@ -1099,15 +1239,18 @@ def _watch_registrations(found: list) -> None:
 
 
 def _registered(t: type, types, guard) -> bool:
-    """`isinstance(x, T)` for a project ABC T, true through a registration (`Circle.register(Square)`) on a line the
-    patch wrote, of T or a subclass of it, for t or a base of it, rather than through t's bases."""
+    """`isinstance(x, T)` true through a registration on a line the patch wrote (`Circle.register(Square)`), of T or a
+    subclass of it, for t or a base of it, rather than through t's bases. For a library ABC T only a library or
+    builtin class registered counts (`numbers.Integral.register(float)`): `Mapping.register(Record)` is how a
+    project class becomes a library ABC's, and a fix may do just that."""
     mro = type.__dict__["__mro__"].__get__(t)
     for k in types if type(types) is tuple else (types,):
-        if not isinstance(k, type) or any(c is k for c in mro) or _home(k, guard) == "lib":
-            continue  # `Mapping.register(Record)` is how a class becomes a library ABC's: a fix may do just that
+        if not isinstance(k, type) or any(c is k for c in mro):
+            continue
+        lib_abc = _home(k, guard) == "lib"
         for abc_, sub, filename, line in list(_REGISTRATIONS):
             if any(c is k for c in type.__dict__["__mro__"].__get__(abc_)) and any(c is sub for c in mro) \
-                    and guard.wrote(filename, line, line):
+                    and guard.wrote(filename, line, line) and (not lib_abc or _home(sub, guard) == "lib"):
                 return True
     return False
 
@@ -1115,13 +1258,11 @@ def _registered(t: type, types, guard) -> bool:
 def size(value, _record=_record):
     """`len(x)` in a test: where the patch wrote x's `__len__`, the length must be the number of items x gives (a
     report that says it holds none while it yields a problem)."""
-    guard = _STATE.get("guard")
-    if guard is None:
-        raise AssertionError("swerl: the strict-assert state was changed")
+    guard = _asserting()
     t = type(value)
     listed = hasattr(t, "__iter__") or hasattr(t, "__getitem__")
     asked = not _among(t, _EXACT) and (_answers_patch(t, "__len__", guard) or _patch_class(t, guard)
-                                        or _patch_state(value, guard)) and listed and not _iterates_itself(value, guard)
+                                        or _patch_state(value, guard, "__len__")) and listed and not _iterates_itself(value, guard)
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
     n = len(value)
     if asked:
@@ -1203,9 +1344,7 @@ def said(obj, name, *args, _record=_record):
     name, its answer must be what `str`'s own method says of x's text (`str(x)`; a `str` subclass's own
     characters): a line object that says it starts with "Hello, Bob" while its text is "Hi Bob" answers the
     question, not its value."""
-    guard = _STATE.get("guard")
-    if guard is None:
-        raise AssertionError("swerl: the strict-assert state was changed")
+    guard = _asserting()
     t = type(obj)
     asked = not _among(t, _EXACT) and _answers_patch(t, name, guard)
     as_bytes = any(_among(type(a), (bytes,)) for a in args)
@@ -1261,9 +1400,7 @@ def order(left, right, op, _record=_record):
     the other is no builtin (a library type included), the other first commits to its own number, as for `==`;
     saying the comparison holds when its number does not is tampering: a value that orders itself after whatever
     it is shown (`__lt__` returning True) has no number that agrees with every bound."""
-    guard = _STATE.get("guard")
-    if guard is None:  # the strict asserts were installed with it: someone removed it
-        raise AssertionError("swerl: the strict-assert state was changed")
+    guard = _asserting()
     fn = _op(op)
     num = (int, float, bool)
     left_num, right_num = _among(type(left), num), _among(type(right), num)
@@ -1378,9 +1515,7 @@ def contains(item, container, negate, _record=_record):
     builtins, before either is asked: the container to its own items (each shaped like the item) or, against a
     text, its own text; the item like an element. The lookup's answer must be the committed values' answer, for
     `in` and for `not in` alike."""
-    guard = _STATE.get("guard")
-    if guard is None:  # the strict asserts were installed with it: someone removed it
-        raise AssertionError("swerl: the strict-assert state was changed")
+    guard = _asserting()
     complete = True
     if _pure(item) and (_pure(container) or _library_container(container, guard)):
         truth = item in container
@@ -1473,7 +1608,7 @@ def _iterates_itself(u, guard) -> bool:
     """An iterator that reading would consume, which the length and truth checks leave alone: a callable
     `__next__` that is no code the patch wrote. A `__next__` the patch added (`__next__ = None`, one that raises
     `StopIteration`) opts nothing out."""
-    if not _is_iterator(u):
+    if not _is_iterator(u) or _patch_class(type(u), guard):  # whatever `__next__` a class the patch wrote borrowed
         return False
     lib_type = _home(type(u), guard) == "lib"
     for c in type.__dict__["__mro__"].__get__(type(u)):
@@ -2314,10 +2449,10 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("_asserting", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_op", "_patch_decides", "_patch_state", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")

@@ -97,6 +97,8 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict
                 name, method = sub.func.value.id, sub.func.attr
                 if method == "update" and name in tables and sub.args and isinstance(sub.args[0], ast.Dict):
                     _fill(tables[name], sub.args[0].keys, sub.args[0].values)
+    for name, literal in _inner_literals(body).items():
+        tables.setdefault(name, literal)
     bound = set(edits)  # the names module-level code assigns
     for scope in [ast.Module(body=body, type_ignores=[]), *(n for n in ast.walk(ast.Module(body=body, type_ignores=[]))
                                                             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))]:
@@ -108,6 +110,27 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict
 
 
 _REFILLS = frozenset({"append", "add", "update", "setdefault", "extend", "insert", "__setitem__"})
+
+
+def _inner_literals(body: list[ast.stmt]) -> dict[str, _Table]:
+    """Tables a loop reads through a class or a function: a literal a top-level class body binds once
+    (`Registry.CODECS`, by its attribute's name) and the one literal a top-level function returns (`codecs()`,
+    by the function's name)."""
+    out: dict[str, _Table] = {}
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            counts = Counter(_named(t) for n in node.body if isinstance(n, ast.Assign) for t in n.targets)
+            for n in node.body:
+                if isinstance(n, ast.Assign) and len(n.targets) == 1 and counts[_named(n.targets[0])] == 1:
+                    literal = _literal_table(n.value)
+                    if literal is not None and isinstance(n.targets[0], ast.Name):
+                        out.setdefault(n.targets[0].id, literal)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            returns = [r for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
+            literal = _literal_table(returns[0].value) if len(returns) == 1 else None
+            if literal is not None:
+                out.setdefault(node.name, literal)
+    return out
 
 
 def _named(node: ast.AST | None) -> str:
@@ -270,11 +293,12 @@ def _from_module(package: str, node: ast.ImportFrom) -> str:
     return ".".join(filter(None, [*base, node.module or ""]))
 
 
-def _imported(tree: ast.AST, rel: str) -> tuple[dict[str, tuple[str, str]], dict[str, str]]:
-    """A test file's `from M import NAME [as L]` (L -> (M, NAME)) and `import M [as L]` (L -> M), relative imports
-    resolved from the file's own package."""
+def _imported(tree: ast.AST, rel: str) -> tuple[dict[str, tuple[str, str]], dict[str, list[str]]]:
+    """A test file's `from M import NAME [as L]` (L -> (M, NAME)) and `import M [as L]` (L -> [M]; `import a.b.c`
+    binds `a`, through which `a.b.c.NAME` is read: a -> [a, a.b, a.b.c]), relative imports resolved from the file's
+    own package."""
     names: dict[str, tuple[str, str]] = {}
-    modules: dict[str, str] = {}
+    modules: dict[str, list[str]] = {}
     package = rel.rsplit("/", 1)[0].replace("/", ".") if "/" in rel else ""
     for n in ast.walk(tree):
         if isinstance(n, ast.ImportFrom):
@@ -283,7 +307,10 @@ def _imported(tree: ast.AST, rel: str) -> tuple[dict[str, tuple[str, str]], dict
                 names[a.asname or a.name] = (mod, a.name)
         elif isinstance(n, ast.Import):
             for a in n.names:
-                modules[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+                parts = a.name.split(".")
+                found = [a.name] if a.asname else [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
+                modules.setdefault(a.asname or parts[0], [])
+                modules[a.asname or parts[0]] += [m for m in found if m not in modules[a.asname or parts[0]]]
     return names, modules
 
 
@@ -436,9 +463,9 @@ def _wanted(pristine: Path, tree: Path, tests: Sequence[str]) -> set[tuple[str, 
         names, modules = _imported(parsed, rel)
         for local, (mod, attr) in list(names.items()):  # `from pkg import codecs`: a module, not a name in one
             if _module_file(pristine, f"{mod}.{attr}" if mod else attr):
-                modules[local] = f"{mod}.{attr}" if mod else attr
+                modules[local] = [f"{mod}.{attr}" if mod else attr]
         wanted |= {names[n] for n in looped if n in names and n not in modules}
-        wanted |= {(modules[m], n) for m in looped if m in modules for n in looped if n not in modules}
+        wanted |= {(mod, n) for m in looped if m in modules for mod in modules[m] for n in looped if n not in modules}
     return {(m, n) for m, n in wanted if n not in mutated}
 
 
