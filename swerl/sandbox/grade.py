@@ -22,9 +22,13 @@ import hashlib
 import importlib.util
 import json
 import marshal
+import os
 import re
+import resource
+import select
 import shlex
 import shutil
+import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -65,6 +69,8 @@ _AFTER_PRE = "\n".join([
     "find . -name __pycache__ -type d -prune -exec chmod -R u+rwX {} + -exec rm -rf {} + 2>/dev/null",
     f"test ! -e {launch_mod.LAUNCH_DIR}"])
 LOG_LIMIT = 1_000_000  # bytes of the test log (its end: the summary) kept for the text parsers
+RECORD_SPLIT = "SWERL_RECORD_SPLIT"  # the record is read in pieces after the test command (a suite of thousands)
+MAX_RECORD_PIECES = 256
 
 
 @dataclass
@@ -77,6 +83,7 @@ class HarnessPlan:
     parser: str
     timeout_s: float
     swebench: bool = False
+    name: Callable[[str], str | None] | None = None  # a pytest node id as the row's parser names it
     test_patch: str = ""
     extra_test_files: tuple[str, ...] = ()
 
@@ -116,11 +123,22 @@ def swebench_plan(task: SandboxTask) -> HarnessPlan:
     def parse(path: Path) -> tuple[dict[str, str], bool]:
         return get_logs_eval(spec, str(path))
 
+    def name(node: str) -> str | None:
+        """The id the row's own parser gives a node id (pydicom's drop an absolute path inside the brackets,
+        astropy's drop what looks like a colour code): the row lists its tests that way."""
+        from swebench.harness.log_parsers import MAP_REPO_TO_PARSER
+
+        try:
+            found = list(MAP_REPO_TO_PARSER[spec.repo](f"PASSED {node}\n", spec))
+        except Exception:
+            return None
+        return found[0] if len(found) == 1 and isinstance(found[0], str) else None
+
     kept = [cmd for cmd in spec.eval_script_list if not cmd.lstrip().startswith("git ")]
     script = "\n".join(["set -uxo pipefail", *kept])
     test_patch = str(task.row.get("test_patch") or "")
     return HarnessPlan(test_script=script, parse=parse, report=get_eval_tests_report, parser=f"swebench:{spec.repo}",
-                       timeout_s=1800.0, swebench=True, test_patch=test_patch,
+                       timeout_s=1800.0, swebench=True, test_patch=test_patch, name=name,
                        extra_test_files=tuple(get_modified_files(test_patch)) if test_patch else ())
 
 
@@ -129,7 +147,7 @@ def harness_plan(task: SandboxTask) -> HarnessPlan:
 
 
 def test_script(task: SandboxTask, plan: HarnessPlan, launch: Launch | None, *, log_limit: int = LOG_LIMIT,
-                setup: list[str] | None = None) -> str:
+                setup: list[str] | None = None, record_limit: int = LOG_LIMIT - (64 << 10)) -> str:
     """The bash script run in the grading sandbox. With a launch plan the tests' output goes to a file and only
     its last `log_limit` bytes follow, between the harness markers; the launcher's signed record is printed
     first. The shell is not trusted: nothing it prints decides the verdict except what the record's MAC covers."""
@@ -153,7 +171,10 @@ def test_script(task: SandboxTask, plan: HarnessPlan, launch: Launch | None, *, 
               "rdir=$(mktemp -d /tmp/swerl-report.XXXXXXXXXX)", 'py=$(command -v python || command -v python3)',
               f'"$py" -I {RUNNER_PATH} {SPEC_PATH} > "$rdir/out.txt" 2>&1 < /dev/null',
               'echo "SWERL_LAUNCHER_EXIT=$?"',
-              f"cat {launch.record} 2>/dev/null; echo",
+              # the record (one line a test phase) shares the output cap with the log: past its share the host
+              # reads it in pieces afterwards (`_record_pieces`), rather than lose its end to the cap
+              f'if [ "$(wc -c < {launch.record} 2>/dev/null || echo 0)" -le {int(record_limit)} ]; then '
+              f'cat {launch.record} 2>/dev/null; echo; else echo {RECORD_SPLIT}; fi',
               'echo "SWERL_LOG_BYTES=$(wc -c < "$rdir/out.txt")"',
               "set -x", f": '{START_TEST_OUTPUT}'", f'tail -c {int(log_limit)} "$rdir/out.txt"',
               f": '{END_TEST_OUTPUT}'", "set +x", "exit 0"]
@@ -167,10 +188,58 @@ def harness_statuses(plan: HarnessPlan, output: str) -> tuple[dict[str, str] | N
         log_path = tmp / "test_output.txt"
         log_path.write_text(output, errors="surrogateescape")
         try:
-            status_map, found = plan.parse(log_path)
+            status_map, found = _bounded(plan.parse, log_path, PARSE_CPU_S)
         except Exception as exc:  # the harness parser choked on the test output
             return None, False, f"harness log parser failed: {type(exc).__name__}: {exc}"[:300]
     return dict(status_map), bool(found), None
+
+
+PARSE_CPU_S = 20  # CPU seconds the harness's own log parser gets (SymPy's backtracks cubically on a crafted line)
+
+
+def _bounded(parse: Callable[[Path], tuple[dict[str, str], bool]], path: Path, cpu_s: int) -> tuple[dict[str, str], bool]:
+    """`parse(path)` in a forked child under RLIMIT_CPU: a third-party parser's regex over output the code under
+    test wrote cannot hold the host's CPU for hours; past the limit the parse fails (the agent's output did it)."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: the parse only, its answer as JSON, then out without running any cleanup
+        code = 1
+        try:
+            os.close(r)
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+            try:
+                status_map, found = parse(path)
+                answer: Any = [{str(k): str(v) for k, v in dict(status_map).items()}, bool(found)]
+            except Exception as exc:  # handed back as the parser's failure, like an in-process one
+                answer = [None, f"{type(exc).__name__}: {exc}"[:300]]
+            with os.fdopen(w, "wb") as out:
+                out.write(json.dumps(answer).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(w)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + cpu_s * 2 + 10
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([r], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
+            chunk = os.read(r, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(r)
+        if time.monotonic() >= deadline:
+            os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) or os.WEXITSTATUS(status) != 0:
+        raise TimeoutError(f"the harness's log parser did not finish within {cpu_s} s of CPU on this test output")
+    data, found = json.loads(b"".join(chunks))
+    if data is None:
+        raise ValueError(found)
+    return data, found
 
 
 def _result(task: SandboxTask, t0: float, **kw: Any) -> GradeResult:
@@ -308,6 +377,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
     log_limit = min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2)
+    record_limit = max(0, sandbox.settings.output_limit_bytes - log_limit - (64 << 10))
     handle = None
     try:
         handle = sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries, keep_git=not defences)
@@ -318,7 +388,11 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
             _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_code(pristine.tip, tree,
                                                                                            built.changed, built.protected))
         res = sandbox.exec_argv(handle, ["bash", "-c", test_script(task, plan, launch, log_limit=log_limit,
-                                                                    setup=setup)], timeout=timeout)
+                                                                    setup=setup, record_limit=record_limit)],
+                                timeout=timeout)
+        if launch is not None and f"\n{RECORD_SPLIT}\n" in res.output:
+            res = res.model_copy(update={"output": _record_pieces(sandbox, handle, launch.record, log_limit)
+                                         + "\n" + res.output})
     except Exception as exc:
         # AgentFault: the patched tree is over the copy limit, or the code under test broke the sandbox; a copy of
         # the agent's tree that fails (names, lengths, modes) is the agent's too, unless the host's disk is full
@@ -334,6 +408,19 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         return _verdict(task, plan, res, launch, defences, t0, built.common, tree)
     except Exception as exc:
         return _agent_data_error(task, t0, "reading the test run's output and record", exc, built.common)
+
+
+def _record_pieces(sandbox: BackendBase, handle: Any, record: str, piece: int) -> str:
+    """The launcher's record of a large suite, read `piece` bytes at a time (each read under the output cap). Its
+    lines are checked like any others (`launch.verify_record`): a record cut short has no final line."""
+    parts: list[str] = []
+    for i in range(MAX_RECORD_PIECES):
+        out = sandbox.exec_argv(handle, ["sh", "-c", f'tail -c +{i * piece + 1} "$1" | head -c {piece}', "-", record],
+                                timeout=60).output
+        parts.append(out)
+        if len(out.encode(errors="surrogateescape")) < piece:
+            break
+    return "".join(parts)
 
 
 def _agent_data_error(task: SandboxTask, t0: float, step: str, exc: Exception, common: dict[str, Any]) -> GradeResult:
@@ -502,8 +589,9 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
     start, end = output.find(f"+ : '{sc.START_TEST_OUTPUT}'"), output.rfind(f"+ : '{sc.END_TEST_OUTPUT}'")
     text = output[start:end] if 0 <= start < end else output
     if defences:
+        aliases = _aliases(plan, record, required)
         verdict = reports.decide(required, text, harness_map if found else None, record, exit_code,
-                                 mode=launch.mode if launch else "text", text_complete=text_complete)
+                                 mode=launch.mode if launch else "text", text_complete=text_complete, aliases=aliases)
     else:  # the old grader: the harness's own map (last status wins), exit code ignored
         verdict = reports.Verdict(statuses={t: (harness_map or {}).get(t, "MISSING") for t in required})
     verdict.tampering += forged
@@ -538,6 +626,21 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
              exit_code=exit_code, tampering=len(verdict.tampering), seconds=round(result.duration_s, 2),
              notes=(record or {}).get("notes"))
     return result
+
+
+def _aliases(plan: HarnessPlan, record: dict[str, Any] | None, required: list[str],
+             cap: int = 50_000) -> dict[str, str]:
+    """node id -> the id the row's parser gives it, for the recorded tests, where a required id is no node id
+    (SWE-bench's lists hold the parser's names: `test_x[/CT_small.dcm]` for `test_x[/testbed/.../CT_small.dcm]`)."""
+    outcomes = (record or {}).get("outcomes")
+    if plan.name is None or not isinstance(outcomes, dict) or all(t in outcomes for t in required):
+        return {}
+    out = {}
+    for node in list(outcomes)[:cap]:
+        named = plan.name(node)
+        if named and named != node:
+            out[node] = named
+    return out
 
 
 def _unclean_end(output: str, record: dict[str, Any]) -> str | None:

@@ -18,21 +18,69 @@ from typing import Any
 
 PASS = {"PASSED", "XFAIL"}
 _STATUSES = "PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS"
-_SUMMARY = re.compile(
-    r"^=+ (?:.*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b.*|no tests ran.*)"
-    r" in [\d.]+s(?: \([^)]*\))? =+\s*$")
-# a test id may hold spaces (a parametrized string: `test_x[xyz abc-caesar]`); a short summary's reason follows " - "
-_STATUS_FIRST = re.compile(rf"^({_STATUSES}) (\S+?\[.*?\]|\S+)(?: - .*)?$")
-_STATUS_LAST = re.compile(rf"^(\S+::\S*?(?:\[.*?\])?) ({_STATUSES})(?:\s+\[\s*\d+%\])?\s*$")
+_STATUS_SET = frozenset(_STATUSES.split("|"))
+_SUMMARY_WORDS = re.compile(r"\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?)\b")
+_SUMMARY_TAIL = re.compile(r" in [\d.]+s(?: \([^)]*\))? =+\s*$")
+_PERCENT = re.compile(r"\s+\[\s*\d+%\]\s*$")
+# Every parser here is linear in the line: the log is the tests' output, and a line built to make a regex backtrack
+# (`PASSED a[a[a[...`, no `]`) would otherwise cost the host minutes per grade.
 
 
-def truncate_at_summary(text: str) -> tuple[str, bool]:
-    """Everything up to and including pytest's first session summary line (`=== 2 passed in 0.1s ===`)."""
+def _is_summary(line: str) -> bool:
+    """pytest's session summary line (`=== 2 passed, 1 warning in 0.1s ===`, `=== no tests ran in 0.0s ===`)."""
+    if not line.startswith("=") or len(line) > 4096:
+        return False
+    head = line.lstrip("=")
+    if not head.startswith(" "):
+        return False
+    at = head.rfind(" in ")
+    if at < 0 or not _SUMMARY_TAIL.match(head, at):
+        return False
+    words = head[1:at]
+    return words.startswith("no tests ran") or _SUMMARY_WORDS.search(words) is not None
+
+
+def truncate_at_summary(text: str, last: bool = False) -> tuple[str, bool]:
+    """Everything up to and including pytest's first session summary line (`=== 2 passed in 0.1s ===`); with
+    `last`, its last one (a test that runs pytest in-process prints an inner session's summary before the outer's)."""
     lines = text.splitlines()
-    for i, line in enumerate(lines):
-        if _SUMMARY.match(line.strip()):
-            return "\n".join(lines[: i + 1]) + "\n", True
+    found = [i for i, line in enumerate(lines) if _is_summary(line.strip())]
+    if found:
+        i = found[-1] if last else found[0]
+        return "\n".join(lines[: i + 1]) + "\n", True
     return text, False
+
+
+def _status_first(line: str) -> tuple[str, str] | None:
+    """`STATUS id` or `STATUS id - reason` (a short summary line); an id may hold spaces inside its brackets."""
+    status, _, rest = line.partition(" ")
+    if status not in _STATUS_SET or not rest:
+        return None
+    token = rest.split(" ", 1)[0]
+    b = token.find("[")
+    if b > 0:  # the first `]` after it that ends the line or starts a reason
+        i = rest.find("]", b)
+        while i >= 0:
+            if i + 1 == len(rest) or rest.startswith(" - ", i + 1):
+                return status, rest[: i + 1]
+            i = rest.find("]", i + 1)
+    if token and (len(token) == len(rest) or rest.startswith(" - ", len(token))):
+        return status, token
+    return None
+
+
+def _status_last(line: str) -> tuple[str, str] | None:
+    """`path::id STATUS` or `path::id STATUS [ 50%]` (a verbose run's progress line)."""
+    m = _PERCENT.search(line)
+    head, _, status = (line[: m.start()] if m else line).rstrip().rpartition(" ")
+    if status not in _STATUS_SET or not head:
+        return None
+    token = head.split(" ", 1)[0]
+    if token.find("::") < 1:
+        return None
+    if len(token) == len(head) or (head.endswith("]") and token.find("[", token.find("::")) >= 0):
+        return status, head
+    return None
 
 
 def first_status(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
@@ -41,14 +89,13 @@ def first_status(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
     seen: dict[str, list[str]] = {}
     for raw in text.splitlines():
         line = raw.strip()
-        m = _STATUS_FIRST.match(line)
-        if m:
-            status, test = m.group(1), m.group(2)
-        else:
-            m = _STATUS_LAST.match(line)
-            if not m:
+        found = _status_first(line)
+        if found is None:
+            flipped = _status_last(line)
+            if flipped is None:
                 continue
-            test, status = m.group(1), m.group(2)
+            found = flipped
+        status, test = found
         first.setdefault(test, status)
         seen.setdefault(test, []).append(status)
     return first, seen
@@ -84,13 +131,29 @@ def _primary(v: Verdict, required: list[str], record: dict[str, Any] | None, har
             v.statuses[t] = first.get(t, "MISSING")
 
 
+def _aliased(statuses: dict[str, str], aliases: dict[str, str]) -> dict[str, str]:
+    """Statuses under the row's names; two nodes the parser names alike pass only if both do."""
+    out: dict[str, str] = {}
+    for node, st in statuses.items():
+        name = aliases.get(node)
+        if name is not None and (name not in out or out[name] in PASS):
+            out[name] = st
+    return out
+
+
 def decide(required: list[str], text: str, harness_map: dict[str, str] | None, record: dict[str, Any] | None,
-           exit_code: int | None, *, mode: str, text_complete: bool = True) -> Verdict:
+           exit_code: int | None, *, mode: str, text_complete: bool = True,
+           aliases: dict[str, str] | None = None) -> Verdict:
     """Per-test statuses for `required` plus every inconsistency found. `mode`: pytest | script | text.
     `text_complete=False`: the log was cut to its end (a huge suite); a test the text does not mention is then
-    not a disagreement."""
-    body, has_summary = truncate_at_summary(text)
-    first, seen = first_status(body)
+    not a disagreement. `aliases`: node id -> the name the row's parser gives it, where the row lists tests so."""
+    body, has_summary = truncate_at_summary(text, last=mode == "pytest")  # the launcher decides: the text only
+    first, seen = first_status(body)  # checks it, and an inner session's summary must not cut it short
+    if aliases:
+        first = {**_aliased(first, aliases), **first}
+        seen = {**{aliases[n]: st for n, st in seen.items() if n in aliases}, **seen}
+        if record is not None and isinstance(record.get("outcomes"), dict):
+            record = {**record, "outcomes": {**_aliased(record["outcomes"], aliases), **record["outcomes"]}}
     v = Verdict(statuses={}, report="launcher" if mode == "pytest" and record is not None else mode)
     _primary(v, required, record, harness_map, first, mode)
     for t in required:

@@ -91,10 +91,19 @@ def fingerprint_changes(before: dict, after: dict) -> list:
                 continue
             if (key, attr) == ("linecache", "getlines") and _doctest_swap(space2.get(attr)):
                 continue
-            if attr not in space and ":" not in key and f"{key}.{attr}" in sys.modules:
-                continue  # a submodule imported later
+            if attr not in space and ":" not in key and (f"{key}.{attr}" in sys.modules or _own_submodule(
+                    obj, attr, space2.get(attr))):
+                continue  # a submodule imported later (pytester's inner session imports and then forgets one)
             out.append(f"{key}.{attr} was {'added' if attr not in space else 'changed'}")
     return out[:20]
+
+
+def _own_submodule(pkg, attr: str, value) -> bool:
+    """`value` is the package's own submodule `attr`, loaded from the package's own directory."""
+    if type(value) is not type(sys) or vars(value).get("__name__") != f"{vars(pkg).get('__name__')}.{attr}":
+        return False
+    here, there = vars(pkg).get("__file__"), vars(value).get("__file__")
+    return type(here) is str and type(there) is str and there.startswith(here.rsplit("/", 1)[0] + "/")
 
 
 # module globals pytest fills the first time it needs them (`--doctest-modules` makes its doctest runner and
