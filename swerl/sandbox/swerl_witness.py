@@ -320,8 +320,8 @@ def _patch_state(u, guard, question=None) -> bool:
         seen += 1
         try:
             state = [v for k, v in _state_of(obj).items() if depth or names is None or k in names]
-        except Exception:
-            continue
+        except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
+            return True
         for v in state[:50]:
             parts = [v, *(list(v)[:50] if type(v) in (list, tuple) else list(dict.values(v))[:50] if type(v) is dict
                           else [])]
@@ -1106,6 +1106,13 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
                 found += [getattr(v, n, None) for n in code.co_names[:100]]
             found += [v, getattr(cls, name, None)]
         found = [v.__func__ if type(v) is _METHOD else v for v in found]
+        for v in list(found):  # a `singledispatch` function runs what its registry holds; a cache what it wraps
+            held = getattr(v, "__dict__", None) if type(v) is type(_among) or type(v).__name__ == "_lru_cache_wrapper" \
+                else None
+            if type(held) is dict:
+                registry = held.get("registry")
+                found += [held.get("__wrapped__"), *(list(registry.values())[:50] if hasattr(registry, "values")
+                                                     else [])]
         fns = [v for v in found if type(v) is type(_among)]
         out += fns
         todo += fns if len(seen) < levels else []  # an exit: itself and what it calls; a comparison: further
@@ -1134,13 +1141,19 @@ def _truth_views(u, said: bool, guard):
     if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard) or _patch_class(t, guard)
             or _patch_state(u, guard, ("__bool__", "__len__"))):
         return _truth_as_original(u, said, guard)
-    if bool(u) is not said:
-        return f"a {t.__name__} whose truth changes when asked again"
-    n = len(u) if hasattr(t, "__len__") else None
+    try:  # the patch decides this truth: a length or items that refuse to answer hide what they would say
+        if bool(u) is not said:
+            return f"a {t.__name__} whose truth changes when asked again"
+        n = len(u) if hasattr(t, "__len__") else None
+        listed = (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) and not _iterates_itself(u, guard)
+        views = _items_twice(u, 1) if listed else ()
+    except Exception:
+        return f"a {t.__name__} whose length or items cannot be read"
     if type(n) is int and (n != 0) is not said:
         return f"a {t.__name__} whose truth ({said}) disagrees with its length ({n})"
-    listed = (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) and not _iterates_itself(u, guard)
-    for items, _ in _items_twice(u, 1) if listed else ():
+    for items, _ in views:
+        if items is _NO_VALUE:
+            return f"a {t.__name__} whose items cannot be read"
         if type(items) is list and bool(items) is not said:
             return f"a {t.__name__} whose truth ({said}) disagrees with its items"
     return None
@@ -1277,6 +1290,10 @@ def size(value, _record=_record):
     if asked:
         read_before = [(before[0][:n + 1], len(before[0]) <= n)] if type(before[0]) is list and before[1] else []
         for items, complete in [*read_before, *_items_twice(value, min(n, 10000))]:
+            if items is _NO_VALUE:  # a length the patch decides over items that refuse to be read
+                _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but whose items "
+                               "cannot be read")
+                break
             if type(items) is list and ((complete and len(items) != n) or (not complete and n <= 10000)):
                 held = f"{len(items)} items" if complete else f"more than {n} items"
                 _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but yields {held}")
