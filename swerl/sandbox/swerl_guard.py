@@ -370,7 +370,8 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
                 escaped.clear()
                 hidden.clear()
             elif hidden:
-                line, what = next(iter(hidden.items()))
+                key, what = next(iter(hidden.items()))
+                line = key // 1000 if type(key) is int else key  # the witness's key: line x 1000 + the item's place
                 emit("finding", f"{str(nodeid)[:500]}: passed, although an {what[:200]} in its `with` at line {line}, "
                                 "and that block never completed")
             elif name in escaped:

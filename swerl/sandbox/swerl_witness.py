@@ -355,7 +355,7 @@ def _read_names(t: type, question, guard):
             if type(fn) is not type(_among) or _home(c, guard) == "lib":
                 continue
             found = True
-            for f in [fn, *_exit_reach(fn, c, 8)]:
+            for f in [fn, *_exit_reach(fn, t, 8)]:
                 names.update(f.__code__.co_names)
     return frozenset(names) if found and not names & _DYNAMIC else None
 
@@ -363,12 +363,13 @@ def _read_names(t: type, question, guard):
 def _patch_decides(t: type, name: str, guard, u=None) -> bool:
     """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t` (or u's state
     holds a class it wrote), or `t` is no project class: a class it added, or the project's method (or a function it
-    names, eight functions down) with a line the patch wrote. A project value type whose own, unchanged comparison answers about state the fix set is left to answer: it has
-    no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
+    names, eight functions down, looked up on `t` itself) with a line the patch wrote. A project value type whose own,
+    unchanged comparison answers about state the fix set is left to answer: it has no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
     versions), and what it says is what the project's code says."""
-    if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard) or (
+    if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard) or _patch_class(t, guard) or (
             u is not None and _patch_state(u, guard, name)):
-        return True  # a library's type (`UserList` over a `.data` the patch filled) commits as before
+        return True  # a library's type (`UserList` over a `.data` the patch filled) commits as before; a class the
+    # patch wrote (a subclass overriding a helper the unchanged `__eq__` calls) answers as the patch chose
     names = _ORDERING if name in _ORDERING else (name,)  # `functools.total_ordering` fills the rest from one
     for c in type.__dict__["__mro__"].__get__(t):
         space = type.__dict__["__dict__"].__get__(c)
@@ -376,7 +377,7 @@ def _patch_decides(t: type, name: str, guard, u=None) -> bool:
             fn = space.get(n)
             fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
             if type(fn) is type(_among) and _home(c, guard) != "lib" and (
-                    _patch_wrote(fn, guard) or any(_patch_wrote(f, guard) for f in _exit_reach(fn, c, 8))):
+                    _patch_wrote(fn, guard) or any(_patch_wrote(f, guard) for f in _exit_reach(fn, t, 8))):
                 return True
     return False
 
@@ -691,6 +692,7 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
                          for n, v in list(vars(m).items()) if v is objs[0] and guard.kind(str(vars(m).get(
                              "__file__") or "")) == "test"]
         objs += [vars(m).get(n) for m, n in refs.get(row, ())]
+        refs.setdefault("objects", {}).update({id(o): o for o in objs if o is not None})  # what `looped` copies
         for t in {id(o): o for o in objs}.values():
             for problem in _table_findings(t, kind, keys, elements, vars(mod) if mod is not None else {}):
                 if (path, name, problem) not in seen:
@@ -1001,6 +1003,35 @@ def escaped(name, exc=None, _audit=getattr(sys, "audit", None)) -> None:
 def _is_failure(exc) -> bool:
     """A test failure: an `AssertionError` (unittest's `failureException` too) or pytest's `fail()`/outcome."""
     return any(c.__name__ in ("AssertionError", "OutcomeException", "Failed") for c in type(exc).__mro__)
+
+
+_VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+_WRAPPERS = frozenset({"enumerate", "zip", "reversed", "iter"})
+
+
+def _looped_iter(expr: ast.expr) -> ast.expr:
+    """`for x in EXPR`: EXPR through `looped`; `enumerate(EXPR)`, `zip(A, B)`, `reversed(EXPR)`: their arguments."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in _WRAPPERS:
+        expr.args = [a if isinstance(a, ast.Starred) else _looped_iter(a) for a in expr.args]
+        return expr
+    return ast.copy_location(_call("looped", [expr]), expr)
+
+
+def looped(value):
+    """What a test's loop iterates: a builtin container (a list, a dict, its items view) as it is when the loop
+    begins: a dict or its view, or a project table the tests loop over (`_tables_held`). Code the loop calls
+    cannot reorder, swap or drop what the rest of the loop reaches (a list its own module may sort, reversed by the
+    first entry's code, would pass the second one by)."""
+    t = type(value)
+    if t is dict or t in _VIEWS:  # changing a dict's size while a loop reads it raises: honest loops never do
+        return list(value)
+    held = _TABLES[0].get("objects")  # a list a test may grow while it walks it (a work queue) only if it is a
+    if t in (list, tuple, set, frozenset) and held and id(value) in held:  # project table the tests loop over
+        return list(value)
+    return value
+
+
+_ITEMS = 1000  # a `with` item's key: its statement's line times this, plus its place among the statement's items
 
 
 def held(cm, is_async: bool = False, line: int = 0, asserts: tuple = ()):
@@ -2288,16 +2319,31 @@ class _AssertCompares(ast.NodeTransformer):
         asserts = ast.Tuple(elts=[ast.Constant(n) for n in lines], ctx=ast.Load())
         node = self.generic_visit(node)
         if _MARKS:
-            for item in node.items:
+            for i, item in enumerate(node.items):
                 e = item.context_expr
                 f = e.func if isinstance(e, ast.Call) else None
                 name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
-                if not name.endswith(("aises", "suppress", "warns", "subTest")):
+                if not name.endswith(("aises", "suppress", "warns", "subTest")):  # each item its own key: a sibling
+                    # item of the same `with` that exits cleanly has not completed what another one swallowed
                     item.context_expr = ast.copy_location(_call("held", [
-                        e, ast.Constant(isinstance(node, ast.AsyncWith)), ast.Constant(node.lineno), asserts]), e)
+                        e, ast.Constant(isinstance(node, ast.AsyncWith)), ast.Constant(node.lineno * _ITEMS + i),
+                        asserts]), e)
         return node
 
     visit_AsyncWith = visit_With
+
+    def visit_For(self, node):
+        """A test's loop reads its container as it was when the loop began (`looped`)."""
+        node = self.generic_visit(node)
+        if _MARKS:
+            node.iter = _looped_iter(node.iter)
+        return node
+
+    def visit_comprehension(self, node: ast.comprehension) -> ast.comprehension:
+        node = self.generic_visit(node)
+        if _MARKS:
+            node.iter = _looped_iter(node.iter)
+        return node
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         f = node.func
@@ -2475,7 +2521,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("_asserting", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("_asserting", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
@@ -2485,7 +2531,7 @@ _COMPARISON = ("_asserting", "compare", "order", "contains", "chain", "subject",
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
-            "escaped", "held", "raising")  # what a rewritten test calls
+            "escaped", "held", "raising", "looped")  # what a rewritten test calls
 
 
 def _frozen() -> dict:
