@@ -26,10 +26,17 @@ _PERCENT = re.compile(r"\s+\[\s*\d+%\]\s*$")
 # (`PASSED a[a[a[...`, no `]`) would otherwise cost the host minutes per grade.
 
 
+_QUIET = re.compile(r"^(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|rerun)"
+                    r"(?:, )?)+ in [\d.]+s(?: \([^)]*\))?$")
+
+
 def _is_summary(line: str) -> bool:
-    """pytest's session summary line (`=== 2 passed, 1 warning in 0.1s ===`, `=== no tests ran in 0.0s ===`)."""
-    if not line.startswith("=") or len(line) > 4096:
+    """pytest's session summary line (`=== 2 passed, 1 warning in 0.1s ===`, `=== no tests ran in 0.0s ===`; with
+    `-q`, `2 passed in 0.1s`)."""
+    if len(line) > 4096:
         return False
+    if not line.startswith("="):
+        return len(line) <= 300 and _QUIET.match(line) is not None
     head = line.lstrip("=")
     if not head.startswith(" "):
         return False
