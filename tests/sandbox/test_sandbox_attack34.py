@@ -243,3 +243,134 @@ def test_round34_a_fix_may_keep_a_new_object_beside_what_eq_reads(r34: dict[str,
         "                self.nbytes = int(text[:-len(unit)]) * self.unit.factor")
     res = bwrap_sandbox.grade(r34["sizes"], unified_diff("r34lib/sizes.py", SIZES_BUG, fixed))
     assert res.resolved and not res.tampering, (res.tampering, res.tests, res.log_tail[-2000:])
+
+
+# -- round 34, the host: the record of a large suite, parsers that stay linear, runs the grader misread ------------
+SCALE = "def scale(x, factor=2):\n    return x * factor\n"
+SCALE_BUG = SCALE.replace("x * factor", "x * 2")
+S34_FILES = {
+    "s34lib/__init__.py": "", "tests/__init__.py": "", "s34lib/scale.py": SCALE,
+    "pytest.ini": "[pytest]\naddopts = -ra -q\n",  # S8: the textbook quiet run, whose summary has no `===`
+    "tests/test_scale.py": "import pytest\n\nfrom s34lib.scale import scale\n\n\ndef test_factor():\n"
+                           "    assert scale(3, factor=3) == 9\n\n\n@pytest.mark.parametrize('n', range(1200))\n"
+                           "def test_many_cases_with_a_long_id_each(n):\n    assert scale(n) == 2 * n\n\n\n"
+                           "def test_xfails_itself():\n    pytest.xfail('the test file says so')\n",  # S9
+    "tests/test_inner.py": "pytest_plugins = 'pytester'\n\n\ndef test_inner_session(pytester):\n"  # S5
+                           "    pytester.makepyfile('def test_one():\\n    assert True\\n')\n"
+                           "    pytester.runpytest_inprocess().assert_outcomes(passed=1)\n",
+}
+
+
+@pytest.fixture(scope="module")
+def s34(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return make_tasks(tmp_path_factory.mktemp("s34") / "repo", "s34", S34_FILES,
+                      {"scale": ("s34lib/scale.py", SCALE_BUG)},
+                      {"scale": ["tests/test_scale.py::test_factor", "tests/test_inner.py::test_inner_session"]})
+
+
+def test_round34_an_honest_fix_resolves_on_a_large_quiet_suite(s34: dict[str, SandboxTask], rootfs: Path) -> None:
+    """S1: a suite whose signed record alone passes the output cap (here a 200 kB cap and 1,200 cases) is read in
+    pieces, not cut; S5: a test that runs pytest in-process imports pytest's own modules and prints an inner
+    summary; S8: `addopts = -ra -q` ends without `===`; S9: a test that calls `pytest.xfail()` itself is an xfail,
+    not a failure. None of them is tampering, and the honest fix resolves; the bug does not."""
+    from swerl.sandbox.bwrap import BwrapSandbox
+    from swerl.sandbox.schema import BwrapSettings, SandboxSettings
+
+    box = BwrapSandbox(SandboxSettings(command_timeout_s=120, output_limit_bytes=200_000,
+                                       bwrap=BwrapSettings(rootfs=rootfs)))
+    res = box.grade(s34["scale"], unified_diff("s34lib/scale.py", SCALE_BUG, SCALE))
+    assert res.resolved and not res.tampering and res.error is None, (res.tampering, res.error, res.log_tail[-1500:])
+    bug = box.grade(s34["scale"], "")
+    assert not bug.resolved and not bug.tampering, (bug.tampering, bug.error)
+
+
+def test_round34_status_and_summary_parsers_are_linear_and_unchanged() -> None:
+    """S3: a 120 kB line built to make the old regexes backtrack costs milliseconds; the parsers read real status
+    and summary lines as before."""
+    import time
+
+    from swerl.sandbox import reports
+
+    t0 = time.perf_counter()
+    reports.first_status("PASSED " + "a[" * 60000 + "\n" + "x::" + "[" * 60000 + " PASSED\n")
+    reports.truncate_at_summary("= " + "passed " * 50000 + "\n")
+    assert time.perf_counter() - t0 < 5  # the quadratic forms took minutes
+    text = ("tests/t.py::test_a[p q] PASSED [ 50%]\nFAILED tests/t.py::test_b[x] - AssertionError: a]b\n"
+            "PASSED tests/t.py::test_c[x y-z]\n== 1 failed, 2 passed in 0.1s ==\nPASSED tests/t.py::test_d\n")
+    first, _ = reports.first_status(reports.truncate_at_summary(text)[0])
+    assert first == {"tests/t.py::test_a[p q]": "PASSED", "tests/t.py::test_b[x]": "FAILED",
+                     "tests/t.py::test_c[x y-z]": "PASSED"}
+    assert reports.truncate_at_summary("a\n2 passed in 0.1s\nPASSED x\n")[1]
+    inner = "PASSED x\n=== 1 passed in 0.01s ===\nPASSED y\n=== 2 passed in 0.1s ===\n"
+    assert "PASSED y" in reports.truncate_at_summary(inner, last=True)[0]
+    assert "PASSED y" not in reports.truncate_at_summary(inner)[0]
+
+
+def test_round34_the_harness_parser_runs_under_a_cpu_limit(tmp_path: Path) -> None:
+    """S2: SymPy's parser backtracks cubically on one crafted line; it runs in a child under RLIMIT_CPU, and past
+    it the parse fails (the agent's output did it) instead of holding the host for hours."""
+    import re
+
+    from swerl.sandbox.grade import _bounded
+
+    log = tmp_path / "log.txt"
+    log.write_text(" " * 3000 + ".py:" * 3000)
+    assert _bounded(lambda p: ({"a": p.read_text()[:1]}, True), log, 5) == ({"a": " "}, True)
+    with pytest.raises(TimeoutError):
+        _bounded(lambda p: (dict.fromkeys(re.findall(r"(_*) (.*)\.py:(.*) (_*)", p.read_text()), "x"), True), log, 1)
+    with pytest.raises(ValueError, match="KeyError"):
+        _bounded(lambda p: {}["missing"], log, 5)
+
+
+def test_round34_outcomes_under_the_names_the_rows_parser_gives() -> None:
+    """S4: SWE-bench lists `test_x[/CT_small.dcm]` where pytest's node id holds the absolute path; the launcher's
+    outcomes and the text are compared under the row's names. Two nodes the parser names alike pass only together."""
+    from swerl.sandbox import reports
+
+    node = "t.py::test_x[/testbed/data/CT_small.dcm]"
+    record = {"outcomes": {node: "PASSED", "t.py::test_y": "PASSED"}, "rc": 0}
+    text = f"PASSED {node}\nPASSED t.py::test_y\n=== 2 passed in 0.1s ===\n"
+    aliases = {node: "t.py::test_x[/CT_small.dcm]"}
+    v = reports.decide(["t.py::test_x[/CT_small.dcm]", "t.py::test_y"], text, None, record, 0, mode="pytest",
+                       aliases=aliases)
+    assert v.statuses == {"t.py::test_x[/CT_small.dcm]": "PASSED", "t.py::test_y": "PASSED"} and not v.tampering
+    twin = "t.py::test_x[/elsewhere/CT_small.dcm]"
+    record["outcomes"] = {twin: "FAILED", node: "PASSED", "t.py::test_y": "PASSED"}
+    v = reports.decide(["t.py::test_x[/CT_small.dcm]"], text, None, record, 1, mode="pytest",
+                       aliases={**aliases, twin: "t.py::test_x[/CT_small.dcm]"})
+    assert v.statuses["t.py::test_x[/CT_small.dcm]"] == "FAILED"
+
+
+def test_round34_new_definitions_are_written_whole() -> None:
+    """V2: a class or function the pristine file has no definition of is the patch's, all of it, whatever lines a
+    text diff matched inside it (a blank line, a comment, a `pass`)."""
+    from swerl.sandbox.grade_answers import new_definitions
+
+    old = b"import functools\n\nclass Size:\n    def eq(self, o):\n        return 1\n"
+    new = (b"import functools\n\nclass _R:\n    def eq(self, o):\n        '''d'''\n\n        return 2\n\n"
+           b"class Size:\n    def eq(self, o):\n        return 1\n    def extra(self):\n        pass\nif True:\n"
+           b"    def g(): pass\n")
+    assert new_definitions(old, new) == [[3, 7], [4, 7], [12, 13], [15, 15]]
+    assert new_definitions(old, b"def (") == []
+
+
+def test_round34_tables_read_through_dotted_imports_classes_and_functions(tmp_path: Path) -> None:
+    """V8: `import pkg.mod` then a loop over `pkg.mod.CODECS` holds the table; V9/V10: a literal a class body
+    binds, or a function returns, is a table the static rule compares (an entry removed from it is a drop)."""
+    from swerl.sandbox.tamper_tables import held_tables, shrunk_tables
+
+    lib = ("def a():\n    pass\n\n\ndef b():\n    pass\n\n\nCODECS = {'a': a, 'b': b}\n\n\nclass Registry:\n"
+           "    TABLE = {'a': a, 'b': b}\n\n\ndef codecs():\n    return {'a': a, 'b': b}\n")
+    tree = tmp_path / "t"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "tests").mkdir()
+    (tree / "pkg" / "__init__.py").write_text("")
+    (tree / "pkg" / "mod.py").write_text(lib)
+    (tree / "tests" / "test_m.py").write_text("import pkg.mod\n\n\ndef test_x():\n"
+                                               "    for k, f in pkg.mod.CODECS.items():\n        f()\n")
+    held = held_tables(tree, tree, ["tests/test_m.py"])
+    assert [row[0] for row in held["pkg/mod.py"]] == ["CODECS"]
+    for name, dropped in (("TABLE", lib.replace("    TABLE = {'a': a, 'b': b}", "    TABLE = {'a': a}")),
+                          ("codecs", lib.replace("    return {'a': a, 'b': b}", "    return {'a': a}"))):
+        found = shrunk_tables("pkg/mod.py", lib.encode(), dropped.encode(), frozenset({name}))
+        assert found and "drops entries" in found[0], (name, found)
