@@ -699,7 +699,11 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
     for row in guard.tables:
         path, name, kind, keys, elements = row
         mod = files.get(path)
-        objs = [vars(mod)[name]] if mod is not None and name in vars(mod) else []
+        head, _, attr = name.partition(".")  # `Registry.CODECS`: a table a class of the module binds
+        found = vars(mod).get(head, _NO_VALUE) if mod is not None else _NO_VALUE
+        if attr and found is not _NO_VALUE:
+            found = type.__dict__["__dict__"].__get__(found).get(attr, _NO_VALUE) if isinstance(found, type) else _NO_VALUE
+        objs = [] if found is _NO_VALUE else [found]
         if mod is not None and not objs and (path, name, "gone") not in seen:  # `del CODECS` and a module
             seen.add((path, name, "gone"))  # `__getattr__` serving a filtered copy
             _record(guard, f"{name}, a table the tests loop over, is no longer a name of its module")

@@ -323,11 +323,52 @@ def _module_file(root: Path, mod: str) -> str | None:
     return None
 
 
+def _class_body(source: bytes | None, cls: str) -> list[ast.stmt] | None:
+    """The body of the module-level class `cls`, or None."""
+    try:
+        body = ast.parse(source).body if source is not None else []
+    except _PARSE_ERRORS:
+        return None
+    return next((n.body for n in body if isinstance(n, ast.ClassDef) and n.name == cls), None)
+
+
+def _class_held(source: bytes, name: str, patched: bytes | None) -> list[Any] | None:
+    """`_held_entries` of `Class.NAME`, a literal its class body binds once (`Registry.CODECS`), which no code of its
+    module removes from or refills."""
+    cls, _, attr = name.partition(".")
+    body, now = _class_body(source, cls), _class_body(patched, cls) if patched is not None else None
+    literal = _inner_literals([n for n in ast.parse(source).body if isinstance(n, ast.ClassDef) and n.name == cls])
+    if body is None or attr not in literal:
+        return None
+    scopes = [n for n in ast.walk(ast.parse(source)) if isinstance(n, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef))]
+    if any(attr in shrunk or attr in refilled for shrunk, refilled in (_changes(sc, literal) for sc in scopes)):
+        return None
+    table = literal[attr]
+    if now is not None and (again := _inner_literals([ast.ClassDef(name=cls, bases=[], keywords=[], body=now,
+                                                                     decorator_list=[])]).get(attr)):
+        table, body = (again, now) if again.kind == table.kind else (table, body)
+    constants, plain = _constants(ast.parse(patched or source).body), _plain_values(body, attr)
+    keys = []
+    for key, names in table.entries.items():
+        key = constants.get(key, key)
+        try:
+            ast.literal_eval(key)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        word = _word(key)
+        keys.append([key, word if len(word) > 2 and any(word in _word(n) for n in names) else "",
+                     sorted(names) if key in plain else []])
+    elements = _seq_names(body, attr) if table.kind == "seq" else []
+    return [table.kind, keys, elements] if keys or elements else None
+
+
 def _held_entries(source: bytes, name: str, patched: bytes | None = None) -> list[Any] | None:
     """[kind, [[key source, the word its value's code is named after or "", the names its value holds]], [names of
     the elements]] of a module-level literal table no code of its pristine module writes to; None for any other
     name. The entries are the patched literal's (`patched`): what the source says the loop reaches, down to which
     function object each entry holds; the static rule has compared that literal with the project's."""
+    if "." in name:
+        return _class_held(source, name, patched)
     tables, edits, _ = _tables(source)
     table = tables.get(name)
     if table is None or edits[name] != 1:
@@ -465,6 +506,8 @@ def _wanted(pristine: Path, tree: Path, tests: Sequence[str]) -> set[tuple[str, 
             if _module_file(pristine, f"{mod}.{attr}" if mod else attr):
                 modules[local] = [f"{mod}.{attr}" if mod else attr]
         wanted |= {names[n] for n in looped if n in names and n not in modules}
+        wanted |= {(names[n][0], f"{names[n][1]}.{a}") for n in looped if n in names and n not in modules
+                   for a in looped if a != n and a not in _ITERATORS and a[:1].isupper()}  # `Registry.CODECS`
         wanted |= {(mod, n) for m in looped if m in modules for mod in modules[m] for n in looped if n not in modules}
     return {(m, n) for m, n in wanted if n not in mutated}
 
