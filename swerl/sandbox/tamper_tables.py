@@ -492,15 +492,10 @@ def held_tables(pristine: Path, tree: Path, tests: Sequence[str], depth: int = 3
     return kept
 
 
-def _relax_registered(pristine: Path, rows: dict[str, list[list[Any]]], tests: Sequence[str],
-                      budget: int = 64 << 20) -> None:
-    """A key of a held dict its module refills (a `register()`) that another module of the pristine project names as
-    a string (a speedups module's `register("caesar", fast_caesar)`) is held by presence only: where it points is
-    the project's choice."""
-    keys = {k[0] for rs in rows.values() for r in rs if r[1] == "dict" for k in r[2] if len(k) > 3}
-    found: set[str] = set()
-    skip = {*rows, *tests, *_test_files(pristine)} if keys else set()
-    for rel in _py_files(pristine) if keys else ():
+def _project_sources(pristine: Path, skip: set[str], budget: int) -> Iterator[bytes | None]:
+    """The pristine project's module sources outside `skip`; None, and no more, once `budget` bytes are read (the
+    caller then assumes the worst of the rest)."""
+    for rel in _py_files(pristine):
         if rel in skip:
             continue
         try:
@@ -509,6 +504,20 @@ def _relax_registered(pristine: Path, rows: dict[str, list[list[Any]]], tests: S
             continue
         budget -= len(data)
         if budget < 0:
+            yield None
+            return
+        yield data
+
+
+def _relax_registered(pristine: Path, rows: dict[str, list[list[Any]]], tests: Sequence[str],
+                      budget: int = 64 << 20) -> None:
+    """A key of a held dict its module refills (a `register()`) that another module of the pristine project names as
+    a string (a speedups module's `register("caesar", fast_caesar)`) is held by presence only: where it points is
+    the project's choice."""
+    keys = {k[0] for rs in rows.values() for r in rs if r[1] == "dict" for k in r[2] if len(k) > 3}
+    found: set[str] = set()
+    for data in _project_sources(pristine, {*rows, *tests, *_test_files(pristine)}, budget) if keys else ():
+        if data is None:
             found = keys
             break
         found |= {k for k in keys - found if k.encode() in data or k.replace("'", '"').encode() in data}
@@ -559,16 +568,8 @@ def _written_elsewhere(pristine: Path, tables: set[tuple[str, str]], tests: Sequ
     pattern = re.compile(("(?:\\b(?:" + "|".join(map(re.escape, names)) + ")" + _WRITE + "|del\\s+[\\w.]*\\b(?:"
                           + "|".join(map(re.escape, names)) + ")\\[)").encode())
     found: set[tuple[str, str]] = set()
-    skip = {*tests, *(rel for rel, _ in tables)}
-    for rel in _py_files(pristine):
-        if rel in skip:
-            continue
-        try:
-            data = (pristine / rel).read_bytes()
-        except OSError:
-            continue
-        budget -= len(data)
-        if budget < 0:
+    for data in _project_sources(pristine, {*tests, *(rel for rel, _ in tables)}, budget):
+        if data is None:
             return set(tables)
         for m in pattern.finditer(data):
             found |= {t for t in tables if re.search(rb"\b" + re.escape(t[1].encode()) + rb"\b", m.group(0))}

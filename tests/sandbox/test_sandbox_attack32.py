@@ -80,8 +80,8 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def test_round32_the_host_sends_the_tables_a_test_imports_and_loops_over(tmp_path: Path) -> None:
-    """Through a package's re-export and a module alias; a table its module fills itself (`register()`) only by its
-    keys; not one no test loops over, nor one a test edits. A key is sent with the word its code is named after and
+    """Through a package's re-export and a module alias; a table its module fills itself (`register()`) by its
+    literal's entries, a key the project registers again by its presence only; not one no test loops over, nor one a test edits. A key is sent with the word its code is named after and
     the names its value holds."""
     loop = "from r32lib import CODECS\n\n\ndef test_x():\n    for k in CODECS:\n        pass\n"
     root = _tree(tmp_path / "a", {**FILES, "tests/test_codecs.py": loop})
@@ -94,8 +94,13 @@ def test_round32_the_host_sends_the_tables_a_test_imports_and_loops_over(tmp_pat
     assert list(held_tables(root, root, tests)) == ["r32lib/codecs.py"]
     fills = _tree(tmp_path / "c", {**FILES, "tests/test_codecs.py": loop,
                                    "r32lib/codecs.py": CODECS + "\n\ndef register(k, v):\n    CODECS[k] = v\n"})
-    assert held_tables(fills, fills, tests) == {"r32lib/codecs.py": [  # a registry: its entries must stay, any code
-        ["CODECS", "dict", [["'rev'", "", []], ["'caesar'", "", []]], []]]}
+    assert held_tables(fills, fills, tests) == {"r32lib/codecs.py": [  # a registry: its literal's entries keep their
+        ["CODECS", "dict", [["'rev'", "rev", ["rev_decode", "rev_encode"]],  # code (round 34, V18) unless the
+                            ["'caesar'", "caesar", ["caesar_decode", "caesar_encode"]]], []]]}  # project names the key
+    again = _tree(tmp_path / "c2", {**FILES, "tests/test_codecs.py": loop,  # again: its own `register("rev", ...)`
+                                    "r32lib/codecs.py": CODECS + "\n\ndef register(k, v):\n    CODECS[k] = v\n\n\n"
+                                                                 "register('rev', (rev_encode, rev_decode))\n"})
+    assert held_tables(again, again, tests)["r32lib/codecs.py"][0][2][0] == ["'rev'", "", []]
     edited = _tree(tmp_path / "d", {**FILES, "tests/test_codecs.py": loop, "tests/test_registry.py": EDITS})
     assert held_tables(edited, edited, tests) == {}
     unread = _tree(tmp_path / "e", {**FILES, "tests/test_codecs.py": "from r32lib import CODECS\n\n\ndef test_x():\n"
