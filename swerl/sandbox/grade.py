@@ -489,7 +489,8 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
         a, b = old.splitlines(), new.splitlines()
         if len(a) + len(b) > 50_000:
             continue
-        lines[rel] = _written_lines(a, b) + grade_answers.new_definitions(old, new)  # a new def is written whole
+        written = _written_lines(a, b)  # a new def, and a lambda the patch touched, are written whole
+        lines[rel] = written + grade_answers.new_definitions(old, new) + grade_answers.touched_lambdas(new, written)
         edited = grade_answers.answering_functions(old, new)
         if edited:
             originals[rel] = edited

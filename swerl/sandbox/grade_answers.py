@@ -170,3 +170,14 @@ def new_definitions(old: bytes, new: bytes) -> list[list[int]]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
     return [[a, b] for q, (a, b) in sorted(after.items(), key=lambda kv: kv[1]) if q not in before]
+
+
+def touched_lambdas(new: bytes, written: list[list[int]]) -> list[list[int]]:
+    """Line spans of the patched file's lambdas that hold a written line: a lambda is one expression, so one the
+    patch touched is one it wrote, whatever lines a text diff matched inside it (a blank line in parentheses)."""
+    try:
+        tree = ast.parse(new)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    spans = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
+    return [[a, b] for a, b in spans if b > a and any(x <= b and a <= y for x, y in written)]

@@ -181,6 +181,8 @@ def _home(obj, guard) -> str:
     if fn is not None:
         return guard.kind(fn)
     t = obj if issubclass(type(obj), type) else type(obj)
+    if t in _PROXIES:  # forwards every question (`==`, `len`, `__class__`) to a referent no one here can see
+        return "changed"
     if not type.__dict__["__flags__"].__get__(t) & (1 << 9):  # a static type: C code made it, no patch did
         return "lib"
     made = _CLASSES.get(id(t))
@@ -195,6 +197,11 @@ def _home(obj, guard) -> str:
     if found == "lib":
         return found if _genuine_lib(t, guard) else "changed"
     return _held_code(t, guard, found)
+
+
+def _has(t: type, name: str) -> bool:
+    """`t` or a base defines `name` itself (not its metaclass: an Enum class answers `hasattr(C, "__len__")`)."""
+    return any(name in type.__dict__["__dict__"].__get__(c) for c in type.__dict__["__mro__"].__get__(t))
 
 
 def _held_code(t: type, guard, claim: str) -> str:
@@ -214,6 +221,9 @@ def _held_code(t: type, guard, claim: str) -> str:
             kinds.add(guard.kind(home))
         elif key in _VALUE_DUNDERS and key != "__hash__" and callable(v) and not issubclass(type(v), type):
             stored = True
+    for base in type.__dict__["__mro__"].__get__(t)[1:]:  # what it inherits (a patch base, a rebuilt dataclass)
+        if base is not object and type.__dict__["__flags__"].__get__(base) & (1 << 9):
+            kinds.add(_home(base, guard))
     if "changed" in kinds:
         return "changed"
     if claim in kinds or "project" in kinds or "test" in kinds:
@@ -335,11 +345,15 @@ def _patch_state(u, guard, question=None) -> bool:
         obj, depth = todo.pop()
         seen += 1
         try:
-            state = [v for k, v in _state_of(obj).items() if depth or names is None or k in names]
+            own = _state_of(obj)
+            state = [v for k, v in own.items() if depth or names is None or k in names]
         except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
             return True
-        for v in state[:50]:
-            parts = [v, *(list(v)[:50] if type(v) in (list, tuple) else list(dict.values(v))[:50] if type(v) is dict
+        if not depth and any(callable(v) and type(getattr(type(obj), k, None)) is type(_among)
+                             for k, v in own.items() if names is None or k in names):
+            return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
+        for v in state[:1000]:
+            parts = [v, *(list(v)[:1000] if type(v) in (list, tuple) else list(dict.values(v))[:1000] if type(v) is dict
                           else [])]
             for p in parts:
                 home = _home(type(p), guard)
@@ -373,6 +387,14 @@ def _read_names(t: type, question, guard):
             found = True
             for f in [fn, *_exit_reach(fn, t, 8)]:
                 names.update(f.__code__.co_names)
+    for n in list(names):  # a property the comparison reads: what its getter reads, unless C code decides it
+        held = next((type.__dict__["__dict__"].__get__(c)[n] for c in type.__dict__["__mro__"].__get__(t)
+                     if n in type.__dict__["__dict__"].__get__(c)), None)
+        getter = getattr(held, "fget", None) if held is not None and type(held) is not type(_among) else None
+        if getter is not None:
+            if type(getter) is not type(_among):
+                return None
+            names.update(getter.__code__.co_names)
     return frozenset(names) if found and not names & _DYNAMIC else None
 
 
@@ -1026,6 +1048,7 @@ def _is_failure(exc) -> bool:
 
 
 _VIEWS = (type({}.keys()), type({}.values()), type({}.items()))
+_PROXIES = (type(__import__("weakref").proxy(_among)), type(__import__("weakref").proxy(type("_W", (), {})())))
 _WRAPPERS = frozenset({"enumerate", "zip", "reversed", "iter"})
 
 
@@ -1043,12 +1066,22 @@ def looped(value):
     cannot reorder, swap or drop what the rest of the loop reaches (a list its own module may sort, reversed by the
     first entry's code, would pass the second one by)."""
     t = type(value)
-    if t is dict or t in _VIEWS:  # changing a dict's size while a loop reads it raises: honest loops never do
+    if t is dict or t is _VIEWS[0]:  # changing a dict's size while a loop reads it raises: honest loops never do
         return list(value)
+    if t in _VIEWS[1:]:  # `.items()`, `.values()`: the keys as they were, each value as it is when reached
+        mapping = getattr(value, "mapping", None)
+        return _read_on(list(mapping), mapping, t is _VIEWS[2]) if mapping is not None else list(value)
     held = _TABLES[0].get("objects")  # a list a test may grow while it walks it (a work queue) only if it is a
     if t in (list, tuple, set, frozenset) and held and id(value) in held:  # project table the tests loop over
         return list(value)
     return value
+
+
+def _read_on(keys: list, mapping, pairs: bool):
+    for k in keys:
+        if k not in mapping:  # as a dict's own iterator would: its size changed under the loop
+            raise RuntimeError("dictionary changed size during iteration")
+        yield (k, mapping[k]) if pairs else mapping[k]
 
 
 _ITEMS = 1000  # a `with` item's key: its statement's line times this, plus its place among the statement's items
@@ -1156,13 +1189,19 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
             if type(v) is type(sys):  # a module: the attributes the exit reads of it
                 found += [getattr(v, n, None) for n in code.co_names[:100]]
             found += [v, getattr(cls, name, None)]
+            for c in type.__dict__["__mro__"].__get__(cls) if isinstance(cls, type) else ():
+                raw = type.__dict__["__dict__"].__get__(c).get(name)
+                dispatcher = getattr(raw, "dispatcher", None) if raw is not None else None
+                if dispatcher is not None:  # `functools.singledispatchmethod`: what its registry runs
+                    found += list(getattr(dispatcher, "registry", {}).values())[:1000]
+                    break
         found = [v.__func__ if type(v) is _METHOD else v for v in found]
         for v in list(found):  # a `singledispatch` function runs what its registry holds; a cache what it wraps
             held = getattr(v, "__dict__", None) if type(v) is type(_among) or type(v).__name__ == "_lru_cache_wrapper" \
                 else None
             if type(held) is dict:
                 registry = held.get("registry")
-                found += [held.get("__wrapped__"), *(list(registry.values())[:50] if hasattr(registry, "values")
+                found += [held.get("__wrapped__"), *(list(registry.values())[:1000] if hasattr(registry, "values")
                                                      else [])]
         fns = [v for v in found if type(v) is type(_among)]
         out += fns
@@ -1195,8 +1234,8 @@ def _truth_views(u, said: bool, guard):
     try:  # the patch decides this truth: a length or items that refuse to answer hide what they would say
         if bool(u) is not said:
             return f"a {t.__name__} whose truth changes when asked again"
-        n = len(u) if hasattr(t, "__len__") else None
-        listed = (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) and not _iterates_itself(u, guard)
+        n = len(u) if _has(t, "__len__") else None
+        listed = (_has(t, "__iter__") or _has(t, "__getitem__")) and not _iterates_itself(u, guard)
         views = _items_twice(u, 1) if listed else ()
     except Exception:
         return f"a {t.__name__} whose length or items cannot be read"
@@ -1214,7 +1253,7 @@ def _truth_as_original(u, said: bool, guard):
     """A `__bool__` (or, without one, a `__len__`) the patch edited, or a method it reaches: where the project's
     own answered as u's items say and the edited one does not, the edit made the object lie about itself."""
     t = type(u)
-    if not (hasattr(t, "__iter__") or hasattr(t, "__getitem__")) or _iterates_itself(u, guard):
+    if not (_has(t, "__iter__") or _has(t, "__getitem__")) or _iterates_itself(u, guard):
         return None
     name = "__bool__" if hasattr(t, "__bool__") else "__len__"
     was = _as_original(u, name, guard)
@@ -1262,11 +1301,18 @@ def _by_shape(t: type, types, guard) -> bool:
                for abc_, sub, _, _ in list(_REGISTRATIONS)):
             continue  # a registration: `_registered` judged it
         try:
-            if issubclass(t, k) and _class_wrote(k, guard, True):
+            if issubclass(t, k) and any(_class_wrote(c, guard, True) or _hook_wrote(c, guard)
+                                        for c in type.__dict__["__mro__"].__get__(k) if c is not object):
                 return True
         except TypeError:
             continue
     return False
+
+
+def _hook_wrote(c: type, guard) -> bool:
+    """A `__subclasshook__` in `c`'s own dict (set there by any means) that is code the patch wrote."""
+    hook = type.__dict__["__dict__"].__get__(c).get("__subclasshook__")
+    return hook is not None and bool(_patch_wrote(hook, guard))
 
 
 _REGISTRATIONS: list = []  # (ABC, class, file, line) of every `ABC.register(cls)` since the witness was made
@@ -1323,7 +1369,8 @@ def _registered(t: type, types, guard) -> bool:
         lib_abc = _home(k, guard) == "lib"
         for abc_, sub, filename, line in list(_REGISTRATIONS):
             if any(c is k for c in type.__dict__["__mro__"].__get__(abc_)) and any(c is sub for c in mro) \
-                    and guard.wrote(filename, line, line) and (not lib_abc or _home(sub, guard) == "lib"):
+                    and guard.wrote(filename, line, line) and (not lib_abc or _home(sub, guard) == "lib" or any(
+                        _among(c, _EXACT) for c in type.__dict__["__mro__"].__get__(sub))):  # `class Count(float)`
                 return True
     return False
 
@@ -1333,7 +1380,7 @@ def size(value, _record=_record):
     report that says it holds none while it yields a problem)."""
     guard = _asserting()
     t = type(value)
-    listed = hasattr(t, "__iter__") or hasattr(t, "__getitem__")
+    listed = _has(t, "__iter__") or _has(t, "__getitem__")
     asked = not _among(t, _EXACT) and (_answers_patch(t, "__len__", guard) or _patch_class(t, guard)
                                         or _patch_state(value, guard, "__len__")) and listed and not _iterates_itself(value, guard)
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
@@ -2544,7 +2591,7 @@ def _bind(co, table: dict):
 _COMPARISON = ("_asserting", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places")
