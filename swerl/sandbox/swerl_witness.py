@@ -186,7 +186,7 @@ def _home(obj, guard) -> str:
     if not type.__dict__["__flags__"].__get__(t) & (1 << 9):  # a static type: C code made it, no patch did
         return "lib"
     made = _CLASSES.get(id(t))
-    if made is not None and made[0] is t:  # the code whose `class` statement built it, not the module it names
+    if made is not None and made[0]() is t:  # the code whose `class` statement built it, not the module it names
         return made[1]
     name = type.__dict__["__module__"].__get__(t) or ""
     mod = sys.modules.get(name) if type(name) is str else None
@@ -291,7 +291,7 @@ def _class_wrote(cls, guard, whole: bool = False) -> bool:
     if _home(cls, guard) != "changed":
         return False
     made = _CLASSES.get(id(cls))
-    if made is not None and made[0] is cls and guard.wrote(made[2], made[3], made[3]):
+    if made is not None and made[0]() is cls and guard.wrote(made[2], made[3], made[3]):
         return True
     fns = []
     for v in list(type.__dict__["__dict__"].__get__(cls).values())[:200]:
@@ -1316,7 +1316,7 @@ def _hook_wrote(c: type, guard) -> bool:
 
 
 _REGISTRATIONS: list = []  # (ABC, class, file, line) of every `ABC.register(cls)` since the witness was made
-_CLASSES: dict = {}  # id(class) -> (class, kind of the frame whose `class` statement built it, its file, its line)
+_CLASSES: dict = {}  # id(class) -> (weak reference to the class, kind of the frame whose `class` statement built it, its file, its line)
 
 
 def _watch_classes(found: dict) -> None:
@@ -1324,6 +1324,8 @@ def _watch_classes(found: dict) -> None:
     name a class body sets to anything (a project or a test module), so where a class lives is decided by the
     code that built it (`_home`). Replacing the hook again is a finding (`Witness.check_seal`)."""
     import builtins
+    from contextlib import suppress
+    from weakref import ref as _weakref
 
     original = builtins.__build_class__
 
@@ -1331,7 +1333,8 @@ def _watch_classes(found: dict) -> None:
         cls = original(func, name, *bases, **kw)
         caller, guard = sys._getframe(1), _STATE.get("guard")
         if guard is not None and issubclass(type(cls), type):
-            found[id(cls)] = (cls, guard.frame_kind(caller), caller.f_code.co_filename, caller.f_lineno)
+            with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
+                found[id(cls)] = (_weakref(cls), guard.frame_kind(caller), caller.f_code.co_filename, caller.f_lineno)
         return cls
 
     build_class.__doc__, build_class.__qualname__ = original.__doc__, original.__qualname__
