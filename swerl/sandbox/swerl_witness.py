@@ -1333,8 +1333,10 @@ def _watch_classes(found: dict) -> None:
         cls = original(func, name, *bases, **kw)
         caller, guard = sys._getframe(1), _STATE.get("guard")
         if guard is not None and issubclass(type(cls), type):
+            home = caller.f_globals.get("__file__")  # not `f_code`: each read of it is an audit event, at every
+            home = home if type(home) is str else "<unknown>"  # class pytest and the project define
             with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
-                found[id(cls)] = (_weakref(cls), guard.frame_kind(caller), caller.f_code.co_filename, caller.f_lineno)
+                found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno)
         return cls
 
     build_class.__doc__, build_class.__qualname__ = original.__doc__, original.__qualname__
