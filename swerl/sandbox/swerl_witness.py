@@ -1331,12 +1331,15 @@ def _watch_classes(found: dict) -> None:
 
     def build_class(func, name, *bases, **kw):
         cls = original(func, name, *bases, **kw)
-        caller, guard = sys._getframe(1), _STATE.get("guard")
-        if guard is not None and issubclass(type(cls), type):
-            home = caller.f_globals.get("__file__")  # not `f_code`: each read of it is an audit event, at every
-            home = home if type(home) is str else "<unknown>"  # class pytest and the project define
-            with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
-                found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno)
+        guard, space = _STATE.get("guard"), getattr(func, "__globals__", None)
+        body = space.get("__file__") if type(space) is dict else None
+        if guard is None or (type(body) is str and guard.kind(body) == "lib") or not issubclass(type(cls), type):
+            return cls  # a library's class (most of them: pytest's) stays unrecorded: `_home` judges it as before
+        caller = sys._getframe(1)  # an audited read: only for the classes of the tree
+        home = caller.f_globals.get("__file__")  # not `f_code`, another audited read
+        home = home if type(home) is str else "<unknown>"
+        with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
+            found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno)
         return cls
 
     build_class.__doc__, build_class.__qualname__ = original.__doc__, original.__qualname__

@@ -8,6 +8,7 @@ dict filled by module-level item assignments (`NAME["k"] = v`, `NAME.update({...
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 import os
 import re
@@ -249,10 +250,20 @@ def tests_read(tree: Path, tests: Sequence[str]) -> frozenset[str]:
         try:
             if p.is_symlink() or not p.is_file() or not rel.endswith(".py") or p.stat().st_size > MAX_TEST_BYTES:
                 continue
-            names |= _looped(ast.parse(p.read_bytes()))
+            names |= _facts(p.read_bytes(), rel)[0]
         except (OSError, *_PARSE_ERRORS):
             continue
     return frozenset(names)
+
+
+@functools.lru_cache(maxsize=512)
+def _facts(data: bytes, rel: str) -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, str]],
+                                           dict[str, list[str]]]:
+    """(names it loops over, names it mutates, its imports: `_imported`) of a test file's source, read once per
+    content: every grade of a task asks the same files again. Callers copy what they change."""
+    parsed = ast.parse(data)
+    names, modules = _imported(parsed, rel)
+    return frozenset(_looped(parsed)), frozenset(_mutated_by_tests(parsed)), names, modules
 
 
 # -- the tables as they must be when a test runs (the witness checks them; `swerl_witness._tables_held`) ------------
@@ -537,12 +548,12 @@ def _wanted(pristine: Path, tree: Path, tests: Sequence[str]) -> set[tuple[str, 
         try:
             if p.is_symlink() or not p.is_file() or not rel.endswith(".py") or p.stat().st_size > MAX_TEST_BYTES:
                 continue
-            parsed = ast.parse(p.read_bytes())
+            every, edits, names, held = _facts(p.read_bytes(), rel)
         except (OSError, *_PARSE_ERRORS):
             continue
-        looped = _looped(parsed) if rel in tests else set()
-        mutated |= _mutated_by_tests(parsed)
-        names, modules = _imported(parsed, rel)
+        looped = every if rel in tests else frozenset()
+        mutated |= edits
+        modules = {k: list(v) for k, v in held.items()}
         for local, (mod, attr) in list(names.items()):  # `from pkg import codecs`: a module, not a name in one
             if _module_file(pristine, f"{mod}.{attr}" if mod else attr):
                 modules[local] = [f"{mod}.{attr}" if mod else attr]
