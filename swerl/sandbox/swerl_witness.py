@@ -339,7 +339,10 @@ def _patch_state(u, guard, question=None) -> bool:
     whose `__len__` does, `self._other` a patch function the unchanged `__eq__` calls). Of u's own attributes only
     those the code answering `question` names count (`_read_names`): a new `Unit` a fix keeps beside the `nbytes`
     that `__eq__` reads decides nothing."""
-    names = _read_names(type(u), question, guard) if question else None
+    try:  # a class attribute's lookup (a project descriptor) may raise: then every attribute counts
+        names = _read_names(type(u), question, guard) if question else None
+    except Exception:
+        names = None
     todo, seen = [(u, 0)], 0
     while todo and seen < 300:  # through project objects it holds too (a `Size` inside the tested `Size`)
         obj, depth = todo.pop()
@@ -399,11 +402,12 @@ def _read_names(t: type, question, guard):
 
 
 def _patch_decides(t: type, name: str, guard, u=None) -> bool:
-    """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t` (or u's state
-    holds a class it wrote), or `t` is no project class: a class it added, or the project's method (or a function it
-    names, eight functions down, looked up on `t` itself) with a line the patch wrote. A project value type whose own,
-    unchanged comparison answers about state the fix set is left to answer: it has no builtin value to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about
-    versions), and what it says is what the project's code says."""
+    """The patch wrote code that answers `name` (`__eq__`, `__lt__`, `__contains__`) for instances of `t` (or u's
+    state holds a class it wrote), or `t` is no project class: a class it added, or the project's method (or a
+    function it names, eight functions down, looked up on `t` itself) with a line the patch wrote. A project value
+    type whose own, unchanged comparison answers about state the fix set is left to answer: it has no builtin value
+    to commit to (`Size("10MB") > 5_000_000`, a `SpecifierSet` holding clauses but asked about versions), and what
+    it says is what the project's code says."""
     if _among(t, _EXACT) or _home(t, guard) == "lib" or _answers_patch(t, name, guard) or _patch_class(t, guard) or (
             u is not None and _patch_state(u, guard, name)):
         return True  # a library's type (`UserList` over a `.data` the patch filled) commits as before; a class the
