@@ -491,7 +491,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
         if len(a) + len(b) > 50_000:
             continue
         written = _written_lines(a, b)  # a new def, and a lambda the patch touched, are written whole
-        lines[rel] = written + grade_answers.new_definitions(old, new) + grade_answers.touched_lambdas(new, written)
+        lines[rel] = written + grade_answers.new_definitions(old, new, written)
         edited = grade_answers.answering_functions(old, new)
         if edited:
             originals[rel] = edited

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 ANSWERS = ("__len__", "__bool__")
@@ -160,24 +161,18 @@ def _definitions(tree: ast.AST, prefix: str = "") -> dict[str, tuple[int, int]]:
     return out
 
 
-def new_definitions(old: bytes, new: bytes) -> list[list[int]]:
-    """Line spans (1-based, inclusive) of the patched file's classes and functions that the pristine file has no
-    definition of by that qualified name: written whole by the patch, whatever lines a text diff aligned inside
-    them (a blank line, a comment or a `pass` matched to the original's would make a new class look like one the
-    patch only fixed a line in)."""
+def new_definitions(old: bytes, new: bytes, written: Sequence[Sequence[int]] = ()) -> list[list[int]]:
+    """Line spans (1-based, inclusive) the patch wrote whole, whatever lines a text diff aligned inside them (a blank
+    line, a comment or a `pass` matched to the original's would make new code look like a line fixed): the patched
+    file's classes and functions the pristine file has no definition of by that qualified name, and its lambdas
+    that hold one of the `written` lines (a lambda is one expression: one the patch touched is one it wrote). The
+    patched file is parsed once for both."""
     try:
-        before, after = _definitions(ast.parse(old)), _definitions(ast.parse(new))
+        before, tree = _definitions(ast.parse(old)), ast.parse(new)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    return [[a, b] for q, (a, b) in sorted(after.items(), key=lambda kv: kv[1]) if q not in before]
-
-
-def touched_lambdas(new: bytes, written: list[list[int]]) -> list[list[int]]:
-    """Line spans of the patched file's lambdas that hold a written line: a lambda is one expression, so one the
-    patch touched is one it wrote, whatever lines a text diff matched inside it (a blank line in parentheses)."""
-    try:
-        tree = ast.parse(new)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    spans = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.Lambda)]
-    return [[a, b] for a, b in spans if b > a and any(x <= b and a <= y for x, y in written)]
+    after = _definitions(tree)
+    spans = [[a, b] for q, (a, b) in sorted(after.items(), key=lambda kv: kv[1]) if q not in before]
+    lambdas = [(n.lineno, n.end_lineno or n.lineno) for n in ast.walk(tree) if isinstance(n, ast.Lambda)] \
+        if written else []
+    return spans + [[a, b] for a, b in lambdas if b > a and any(x <= b and a <= y for x, y in written)]
