@@ -25,7 +25,7 @@ from swerl.gateway import sql
 from swerl.tokens import TokenBatch
 from swerl.train.advantage import compute_advantages
 from swerl.train.assembly import assemble
-from swerl.train.loop.hacking import Attempt
+from swerl.train.loop.hacking import BlockedHack
 from swerl.train.loop.metrics import MetricsWriter
 from swerl.train.loop.update import Batch, batch_metrics
 
@@ -129,7 +129,7 @@ def _record_update(conn: sqlite3.Connection, writer: MetricsWriter, step: int, g
     samples, stats = assemble(batch, tokenizer=tok, rollouts=ids)
     adv = compute_advantages(samples, estimator="grpo", level="rollout", std_normalize=False)
     rewards = {s.rollout_id: float(s.reward or 0.0) for s in samples}
-    hits = [] if out["hacked"] else [Attempt("git", ids[0], "git log", f"git is disabled in this sandbox (swerl) {SECRET}")]
+    hits = [] if out["hacked"] else [BlockedHack("git", ids[0], "git log", f"git is disabled in this sandbox (swerl) {SECRET}")]
     out["hacked"] = out["hacked"] or ids[0]
     b = Batch(samples, groups, rewards, stats, [0] * len(ids), [], [], hits, [], dict.fromkeys(ids, 0),
               {(s.rollout_id, s.sample_index): a for s, a in zip(samples, adv, strict=True)})

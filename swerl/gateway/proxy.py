@@ -38,7 +38,7 @@ from swerl.gateway.recorder import (
 )
 from swerl.gateway.service import Gateway, RolloutRec, event_values
 from swerl.gateway.sse import StreamAccumulator, data_events
-from swerl.gateway.upstream import Engine, UpstreamFailed, drain
+from swerl.gateway.upstream import EngineConnection, UpstreamFailed, drain
 from swerl.log import get_logger
 
 log = get_logger(__name__)
@@ -101,7 +101,7 @@ _MAX_KEYS = ("max_tokens", "max_completion_tokens")
 INT32_MAX = 2**31 - 1
 
 
-async def _check_limit(call: Call, eng: Engine) -> None:
+async def _check_limit(call: Call, eng: EngineConnection) -> None:
     """A `max_tokens` the engine cannot honour is the client's error (400), not the engine's crash."""
     asked = [(k, call.req[k]) for k in _MAX_KEYS if call.req.get(k) is not None]
     if not asked:
@@ -117,7 +117,7 @@ async def _check_limit(call: Call, eng: Engine) -> None:
             raise ApiError(400, f"{key}: {shown} is not a token count the engine can take ({where})")
 
 
-def _upstream_body(kind: str, req: dict[str, Any], eng: Engine) -> dict[str, Any]:
+def _upstream_body(kind: str, req: dict[str, Any], eng: EngineConnection) -> dict[str, Any]:
     up = dict(req)
     up["return_token_ids"] = True
     if kind == "chat":
@@ -140,7 +140,7 @@ class Call:
         self.t_start = 0.0
         self.version = 0
         self.mode = "chat" if kind == "chat" else "completion"
-        self.engine: Engine | None = None
+        self.engine: EngineConnection | None = None
         self.pin: str | None = None
         self.want_ids = req.get("return_token_ids") is True
         self.want_lp = bool(req.get("logprobs"))

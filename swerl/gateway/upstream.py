@@ -38,7 +38,9 @@ class UpstreamFailed(Exception):
 
 
 @dataclass
-class Engine:
+class EngineConnection:
+    """The live connection to one registered engine: URL, model override, HTTP pool, load (wire view: `schema.Engine`)."""
+
     name: str
     url: str
     model: str | None
@@ -67,9 +69,9 @@ class Engines:
     read_timeout: float = 600.0
     max_connections: int = 1024
     retry: Retry = field(default_factory=Retry)
-    by_name: dict[str, Engine] = field(default_factory=dict)
+    by_name: dict[str, EngineConnection] = field(default_factory=dict)
 
-    def add(self, url: str, model: str | None = None) -> Engine:
+    def add(self, url: str, model: str | None = None) -> EngineConnection:
         url = normalise_url(url)
         name = hashlib.sha1(url.encode()).hexdigest()[:10]
         if name in self.by_name:
@@ -77,7 +79,7 @@ class Engines:
             return self.by_name[name]
         pool = HttpPool(url, max_connections=self.max_connections, connect_timeout=self.connect_timeout,
                         read_timeout=self.read_timeout)
-        eng = self.by_name[name] = Engine(name, url, model, pool)
+        eng = self.by_name[name] = EngineConnection(name, url, model, pool)
         log.info("engine registered", engine=name, url=url)
         return eng
 
@@ -87,7 +89,7 @@ class Engines:
             await eng.pool.aclose()
         return eng is not None
 
-    def pick(self, current: str | None) -> Engine | None:
+    def pick(self, current: str | None) -> EngineConnection | None:
         """The rollout's pinned engine, or the least loaded one for a rollout not pinned yet."""
         if current is not None and current in self.by_name:
             return self.by_name[current]
@@ -97,15 +99,16 @@ class Engines:
         eng.rollouts += 1
         return eng
 
-    async def post(self, eng: Engine, path: str, body: bytes) -> HttpResponse:
+    async def post(self, eng: EngineConnection, path: str, body: bytes) -> HttpResponse:
         """POST with retries; returns a 2xx/4xx response, raises UpstreamFailed otherwise."""
         return await self._retrying(eng, path, body, stream=False)  # type: ignore[return-value]
 
-    async def open_stream(self, eng: Engine, path: str, body: bytes) -> StreamingResponse:
+    async def open_stream(self, eng: EngineConnection, path: str, body: bytes) -> StreamingResponse:
         """Start a streaming POST with retries up to the response head (nothing sent to the client yet)."""
         return await self._retrying(eng, path, body, stream=True)  # type: ignore[return-value]
 
-    async def _retrying(self, eng: Engine, path: str, body: bytes, stream: bool) -> HttpResponse | StreamingResponse:
+    async def _retrying(self, eng: EngineConnection, path: str, body: bytes,
+                        stream: bool) -> HttpResponse | StreamingResponse:
         delay = self.retry.backoff_s
         last: UpstreamFailed | None = None
         for i in range(self.retry.attempts):
@@ -128,7 +131,7 @@ class Engines:
         assert last is not None
         raise last
 
-    async def context_limit(self, eng: Engine) -> int | None:
+    async def context_limit(self, eng: EngineConnection) -> int | None:
         """The engine's context length in tokens (`max_model_len` of its /models answer), if it reports one."""
         now = asyncio.get_running_loop().time()
         if eng.max_model_len is None and now - eng.asked_limit > 60:

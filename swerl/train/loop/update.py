@@ -20,7 +20,7 @@ from swerl.train.advantage import compute_advantages
 from swerl.train.assembly import assemble
 from swerl.train.backends import TrainingBackend
 from swerl.train.loop.book import Group
-from swerl.train.loop.hacking import KINDS, Attempt, canary_outcome, scan_rollout
+from swerl.train.loop.hacking import KINDS, BlockedHack, canary_outcome, scan_rollout
 from swerl.train.schema import MERGE_FAILURE_CAUSES, AssemblyStats, Sample
 
 
@@ -83,7 +83,7 @@ class Batch:
     staleness: list[int]
     dropped_stale: list[str]
     no_samples: list[str]
-    hacking: list[Attempt] = field(default_factory=list)
+    hacking: list[BlockedHack] = field(default_factory=list)
     canaries: list[tuple[bool, bool]] = field(default_factory=list)  # (graded, passed) of each canary rollout
     ages: dict[str, int] = field(default_factory=dict)  # staleness of each kept rollout (updates.jsonl, the viewer)
     advantages: dict[tuple[str, int], float] = field(default_factory=dict)  # per sample; set by rl_update (not SAO)
@@ -101,7 +101,7 @@ def build_batch(client: GatewayClient, groups: Sequence[Group], *, version: int,
     staleness: list[int] = []
     stale: list[str] = []
     no_samples: list[str] = []
-    hacking: list[Attempt] = []
+    hacking: list[BlockedHack] = []
     canaries: list[tuple[bool, bool]] = []
     ages: dict[str, int] = {}
     overflow: set[str] = set()
