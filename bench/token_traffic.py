@@ -246,7 +246,7 @@ def record_via_gateway(url: str, rollouts: list[Rollout], clients: int) -> float
 
     def agent(ro: Rollout) -> None:
         gid = f"g{int(ro.rollout_id[1:]) // 8}"
-        token = admin.create_rollout(ro.rollout_id, group_id=gid)["token"]
+        token = admin.create_rollout(ro.rollout_id, group_id=gid).token
         admin.set_state(ro.rollout_id, "running")
         with httpx.Client(base_url=f"{url}/v1/rollouts/{ro.rollout_id}", timeout=120,
                           headers={"Authorization": f"Bearer {token}"}) as http:

@@ -3,6 +3,9 @@
 Every rollout-management endpoint is idempotent, so transport failures and 502/503/504 answers
 are retried with backoff for up to `retry_for_s`. Model calls never go through this client: the
 harness talks to `proxy_base_url(rollout_id)` with the rollout's token.
+
+A rollout comes back as the wire model itself (`swerl.gateway.schema.Rollout`; `RolloutCreated` with the
+token), the completion feed as `CompletedPage`: the client has no rollout shape of its own.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from swerl.gateway.schema import CompletedPage, Rollout, RolloutCreated
 from swerl.log import get_logger
 from swerl.tokens import MEDIA_TYPE as TOKENS_MEDIA_TYPE
 from swerl.tokens import TokenBatch
@@ -86,31 +90,32 @@ class GatewayClient:
         return f"{self.url}/v1/rollouts/{rollout_id}"
 
     def create_rollout(self, rollout_id: str | None = None, group_id: str | None = None,
-                       max_attempts: int | None = None, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+                       max_attempts: int | None = None, metadata: dict[str, Any] | None = None) -> RolloutCreated:
         """Create (or find) a rollout; `token` is set only if this call created it (else rotate_token).
         Only the fields given are compared with an existing rollout of the same id (409 if they differ)."""
         body = {"max_attempts": max_attempts, "metadata": metadata, "id": rollout_id or None,
                 "group_id": group_id or None}
-        return self._call("POST", "/rollouts", json=_given(body))
+        return RolloutCreated.model_validate(self._call("POST", "/rollouts", json=_given(body)))
 
-    def rollout(self, rollout_id: str) -> dict[str, Any]:
-        return self._call("GET", f"/rollouts/{rollout_id}")
+    def rollout(self, rollout_id: str) -> Rollout:
+        return Rollout.model_validate(self._call("GET", f"/rollouts/{rollout_id}"))
 
-    def rollouts(self, states: list[str] | None = None, page_size: int = 500) -> list[dict[str, Any]]:
+    def rollouts(self, states: list[str] | None = None, page_size: int = 500) -> list[Rollout]:
         """All rollouts (optionally in the given states), following the cursor."""
-        out, cursor = [], None
+        out: list[Rollout] = []
+        cursor = None
         while True:
             page = self._call("GET", "/rollouts", params=_given({"limit": page_size, "state": states or None,
                                                                  "cursor": cursor}))
-            out += page["items"]
+            out += [Rollout.model_validate(r) for r in page["items"]]
             cursor = page["next_cursor"]
             if cursor is None:
                 return out
 
     def set_state(self, rollout_id: str, state: str, attempt: int | None = None,
-                  reason: str | None = None) -> dict[str, Any]:
-        return self._call("PATCH", f"/rollouts/{rollout_id}",
-                          json=_given({"state": state, "attempt": attempt, "reason": reason or None}))
+                  reason: str | None = None) -> Rollout:
+        return Rollout.model_validate(self._call(
+            "PATCH", f"/rollouts/{rollout_id}", json=_given({"state": state, "attempt": attempt, "reason": reason or None})))
 
     def rotate_token(self, rollout_id: str) -> str:
         return self._call("POST", f"/rollouts/{rollout_id}/token")["token"]
@@ -118,7 +123,7 @@ class GatewayClient:
     def add_reward(self, rollout_id: str, reward: float, attempt: int | None = None,
                    data: dict[str, Any] | None = None) -> dict[str, Any]:
         """Record the outcome reward once per attempt (retries return the first event)."""
-        att = attempt if attempt is not None else self.rollout(rollout_id)["attempt"]
+        att = attempt if attempt is not None else self.rollout(rollout_id).attempt
         return self._call("POST", f"/rollouts/{rollout_id}/events", json={
             "kind": "reward", "reward": reward, "attempt": att, "idempotency_key": f"reward-{att}",
             "data": data or {}})
@@ -161,10 +166,11 @@ class GatewayClient:
         return TokenBatch.from_bytes(raw)
 
     def completed(self, after: int = 0, wait_s: float = 30.0, states: list[str] | None = None,
-                  limit: int = 1000) -> dict[str, Any]:
+                  limit: int = 1000) -> CompletedPage:
         """Rollouts that finished after `after` (long-polls up to wait_s); pass next_cursor back."""
-        return self._call("GET", "/completed", params=_given({"after": after, "wait": wait_s, "limit": limit,
-                                                             "state": states or None}), timeout=wait_s + 30)
+        return CompletedPage.model_validate(self._call(
+            "GET", "/completed", params=_given({"after": after, "wait": wait_s, "limit": limit,
+                                                "state": states or None}), timeout=wait_s + 30))
 
     def pause(self, timeout_s: float | None = None) -> dict[str, Any]:
         """Stop admitting model calls; returns once in-flight calls drained (held calls wait)."""

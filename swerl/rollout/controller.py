@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from swerl.gateway.client import GatewayClient, GatewayError
+from swerl.gateway.schema import Rollout
 from swerl.log import get_logger
 from swerl.rollout.launchers import Launcher
 from swerl.rollout.ledger import Ledger
@@ -122,7 +123,7 @@ class Controller:
         if full:
             mine = self.launcher.active()  # once per pass: for Kubernetes this is an API call
             for r in self.client.rollouts(["running"]):
-                self._check_running(r, rep, mine.get(r["id"]) == r["attempt"])
+                self._check_running(r, rep, mine.get(r.id) == r.attempt)
             for r in self.client.rollouts(["failed_infra"]):
                 self._retry(r, rep)
         queued = self.client.rollouts(["queued"])
@@ -131,11 +132,11 @@ class Controller:
         for r in queued:
             if len(active) >= self.concurrency:
                 break
-            if r["id"] in active or not self.limiter.take():
+            if r.id in active or not self.limiter.take():
                 continue
             if self._launch(r):
-                active[r["id"]] = r["attempt"]
-                rep.launched.append(r["id"])
+                active[r.id] = r.attempt
+                rep.launched.append(r.id)
         rep.active = len(self.launcher.active())
         rep.running += len(rep.launched)
         return rep
@@ -155,18 +156,18 @@ class Controller:
             if fin.ok:
                 continue
             r = self.client.rollout(fin.rollout_id)
-            if r["state"] == "running" and r["attempt"] == fin.attempt:
+            if r.state == "running" and r.attempt == fin.attempt:
                 reason = f"worker exited without recording an outcome: {fin.detail}"[:3900]
                 if self._transition(fin.rollout_id, "failed_infra", fin.attempt, reason):
                     rep.crashed.append(fin.rollout_id)
                     log.warning("rollout worker crashed", rollout=fin.rollout_id, attempt=fin.attempt,
                                 detail=fin.detail[:300])
 
-    def _check_running(self, r: dict[str, Any], rep: PassReport, mine: bool) -> None:
-        rid, now = r["id"], self.clock()
-        since = self._started.get(rid, r["updated"]) if mine else r["updated"]
+    def _check_running(self, r: Rollout, rep: PassReport, mine: bool) -> None:
+        rid, now = r.id, self.clock()
+        since = self._started.get(rid, r.updated) if mine else r.updated
         # time the gateway held the rollout's calls (a training update) is not the attempt's time
-        held = float(r.get("held_s") or 0.0) - (self._held_at_launch.get(rid, 0.0) if mine else 0.0)
+        held = r.held_s - (self._held_at_launch.get(rid, 0.0) if mine else 0.0)
         if now - since - max(0.0, held) <= self.deadline_s + self.grace_s:
             rep.running += 1
             return
@@ -174,30 +175,30 @@ class Controller:
             self.launcher.cancel(rid)
             self._started.pop(rid, None)
         why = "deadline exceeded" if mine else "lease expired (no live worker known to this controller)"
-        if self._transition(rid, "failed_infra", r["attempt"], f"{why} after {now - since:.0f} s"):
+        if self._transition(rid, "failed_infra", r.attempt, f"{why} after {now - since:.0f} s"):
             rep.expired.append(rid)
-            log.warning("rollout expired", rollout=rid, attempt=r["attempt"], reason=why)
+            log.warning("rollout expired", rollout=rid, attempt=r.attempt, reason=why)
 
-    def _retry(self, r: dict[str, Any], rep: PassReport) -> None:
-        key = (r["id"], r["attempt"])
+    def _retry(self, r: Rollout, rep: PassReport) -> None:
+        key = (r.id, r.attempt)
         if key in self._given_up:
             return
-        if r["attempt"] >= r["max_attempts"]:
+        if r.attempt >= r.max_attempts:
             self._given_up.add(key)
-            log.warning("rollout failed (infra), no attempts left", rollout=r["id"], attempts=r["attempt"])
+            log.warning("rollout failed (infra), no attempts left", rollout=r.id, attempts=r.attempt)
             return
         # A new token first: a worker of the failed attempt still running somewhere loses model access
         # (the old token would be valid again once the rollout is queued).
-        self.client.rotate_token(r["id"])
-        if self._transition(r["id"], "queued", r["attempt"], "infra retry"):
-            rep.requeued.append(r["id"])
+        self.client.rotate_token(r.id)
+        if self._transition(r.id, "queued", r.attempt, "infra retry"):
+            rep.requeued.append(r.id)
 
-    def _launch(self, r: dict[str, Any]) -> bool:
-        rid, attempt = r["id"], r["attempt"]
+    def _launch(self, r: Rollout) -> bool:
+        rid, attempt = r.id, r.attempt
         if not self._transition(rid, "running", attempt, "claimed by controller"):
             return False
         self._started[rid] = self.clock()
-        self._held_at_launch[rid] = float(r.get("held_s") or 0.0)
+        self._held_at_launch[rid] = r.held_s
         try:
             self.launcher.launch(rid, attempt)
         except Exception as exc:  # could not start a worker: infra, retried like any other

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from swerl.gateway.client import GatewayError
+from swerl.gateway.schema import Rollout
 from swerl.log import get_logger
 from swerl.rollout.agent import run_agent
 from swerl.rollout.classify import classify_grading_exception, grade_verdict
@@ -161,7 +162,7 @@ class Runner:
             if out.state != "failed_infra" or self.stop.is_set():
                 return out
             r = self.client.rollout(rollout_id)
-            if r["attempt"] >= r["max_attempts"] or retries >= self.settings.rollout.max_infra_retries:
+            if r.attempt >= r.max_attempts or retries >= self.settings.rollout.max_infra_retries:
                 log.warning("infra retries used up", rollout=rollout_id, attempt=out.attempt, error=out.error)
                 return out
             retries += 1
@@ -182,7 +183,7 @@ class Runner:
         except StaleAttempt as exc:
             log.info("rollout not runnable", rollout=rollout_id, reason=str(exc))
             return RolloutOutcome(rollout_id=rollout_id, attempt=attempt or 0, state="skipped", error=str(exc))
-        iid = str(r.get("metadata", {}).get("instance_id", ""))
+        iid = str(r.metadata.get("instance_id", ""))
         out = RolloutOutcome(rollout_id=rollout_id, attempt=attempt, state="failed_infra", instance_id=iid or None)
         try:
             out = self._attempt(r, attempt, token, out)
@@ -195,15 +196,15 @@ class Runner:
             self.observer(out)
         return out
 
-    def _claim(self, rid: str, attempt: int | None) -> tuple[dict[str, Any], int]:
+    def _claim(self, rid: str, attempt: int | None) -> tuple[Rollout, int]:
         r = self.client.rollout(rid)
-        if attempt is not None and r["attempt"] != attempt:
-            raise StaleAttempt(f"attempt {attempt} is stale (rollout at attempt {r['attempt']}, {r['state']})")
-        if r["state"] == "queued":
-            r = self._guarded(self.client.set_state, rid, "running", attempt=r["attempt"])
-        elif r["state"] != "running" or attempt is None:  # running without a named attempt: someone else's
-            raise StaleAttempt(f"rollout is {r['state']}")
-        return r, int(r["attempt"])
+        if attempt is not None and r.attempt != attempt:
+            raise StaleAttempt(f"attempt {attempt} is stale (rollout at attempt {r.attempt}, {r.state})")
+        if r.state == "queued":
+            r = self._guarded(self.client.set_state, rid, "running", attempt=r.attempt)
+        elif r.state != "running" or attempt is None:  # running without a named attempt: someone else's
+            raise StaleAttempt(f"rollout is {r.state}")
+        return r, r.attempt
 
     def _guarded(self, fn: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         try:
@@ -213,19 +214,19 @@ class Runner:
                 raise StaleAttempt(exc.message) from exc
             raise
 
-    def _context(self, r: dict[str, Any], attempt: int, token: str) -> AttemptContext:
-        meta = dict(r.get("metadata") or {})
+    def _context(self, r: Rollout, attempt: int, token: str) -> AttemptContext:
+        meta = dict(r.metadata)
         settings = self.settings
         if "temperature" in meta:  # validation rollouts are declared with their own temperature
             settings = settings.with_rollout(temperature=float(meta["temperature"]))
         # a call held by a paused gateway must not time out and be resent: wait as long as the gateway may hold
         settings = settings.model_copy(update={"call_timeout_s": max(settings.call_timeout_s, self.client_timeout_s)})
-        rid = r["id"]
+        rid = r.id
         traj = settings.trajectories_dir / f"{rid}.attempt{attempt}.traj.json" if settings.trajectories_dir else None
         return AttemptContext(rollout_id=rid, attempt=attempt, instance_id=str(meta.get("instance_id", "")),
                               endpoint=settings.endpoint(self.client.proxy_base_url(rid), token), metadata=meta,
                               trajectory=traj, stop=self.stop,
-                              held_s=lambda: float(self.client.rollout(rid).get("held_s") or 0.0))
+                              held_s=lambda: self.client.rollout(rid).held_s)
 
     @functools.cached_property
     def client_timeout_s(self) -> float:
@@ -236,8 +237,8 @@ class Runner:
             log.warning("gateway status unavailable; keeping the configured call timeout", error=exc.message)
             return 0.0
 
-    def _attempt(self, r: dict[str, Any], attempt: int, token: str | None, out: RolloutOutcome) -> RolloutOutcome:
-        rid = r["id"]
+    def _attempt(self, r: Rollout, attempt: int, token: str | None, out: RolloutOutcome) -> RolloutOutcome:
+        rid = r.id
         token = token or self._guarded(self.client.rotate_token, rid)
         try:
             att = self.harness.run(self._context(r, attempt, token))
@@ -261,8 +262,8 @@ class Runner:
     def _ensure_current(self, rid: str, attempt: int) -> None:
         """Do not write a reward for an attempt that has been superseded meanwhile."""
         r = self.client.rollout(rid)
-        if r["attempt"] != attempt or r["state"] != "running":
-            raise StaleAttempt(f"attempt {attempt} superseded (rollout at attempt {r['attempt']}, {r['state']})")
+        if r.attempt != attempt or r.state != "running":
+            raise StaleAttempt(f"attempt {attempt} superseded (rollout at attempt {r.attempt}, {r.state})")
 
     def _infra(self, out: RolloutOutcome, error: str) -> RolloutOutcome:
         self._guarded(self.client.set_state, out.rollout_id, "failed_infra", attempt=out.attempt, reason=error[:3900])

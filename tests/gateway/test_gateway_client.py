@@ -9,14 +9,15 @@ import pytest
 from gateway_helpers import ADMIN, GatewayHandle
 
 from swerl.gateway.client import GatewayClient, GatewayError
+from swerl.gateway.schema import CompletedPage, Rollout, RolloutCreated
 
 
 def test_client_drives_a_rollout_end_to_end(gw: GatewayHandle, fake: Any) -> None:
     with GatewayClient(gw.url, ADMIN) as gc:
         r = gc.create_rollout("c1", group_id="task-9", metadata={"task": "t9"})
-        assert r["token"] and r["created_now"]
+        assert isinstance(r, RolloutCreated) and r.token and r.created_now
         again = gc.create_rollout("c1", group_id="task-9")
-        assert again["token"] is None and not again["created_now"]
+        assert again.token is None and not again.created_now
         token = gc.rotate_token("c1")
         gc.set_state("c1", "running")
         with httpx.Client(base_url=gc.proxy_base_url("c1"), headers={"Authorization": f"Bearer {token}"}) as h:
@@ -25,13 +26,14 @@ def test_client_drives_a_rollout_end_to_end(gw: GatewayHandle, fake: Any) -> Non
         assert gc.add_reward("c1", 1.0)["id"] == first["id"]  # once per attempt
         gc.set_state("c1", "succeeded", attempt=1)
         feed = gc.completed(wait_s=0)
-        assert [i["rollout_id"] for i in feed["items"]] == ["c1"]
-        assert gc.completed(after=feed["next_cursor"], wait_s=0)["items"] == []
+        assert isinstance(feed, CompletedPage) and type(gc.rollout("c1")) is Rollout  # the wire models, no dicts
+        assert [i.rollout_id for i in feed.items] == ["c1"]
+        assert gc.completed(after=feed.next_cursor, wait_s=0).items == []
         kinds = [e["kind"] for e in gc.events("c1")]
         assert kinds == ["status", "model_request", "reward", "status"]
         for i in range(7):
             gc.create_rollout(f"q{i}")
-        assert [r["id"] for r in gc.rollouts(["queued"], page_size=3)] == [f"q{i}" for i in range(7)]
+        assert [r.id for r in gc.rollouts(["queued"], page_size=3)] == [f"q{i}" for i in range(7)]
         assert gc.pause()["drained"] is True
         assert gc.resume(2)["policy_version"] == 2
         assert gc.status()["policy_version"] == 2

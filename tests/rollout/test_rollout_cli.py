@@ -45,7 +45,7 @@ def test_declare_then_controller_with_worker_processes(engines: Any, gateways: A
                            "--instance", MEDIAN, "--n", "2", "--prefix", "it0."])
     assert res.exit_code == 0, res.output
     assert "declared 2 rollouts" in res.output
-    ids = [r["id"] for r in gw.client.rollouts(["queued"])]
+    ids = [r.id for r in gw.client.rollouts(["queued"])]
     assert ids == [f"it0.{MEDIAN}:0", f"it0.{MEDIAN}:1"]
     proc = subprocess.run(
         swerl_argv("controller", "--launcher", "process", "--until-done", "--poll", "0.2", "--concurrency", "2",
@@ -55,7 +55,7 @@ def test_declare_then_controller_with_worker_processes(engines: Any, gateways: A
     assert proc.returncode == 0, proc.stderr[-3000:]
     for rid in ids:
         r = gw.client.rollout(rid)
-        assert (r["state"], r["attempt"]) == ("succeeded", 1)
+        assert (r.state, r.attempt) == ("succeeded", 1)
         assert [e["reward"] for e in events(gw, rid, "reward")] == [1.0]
         log = (tmp_path / "logs" / f"{rid}.attempt1.log").read_text()
         assert '"state":"succeeded"' in log  # run-one's outcome line
@@ -79,7 +79,7 @@ def test_controller_killed_with_sigkill_and_restarted_finishes_the_work(engines:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:  # wait until both rollouts are mid-run (model calls recorded)
             running = gw.client.rollouts(["running"])
-            if len(running) == 2 and all(events(gw, r["id"], "model_request") for r in running):
+            if len(running) == 2 and all(events(gw, r.id, "model_request") for r in running):
                 break
             time.sleep(0.2)
         else:
@@ -87,10 +87,10 @@ def test_controller_killed_with_sigkill_and_restarted_finishes_the_work(engines:
     finally:
         os.kill(first.pid, signal.SIGKILL)
         first.wait()
-    assert {r["state"] for r in gw.client.rollouts()} == {"running"}  # claimed, and nobody is left to finish them
+    assert {r.state for r in gw.client.rollouts()} == {"running"}  # claimed, and nobody is left to finish them
     done = subprocess.run([*argv, "--until-done"], env=_env(), capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     for r in gw.client.rollouts():
-        assert r["state"] == "succeeded" and r["attempt"] >= 2  # 2, or more if a loaded machine hit the deadline
-        assert [(e["reward"], e["attempt"]) for e in events(gw, r["id"], "reward")] == [(1.0, r["attempt"])]
-        assert any("lease expired" in (e["data"] or {}).get("reason", "") for e in events(gw, r["id"], "status"))
+        assert r.state == "succeeded" and r.attempt >= 2  # 2, or more if a loaded machine hit the deadline
+        assert [(e["reward"], e["attempt"]) for e in events(gw, r.id, "reward")] == [(1.0, r.attempt)]
+        assert any("lease expired" in (e["data"] or {}).get("reason", "") for e in events(gw, r.id, "status"))

@@ -58,9 +58,9 @@ def test_declared_rollouts_run_to_completion_within_concurrency(engines: Any, ga
     ctl = Controller(gw.client, ThreadLauncher(work), concurrency=2, poll_s=0.1, deadline_s=120)
     rep = ctl.serve(until_idle=True, max_passes=2000)
     assert rep.idle
-    rollouts = {r["id"]: r for r in gw.client.rollouts()}
-    assert {r["state"] for r in rollouts.values()} == {"succeeded"}
-    assert len({r["group_id"] for r in rollouts.values()}) == 1  # one group per task
+    rollouts = {r.id: r for r in gw.client.rollouts()}
+    assert {r.state for r in rollouts.values()} == {"succeeded"}
+    assert len({r.group_id for r in rollouts.values()}) == 1  # one group per task
     assert all(events(gw, rid, "reward")[0]["reward"] == 1.0 for rid in ids)
     assert work.peak == 2  # two at once, never three
 
@@ -81,7 +81,7 @@ def test_restarted_controller_picks_up_claims_whose_lease_expired(engines: Any, 
 
     first = Controller(gw.client, Dies(), concurrency=2, deadline_s=30, grace_s=5)
     assert len(first.reconcile().launched) == 2  # claimed two, then "killed"
-    abandoned = [r["id"] for r in gw.client.rollouts(["running"])]
+    abandoned = [r.id for r in gw.client.rollouts(["running"])]
     assert len(abandoned) == 2
 
     # a new controller, 60 s later: the two claims are past deadline + grace, nobody is running them
@@ -93,9 +93,9 @@ def test_restarted_controller_picks_up_claims_whose_lease_expired(engines: Any, 
     assert rep.idle
     for rid in ids:
         r = gw.client.rollout(rid)
-        assert r["state"] == "succeeded"
-        assert r["attempt"] == (2 if rid in abandoned else 1)
-        assert [e["attempt"] for e in events(gw, rid, "reward")] == [r["attempt"]]
+        assert r.state == "succeeded"
+        assert r.attempt == (2 if rid in abandoned else 1)
+        assert [e["attempt"] for e in events(gw, rid, "reward")] == [r.attempt]
     reasons = [e["data"].get("reason", "") for e in events(gw, abandoned[0], "status")]
     assert any("lease expired" in x for x in reasons)
     # the abandoned attempt's token was rotated away: a zombie worker of it could not call the model
@@ -128,7 +128,7 @@ def test_deadline_and_crash_are_infra_failures_and_retried(engines: Any, gateway
     assert rep.idle
     for rid, why in ((hang_id, "deadline exceeded"), (crash_id, "worker exited without recording")):
         r = gw.client.rollout(rid)
-        assert (r["state"], r["attempt"]) == ("succeeded", 2)
+        assert (r.state, r.attempt) == ("succeeded", 2)
         assert [(e["reward"], e["attempt"]) for e in events(gw, rid, "reward")] == [(1.0, 2)]  # no reward 0
         assert any(why in (e["data"] or {}).get("reason", "") for e in events(gw, rid, "status"))
 

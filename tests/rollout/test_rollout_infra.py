@@ -91,7 +91,7 @@ def test_retries_are_bounded_and_the_rollout_ends_failed_infra(gateways: Any, sa
         out = Runner(gw.client, sandbox, TaskSource("taskpack").task,
                      settings.with_rollout(max_infra_retries=1)).run("r-dead")
     assert (out.state, out.attempt) == ("failed_infra", 2)
-    assert gw.client.rollout("r-dead")["state"] == "failed_infra"
+    assert gw.client.rollout("r-dead").state == "failed_infra"
     assert events(gw, "r-dead", "reward") == []
 
 

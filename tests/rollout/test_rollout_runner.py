@@ -34,7 +34,7 @@ def _runner(gw: Any, sandbox: Any, settings: RolloutSettings) -> Runner:
 def _declare(gw: Any, rid: str, instance: str = MEDIAN, max_attempts: int = 3) -> str:
     created = gw.client.create_rollout(rid, group_id="g-" + instance, max_attempts=max_attempts,
                                        metadata={"instance_id": instance})
-    return created["token"]
+    return created.token
 
 
 def test_scripted_fix_through_the_gateway_earns_reward_1(engines: Any, gateways: Any, sandbox: Any,
@@ -55,7 +55,7 @@ def test_scripted_fix_through_the_gateway_earns_reward_1(engines: Any, gateways:
     assert out.grade.parser.startswith("swesmith:")
 
     r = gw.client.rollout("r-fix")
-    assert (r["state"], r["attempt"]) == ("succeeded", 1)
+    assert (r.state, r.attempt) == ("succeeded", 1)
     rewards = events(gw, "r-fix", "reward")
     assert [(e["reward"], e["attempt"]) for e in rewards] == [(1.0, 1)]
     assert rewards[0]["data"]["resolved"] is True and rewards[0]["data"]["exit_status"] == "Submitted"
@@ -100,7 +100,7 @@ def test_wrong_fix_is_a_succeeded_rollout_with_reward_0(engines: Any, gateways: 
     assert out.grade is not None and out.grade.patch_applied
     assert out.grade.fail_to_pass.failure == ["tests/test_stats.py::test_median_even"]
     assert [e["reward"] for e in events(gw, "r-wrong", "reward")] == [0.0]
-    assert gw.client.rollout("r-wrong")["state"] == "succeeded"
+    assert gw.client.rollout("r-wrong").state == "succeeded"
 
 
 def test_edited_tests_are_dropped_from_the_patch_and_do_not_pay(engines: Any, gateways: Any, sandbox: Any,
@@ -127,7 +127,7 @@ def test_step_limit_without_submission_is_an_agent_failure(engines: Any, gateway
     out = _runner(gw, sandbox, settings.with_rollout(max_steps=2)).run("r-limit")
     assert (out.state, out.reward, out.error_kind) == ("failed_agent", 0.0, "agent")
     assert out.agent is not None and out.agent.exit_status == "LimitsExceeded" and out.grade is None
-    assert gw.client.rollout("r-limit")["state"] == "failed_agent"
+    assert gw.client.rollout("r-limit").state == "failed_agent"
     assert [e["reward"] for e in events(gw, "r-limit", "reward")] == [0.0]
 
 

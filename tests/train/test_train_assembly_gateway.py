@@ -99,7 +99,7 @@ def gateway(tmp_path: Path, engine_url: str) -> Iterator[tuple[str, Path]]:
 def _run_rollout(url: str, admin: GatewayClient, rid: str, calls: list[tuple[list[int], list[int]]],
                  reward: float) -> None:
     _Engine.script[rid] = calls
-    token = admin.create_rollout(rid, group_id="g")["token"]
+    token = admin.create_rollout(rid, group_id="g").token
     admin.set_state(rid, "running")
     with httpx.Client(base_url=f"{url}/v1/rollouts/{rid}", headers={"Authorization": f"Bearer {token}"},
                       timeout=30) as http:

@@ -61,9 +61,9 @@ class RolloutBook:
         """Read the completion feed once (long-poll up to wait_s); returns how many rollouts became done."""
         page = client.completed(after=self.cursor, wait_s=wait_s, states=FINAL_STATES)
         n = 0
-        for item in page["items"]:
-            n += self.mark(item["rollout_id"], item["state"], int(item["attempt"]))
-        self.cursor = int(page["next_cursor"])
+        for item in page.items:
+            n += self.mark(item.rollout_id, item.state, item.attempt)
+        self.cursor = page.next_cursor
         return n
 
     def mark(self, rid: str, state: str, attempt: int) -> int:

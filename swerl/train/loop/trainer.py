@@ -477,12 +477,12 @@ class Trainer:
         """Unpause (a crashed run may have left it paused) and fail rollouts nobody will finish."""
         keep = set(self.book.specs)
         for ro in self.client.rollouts(states=["queued", "running"]):
-            if ro["id"] in keep:
+            if ro.id in keep:
                 continue
             try:
-                self.client.set_state(ro["id"], "failed_infra", reason="trainer restarted")
+                self.client.set_state(ro.id, "failed_infra", reason="trainer restarted")
             except GatewayError as exc:
-                log.warning("could not abandon rollout", rollout=ro["id"], error=str(exc))
+                log.warning("could not abandon rollout", rollout=ro.id, error=str(exc))
         status = self.client.status()
         self.client.resume(max(version, int(status.get("policy_version", 0))))
 
