@@ -83,9 +83,9 @@ def _xfail_by_test(call, guard) -> bool:
         frames.append(tb.tb_frame)
         tb = tb.tb_next
     for i, f in enumerate(frames):
-        home = f.f_globals.get("__file__")
+        home = _space_file(f.f_globals)
         if i and type(home) is str and home.replace("\\", "/").endswith("_pytest/outcomes.py"):
-            caller = frames[i - 1].f_globals.get("__file__")
+            caller = _space_file(frames[i - 1].f_globals)
             return type(caller) is str and guard.kind(caller) == "test"
     return False
 
@@ -118,7 +118,7 @@ def _own_submodule(pkg, attr: str, value) -> bool:
     """`value` is the package's own submodule `attr`, loaded from the package's own directory."""
     if type(value) is not type(sys) or vars(value).get("__name__") != f"{vars(pkg).get('__name__')}.{attr}":
         return False
-    here, there = vars(pkg).get("__file__"), vars(value).get("__file__")
+    here, there = _module_file(pkg), _module_file(value)
     return type(here) is str and type(there) is str and there.startswith(here.rsplit("/", 1)[0] + "/")
 
 
@@ -130,14 +130,14 @@ _LAZY = frozenset({("_pytest.doctest", "RUNNER_CLASS"), ("_pytest.doctest", "CHE
 def _doctest_swap(fn) -> bool:
     """doctest's runner puts its own `linecache.getlines` in place while an example runs (and back after): a bound
     method whose function was compiled from the standard library's `doctest.py`."""
-    home = getattr(sys.modules.get("doctest"), "__file__", None)
+    home = _module_file(sys.modules.get("doctest"))
     func = getattr(fn, "__func__", None)
     return bool(home) and type(fn) is _METHOD and getattr(getattr(func, "__code__", None), "co_filename", None) == home
 
 
 def _made_by(cls, mod) -> bool:
     """`cls` is a class whose own functions were all compiled from `mod`'s file (not one the patch put there)."""
-    home = getattr(mod, "__file__", None)
+    home = _module_file(mod)
     fns = [v for v in vars(cls).values() if type(v) is type(_among)] if isinstance(cls, type) else []
     return bool(home and fns) and all(f.__code__.co_filename == home for f in fns)
 
@@ -183,6 +183,9 @@ def _home(obj, guard) -> str:
     t = obj if issubclass(type(obj), type) else type(obj)
     if t in _PROXIES:  # forwards every question (`==`, `len`, `__class__`) to a referent no one here can see
         return "changed"
+    if t is type(type.__dict__) and obj is not t:  # a mapping proxy forwards `==`, `len`, `in` to its mapping
+        inner = _referents(obj)
+        return "lib" if len(inner) == 1 and type(inner[0]) is dict else "changed"
     if not type.__dict__["__flags__"].__get__(t) & (1 << 9):  # a static type: C code made it, no patch did
         return "lib"
     made = _CLASSES.get(id(t))
@@ -190,7 +193,7 @@ def _home(obj, guard) -> str:
         return made[1]
     name = type.__dict__["__module__"].__get__(t) or ""
     mod = sys.modules.get(name) if type(name) is str else None
-    home = getattr(mod, "__file__", None)
+    home = _module_file(mod)
     if not isinstance(home, str):
         return "changed"
     found = guard.kind(home)
@@ -334,40 +337,91 @@ def _patch_class(t: type, guard) -> bool:
 
 def _patch_state(u, guard, question=None) -> bool:
     """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, or a
-    function it wrote, directly or in a list, tuple or dict it holds: its unchanged `__len__`/`__eq__`/
-    `__contains__` hands the answer to that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one
-    whose `__len__` does, `self._other` a patch function the unchanged `__eq__` calls). Of u's own attributes only
-    those the code answering `question` names count (`_read_names`): a new `Unit` a fix keeps beside the `nbytes`
-    that `__eq__` reads decides nothing."""
+    function or class it wrote, anywhere in what it holds: its unchanged `__len__`/`__eq__`/`__contains__` hands
+    the answer to that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one whose `__len__`
+    does, `self._other` a patch function the unchanged `__eq__` calls). Of u's own attributes only those the code
+    answering `question` names count (`_read_names`): a new `Unit` a fix keeps beside the `nbytes` that `__eq__`
+    reads decides nothing. Below them, everything held counts, as the interpreter holds it (`_referents`: dict
+    keys, sets, a mapping proxy's mapping, a partial's arguments, a builtin subclass's storage), at any depth;
+    more than `_HOLDS` objects is more than can be read, and counts as the patch's."""
     try:  # a class attribute's lookup (a project descriptor) may raise: then every attribute counts
         names = _read_names(type(u), question, guard) if question else None
     except Exception:
         names = None
-    todo, seen = [(u, 0)], 0
-    while todo and seen < 300:  # through project objects it holds too (a `Size` inside the tested `Size`)
-        obj, depth = todo.pop()
-        seen += 1
-        try:
-            own = _state_of(obj)
-            state = [v for k, v in own.items() if depth or names is None or k in names]
-        except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
+    try:
+        own = {k: v for k, v in _state_of(u).items() if names is None or k in names}
+    except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
+        return True
+    if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
+        return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
+    todo, seen, homes = list(own.values()), {id(u)}, {}
+    while todo:
+        p = todo.pop()
+        t = type(p)
+        if t in _SCALARS or id(p) in seen:
+            continue
+        seen.add(id(p))
+        if len(seen) > _HOLDS or t in _PROXIES:
             return True
-        if not depth and any(callable(v) and type(getattr(type(obj), k, None)) is type(_among)
-                             for k, v in own.items() if names is None or k in names):
-            return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
-        for v in state[:1000]:
-            parts = [v, *(list(v)[:1000] if type(v) in (list, tuple) else list(dict.values(v))[:1000] if type(v) is dict
-                          else [])]
-            for p in parts:
-                home = _home(type(p), guard)
-                if home == "changed" and _class_wrote(type(p), guard, True):
-                    return True
-                if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
-                    return True
-                if depth < 4 and (home in ("project", "changed") or (  # a library object's state too (`UserList.data`)
-                        home == "lib" and type.__dict__["__flags__"].__get__(type(p)) & (1 << 9))):
-                    todo.append((p, depth + 1))
+        if issubclass(t, type):  # a class held (`self._kind = _Given`): it answers with the code it holds
+            if _home(p, guard) != "lib" and _class_wrote(p, guard, True):
+                return True
+            continue
+        if t not in homes:
+            homes[t] = _home(t, guard)
+        home = homes[t]
+        if home == "changed" and _class_wrote(t, guard, True):
+            return True
+        if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
+            return True
+        if home in ("project", "changed") or t in _HOLDERS or (
+                home == "lib" and type.__dict__["__flags__"].__get__(t) & (1 << 9)):  # `UserList.data` too
+            try:
+                todo += [r for r in _referents(p) if type(r) is not type(sys)]
+            except Exception:
+                return True
     return False
+
+
+_HOLDS = 20000  # objects `_patch_state` reads at most below one value
+_HOLDERS = (list, tuple, dict, set, frozenset, type(type.__dict__), _METHOD, type(iter([])), type(iter(())),
+            *(getattr(__import__("collections"), n) for n in ("deque", "defaultdict", "OrderedDict")),
+            __import__("functools").partial, type(sys.implementation))  # C types that hold other objects
+
+
+def _forwarded(value, guard, _record=_record):
+    """The value whose code answers for `value`. A weak reference proxy forwards every operation to its referent,
+    which is judged in its place where it can be found (the proxy is among the referent's weak references); a
+    mapping proxy answers `==`, `len`, `in`, iteration and truth with its mapping's code, while its own type is a
+    C type: where the mapping is the patch's (a class it wrote, or a project object holding one), an assertion that
+    takes the proxy is tampering."""
+    if type(value) in _PROXIES:
+        try:
+            inner = value.__init__.__self__
+            if any(r is value for r in _getweakrefs(inner)):
+                return inner
+        except Exception:
+            pass
+        return value
+    if type(value) is not type(type.__dict__):
+        return value
+    inner = _referents(value)
+    inner = inner[0] if len(inner) == 1 else None
+    home = _home(type(inner), guard) if inner is not None else "changed"
+    if type(inner) is not dict and (home == "changed" or (home == "project" and _patch_state(inner, guard))):
+        _record(guard, f"an assertion took a mapping proxy over a {type(inner).__name__} from code the patch "
+                       "changed (it answers with that code, as no type of its own)")
+    return value
+
+
+_getweakrefs = __import__("weakref").getweakrefs
+
+
+def _referents(obj, _get=__import__("gc").get_referents):
+    """What the interpreter holds for obj: the storage of a builtin (or of a builtin subclass), an instance's dict
+    and slots, a mapping proxy's mapping, a bound method's object. Not one of the frozen comparison functions, like
+    `_code_span`: the guard allows this `gc.get_referents` only here."""
+    return _get(obj)
 
 
 _DYNAMIC = frozenset({"getattr", "vars", "__dict__", "attrgetter", "__getattribute__", "__getattr__", "operator"})
@@ -390,15 +444,37 @@ def _read_names(t: type, question, guard):
             found = True
             for f in [fn, *_exit_reach(fn, t, 8)]:
                 names.update(f.__code__.co_names)
-    for n in list(names):  # a property the comparison reads: what its getter reads, unless C code decides it
+    for n in list(names):  # a descriptor the comparison reads: what its code reads, unless C code decides it
         held = next((type.__dict__["__dict__"].__get__(c)[n] for c in type.__dict__["__mro__"].__get__(t)
                      if n in type.__dict__["__dict__"].__get__(c)), None)
-        getter = getattr(held, "fget", None) if held is not None and type(held) is not type(_among) else None
-        if getter is not None:
-            if type(getter) is not type(_among):
-                return None
-            names.update(getter.__code__.co_names)
+        code = _descriptor_code(held, guard) if held is not None else ()
+        if code is None:
+            return None
+        for fn in code:
+            names.update(fn.__code__.co_names)
     return frozenset(names) if found and not names & _DYNAMIC else None
+
+
+_PLAIN_SLOTS = (type(_among), staticmethod, classmethod, type(type.__dict__["__dict__"]),
+                type(type(sys).__dict__["__dict__"]))  # methods, and the getset/member slots of a `__slots__` class
+
+
+def _descriptor_code(held, guard):
+    """The Python functions a class attribute runs when an instance reads it: a property's getter, a
+    `cached_property`'s function, a descriptor class's `__get__`/`__set__`; () for plain methods, slots and
+    values; None where C code or a class the patch wrote decides what is read."""
+    t = type(held)
+    if t in _PLAIN_SLOTS or not _has(t, "__get__"):
+        return ()
+    if t is property or t.__name__ == "cached_property":
+        fn = getattr(held, "fget", None) or getattr(held, "func", None)
+        return (fn,) if type(fn) is type(_among) else None
+    if _home(t, guard) == "changed":
+        return None
+    fns = [type.__dict__["__dict__"].__get__(c).get(m) for c in type.__dict__["__mro__"].__get__(t)
+           for m in ("__get__", "__set__")]
+    fns = [f for f in fns if f is not None]
+    return tuple(fns) if fns and all(type(f) is type(_among) for f in fns) else None
 
 
 def _patch_decides(t: type, name: str, guard, u=None) -> bool:
@@ -502,6 +578,7 @@ class Witness:
         if not _REGISTRATIONS:
             _watch_registrations(_REGISTRATIONS)
         if "build_class" not in _STATE:
+            _watch_modules(_SPACES)
             _watch_classes(_CLASSES)
 
     def seal(self) -> None:
@@ -520,6 +597,9 @@ class Witness:
         import builtins
         if builtins.__build_class__ is not _STATE.get("build_class"):
             out.append("builtins.__build_class__ was replaced")
+        if vars(sys.modules.get("_frozen_importlib", sys)).get("_init_module_attrs") is not _STATE.get(
+                "init_module_attrs"):
+            out.append("the import system's module set-up was replaced")
         for change in out:
             _record(self.guard, f"launcher state changed during the run: {change}")
         for mod, names in list(self.test_globals.values()):
@@ -719,7 +799,7 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
     files = refs.setdefault("modules", {})  # found once: every assert asks
     if any(p not in files for p, *_ in guard.tables):
         for m in list(_modules.values()):
-            f = vars(m).get("__file__") if type(m) is type(sys) else None
+            f = _module_file(m)
             if type(f) is str and any(f.rsplit("/", 1)[-1] == p.rsplit("/", 1)[-1] for p, *_ in guard.tables):
                 files.setdefault(guard.canonical(f), m)
     for row in guard.tables:
@@ -735,8 +815,8 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
             _record(guard, f"{name}, a table the tests loop over, is no longer a name of its module")
         if mod is not None and row not in refs:
             refs[row] = [(m, n) for m in list(_modules.values()) if type(m) is type(sys) and objs
-                         for n, v in list(vars(m).items()) if v is objs[0] and guard.kind(str(vars(m).get(
-                             "__file__") or "")) == "test"]
+                         for n, v in list(vars(m).items()) if v is objs[0] and guard.kind(str(_module_file(m)
+                                                                                             or "")) == "test"]
         objs += [vars(m).get(n) for m, n in refs.get(row, ())]
         refs.setdefault("objects", {}).update({id(o): o for o in objs if o is not None})  # what `looped` copies
         for t in {id(o): o for o in objs}.values():
@@ -868,14 +948,25 @@ _META_PROTOCOL = frozenset({"__eq__", "__ne__", "__hash__", "__instancecheck__",
 
 
 def _defined_in(fn, _function=type(_among)):
-    """The file of the module a Python function was defined in (its globals' `__file__`), None for anything else.
-    Not `fn.__code__.co_filename`: reading `__code__` is an audited frame-part read, and the comparison's own
-    frames count as the patch's (so a callback that fires in them is); `__globals__` of a plain function is not
-    audited, and a function made over another module's globals needs a code object, which changed code cannot get."""
-    if type(fn) is not _function:
-        return None
-    home = fn.__globals__.get("__file__")
-    return home if type(home) is str else None
+    """The file of the module a Python function was defined in (the file the import system loaded its globals
+    from, `_space_file`), None for anything else. Not `fn.__code__.co_filename`: reading `__code__` is an audited
+    frame-part read, and the comparison's own frames count as the patch's (so a callback that fires in them is);
+    `__globals__` of a plain function is not audited, and a function made over another module's globals needs a
+    code object, which changed code cannot get."""
+    return _space_file(fn.__globals__) if type(fn) is _function else None
+
+
+def _space_file(space):
+    """The file the import system loaded a module's globals from, as it set `__file__` before the module's own code
+    ran (`_watch_modules`); None for globals no import made. Never the `__file__` the globals hold now: any line of
+    the module rebinds it (`from os import __file__`, `except KeyError as __file__`, which deletes it)."""
+    found = _SPACES.get(id(space))
+    return found[1] if found is not None and found[0] is space else None
+
+
+def _module_file(mod, _dict=type(sys).__dict__["__dict__"].__get__):
+    """`_space_file` of a module object (its real dict, whatever its class says); None for anything else."""
+    return _space_file(_dict(mod)) if type(sys) in type.__dict__["__mro__"].__get__(type(mod)) else None
 
 
 def _foreign_meta(t: type, guard) -> bool:
@@ -888,7 +979,7 @@ def _foreign_meta(t: type, guard) -> bool:
     for m in type.__dict__["__mro__"].__get__(meta):
         if m is type or m is object:
             break
-        home = getattr(sys.modules.get(type.__dict__["__module__"].__get__(m) or ""), "__file__", None)
+        home = _module_file(sys.modules.get(type.__dict__["__module__"].__get__(m) or ""))
         if isinstance(home, str) and guard.kind(home) in ("lib", "project", "test"):
             continue
         if _META_PROTOCOL & set(type.__dict__["__dict__"].__get__(m)):
@@ -904,7 +995,7 @@ def _genuine_lib(t: type, guard) -> bool:
         if home is not None and guard.kind(home) != "lib":
             return False
     mod = sys.modules.get(getattr(t, "__module__", "") or "")
-    home = getattr(mod, "__file__", None)
+    home = _module_file(mod)
     if not home or guard.kind(home) != "lib":
         return False
     found = mod
@@ -1001,6 +1092,7 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
     questions (it cannot tell which one is k) is tampering. Builtin containers of the same shape are compared
     element by element the same way; anything else is plain `==`."""
     guard = _asserting()
+    left, right = _forwarded(left, guard), _forwarded(right, guard)
     try:
         names = _nameable(_getframe(1))  # the test code: the rewritten assert called us
     except Exception:
@@ -1176,6 +1268,23 @@ def _swallowed(cm, exit_fn, value, where, at_assert=False, _record=_record, _aud
         _audit("swerl.swallowed", int(where), f"{what} swallowed by {type(cm).__qualname__}'s exit"[:200])
 
 
+def _called_classes(held: list, guard) -> list:
+    """The functions of the classes an exit or a comparison names that the patch wrote, and of the classes of the
+    callable objects it names: a method's name may be bound to a class (`Size._other = _Given`) or an instance,
+    and then their code answers. A project class it names (`isinstance(other, Size)`) is no call of its code."""
+    out = []
+    for v in held if guard is not None else ():
+        c = v if issubclass(type(v), type) else type(v)
+        if v is None or c in (type(_among), type(sys), _METHOD) or not (c is v or callable(v)) or \
+                _home(c, guard) == "lib" or (c is v and not _patch_class(c, guard)):
+            continue
+        for k in type.__dict__["__mro__"].__get__(c):
+            if _home(k, guard) != "lib":
+                out += [f.__func__ if type(f) in (staticmethod, classmethod) else f
+                        for f in type.__dict__["__dict__"].__get__(k).values()][:200]
+    return [f for f in out if type(f) is type(_among)]
+
+
 def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
     """The functions an exit names, and what those name in turn (`policy.swallows(exc)`, `self._swallows(exc)`):
     where it hands the decision to code the patch changed, that code swallowed. Not one of the frozen comparison
@@ -1187,12 +1296,13 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
         if code is None or type(space) is not dict or code in seen:
             continue
         seen.add(code)
-        found = []
+        found, held = [], []
         for name in code.co_names[:100]:
             v = space.get(name)
             if type(v) is type(sys):  # a module: the attributes the exit reads of it
                 found += [getattr(v, n, None) for n in code.co_names[:100]]
             found += [v, getattr(cls, name, None)]
+            held += [v, getattr(cls, name, None)]
             for c in type.__dict__["__mro__"].__get__(cls) if isinstance(cls, type) else ():
                 raw = type.__dict__["__dict__"].__get__(c).get(name)
                 dispatcher = getattr(raw, "dispatcher", None) if raw is not None else None
@@ -1200,6 +1310,7 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
                     found += list(getattr(dispatcher, "registry", {}).values())[:1000]
                     break
         found = [v.__func__ if type(v) is _METHOD else v for v in found]
+        found += _called_classes(held, _STATE.get("guard"))
         for v in list(found):  # a `singledispatch` function runs what its registry holds; a cache what it wraps
             held = getattr(v, "__dict__", None) if type(v) is type(_among) or type(v).__name__ == "_lru_cache_wrapper" \
                 else None
@@ -1220,6 +1331,7 @@ def truth(value, _record=_record):
     guard = _asserting()
     if _among(type(value), _EXACT):
         return value
+    value = _forwarded(value, guard)
     said = bool(value)
     try:
         found = _truth_views(value, said, guard)
@@ -1323,6 +1435,35 @@ _REGISTRATIONS: list = []  # (ABC, class, file, line) of every `ABC.register(cls
 _CLASSES: dict = {}  # id(class) -> (weak reference to the class, kind of the frame whose `class` statement built it, its file, its line)
 
 
+_SPACES: dict = {}  # id(module globals) -> (those globals, the `__file__` the import system gave them, or None)
+
+
+def _watch_modules(found: dict) -> None:
+    """Record the file each module was loaded from, before any project code runs: the modules already loaded as
+    they are, every later one as the import system sets it up, before the module's own code runs (`_space_file`).
+    The first record of a module stands (a second set-up of it asks nothing new). Replacing the hook again is a
+    finding (`Witness.check_seal`)."""
+    import _frozen_importlib as boot
+
+    for mod in list(sys.modules.values()):
+        if type(mod) is type(sys):
+            home = vars(mod).get("__file__")
+            found[id(vars(mod))] = (vars(mod), home if type(home) is str else None)
+    original = boot._init_module_attrs
+
+    def init_module_attrs(spec, module, *args, **kw):
+        out = original(spec, module, *args, **kw)
+        space = getattr(module, "__dict__", None)
+        if type(space) is dict and id(space) not in found:
+            home = space.get("__file__")
+            found[id(space)] = (space, home if type(home) is str else None)
+        return out
+
+    init_module_attrs.__doc__, init_module_attrs.__qualname__ = original.__doc__, original.__qualname__
+    boot._init_module_attrs = init_module_attrs
+    _STATE["init_module_attrs"] = init_module_attrs
+
+
 def _watch_classes(found: dict) -> None:
     """Record the frame whose `class` statement built each class, before any project code runs: `__module__` is a
     name a class body sets to anything (a project or a test module), so where a class lives is decided by the
@@ -1335,12 +1476,11 @@ def _watch_classes(found: dict) -> None:
 
     def build_class(func, name, *bases, **kw):
         cls = original(func, name, *bases, **kw)
-        guard, space = _STATE.get("guard"), getattr(func, "__globals__", None)
-        body = space.get("__file__") if type(space) is dict else None
+        guard, body = _STATE.get("guard"), _space_file(getattr(func, "__globals__", None))
         if guard is None or (type(body) is str and guard.kind(body) == "lib") or not issubclass(type(cls), type):
             return cls  # a library's class (most of them: pytest's) stays unrecorded: `_home` judges it as before
         caller = sys._getframe(1)  # an audited read: only for the classes of the tree
-        home = caller.f_globals.get("__file__")  # not `f_code`, another audited read
+        home = _space_file(caller.f_globals)  # not `f_code`, another audited read
         home = home if type(home) is str else "<unknown>"
         with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
             found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno)
@@ -1391,6 +1531,7 @@ def size(value, _record=_record):
     """`len(x)` in a test: where the patch wrote x's `__len__`, the length must be the number of items x gives (a
     report that says it holds none while it yields a problem)."""
     guard = _asserting()
+    value = _forwarded(value, guard)
     t = type(value)
     listed = _has(t, "__iter__") or _has(t, "__getitem__")
     asked = not _among(t, _EXACT) and (_answers_patch(t, "__len__", guard) or _patch_class(t, guard)
@@ -1537,6 +1678,7 @@ def order(left, right, op, _record=_record):
     saying the comparison holds when its number does not is tampering: a value that orders itself after whatever
     it is shown (`__lt__` returning True) has no number that agrees with every bound."""
     guard = _asserting()
+    left, right = _forwarded(left, guard), _forwarded(right, guard)
     fn = _op(op)
     num = (int, float, bool)
     left_num, right_num = _among(type(left), num), _among(type(right), num)
@@ -1590,11 +1732,19 @@ def _order_library(left, right, op, fn, guard, _record):
         if why:
             _record(guard, f"assertion compared {why}")
         return res
+    held = next((u for u in (left, right) if not _among(type(u), _EXACT) and _home(type(u), guard) != "lib"
+                 and _patch_state(u, guard, _DUNDERS[op])), None)  # before either side is asked
     res = fn(left, right)
+    if held is not None and _truthy(res) is True:  # the project's ordering hands the answer to the patch's class,
+        # and neither side has a builtin value to commit to
+        _record(guard, f"assertion ordered a {type(held).__name__} holding an object of a class the patch wrote, "
+                       f"which decides what the project's own ordering answers")
+        return True
     for u, k in ((left, right), (right, left)):
         if _among(type(k), _EXACT) or _among(type(u), _EXACT) or not _genuine_lib(type(k), guard) or \
-                _matcher(type(k), guard) or not _answers_itself(u, guard) or _same_kind(u, k, guard):
-            continue
+                _matcher(type(k), guard) or not _answers_itself(u, guard) or _same_kind(u, k, guard) or \
+                not _patch_decides(type(u), _DUNDERS[op if u is left else _MIRROR[op]], guard, u):
+            continue  # a project value whose own, unchanged ordering reads what the fix set (a `Day` over a date)
         try:
             truth = bool(res)
         except Exception:
@@ -1652,6 +1802,7 @@ def contains(item, container, negate, _record=_record):
     text, its own text; the item like an element. The lookup's answer must be the committed values' answer, for
     `in` and for `not in` alike."""
     guard = _asserting()
+    item, container = _forwarded(item, guard), _forwarded(container, guard)
     complete = True
     if _pure(item) and (_pure(container) or _library_container(container, guard)):
         truth = item in container
@@ -2600,7 +2751,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("_asserting", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",

@@ -89,6 +89,8 @@ class Features(ast.NodeVisitor):
     # ------------------------------------------------------------------ scopes and names
 
     def _scoped(self, kind: str, names: set[str], nodes: Iterable[ast.AST]) -> None:
+        for name in sorted(names & A.IMPORT_METADATA if kind == "module" else ()):  # by any binding syntax: an
+            self.add(f"rebinds or mutates the module's import metadata {name}")  # import alias, `except ... as`
         self.scopes.append((kind, names))
         for n in nodes:
             self.visit(n)
@@ -229,6 +231,8 @@ class Features(ast.NodeVisitor):
     def visit_Global(self, node: ast.Global) -> None:
         if "__builtins__" in node.names:
             self.add("global __builtins__")
+        for name in sorted(set(node.names) & A.IMPORT_METADATA):  # a function that rebinds it for the module
+            self.add(f"rebinds or mutates the module's import metadata {name}")
 
     # ------------------------------------------------------------------ attributes and names
 
