@@ -209,6 +209,17 @@ class BwrapSandbox(BackendBase):
                                  f"(sandbox.disk_mb={self.settings.disk_mb}): {exc}") from exc
             raise
 
+    def put_tree_files(self, handle: SandboxHandle, tree: Path, rels: list[str]) -> None:
+        work = Path(handle.state["work"])
+        for rel in rels:
+            if hostfs.crosses_symlink(work, Path(rel).parts) or hostfs.crosses_symlink(tree, Path(rel).parts):
+                raise AgentFault(f"refusing to place {rel} through a symlink")
+            hostfs.remove_path(work / rel)
+            if (tree / rel).is_file():
+                (work / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(tree / rel, work / rel)
+                os.chmod(work / rel, (tree / rel).stat().st_mode & 0o755)
+
     def _clone_task_repo(self, handle: SandboxHandle, work: Path, saved: Path) -> None:
         """Clone the task's repo into `work` at its branch; unless pristine, its .git goes to `saved` on the host
         (so the agent cannot read history), and git's failures are classified (missing branch, quota, other)."""

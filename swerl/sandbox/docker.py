@@ -431,6 +431,26 @@ class DockerSandbox(BackendBase):
             if res.returncode != 0:
                 raise SandboxError(f"copy into {handle.id}:{dest} failed: {res.output}")
 
+    def put_tree_files(self, handle: SandboxHandle, tree: Path, rels: list[str]) -> None:
+        c = self._container(handle)
+        buf, gone = io.BytesIO(), []
+        with tarfile.open(fileobj=buf, mode="w") as tar:
+            for rel in rels:
+                if hostfs.crosses_symlink(tree, Path(rel).parts) or not (tree / rel).is_file():
+                    gone.append(rel)
+                    continue
+                data = (tree / rel).read_bytes()
+                info = self._read_only(tarfile.TarInfo(rel))
+                info.size, info.mode = len(data), (tree / rel).stat().st_mode & 0o755
+                tar.addfile(info, io.BytesIO(data))
+        workdir = handle.task.workdir.rstrip("/")
+        if gone:  # root's tree: only root removes from it
+            res = self._exec_container(c, ["rm", "-f", "--", *gone], 60, workdir, user="0:0")
+            if res.returncode != 0:
+                raise SandboxError(f"removing files from {handle.id}'s tree failed: {res.output[-300:]}")
+        if len(rels) > len(gone) and not c.put_archive(workdir, buf.getvalue()):
+            raise SandboxError(f"placing files in {handle.id}'s tree failed")
+
     @staticmethod
     def _read_only(info: tarfile.TarInfo) -> tarfile.TarInfo:
         """Grading tree members: root's, no write bits for the command user, never setuid."""

@@ -380,11 +380,15 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     log_limit = min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2)
     record_limit = max(0, sandbox.settings.output_limit_bytes - log_limit - (64 << 10))
     handle = None
+    hidden = _hide_tests(tree, pristine.tip, built.protected, work / "hidden") if pre and defences else []
     try:
         handle = sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries, keep_git=not defences)
         if pre:  # project code that runs before the tests (an install step): then every process of the tests' uid goes
             sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
             _after_pre(sandbox, handle, tree, built.protected)
+            if hidden:  # the tests the agent never saw come in only now, as SWE-bench applies its test patch
+                _unhide_tests(tree, work / "hidden", hidden)
+                sandbox.put_tree_files(handle, tree, hidden)
         if launch is not None:
             _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_code(pristine.tip, tree,
                                                                                            built.changed, built.protected))
@@ -515,6 +519,32 @@ def _written_lines(a: list[bytes], b: list[bytes], budget: int = 1_000_000) -> l
         return [[head + 1, max(head + len(mid_b), head + 1)]]
     ops = difflib.SequenceMatcher(None, mid_a, mid_b).get_opcodes()  # autojunk: a repeated line is no anchor
     return [[head + j1 + 1, head + max(j2, j1 + 1)] for tag, _, _, j1, j2 in ops if tag != "equal"]
+
+
+def _hide_tests(tree: Path, tip: Path, protected: list[str], stash: Path) -> list[str]:
+    """Before an install step: each test file of the tree that the agent's checkout (`tip`) holds otherwise, or not
+    at all, goes to `stash` on the host, and the agent's version (if any) takes its place. Project code the step
+    runs sees only what the agent saw, so it has no hidden expectation to hand the tests (through the pid counter,
+    SysV IPC, timing or anything else the two share)."""
+    moved = []
+    for rel in protected:
+        src, seen = tree / rel, tip / rel
+        if src.is_symlink() or not src.is_file() or hostfs.crosses_symlink(tree, Path(rel).parts):
+            continue
+        if seen.is_file() and not seen.is_symlink() and seen.read_bytes() == src.read_bytes():
+            continue
+        (stash / rel).parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, stash / rel)
+        if seen.is_file() and not seen.is_symlink() and not hostfs.crosses_symlink(tip, Path(rel).parts):
+            shutil.copyfile(seen, src)
+        moved.append(rel)
+    return moved
+
+
+def _unhide_tests(tree: Path, stash: Path, moved: list[str]) -> None:
+    for rel in moved:
+        hostfs.remove_path(tree / rel)
+        os.replace(stash / rel, tree / rel)
 
 
 def _after_pre(sandbox: BackendBase, handle: Any, tree: Path, protected: list[str]) -> None:

@@ -12,7 +12,9 @@ import contextlib
 import functools
 import io
 import shlex
+import shutil
 import tarfile
+import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,7 +25,7 @@ from kubernetes.client import ApiException
 from kubernetes.stream import stream
 
 from swerl.log import get_logger
-from swerl.sandbox import hardening
+from swerl.sandbox import hardening, hostfs
 from swerl.sandbox import k8s_manifests as km
 from swerl.sandbox.base import (
     AgentFault,
@@ -128,6 +130,22 @@ class KubernetesSandbox(BackendBase):
             self._put_tar(handle, Path(handle.state["grade_tree"]), "", handle.task.workdir, "--no-same-owner")
         elif not handle.pristine:
             self._harden(handle)
+
+    def put_tree_files(self, handle: SandboxHandle, tree: Path, rels: list[str]) -> None:
+        with tempfile.TemporaryDirectory(prefix="swerl-put-") as tmp:
+            gone = []
+            for rel in rels:
+                if hostfs.crosses_symlink(tree, Path(rel).parts) or not (tree / rel).is_file():
+                    gone.append(rel)
+                    continue
+                (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(tree / rel, Path(tmp) / rel)
+            if gone:
+                res = self._exec(handle, ["rm", "-f", "--", *gone], 60, handle.task.workdir)
+                if res.returncode != 0:
+                    raise SandboxError(f"removing files from {handle.id}'s tree failed: {res.output[-300:]}")
+            if len(rels) > len(gone):
+                self._put_tar(handle, Path(tmp), "", handle.task.workdir, "--no-same-owner")
 
     def _put_tar(self, handle: SandboxHandle, src: Path, arcname: str, dest_dir: str, opts: str = "") -> None:
         """The host path `src` (as `arcname`; "" = a directory's contents) into `dest_dir`: a tar streamed as one

@@ -276,7 +276,10 @@ def _patch_wrote(obj, guard, whole: bool = False):
             span, home = _code_span(obj), _defined_in(obj)
             if span is None or home is None:
                 return False
-            return guard.kind(home) == "changed" if span[0] != home else guard.wrote(*span, whole)
+            if span[0] == home:
+                return guard.wrote(*span, whole)
+            made = _generated_for(obj) if span[0][:1] == "<" else None
+            return guard.kind(home) == "changed" if made is None else guard.wrote(made[2], made[4], made[5], whole)
         if issubclass(type(obj), type):
             return _class_wrote(obj, guard, whole)
         if _home(type(obj), guard) != "lib":
@@ -286,6 +289,18 @@ def _patch_wrote(obj, guard, whole: bool = False):
         if obj is None:
             return None
     return None
+
+
+def _generated_for(fn):
+    """The record of the class a library compiled `fn` from text for (dataclasses' `__init__` and `__eq__`, attrs',
+    a namedtuple's), found by its qualified name in its module: what that code does follows from the class body's
+    lines, so the patch wrote it where it wrote those. None where no recorded class goes by that name."""
+    parts = str(getattr(fn, "__qualname__", "")).split(".")[:-1]
+    obj = fn.__globals__.get(parts[0], None) if parts and "<locals>" not in parts else None
+    for part in parts[1:]:
+        obj = type.__dict__["__dict__"].__get__(obj).get(part) if issubclass(type(obj), type) else None
+    made = _CLASSES.get(id(obj)) if issubclass(type(obj), type) else None
+    return made if made is not None and made[0]() is obj else None
 
 
 def _class_wrote(cls, guard, whole: bool = False) -> bool:
@@ -580,6 +595,7 @@ class Witness:
         if "build_class" not in _STATE:
             _watch_modules(_SPACES)
             _watch_classes(_CLASSES)
+            _watch_display()
 
     def seal(self) -> None:
         self.sealed, self.probes = self.guard.seal(), self.guard.probes
@@ -600,6 +616,8 @@ class Witness:
         if vars(sys.modules.get("_frozen_importlib", sys)).get("_init_module_attrs") is not _STATE.get(
                 "init_module_attrs"):
             out.append("the import system's module set-up was replaced")
+        if not sys.displayhook is sys.__displayhook__ is _STATE.get("displayhook"):
+            out.append("sys.displayhook was replaced")
         for change in out:
             _record(self.guard, f"launcher state changed during the run: {change}")
         for mod, names in list(self.test_globals.values()):
@@ -1268,6 +1286,17 @@ def _swallowed(cm, exit_fn, value, where, at_assert=False, _record=_record, _aud
         _audit("swerl.swallowed", int(where), f"{what} swallowed by {type(cm).__qualname__}'s exit"[:200])
 
 
+def _raw_attr(cls, name: str):
+    """`cls.name` as the class (or a base) holds it, without running a descriptor: a static or class method's
+    function, anything else as it is; None where no class of it holds the name."""
+    for c in type.__dict__["__mro__"].__get__(cls) if issubclass(type(cls), type) else ():
+        space = type.__dict__["__dict__"].__get__(c)
+        if name in space:
+            v = space[name]
+            return v.__func__ if type(v) in (staticmethod, classmethod) else v
+    return None
+
+
 def _called_classes(held: list, guard) -> list:
     """The functions of the classes an exit or a comparison names that the patch wrote, and of the classes of the
     callable objects it names: a method's name may be bound to a class (`Size._other = _Given`) or an instance,
@@ -1301,8 +1330,9 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
             v = space.get(name)
             if type(v) is type(sys):  # a module: the attributes the exit reads of it
                 found += [getattr(v, n, None) for n in code.co_names[:100]]
-            found += [v, getattr(cls, name, None)]
-            held += [v, getattr(cls, name, None)]
+            raw = _raw_attr(cls, name)  # as the class holds it: a lookup would run a descriptor's own code
+            found += [v, raw]
+            held += [v, raw]
             for c in type.__dict__["__mro__"].__get__(cls) if isinstance(cls, type) else ():
                 raw = type.__dict__["__dict__"].__get__(c).get(name)
                 dispatcher = getattr(raw, "dispatcher", None) if raw is not None else None
@@ -1432,7 +1462,8 @@ def _hook_wrote(c: type, guard) -> bool:
 
 
 _REGISTRATIONS: list = []  # (ABC, class, file, line) of every `ABC.register(cls)` since the witness was made
-_CLASSES: dict = {}  # id(class) -> (weak reference to the class, kind of the frame whose `class` statement built it, its file, its line)
+_CLASSES: dict = {}  # id(class) -> (weak reference to the class, kind of the frame whose `class` statement built
+# it, its file, its line, the first and last lines of its body)
 
 
 _SPACES: dict = {}  # id(module globals) -> (those globals, the `__file__` the import system gave them, or None)
@@ -1482,13 +1513,41 @@ def _watch_classes(found: dict) -> None:
         caller = sys._getframe(1)  # an audited read: only for the classes of the tree
         home = _space_file(caller.f_globals)  # not `f_code`, another audited read
         home = home if type(home) is str else "<unknown>"
+        span = _code_span(func) or (home, caller.f_lineno, caller.f_lineno)  # the body's lines
         with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
-            found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno)
+            found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, span[1], span[2])
         return cls
 
     build_class.__doc__, build_class.__qualname__ = original.__doc__, original.__qualname__
     builtins.__build_class__ = build_class
     _STATE["build_class"] = build_class
+
+
+def _watch_display() -> None:
+    """A doctest's verdict is the text `sys.displayhook` prints for an example's value: a value of a builtin's
+    subclass whose `__repr__` the patch wrote must print as the builtin it is (`_displayed`). Replacing the hook
+    again is a finding (`Witness.check_seal`)."""
+    original = sys.displayhook
+
+    def displayhook(value):
+        guard = _STATE.get("guard")
+        if value is not None and guard is not None:
+            _displayed(value, guard)
+        return original(value)
+
+    sys.displayhook = sys.__displayhook__ = displayhook  # doctest's runner puts `__displayhook__` in place
+    _STATE["displayhook"] = displayhook
+
+
+def _displayed(value, guard, _record=_record) -> None:
+    t = type(value)
+    base = next((b for b in (bool, int, float, complex, str, bytes) if b in type.__dict__["__mro__"].__get__(t)), None)
+    if base is None or t is base or not (_answers_patch(t, "__repr__", guard) or _patch_class(t, guard)):
+        return
+    shown, own = repr(value), base.__repr__(value)
+    if shown != own:
+        _record(guard, f"a doctest displayed a {t.__name__} as {_short(shown)}, not as its {base.__name__} value "
+                       f"{_short(own)}")
 
 
 def _watch_registrations(found: list) -> None:
@@ -2135,6 +2194,9 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     sides = [(v, v is left) for v in (left, right) if not _leaf_value(v) and not _matcher(type(v), guard)]
     if not sides:
         return _ask(left, right, True, ne), None
+    held = next((v for v, _ in sides if _home(type(v), guard) == "lib" and _patch_state(v, guard)), None)
+    if held is not None:  # a library value's own `==` hands the question to what it holds (a UUID's `int` slot)
+        return _ask(left, right, True, ne), f"a {type(held).__name__} holding an object of a class the patch wrote"
     sides.sort(key=lambda side: _genuine_lib(type(side[0]), guard))
     other = right if sides[0][1] else left
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
@@ -2323,7 +2385,12 @@ def _leaf_value(v) -> bool:
                        ("uuid", ("UUID",)), ("fractions", ("Fraction",))):
         found = sys.modules.get(mod)
         if found is not None and any(getattr(found, n, None) is t for n in names):
-            return mod != "fractions" or (type(v.numerator) is int and type(v.denominator) is int)
+            if mod == "fractions":
+                return type(v.numerator) is int and type(v.denominator) is int
+            if mod == "uuid":  # its `int` slot, read as stored: an object there decides `==`
+                return type(object.__getattribute__(v, "int")) is int
+            tz = getattr(v, "tzinfo", None)  # an aware value's offset is its tzinfo's code
+            return tz is None or type(tz) is getattr(found, "timezone", None)
     return False
 
 
@@ -2751,7 +2818,7 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
