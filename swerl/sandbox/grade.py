@@ -279,6 +279,7 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
             return _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences)
     finally:
         hostfs.rmtree_quietly(work)  # the agent's tree: any depth, never raises
+        gradetree.release(pristine)
         if not defences:  # an uncached export with .git: remove it
             hostfs.rmtree_quietly(pristine.tip.parent)
 
@@ -410,7 +411,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         if handle is not None:
             sandbox.stop(handle)
     try:  # the output is the agent's code's: a parser it breaks (depth, encoding, size) is the agent's failure
-        return _verdict(task, plan, res, launch, defences, t0, built.common, tree)
+        return _verdict(task, plan, res, launch, defences, t0, built.common, tree, log_limit)
     except Exception as exc:
         return _agent_data_error(task, t0, "reading the test run's output and record", exc, built.common)
 
@@ -606,7 +607,7 @@ def launcher_code(src: Path, dest: str) -> bytes:
 
 
 def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | None, defences: bool, t0: float,
-             common: dict[str, Any], tree: Path | None = None) -> GradeResult:
+             common: dict[str, Any], tree: Path | None = None, log_limit: int = LOG_LIMIT) -> GradeResult:
     from swebench.harness import constants as sc
     from swebench.harness.grading import get_resolution_status
 
@@ -615,7 +616,7 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
     exits = _EXIT_RE.findall(output)
     exit_code = record.get("rc") if record else (int(exits[-1]) if exits else None)
     sizes = _LOG_BYTES_RE.findall(output)
-    text_complete = not (launch and sizes and int(sizes[0]) > LOG_LIMIT)
+    text_complete = not (launch and sizes and int(sizes[0]) > log_limit)  # the test script kept only its end
     harness_map, found, parse_error = harness_statuses(plan, output)
     required = task.FAIL_TO_PASS + task.PASS_TO_PASS
     start, end = output.find(f"+ : '{sc.START_TEST_OUTPUT}'"), output.rfind(f"+ : '{sc.END_TEST_OUTPUT}'")

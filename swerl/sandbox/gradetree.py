@@ -12,6 +12,8 @@ import base64
 import configparser
 import contextlib
 import contextvars
+import dataclasses
+import fcntl
 import functools
 import hashlib
 import json
@@ -520,6 +522,30 @@ class PristineTree:
     hidden: list[str]
     git_binaries: list[str]
     env_modules: list[str] = field(default_factory=list)  # importable top-level names in the grading environment
+    pin: int | None = None  # a cache entry's pin file, held shared while a grade reads the entry (`release`)
+
+
+def release(tree: PristineTree) -> None:
+    """The grade is done with `tree`: the cache may prune its entry again."""
+    if tree.pin is not None:
+        with contextlib.suppress(OSError):
+            os.close(tree.pin)
+        tree.pin = None
+
+
+def _pin(entry: Path, *, exclusive: bool = False) -> int | None:
+    """A lock on a cache entry's pin file: shared while a grade reads the entry, exclusive (without waiting) while
+    pruning deletes it, so no grade loses the pristine tree it is building from. None where it cannot be had."""
+    try:
+        fd = os.open(entry / ".pin", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB if exclusive else fcntl.LOCK_SH)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
 
 
 _CACHE_LOCK = threading.Lock()
@@ -646,9 +672,14 @@ def _cached(key: str) -> PristineTree | None:
             return None
         with _CACHE_LOCK:
             _MEMO[key] = hit
+    pin = _pin(hit.tip.parent)
+    if pin is None or not (hit.tip.is_dir() and hit.base.is_dir()):  # pruned while we waited for the pin
+        if pin is not None:
+            os.close(pin)
+        return None
     with contextlib.suppress(OSError):
         os.utime(hit.tip.parent)  # least recently used goes first when the cache is pruned
-    return hit
+    return dataclasses.replace(hit, pin=pin)
 
 
 def _store_cached(key: str, staging: Path, tree: PristineTree) -> PristineTree:
@@ -693,9 +724,13 @@ def _prune(root: Path, keep: str) -> None:
         for _, entry in sorted(entries, key=lambda x: x[0]):
             if total <= budget:
                 break
-            if entry.name == keep:
+            pin = None if entry.name == keep else _pin(entry, exclusive=True)
+            if pin is None:  # the entry just stored, or one a grade is reading now
                 continue
-            rmtree_quietly(entry)
+            try:
+                rmtree_quietly(entry)
+            finally:
+                os.close(pin)
             total -= sizes[entry.name]
             with _CACHE_LOCK:
                 _MEMO.pop(entry.name, None)

@@ -42,8 +42,9 @@ class TreeTooDeep(CopyLimitExceeded):
 
 
 # Every entry (file, dir, link) also costs this much of the copy budget: a tree of millions of empty files
-# would otherwise copy for hours (or exhaust the host's inodes) while staying "under" a byte limit.
-ENTRY_COST = 512
+# would otherwise copy for hours (or exhaust the host's inodes) while staying "under" a byte limit. One block:
+# what each entry really takes of the host's disk, so the budget bounds the copy's disk use (512 MB: 125k entries).
+ENTRY_COST = 4096
 
 
 def _charge(budget: list[int], n: int) -> None:
