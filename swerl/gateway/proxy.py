@@ -36,6 +36,7 @@ from swerl.gateway.recorder import (
     redacted_json,
     strip_for_client,
 )
+from swerl.gateway.schema import HELD_S_HEADER
 from swerl.gateway.service import Gateway, RolloutRec, event_values
 from swerl.gateway.sse import StreamAccumulator, data_events
 from swerl.gateway.upstream import EngineConnection, UpstreamFailed, drain
@@ -222,11 +223,15 @@ class Call:
             body = self.dialect.error(status, _upstream_message(stored, message) if status < 500 else message)
         with contextlib.suppress(ApiError):  # the store is down: the error answer still goes out
             await self.record(self.values(None, status=status, error=message, response=stored))
-        return Response(body, status, media_type=JSON)
+        return Response(body, status, media_type=JSON, headers={HELD_S_HEADER: self.held_header()})
 
     def headers(self, eid: int, seq: int) -> dict[str, str]:
         return {"x-swerl-event-id": str(eid), "x-swerl-seq": str(seq), "x-swerl-policy-version": str(self.version),
-                "x-swerl-mode": self.mode}
+                "x-swerl-mode": self.mode, HELD_S_HEADER: self.held_header()}
+
+    def held_header(self) -> str:
+        """The rollout's held seconds so far (this call's hold included): a harness's budget reads it here."""
+        return f"{self.rec.held_s:.3f}"
 
     def remember(self, toks: Tokens) -> None:
         """Continuous-token mode: keep this call as the base that the next call may extend."""
@@ -447,5 +452,5 @@ def _stream(call: Call, sr: HttpStream) -> Response:
             return
         yield _stream_end(out, error, "upstream_error", 502)
 
-    return _Stream(gen(), cleanup, {"x-swerl-policy-version": str(call.version), "x-swerl-mode": call.mode},
-                   call.watch)
+    return _Stream(gen(), cleanup, {"x-swerl-policy-version": str(call.version), "x-swerl-mode": call.mode,
+                                    HELD_S_HEADER: call.held_header()}, call.watch)

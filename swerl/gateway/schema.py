@@ -12,6 +12,10 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from swerl.events import Event, EventKind, State
 
+HELD_S_HEADER = "x-swerl-held-s"
+"""On every answer of the proxy: the rollout's `held_s` at that moment (`Rollout.held_s`), so a harness can keep
+its time budget without asking the gateway (`swerl.rollout.held.HeldTime`)."""
+
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
 Id = Annotated[str, Field(pattern=ID_PATTERN, description="1-128 chars of [A-Za-z0-9._:-]")]
 # SQLite integers are 64-bit; keep every client-supplied integer well inside.

@@ -18,6 +18,7 @@ from swerl.atomic import write_text_atomic
 from swerl.log import get_logger
 from swerl.rollout.classify import classify_exception, classify_exit, is_context_overflow
 from swerl.rollout.harness import agent_settings, harness_env, make_model, resolve
+from swerl.rollout.held import HeldTime, reading_held_time
 from swerl.rollout.redact import redact
 from swerl.rollout.schema import HARNESS_TOOLCALL, AgentResult, ModelEndpoint
 from swerl.rollout.tasks import as_sandbox_task
@@ -32,10 +33,10 @@ DEFAULT_STEP_LIMIT = 30
 
 def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelEndpoint,
               agent_config: dict[str, Any] | None = None, output_path: Path | None = None,
-              held_s: Callable[[], float] | None = None) -> AgentResult:
+              held_s: HeldTime | Callable[[], float] | None = None) -> AgentResult:
     """Run mini-swe-agent on `task` in a fresh hardened sandbox against `endpoint` (see the module docstring).
-    `held_s`: seconds the gateway has held this rollout's calls so far (paused for an update); the sandbox
-    deadline moves by every increase, so the time budget counts only time the agent had."""
+    `held_s`: the time the gateway has held this rollout's calls (paused for an update; `swerl.rollout.held`);
+    the sandbox deadline moves by every increase, so the time budget counts only time the agent had."""
     t0 = time.monotonic()
     cfg = dict(agent_config or {})
     harness = cfg.pop("harness", HARNESS_TOOLCALL)
@@ -59,8 +60,7 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
         handle = sandbox.start(stask)
         env = SwerlEnvironment(sandbox=sandbox, handle=handle, **{
             "timeout": int(sandbox.settings.command_timeout_s), **settings["environment"]})
-        if held_s is not None:
-            env.execute = _excluding_held_time(env.execute, handle, held_s)
+        _watch_held(model, env, handle, HeldTime.of(held_s))
         # The time budget is the sandbox deadline (RolloutDeadline -> TimeExceeded at the next command), which
         # excludes held time; mini-swe-agent's own wall-time limit would count the trainer's pauses.
         agent = DefaultAgent(model, env, **{"wall_time_limit_seconds": 0, **settings["agent"]})
@@ -130,28 +130,25 @@ def load_agent_yaml(path: Path | str | None) -> dict[str, Any]:
                              "agent:, model:, environment:, harness:")
 
 
+def _watch_held(model: Any, env: Any, handle: SandboxHandle, held: HeldTime | None) -> None:
+    """The model reports each answer's held time (litellm's response headers; a model class without `_query` is
+    not watched, and the gateway is asked when the budget looks spent); each command first extends the deadline."""
+    if held is None:
+        return
+    if callable(getattr(model, "_query", None)):
+        model._query = reading_held_time(model._query, held)
+    env.execute = _excluding_held_time(env.execute, handle, held)
+
+
 def _excluding_held_time(execute: Callable[..., dict[str, Any]], handle: SandboxHandle,
-                         held_s: Callable[[], float]) -> Callable[..., dict[str, Any]]:
-    """`execute` that first moves the sandbox deadline by the held time accrued since the last command."""
-    seen = [_read_held(held_s, 0.0)]
+                         held: HeldTime) -> Callable[..., dict[str, Any]]:
+    """`execute` that first moves the sandbox deadline by the held time reported since the last command."""
 
     def run(*args: Any, **kw: Any) -> dict[str, Any]:
-        now = _read_held(held_s, seen[0])
-        if now > seen[0]:
-            handle.deadline += now - seen[0]
-            log.info("time budget extended by held time", sandbox=handle.id, seconds=round(now - seen[0], 2))
-            seen[0] = now
+        held.extend(handle)
         return execute(*args, **kw)
 
     return run
-
-
-def _read_held(held_s: Callable[[], float], default: float) -> float:
-    try:
-        return float(held_s())
-    except Exception as exc:  # the gateway is briefly unreachable: no extension now, the next command catches up
-        log.warning("could not read held time", error=str(exc)[:200])
-        return default
 
 
 def _exit_reason(agent: Any) -> str | None:

@@ -25,6 +25,7 @@ from swerl.gateway.schema import Rollout
 from swerl.log import get_logger
 from swerl.rollout.agent import run_agent
 from swerl.rollout.classify import classify_grading_exception, grade_verdict
+from swerl.rollout.held import HeldTime
 from swerl.rollout.ledger import Ledger
 from swerl.rollout.schema import HARNESS_TERMINUS, AgentResult, ModelEndpoint, RolloutOutcome, RolloutSettings
 from swerl.sandbox.base import Sandbox
@@ -67,7 +68,7 @@ class AttemptContext:
     metadata: dict[str, Any] = field(default_factory=dict)
     trajectory: Path | None = None
     stop: threading.Event = field(default_factory=threading.Event)
-    held_s: Callable[[], float] | None = None  # seconds the gateway held this rollout's calls (time budgets)
+    held_s: HeldTime | None = None  # the time the gateway held this rollout's calls (budgets; swerl.rollout.held)
 
     @property
     def seed(self) -> int:
@@ -226,7 +227,7 @@ class Runner:
         return AttemptContext(rollout_id=rid, attempt=attempt, instance_id=str(meta.get("instance_id", "")),
                               endpoint=settings.endpoint(self.client.proxy_base_url(rid), token), metadata=meta,
                               trajectory=traj, stop=self.stop,
-                              held_s=lambda: self.client.rollout(rid).held_s)
+                              held_s=HeldTime(r.held_s, ask=lambda: self.client.rollout(rid).held_s))
 
     @functools.cached_property
     def client_timeout_s(self) -> float:

@@ -34,9 +34,9 @@ import yaml
 from swerl.atomic import write_text_atomic
 from swerl.errors import ConfigError
 from swerl.log import get_logger
-from swerl.rollout.agent import _read_held
 from swerl.rollout.classify import classify_exception
 from swerl.rollout.harness import harness_env
+from swerl.rollout.held import HeldTime
 from swerl.rollout.launchers import _die_with_parent
 from swerl.rollout.redact import redact
 from swerl.rollout.schema import AgentResult, ModelEndpoint
@@ -99,21 +99,22 @@ def worker_config(stask: SandboxTask, statement: str, endpoint: ModelEndpoint, s
 
 class Budget:
     """The rollout's time budget on the sandbox handle's deadline, moved by the time the gateway held the
-    rollout's calls (a training pause is not the agent's time), checked before each command and while waiting."""
+    rollout's calls (a training pause is not the agent's time), checked before each command and while waiting.
+    The worker forwards the held time its model answers reported (`held_s` on each request, `report`); the
+    gateway is asked only when the budget looks spent (`swerl.rollout.held.HeldTime.extend`)."""
 
-    def __init__(self, handle: SandboxHandle, held_s: Callable[[], float] | None) -> None:
-        self.handle, self.held_s = handle, held_s
-        self.seen = _read_held(held_s, 0.0) if held_s is not None else 0.0
-        self.next_read = 0.0
+    def __init__(self, handle: SandboxHandle, held_s: HeldTime | Callable[[], float] | None) -> None:
+        self.handle, self.held = handle, HeldTime.of(held_s)
+
+    def report(self, req: dict[str, Any]) -> None:
+        """The held seconds a worker request carries (the last `x-swerl-held-s` its model calls were answered with)."""
+        if self.held is not None:
+            self.held.report(req.get("held_s"))
 
     def check(self) -> None:
-        """Raise `RolloutDeadline` once the budget is spent (the held time is re-read at most every 5 s)."""
-        if self.held_s is not None and time.monotonic() >= self.next_read:
-            now = _read_held(self.held_s, self.seen)
-            if now > self.seen:
-                self.handle.deadline += now - self.seen
-                self.seen = now
-            self.next_read = time.monotonic() + 5.0
+        """Raise `RolloutDeadline` once the budget is spent, held time excluded."""
+        if self.held is not None:
+            self.held.extend(self.handle)
         if self.handle.remaining_s <= 0:
             raise RolloutDeadline(f"sandbox {self.handle.id}: the rollout's time budget is used up")
 
@@ -174,6 +175,7 @@ def serve(worker: Worker, sandbox: Sandbox, handle: SandboxHandle, budget: Budge
         if op == "done":
             return dict(req.get("result") or {})
         try:
+            budget.report(req)
             budget.check()
             if op == "exec":
                 timeout = min(float(req.get("timeout") or command_timeout_s), command_timeout_s)
@@ -195,7 +197,7 @@ def serve(worker: Worker, sandbox: Sandbox, handle: SandboxHandle, budget: Budge
 
 def run_terminus(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelEndpoint,
                  agent_config: dict[str, Any] | None = None, output_path: Path | None = None,
-                 held_s: Callable[[], float] | None = None) -> AgentResult:
+                 held_s: HeldTime | Callable[[], float] | None = None) -> AgentResult:
     """Terminus-2 on `task` in a fresh sandbox against `endpoint`; the same contract as `run_agent` (always stops
     the sandbox, never raises, `exit_status` Submitted when the agent confirmed `task_complete`)."""
     t0 = time.monotonic()

@@ -28,6 +28,7 @@ from harbor.environments.base import BaseEnvironment, ExecResult
 from harbor.models.agent.context import AgentContext
 
 CONFIRM = "Are you sure you want to mark the task as complete?"
+HELD_S_HEADER = "x-swerl-held-s"  # swerl.gateway.schema.HELD_S_HEADER (this file imports no swerl)
 
 
 class Channel:
@@ -36,6 +37,7 @@ class Channel:
     def __init__(self, req_fd: int, resp_fd: int) -> None:
         self.out = os.fdopen(req_fd, "w", buffering=1)
         self.inp = os.fdopen(resp_fd, "r")
+        self.held_s: str | None = None  # the last held-time header a model answer carried, sent with each request
 
     def read(self) -> dict[str, Any]:
         line = self.inp.readline()
@@ -44,6 +46,8 @@ class Channel:
         return json.loads(line)
 
     def call(self, req: dict[str, Any]) -> dict[str, Any]:
+        if self.held_s is not None:  # the parent keeps the time budget without asking the gateway
+            req = {**req, "held_s": self.held_s}
         self.out.write(json.dumps(req) + "\n")
         if req["op"] == "done":
             return {}
@@ -102,6 +106,23 @@ class BridgeEnvironment(BaseEnvironment):
         await self.download_file(source_dir, target_dir)
 
 
+def watch_held_time(channel: Channel) -> None:
+    """Keep the gateway's held-time header of every model answer (harbor calls `litellm.acompletion`; litellm
+    keeps the HTTP headers on its response as `_response_headers`) for the next request to the parent."""
+    import litellm
+
+    inner = litellm.acompletion
+
+    async def acompletion(*args: Any, **kw: Any) -> Any:
+        response = await inner(*args, **kw)
+        value = (getattr(response, "_response_headers", None) or {}).get(HELD_S_HEADER)
+        if value is not None:
+            channel.held_s = str(value)
+        return response
+
+    litellm.acompletion = acompletion
+
+
 def make_agent(cfg: dict[str, Any]) -> Terminus2:
     """Terminus-2 against the gateway proxy (`openai/<model>` over chat completions); `cfg["terminus"]` holds
     Terminus-2's own keyword arguments (recipes/agents/terminus-2.yaml)."""
@@ -146,6 +167,7 @@ def main() -> int:
     logging.basicConfig(level=os.environ.get("SWERL_TERMINUS_LOG", "WARNING"), stream=sys.stderr)
     channel = Channel(int(os.environ["SWERL_TERMINUS_REQ"]), int(os.environ["SWERL_TERMINUS_RESP"]))
     cfg = channel.read()
+    watch_held_time(channel)
     result = asyncio.run(run(cfg, channel))
     channel.call({"op": "done", "result": result})
     return 0

@@ -76,3 +76,38 @@ def test_pause_state_and_policy_version_survive_a_restart(gateway_factory: Any, 
     g2 = gateway_factory(upstreams=[fake.url], store=store)
     st = g2.admin().get("/admin/status").json()
     assert (st["paused"], st["policy_version"]) == (True, 3)
+
+
+def test_every_answer_reports_the_rollouts_held_time(gateway_factory: Any, fake: FakeUpstream) -> None:
+    """`x-swerl-held-s` on plain, streamed and failed answers: the rollout's held seconds so far, the hold of the
+    answered call included, as GET /rollouts/{id} reports them (a harness keeps its budget without asking)."""
+    g = gateway_factory(upstreams=[fake.url])
+    tok = g.create("h")
+
+    async def call(c: httpx.AsyncClient, **body: Any) -> httpx.Response:
+        r = await c.post("/chat/completions", json={"messages": MSGS, **body})
+        await r.aread()
+        return r
+
+    async def main() -> list[httpx.Response]:
+        async with httpx.AsyncClient(base_url=g.url, headers=A, timeout=60) as admin, \
+                httpx.AsyncClient(base_url=f"{g.url}/v1/rollouts/h", timeout=60,
+                                  headers={"Authorization": f"Bearer {tok}"}) as c:
+            before = await call(c)
+            await admin.post("/admin/pause")
+            held = asyncio.create_task(call(c, stream=True))
+            await _until(lambda s: s["held"] == 1, admin)
+            await asyncio.sleep(0.5)
+            await admin.post("/admin/resume", json={"policy_version": 1})
+            after = await call(c)
+            for e in (await admin.get("/admin/engines")).json():  # no engine left: the call fails (503)
+                await admin.delete(f"/admin/engines/{e['name']}")
+            return [before, await held, after, await call(c)]
+
+    before, held, after, failed = asyncio.run(main())
+    assert [r.status_code for r in (before, held, after)] == [200, 200, 200] and failed.status_code == 503
+    assert float(before.headers["x-swerl-held-s"]) == 0.0
+    total = g.admin().get("/rollouts/h").json()["held_s"]
+    assert total >= 0.5
+    for r in (held, after, failed):
+        assert float(r.headers["x-swerl-held-s"]) == round(total, 3)
