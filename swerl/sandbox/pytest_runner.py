@@ -73,8 +73,13 @@ def _nondumpable() -> None:
 def _read_spec(path: str) -> dict:
     with open(path) as fh:
         spec = json.load(fh)
-    with contextlib.suppress(OSError):
+    try:
         os.unlink(path)
+    except OSError:  # a directory the tests' uid cannot write: the key leaves the file, which is ours
+        with contextlib.suppress(OSError):
+            open(path, "w").close()
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0)
     return spec
 
 

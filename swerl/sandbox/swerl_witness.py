@@ -979,6 +979,9 @@ def _space_file(space):
     ran (`_watch_modules`); None for globals no import made. Never the `__file__` the globals hold now: any line of
     the module rebinds it (`from os import __file__`, `except KeyError as __file__`, which deletes it)."""
     found = _SPACES.get(id(space))
+    if not _SPACES and type(space) is dict:  # no witness in this process (a unit test of the rules): as it says
+        home = space.get("__file__")
+        return home if type(home) is str else None
     return found[1] if found is not None and found[0] is space else None
 
 
