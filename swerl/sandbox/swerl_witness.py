@@ -1469,6 +1469,16 @@ _CLASSES: dict = {}  # id(class) -> (weak reference to the class, kind of the fr
 # it, its file, its line, the first and last lines of its body)
 
 
+def _dressed(wrapper, original) -> None:
+    """A hook the witness puts in place answers the questions a module asks of what it calls (its module, name and
+    doc) as the original does."""
+    from contextlib import suppress
+
+    for attr in ("__module__", "__name__", "__qualname__", "__doc__"):
+        with suppress(AttributeError, TypeError):
+            setattr(wrapper, attr, getattr(original, attr))
+
+
 _SPACES: dict = {}  # id(module globals) -> (those globals, the `__file__` the import system gave them, or None)
 
 
@@ -1493,7 +1503,7 @@ def _watch_modules(found: dict) -> None:
             found[id(space)] = (space, home if type(home) is str else None)
         return out
 
-    init_module_attrs.__doc__, init_module_attrs.__qualname__ = original.__doc__, original.__qualname__
+    _dressed(init_module_attrs, original)
     boot._init_module_attrs = init_module_attrs
     _STATE["init_module_attrs"] = init_module_attrs
 
@@ -1521,7 +1531,7 @@ def _watch_classes(found: dict) -> None:
             found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, span[1], span[2])
         return cls
 
-    build_class.__doc__, build_class.__qualname__ = original.__doc__, original.__qualname__
+    _dressed(build_class, original)
     builtins.__build_class__ = build_class
     _STATE["build_class"] = build_class
 
@@ -1538,6 +1548,7 @@ def _watch_display() -> None:
             _displayed(value, guard)
         return original(value)
 
+    _dressed(displayhook, original)
     sys.displayhook = sys.__displayhook__ = displayhook  # doctest's runner puts `__displayhook__` in place
     _STATE["displayhook"] = displayhook
 
@@ -1567,7 +1578,7 @@ def _watch_registrations(found: list) -> None:
         found.append((cls, subclass, caller.f_code.co_filename, caller.f_lineno))
         return original(cls, subclass)
 
-    register.__doc__, register.__qualname__ = original.__doc__, original.__qualname__
+    _dressed(register, original)
     abc.ABCMeta.register = register
 
 

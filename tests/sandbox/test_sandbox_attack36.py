@@ -1,0 +1,164 @@
+"""Round 36's classes, each closed by a rule (docs/sandbox.md, "Round 36").
+
+The attacker's own tasks and patches (`data/round36`: each task a `setup.py` that writes the correct code and its
+tests, a `bug.py` that breaks it, and the honest fix), through the real grader on bubblewrap: each route's patch
+leaves the bug in place while the tests would pass, and is refused; each honest fix resolves.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from synthetic_repo import git
+
+from swerl.sandbox.schema import SandboxTask
+from swerl.sandbox.tasks import task_from_row
+
+DATA = Path(__file__).parent / "data" / "round36"
+CASES: dict[str, dict[str, str]] = json.loads((DATA / "cases.json").read_text())
+TASKS = sorted(p.name for p in (DATA / "tasks").iterdir())
+ROUTES = sorted(k for k in CASES if not k.startswith("R36-FP"))
+
+
+@pytest.fixture(scope="module")
+def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    """One repository, a branch per task: the task's correct code and tests, then its bug."""
+    repo = tmp_path_factory.mktemp("r36") / "repo"
+    (repo / "a23lib").mkdir(parents=True)
+    (repo / "tests").mkdir()
+    (repo / "a23lib" / "__init__.py").write_text("")
+    (repo / "tests" / "__init__.py").write_text("")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "main")
+    tasks = {}
+    for name in TASKS:
+        iid = f"attack23__a23lib.{name}"
+        git(repo, "checkout", "-q", "-b", iid, "main")
+        for step in ("setup.py", "bug.py"):
+            subprocess.run([sys.executable, str(DATA / "tasks" / name / step)], cwd=repo, check=True)
+            git(repo, "add", "-A")
+            git(repo, "commit", "-qm", step)
+        row = json.loads((DATA / "tasks" / name / "row.json").read_text())
+        row["PASS_TO_PASS"] = [t for t in row["PASS_TO_PASS"] if (repo / t.split("::")[0]).is_file()]
+        tasks[name] = task_from_row({"instance_id": iid, "repo": "attack23/a23lib", "patch": "", **row,
+                                     "problem_statement": name, "image_name": "attack23/a23lib:latest"},
+                                    repo_dir=repo)
+    git(repo, "checkout", "-q", "main")
+    return tasks
+
+
+@pytest.mark.parametrize("case", ROUTES)
+def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
+    """Each route as an agent's patch: the bug stays and the listed tests would pass, and a finding refuses the
+    pay (the scan's, before any test runs, for the spellings of a `__file__` rebinding it reads: R36-7 to 10)."""
+    task = r36[CASES[case]["task"]]
+    res = bwrap_sandbox.grade(task, (DATA / f"{case}.diff").read_text())
+    if CASES[case].get("fingerprint"):  # a fix only where it sees the witness's hooks: it sees none, the bug fails
+        assert not res.resolved and res.tests[task.FAIL_TO_PASS[0]] == "FAILED", (case, res.tests, res.tampering)
+        return
+    assert not res.resolved and res.tampering, (case, res.tampering, res.tests, res.log_tail[-2000:])
+    if res.report != "tamper-scan":
+        assert all(res.tests.get(t) == "PASSED" for t in task.FAIL_TO_PASS), (case, res.tests)
+
+
+@pytest.mark.parametrize("name", TASKS)
+def test_round36_honest_fixes_resolve(name: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
+    """The honest fix of every task, the three false positives of the round among them (a weakref proxy to a
+    parent, a project value ordered against a date, a dataclass in the fixed file), resolves; no fix does not."""
+    res = bwrap_sandbox.grade(r36[name], (DATA / "tasks" / name / "honest.diff").read_text())
+    assert res.resolved and not res.tampering, (name, res.tampering, res.tests, res.error, res.log_tail[-2000:])
+    assert not bwrap_sandbox.grade(r36[name], "").resolved
+
+
+def test_round36_the_scan_sees_import_metadata_bound_by_any_syntax() -> None:
+    """`__file__` bound by an import alias, an `except ... as`, or a `global` in a function is what an assignment
+    to it is: a rebinding of where the module's code says it comes from (the witness no longer reads it)."""
+    from swerl.sandbox import tamper
+
+    old = "import os\n\n\ndef f():\n    return 1\n"
+    for new in (old + "from os import SEEK_SET as __file__\n",
+                old + "try:\n    x = {}['k']\nexcept KeyError as __file__:\n    pass\n",
+                old + "def g():\n    global __file__\n    __file__ = '/usr/lib/python3/os.py'\n"):
+        found = tamper.scan_file("pkg/mod.py", old.encode(), new.encode())
+        assert any("import metadata __file__" in f for f in found), (new, found)
+    assert not tamper.scan_file("pkg/mod.py", old.encode(), (old + "def g(path):\n    return path\n").encode())
+
+
+def test_round36_an_install_step_never_sees_the_hidden_tests(tmp_path: Path) -> None:
+    """Before an install step the tree holds the test files as the agent saw them (a hidden one absent); the
+    host puts the real ones back afterwards, byte for byte."""
+    from swerl.sandbox import grade
+
+    tip, tree, stash = tmp_path / "tip", tmp_path / "tree", tmp_path / "stash"
+    for root, body in ((tip, "def test_a():\n    assert True\n"), (tree, "def test_a():\n    assert f() == 42\n")):
+        (root / "tests").mkdir(parents=True)
+        (root / "tests" / "test_a.py").write_text(body)
+        (root / "tests" / "test_same.py").write_text("def test_s():\n    pass\n")
+    (tree / "tests" / "test_new.py").write_text("def test_n():\n    assert g() == 7\n")
+    protected = ["tests/test_a.py", "tests/test_same.py", "tests/test_new.py"]
+    moved = grade._hide_tests(tree, tip, protected, stash)
+    assert sorted(moved) == ["tests/test_a.py", "tests/test_new.py"]
+    assert (tree / "tests" / "test_a.py").read_text() == (tip / "tests" / "test_a.py").read_text()
+    assert not (tree / "tests" / "test_new.py").exists()
+    assert "42" not in "".join(p.read_text() for p in tree.rglob("*.py"))
+    grade._unhide_tests(tree, stash, moved)
+    assert "f() == 42" in (tree / "tests" / "test_a.py").read_text()
+    assert (tree / "tests" / "test_new.py").read_text().endswith("g() == 7\n")
+
+
+def test_round36_a_pristine_entry_in_use_is_not_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grade holds its pristine cache entry while it builds from it: another grade's prune passes it by, and
+    takes it once released."""
+    from swerl.sandbox import gradetree
+
+    monkeypatch.setattr(gradetree, "_cache_root", lambda: tmp_path / "cache")
+    monkeypatch.setenv("SWERL_GRADE_CACHE_MB", "0")
+    entries = []
+    for key in ("aaa", "bbb"):
+        staging = tmp_path / f"staging-{key}"
+        for part in ("tip", "base"):
+            (staging / part).mkdir(parents=True)
+            (staging / part / "f.py").write_text("x = 1\n" * 100)
+        tree = gradetree.PristineTree(tip=staging / "tip", base=staging / "base", hidden=[], git_binaries=[])
+        entries.append(gradetree._store_cached(key, staging, tree))
+    first, second = entries
+    assert first.tip.is_dir(), "the entry a grade holds survived the second store's prune"
+    gradetree.release(first)
+    gradetree._prune(tmp_path / "cache", keep="bbb")
+    assert not first.tip.exists() and second.tip.is_dir()
+    gradetree.release(second)
+    shutil.rmtree(tmp_path / "cache")
+
+
+def test_round36_a_module_is_where_the_import_system_found_it(tmp_path: Path) -> None:
+    """The witness knows a module's file from the import system's own set-up, before the module's code runs: a
+    module that then deletes or rebinds `__file__` (which the scan also refuses) still owns its functions and its
+    classes' modules, and a second set-up of the same module changes nothing."""
+    pkg = tmp_path / "lied"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "gone.py").write_text("def f():\n    return 1\n\n\ntry:\n    {}['k']\nexcept KeyError as __file__:\n"
+                                 "    pass\n\n\nclass C:\n    pass\n")
+    (pkg / "alias.py").write_text("from os import __file__\n\n\ndef g():\n    return 2\n")
+    probe = f"""
+import sys
+sys.path[:0] = [{str(Path(__file__).parents[2])!r}, {str(tmp_path)!r}]
+from swerl.sandbox import swerl_witness as w
+w._watch_modules(w._SPACES)
+import lied.gone, lied.alias, os, importlib._bootstrap as boot
+assert "__file__" not in vars(lied.gone) and lied.alias.__file__ == os.__file__
+print(w._defined_in(lied.gone.f), w._defined_in(lied.alias.g), w._module_file(lied.alias))
+print(w._module_file(sys.modules[lied.gone.C.__module__]))
+boot._init_module_attrs(boot.spec_from_loader("lied.alias", None, origin=os.__file__), lied.alias, override=True)
+print(w._module_file(lied.alias))
+"""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
+    gone, alias = str(pkg / "gone.py"), str(pkg / "alias.py")
+    assert out == [gone, alias, alias, gone, alias], out
