@@ -142,7 +142,8 @@ def grade(
     """Grade PATCH for TASK in a fresh sandbox. Exit 0 if resolved, 1 if not."""
     if str(patch) != "-" and not patch.is_file():
         raise SwerlError(f"--patch {str(patch)!r}: no such file")
-    text = sys.stdin.read() if str(patch) == "-" else patch.read_text()
+    data = sys.stdin.buffer.read() if str(patch) == "-" else patch.read_bytes()
+    text = data.decode("utf-8", "surrogateescape")  # a Latin-1 line applies byte for byte (`apply_patch`)
     sandbox = _sandbox(backend, docker_host, rootfs)
     task = _task(task_id, tasks_file, sandbox)
     result = sandbox.grade(task, text)

@@ -70,7 +70,7 @@ _AFTER_PRE = "\n".join([
     f"test ! -e {launch_mod.LAUNCH_DIR}"])
 LOG_LIMIT = 1_000_000  # bytes of the test log (its end: the summary) kept for the text parsers
 RECORD_SPLIT = "SWERL_RECORD_SPLIT"  # the record is read in pieces after the test command (a suite of thousands)
-MAX_RECORD_PIECES = 256
+MAX_RECORD_BYTES = 64 << 20  # a record larger than this (a suite of ~100k tests) is cut short: no final line
 
 
 @dataclass
@@ -420,7 +420,7 @@ def _record_pieces(sandbox: BackendBase, handle: Any, record: str, piece: int) -
     """The launcher's record of a large suite, read `piece` bytes at a time (each read under the output cap). Its
     lines are checked like any others (`launch.verify_record`): a record cut short has no final line."""
     parts: list[str] = []
-    for i in range(MAX_RECORD_PIECES):
+    for i in range(max(1, MAX_RECORD_BYTES // max(piece, 1))):
         out = sandbox.exec_argv(handle, ["sh", "-c", f'tail -c +{i * piece + 1} "$1" | head -c {piece}', "-", record],
                                 timeout=60).output
         parts.append(out)

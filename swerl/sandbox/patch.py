@@ -246,13 +246,33 @@ def git_env(home: Path | str, **extra: str) -> dict[str, str]:
 
 def run_git(args: list[str], env: dict[str, str], *, cwd: Path | None = None) -> str:
     """`git` with hooks, fsmonitor and every conversion off; raises RuntimeError with git's stderr."""
+    return run_git_bytes(args, env, cwd=cwd).decode("utf-8", errors="replace")
+
+
+def run_git_bytes(args: list[str], env: dict[str, str], *, cwd: Path | None = None) -> bytes:
+    """`run_git`'s output as git wrote it."""
     cmd = ["git"]
     for item in GIT_SAFE_CONFIG:
         cmd += ["-c", item]
     proc = subprocess.run(cmd + args, env=env, cwd=cwd, capture_output=True, timeout=300, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace').strip()}")
-    return proc.stdout.decode("utf-8", errors="replace")
+    return proc.stdout
+
+
+_DIFF_HEAD = re.compile(rb"^diff --git a/(.*) b/", re.M)
+
+
+def _not_utf8(raw: bytes) -> list[bytes]:
+    """The paths (as git wrote them in the headers) whose part of the diff is no UTF-8 text."""
+    heads = list(_DIFF_HEAD.finditer(raw))
+    out = []
+    for i, m in enumerate(heads):
+        try:
+            raw[m.start():heads[i + 1].start() if i + 1 < len(heads) else len(raw)].decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(m.group(1))
+    return out
 
 
 def compute_patch(git_dir: Path, tree: Path, *, test_files: set[str] | None = None,
@@ -265,8 +285,13 @@ def compute_patch(git_dir: Path, tree: Path, *, test_files: set[str] | None = No
                       GIT_EXTERNAL_DIFF="")
         run_git(["read-tree", "HEAD"], env, cwd=tree)
         run_git(["add", "-A", "--", "."], env, cwd=tree)
-        raw = run_git(["diff", "--cached", "--binary", "--no-ext-diff", "--no-textconv", "--no-color",
-                       "--no-renames", "HEAD"], env, cwd=tree)
+        diff = ["diff", "--cached", "--binary", "--no-ext-diff", "--no-textconv", "--no-color", "--no-renames", "HEAD"]
+        data = run_git_bytes(diff, env, cwd=tree)
+        odd = _not_utf8(data)
+        if odd:  # a Latin-1 line: those files go as binary patches (ASCII), applied byte for byte
+            (tmp / "attributes").write_bytes(b"".join(b"/" + p + b" binary\n" for p in odd))
+            data = run_git_bytes(["-c", f"core.attributesFile={tmp / 'attributes'}", *diff], env, cwd=tree)
+        raw = data.decode("utf-8", errors="replace")
     result = filter_patch(raw, test_files)
     result.removed_git_dirs = removed
     log.info("patch extracted", files=len(result.files), dropped=len(result.dropped), bytes=len(result.patch))

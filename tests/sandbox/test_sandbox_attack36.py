@@ -162,3 +162,27 @@ print(w._module_file(lied.alias))
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split()
     gone, alias = str(pkg / "gone.py"), str(pkg / "alias.py")
     assert out == [gone, alias, alias, gone, alias], out
+
+
+def test_round36_a_latin1_fix_is_extracted_byte_for_byte(tmp_path: Path) -> None:
+    """R36i-F3: an honest fix of a Latin-1 line; the extracted patch (a binary patch for that file) applies on the
+    grader's side to exactly the agent's bytes, where a UTF-8 decode with replacement made it not apply."""
+    from swerl.sandbox import gradetree, patch
+
+    repo, pristine, tree = tmp_path / "repo", tmp_path / "pristine", tmp_path / "tree"
+    repo.mkdir()
+    (repo / "legacy.py").write_bytes(b'# -*- coding: latin-1 -*-\nPREFIX = "Bonjour \xe0"\n')
+    (repo / "plain.py").write_text("X = 1\n")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "main")
+    shutil.copytree(repo, pristine, ignore=shutil.ignore_patterns(".git"))
+    shutil.copytree(repo, tree, ignore=shutil.ignore_patterns(".git"))
+    (tree / "legacy.py").write_bytes(b'# -*- coding: latin-1 -*-\nPREFIX = "Bonjour \xe0 "\n')
+    (tree / "plain.py").write_text("X = 2\n")
+    found = patch.compute_patch(repo / ".git", tree)
+    assert "\ufffd" not in found.patch and "+X = 2" in found.patch, found.patch
+    out = tmp_path / "out"
+    gradetree.apply_patch(pristine, out, found.patch)
+    assert (out / "legacy.py").read_bytes() == (tree / "legacy.py").read_bytes()
+    assert (out / "plain.py").read_text() == "X = 2\n"
