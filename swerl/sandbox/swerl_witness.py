@@ -2208,7 +2208,8 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     sides = [(v, v is left) for v in (left, right) if not _leaf_value(v) and not _matcher(type(v), guard)]
     if not sides:
         return _ask(left, right, True, ne), None
-    held = next((v for v, _ in sides if _home(type(v), guard) == "lib" and _patch_state(v, guard)), None)
+    held = next((v for v, _ in sides if _home(type(v), guard) == "lib" and not callable(v) and _patch_state(v, guard)),
+                None)  # a library value, not a class or a function (whose namespace holds the patch's code)
     if held is not None:  # a library value's own `==` hands the question to what it holds (a UUID's `int` slot)
         return _ask(left, right, True, ne), f"a {type(held).__name__} holding an object of a class the patch wrote"
     sides.sort(key=lambda side: _genuine_lib(type(side[0]), guard))
