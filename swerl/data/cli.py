@@ -171,40 +171,59 @@ def filter_(
         *((f"split: {k}", n, "bold") for k, n in report.splits.items())])
 
 
+def _probe_shorthands(*, concurrency: int | None, limit: int | None, endpoint: str | None, model: str | None,
+                      gateway: str | None, admin_token_file: Path | None, store: Path | None) -> list[str]:
+    """`swerl data probe`'s shorthand flags as `--set` items, each writing the recipe's one field (they go after
+    `--set`: the flag wins). `--store` is a path from here, so it is written absolute."""
+    from swerl.config import shorthand_overrides
+
+    return shorthand_overrides(
+        ("rollout.concurrency", concurrency), ("data.limit", limit), ("inference.url", endpoint),
+        ("inference.model", model), ("gateway.url", gateway),
+        ("gateway.admin_token_file", None if admin_token_file is None else str(admin_token_file)),
+        ("gateway.store", None if store is None else str(store.expanduser().absolute())))
+
+
 @app.command("probe")
 def probe(
     probe_results: Path = typer.Option(..., "--probe-results",
                                        help="JSONL to append {instance_id, attempt, resolved} to (resumable)."),
     attempts: int = typer.Option(4, "--attempts", min=1, help="Rollouts per task (k)."),
     endpoint: str | None = typer.Option(None, "--endpoint", help="OpenAI-compatible engine base URL "
-                                                                 "(e.g. http://127.0.0.1:8000/v1)."),
-    model: str | None = typer.Option(None, "--model", help="Model name to request (default: recipe model.path)."),
+                                                                 "(e.g. http://127.0.0.1:8000/v1); shorthand for "
+                                                                 "--set inference.url=URL."),
+    model: str | None = typer.Option(None, "--model", help="Model name to request (default: the recipe's "
+                                                           "inference.model, else model.path); shorthand for --set "
+                                                           "inference.model=NAME."),
     api_key_env: str | None = typer.Option(None, "--api-key-env",
                                            help="--direct: environment variable holding the endpoint's API key."),
     direct: bool = typer.Option(False, "--direct", help="Call --endpoint directly instead of through a gateway "
                                                         "started here (nothing recorded)."),
-    gateway: str | None = typer.Option(None, "--gateway", help="Use a running gateway instead (its engines)."),
-    admin_token_file: Path | None = typer.Option(None, "--admin-token-file", help="Admin token of --gateway."),
+    gateway: str | None = typer.Option(None, "--gateway", help="Use a running gateway instead (its engines); "
+                                                               "shorthand for --set gateway.url=URL."),
+    admin_token_file: Path | None = typer.Option(None, "--admin-token-file", help="Admin token of --gateway; "
+                                                 "shorthand for --set gateway.admin_token_file=FILE."),
     store: Path | None = typer.Option(None, "--store", help="Store of the gateway started here "
-                                                            "(default: PROBE_RESULTS.gateway.sqlite)."),
+                                                            "(default: PROBE_RESULTS.gateway.sqlite); shorthand "
+                                                            "for --set gateway.store=FILE."),
     concurrency: int | None = typer.Option(None, "--concurrency", min=1, help="Shorthand for --set "
                                                                                "rollout.concurrency=N."),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks; shorthand for --set "
+                                                                  "data.limit=N."),
     recipe: str = RECIPE, set_: list[str] = SET, dataset: str | None = DATASET, split: str | None = SPLIT,
     repos: Path | None = REPOS, rootfs: str = ROOTFS, trajectories: Path | None = TRAJ,
 ) -> None:
     """Difficulty probe: k real rollouts per task (agent in a sandbox, graded fresh) for `filter --probe-results`."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from swerl.config import shorthand_overrides
     from swerl.rollout.cli import worker_options
     from swerl.rollout.probe import ProbeOptions, probe_main
 
-    opts = ProbeOptions(
-        probe_results=probe_results, attempts=attempts, endpoint=endpoint, model=model, api_key_env=api_key_env,
-        direct=direct, gateway=gateway, admin_token_file=admin_token_file, store=store, limit=limit,
-        worker=worker_options(recipe, [*set_, *shorthand_overrides(("rollout.concurrency", concurrency))],
-                              dataset, split, repos, rootfs, trajectories))
+    shorthands = _probe_shorthands(concurrency=concurrency, limit=limit, endpoint=endpoint, model=model,
+                                   gateway=gateway, admin_token_file=admin_token_file, store=store)
+    opts = ProbeOptions(probe_results=probe_results, attempts=attempts, api_key_env=api_key_env, direct=direct,
+                        worker=worker_options(recipe, [*set_, *shorthands], dataset, split, repos, rootfs,
+                                              trajectories))
     err = Console(stderr=True)
     plain = not err.is_terminal  # a log file or scheduler: one line per recorded attempt instead of a bar
     with Progress(TextColumn("{task.description:<24}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

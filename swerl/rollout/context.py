@@ -19,8 +19,13 @@ class WorkerOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     recipe: str = "tiny"
+    # the `--set key=value` items applied to `recipe` (edits of its fields, not a field): the recipe stays the one
+    # place of every setting, and a launched worker gets the same items back from `argv()`
     overrides: list[str] = Field(default_factory=list)
     repos: Path | None = None
+    # `--rootfs auto|host|DIR`: how this host finds bwrap's system tree when the recipe's `sandbox.bwrap.rootfs` is
+    # unset (auto builds or reuses the cached debootstrap tree, host mounts /usr); not a copy of that field, which
+    # is a directory and, when set, is used as it is (as by `swerl eval swebench`)
     rootfs: str = "auto"
     trajectories: Path | None = None
 
@@ -51,7 +56,9 @@ class WorkerContext:
         from swerl.sandbox.base import SandboxError
 
         rootfs = self.opts.rootfs
-        if rootfs == "auto" and self.settings.rollout.harness == HARNESS_TERMINUS and self.recipe.sandbox.backend == "bwrap":
+        if self.recipe.sandbox.bwrap.rootfs is not None:
+            rootfs = "host"  # load_sandbox then keeps the recipe's bwrap section as it is, its tree included
+        elif rootfs == "auto" and self.settings.rollout.harness == HARNESS_TERMINUS and self.recipe.sandbox.backend == "bwrap":
             from swerl.rollout.terminus import terminus_rootfs
 
             rootfs = str(terminus_rootfs())  # Terminus-2 drives a tmux session inside the sandbox

@@ -136,58 +136,79 @@ def _attempt(source: TaskSource, iid: str, attempt: int, *, sandbox: Sandbox, se
 
 
 class ProbeOptions(BaseModel):
-    """`swerl data probe` flags (see swerl/data/cli.py)."""
+    """`swerl data probe`'s own flags (see swerl/data/cli.py). Everything else is the recipe's (`worker.recipe` with
+    `worker.overrides`, its `--set` items), each setting in its one field: what is probed is `data:` (dataset,
+    split, `limit`: the first N tasks), the engine asked is `inference:` (`url`; `model`, the name it serves the
+    policy under) and the gateway recording the calls is `gateway:` (`url` + `admin_token_file`: a running one;
+    else one started here on `store`, a relative store beside the results: `PROBE_RESULTS.<store>`). The flags
+    `--limit`, `--endpoint`, `--model`, `--gateway`, `--admin-token-file` and `--store` are shorthands that write
+    those fields."""
 
     model_config = ConfigDict(extra="forbid")
 
     probe_results: Path
+    # the k of `swerl data filter --attempts` (the two must agree), not `rollout.n_per_task`: training's group size
+    # may differ from how many samples the difficulty estimate takes, and must not change the probe behind its back
     attempts: int = Field(4, ge=1)
-    endpoint: str | None = Field(None, description="OpenAI base URL of the engine (e.g. http://127.0.0.1:8000/v1).")
-    model: str | None = None
+    # the name of an environment variable, never the key: a secret stays out of the recipe (and out of `argv`)
     api_key_env: str | None = None
-    direct: bool = Field(False, description="Call the endpoint directly (no gateway, nothing recorded).")
-    gateway: str | None = Field(None, description="Use this running gateway (with --admin-token-file).")
-    admin_token_file: Path | None = None
-    store: Path | None = Field(None, description="Store of the gateway started here (default: next to the results).")
-    limit: int | None = Field(None, ge=1)
+    # how this one command reaches the engine (no recipe knob: `swerl train` always records through a gateway)
+    direct: bool = Field(False, description="Call inference.url directly (no gateway, nothing recorded).")
     worker: WorkerOptions = Field(default_factory=WorkerOptions)
 
 
+def gateway_store(store: str, results: Path) -> Path:
+    """`gateway.store` for the gateway a probe starts: absolute as is (`--store` writes one), relative beside the
+    results and named after them (the default `gateway.sqlite`: `PROBE_RESULTS.gateway.sqlite`), as `swerl train`
+    puts a relative store in its run dir."""
+    path = Path(store).expanduser()
+    return path if path.is_absolute() else results.parent / f"{results.name}.{store}"
+
+
 def probe_main(opts: ProbeOptions, progress: Progress | None = None) -> ProbeReport:
-    """Set up the target (a running gateway, one started here, or the endpoint directly) and probe."""
+    """Set up the target (a running gateway, one started here, or the engine directly) and probe."""
     from swerl.errors import SwerlError
 
-    if opts.gateway is None and opts.endpoint is None:
-        raise SwerlError("--endpoint URL is required (or --gateway URL with --admin-token-file)")
-    if opts.direct and opts.endpoint is None:
-        raise SwerlError("--direct needs --endpoint URL")
-    ctx = WorkerContext(opts.worker, **({"model": opts.model} if opts.model else {}))
-    source = ctx.tasks
-    if opts.limit:
-        source.rows = source.rows[:opts.limit]
-    ctx.prepare_images()
-    concurrency = ctx.recipe.rollout.concurrency
+    ctx = WorkerContext(opts.worker)
+    recipe = ctx.recipe
+    inference, gw_settings = recipe.inference, recipe.gateway
+    if gw_settings.url is None and inference.url is None:
+        raise SwerlError("--endpoint URL is required (inference.url; or --gateway URL with --admin-token-file: "
+                         "gateway.url, gateway.admin_token_file)")
+    if opts.direct and inference.url is None:
+        raise SwerlError("--direct needs --endpoint URL (inference.url)")
+    if not opts.direct and gw_settings.url is not None and gw_settings.admin_token_file is None:
+        raise SwerlError("--gateway needs --admin-token-file (gateway.url needs gateway.admin_token_file)")
+    if inference.model:  # the name the engine serves the policy under; unset, the agent asks for model.path
+        ctx.settings = ctx.settings.model_copy(update={"model": inference.model})
     api_key = "none"
     if opts.api_key_env:
         api_key = os.environ.get(opts.api_key_env, "")
         if not api_key:
             raise SwerlError(f"--api-key-env {opts.api_key_env}: the variable is not set")
+    source = ctx.tasks
+    if recipe.data.limit:
+        source.rows = source.rows[:recipe.data.limit]
+    ctx.prepare_images()
     common = {"results": opts.probe_results, "k": opts.attempts, "sandbox": ctx.sandbox, "settings": ctx.settings,
-              "concurrency": concurrency, "progress": progress}
+              "concurrency": recipe.rollout.concurrency, "progress": progress}
     if opts.direct:
-        url = (opts.endpoint or "").rstrip("/")
+        url = (inference.url or "").rstrip("/")
         url = url if url.endswith("/v1") else url + "/v1"  # the gateway's convention for engine URLs
         return run_probe(source, target=ProbeTarget(endpoint=url, api_key=api_key), **common)
-    if opts.gateway is not None:
+    if gw_settings.url is not None:
         from swerl.gateway.auth import load_admin_token
 
-        if opts.admin_token_file is None:
-            raise SwerlError("--gateway needs --admin-token-file")
-        with GatewayClient(opts.gateway, load_admin_token(opts.admin_token_file, create=False)) as client:
+        with GatewayClient(gw_settings.url, load_admin_token(gw_settings.admin_token_file, create=False)) as client:
             return run_probe(source, target=ProbeTarget(gateway=client), **common)
     from swerl.rollout.localgw import LocalGateway
 
-    store = opts.store or opts.probe_results.with_name(opts.probe_results.name + ".gateway.sqlite")
-    with LocalGateway(store, [opts.endpoint or ""], upstream_model=opts.model) as gw:
+    # the recipe's gateway knobs, but: it listens where LocalGateway puts it (127.0.0.1, a free port), records no
+    # continuous tokens (that needs the policy's tokenizer; probe records are never trained on), and, as in
+    # `swerl train`, waits for an engine exactly inference.request_timeout_s
+    config = gw_settings.model_dump(exclude={"store", "url", "admin_token_file", "host", "port", "continuous_tokens"})
+    config["read_timeout_s"] = inference.request_timeout_s
+    with LocalGateway(gateway_store(gw_settings.store, opts.probe_results), [inference.url or ""],
+                      upstream_model=inference.model, **config) as gw:
         assert gw.client is not None
         return run_probe(source, target=ProbeTarget(gateway=gw.client), **common)

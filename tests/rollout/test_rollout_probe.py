@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import MEDIAN
 from rollout_helpers import SOLVE_MEDIAN
 from typer.testing import CliRunner
@@ -82,3 +83,100 @@ def test_torn_last_line_is_cut_and_direct_probe_appends(engines: Any, sandbox: A
     assert (rep.recorded, rep.resolved, rep.skipped, rep.infra_failed) == (1, 1, 0, [])
     assert _lines(results)[-1] == {"instance_id": MEDIAN, "attempt": 0, "resolved": True}
     assert seen[0] == (0, 1, None) and seen[-1][:2] == (1, 1)
+
+
+# --- each setting in the recipe's one field: the probe's flags are shorthands that write it
+
+
+def _captured_probe(monkeypatch: Any, *args: str | Path) -> Any:
+    """`swerl data probe ARGS` up to `probe_main`: the options it would run with."""
+    import swerl.rollout.probe as probe
+
+    seen: list[Any] = []
+    monkeypatch.setattr(probe, "probe_main", lambda opts, progress=None: seen.append(opts) or probe.ProbeReport())
+    swerl("data", "probe", *args)
+    return seen[0]
+
+
+def test_probe_flags_write_the_recipe_fields(monkeypatch: Any, tmp_path: Path) -> None:
+    from swerl.config import DataConfig, GatewaySettings, InferenceConfig, Recipe
+    from swerl.rollout.context import WorkerContext
+    from swerl.rollout.probe import ProbeOptions
+
+    # what a recipe declares is not restated: the probe's own model holds only what no recipe field means
+    assert set(ProbeOptions.model_fields) == {"probe_results", "attempts", "api_key_env", "direct", "worker"}
+    restated = {*Recipe.model_fields, *DataConfig.model_fields, *GatewaySettings.model_fields,
+                *InferenceConfig.model_fields} & set(ProbeOptions.model_fields)
+    assert not restated
+
+    monkeypatch.chdir(tmp_path)
+    opts = _captured_probe(monkeypatch, "--probe-results", "p.jsonl", "--endpoint", "http://e:1/v1", "--model", "m1",
+                           "--gateway", "http://g:2", "--admin-token-file", "tok", "--store", "gw.sqlite",
+                           "--limit", "3", "--concurrency", "2", "--set", "data.limit=9", "--attempts", "5")
+    recipe = WorkerContext(opts.worker).recipe
+    assert (recipe.inference.url, recipe.inference.model) == ("http://e:1/v1", "m1")
+    assert (recipe.gateway.url, recipe.gateway.admin_token_file) == ("http://g:2", "tok")
+    assert recipe.gateway.store == str(tmp_path / "gw.sqlite")  # --store: a path from here, as before
+    assert (recipe.data.limit, recipe.rollout.concurrency, opts.attempts) == (3, 2, 5)  # the flag wins over --set
+
+    # left out, a flag writes nothing: the recipe's value applies
+    opts = _captured_probe(monkeypatch, "--probe-results", "p.jsonl", "--set", "inference.model=policy")
+    assert [o for o in opts.worker.overrides if not o.startswith("inference.model")] == []
+    recipe = WorkerContext(opts.worker).recipe
+    assert (recipe.inference.url, recipe.inference.model, recipe.gateway.url, recipe.data.limit) == \
+        (None, "policy", None, None)
+
+
+def test_gateway_store_beside_the_results(tmp_path: Path) -> None:
+    from swerl.rollout.probe import gateway_store
+
+    results = tmp_path / "probe.jsonl"
+    assert gateway_store("gateway.sqlite", results) == tmp_path / "probe.jsonl.gateway.sqlite"  # the default
+    assert gateway_store(str(tmp_path / "x" / "gw.sqlite"), results) == tmp_path / "x" / "gw.sqlite"
+
+
+def test_probe_reads_the_engine_limit_and_gateway_from_the_recipe(monkeypatch: Any, tmp_path: Path) -> None:
+    import swerl.rollout.probe as probe
+    from swerl.errors import SwerlError
+    from swerl.rollout.context import WorkerContext, WorkerOptions
+
+    monkeypatch.setattr(WorkerContext, "sandbox", property(lambda self: None))  # no sandbox is started
+    seen: dict[str, Any] = {}
+
+    def fake_run(source: Any, **kw: Any) -> Any:
+        seen.update(kw, ids=list(source.instance_ids))
+        return probe.ProbeReport()
+
+    monkeypatch.setattr(probe, "run_probe", fake_run)
+
+    def run(*overrides: str, direct: bool = False) -> None:
+        probe.probe_main(probe.ProbeOptions(probe_results=tmp_path / "p.jsonl", direct=direct,
+                                            worker=WorkerOptions(overrides=list(overrides))))
+
+    with pytest.raises(SwerlError, match="--endpoint URL is required"):
+        run()
+    with pytest.raises(SwerlError, match="--direct needs --endpoint"):
+        run("gateway.url=http://g:1", direct=True)
+    with pytest.raises(SwerlError, match="--gateway needs --admin-token-file"):
+        run("gateway.url=http://g:1")
+
+    # a recipe naming the engine and its served model: --direct asks that engine for that name, on data.limit tasks
+    run("inference.url=http://e:1", "inference.model=policy", "data.limit=2", direct=True)
+    assert seen["target"].endpoint == "http://e:1/v1" and seen["settings"].model == "policy"
+    assert len(seen["ids"]) == 2
+    # inference.model unset: the agent asks for model.path, as before
+    run("inference.url=http://e:1", "model.path=scripted", direct=True)
+    assert seen["settings"].model == "scripted" and len(seen["ids"]) > 2
+
+
+def test_recipe_bwrap_rootfs_is_kept_over_the_rootfs_flag(monkeypatch: Any, tmp_path: Path) -> None:
+    import swerl.rollout.runner as runner
+    from swerl.rollout.context import WorkerContext, WorkerOptions
+
+    calls: list[tuple[Any, str]] = []
+    monkeypatch.setattr(runner, "load_sandbox", lambda section, rootfs="auto": calls.append((section, rootfs)))
+    for opts in (WorkerOptions(overrides=[f"sandbox.bwrap.rootfs={tmp_path}"]), WorkerOptions(rootfs="host"),
+                 WorkerOptions()):
+        assert WorkerContext(opts).sandbox is None
+    assert [r for _, r in calls] == ["host", "host", "auto"]  # "host": load_sandbox keeps the recipe's tree as is
+    assert calls[0][0].bwrap.rootfs == tmp_path
