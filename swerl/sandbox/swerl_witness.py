@@ -291,6 +291,17 @@ def _patch_wrote(obj, guard, whole: bool = False):
     return None
 
 
+def _found_as_named(cls) -> bool:
+    """`cls` is what its module holds under its qualified name (a class made inside a function is not asked)."""
+    if "<locals>" in str(type.__dict__["__qualname__"].__get__(cls)):
+        return True
+    found = sys.modules.get(type.__dict__["__module__"].__get__(cls) or "")
+    for part in str(type.__dict__["__qualname__"].__get__(cls)).split("."):
+        found = type.__dict__["__dict__"].__get__(found).get(part) if issubclass(type(found), type) else \
+            vars(found).get(part) if type(found) is type(sys) else None
+    return found is cls
+
+
 def _generated_for(fn):
     """The record of the class a library compiled `fn` from text for (dataclasses' `__init__` and `__eq__`, attrs',
     a namedtuple's), found by its qualified name in its module: what that code does follows from the class body's
@@ -309,8 +320,10 @@ def _class_wrote(cls, guard, whole: bool = False) -> bool:
     if _home(cls, guard) != "changed":
         return False
     made = _CLASSES.get(id(cls))
-    if made is not None and made[0]() is cls and guard.wrote(made[2], made[3], made[3]):
-        return True
+    if made is not None and made[0]() is cls and guard.wrote(made[2], made[4], made[5], True):
+        return True  # a class the patch added: all of its body (a fixed `class` line, a new base, is no new class)
+    if (made is None or made[0]() is not cls) and not _found_as_named(cls):
+        return True  # no `class` statement built it, and the module it names does not hold it (`make_dataclass`)
     fns = []
     for v in list(type.__dict__["__dict__"].__get__(cls).values())[:200]:
         for _ in range(4):
@@ -365,23 +378,41 @@ def _patch_state(u, guard, question=None) -> bool:
         names = None
     try:
         own = {k: v for k, v in _state_of(u).items() if names is None or k in names}
+        if not type.__dict__["__flags__"].__get__(type(u)) & (1 << 9):  # a C value (a slice, a view): what it holds
+            own.update(enumerate(_referents(u)))
     except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
         return True
     if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
         return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
-    todo, seen, homes = list(own.values()), {id(u)}, {}
+    return _holds_patch(list(own.values()), {id(u)}, guard)
+
+
+def _holds_patch(todo: list, seen: set, guard) -> bool:
+    """Some object reachable from `todo` is of a class the patch wrote, or is a function or class it wrote. Walked
+    as the interpreter holds objects (`_referents`), at any depth; past `_HOLDS` objects with code of their own, or
+    `_READ` in all, it is more than can be read and counts as the patch's."""
+    homes: dict = {}
+    coded = 0
     while todo:
         p = todo.pop()
         t = type(p)
         if t in _SCALARS or id(p) in seen:
             continue
         seen.add(id(p))
-        if len(seen) > _HOLDS or t in _PROXIES:
+        if len(seen) > _READ:
             return True
+        if t in _PROXIES:  # judged as its referent, where that is found
+            inner = _forwarded(p, guard)
+            if inner is p:
+                return True
+            todo.append(inner)
+            continue
         if issubclass(t, type):  # a class held (`self._kind = _Given`): it answers with the code it holds
             if _home(p, guard) != "lib" and _class_wrote(p, guard, True):
                 return True
             continue
+        if t is type(sys) and sys.modules.get(getattr(p, "__name__", None)) is p:
+            continue  # an imported module; a module object made at run time is a namespace like any other
         if t not in homes:
             homes[t] = _home(t, guard)
         home = homes[t]
@@ -389,17 +420,23 @@ def _patch_state(u, guard, question=None) -> bool:
             return True
         if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
             return True
-        if home in ("project", "changed") or t in _HOLDERS or (
-                home == "lib" and type.__dict__["__flags__"].__get__(t) & (1 << 9)):  # `UserList.data` too
-            try:
-                todo += [r for r in _referents(p) if type(r) is not type(sys)]
-            except Exception:
+        if t not in _HOLDERS and t is not type(sys):
+            if home == "lib" and not type.__dict__["__flags__"].__get__(t) & (1 << 9):
+                continue  # a C object that holds no values of its own
+            coded += 1  # toward `_HOLDS` count only objects with code of their own (not a polygon's tuples)
+            if coded > _HOLDS:
                 return True
+        try:
+            todo += _referents(p)
+        except Exception:
+            return True
     return False
 
 
-_HOLDS = 20000  # objects `_patch_state` reads at most below one value
-_HOLDERS = (list, tuple, dict, set, frozenset, type(type.__dict__), _METHOD, type(iter([])), type(iter(())),
+_HOLDS, _READ = 20000, 2_000_000  # objects with code of their own, and objects in all, `_holds_patch` reads
+_HOLDERS = (list, tuple, dict, set, frozenset, type(type.__dict__), _METHOD, type(iter([])), type(iter(())), slice,
+            type({}.keys()), type({}.values()), type({}.items()), type((lambda x: (lambda: x))(0).__closure__[0]),
+            map, filter, zip, enumerate, reversed,
             *(getattr(__import__("collections"), n) for n in ("deque", "defaultdict", "OrderedDict")),
             __import__("functools").partial, type(sys.implementation))  # C types that hold other objects
 
@@ -459,6 +496,12 @@ def _read_names(t: type, question, guard):
             found = True
             for f in [fn, *_exit_reach(fn, t, 8)]:
                 names.update(f.__code__.co_names)
+    for _ in range(2):  # `tuple(self)`, `len(self)`, `str(self)`: the dunders the builtins it names call
+        for dunder in {d for n in names & set(_IMPLICIT) for d in _IMPLICIT[n]}:
+            fn = _raw_attr(t, dunder)
+            if type(fn) is type(_among):
+                for f in [fn, *_exit_reach(fn, t, 8)]:
+                    names.update(f.__code__.co_names)
     for n in list(names):  # a descriptor the comparison reads: what its code reads, unless C code decides it
         held = next((type.__dict__["__dict__"].__get__(c)[n] for c in type.__dict__["__mro__"].__get__(t)
                      if n in type.__dict__["__dict__"].__get__(c)), None)
@@ -468,6 +511,15 @@ def _read_names(t: type, question, guard):
         for fn in code:
             names.update(fn.__code__.co_names)
     return frozenset(names) if found and not names & _DYNAMIC else None
+
+
+_SEQ = ("__iter__", "__getitem__", "__len__", "__next__", "__reversed__")
+_NUM = ("__int__", "__float__", "__index__", "__complex__", "__round__", "__abs__", "__trunc__")
+_IMPLICIT = {**{n: _SEQ for n in ("tuple", "list", "set", "frozenset", "sorted", "iter", "enumerate", "zip", "sum",
+                                   "min", "max", "any", "all", "map", "filter", "dict", "reversed", "next")},
+             "len": ("__len__",), "bool": ("__bool__", "__len__"), "hash": ("__hash__",),
+             **{n: ("__str__", "__repr__", "__format__") for n in ("str", "repr", "format", "print")},
+             **{n: _NUM for n in ("int", "float", "complex", "round", "abs", "divmod", "math", "operator")}}
 
 
 _PLAIN_SLOTS = (type(_among), staticmethod, classmethod, type(type.__dict__["__dict__"]),
@@ -481,7 +533,7 @@ def _descriptor_code(held, guard):
     t = type(held)
     if t in _PLAIN_SLOTS or not _has(t, "__get__"):
         return ()
-    if t is property or t.__name__ == "cached_property":
+    if t is property or t is getattr(sys.modules.get("functools"), "cached_property", property):
         fn = getattr(held, "fget", None) or getattr(held, "func", None)
         return (fn,) if type(fn) is type(_among) else None
     if _home(t, guard) == "changed":
@@ -1289,6 +1341,23 @@ def _swallowed(cm, exit_fn, value, where, at_assert=False, _record=_record, _aud
         _audit("swerl.swallowed", int(where), f"{what} swallowed by {type(cm).__qualname__}'s exit"[:200])
 
 
+def _innermost_code(v):
+    """The function a library wrapper runs (a bound method's `__func__`, a partial's `func`, a property's getter),
+    four wrappers deep at most; `v` itself where it wraps nothing."""
+    for _ in range(4):
+        if type(v) is type(_among) or issubclass(type(v), type) or v is None:
+            return v
+        inner = v.__func__ if type(v) is _METHOD else v.func if type(v) is _PARTIAL else v.fget if type(v) is \
+            property else None
+        if inner is None:
+            return v
+        v = inner
+    return v
+
+
+_PARTIAL = __import__("functools").partial
+
+
 def _raw_attr(cls, name: str):
     """`cls.name` as the class (or a base) holds it, without running a descriptor: a static or class method's
     function, anything else as it is; None where no class of it holds the name."""
@@ -1342,7 +1411,7 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
                 if dispatcher is not None:  # `functools.singledispatchmethod`: what its registry runs
                     found += list(getattr(dispatcher, "registry", {}).values())[:1000]
                     break
-        found = [v.__func__ if type(v) is _METHOD else v for v in found]
+        found = [_innermost_code(v) for v in found]  # through a bound method, a partial, a cache to the function
         found += _called_classes(held, _STATE.get("guard"))
         for v in list(found):  # a `singledispatch` function runs what its registry holds; a cache what it wraps
             held = getattr(v, "__dict__", None) if type(v) is type(_among) or type(v).__name__ == "_lru_cache_wrapper" \
@@ -1420,6 +1489,7 @@ def kind(value, types, _record=_record):
     by shape rather than by bases (`@runtime_checkable class Circle(Protocol)`, a `__subclasshook__`)."""
     guard = _asserting()
     res = isinstance(value, types)
+    value = _forwarded(value, guard)  # a weakref proxy answers as its referent (its `__class__` is the referent's)
     t = type(value)
     if not res:
         return res
@@ -1544,24 +1614,52 @@ def _watch_display() -> None:
 
     def displayhook(value):
         guard = _STATE.get("guard")
-        if value is not None and guard is not None:
-            _displayed(value, guard)
-        return original(value)
+        shown = _displayed(value, guard) if value is not None and guard is not None else None
+        if shown is None:
+            return original(value)
+        import builtins  # what `sys.__displayhook__` does, with the text that was judged (a second `repr` may differ)
+
+        builtins._ = None
+        try:
+            sys.stdout.write(shown + "\n")
+        except UnicodeEncodeError:
+            sys.stdout.write(shown.encode(sys.stdout.encoding or "utf-8", "backslashreplace").decode(
+                sys.stdout.encoding or "utf-8", "strict") + "\n")
+        builtins._ = value
+        return None
 
     _dressed(displayhook, original)
     sys.displayhook = sys.__displayhook__ = displayhook  # doctest's runner puts `__displayhook__` in place
     _STATE["displayhook"] = displayhook
 
 
-def _displayed(value, guard, _record=_record) -> None:
+def _displayed(value, guard, _record=_record):
+    """A doctest example's value, displayed: a class the patch added prints its own text, which no doctest written
+    before it can honestly expect, unless it is a builtin's subclass printing as that builtin. A project class's
+    `__repr__` the patch fixed is the fix (its text is what the doctest checks). Returns the text judged (the hook
+    displays that one: a second `repr` could differ), None where none was."""
     t = type(value)
+    if _among(t, _EXACT) or not _added_class(t, guard):
+        return None
     base = next((b for b in (bool, int, float, complex, str, bytes) if b in type.__dict__["__mro__"].__get__(t)), None)
-    if base is None or t is base or not (_answers_patch(t, "__repr__", guard) or _patch_class(t, guard)):
-        return
-    shown, own = repr(value), base.__repr__(value)
-    if shown != own:
+    shown = repr(value)
+    if type(shown) is not str:
+        shown = str.__str__(shown) if isinstance(shown, str) else object.__repr__(value)
+    if base is None:
+        _record(guard, f"a doctest displayed a {t.__name__}, a class the patch added, as {_short(shown)}")
+    elif shown != base.__repr__(value):
         _record(guard, f"a doctest displayed a {t.__name__} as {_short(shown)}, not as its {base.__name__} value "
-                       f"{_short(own)}")
+                       f"{_short(base.__repr__(value))}")
+    return shown
+
+
+def _added_class(t: type, guard) -> bool:
+    """A class the patch added: the patch wrote all of its body, or no `class` statement built it and it is the
+    patch's (`_home`)."""
+    made = _CLASSES.get(id(t))
+    if made is not None and made[0]() is t:
+        return made[1] == "changed" and guard.wrote(made[2], made[4], made[5], True)
+    return _home(t, guard) == "changed"
 
 
 def _watch_registrations(found: list) -> None:
@@ -2833,7 +2931,8 @@ def _bind(co, table: dict):
     return co.replace(co_consts=consts)
 
 
-_COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+_COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "_holds_patch",
+               "_found_as_named", "_innermost_code", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
