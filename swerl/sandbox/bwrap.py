@@ -212,11 +212,13 @@ class BwrapSandbox(BackendBase):
     def put_tree_files(self, handle: SandboxHandle, tree: Path, rels: list[str]) -> None:
         work = Path(handle.state["work"])
         for rel in rels:
-            if hostfs.crosses_symlink(work, Path(rel).parts) or hostfs.crosses_symlink(tree, Path(rel).parts):
+            if hostfs.crosses_symlink(work, Path(rel).parts[:-1]) or hostfs.crosses_symlink(tree, Path(rel).parts[:-1]):
                 raise AgentFault(f"refusing to place {rel} through a symlink")
             hostfs.remove_path(work / rel)
-            if (tree / rel).is_file():
-                (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            if (tree / rel).is_symlink():  # as a link, never followed on the host
+                os.symlink(os.readlink(tree / rel), work / rel)
+            elif (tree / rel).is_file():
                 shutil.copyfile(tree / rel, work / rel)
                 os.chmod(work / rel, (tree / rel).stat().st_mode & 0o755)
 

@@ -436,7 +436,15 @@ class DockerSandbox(BackendBase):
         buf, gone = io.BytesIO(), []
         with tarfile.open(fileobj=buf, mode="w") as tar:
             for rel in rels:
-                if hostfs.crosses_symlink(tree, Path(rel).parts) or not (tree / rel).is_file():
+                if hostfs.crosses_symlink(tree, Path(rel).parts[:-1]):
+                    gone.append(rel)
+                    continue
+                if (tree / rel).is_symlink():  # as a link, never followed on the host
+                    info = self._read_only(tarfile.TarInfo(rel))
+                    info.type, info.linkname = tarfile.SYMTYPE, os.readlink(tree / rel)
+                    tar.addfile(info)
+                    continue
+                if not (tree / rel).is_file():
                     gone.append(rel)
                     continue
                 data = (tree / rel).read_bytes()

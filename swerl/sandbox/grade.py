@@ -530,10 +530,10 @@ def _hide_tests(tree: Path, tip: Path, protected: list[str], stash: Path) -> lis
     moved = []
     for rel in protected:
         src, seen = tree / rel, tip / rel
-        if src.is_symlink() or not src.is_file() or hostfs.crosses_symlink(tree, Path(rel).parts):
+        if not (src.is_symlink() or src.is_file()) or hostfs.crosses_symlink(tree, Path(rel).parts[:-1]):
             continue
-        if seen.is_file() and not seen.is_symlink() and seen.read_bytes() == src.read_bytes():
-            continue
+        if seen.is_file() and not seen.is_symlink() and not src.is_symlink() and seen.read_bytes() == src.read_bytes():
+            continue  # a link is moved aside whatever it points to (the install step reads no test through one)
         (stash / rel).parent.mkdir(parents=True, exist_ok=True)
         os.replace(src, stash / rel)
         if seen.is_file() and not seen.is_symlink() and not hostfs.crosses_symlink(tip, Path(rel).parts):

@@ -11,6 +11,7 @@ import base64
 import contextlib
 import functools
 import io
+import os
 import shlex
 import shutil
 import tarfile
@@ -135,11 +136,15 @@ class KubernetesSandbox(BackendBase):
         with tempfile.TemporaryDirectory(prefix="swerl-put-") as tmp:
             gone = []
             for rel in rels:
-                if hostfs.crosses_symlink(tree, Path(rel).parts) or not (tree / rel).is_file():
+                if hostfs.crosses_symlink(tree, Path(rel).parts[:-1]) or not ((tree / rel).is_symlink() or
+                                                                         (tree / rel).is_file()):
                     gone.append(rel)
                     continue
                 (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(tree / rel, Path(tmp) / rel)
+                if (tree / rel).is_symlink():  # as a link, never followed on the host
+                    os.symlink(os.readlink(tree / rel), Path(tmp) / rel)
+                else:
+                    shutil.copyfile(tree / rel, Path(tmp) / rel)
             if gone:
                 res = self._exec(handle, ["rm", "-f", "--", *gone], 60, handle.task.workdir)
                 if res.returncode != 0:

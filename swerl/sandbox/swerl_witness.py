@@ -315,8 +315,9 @@ def _generated_for(fn):
 
 
 def _class_wrote(cls, guard, whole: bool = False) -> bool:
-    """A class of a changed file whose `class` statement the patch wrote (a class it added), or one of whose own
-    functions it wrote, wrapped or not (one without functions: by its file)."""
+    """A class of a changed file whose whole body the patch wrote (a class it added), that no `class` statement
+    built and its module does not hold, or one of whose own functions it wrote, wrapped or not. A class with no
+    functions of its own that the patch did not add (an Enum, a subclass setting a constant) is not."""
     if _home(cls, guard) != "changed":
         return False
     made = _CLASSES.get(id(cls))
@@ -332,7 +333,7 @@ def _class_wrote(cls, guard, whole: bool = False) -> bool:
             v = _unwrapped(v)
         if type(v) is type(_among):
             fns.append(v)
-    return not fns or any(_patch_wrote(v, guard, whole) for v in fns)
+    return any(_patch_wrote(v, guard, whole) for v in fns)  # one without functions: by its body (above)
 
 
 def _answers_patch(t: type, name: str, guard) -> bool:
@@ -384,10 +385,40 @@ def _patch_state(u, guard, question=None) -> bool:
         return True
     if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
         return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
-    return _holds_patch(list(own.values()), {id(u)}, guard)
+    todo = [*own.values(), *_class_data(type(u), names, guard)]
+    return _holds_patch(todo, {id(u)}, guard, question)
 
 
-def _holds_patch(todo: list, seen: set, guard) -> bool:
+def _dunder_edited(t: type, question, guard) -> bool:
+    """A line of `t`'s own `question` method (`__eq__`, an ordering, `__len__`), or of what it calls, is the
+    patch's: a held value asked that question answers as the patch chose, like the compared value's own class."""
+    wanted = _ORDERING if question in _ORDERING else (question if type(question) is tuple else (question,))
+    for c in type.__dict__["__mro__"].__get__(t):
+        if _home(c, guard) == "lib":
+            continue
+        for n in wanted:
+            fn = _innermost_code(type.__dict__["__dict__"].__get__(c).get(n))
+            if type(fn) is type(_among) and (_patch_wrote(fn, guard) or any(
+                    _patch_wrote(f, guard) for f in _exit_reach(fn, t, 8))):
+                return True
+    return False
+
+
+def _class_data(t: type, names, guard) -> list:
+    """The values u's project classes hold that the comparison reads through `self` (`self.factor`, a class
+    attribute a subclass sets): no functions, no descriptors (`_read_names` opens those)."""
+    out = []
+    for c in type.__dict__["__mro__"].__get__(t):
+        if _home(c, guard) == "lib":
+            continue
+        for k, v in type.__dict__["__dict__"].__get__(c).items():
+            if (names is None or k in names) and not k.startswith("__") and type(v) is not type(_among) and \
+                    not _has(type(v), "__get__"):
+                out.append(v)
+    return out
+
+
+def _holds_patch(todo: list, seen: set, guard, question=None) -> bool:
     """Some object reachable from `todo` is of a class the patch wrote, or is a function or class it wrote. Walked
     as the interpreter holds objects (`_referents`), at any depth; past `_HOLDS` objects with code of their own, or
     `_READ` in all, it is more than can be read and counts as the patch's."""
@@ -416,8 +447,8 @@ def _holds_patch(todo: list, seen: set, guard) -> bool:
         if t not in homes:
             homes[t] = _home(t, guard)
         home = homes[t]
-        if home == "changed" and _class_wrote(t, guard, True):
-            return True
+        if home == "changed" and (_class_wrote(t, guard, True) or (question and _dunder_edited(t, question, guard))):
+            return True  # a held value whose own comparison the patch edited answers as the patch chose
         if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
             return True
         if t not in _HOLDERS and t is not type(sys):
@@ -460,7 +491,8 @@ def _forwarded(value, guard, _record=_record):
     inner = _referents(value)
     inner = inner[0] if len(inner) == 1 else None
     home = _home(type(inner), guard) if inner is not None else "changed"
-    if type(inner) is not dict and (home == "changed" or (home == "project" and _patch_state(inner, guard))):
+    if type(inner) is not dict and (inner is None or _patch_class(type(inner), guard) or (
+            home in ("project", "changed") and _patch_state(inner, guard))):
         _record(guard, f"an assertion took a mapping proxy over a {type(inner).__name__} from code the patch "
                        "changed (it answers with that code, as no type of its own)")
     return value
@@ -1189,7 +1221,7 @@ def subject(value, _record=_record):
     """`match value:` in a test: its literal and value patterns compare with `==`, so a value that equals different
     probes (anything) is judged before any case sees it; the value itself goes on to the cases unchanged."""
     guard = _asserting()
-    found = _quiet_single(value, guard)
+    found = _quiet_single(_forwarded(value, guard), guard)
     if found:
         _record(guard, f"a match compared {found}")
     return value
@@ -1793,6 +1825,7 @@ def said(obj, name, *args, _record=_record):
     characters): a line object that says it starts with "Hello, Bob" while its text is "Hi Bob" answers the
     question, not its value."""
     guard = _asserting()
+    obj = _forwarded(obj, guard)  # a weakref proxy asks its referent's method
     t = type(obj)
     asked = not _among(t, _EXACT) and _answers_patch(t, name, guard)
     as_bytes = any(_among(type(a), (bytes,)) for a in args)
@@ -1974,6 +2007,10 @@ def contains(item, container, negate, _record=_record):
     `in` and for `not in` alike."""
     guard = _asserting()
     item, container = _forwarded(item, guard), _forwarded(container, guard)
+    if not _among(type(container), _EXACT) and _home(type(container), guard) == "lib" and not callable(container) \
+            and _patch_state(container, guard):  # library code answers with what it holds (an `email` Message)
+        _record(guard, f"a membership test asked a {type(container).__name__} holding an object of a class the "
+                       "patch wrote")
     complete = True
     if _pure(item) and (_pure(container) or _library_container(container, guard)):
         truth = item in container
@@ -2167,12 +2204,10 @@ def _ask(u, x, u_left: bool, ne: bool):
 
 
 def _own_compare(t: type, guard) -> bool:
-    """`t`'s comparison is code the patch changed or added (where coarse predicates would come from)."""
-    for name in ("__eq__", "__ne__"):
-        home = _defined_in(getattr(t, name, None))
-        if home is not None and guard.kind(home) == "changed":
-            return True
-    return False
+    """`t`'s comparison is code the patch changed or added (where coarse predicates would come from), not an
+    unchanged one in a file the fix touched."""
+    return any(_patch_wrote(_raw_attr(t, name), guard) for name in ("__eq__", "__ne__")
+               if type(_raw_attr(t, name)) is type(_among))
 
 
 _SCALARS = (int, float, complex, str, bytes, bool, type(None))
@@ -2932,7 +2967,7 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "_holds_patch",
-               "_found_as_named", "_innermost_code", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+               "_found_as_named", "_innermost_code", "_class_data", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",

@@ -186,3 +186,35 @@ def test_round36_a_latin1_fix_is_extracted_byte_for_byte(tmp_path: Path) -> None
     gradetree.apply_patch(pristine, out, found.patch)
     assert (out / "legacy.py").read_bytes() == (tree / "legacy.py").read_bytes()
     assert (out / "plain.py").read_text() == "X = 2\n"
+
+
+@pytest.fixture(params=["bwrap", "docker"])
+def grading_sandbox(request: pytest.FixtureRequest) -> Any:
+    return request.getfixturevalue(f"{request.param}_sandbox")
+
+
+def test_round36_tree_files_placed_after_start_are_read_only(grading_sandbox: Any, tmp_path: Path,
+                                                              calc_task: tuple[Any, SandboxTask]) -> None:
+    """What the grader puts back after an install step (`put_tree_files`): the host's bytes, a link as a link,
+    a file the host removed gone, and none of it writable by the commands."""
+    from swerl.sandbox import gradetree
+
+    _row, task = calc_task
+    pristine = gradetree.export_pristine(grading_sandbox, task)
+    tree = tmp_path / "tree"
+    shutil.copytree(pristine.base, tree, symlinks=True)
+    (tree / "tests").mkdir(exist_ok=True)
+    (tree / "tests" / "test_hidden.py").write_text("def test_h():\n    assert 41 + 1 == 42\n")
+    (tree / "tests" / "test_gone.py").write_text("x = 1\n")
+    h = grading_sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries)
+    try:
+        (tree / "tests" / "test_hidden.py").write_text("def test_h():\n    assert f() == 'hidden value'\n")
+        (tree / "tests" / "test_gone.py").unlink()
+        (tree / "tests" / "test_link.py").symlink_to("/etc/hostname")
+        grading_sandbox.put_tree_files(h, tree, ["tests/test_hidden.py", "tests/test_gone.py", "tests/test_link.py"])
+        out = grading_sandbox.exec(h, "cat tests/test_hidden.py; ls tests; readlink tests/test_link.py; "
+                                      "echo x >> tests/test_hidden.py && echo WROTE").output
+    finally:
+        grading_sandbox.stop(h)
+    assert "'hidden value'" in out and "test_gone.py" not in out and "/etc/hostname" in out, out
+    assert "WROTE" not in out, out
