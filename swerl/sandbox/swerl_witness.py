@@ -379,13 +379,13 @@ def _patch_state(u, guard, question=None) -> bool:
         names = None
     try:
         own = {k: v for k, v in _state_of(u).items() if names is None or k in names}
-        if not type.__dict__["__flags__"].__get__(type(u)) & (1 << 9):  # a C value (a slice, a view): what it holds
-            own.update(enumerate(_referents(u)))
+        held = [] if type.__dict__["__flags__"].__get__(type(u)) & (1 << 9) else _referents(u)  # a C value (a
+        # slice, a view): what it holds
     except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
         return True
     if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
         return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
-    todo = [*own.values(), *_class_data(type(u), names, guard)]
+    todo = [*own.values(), *held, *_class_data(type(u), names, guard)]
     return _holds_patch(todo, {id(u)}, guard, question)
 
 
@@ -2008,7 +2008,8 @@ def contains(item, container, negate, _record=_record):
     guard = _asserting()
     item, container = _forwarded(item, guard), _forwarded(container, guard)
     if not _among(type(container), _EXACT) and _home(type(container), guard) == "lib" and not callable(container) \
-            and _patch_state(container, guard):  # library code answers with what it holds (an `email` Message)
+            and type.__dict__["__flags__"].__get__(type(container)) & (1 << 9) and _patch_state(container, guard):
+        # a library class's code answers with what it holds (an `email` Message; C containers have rules above)
         _record(guard, f"a membership test asked a {type(container).__name__} holding an object of a class the "
                        "patch wrote")
     complete = True
