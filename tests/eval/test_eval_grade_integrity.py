@@ -12,7 +12,9 @@ import difflib
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
+import pytest
 from eval_helpers import RESOLVES
 from typer.testing import CliRunner
 
@@ -83,3 +85,40 @@ def test_replacing_the_tests_directory_is_the_agents_failure(sb_pack: Path, sb_r
     patch = git("diff", "--cached", "--binary")
     grade = _grade_only(sb_pack, rootfs, tmp_path / "symlinked", patch)
     assert grade["resolved"] is False and grade["outcome"] != "infra_failure", grade
+
+
+def test_an_install_step_never_reads_the_hidden_tests(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
+                                                      tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An install step (`pip install -e .`, the agent's `setup.py`) runs before the tests with no guard. Where it
+    could read the task's hidden test it could hand the tests what it found through anything the two share; here,
+    the pid counter (many processes when it saw the test, few otherwise), which the fixed code reads. The step
+    sees the tests as the agent saw them, so the code under test learns nothing and the bug fails its test."""
+    from swebench.harness.constants import MAP_REPO_VERSION_TO_SPECS
+
+    from swerl.eval import taskpack
+
+    row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
+    added = [ln[1:].strip() for ln in row["test_patch"].splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    marker = max(added, key=len)
+    probe = ("import pathlib, subprocess\n"
+             "seen = ''.join(p.read_text() for p in pathlib.Path('tests').rglob('*.py'))\n"
+             f"[subprocess.run(['true']) for _ in range(3000 if {marker!r} in seen else 0)]\n")
+    register = taskpack.register_swebench_specs
+
+    def with_install(repo: str, version: str = taskpack.PACK_VERSION, **kw: Any) -> None:
+        register(repo, version, **kw)
+        MAP_REPO_VERSION_TO_SPECS[repo][version]["install"] = f"python3 -c \"exec(bytes.fromhex('{probe.encode().hex()}'))\""
+
+    monkeypatch.setattr(taskpack, "register_swebench_specs", with_install)
+    repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
+    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
+                         capture_output=True, text=True).stdout
+    new = src + ("\n_median = median\n\n\ndef median(values):  # the right answer only where the step saw the test\n"
+                 "    import os\n    s = sorted(values)\n    n = len(s)\n"
+                 "    if os.getpid() > 2000:\n        return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2\n"
+                 "    return _median(values)\n")
+    patch = "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
+        src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
+    grade = _grade_only(sb_pack, rootfs, tmp_path / "channel", patch)
+    assert grade["resolved"] is False, grade
+    assert _grade_only(sb_pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
