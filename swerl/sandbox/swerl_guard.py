@@ -67,7 +67,7 @@ _FRAME_READERS = frozenset((os.path.join(_STDLIB, "logging/__init__.py"), n) for
 _LAUNCH_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"  # the launcher's own sources: no reading them
 # the witness's ABC `register` and `__build_class__` wrappers read their caller's file and line, and hand nothing back
 _FRAME_READERS = _FRAME_READERS | {(_LAUNCH_DIR + "swerl_witness.py", n) for n in ("register", "build_class",
-                                                                                  "_xfail_by_test")}
+                                                                                  "_xfail_by_test", "new_class")}
 # What the code that performs an operation names (a part of one of its identifiers or string constants). A C
 # callable that C code runs (a weakref callback, a `functools.partial` in a class slot) has no frame: the innermost
 # frame is then whatever was running when it fired, and that code never asked for the operation.

@@ -386,13 +386,15 @@ def _patch_state(u, guard, question=None) -> bool:
     if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
         return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
     todo = [*own.values(), *held, *_class_data(type(u), names, guard)]
-    return _holds_patch(todo, {id(u)}, guard, question)
+    return _holds_patch(todo, {id(u)}, guard, question, names)
 
 
-def _dunder_edited(t: type, question, guard) -> bool:
-    """A line of `t`'s own `question` method (`__eq__`, an ordering, `__len__`), or of what it calls, is the
-    patch's: a held value asked that question answers as the patch chose, like the compared value's own class."""
+def _dunder_edited(t: type, question, guard, names=None) -> bool:
+    """A line of `t`'s own `question` method (`__eq__`, an ordering, `__len__`), of a dunder the comparison reaches
+    through a builtin or an operator it names (`int(self.amount)`: `__int__`), or of what those call, is the
+    patch's: a held value asked that answers as the patch chose, like the compared value's own class."""
     wanted = _ORDERING if question in _ORDERING else (question if type(question) is tuple else (question,))
+    wanted = (*wanted, *{d for n in (names or ()) if n in _IMPLICIT for d in _IMPLICIT[n]})
     for c in type.__dict__["__mro__"].__get__(t):
         if _home(c, guard) == "lib":
             continue
@@ -406,19 +408,21 @@ def _dunder_edited(t: type, question, guard) -> bool:
 
 def _class_data(t: type, names, guard) -> list:
     """The values u's project classes hold that the comparison reads through `self` (`self.factor`, a class
-    attribute a subclass sets): no functions, no descriptors (`_read_names` opens those)."""
+    attribute a subclass sets), a descriptor object too (what it holds, or its class, may be the patch's); not
+    their functions, properties and slots (`_read_names` opens those)."""
     out = []
     for c in type.__dict__["__mro__"].__get__(t):
         if _home(c, guard) == "lib":
             continue
         for k, v in type.__dict__["__dict__"].__get__(c).items():
-            if (names is None or k in names) and not k.startswith("__") and type(v) is not type(_among) and \
-                    not _has(type(v), "__get__"):
+            if (names is None or k in names) and not k.startswith("__") and type(v) not in (*_PLAIN_SLOTS, property):
                 out.append(v)
+            elif (names is None or k in names) and type(v) in (staticmethod, classmethod):
+                out.append(v.__func__)  # `staticmethod(liar)`: what it hands out
     return out
 
 
-def _holds_patch(todo: list, seen: set, guard, question=None) -> bool:
+def _holds_patch(todo: list, seen: set, guard, question=None, names=None) -> bool:
     """Some object reachable from `todo` is of a class the patch wrote, or is a function or class it wrote. Walked
     as the interpreter holds objects (`_referents`), at any depth; past `_HOLDS` objects with code of their own, or
     `_READ` in all, it is more than can be read and counts as the patch's."""
@@ -438,16 +442,19 @@ def _holds_patch(todo: list, seen: set, guard, question=None) -> bool:
                 return True
             todo.append(inner)
             continue
-        if issubclass(t, type):  # a class held (`self._kind = _Given`): it answers with the code it holds
-            if _home(p, guard) != "lib" and _class_wrote(p, guard, True):
-                return True
+        if issubclass(t, type):  # a class held (`self._kind = _Given`, a held value's own class): it answers
+            if _home(p, guard) != "lib":  # with the code it holds and the data it sets (`factor` on a subclass)
+                if _class_wrote(p, guard, True):
+                    return True
+                todo += _class_data(p, None, guard)
             continue
         if t is type(sys) and sys.modules.get(getattr(p, "__name__", None)) is p:
             continue  # an imported module; a module object made at run time is a namespace like any other
         if t not in homes:
             homes[t] = _home(t, guard)
         home = homes[t]
-        if home == "changed" and (_class_wrote(t, guard, True) or (question and _dunder_edited(t, question, guard))):
+        if home == "changed" and (_class_wrote(t, guard, True) or (question and _dunder_edited(t, question, guard,
+                                                                                                 names))):
             return True  # a held value whose own comparison the patch edited answers as the patch chose
         if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
             return True
@@ -527,13 +534,13 @@ def _read_names(t: type, question, guard):
                 continue
             found = True
             for f in [fn, *_exit_reach(fn, t, 8)]:
-                names.update(f.__code__.co_names)
-    for _ in range(2):  # `tuple(self)`, `len(self)`, `str(self)`: the dunders the builtins it names call
+                names.update(_read_of(f.__code__))
+    for _ in range(2):  # `tuple(self)`, `len(self)`, `self - other`: the dunders builtins and operators call
         for dunder in {d for n in names & set(_IMPLICIT) for d in _IMPLICIT[n]}:
             fn = _raw_attr(t, dunder)
             if type(fn) is type(_among):
                 for f in [fn, *_exit_reach(fn, t, 8)]:
-                    names.update(f.__code__.co_names)
+                    names.update(_read_of(f.__code__))
     for n in list(names):  # a descriptor the comparison reads: what its code reads, unless C code decides it
         held = next((type.__dict__["__dict__"].__get__(c)[n] for c in type.__dict__["__mro__"].__get__(t)
                      if n in type.__dict__["__dict__"].__get__(c)), None)
@@ -545,13 +552,34 @@ def _read_names(t: type, question, guard):
     return frozenset(names) if found and not names & _DYNAMIC else None
 
 
+def _read_of(code) -> set:
+    """The names a code object reads, with those of the code it holds (a lambda, a comprehension's body), and the
+    name `_OPERATOR` where it applies an operator (`self - other` calls `__sub__` through a type slot)."""
+    out, todo = set(), [code]
+    while todo and len(out) < 5000:
+        c = todo.pop()
+        out.update(c.co_names)
+        todo += [k for k in c.co_consts if type(k) is type(c)]
+        raw = c.co_code
+        if any(raw[i] in _OPCODES for i in range(0, len(raw), 2)):
+            out.add(_OPERATOR)
+    return out
+
+
+_OPERATOR = "<operator>"
+_OPCODES = frozenset(i for i, n in enumerate(__import__("dis").opname) if n.startswith(("BINARY_", "UNARY_",
+                                                                                           "INPLACE_"))
+                     and n not in ("BINARY_SUBSCR", "UNARY_NOT"))
 _SEQ = ("__iter__", "__getitem__", "__len__", "__next__", "__reversed__")
 _NUM = ("__int__", "__float__", "__index__", "__complex__", "__round__", "__abs__", "__trunc__")
 _IMPLICIT = {**{n: _SEQ for n in ("tuple", "list", "set", "frozenset", "sorted", "iter", "enumerate", "zip", "sum",
                                    "min", "max", "any", "all", "map", "filter", "dict", "reversed", "next")},
              "len": ("__len__",), "bool": ("__bool__", "__len__"), "hash": ("__hash__",),
              **{n: ("__str__", "__repr__", "__format__") for n in ("str", "repr", "format", "print")},
-             **{n: _NUM for n in ("int", "float", "complex", "round", "abs", "divmod", "math", "operator")}}
+             **{n: _NUM for n in ("int", "float", "complex", "round", "abs", "divmod", "math", "operator")},
+             _OPERATOR: ("__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
+                         "__matmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rshift__", "__neg__",
+                         "__pos__", "__invert__", "__radd__", "__rsub__", "__rmul__", "__rtruediv__")}
 
 
 _PLAIN_SLOTS = (type(_among), staticmethod, classmethod, type(type.__dict__["__dict__"]),
@@ -702,6 +730,8 @@ class Witness:
             out.append("the import system's module set-up was replaced")
         if not sys.displayhook is sys.__displayhook__ is _STATE.get("displayhook"):
             out.append("sys.displayhook was replaced")
+        if getattr(sys.modules.get("types"), "new_class", None) is not _STATE.get("new_class"):
+            out.append("types.new_class was replaced")
         for change in out:
             _record(self.guard, f"launcher state changed during the run: {change}")
         for mod, names in list(self.test_globals.values()):
@@ -1373,14 +1403,19 @@ def _swallowed(cm, exit_fn, value, where, at_assert=False, _record=_record, _aud
         _audit("swerl.swallowed", int(where), f"{what} swallowed by {type(cm).__qualname__}'s exit"[:200])
 
 
+def _code_object(v) -> bool:
+    """A class, a function or a method: code rather than a value (what it holds is its namespace)."""
+    return issubclass(type(v), type) or type(v) in (type(_among), _METHOD, *_C_BOUND, type(len))
+
+
 def _innermost_code(v):
     """The function a library wrapper runs (a bound method's `__func__`, a partial's `func`, a property's getter),
     four wrappers deep at most; `v` itself where it wraps nothing."""
     for _ in range(4):
         if type(v) is type(_among) or issubclass(type(v), type) or v is None:
             return v
-        inner = v.__func__ if type(v) is _METHOD else v.func if type(v) is _PARTIAL else v.fget if type(v) is \
-            property else None
+        inner = v.__func__ if type(v) in (_METHOD, staticmethod, classmethod) else v.func if type(v) is _PARTIAL \
+            else v.fget if type(v) is property else v.__self__ if type(v) in _C_BOUND else None
         if inner is None:
             return v
         v = inner
@@ -1388,6 +1423,7 @@ def _innermost_code(v):
 
 
 _PARTIAL = __import__("functools").partial
+_C_BOUND = (type((lambda: 0).__call__), type([].append))  # `f.__call__` (a method-wrapper), a C bound method
 
 
 def _raw_attr(cls, name: str):
@@ -1636,6 +1672,27 @@ def _watch_classes(found: dict) -> None:
     _dressed(build_class, original)
     builtins.__build_class__ = build_class
     _STATE["build_class"] = build_class
+    import types
+
+    made_by = types.new_class
+
+    def new_class(name, bases=(), kwds=None, exec_body=None):
+        """`types.new_class` (what `dataclasses.make_dataclass` builds with): recorded at the line of the first
+        caller outside the libraries, which made the class."""
+        cls = made_by(name, bases, kwds, exec_body)
+        guard, caller = _STATE.get("guard"), sys._getframe(1)
+        while caller is not None and guard is not None and guard.kind(_space_file(caller.f_globals) or "") == "lib":
+            caller = caller.f_back
+        home = _space_file(caller.f_globals) if caller is not None else None
+        if guard is not None and type(home) is str and issubclass(type(cls), type):
+            with suppress(TypeError):
+                found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, caller.f_lineno,
+                                  caller.f_lineno)
+        return cls
+
+    _dressed(new_class, made_by)
+    types.new_class = new_class
+    _STATE["new_class"] = new_class
 
 
 def _watch_display() -> None:
@@ -1671,7 +1728,11 @@ def _displayed(value, guard, _record=_record):
     `__repr__` the patch fixed is the fix (its text is what the doctest checks). Returns the text judged (the hook
     displays that one: a second `repr` could differ), None where none was."""
     t = type(value)
-    if _among(t, _EXACT) or not _added_class(t, guard):
+    if _among(t, _EXACT):
+        if type(value) in _COLLECTIONS and _holds_patch(list(_referents(value)), {id(value)}, guard):
+            _record(guard, f"a doctest displayed a {t.__name__} holding an object of a class the patch wrote")
+        return None
+    if not _added_class(t, guard):
         return None
     base = next((b for b in (bool, int, float, complex, str, bytes) if b in type.__dict__["__mro__"].__get__(t)), None)
     shown = repr(value)
@@ -1827,7 +1888,7 @@ def said(obj, name, *args, _record=_record):
     guard = _asserting()
     obj = _forwarded(obj, guard)  # a weakref proxy asks its referent's method
     t = type(obj)
-    asked = not _among(t, _EXACT) and _answers_patch(t, name, guard)
+    asked = not _among(t, _EXACT) and (_answers_patch(t, name, guard) or _patch_state(obj, guard, name))
     as_bytes = any(_among(type(a), (bytes,)) for a in args)
     own = _own_text(obj, as_bytes) if asked else None  # before it is asked
     res = getattr(obj, name)(*args)
@@ -1936,8 +1997,9 @@ def _order_library(left, right, op, fn, guard, _record):
         if why:
             _record(guard, f"assertion compared {why}")
         return res
-    held = next((u for u in (left, right) if not _among(type(u), _EXACT) and _home(type(u), guard) != "lib"
-                 and _patch_state(u, guard, _DUNDERS[op])), None)  # before either side is asked
+    held = next((u for u in (left, right) if not _among(type(u), _EXACT) and not _code_object(u)
+                 and _patch_state(u, guard, _DUNDERS[op])), None)  # before either side is asked (a library
+    # container too: a deque's ordering is its items')
     res = fn(left, right)
     if held is not None and _truthy(res) is True:  # the project's ordering hands the answer to the patch's class,
         # and neither side has a builtin value to commit to
@@ -2007,7 +2069,7 @@ def contains(item, container, negate, _record=_record):
     `in` and for `not in` alike."""
     guard = _asserting()
     item, container = _forwarded(item, guard), _forwarded(container, guard)
-    if not _among(type(container), _EXACT) and _home(type(container), guard) == "lib" and not callable(container) \
+    if not _among(type(container), _EXACT) and _home(type(container), guard) == "lib" and not _code_object(container) \
             and type.__dict__["__flags__"].__get__(type(container)) & (1 << 9) and _patch_state(container, guard):
         # a library class's code answers with what it holds (an `email` Message; C containers have rules above)
         _record(guard, f"a membership test asked a {type(container).__name__} holding an object of a class the "
@@ -2342,8 +2404,9 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     sides = [(v, v is left) for v in (left, right) if not _leaf_value(v) and not _matcher(type(v), guard)]
     if not sides:
         return _ask(left, right, True, ne), None
-    held = next((v for v, _ in sides if _home(type(v), guard) == "lib" and not callable(v) and _patch_state(v, guard)),
-                None)  # a library value, not a class or a function (whose namespace holds the patch's code)
+    held = next((v for v, _ in sides if _home(type(v), guard) == "lib" and not _code_object(v) and
+                 _patch_state(v, guard)), None)  # a library value, not a class or a function (whose namespace holds
+    # the patch's code); a callable value (`list[int]`, a GenericAlias) is a value
     if held is not None:  # a library value's own `==` hands the question to what it holds (a UUID's `int` slot)
         return _ask(left, right, True, ne), f"a {type(held).__name__} holding an object of a class the patch wrote"
     sides.sort(key=lambda side: _genuine_lib(type(side[0]), guard))
@@ -2968,7 +3031,7 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "_holds_patch",
-               "_found_as_named", "_innermost_code", "_class_data", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+               "_found_as_named", "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
