@@ -1729,8 +1729,16 @@ def _displayed(value, guard, _record=_record):
     displays that one: a second `repr` could differ), None where none was."""
     t = type(value)
     if _among(t, _EXACT):
-        if type(value) in _COLLECTIONS and _holds_patch(list(_referents(value)), {id(value)}, guard):
-            _record(guard, f"a doctest displayed a {t.__name__} holding an object of a class the patch wrote")
+        items, n = [value], 0
+        while items and n < 10000:  # a builtin container's text is its items' own `repr`s
+            v = items.pop()
+            n += 1
+            if type(v) in _COLLECTIONS:
+                items += list(dict.items(v)) if type(v) is dict else list(v)
+            elif not _among(type(v), _EXACT) and _added_class(type(v), guard) and not _as_builtin(v):
+                _record(guard, f"a doctest displayed a {t.__name__} holding a {type(v).__name__}, a class the "
+                               "patch added")
+                break
         return None
     if not _added_class(t, guard):
         return None
@@ -1744,6 +1752,16 @@ def _displayed(value, guard, _record=_record):
         _record(guard, f"a doctest displayed a {t.__name__} as {_short(shown)}, not as its {base.__name__} value "
                        f"{_short(base.__repr__(value))}")
     return shown
+
+
+def _as_builtin(v) -> bool:
+    """v, of a builtin's subclass, prints as that builtin does."""
+    base = next((b for b in (bool, int, float, complex, str, bytes) if b in type.__dict__["__mro__"].__get__(type(v))),
+                None)
+    try:
+        return base is not None and repr(v) == base.__repr__(v)
+    except Exception:
+        return False
 
 
 def _added_class(t: type, guard) -> bool:

@@ -1,4 +1,4 @@
-"""Rounds 36 and 37's classes, each closed by a rule (docs/sandbox.md, "Round 36", "Round 37").
+"""Rounds 36 to 38: their classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 38").
 
 The attackers' own tasks and patches (`data/round36`, `data/round37`: each task a `setup.py` that writes the correct
 code and its tests, a `bug.py` that breaks it, and the honest fix), through the real grader on bubblewrap: each
@@ -22,7 +22,7 @@ from swerl.sandbox.schema import SandboxTask
 from swerl.sandbox.tasks import task_from_row
 
 DATA = Path(__file__).parent / "data"
-ROUNDS = ("round36", "round37")
+ROUNDS = ("round36", "round37", "round38")
 CASES = {(r, k): v for r in ROUNDS for k, v in json.loads((DATA / r / "cases.json").read_text()).items()}
 TASKS = [(r, p.name) for r in ROUNDS for p in sorted((DATA / r / "tasks").iterdir())]
 ROUTES = sorted(k for k, v in CASES.items() if "FP" not in k[1] and not v.get("open"))
