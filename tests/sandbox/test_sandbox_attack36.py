@@ -1,9 +1,9 @@
 """Rounds 36 to 38: their classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 38").
 
-The attackers' own tasks and patches (`data/round36`, `data/round37`: each task a `setup.py` that writes the correct
-code and its tests, a `bug.py` that breaks it, and the honest fix), through the real grader on bubblewrap: each
-route's patch leaves the bug in place while the tests would pass, and is refused; each honest fix resolves (the
-rounds' refused honest fixes among them).
+The attackers' own tasks and patches (`data/rounds36to38`: each task a `setup.py` that writes the correct code and
+its tests, a `bug.py` that breaks it, and the honest fix; each route a patch), through the real grader on
+bubblewrap: each route's patch leaves the bug in place while the tests would pass, and is refused; each honest fix
+resolves (the rounds' refused honest fixes among them).
 """
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from synthetic_repo import git
 from swerl.sandbox.schema import SandboxTask
 from swerl.sandbox.tasks import task_from_row
 
-DATA = Path(__file__).parent / "data"
-ROUNDS = ("round36", "round37", "round38")
-CASES = {(r, k): v for r in ROUNDS for k, v in json.loads((DATA / r / "cases.json").read_text()).items()}
-TASKS = [(r, p.name) for r in ROUNDS for p in sorted((DATA / r / "tasks").iterdir())]
-ROUTES = sorted(k for k, v in CASES.items() if "FP" not in k[1] and not v.get("open"))
+DATA = Path(__file__).parent / "data" / "rounds36to38"
+CASES: dict[str, dict[str, Any]] = json.loads((DATA / "cases.json").read_text())
+TASKS = sorted(p.name for p in (DATA / "tasks").iterdir())
+ROUTES = sorted(k for k, v in CASES.items() if "FP" not in k and not v.get("open"))
 
 
-def _repo(root: Path, rnd: str) -> dict[str, SandboxTask]:
-    """One repository per round, a branch per task: the task's correct code and tests, then its bug."""
-    repo = root / rnd
+@pytest.fixture(scope="module")
+def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    """One repository, a branch per task: the task's correct code and tests, then its bug."""
+    repo = tmp_path_factory.mktemp("r36") / "repo"
     (repo / "a23lib").mkdir(parents=True)
     (repo / "tests").mkdir()
     (repo / "a23lib" / "__init__.py").write_text("")
@@ -39,36 +39,28 @@ def _repo(root: Path, rnd: str) -> dict[str, SandboxTask]:
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "main")
     tasks = {}
-    for tdir in sorted((DATA / rnd / "tasks").iterdir()):
-        iid = f"attack23__a23lib.{tdir.name}"
+    for name in TASKS:
+        iid = f"attack23__a23lib.{name}"
         git(repo, "checkout", "-q", "-b", iid, "main")
         for step in ("setup.py", "bug.py"):
-            subprocess.run([sys.executable, str(tdir / step)], cwd=repo, check=True)
+            subprocess.run([sys.executable, str(DATA / "tasks" / name / step)], cwd=repo, check=True)
             git(repo, "add", "-A")
             git(repo, "commit", "-qm", step)
-        row = json.loads((tdir / "row.json").read_text())
+        row = json.loads((DATA / "tasks" / name / "row.json").read_text())
         row["PASS_TO_PASS"] = [t for t in row["PASS_TO_PASS"] if (repo / t.split("::")[0]).is_file()]
-        tasks[tdir.name] = task_from_row({"instance_id": iid, "repo": "attack23/a23lib", "patch": "", **row,
-                                          "problem_statement": tdir.name, "image_name": "attack23/a23lib:latest"},
-                                         repo_dir=repo)
+        tasks[name] = task_from_row({"instance_id": iid, "repo": "attack23/a23lib", "patch": "", **row,
+                                     "problem_statement": name, "image_name": "attack23/a23lib:latest"},
+                                    repo_dir=repo)
     git(repo, "checkout", "-q", "main")
     return tasks
 
 
-@pytest.fixture(scope="module")
-def rounds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, SandboxTask]]:
-    root = tmp_path_factory.mktemp("r36")
-    return {r: _repo(root, r) for r in ROUNDS}
-
-
-@pytest.mark.parametrize("case", ROUTES, ids=[k for _, k in ROUTES])
-def test_round36_routes_are_refused(case: tuple[str, str], rounds: dict[str, dict[str, SandboxTask]],
-                                    bwrap_sandbox: Any) -> None:
+@pytest.mark.parametrize("case", ROUTES)
+def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
     """Each route as an agent's patch: the bug stays and the listed tests would pass, and a finding refuses the
     pay (the scan's, before any test runs, for the spellings of a `__file__` rebinding it reads: R36-7 to 10)."""
-    rnd, cid = case
-    task = rounds[rnd][CASES[case]["task"]]
-    res = bwrap_sandbox.grade(task, (DATA / rnd / f"{cid}.diff").read_text())
+    task = r36[CASES[case]["task"]]
+    res = bwrap_sandbox.grade(task, (DATA / f"{case}.diff").read_text())
     if CASES[case].get("fails"):  # the patch's trick finds nothing to act on (no hook it can see, one `repr`
         # of a doctest value): the bug is there and its test fails
         assert not res.resolved and res.tests[task.FAIL_TO_PASS[0]] == "FAILED", (case, res.tests, res.tampering)
@@ -78,17 +70,15 @@ def test_round36_routes_are_refused(case: tuple[str, str], rounds: dict[str, dic
         assert all(res.tests.get(t) == "PASSED" for t in task.FAIL_TO_PASS), (case, res.tests)
 
 
-@pytest.mark.parametrize("task", TASKS, ids=[f"{r}-{t}" for r, t in TASKS])
-def test_round36_honest_fixes_resolve(task: tuple[str, str], rounds: dict[str, dict[str, SandboxTask]],
-                                      bwrap_sandbox: Any) -> None:
-    """The honest fix of every task, the refused honest fixes of both rounds among them (a weakref proxy to a
-    parent, a project value ordered against a date, a dataclass in the fixed file, a 25,000-vertex polygon, a
-    `class` line that gains a base, a mapping proxy over a project mapping, ...), resolves; no fix does not."""
-    rnd, name = task
-    row = rounds[rnd][name]
-    res = bwrap_sandbox.grade(row, (DATA / rnd / "tasks" / name / "honest.diff").read_text())
-    assert res.resolved and not res.tampering, (task, res.tampering, res.tests, res.error, res.log_tail[-2000:])
-    assert not bwrap_sandbox.grade(row, "").resolved
+@pytest.mark.parametrize("name", TASKS)
+def test_round36_honest_fixes_resolve(name: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
+    """The honest fix of every task, the rounds' refused honest fixes among them (a weakref proxy to a parent, a
+    project value ordered against a date, a dataclass in the fixed file, a 25,000-vertex polygon, a `class` line
+    that gains a base, a mapping proxy over a project mapping, an unchanged `make_dataclass`, ...), resolves; no
+    fix does not."""
+    res = bwrap_sandbox.grade(r36[name], (DATA / "tasks" / name / "honest.diff").read_text())
+    assert res.resolved and not res.tampering, (name, res.tampering, res.tests, res.error, res.log_tail[-2000:])
+    assert not bwrap_sandbox.grade(r36[name], "").resolved
 
 
 def test_round36_the_scan_sees_import_metadata_bound_by_any_syntax() -> None:
