@@ -291,17 +291,6 @@ def _patch_wrote(obj, guard, whole: bool = False):
     return None
 
 
-def _found_as_named(cls) -> bool:
-    """`cls` is what its module holds under its qualified name (a class made inside a function is not asked)."""
-    if "<locals>" in str(type.__dict__["__qualname__"].__get__(cls)):
-        return True
-    found = sys.modules.get(type.__dict__["__module__"].__get__(cls) or "")
-    for part in str(type.__dict__["__qualname__"].__get__(cls)).split("."):
-        found = type.__dict__["__dict__"].__get__(found).get(part) if issubclass(type(found), type) else \
-            vars(found).get(part) if type(found) is type(sys) else None
-    return found is cls
-
-
 def _generated_for(fn):
     """The record of the class a library compiled `fn` from text for (dataclasses' `__init__` and `__eq__`, attrs',
     a namedtuple's), found by its qualified name in its module: what that code does follows from the class body's
@@ -315,16 +304,14 @@ def _generated_for(fn):
 
 
 def _class_wrote(cls, guard, whole: bool = False) -> bool:
-    """A class of a changed file whose whole body the patch wrote (a class it added), that no `class` statement
-    built and its module does not hold, or one of whose own functions it wrote, wrapped or not. A class with no
-    functions of its own that the patch did not add (an Enum, a subclass setting a constant) is not."""
+    """A class of a changed file whose whole body the patch wrote (a class it added; `make_dataclass` and
+    `types.new_class` record the line that made it), or one of whose own functions it wrote, wrapped or not. A class
+    with no functions of its own that the patch did not add (an Enum, a subclass setting a constant) is not."""
     if _home(cls, guard) != "changed":
         return False
     made = _CLASSES.get(id(cls))
     if made is not None and made[0]() is cls and guard.wrote(made[2], made[4], made[5], True):
         return True  # a class the patch added: all of its body (a fixed `class` line, a new base, is no new class)
-    if (made is None or made[0]() is not cls) and not _found_as_named(cls):
-        return True  # no `class` statement built it, and the module it names does not hold it (`make_dataclass`)
     fns = []
     for v in list(type.__dict__["__dict__"].__get__(cls).values())[:200]:
         for _ in range(4):
@@ -3049,7 +3036,7 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "_holds_patch",
-               "_found_as_named", "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+               "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
