@@ -1413,6 +1413,15 @@ _PARTIAL = __import__("functools").partial
 _C_BOUND = (type((lambda: 0).__call__), type([].append))  # `f.__call__` (a method-wrapper), a C bound method
 
 
+def _library_holds(container, guard, _record=_record) -> None:
+    """A library class's code answers `in` with what the container holds (an `email` Message holding a header name
+    of a class the patch wrote); C containers have their own rules in `contains`."""
+    t = type(container)
+    if not _among(t, _EXACT) and _home(t, guard) == "lib" and not _code_object(container) and \
+            type.__dict__["__flags__"].__get__(t) & (1 << 9) and _patch_state(container, guard):
+        _record(guard, f"a membership test asked a {t.__name__} holding an object of a class the patch wrote")
+
+
 def _raw_attr(cls, name: str):
     """`cls.name` as the class (or a base) holds it, without running a descriptor: a static or class method's
     function, anything else as it is; None where no class of it holds the name."""
@@ -2074,11 +2083,7 @@ def contains(item, container, negate, _record=_record):
     `in` and for `not in` alike."""
     guard = _asserting()
     item, container = _forwarded(item, guard), _forwarded(container, guard)
-    if not _among(type(container), _EXACT) and _home(type(container), guard) == "lib" and not _code_object(container) \
-            and type.__dict__["__flags__"].__get__(type(container)) & (1 << 9) and _patch_state(container, guard):
-        # a library class's code answers with what it holds (an `email` Message; C containers have rules above)
-        _record(guard, f"a membership test asked a {type(container).__name__} holding an object of a class the "
-                       "patch wrote")
+    _library_holds(container, guard)
     complete = True
     if _pure(item) and (_pure(container) or _library_container(container, guard)):
         truth = item in container
@@ -3036,7 +3041,7 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "_holds_patch",
-               "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+               "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "_library_holds", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
