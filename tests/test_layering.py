@@ -75,3 +75,19 @@ def test_no_function_over_60_lines() -> None:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > 60:
                 long.append(f"{f.relative_to(PKG)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)")
     assert not long, "\n".join(long)
+
+
+def test_no_module_defines_a_name_twice() -> None:
+    """A second top-level `def` or `class` of the same name silently replaces the first for every caller below it
+    (ruff says nothing when the name is used in between): the witness once lost a whole round's rules that way."""
+    twice = []
+    for f in sorted(PKG.rglob("*.py")):
+        if "taskpack" in f.parts and "repos" in f.parts:
+            continue
+        seen: set[str] = set()
+        for node in ast.parse(f.read_text(), str(f)).body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                if node.name in seen:
+                    twice.append(f"{f.relative_to(PKG)}:{node.lineno} {node.name}")
+                seen.add(node.name)
+    assert not twice, "\n".join(twice)
