@@ -41,20 +41,24 @@ def make_emitter(fd: int, key: bytes):
     """Append one signed line per event (a finding, a test phase's outcome, the end) to the record file at once,
     each MAC chained to the previous one: what was written cannot be changed, dropped or reordered later, and a
     line forged without the key breaks the chain."""
+    import _thread
+
     state = {"seq": 0, "prev": ""}
     seen: set = set()
+    lock = _thread.RLock()  # a finding from a thread the tests started, beside the main thread's outcome: one chain
 
     def emit(kind: str, data: object) -> None:
-        if kind == "finding":  # repeats dropped here, where no test can reach the set; a flood ends in one line
-            if data in seen or len(seen) > 200:
-                return
-            seen.add(data)
-            data = data if len(seen) <= 200 else "more than 200 findings"
-        payload = json.dumps({"seq": state["seq"], "kind": kind, "data": data}, sort_keys=True)
-        mac = sign(key, state["prev"] + payload)
-        os.write(fd, (MARKER + json.dumps({"payload": payload, "mac": mac}) + "\n").encode())
-        state["seq"] += 1
-        state["prev"] = mac
+        with lock:
+            if kind == "finding":  # repeats dropped here, where no test can reach the set; a flood ends in one line
+                if data in seen or len(seen) > 200:
+                    return
+                seen.add(data)
+                data = data if len(seen) <= 200 else "more than 200 findings"
+            payload = json.dumps({"seq": state["seq"], "kind": kind, "data": data}, sort_keys=True)
+            mac = sign(key, state["prev"] + payload)
+            os.write(fd, (MARKER + json.dumps({"payload": payload, "mac": mac}) + "\n").encode())
+            state["seq"] += 1
+            state["prev"] = mac
 
     return emit
 

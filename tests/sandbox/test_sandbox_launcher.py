@@ -474,3 +474,39 @@ def test_launcher_loads_the_shipped_code_only_for_the_source_beside_it(tmp_path:
     finally:
         for name in ("shipped_a", "shipped_b"):
             sys.modules.pop(name, None)
+
+
+def test_the_record_is_one_chain_when_threads_emit_at_once(tmp_path: Path) -> None:
+    """A thread the tests start may report a finding while the main thread writes an outcome: each line is
+    signed against the one before, so the two must not interleave (under load they did, and the grade read
+    "a record line without a valid signature" and no final line)."""
+    import importlib.util
+    import os
+    import sys
+    import threading
+
+    from swerl.sandbox import launch
+
+    spec = importlib.util.spec_from_file_location("_runner_under_test", Path(launch.__file__).parent / "pytest_runner.py")
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)  # type: ignore[union-attr]
+    key = "ab" * 16
+    path = tmp_path / "record"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    emit = runner.make_emitter(fd, bytes.fromhex(key))
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        threads = [threading.Thread(target=lambda n=n: [emit("note", f"{n}-{i}") for i in range(300)])
+                   for n in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    emit("final", {"rc": 0})
+    os.close(fd)
+    record, problems = launch.verify_record(path.read_text(), key)
+    assert record is not None and not problems, problems[:3]
+    assert len(record["notes"]) == 1800
