@@ -168,10 +168,10 @@ class BackendBase(ABC):
         state = {"grade_tree": tree, "git_binaries": list(git_binaries or []), "keep_git": keep_git}
         return self._start(task, pristine=True, state=state, verify=not keep_git)
 
+    @abstractmethod
     def put_tree_files(self, handle: SandboxHandle, tree: Path, rels: list[str]) -> None:
         """The grader changed files `rels` of the host tree `tree` after `start_grading` copied it in: the
         sandbox's tree now holds them as the host does, read-only to the commands (a file the host removed goes)."""
-        raise NotImplementedError(f"{type(self).__name__} cannot replace files of a grading tree")
 
     def pristine_key(self, task: SandboxTask) -> str | None:
         """What identifies the pristine content of `task` for the grader's export cache (None: do not cache)."""

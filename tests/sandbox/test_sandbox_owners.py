@@ -70,7 +70,7 @@ def test_run_label_narrows_the_reap_and_a_new_sandbox_object_reaps_at_start(tmp_
     assert (tmp_path / "swerl-bwrap-b-x").exists()
     code = ("from swerl.sandbox.base import BackendBase\n"
             "class B(BackendBase):\n    name = 'b'\n"
-            "    _launch = _exec = copy_in = copy_out = _teardown = lambda *a, **k: None\n"
+            "    _launch = _exec = copy_in = copy_out = _teardown = put_tree_files = lambda *a, **k: None\n"
             "B()\n")
     subprocess.run([sys.executable, "-c", code], env=_env(tmp_path), check=True, timeout=60)
     assert not (tmp_path / "swerl-bwrap-b-x").exists()
