@@ -42,7 +42,8 @@ _FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limi
            "max_tokens": "rollout.max_tokens", "infra_retries": "rollout.max_infra_retries",
            "command_timeout": "sandbox.command_timeout_s", "rollout_timeout": "sandbox.rollout_timeout_s",
            "docker_host": "sandbox.docker.base_url", "grade_timeout": "grade_timeout_s",
-           "agent_config": "rollout.agent_config"}
+           "agent_config": "rollout.agent_config", "gateway": "gateway.url",
+           "gateway_token_file": "gateway.admin_token_file"}
 
 
 @app.command("swebench", cls=defaults_from("swerl.eval.options:EvalOptions", _FIELDS))
@@ -145,7 +146,8 @@ def _eval_options(flags: dict[str, Any]) -> EvalOptions:
     check_out(flags["out"])
     agent_config = flags["agent_config"]
     # the sections start from EvalOptions' defaults (not their own models'); each given flag is set over them
-    data: dict[str, Any] = {key: model_default(EvalOptions, key).model_dump() for key in ("data", "rollout", "sandbox")}
+    sections = ("data", "rollout", "sandbox", "gateway")
+    data: dict[str, Any] = {key: model_default(EvalOptions, key).model_dump() for key in sections}
     data["agent_config"] = load_agent_yaml(agent_config)
     if agent_config:
         data["rollout"]["agent_config"] = str(agent_config)
@@ -156,7 +158,7 @@ def _eval_options(flags: dict[str, Any]) -> EvalOptions:
         node = data
         for key in parents:
             node = node.setdefault(key, {})
-        node[leaf] = value
+        node[leaf] = str(value) if name == "gateway_token_file" else value
     opts = EvalOptions.model_validate(data)
     if opts.grade_only is None and opts.model_name is None and opts.model is not None and opts.model.startswith(
             ("http://", "https://")):

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from swerl.config import DataConfig, RolloutConfig
+from swerl.config import DataConfig, GatewaySettings, RolloutConfig
 from swerl.rollout.schema import HARNESS_AUTO
 from swerl.sandbox.schema import SandboxSettings
 
@@ -29,7 +29,8 @@ def eval_sandbox() -> SandboxSettings:
 
 class EvalOptions(BaseModel):
     """A run's own knobs; what it evaluates is the recipe's `data:` model, how each rollout runs its `rollout:`
-    model and where it runs its `sandbox:` model, composed here as they are (the CLI flags fill their fields)."""
+    model, where it runs its `sandbox:` model and what records its calls its `gateway:` model, composed here as
+    they are (the CLI flags fill their fields)."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
 
@@ -52,8 +53,8 @@ class EvalOptions(BaseModel):
     call_timeout_s: float = Field(600.0, gt=0)
     grade_timeout_s: float = Field(1800.0, gt=0)
     pull: bool = Field(True, description="docker: pull a missing instance image before running it.")
-    gateway: str | None = None
-    gateway_token_file: Path | None = None
+    gateway: GatewaySettings = Field(default_factory=GatewaySettings, description="`url` set: model calls go "
+                                     "through that running gateway (its token in `admin_token_file`).")
     data: DataConfig = Field(default_factory=eval_data, description="dataset, split, limit (the rest is training's).")
     rollout: RolloutConfig = Field(default_factory=eval_rollout)
     sandbox: SandboxSettings = Field(default_factory=eval_sandbox)

@@ -144,7 +144,7 @@ class EvalRun:
                                         max_tokens=o.rollout.max_tokens)
             model = self.served.spec
         try:
-            manifest = self._manifest(selected, model.model_copy(update={"gateway": o.gateway}),
+            manifest = self._manifest(selected, model.model_copy(update={"gateway": o.gateway.url}),
                                       Graders.label(o, self._sandbox))
             self.manifest, self.graders = manifest, Graders(o, self._sandbox, manifest.run_id, o.out)
             if preds is None:
@@ -183,22 +183,23 @@ class EvalRun:
         self.settings = RolloutSettings(rollout=rollout, model=model.name, call_timeout_s=o.call_timeout_s,
                                         agent_config=agent, retry_delay_s=0.0)
         self.cfg = self.settings.agent_overrides()
-        if not o.gateway:
+        gw = o.gateway
+        if not gw.url:
             self.ledger = DirectLedger(served.base_url, served.api_key)
             return
         from swerl.gateway.client import GatewayClient, GatewayError
 
-        if o.gateway_token_file is None:
+        if gw.admin_token_file is None:
             raise SwerlError("--gateway needs --gateway-token-file (the gateway's admin token)")
-        if not o.gateway_token_file.is_file():
-            raise SwerlError(f"--gateway-token-file {str(o.gateway_token_file)!r}: no such file")
-        self.ledger = client = GatewayClient(o.gateway, o.gateway_token_file.read_text().strip(), retry_for_s=30)
+        if not Path(gw.admin_token_file).is_file():
+            raise SwerlError(f"--gateway-token-file {gw.admin_token_file!r}: no such file")
+        self.ledger = client = GatewayClient(gw.url, Path(gw.admin_token_file).read_text().strip(), retry_for_s=30)
         try:
             client.status()
             if model.kind == "checkpoint":  # an engine this run started: the gateway must be able to reach it
                 client.add_engine(served.base_url, model.name)
         except GatewayError as exc:
-            raise SwerlError(f"--gateway {o.gateway!r}: {exc}") from exc
+            raise SwerlError(f"--gateway {gw.url!r}: {exc}") from exc
 
     def _import_preds(self, preds: list[PredRow]) -> None:
         """--grade-only: the run dir keeps its own copy of the graded predictions (compare/report read it)."""

@@ -20,27 +20,37 @@ SPLIT = typer.Option(None, "--split", help="Split of --dataset (default: recipe 
 REPOS = typer.Option(None, "--repos", help="bwrap: DIR/<name> is the git mirror of repo owner/<name>.")
 ROOTFS = typer.Option("auto", "--rootfs", help="bwrap system tree: auto (cached debootstrap), host, or a dir.")
 TRAJ = typer.Option(None, "--trajectories", help="Directory for trajectories (mini-swe-agent format, redacted).")
-GATEWAY = typer.Option(..., "--gateway", help="Gateway URL, e.g. http://127.0.0.1:8900.")
-TOKEN = typer.Option(..., "--admin-token-file", help="File holding the gateway's admin token.")
+GATEWAY = typer.Option(None, "--gateway", help="Gateway URL, e.g. http://127.0.0.1:8900; shorthand for --set "
+                                               "gateway.url=URL.")
+TOKEN = typer.Option(None, "--admin-token-file", help="File holding the gateway's admin token; shorthand for --set "
+                                                      "gateway.admin_token_file=FILE.")
 
 
 def worker_options(recipe: str, set_: list[str], dataset: str | None, split: str | None, repos: Path | None,
-                   rootfs: str, trajectories: Path | None) -> Any:
-    """The worker flags shared by `swerl rollout` and `swerl data probe`; `--dataset`/`--split` are shorthands
-    for `--set data.dataset=`/`data.split=` (the recipe's one field)."""
+                   rootfs: str, trajectories: Path | None, gateway: str | None = None,
+                   admin_token_file: Path | None = None) -> Any:
+    """The worker flags shared by `swerl rollout` and `swerl data probe`; `--dataset`/`--split`, `--gateway` and
+    `--admin-token-file` are shorthands for the recipe's one field (`data.*`, `gateway.*`). The gateway flags go
+    after `--set` (the flag wins) and the token file is written absolute, so a launched worker reads the same."""
     from swerl.config import shorthand_overrides
     from swerl.rollout.context import WorkerOptions
 
     data = shorthand_overrides(("data.dataset", dataset), ("data.split", split))
-    return WorkerOptions(recipe=recipe, overrides=[*data, *set_], repos=repos, rootfs=rootfs,
+    gw = shorthand_overrides(("gateway.url", gateway), ("gateway.admin_token_file",
+                                                        None if admin_token_file is None
+                                                        else str(admin_token_file.expanduser().absolute())))
+    return WorkerOptions(recipe=recipe, overrides=[*data, *set_, *gw], repos=repos, rootfs=rootfs,
                          trajectories=trajectories)
 
 
-def _client(gateway: str, token_file: Path) -> Any:
+def _client(recipe: Any) -> Any:
+    """A client of the recipe's running gateway (`gateway.url`, its token in `gateway.admin_token_file`)."""
     from swerl.gateway.auth import load_admin_token
     from swerl.gateway.client import GatewayClient
 
-    return GatewayClient(gateway, load_admin_token(token_file, create=False))
+    if recipe.gateway.url is None:
+        raise SwerlError("--gateway URL is required (the recipe's gateway.url is unset)")
+    return GatewayClient(recipe.gateway.url, load_admin_token(recipe.gateway.admin_token_file, create=False))
 
 
 @app.command("run-one")
@@ -49,7 +59,7 @@ def run_one(
     attempt: int | None = typer.Option(None, "--attempt", min=1,
                                        help="Run exactly this attempt once (launchers); without it, claim a queued "
                                             "rollout and retry infra failures here."),
-    gateway: str = GATEWAY, admin_token_file: Path = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
+    gateway: str | None = GATEWAY, admin_token_file: Path | None = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
     dataset: str | None = DATASET, split: str | None = SPLIT, repos: Path | None = REPOS, rootfs: str = ROOTFS,
     trajectories: Path | None = TRAJ,
 ) -> None:
@@ -58,9 +68,10 @@ def run_one(
     from swerl.rollout.context import WorkerContext
     from swerl.rollout.runner import Runner
 
-    ctx = WorkerContext(worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories))
+    ctx = WorkerContext(worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories, gateway,
+                                       admin_token_file))
     ctx.prepare_images()
-    with _client(gateway, admin_token_file) as client:
+    with _client(ctx.recipe) as client:
         runner = Runner(client, ctx.sandbox, ctx.tasks.task, ctx.settings)
         out = runner.run_attempt(rollout_id, attempt=attempt) if attempt else runner.run(rollout_id)
     typer.echo(out.model_dump_json(exclude={"agent", "grade"}))
@@ -72,14 +83,14 @@ def declare_cmd(
     prefix: str = typer.Option("", "--prefix", help="Group-id prefix, e.g. step3/ (ids must stay unique)."),
     instance: list[str] = typer.Option([], "--instance", help="Only these instance ids (repeatable)."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N tasks."),
-    gateway: str = GATEWAY, admin_token_file: Path = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
+    gateway: str | None = GATEWAY, admin_token_file: Path | None = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
     dataset: str | None = DATASET, split: str | None = SPLIT,
 ) -> None:
     """Declare n rollouts per task (queued; idempotent). The controller runs them."""
     from swerl.rollout.context import WorkerContext
     from swerl.rollout.controller import declare, plan
 
-    ctx = WorkerContext(worker_options(recipe, set_, dataset, split, None, "host", None))
+    ctx = WorkerContext(worker_options(recipe, set_, dataset, split, None, "host", None, gateway, admin_token_file))
     ids = instance or ctx.tasks.instance_ids
     unknown = sorted(set(ids) - set(ctx.tasks.instance_ids))
     if unknown:
@@ -87,7 +98,7 @@ def declare_cmd(
     ids = ids[:limit] if limit else ids
     reqs = plan(ids, n or ctx.recipe.rollout.n_per_task, prefix=prefix,
                 max_attempts=ctx.recipe.rollout.max_infra_retries + 1)
-    with _client(gateway, admin_token_file) as client:
+    with _client(ctx.recipe) as client:
         declared = declare(client, reqs)
     typer.echo(f"declared {len(declared)} rollouts ({len(ids)} tasks)")
 
@@ -107,7 +118,7 @@ def controller_cmd(
     namespace: str = typer.Option("swerl", "--namespace", help="kubernetes: namespace of the worker Jobs."),
     token_secret: str = typer.Option("swerl-admin-token", "--token-secret",
                                      help="kubernetes: Secret (key 'token') with the admin token."),
-    gateway: str = GATEWAY, admin_token_file: Path = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
+    gateway: str | None = GATEWAY, admin_token_file: Path | None = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
     dataset: str | None = DATASET, split: str | None = SPLIT, repos: Path | None = REPOS, rootfs: str = ROOTFS,
     trajectories: Path | None = TRAJ,
 ) -> None:
@@ -115,10 +126,10 @@ def controller_cmd(
     from swerl.rollout.context import WorkerContext
     from swerl.rollout.controller import Controller
 
-    opts = worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories)
-    ctx = WorkerContext(opts)
-    client = _client(gateway, admin_token_file)
-    lnch = _launcher(launcher, ctx, client, gateway, admin_token_file, logs, image, namespace, token_secret)
+    ctx = WorkerContext(worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories, gateway,
+                                       admin_token_file))
+    client = _client(ctx.recipe)
+    lnch = _launcher(launcher, ctx, client, logs, image, namespace, token_secret)
     ctl = Controller(client, lnch, concurrency=concurrency or ctx.recipe.rollout.concurrency, rate=rate,
                      deadline_s=ctx.recipe.sandbox.rollout_timeout_s, grace_s=grace, poll_s=poll)
     try:
@@ -131,8 +142,10 @@ def controller_cmd(
         client.close()
 
 
-def _launcher(kind: str, ctx: Any, client: Any, gateway: str, token_file: Path, logs: Path | None,
-              image: str | None, namespace: str, token_secret: str) -> Any:
+def _launcher(kind: str, ctx: Any, client: Any, logs: Path | None, image: str | None, namespace: str,
+              token_secret: str) -> Any:
+    """How the controller starts an attempt; a launched worker gets the controller's own flags (`argv()`, the
+    gateway's `--set` items included), so it runs with exactly this setup."""
     from swerl.rollout.launchers import ProcessLauncher, ThreadLauncher
 
     if kind == "thread":
@@ -144,14 +157,14 @@ def _launcher(kind: str, ctx: Any, client: Any, gateway: str, token_file: Path, 
     if kind == "process":
         ctx.prepare_images()
         base = [sys.executable, "-m", "swerl.rollout", "run-one"]
-        tail = ["--gateway", gateway, "--admin-token-file", str(Path(token_file).resolve()), *ctx.opts.argv()]
-        return ProcessLauncher(lambda rid, att: [*base, rid, "--attempt", str(att), *tail], log_dir=logs)
+        return ProcessLauncher(lambda rid, att: [*base, rid, "--attempt", str(att), *ctx.opts.argv()], log_dir=logs)
     if kind == "kubernetes":
         from swerl.rollout.k8s import JobLauncher, JobTemplate
 
         if not image:
             raise SwerlError("--launcher kubernetes needs --image (a worker image with swerl installed)")
-        tpl = JobTemplate(image=image, namespace=namespace, gateway_url=gateway, token_secret=token_secret,
+        tpl = JobTemplate(image=image, namespace=namespace, gateway_url=ctx.recipe.gateway.url,
+                          token_secret=token_secret,
                           worker_args=ctx.opts.argv(), deadline_s=ctx.recipe.sandbox.rollout_timeout_s)
         return JobLauncher(tpl)
     raise SwerlError(f"--launcher {kind!r}: expected process, thread or kubernetes")

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from eval_helpers import RESOLVES
 
+from swerl.config import GatewaySettings
 from swerl.errors import SwerlError
 from swerl.eval.options import EvalOptions, eval_data, eval_rollout
 from swerl.eval.runner import run_eval
@@ -56,8 +57,7 @@ def test_checkpoint_served_on_cpu_through_the_gateway(checkpoint: Path, gateway:
     out = tmp_path / "run"
     rep = run_eval(EvalOptions(out=out, model=str(checkpoint), data=eval_data().model_copy(update={"dataset": str(sb_pack)}), instances=RESOLVES,
                                sandbox=bwrap_settings.model_copy(update={"rollout_timeout_s": 120}), rollout=_ROLLOUT,
-                               gateway=gateway,
-                               gateway_token_file=token_file))
+                               gateway=GatewaySettings(url=gateway, admin_token_file=str(token_file))))
     manifest = json.loads((out / "run.json").read_text())
     assert manifest["model"] == {"kind": "checkpoint", "source": str(checkpoint.resolve()), "name": "tiny-step0",
                                  "engine": "embedded", "gateway": gateway}
