@@ -35,7 +35,8 @@ def _tame_third_party_logging() -> None:
     root.setLevel(logging.WARNING)
 
 
-# CLI flag -> the field it fills: `rollout.` / `sandbox.` are the recipe's own sections (EvalOptions composes them);
+# CLI flag -> the field it fills: `data.` / `rollout.` / `sandbox.` / `gateway.` are the recipe's own sections
+# (EvalOptions composes them: `--workers` is rollout.concurrency, `--attempts` rollout.n_per_task);
 # any other flag fills the field of its own name. A flag left out (None) sets nothing: the model's default applies.
 _FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limit", "harness": "rollout.harness",
            "step_limit": "rollout.max_steps", "temperature": "rollout.temperature",
@@ -43,7 +44,8 @@ _FIELDS = {"dataset": "data.dataset", "split": "data.split", "limit": "data.limi
            "command_timeout": "sandbox.command_timeout_s", "rollout_timeout": "sandbox.rollout_timeout_s",
            "docker_host": "sandbox.docker.base_url", "grade_timeout": "grade_timeout_s",
            "agent_config": "rollout.agent_config", "gateway": "gateway.url",
-           "gateway_token_file": "gateway.admin_token_file"}
+           "gateway_token_file": "gateway.admin_token_file", "workers": "rollout.concurrency",
+           "attempts": "rollout.n_per_task"}
 
 
 @app.command("swebench", cls=defaults_from("swerl.eval.options:EvalOptions", _FIELDS))

@@ -15,8 +15,10 @@ VERIFIED = "princeton-nlp/SWE-bench_Verified"
 
 
 def eval_rollout() -> RolloutConfig:
-    """SWE-bench budgets: long episodes, greedy, room for a whole file in one reply; `auto` harness: by engine."""
-    return RolloutConfig(harness=HARNESS_AUTO, max_steps=250, temperature=0.0, max_tokens=4096)
+    """SWE-bench budgets: long episodes, greedy, room for a whole file in one reply; `auto` harness: by engine;
+    one attempt per instance (`n_per_task`, pass@k above 1) and one instance at a time (`concurrency`)."""
+    return RolloutConfig(harness=HARNESS_AUTO, max_steps=250, temperature=0.0, max_tokens=4096, n_per_task=1,
+                         concurrency=1)
 
 
 def eval_data() -> DataConfig:
@@ -40,8 +42,6 @@ class EvalOptions(BaseModel):
     api_key_env: str = "OPENAI_API_KEY"
     engine: Literal["auto", "embedded", "vllm"] = "auto"
     instances: str | None = None
-    workers: int = Field(1, ge=1)
-    attempts: int = Field(1, ge=1)
     rootfs: str = Field("auto", description="bwrap's system tree when `sandbox.bwrap.rootfs` is unset: auto "
                                             "(the cached debootstrap tree), host or a directory.")
     grader: Literal["auto", "official", "sandbox"] = "auto"

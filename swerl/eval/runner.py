@@ -102,7 +102,7 @@ class EvalRun:
         if old is not None:
             mismatch = [f"{k}: {a!r} (run dir) vs {b!r} (now)" for k, a, b in (
                 ("dataset", old.dataset, o.data.dataset), ("split", old.split, o.data.split),
-                ("attempts", old.attempts, o.attempts), ("model", old.model.name, model.name),
+                ("attempts", old.attempts, o.rollout.n_per_task), ("model", old.model.name, model.name),
                 ("model kind", old.model.kind, model.kind)) if a != b]
             if mismatch:
                 raise SwerlError(f"--out {o.out}: holds a different run ({'; '.join(mismatch)}); use a new --out")
@@ -111,7 +111,7 @@ class EvalRun:
         else:
             m = RunManifest(run_id=f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:8]}", created_at=time.time(),
                             swerl_version=__version__, model=model, dataset=o.data.dataset, split=o.data.split,
-                            backend=self._backend_name(), grader=grader, attempts=o.attempts,
+                            backend=self._backend_name(), grader=grader, attempts=o.rollout.n_per_task,
                             instance_ids=[i.instance_id for i in selected],
                             repos={i.instance_id: i.repo for i in selected}, agent_config=o.rollout.agent_config)
         self.store.write_manifest(m)
@@ -154,7 +154,7 @@ class EvalRun:
             if preds is not None:
                 self._import_preds(preds)
             if o.redo and preds is None:
-                for a in range(o.attempts):
+                for a in range(o.rollout.n_per_task):
                     self.store.drop_preds(a, {i.instance_id for i in selected})
             self._execute(selected)
         finally:
@@ -211,11 +211,12 @@ class EvalRun:
     def _execute(self, selected: list[EvalInstance]) -> None:
         """All (instance, attempt) jobs in a thread pool. Ctrl-C: nothing new starts (no instance, retry or
         grading); runs in flight finish their current step and are recorded, as after a kill, on resume."""
-        self._preds = {a: self.store.preds(a) for a in range(self.opts.attempts)}
+        self._preds = {a: self.store.preds(a) for a in range(self.opts.rollout.n_per_task)}
         self._graded = self.store.grades(self.manifest.run_id)
-        jobs = [(inst, a) for a in range(self.opts.attempts) for inst in selected]
+        jobs = [(inst, a) for a in range(self.opts.rollout.n_per_task) for inst in selected]
         self._jobs, self._finished = len(jobs), 0
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.opts.workers, thread_name_prefix="eval")
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=self.opts.rollout.concurrency,
+                                                     thread_name_prefix="eval")
         futures = [pool.submit(self._one, inst, a) for inst, a in jobs]
         try:
             for fut in concurrent.futures.as_completed(futures):

@@ -44,7 +44,7 @@ def deterministic_config(pre_sleep: float = 0.0) -> dict[str, Any]:
 
 # shorthand keyword -> the `rollout:` field it sets
 _ROLLOUT = {"infra_retries": "max_infra_retries", "step_limit": "max_steps", "temperature": "temperature",
-            "max_tokens": "max_tokens", "harness": "harness"}
+            "max_tokens": "max_tokens", "harness": "harness", "workers": "concurrency", "attempts": "n_per_task"}
 
 
 def options(out: Path, dataset: Path | str, instances: list[str] | None, *, backend: str = "docker",
