@@ -85,7 +85,7 @@ class HarnessPlan:
     swebench: bool = False
     name: Callable[[str], str | None] | None = None  # a pytest node id as the row's parser names it
     test_patch: str = ""
-    extra_test_files: tuple[str, ...] = ()
+    extra_test_files: tuple[str, ...] = ()  # every file the test patch names, the ones it adds included
 
 
 def swesmith_plan(task: SandboxTask) -> HarnessPlan:
@@ -113,7 +113,6 @@ def swebench_plan(task: SandboxTask) -> HarnessPlan:
     """SWE-bench rows: the official eval script minus its git commands (the test patch is applied on the host)."""
     from swebench.harness.grading import get_eval_tests_report, get_logs_eval
     from swebench.harness.test_spec.test_spec import make_test_spec
-    from swebench.harness.utils import get_modified_files
 
     try:
         spec = make_test_spec({**task.row, "instance_id": task.instance_id, "repo": task.repo})
@@ -139,7 +138,7 @@ def swebench_plan(task: SandboxTask) -> HarnessPlan:
     test_patch = str(task.row.get("test_patch") or "")
     return HarnessPlan(test_script=script, parse=parse, report=get_eval_tests_report, parser=f"swebench:{spec.repo}",
                        timeout_s=1800.0, swebench=True, test_patch=test_patch, name=name,
-                       extra_test_files=tuple(get_modified_files(test_patch)) if test_patch else ())
+                       extra_test_files=tuple(sorted(gradetree.patch_headers(test_patch))))
 
 
 def harness_plan(task: SandboxTask) -> HarnessPlan:
