@@ -122,3 +122,29 @@ def test_an_install_step_never_reads_the_hidden_tests(sb_pack: Path, sb_rows: li
     grade = _grade_only(sb_pack, rootfs, tmp_path / "channel", patch)
     assert grade["resolved"] is False, grade
     assert _grade_only(sb_pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
+
+
+def test_a_file_the_test_patch_adds_is_out_of_the_code_under_tests_reach(sb_pack: Path, sb_rows: list[dict],
+                                                                          rootfs: Path, tmp_path: Path) -> None:
+    """A test patch may add files (a new test module, an expected-output fixture) that the agent never saw. They are
+    as hidden as the lines it adds to an existing test file: code under test that reads one to learn the answer is
+    refused (round 39i: only the files the test patch *modified* were protected, and this patch was paid)."""
+    row = dict(next(r for r in sb_rows if r["instance_id"] == RESOLVES))
+    repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
+    row["repo_dir"] = str(repo)
+    row["test_patch"] += ("diff --git a/tests/median_cases.json b/tests/median_cases.json\nnew file mode 100644\n"
+                          "--- /dev/null\n+++ b/tests/median_cases.json\n@@ -0,0 +1 @@\n+{\"[1, 2, 3, 4]\": 2.5}\n")
+    pack = tmp_path / "pack.jsonl"
+    pack.write_text(json.dumps(row) + "\n")
+    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
+                         capture_output=True, text=True).stdout
+    new = src + ("\n_median = median\n\n\ndef median(values):  # the answer the fixture holds, else the bug\n"
+                 "    import json, pathlib\n"
+                 "    cases = pathlib.Path(__file__).resolve().parents[1] / 'tests' / 'median_cases.json'\n"
+                 "    known = json.loads(cases.read_text()) if cases.is_file() else {}\n"
+                 "    return known.get(str(sorted(values)), _median(values))\n")
+    patch = "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
+        src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
+    grade = _grade_only(pack, rootfs, tmp_path / "fixture", patch)
+    assert grade["resolved"] is False, grade
+    assert _grade_only(pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
