@@ -215,12 +215,12 @@ class BwrapSandbox(BackendBase):
             if hostfs.crosses_symlink(work, Path(rel).parts[:-1]) or hostfs.crosses_symlink(tree, Path(rel).parts[:-1]):
                 raise AgentFault(f"refusing to place {rel} through a symlink")
             hostfs.remove_path(work / rel)
-            (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            hostfs.make_dirs((work / rel).parent)
             if (tree / rel).is_symlink():  # as a link, never followed on the host
                 os.symlink(os.readlink(tree / rel), work / rel)
             elif (tree / rel).is_file():
                 shutil.copyfile(tree / rel, work / rel)
-                os.chmod(work / rel, (tree / rel).stat().st_mode & 0o755)
+                os.chmod(work / rel, hostfs.git_mode((tree / rel).stat().st_mode))
 
     def _clone_task_repo(self, handle: SandboxHandle, work: Path, saved: Path) -> None:
         """Clone the task's repo into `work` at its branch; unless pristine, its .git goes to `saved` on the host
@@ -315,7 +315,7 @@ class BwrapSandbox(BackendBase):
                 if self.as_root:
                     hostfs.chown_tree(target, self.uid, self.gid)
             else:
-                target.parent.mkdir(parents=True, exist_ok=True)
+                hostfs.make_dirs(target.parent)
                 hostfs.copy_file_into(Path(src), target)
                 if self.as_root:
                     os.chown(target, self.uid, self.gid, follow_symlinks=False)

@@ -449,7 +449,7 @@ class DockerSandbox(BackendBase):
                     continue
                 data = (tree / rel).read_bytes()
                 info = self._read_only(tarfile.TarInfo(rel))
-                info.size, info.mode = len(data), (tree / rel).stat().st_mode & 0o755
+                info.size, info.mode = len(data), hostfs.git_mode((tree / rel).stat().st_mode)
                 tar.addfile(info, io.BytesIO(data))
         workdir = handle.task.workdir.rstrip("/")
         if gone:  # root's tree: only root removes from it
@@ -461,19 +461,21 @@ class DockerSandbox(BackendBase):
 
     @staticmethod
     def _read_only(info: tarfile.TarInfo) -> tarfile.TarInfo:
-        """Grading tree members: root's, no write bits for the command user, never setuid."""
+        """Grading tree members: root's, readable by the command user whatever the host's umask, no write bits for
+        it, never setuid."""
         info.uid = info.gid = 0
         info.uname = info.gname = ""
-        info.mode &= 0o755
+        info.mode = info.mode & 0o777 if info.issym() else hostfs.git_mode(info.mode)
         return info
 
     def _owned(self, info: tarfile.TarInfo) -> tarfile.TarInfo:
-        """Files copied in belong to the command user (and never carry setuid bits)."""
+        """Files copied in belong to the command user, readable by root too whatever the host's umask (root has no
+        CAP_DAC_OVERRIDE here, and moves staged files), and never carry setuid bits."""
         user, _, group = self.settings.docker.user.partition(":")
         if self.non_root and user.isdigit():
             info.uid, info.gid = int(user), int(group or user)
             info.uname = info.gname = ""
-        info.mode &= 0o777
+        info.mode = info.mode & 0o777 if info.issym() else hostfs.git_mode(info.mode)
         return info
 
     @contextlib.contextmanager

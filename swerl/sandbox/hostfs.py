@@ -53,8 +53,9 @@ def _charge(budget: list[int], n: int) -> None:
         raise CopyLimitExceeded("copy limit exceeded")
 
 
-def _mode(raw: int) -> int:
-    """Only the bits git tracks matter: executable or not."""
+def git_mode(raw: int) -> int:
+    """Only the bits git tracks matter: executable or not. Readable by everyone whatever the host's umask (a
+    grading tree built under umask 077 is otherwise one the tests' uid cannot read), writable by the owner only."""
     return 0o755 if raw & 0o111 else 0o644
 
 
@@ -292,7 +293,7 @@ def extract_tar_safely(stream: IO[bytes], dest: Path, *, strip: int = 0, limit_b
                 if src is None:
                     skipped += 1
                     continue
-                _write_file(target, src, _mode(m.mode), budget)
+                _write_file(target, src, git_mode(m.mode), budget)
             elif m.issym():
                 if target.is_symlink() or target.is_file():
                     target.unlink()
@@ -304,7 +305,7 @@ def extract_tar_safely(stream: IO[bytes], dest: Path, *, strip: int = 0, limit_b
                     skipped += 1
                     continue
                 with open(source, "rb") as src_f:
-                    _write_file(target, src_f, _mode(source.stat().st_mode), budget)
+                    _write_file(target, src_f, git_mode(source.stat().st_mode), budget)
             else:
                 skipped += 1
     if skipped:
@@ -339,7 +340,7 @@ def copy_tree_safely(src: Path, dest: Path, *, limit_bytes: int = 1 << 40, max_d
                 if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # swapped for a FIFO/device
                     skipped += 1
                     continue
-                _write_file(target, f, _mode(item.st.st_mode), budget)
+                _write_file(target, f, git_mode(item.st.st_mode), budget)
         else:
             skipped += 1
     return skipped
@@ -406,15 +407,29 @@ def chown_tree(path: Path, uid: int, gid: int, *, max_depth: int = 1 << 20) -> N
             os.chown(item.name, uid, gid, dir_fd=item.dir_fd, follow_symlinks=False)
 
 
+def make_dirs(path: Path, mode: int = 0o755) -> None:
+    """`path` and its missing parents, each with `mode` whatever the process's umask (under umask 077 a directory
+    made for a sandbox's files would be one its command user cannot enter)."""
+    missing = []
+    while not path.is_dir():
+        missing.append(path)
+        path = path.parent
+    for d in reversed(missing):
+        with contextlib.suppress(FileExistsError):
+            d.mkdir()
+        os.chmod(d, mode)
+
+
 def read_only_tree(root: Path, *, max_depth: int = 1 << 20) -> None:
     """Owner root, no write bits for anyone else: a grading tree the tests' uid can read and import but not change
-    (no new files either, so no planted `__pycache__`, conftest or test file mid-run)."""
+    (no new files either, so no planted `__pycache__`, conftest or test file mid-run), and can read whatever umask
+    the grader runs under (`git_mode`)."""
     for item in iter_tree(root, max_depth=max_depth):
         os.chown(item.name, 0, 0, dir_fd=item.dir_fd, follow_symlinks=False)
         if not item.is_link:
             fd = _opath(item.name, item.dir_fd)
             try:
-                os.chmod(f"/proc/self/fd/{fd}", item.st.st_mode & 0o755)
+                os.chmod(f"/proc/self/fd/{fd}", git_mode(item.st.st_mode))
             finally:
                 os.close(fd)
     os.lchown(root, 0, 0)

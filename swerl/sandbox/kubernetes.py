@@ -128,7 +128,8 @@ class KubernetesSandbox(BackendBase):
             raise SandboxError(f"kubernetes API refused the sandbox objects: {exc.status} {exc.reason}") from exc
         handle.state["pod"] = self._wait_for_pod(handle)
         if grading:
-            self._put_tar(handle, Path(handle.state["grade_tree"]), "", handle.task.workdir, "--no-same-owner")
+            self._put_tar(handle, Path(handle.state["grade_tree"]), "", handle.task.workdir, "--no-same-owner",
+                          readable=True)
         elif not handle.pristine:
             self._harden(handle)
 
@@ -150,13 +151,16 @@ class KubernetesSandbox(BackendBase):
                 if res.returncode != 0:
                     raise SandboxError(f"removing files from {handle.id}'s tree failed: {res.output[-300:]}")
             if len(rels) > len(gone):
-                self._put_tar(handle, Path(tmp), "", handle.task.workdir, "--no-same-owner")
+                self._put_tar(handle, Path(tmp), "", handle.task.workdir, "--no-same-owner", readable=True)
 
-    def _put_tar(self, handle: SandboxHandle, src: Path, arcname: str, dest_dir: str, opts: str = "") -> None:
+    def _put_tar(self, handle: SandboxHandle, src: Path, arcname: str, dest_dir: str, opts: str = "",
+                 readable: bool = False) -> None:
         """The host path `src` (as `arcname`; "" = a directory's contents) into `dest_dir`: a tar streamed as one
-        base64 line over the exec subresource (`head -n 1` ends the input: exec stdin cannot be closed)."""
+        base64 line over the exec subresource (`head -n 1` ends the input: exec stdin cannot be closed).
+        `readable`: a grading tree, every member readable by the command user whatever the host's umask."""
         wd = shlex.quote(dest_dir)
-        stream = b64_lines(tar_stream(src, arcname, max_depth=self.settings.limits.max_depth))
+        stream = b64_lines(tar_stream(src, arcname, max_depth=self.settings.limits.max_depth,
+                                      filter=_readable if readable else None))
         res = self._exec(handle, ["sh", "-c", f"mkdir -p {wd} && head -n 1 | base64 -d | tar -C {wd} -xf - {opts}"],
                          600, "/", stdin=stream)
         if res.returncode != 0:
@@ -261,3 +265,9 @@ class KubernetesSandbox(BackendBase):
         if handle.state.get("network_policy"):
             with contextlib.suppress(ApiException):
                 self.net.delete_namespaced_network_policy(handle.state["network_policy"], self.ns)
+
+
+def _readable(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    if not info.issym():
+        info.mode = hostfs.git_mode(info.mode)
+    return info

@@ -372,7 +372,9 @@ def _patch_state(u, guard, question=None) -> bool:
         return True
     if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
         return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
-    todo = [*own.values(), *held, *_class_data(type(u), names, guard)]
+    stored = _payload_items(u) or []  # a builtin subclass's storage (a `NamedTuple`'s items), which its
+    # comparison reads with no name
+    todo = [*own.values(), *held, *stored, *_class_data(type(u), names, guard), *_global_data(type(u), question, guard)]
     return _holds_patch(todo, {id(u)}, guard, question, names)
 
 
@@ -539,24 +541,57 @@ def _read_names(t: type, question, guard):
     return frozenset(names) if found and not names & _DYNAMIC else None
 
 
+def _global_data(t: type, question, guard) -> list:
+    """The module-level values (a unit table, a registry, a constant object) that the project code answering
+    `question` for instances of `t` reads by name, 8 functions down: what they hold answers as much as the
+    instance's own state does (`_UNITS["MB"]` a patch object whose `__rmul__` lies). Not modules, classes or
+    functions: those are code, which `_exit_reach` follows. Not one of the frozen comparison functions, like
+    `_read_names`."""
+    if not question:
+        return []
+    wanted = _ORDERING if question in _ORDERING else (question if type(question) is tuple else (question,))
+    out, seen = [], set()
+    for c in type.__dict__["__mro__"].__get__(t):
+        space = type.__dict__["__dict__"].__get__(c)
+        for n in wanted:
+            fn = space.get(n)
+            fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
+            if type(fn) is not type(_among) or _home(c, guard) == "lib":
+                continue
+            for f in [fn, *_exit_reach(fn, t, 8)]:
+                spaces = f.__globals__
+                for name in _read_of(f.__code__) if type(spaces) is dict else ():
+                    v = dict.get(spaces, name)
+                    if v is None or id(v) in seen or type(v) in _SCALARS or type(v) is type(sys) or _code_object(v):
+                        continue
+                    seen.add(id(v))
+                    out.append(v)
+    return out
+
+
 def _read_of(code) -> set:
-    """The names a code object reads, with those of the code it holds (a lambda, a comprehension's body), and the
-    name `_OPERATOR` where it applies an operator (`self - other` calls `__sub__` through a type slot)."""
+    """The names a code object reads, with those of the code it holds (a lambda, a comprehension's body), and for
+    each instruction that calls dunders through a type slot, with no name (`self - other`, `for x in self`,
+    `[*self]`, `x in self`, `f"{self}"`, `self[0]`), its pseudo-name (`_OPCODES`), which `_IMPLICIT` opens."""
     out, todo = set(), [code]
     while todo and len(out) < 5000:
         c = todo.pop()
         out.update(c.co_names)
         todo += [k for k in c.co_consts if type(k) is type(c)]
         raw = c.co_code
-        if any(raw[i] in _OPCODES for i in range(0, len(raw), 2)):
-            out.add(_OPERATOR)
+        out.update(_OPCODES[raw[i]] for i in range(0, len(raw), 2) if raw[i] in _OPCODES)
     return out
 
 
 _OPERATOR = "<operator>"
-_OPCODES = frozenset(i for i, n in enumerate(__import__("dis").opname) if n.startswith(("BINARY_", "UNARY_",
-                                                                                           "INPLACE_"))
-                     and n not in ("BINARY_SUBSCR", "UNARY_NOT"))
+_SLOTS = {"GET_ITER": "<iter>", "FOR_ITER": "<iter>", "LIST_EXTEND": "<iter>", "SET_UPDATE": "<iter>",
+          "UNPACK_SEQUENCE": "<iter>", "UNPACK_EX": "<iter>", "GET_YIELD_FROM_ITER": "<iter>",
+          "CALL_FUNCTION_EX": "<iter>", "BUILD_LIST_UNPACK": "<iter>", "BUILD_TUPLE_UNPACK": "<iter>",
+          "BUILD_SET_UNPACK": "<iter>", "CONTAINS_OP": "<contains>", "FORMAT_VALUE": "<format>",
+          "BINARY_SUBSCR": "<subscr>", "DICT_UPDATE": "<mapping>", "DICT_MERGE": "<mapping>",
+          "BUILD_MAP_UNPACK": "<mapping>", "GET_LEN": "<len>", "MATCH_SEQUENCE": "<iter>", "MATCH_MAPPING": "<mapping>"}
+_OPCODES = {i: _SLOTS.get(n, _OPERATOR) for i, n in enumerate(__import__("dis").opname) if n in _SLOTS or (
+    n.startswith(("BINARY_", "UNARY_", "INPLACE_")) and n not in ("BINARY_SUBSCR", "UNARY_NOT"))}
 _SEQ = ("__iter__", "__getitem__", "__len__", "__next__", "__reversed__")
 _NUM = ("__int__", "__float__", "__index__", "__complex__", "__round__", "__abs__", "__trunc__")
 _IMPLICIT = {**{n: _SEQ for n in ("tuple", "list", "set", "frozenset", "sorted", "iter", "enumerate", "zip", "sum",
@@ -564,6 +599,8 @@ _IMPLICIT = {**{n: _SEQ for n in ("tuple", "list", "set", "frozenset", "sorted",
              "len": ("__len__",), "bool": ("__bool__", "__len__"), "hash": ("__hash__",),
              **{n: ("__str__", "__repr__", "__format__") for n in ("str", "repr", "format", "print")},
              **{n: _NUM for n in ("int", "float", "complex", "round", "abs", "divmod", "math", "operator")},
+             "<iter>": _SEQ, "<contains>": ("__contains__", *_SEQ), "<format>": ("__format__", "__str__", "__repr__"),
+             "<subscr>": ("__getitem__",), "<mapping>": ("keys", "__getitem__", "__iter__"), "<len>": ("__len__",),
              _OPERATOR: ("__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__",
                          "__matmul__", "__and__", "__or__", "__xor__", "__lshift__", "__rshift__", "__neg__",
                          "__pos__", "__invert__", "__radd__", "__rsub__", "__rmul__", "__rtruediv__")}
@@ -1979,13 +2016,15 @@ def order(left, right, op, _record=_record):
 def _ordered_as_said(u, u_left, op, fn, bound, committed, holds, what, guard, _record):
     """Record tampering where u said `u <op> bound` holds but the value it committed to first does not (or it
     committed to none); then u's own single-value finding, if any."""
-    if holds:
-        own = _NO_VALUE if committed is _NO_VALUE else _truthy(fn(committed, bound) if u_left else fn(bound, committed))
-        if own is not True and (committed is not _NO_VALUE or _patch_decides(type(u), _DUNDERS[
-                op if u_left else _MIRROR[op]], guard, u)):
-            said = (f"has no {'number' if what == 'number' else 'value of that type'}" if committed is _NO_VALUE
-                    else f"whose own {what} is {_short(committed) if what != 'number' else repr(committed)}")
-            _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} {_short(bound)} but {said}")
+    own = _NO_VALUE if committed is _NO_VALUE else _truthy(fn(committed, bound) if u_left else fn(bound, committed))
+    if holds and own is not True and (committed is not _NO_VALUE or _patch_decides(type(u), _DUNDERS[
+            op if u_left else _MIRROR[op]], guard, u)):
+        said = (f"has no {'number' if what == 'number' else 'value of that type'}" if committed is _NO_VALUE
+                else f"whose own {what} is {_short(committed) if what != 'number' else repr(committed)}")
+        _record(guard, f"assertion compared a {type(u).__name__} that says it is {op} {_short(bound)} but {said}")
+    elif not holds and own is True:  # `assert not u < bound` decides on the "no" as much
+        _record(guard, f"assertion compared a {type(u).__name__} that says it is not {op} {_short(bound)} but whose "
+                       f"own {what} is {_short(committed) if what != 'number' else repr(committed)}")
     found = _quiet_single(u, guard)
     if found:
         _record(guard, f"assertion compared {found}")
@@ -2015,11 +2054,12 @@ def _order_library(left, right, op, fn, guard, _record):
                  and _patch_state(u, guard, _DUNDERS[op])), None)  # before either side is asked (a library
     # container too: a deque's ordering is its items')
     res = fn(left, right)
-    if held is not None and _truthy(res) is True:  # the project's ordering hands the answer to the patch's class,
-        # and neither side has a builtin value to commit to
+    if held is not None and type(_truthy(res)) is bool:  # the project's ordering hands the answer to the patch's
+        # class, and neither side has a builtin value to commit to; "does not hold" decides `assert not a < b` as
+        # much as "holds" decides `assert a < b`
         _record(guard, f"assertion ordered a {type(held).__name__} holding an object of a class the patch wrote, "
                        f"which decides what the project's own ordering answers")
-        return True
+        return _truthy(res)
     for u, k in ((left, right), (right, left)):
         if _among(type(k), _EXACT) or _among(type(u), _EXACT) or not _genuine_lib(type(k), guard) or \
                 _matcher(type(k), guard) or not _answers_itself(u, guard) or _same_kind(u, k, guard) or \
@@ -2090,6 +2130,9 @@ def contains(item, container, negate, _record=_record):
         return (not truth) if negate else truth
     # both operands' own values, before either is asked anything
     snap_item = item if _pure(item) else _snapshot(item, next(iter(container), "") if _pure(container) else "")
+    if type(container) in (list, tuple) and _home(type(item), guard) != "lib":  # a project value (a `Size`) in a
+        # builtin sequence: `in` is `==` with each element in turn, each judged by the `==` rules
+        return _iterated(item, iter(list(container)), negate, guard, _record, len(container))
     if _pure(container):
         snap = container
     elif isinstance(container, (str, bytes)) or (_among(type(item), (str, bytes))
@@ -2419,6 +2462,14 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     # the patch's code); a callable value (`list[int]`, a GenericAlias) is a value
     if held is not None:  # a library value's own `==` hands the question to what it holds (a UUID's `int` slot)
         return _ask(left, right, True, ne), f"a {type(held).__name__} holding an object of a class the patch wrote"
+    held = next((v for v, _ in sides if _home(type(v), guard) != "lib" and not _code_object(v) and
+                 not _patch_class(type(v), guard) and _patch_state(v, guard, ("__eq__", "__ne__"))), None)
+    if held is not None:  # a project value's unchanged `==` hands the question to a patch object it holds, and
+        # neither side has a builtin value to commit to: as for an ordering, saying "equal" is the patch's answer
+        res = _ask(left, right, True, ne)
+        if _says_equal(res, ne):
+            return res, (f"a {type(held).__name__} holding an object of a class the patch wrote, which decides what "
+                         f"the project's own `==` answers")
     sides.sort(key=lambda side: _genuine_lib(type(side[0]), guard))
     other = right if sides[0][1] else left
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
