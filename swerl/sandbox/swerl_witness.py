@@ -1503,6 +1503,10 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
             v = space.get(name)
             if type(v) is type(sys):  # a module: the attributes the exit reads of it
                 found += [getattr(v, n, None) for n in code.co_names[:100]]
+            elif v is not None and not _code_object(v) and type(v) not in _SCALARS and \
+                    _home(type(v), _STATE.get("guard")) != "lib":  # a project object (a converter, a registry):
+                # the methods of its class the exit names (`_CONVERTER.to_bytes(...)`)
+                found += [_raw_attr(type(v), n) for n in code.co_names[:100]]
             raw = _raw_attr(cls, name)  # as the class holds it: a lookup would run a descriptor's own code
             found += [v, raw]
             held += [v, raw]
@@ -2465,11 +2469,10 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     held = next((v for v, _ in sides if _home(type(v), guard) != "lib" and not _code_object(v) and
                  not _patch_class(type(v), guard) and _patch_state(v, guard, ("__eq__", "__ne__"))), None)
     if held is not None:  # a project value's unchanged `==` hands the question to a patch object it holds, and
-        # neither side has a builtin value to commit to: as for an ordering, saying "equal" is the patch's answer
-        res = _ask(left, right, True, ne)
-        if _says_equal(res, ne):
-            return res, (f"a {type(held).__name__} holding an object of a class the patch wrote, which decides what "
-                         f"the project's own `==` answers")
+        # neither side has a builtin value to commit to: as for an ordering, the answer ("equal" for `==`,
+        # "differs" for `!=`) is the patch's
+        return _ask(left, right, True, ne), (f"a {type(held).__name__} holding an object of a class the patch "
+                                             f"wrote, which decides what the project's own `==` answers")
     sides.sort(key=lambda side: _genuine_lib(type(side[0]), guard))
     other = right if sides[0][1] else left
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
@@ -2537,6 +2540,10 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
                 and (isinstance(u, (str, bytes)) or not isinstance(k, (str, bytes))):  # a text view (`str(u)`) of
             # another type is no value of its own: click's `Sentinel.UNSET` is honestly != its own name
             found = f"a {type(u).__name__} that says it differs from {_short(k)} but whose own value is {_short(snap)}"
+        elif not found and ne and _says_equal(res, True) is False and snap is _NO_VALUE and \
+                _patch_decides(type(u), "__eq__", guard, u):  # `==`'s rule for "differs": no value of its own to
+            # differ by, and the patch decides what its comparison answers
+            found = f"a {type(u).__name__} that says it differs from {_short(k)} but has no value of that type"
         return res, found
     if not ne and depth < _DEPTH and tl is not tr:  # a namedtuple, a list subclass, an OrderedDict against a display
         for a, b, a_left in ((left, right, True), (right, left, False)):
