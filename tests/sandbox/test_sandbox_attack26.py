@@ -65,7 +65,9 @@ def test_round26_values_a_library_compares_are_judged(task: str, path: str, bug:
     if new is NOTIFY_LIAR:  # each spelling is judged: mock's own assertion methods and `call_args == call(n)`
         assert any("mock's assert_called_with compared a _Any" in t for t in res.tampering), why
         assert any("mock's assert_has_calls compared a _Any" in t for t in res.tampering), why
-        assert any(t.startswith("assertion compared a _Any") for t in res.tampering), why
+        assert any(t.startswith(("assertion compared a _Any", "assertion compared a _Call holding an object of a "
+                                 "class the patch wrote")) for t in res.tampering), why  # `call(n)` is a tuple:
+        # its own items are walked (round 39), so the `_Any` it holds is found before the `_Any` is asked
     elif new is ARGS_LIAR:
         assert any(t.startswith("assertion compared a _Any") for t in res.tampering), why
     elif resolved:
