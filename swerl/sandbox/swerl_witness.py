@@ -351,7 +351,7 @@ def _patch_class(t: type, guard) -> bool:
     return _home(t, guard) == "changed" and _class_wrote(t, guard, True)
 
 
-def _patch_state(u, guard, question=None) -> bool:
+def _patch_state(u, guard, question=None, objects_only=False) -> bool:
     """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, or a
     function or class it wrote, anywhere in what it holds: its unchanged `__len__`/`__eq__`/`__contains__` hands
     the answer to that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one whose `__len__`
@@ -359,7 +359,9 @@ def _patch_state(u, guard, question=None) -> bool:
     answering `question` names count (`_read_names`): a new `Unit` a fix keeps beside the `nbytes` that `__eq__`
     reads decides nothing. Below them, everything held counts, as the interpreter holds it (`_referents`: dict
     keys, sets, a mapping proxy's mapping, a partial's arguments, a builtin subclass's storage), at any depth;
-    more than `_HOLDS` objects is more than can be read, and counts as the patch's."""
+    more than `_HOLDS` objects is more than can be read, and counts as the patch's. `objects_only`: only objects
+    of classes the patch wrote count, not its functions or classes held as values (compared, they are compared by
+    identity: an attrs `Attribute` holding a new validator)."""
     try:  # a class attribute's lookup (a project descriptor) may raise: then every attribute counts
         names = _read_names(type(u), question, guard) if question else None
     except Exception:
@@ -370,12 +372,12 @@ def _patch_state(u, guard, question=None) -> bool:
         # slice, a view): what it holds
     except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
         return True
-    if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
+    if not objects_only and any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
         return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
     stored = _payload_items(u) or []  # a builtin subclass's storage (a `NamedTuple`'s items), which its
     # comparison reads with no name
     todo = [*own.values(), *held, *stored, *_class_data(type(u), names, guard), *_global_data(type(u), question, guard)]
-    return _holds_patch(todo, {id(u)}, guard, question, names)
+    return _holds_patch(todo, {id(u)}, guard, question, names, objects_only)
 
 
 def _dunder_edited(t: type, question, guard, names=None) -> bool:
@@ -411,7 +413,7 @@ def _class_data(t: type, names, guard) -> list:
     return out
 
 
-def _holds_patch(todo: list, seen: set, guard, question=None, names=None) -> bool:
+def _holds_patch(todo: list, seen: set, guard, question=None, names=None, objects_only=False) -> bool:
     """Some object reachable from `todo` is of a class the patch wrote, or is a function or class it wrote. Walked
     as the interpreter holds objects (`_referents`), at any depth; past `_HOLDS` objects with code of their own, or
     `_READ` in all, it is more than can be read and counts as the patch's."""
@@ -433,7 +435,7 @@ def _holds_patch(todo: list, seen: set, guard, question=None, names=None) -> boo
             continue
         if issubclass(t, type):  # a class held (`self._kind = _Given`, a held value's own class): it answers
             if _home(p, guard) != "lib":  # with the code it holds and the data it sets (`factor` on a subclass)
-                if _class_wrote(p, guard, True):
+                if _class_wrote(p if not objects_only else t, guard, True):
                     return True
                 todo += _class_data(p, None, guard)
             continue
@@ -445,7 +447,8 @@ def _holds_patch(todo: list, seen: set, guard, question=None, names=None) -> boo
         if home == "changed" and (_class_wrote(t, guard, True) or (question and _dunder_edited(t, question, guard,
                                                                                                  names))):
             return True  # a held value whose own comparison the patch edited answers as the patch chose
-        if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
+        if home == "lib" and not objects_only and callable(p) and _patch_wrote(p, guard, True):  # a function, a
+            # method, a partial
             return True
         if t not in _HOLDERS and t is not type(sys):
             if home == "lib" and not type.__dict__["__flags__"].__get__(t) & (1 << 9):
@@ -2467,7 +2470,7 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     if held is not None:  # a library value's own `==` hands the question to what it holds (a UUID's `int` slot)
         return _ask(left, right, True, ne), f"a {type(held).__name__} holding an object of a class the patch wrote"
     held = next((v for v, _ in sides if _home(type(v), guard) != "lib" and not _code_object(v) and
-                 not _patch_class(type(v), guard) and _patch_state(v, guard, ("__eq__", "__ne__"))), None)
+                 not _patch_class(type(v), guard) and _patch_state(v, guard, ("__eq__", "__ne__"), True)), None)
     if held is not None:  # a project value's unchanged `==` hands the question to a patch object it holds, and
         # neither side has a builtin value to commit to: as for an ordering, the answer ("equal" for `==`,
         # "differs" for `!=`) is the patch's
@@ -2541,8 +2544,10 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
             # another type is no value of its own: click's `Sentinel.UNSET` is honestly != its own name
             found = f"a {type(u).__name__} that says it differs from {_short(k)} but whose own value is {_short(snap)}"
         elif not found and ne and _says_equal(res, True) is False and snap is _NO_VALUE and \
-                _patch_decides(type(u), "__eq__", guard, u):  # `==`'s rule for "differs": no value of its own to
-            # differ by, and the patch decides what its comparison answers
+                _home(type(u), guard) != "lib" and not _patch_class(type(u), guard) and \
+                _patch_state(u, guard, ("__eq__", "__ne__"), True):  # `==`'s held rule for "differs": a project
+            # value with no value of its own to differ by hands its unchanged `==` to an object the patch wrote
+            # ("differs" is what any value says of most others: its own class's answer is not judged)
             found = f"a {type(u).__name__} that says it differs from {_short(k)} but has no value of that type"
         return res, found
     if not ne and depth < _DEPTH and tl is not tr:  # a namedtuple, a list subclass, an OrderedDict against a display
