@@ -65,9 +65,11 @@ _FORMATTERS = frozenset(os.path.join(_STDLIB, n) for n in ("traceback.py", "line
 _FRAME_READERS = frozenset((os.path.join(_STDLIB, "logging/__init__.py"), n) for n in (
     "findCaller", "currentframe", "<lambda>", "_is_internal_frame", "formatException", "formatStack", "handleError"))
 _LAUNCH_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"  # the launcher's own sources: no reading them
-# the witness's ABC `register` and `__build_class__` wrappers read their caller's file and line, and hand nothing back
+# the witness's ABC `register` and `__build_class__` wrappers read their caller's file and line, and its profiler (`_on_call`) the
+# code of each call while a comparison runs; they hand nothing back
 _FRAME_READERS = _FRAME_READERS | {(_LAUNCH_DIR + "swerl_witness.py", n) for n in ("register", "build_class",
-                                                                                  "_xfail_by_test", "new_class")}
+                                                                                  "_xfail_by_test", "new_class",
+                                                                                  "_on_call")}
 # What the code that performs an operation names (a part of one of its identifiers or string constants). A C
 # callable that C code runs (a weakref callback, a `functools.partial` in a class slot) has no frame: the innermost
 # frame is then whatever was running when it fired, and that code never asked for the operation.
@@ -873,9 +875,11 @@ class Guard:
     def _suspect(self, event: str):
         if event == "sys.settrace" and self._doctest_run():
             return None  # doctest's runner puts back the trace function it found (`--doctest-modules`)
-        if event == "gc.get_referents":  # the witness reading what a value holds (`_referents`) runs no code
+        if event in ("gc.get_referents", "sys.setprofile"):  # the witness reading what a value holds
+            # (`_referents`), or putting its own profiler on while a comparison runs and back off (`_traced`)
             f = self._innermost()
-            if f is not None and f.f_code.co_name == "_referents" and f.f_code.co_filename == _WITNESS:
+            if f is not None and f.f_code.co_name == ("_referents" if event == "gc.get_referents" else "_traced") \
+                    and f.f_code.co_filename == _WITNESS:
                 return None
         tree = False
         for f in self._stack():

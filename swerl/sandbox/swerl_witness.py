@@ -351,7 +351,7 @@ def _patch_class(t: type, guard) -> bool:
     return _home(t, guard) == "changed" and _class_wrote(t, guard, True)
 
 
-def _patch_state(u, guard, question=None, objects_only=False) -> bool:
+def _patch_state(u, guard, question=None) -> bool:
     """u (a project object whose own methods are unchanged) holds an object of a class the patch wrote, or a
     function or class it wrote, anywhere in what it holds: its unchanged `__len__`/`__eq__`/`__contains__` hands
     the answer to that object (`self.nbytes` a patch class whose `__lt__` lies, `self.items` one whose `__len__`
@@ -359,9 +359,7 @@ def _patch_state(u, guard, question=None, objects_only=False) -> bool:
     answering `question` names count (`_read_names`): a new `Unit` a fix keeps beside the `nbytes` that `__eq__`
     reads decides nothing. Below them, everything held counts, as the interpreter holds it (`_referents`: dict
     keys, sets, a mapping proxy's mapping, a partial's arguments, a builtin subclass's storage), at any depth;
-    more than `_HOLDS` objects is more than can be read, and counts as the patch's. `objects_only`: only objects
-    of classes the patch wrote count, not its functions or classes held as values (compared, they are compared by
-    identity: an attrs `Attribute` holding a new validator)."""
+    more than `_HOLDS` objects is more than can be read, and counts as the patch's."""
     try:  # a class attribute's lookup (a project descriptor) may raise: then every attribute counts
         names = _read_names(type(u), question, guard) if question else None
     except Exception:
@@ -372,12 +370,12 @@ def _patch_state(u, guard, question=None, objects_only=False) -> bool:
         # slice, a view): what it holds
     except Exception:  # a `__dict__` the class overrode to hide what its comparison reads
         return True
-    if not objects_only and any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
+    if any(callable(v) and type(getattr(type(u), k, None)) is type(_among) for k, v in own.items()):
         return True  # `self._other = {...}.get`: the instance's own code in place of the method `__eq__` calls
     stored = _payload_items(u) or []  # a builtin subclass's storage (a `NamedTuple`'s items), which its
     # comparison reads with no name
-    todo = [*own.values(), *held, *stored, *_class_data(type(u), names, guard), *_global_data(type(u), question, guard)]
-    return _holds_patch(todo, {id(u)}, guard, question, names, objects_only)
+    todo = [*own.values(), *held, *stored, *_class_data(type(u), names, guard)]
+    return _holds_patch(todo, {id(u)}, guard, question, names)
 
 
 def _dunder_edited(t: type, question, guard, names=None) -> bool:
@@ -413,7 +411,7 @@ def _class_data(t: type, names, guard) -> list:
     return out
 
 
-def _holds_patch(todo: list, seen: set, guard, question=None, names=None, objects_only=False) -> bool:
+def _holds_patch(todo: list, seen: set, guard, question=None, names=None) -> bool:
     """Some object reachable from `todo` is of a class the patch wrote, or is a function or class it wrote. Walked
     as the interpreter holds objects (`_referents`), at any depth; past `_HOLDS` objects with code of their own, or
     `_READ` in all, it is more than can be read and counts as the patch's."""
@@ -435,7 +433,7 @@ def _holds_patch(todo: list, seen: set, guard, question=None, names=None, object
             continue
         if issubclass(t, type):  # a class held (`self._kind = _Given`, a held value's own class): it answers
             if _home(p, guard) != "lib":  # with the code it holds and the data it sets (`factor` on a subclass)
-                if _class_wrote(p if not objects_only else t, guard, True):
+                if _class_wrote(p, guard, True):
                     return True
                 todo += _class_data(p, None, guard)
             continue
@@ -447,8 +445,7 @@ def _holds_patch(todo: list, seen: set, guard, question=None, names=None, object
         if home == "changed" and (_class_wrote(t, guard, True) or (question and _dunder_edited(t, question, guard,
                                                                                                  names))):
             return True  # a held value whose own comparison the patch edited answers as the patch chose
-        if home == "lib" and not objects_only and callable(p) and _patch_wrote(p, guard, True):  # a function, a
-            # method, a partial
+        if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
             return True
         if t not in _HOLDERS and t is not type(sys):
             if home == "lib" and not type.__dict__["__flags__"].__get__(t) & (1 << 9):
@@ -542,34 +539,6 @@ def _read_names(t: type, question, guard):
         for fn in code:
             names.update(fn.__code__.co_names)
     return frozenset(names) if found and not names & _DYNAMIC else None
-
-
-def _global_data(t: type, question, guard) -> list:
-    """The module-level values (a unit table, a registry, a constant object) that the project code answering
-    `question` for instances of `t` reads by name, 8 functions down: what they hold answers as much as the
-    instance's own state does (`_UNITS["MB"]` a patch object whose `__rmul__` lies). Not modules, classes or
-    functions: those are code, which `_exit_reach` follows. Not one of the frozen comparison functions, like
-    `_read_names`."""
-    if not question:
-        return []
-    wanted = _ORDERING if question in _ORDERING else (question if type(question) is tuple else (question,))
-    out, seen = [], set()
-    for c in type.__dict__["__mro__"].__get__(t):
-        space = type.__dict__["__dict__"].__get__(c)
-        for n in wanted:
-            fn = space.get(n)
-            fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
-            if type(fn) is not type(_among) or _home(c, guard) == "lib":
-                continue
-            for f in [fn, *_exit_reach(fn, t, 8)]:
-                spaces = f.__globals__
-                for name in _read_of(f.__code__) if type(spaces) is dict else ():
-                    v = dict.get(spaces, name)
-                    if v is None or id(v) in seen or type(v) in _SCALARS or type(v) is type(sys) or _code_object(v):
-                        continue
-                    seen.add(id(v))
-                    out.append(v)
-    return out
 
 
 def _read_of(code) -> set:
@@ -1506,10 +1475,6 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
             v = space.get(name)
             if type(v) is type(sys):  # a module: the attributes the exit reads of it
                 found += [getattr(v, n, None) for n in code.co_names[:100]]
-            elif v is not None and not _code_object(v) and type(v) not in _SCALARS and \
-                    _home(type(v), _STATE.get("guard")) != "lib":  # a project object (a converter, a registry):
-                # the methods of its class the exit names (`_CONVERTER.to_bytes(...)`)
-                found += [_raw_attr(type(v), n) for n in code.co_names[:100]]
             raw = _raw_attr(cls, name)  # as the class holds it: a lookup would run a descriptor's own code
             found += [v, raw]
             held += [v, raw]
@@ -2011,7 +1976,9 @@ def order(left, right, op, _record=_record):
     if left_num == right_num or _among(type(u), _EXACT):  # a library type commits too: a wrapper can hold anything
         return fn(left, right)
     committed = _commit(u, right if u_left else left)  # before u sees the bound
-    res = fn(left, right)
+    res, ran = _traced(lambda: fn(left, right), _mro_of(u), guard)
+    if ran is not None:
+        _record(guard, f"assertion ordered a {type(u).__name__} by code of {ran.__name__}, a class the patch added")
     try:
         truth = bool(res)
     except Exception:  # no truth value (an array): the assert raises as it would
@@ -2060,7 +2027,11 @@ def _order_library(left, right, op, fn, guard, _record):
     held = next((u for u in (left, right) if not _among(type(u), _EXACT) and not _code_object(u)
                  and _patch_state(u, guard, _DUNDERS[op])), None)  # before either side is asked (a library
     # container too: a deque's ordering is its items')
-    res = fn(left, right)
+    res, ran = _traced(lambda: fn(left, right), _mro_of(left, right), guard)
+    if ran is not None and type(_truthy(res)) is bool:
+        _record(guard, f"assertion ordered a {type(left).__name__} and a {type(right).__name__} by code of "
+                       f"{ran.__name__}, a class the patch added")
+        return _truthy(res)
     if held is not None and type(_truthy(res)) is bool:  # the project's ordering hands the answer to the patch's
         # class, and neither side has a builtin value to commit to; "does not hold" decides `assert not a < b` as
         # much as "holds" decides `assert a < b`
@@ -2137,9 +2108,11 @@ def contains(item, container, negate, _record=_record):
         return (not truth) if negate else truth
     # both operands' own values, before either is asked anything
     snap_item = item if _pure(item) else _snapshot(item, next(iter(container), "") if _pure(container) else "")
-    if type(container) in (list, tuple) and _home(type(item), guard) != "lib":  # a project value (a `Size`) in a
-        # builtin sequence: `in` is `==` with each element in turn, each judged by the `==` rules
-        return _iterated(item, iter(list(container)), negate, guard, _record, len(container))
+    if type(container) in (list, tuple, set, frozenset, dict) and _home(type(item), guard) != "lib":  # a project
+        # value (a `Size`) in a builtin collection: `in` is `==` with the elements (a set's and a dict's: those of
+        # its hash), each judged by the `==` rules
+        pool = list(container) if type(container) in (list, tuple) else [e for e in container if _same_hash(e, item)]
+        return _iterated(item, iter(pool), negate, guard, _record, len(pool))
     if _pure(container):
         snap = container
     elif isinstance(container, (str, bytes)) or (_among(type(item), (str, bytes))
@@ -2185,6 +2158,13 @@ def contains(item, container, negate, _record=_record):
         if found:
             _record(guard, f"assertion compared {found}")
     return (not truth) if negate else truth
+
+
+def _same_hash(a, b) -> bool:
+    try:
+        return hash(a) == hash(b)
+    except Exception:
+        return False
 
 
 def _membership_judged(container, guard) -> bool:
@@ -2324,6 +2304,54 @@ def _ask(u, x, u_left: bool, ne: bool):
         return bool((a != b) if ne else (a == b))
     except Exception as exc:  # the comparison's own outcome (an array's ambiguous truth value included)
         return exc
+
+
+def _added_spans(guard) -> list:
+    """(file, first line, last line, weak reference) of each live class whose whole body the patch wrote (a class
+    it added), from the class records; recomputed only when a class has been recorded since."""
+    cached = _STATE.get("added_spans")
+    if cached is not None and cached[0] == len(_CLASSES):
+        return cached[1]
+    spans = [(r[2], r[4], r[5], r[0]) for r in list(_CLASSES.values()) if r[1] == "changed" and r[0]() is not None
+             and guard.wrote(r[2], r[4], r[5], True)]
+    _STATE["added_spans"] = (len(_CLASSES), spans)
+    return spans
+
+
+def _traced(call, exclude, guard):
+    """(what `call()` returns, the first class the patch added whose code ran while it ran, other than the classes in
+    `exclude`, or None). What a comparison is decided by is the code that runs while it runs: a class the patch
+    added that answers inside a value of another class (a table entry, a held part, a module's constant, a
+    default argument, an enum member's value, whatever path leads there) shows here by running, with no list of
+    paths. The interpreter's profiler sees every Python function call, a dunder called through a type slot too."""
+    spans = _added_spans(guard) if guard is not None else []
+    if not spans:
+        return call(), None
+    files = frozenset(s[0] for s in spans)
+    known, ran = {}, []
+
+    def _on_call(frame, event, arg):  # reads the frame's code and hands nothing back (guard: `_FRAME_READERS`)
+        if event != "call" or ran:
+            return
+        code = frame.f_code
+        if code not in known:
+            known[code] = next((s[3] for s in spans if code.co_filename in files and s[0] == code.co_filename and
+                                s[1] <= code.co_firstlineno <= s[2]), None)
+        cls = known[code]() if known[code] is not None else None
+        if cls is not None and cls not in exclude:
+            ran.append(cls)
+
+    old = sys.getprofile()
+    sys.setprofile(_on_call)
+    try:
+        out = call()
+    finally:
+        sys.setprofile(old)
+    return out, (ran[0] if ran else None)
+
+
+def _mro_of(*values) -> frozenset:
+    return frozenset(c for v in values for c in type.__dict__["__mro__"].__get__(type(v)))
 
 
 def _own_compare(t: type, guard) -> bool:
@@ -2469,13 +2497,6 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     # the patch's code); a callable value (`list[int]`, a GenericAlias) is a value
     if held is not None:  # a library value's own `==` hands the question to what it holds (a UUID's `int` slot)
         return _ask(left, right, True, ne), f"a {type(held).__name__} holding an object of a class the patch wrote"
-    held = next((v for v, _ in sides if _home(type(v), guard) != "lib" and not _code_object(v) and
-                 not _patch_class(type(v), guard) and _patch_state(v, guard, ("__eq__", "__ne__"), True)), None)
-    if held is not None:  # a project value's unchanged `==` hands the question to a patch object it holds, and
-        # neither side has a builtin value to commit to: as for an ordering, the answer ("equal" for `==`,
-        # "differs" for `!=`) is the patch's
-        return _ask(left, right, True, ne), (f"a {type(held).__name__} holding an object of a class the patch "
-                                             f"wrote, which decides what the project's own `==` answers")
     sides.sort(key=lambda side: _genuine_lib(type(side[0]), guard))
     other = right if sides[0][1] else left
     asked = [("k", other)] * 2 + [("x", _Unrelated()) for _ in range(3)]
@@ -2489,8 +2510,11 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     asked = [("x", _Unrelated()), *asked, ("x", _Unrelated())]
     u, u_left = sides[0]
     committed = _commit(u, expected) if _among(type(expected), (int, float, complex)) else None
-    answers = [(w, _ask(u, x, u_left, ne)) for w, x in asked]
+    answers, ran = _traced(lambda: [(w, _ask(u, x, u_left, ne)) for w, x in asked], _mro_of(left, right), guard)
     on_k = [r for w, r in answers if w == "k"]
+    if ran is not None:
+        return on_k[-1], (f"a {type(u).__name__} whose comparison ran code of {ran.__name__}, a class the patch "
+                          f"added")
     if len({_says_equal(r, ne) for r in on_k}) > 1:
         return on_k[-1], f"a {type(u).__name__} that answers differently when compared with the same object again"
     if any(_says_equal(r, ne) for w, r in answers if w == "x"):
@@ -2536,19 +2560,16 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
             return _ask(u, k, u_left, ne), None
         snap = _snapshot(u, k)  # u's whole value as builtins, before anything in it sees k
         copies = [] if _among(type(u), _EXACT) else _perturbed(k, _own_compare(type(u), guard))
-        res, found = _questions(u, k, u_left, ne, copies) if copies else (_ask(u, k, u_left, ne), None)
+        (res, found), ran = _traced(lambda: _questions(u, k, u_left, ne, copies) if copies else (
+            _ask(u, k, u_left, ne), None), _mro_of(u), guard)
+        if not found and ran is not None:
+            found = f"a {type(u).__name__} whose comparison ran code of {ran.__name__}, a class the patch added"
         if not found and not ne:
             found = _snapshot_finding(u, k, snap, res, guard, depth, ctx)
         elif not found and _says_equal(res, True) is False and snap is not _NO_VALUE and _pure(snap) and snap == k \
                 and (isinstance(u, (str, bytes)) or not isinstance(k, (str, bytes))):  # a text view (`str(u)`) of
             # another type is no value of its own: click's `Sentinel.UNSET` is honestly != its own name
             found = f"a {type(u).__name__} that says it differs from {_short(k)} but whose own value is {_short(snap)}"
-        elif not found and ne and _says_equal(res, True) is False and snap is _NO_VALUE and \
-                _home(type(u), guard) != "lib" and not _patch_class(type(u), guard) and \
-                _patch_state(u, guard, ("__eq__", "__ne__"), True):  # `==`'s held rule for "differs": a project
-            # value with no value of its own to differ by hands its unchanged `==` to an object the patch wrote
-            # ("differs" is what any value says of most others: its own class's answer is not judged)
-            found = f"a {type(u).__name__} that says it differs from {_short(k)} but has no value of that type"
         return res, found
     if not ne and depth < _DEPTH and tl is not tr:  # a namedtuple, a list subclass, an OrderedDict against a display
         for a, b, a_left in ((left, right, True), (right, left, False)):
@@ -3110,7 +3131,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
-               "_places")
+               "_places", "_traced", "_added_spans", "_mro_of", "_same_hash")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
