@@ -42,6 +42,7 @@ from swerl.sandbox import grade_answers, gradetree, hostfs, owners, reports, tam
 from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
 from swerl.sandbox.launch import RUNNER_PATH, SPEC_PATH, Launch
+from swerl.sandbox.patch import files_git_reads
 from swerl.sandbox.schema import GradeResult, SandboxTask, TestBucket
 from swerl.sandbox.tasks import is_swebench
 
@@ -85,7 +86,7 @@ class HarnessPlan:
     swebench: bool = False
     name: Callable[[str], str | None] | None = None  # a pytest node id as the row's parser names it
     test_patch: str = ""
-    extra_test_files: tuple[str, ...] = ()  # every file the test patch names, the ones it adds included
+    extra_test_files: tuple[str, ...] = ()  # every file the test patch touches as git reads it (added ones too)
 
 
 def swesmith_plan(task: SandboxTask) -> HarnessPlan:
@@ -138,7 +139,8 @@ def swebench_plan(task: SandboxTask) -> HarnessPlan:
     test_patch = str(task.row.get("test_patch") or "")
     return HarnessPlan(test_script=script, parse=parse, report=get_eval_tests_report, parser=f"swebench:{spec.repo}",
                        timeout_s=1800.0, swebench=True, test_patch=test_patch, name=name,
-                       extra_test_files=tuple(sorted(gradetree.patch_headers(test_patch))))
+                       extra_test_files=tuple(sorted(files_git_reads(test_patch) | set(gradetree.patch_headers(
+                           test_patch)))))
 
 
 def harness_plan(task: SandboxTask) -> HarnessPlan:

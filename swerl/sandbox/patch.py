@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
 
@@ -258,6 +259,31 @@ def run_git_bytes(args: list[str], env: dict[str, str], *, cwd: Path | None = No
     if proc.returncode != 0:
         raise RuntimeError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace').strip()}")
     return proc.stdout
+
+
+def files_git_reads(diff: str) -> set[str]:
+    """Every path a diff touches as `git apply` reads it (a binary file, an empty or mode-only one, any prefix
+    letters, octal-quoted bytes), for a trusted diff such as a task's test patch; empty where git cannot read it."""
+    with tempfile.TemporaryDirectory(prefix="swerl-numstat-") as tmp:
+        (Path(tmp) / "p.diff").write_bytes(diff.encode("utf-8", "surrogateescape"))
+        try:
+            raw = run_git_bytes(["apply", "--numstat", "-z", "p.diff"], git_env(tmp), cwd=Path(tmp))
+        except (RuntimeError, OSError, subprocess.SubprocessError):
+            return set()
+    out: set[str] = set()
+    fields = raw.split(b"\0")
+    i = 0
+    while i < len(fields):
+        head = fields[i].split(b"\t", 2)
+        if len(head) == 3 and head[2]:
+            out.add(head[2].decode("utf-8", "surrogateescape"))
+            i += 1
+        elif len(head) == 3:  # a rename or copy: the old and the new path follow
+            out.update(f.decode("utf-8", "surrogateescape") for f in fields[i + 1:i + 3] if f)
+            i += 3
+        else:
+            i += 1
+    return out
 
 
 _DIFF_HEAD = re.compile(rb"^diff --git a/(.*) b/", re.M)

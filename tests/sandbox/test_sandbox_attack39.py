@@ -1,8 +1,11 @@
-"""Round 39's classes that are not verdict rules (docs/sandbox.md, "Round 39"): the grader's host side."""
+"""Rounds 39 and 40's classes that are not verdict rules (docs/sandbox.md, "Round 39", "Round 40"): the grader's
+host side."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,3 +33,43 @@ def test_round39_a_grader_under_a_strict_umask_pays_the_honest_fix(grading_sandb
         os.umask(old)
     assert res.resolved, (res.error_kind, res.error, res.tampering)
     assert not empty.resolved and empty.error_kind is None, (empty.error_kind, empty.error)
+
+
+def test_round40_a_test_patchs_files_are_read_as_git_reads_them(tmp_path: Path) -> None:
+    """R40i-P1..P3: the protected files of a SWE-bench row are those its test patch touches as `git apply` reads it:
+    a binary file (no `---`/`+++` lines), an empty new file, a mode change, mnemonic prefixes (`i/`, `w/`), an
+    octal-quoted Latin-1 name, both sides of a rename. Reading the header lines missed each of them, and the code
+    under test read the hidden answer from the file."""
+    from swerl.sandbox import gradetree
+    from swerl.sandbox.patch import files_git_reads
+
+    repo = tmp_path / "r"
+    env = {"GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}
+
+    def git(*args: str) -> bytes:
+        return subprocess.run(["git", "-c", "user.name=a", "-c", "user.email=a@b", *args], cwd=repo, env=env,
+                              check=True, capture_output=True).stdout
+
+    repo.mkdir()
+    git("init", "-q")
+    (repo / "tests").mkdir()
+    (repo / "tests" / "old.txt").write_text("moved\n" * 20)
+    (repo / "tests" / "m.sh").write_text("echo\n")
+    git("add", "-A")
+    git("commit", "-qm", "base")
+    (repo / "tests" / "a.bin").write_bytes(b"\x00\x01\x02answer=42")
+    (repo / "tests" / "e.txt").write_bytes(b"")
+    (repo / "tests" / "t.py").write_text("def test_t():\n    assert 1\n")
+    (repo / os.fsdecode(b"tests/caf\xe9.json")).write_text("{}")
+    (repo / "tests" / "m.sh").chmod(0o755)
+    git("mv", "tests/old.txt", "tests/new.txt")
+    git("add", "-A")
+    git("commit", "-qm", "tests")
+    for prefixes in ((), ("--src-prefix=i/", "--dst-prefix=w/")):
+        diff = git("diff", "--binary", "-M", *prefixes, "HEAD~1", "HEAD").decode("utf-8", "surrogateescape")
+        read = files_git_reads(diff)
+        assert read == {"tests/a.bin", "tests/e.txt", "tests/t.py", os.fsdecode(b"tests/caf\xe9.json"), "tests/m.sh",
+                        "tests/new.txt"}, prefixes
+        # `git apply --numstat` names a rename by its new path; the grader adds the header names (`rename from`)
+        assert "tests/old.txt" in gradetree.patch_headers(diff), prefixes
+    assert files_git_reads("not a diff") == set()
