@@ -1015,7 +1015,56 @@ class Guard:
         if not self._hot(full, ident):
             return None
         f = self._changed_frame()
-        return f"opens {full} from {self._where(f)}" if f else None
+        if f is None or (full not in self.private and self._handed_over(full)):
+            return None
+        return f"opens {full} from {self._where(f)}"
+
+    def _handed_over(self, full: str, _getcwd=os.getcwd) -> bool:
+        """The test handed this file to the code it called: an argument the test passed to the function it called
+        (the file, or a directory holding it: a reader's input, a Sphinx source dir), not that function's own
+        default. A fixed reader opens the fixture the test gives it; code that goes looking for a test's file
+        (an expected output beside the input, the test module) is refused as before."""
+        entry = None
+        for f in self._stack():
+            if self.frame_kind(f) == "test":
+                break
+            entry = f
+        else:
+            return False
+        if entry is None:
+            return False
+        code = entry.f_code
+        n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
+        defaults = self._defaults_of(entry, code)
+        if defaults is None:
+            return False
+        local = entry.f_locals
+        for name in code.co_varnames[:n]:
+            value = local.get(name)
+            items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(
+                value, (list, tuple)) else [value]
+            for item in items[:100]:
+                text = _fspath(item) if not any(item is d for d in defaults) else None
+                if isinstance(text, str) and text:
+                    given = canonical(text, _getcwd())
+                    if full == given or full.startswith(given.rstrip("/") + "/"):
+                        return True
+        return False
+
+    @staticmethod
+    def _defaults_of(frame, code):
+        """The default argument values of the function `frame` runs, found by its qualified name from its module
+        (a module function, a class's method); None where it cannot be found (then nothing counts as handed)."""
+        obj = frame.f_globals
+        parts = str(getattr(code, "co_qualname", code.co_name)).split(".")
+        if "<locals>" in parts:
+            return None
+        for part in parts:
+            obj = obj.get(part) if isinstance(obj, dict) else (vars(obj).get(part) if isinstance(obj, type) else None)
+            obj = getattr(obj, "__func__", obj) if isinstance(obj, (staticmethod, classmethod)) else obj
+        if getattr(obj, "__code__", None) is not code:
+            return None
+        return (*(obj.__defaults__ or ()), *(obj.__kwdefaults__ or {}).values())
 
     def _guarded_fd(self, fd: int, _fstat=os.fstat) -> bool:
         """A descriptor open on a guarded file (the launcher's private files it opened before the tests, a test

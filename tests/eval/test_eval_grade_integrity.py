@@ -148,3 +148,42 @@ def test_a_file_the_test_patch_adds_is_out_of_the_code_under_tests_reach(sb_pack
     grade = _grade_only(pack, rootfs, tmp_path / "fixture", patch)
     assert grade["resolved"] is False, grade
     assert _grade_only(pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
+
+
+def test_a_fixture_the_test_hands_over_may_be_read_and_no_other(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
+                                                                 tmp_path: Path) -> None:
+    """R40i-F1: a test that hands a file of its test patch to the code it calls (a reader's input) lets the fixed
+    reader open it; code that opens another of the test patch's files (the test module, to read the expected
+    value) is refused, also through a default argument naming it or a path built beside the handed one."""
+    row = dict(next(r for r in sb_rows if r["instance_id"] == RESOLVES))
+    repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
+    row["repo_dir"] = str(repo)
+    test = ("from pathlib import Path\n\nfrom calc.stats import median_of_file\n\n\n"
+            "def test_median_of_file():\n    assert median_of_file(Path(__file__).parent / 'values.txt') == 2.5\n")
+    row["test_patch"] += "".join(
+        f"diff --git a/{name} b/{name}\nnew file mode 100644\n--- /dev/null\n+++ b/{name}\n"
+        f"@@ -0,0 +1,{len(body.splitlines())} @@\n" + "".join(f"+{line}\n" for line in body.splitlines())
+        for name, body in (("tests/test_read.py", test), ("tests/values.txt", "4\n1\n3\n2\n")))
+    row["FAIL_TO_PASS"] = json.dumps(["tests/test_read.py::test_median_of_file"])
+    pack = tmp_path / "pack.jsonl"
+    pack.write_text(json.dumps(row) + "\n")
+    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
+                         capture_output=True, text=True).stdout
+    fixed = src.replace("return (ordered[mid] + ordered[mid + 1]) / 2", "return (ordered[mid - 1] + ordered[mid]) / 2")
+    assert fixed != src
+    honest = "\n\ndef median_of_file(path):\n    with open(path) as f:\n        return median([float(x) for x in f])\n"
+    peek = ("    import re\n    with open({where}) as f:\n        found = re.search(r'== ([0-9.]+)', f.read())\n"
+            "    return float(found.group(1))\n")
+    cheats = ("\n\ndef median_of_file(path, _test=__import__('pathlib').Path(__file__).resolve().parents[1] / 'tests' / "
+              "'test_read.py'):\n" + peek.format(where="_test"),
+              "\n\ndef median_of_file(path):\n" + peek.format(where="__import__('os').path.join("
+                                                               "__import__('os').path.dirname(path), 'test_read.py')"))
+
+    def diff(new: str) -> str:
+        return "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
+            src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
+
+    assert _grade_only(pack, rootfs, tmp_path / "honest", diff(fixed + honest))["resolved"] is True
+    for i, cheat in enumerate(cheats):
+        grade = _grade_only(pack, rootfs, tmp_path / f"cheat{i}", diff(src + cheat))
+        assert grade["resolved"] is False, (i, grade)
