@@ -14,7 +14,6 @@ import contextlib
 import io
 import os
 import re
-import socket
 import tarfile
 import threading
 import time
@@ -131,7 +130,7 @@ class DockerSandbox(BackendBase):
 
     def _labels(self, handle: SandboxHandle, role: str) -> dict[str, str]:
         return {LABEL: "1", "swerl.role": role, "swerl.handle": handle.id, "swerl.instance": handle.task.instance_id[:200],
-                "swerl.host": socket.gethostname(), "swerl.pid": str(os.getpid()),
+                "swerl.host": owners.where(), "swerl.pid": str(os.getpid()),
                 "swerl.start": owners.process_start(os.getpid()) or "", "swerl.run": self.settings.run_label or "",
                 "swerl.expires": str(int(time.time() + self.settings.rollout_timeout_s + 120))}
 

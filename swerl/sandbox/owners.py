@@ -42,10 +42,23 @@ def process_start(pid: int) -> str | None:
     return raw.rsplit(")", 1)[-1].split()[19]
 
 
+def pid_namespace() -> str:
+    """This process's pid namespace (`/proc/self/ns/pid`'s inode): a pid names a process only inside it."""
+    try:
+        return os.readlink("/proc/self/ns/pid").partition("[")[2].rstrip("]") or "0"
+    except OSError:
+        return "0"
+
+
+def where() -> str:
+    """Where a pid means this process's pid: the host name and the pid namespace. Two graders sharing a temp dir
+    and a host name (containers on the host network) but not their pids never judge each other's pids."""
+    return f"{socket.gethostname()}#{pid_namespace()}"
+
+
 def me(run_label: str | None = None) -> dict[str, Any]:
     """The owner record of this process."""
-    return {"host": socket.gethostname(), "pid": os.getpid(), "start": process_start(os.getpid()) or "",
-            "run": run_label or ""}
+    return {"host": where(), "pid": os.getpid(), "start": process_start(os.getpid()) or "", "run": run_label or ""}
 
 
 def write(host_dir: Path, run_label: str | None = None) -> None:
@@ -75,8 +88,9 @@ def scratch(prefix: str, run_label: str | None = None) -> Iterator[Path]:
 
 
 def is_dead(owner: dict[str, Any]) -> bool:
-    """The owner process is gone (or its pid now belongs to another process); False for another host's."""
-    if owner.get("host") != socket.gethostname():
+    """The owner process is gone (or its pid now belongs to another process); False for another host's or
+    another pid namespace's (`where`)."""
+    if owner.get("host") != where():
         return False
     try:
         pid = int(owner.get("pid", 0))
@@ -100,19 +114,19 @@ SECCOMP_PREFIX = "swerl-seccomp-"
 
 
 def seccomp_prefix() -> str:
-    """The name prefix of this process's seccomp program file (`swerl-seccomp-<pid>-<start>-`): its owner."""
-    return f"{SECCOMP_PREFIX}{os.getpid()}-{process_start(os.getpid()) or 0}-"
+    """The name prefix of this process's seccomp program file (`swerl-seccomp-<pid>-<start>-<pid namespace>-`):
+    its owner."""
+    return f"{SECCOMP_PREFIX}{os.getpid()}-{process_start(os.getpid()) or 0}-{pid_namespace()}-"
 
 
 def _dead_seccomp_file(entry: os.DirEntry[str]) -> bool:
     """A seccomp program file (seccomp.py) whose owner process died: nothing else ever removes it."""
     if not entry.name.startswith(SECCOMP_PREFIX) or not entry.is_file(follow_symlinks=False):
         return False
-    pid, _, rest = entry.name[len(SECCOMP_PREFIX):].partition("-")
-    start = rest.partition("-")[0]
-    if not pid.isdigit() or not start.isdigit():
-        return False  # an older name without an owner: not provably dead
-    return is_dead({"host": socket.gethostname(), "pid": int(pid), "start": "" if start == "0" else start})  # 0: unknown
+    pid, start, ns = [*entry.name[len(SECCOMP_PREFIX):].split("-"), "", ""][:3]
+    if not pid.isdigit() or not start.isdigit() or ns != pid_namespace():
+        return False  # an older name without an owner, or another pid namespace's: not provably dead
+    return is_dead({"host": where(), "pid": int(pid), "start": "" if start == "0" else start})  # 0: unknown
 
 
 def reap_host_dirs(root: Path | None = None, run_label: str | None = None) -> list[Path]:

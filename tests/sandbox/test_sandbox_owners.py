@@ -113,6 +113,26 @@ def test_a_sigkilled_process_seccomp_file_is_reaped_and_a_live_ones_is_not(tmp_p
     assert live.exists() and unnamed.exists()
 
 
+def test_another_pid_namespaces_debris_is_never_judged_by_our_pids(tmp_path: Path) -> None:
+    """R40i-F2: two graders sharing a temp dir and a host name but not their pids (containers on the host network
+    with a shared /tmp) saw each other's pids as dead and removed each other's live grade trees and seccomp files.
+    An owner names its pid namespace; another namespace's pid is never judged here."""
+    host, _, ns = owners.where().partition("#")
+    assert host and ns.isdigit()
+    other = str(int(ns) + 1)
+    dead_pid = 2**22 + 7  # above pid_max: never alive here
+    for name, where in (("swerl-bwrap-ours-x", owners.where()), ("swerl-bwrap-theirs-x", f"{host}#{other}")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / owners.OWNER_FILE).write_text(json.dumps({"host": where, "pid": dead_pid, "start": "",
+                                                                     "run": ""}))
+    theirs = tmp_path / f"{owners.SECCOMP_PREFIX}{dead_pid}-0-{other}-abc.bpf"
+    ours = tmp_path / f"{owners.SECCOMP_PREFIX}{dead_pid}-0-{ns}-abc.bpf"
+    for f in (theirs, ours):
+        f.write_bytes(b"x")
+    assert sorted(owners.reap_host_dirs(tmp_path)) == sorted([tmp_path / "swerl-bwrap-ours-x", ours])
+    assert (tmp_path / "swerl-bwrap-theirs-x").exists() and theirs.exists()
+
+
 def test_a_grade_killed_mid_run_leaves_only_owned_scratch_that_gc_reaps(tmp_path: Path, rootfs: Path) -> None:
     """Grading copies the agent's whole tree to the host (`swerl-grade-*`); a grader killed with -9 while the tests
     run used to leave it with no owner record, so nothing ever removed it."""
