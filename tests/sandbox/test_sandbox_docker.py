@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import socket
 import subprocess
 import time
 from typing import Any
 
 import pytest
 
+from swerl.sandbox import owners
 from swerl.sandbox.schema import SANDBOX_UID, SandboxSettings, SandboxTask
 
 pytestmark = pytest.mark.docker
@@ -51,7 +51,7 @@ def test_reap_removes_orphans_of_dead_processes(docker_sandbox: Any, base_image:
     dead.wait()
     client = docker_sandbox.client
     future = str(int(time.time() + 3600))
-    common = {"swerl.sandbox": "1", "swerl.host": socket.gethostname(), "swerl.expires": future}
+    common = {"swerl.sandbox": "1", "swerl.host": owners.where(), "swerl.expires": future}
     orphan = client.containers.run(base_image, ["sleep", "300"], detach=True, network_mode="none",
                                    labels={**common, "swerl.pid": str(dead.pid), "swerl.handle": "orphan"})
     expired = client.containers.run(base_image, ["sleep", "300"], detach=True, network_mode="none",
@@ -71,12 +71,10 @@ def test_reap_removes_orphans_of_dead_processes(docker_sandbox: Any, base_image:
 def test_resume_reaps_only_its_runs_dead_containers_and_names_them(docker_sandbox: Any, base_image: str) -> None:
     """What `swerl train --resume` calls (owners.reap_run): the dead incarnation's container goes and is named;
     another run's dead container stays (its own resume, or `swerl sandbox gc`, takes it)."""
-    from swerl.sandbox import owners
-
     dead = subprocess.Popen(["true"])
     dead.wait()
     client = docker_sandbox.client
-    common = {"swerl.sandbox": "1", "swerl.host": socket.gethostname(), "swerl.pid": str(dead.pid),
+    common = {"swerl.sandbox": "1", "swerl.host": owners.where(), "swerl.pid": str(dead.pid),
               "swerl.expires": str(int(time.time() + 3600))}
     ours = client.containers.run(base_image, ["sleep", "300"], detach=True, network_mode="none",
                                  labels={**common, "swerl.run": "run-a-1234", "swerl.handle": "ours"})
