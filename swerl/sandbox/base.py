@@ -183,7 +183,8 @@ class BackendBase(ABC):
         from swerl.sandbox import hardening
 
         hid = f"{self.name}-{uuid.uuid4().hex[:12]}"
-        handle = SandboxHandle(id=hid, task=task, backend=self.name, host_dir=Path(tempfile.mkdtemp(prefix=f"swerl-{hid}-")),
+        host_dir = Path(tempfile.mkdtemp(prefix=f"swerl-{hid}-", dir=owners.temp_root()))
+        handle = SandboxHandle(id=hid, task=task, backend=self.name, host_dir=host_dir,
                                deadline=time.monotonic() + self.settings.rollout_timeout_s, pristine=pristine,
                                state=dict(state or {}))
         with _LIVE_LOCK:

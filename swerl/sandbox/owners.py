@@ -68,11 +68,17 @@ def write(host_dir: Path, run_label: str | None = None) -> None:
     os.replace(tmp, host_dir / OWNER_FILE)
 
 
+def temp_root() -> Path:
+    """The temp dir with its symlinks resolved: host trees are removed without following any symlink on their
+    path, so one made under a symlinked TMPDIR (or /tmp) could never be removed (R40i-H1: every grade leaked)."""
+    return Path(os.path.realpath(tempfile.gettempdir()))
+
+
 def mkdtemp(prefix: str, run_label: str | None = None) -> Path:
     """A host scratch directory (`/tmp/<prefix>*`, prefix `swerl-...`) with this process's owner record: grading
     and patch extraction copy whole agent trees to the host, and a SIGKILLed process must not leave them behind
     unnoticed (the next backend start or `swerl sandbox gc` reaps them like sandbox dirs)."""
-    path = Path(tempfile.mkdtemp(prefix=prefix))
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=temp_root()))
     write(path, run_label)
     return path
 
@@ -133,7 +139,7 @@ def reap_host_dirs(root: Path | None = None, run_label: str | None = None) -> li
     """Remove the sandbox host directories under `root` (the temp dir) whose owner died; with `run_label`, only
     that run's. Directories without an owner record (not ours, or still being created) are left alone. Dead
     owners' seccomp program files go too (they carry no run label; a dead process's file serves nobody)."""
-    root = Path(root or tempfile.gettempdir())
+    root = Path(root or temp_root())
     reaped: list[Path] = []
     try:
         entries = list(os.scandir(root))

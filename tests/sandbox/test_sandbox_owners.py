@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from swerl.sandbox import owners
 
@@ -160,3 +161,19 @@ def test_a_grade_killed_mid_run_leaves_only_owned_scratch_that_gc_reaps(tmp_path
     assert out.returncode == 0, out.stderr
     assert f"removed  {grading[0]}" in out.stdout
     assert [p for p in tmp.iterdir() if p.name.startswith("swerl-")] == []
+
+
+def test_scratch_under_a_symlinked_temp_dir_is_removed(tmp_path: Path, monkeypatch: Any) -> None:
+    """R40i-H1: trees are removed without following symlinks on their path, so a scratch dir made under a
+    symlinked TMPDIR could never be removed (every grade leaked its trees). Scratch goes under the resolved dir."""
+    import tempfile
+
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "link"))
+    with owners.scratch("swerl-grade-") as work:
+        (work / "tree" / "deep").mkdir(parents=True)
+        (work / "tree" / "deep" / "f.py").write_text("x = 1\n")
+        assert work.parent == real
+    assert list(real.iterdir()) == []
