@@ -24,6 +24,9 @@ libc.syscall.restype = ctypes.c_long
 r = libc.syscall(ctypes.c_long(nr), ctypes.c_long(os.getpid()), ctypes.byref(local), one, ctypes.byref(remote), one, zero)
 print("vm_readv", r, errno.errorcode.get(ctypes.get_errno(), "-") if r < 0 else "ok")
 print("files", len(os.listdir("/")) > 0)
+key = {"x86_64": 249, "aarch64": 218}[os.uname().machine]  # request_key("user", <absent>, NULL, 0): no side effect
+r = libc.syscall(ctypes.c_long(key), b"user", b"swerl-probe-absent", None, ctypes.c_long(0))
+print("request_key", "ok" if r >= 0 else errno.errorcode.get(ctypes.get_errno(), "-"))
 """
 
 
@@ -35,7 +38,8 @@ def _run(extra: list[str], fds: tuple[int, ...] = ()) -> str:
 
 def test_filter_denies_cross_process_memory_and_allows_the_rest() -> None:
     assert shutil.which("bwrap")
-    assert "vm_readv 8 ok" in _run([])  # control: without the filter the call works (on itself)
+    plain = _run([])
+    assert "vm_readv 8 ok" in plain  # control: without the filter the call works (on itself)
     fd = program_fd()
     assert fd is not None
     try:
@@ -43,6 +47,8 @@ def test_filter_denies_cross_process_memory_and_allows_the_rest() -> None:
     finally:
         os.close(fd)
     assert "vm_readv -1 EPERM" in out and "files True" in out, out
+    # R40i-S1: the uid's user keyring outlived every sandbox (one store all sandboxes of the uid share)
+    assert "request_key EPERM" in out and "request_key ENOKEY" in plain, (out, plain)
 
 
 def test_program_shape() -> None:
