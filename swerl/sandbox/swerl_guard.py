@@ -489,6 +489,7 @@ class Guard:
         self._kinds: dict = {}
         self.probes: list = []  # set by the witness module's strict asserts
         self.tainted: set = set()  # code objects compiled from strings under changed code
+        self.test_written: set = set()  # files the tests wrote (no changed code on the stack): modules they import
         self.watch = WATCH_MODULES
         self.installed = False
         try:
@@ -637,6 +638,7 @@ class Guard:
         twin = object.__new__(Guard)
         twin.__dict__.update(self.__dict__)
         twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
+        twin.test_written = set(self.test_written)
         return twin
 
     def record(self, reason: str, _audit=getattr(sys, "audit", None)) -> None:
@@ -989,8 +991,8 @@ class Guard:
                 real = canonical(path)
                 inside = real.startswith(self.workdir)
                 library = real.startswith(self.lib_roots)
-                if real.endswith((".py", ".pyw")) and (inside or library):
-                    return None
+                if real.endswith((".py", ".pyw")) and (inside or library or real in self.test_written):
+                    return None  # a module a test wrote to its tmp_path and hands to the code (Sphinx's roots)
                 if library and real.endswith((".pyc", ".so")):
                     return None
                 return f"loads module code from {path} ({type(loader).__name__})"
@@ -1010,6 +1012,7 @@ class Guard:
             f = self._changed_frame()  # a path-like of its own may name one file to us and another to the opener
             return f"opens a file named by a path-like object of its own from {self._where(f)}" if f else None
         full, ident = self._target(path)
+        self._note_test_write(full, args)
         if full in self.private:  # the launcher read its spec and opened its record before the guard: anyone else
             return f"opens the launcher's private file {full}"
         if not self._hot(full, ident):
@@ -1018,6 +1021,17 @@ class Guard:
         if f is None or (full not in self.private and self._handed_over(full)):
             return None
         return f"opens {full} from {self._where(f)}"
+
+    def _note_test_write(self, full: str, args: tuple) -> None:
+        """An open for writing while the tests run with no changed code on the stack: the test's own file (a module
+        it writes to tmp_path for the code under test to import, R40i-F3). Code of the patch writes none of these."""
+        mode = args[1] if len(args) > 1 else None
+        flags = args[2] if len(args) > 2 else 0
+        writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+            isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        if writes and self.armed and full.endswith((".py", ".pyw")) and self._changed_frame() is None and any(
+                self.frame_kind(f) == "test" for f in self._stack()):
+            self.test_written.add(full)
 
     def _handed_over(self, full: str, _getcwd=os.getcwd) -> bool:
         """The test handed this file to the code it called: an argument the test passed to the function it called

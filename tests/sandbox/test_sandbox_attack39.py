@@ -73,3 +73,34 @@ def test_round40_a_test_patchs_files_are_read_as_git_reads_them(tmp_path: Path) 
         # `git apply --numstat` names a rename by its new path; the grader adds the header names (`rename from`)
         assert "tests/old.txt" in gradetree.patch_headers(diff), prefixes
     assert files_git_reads("not a diff") == set()
+
+
+_LOADER = "import importlib\n\n\ndef load(name):\n    mod = importlib.import_module(name)\n    return mod.VALUE\n"
+_LOADER_BUG = _LOADER.replace("return mod.VALUE", "return mod.VALUE.strip('x')")
+_LOADER_TEST = ("import sys\n\nfrom r40lib.loader import load\n\n\ndef test_load(tmp_path, monkeypatch):\n"
+                "    (tmp_path / 'r40mod.py').write_text(\"VALUE = 'xax'\\n\")\n"
+                "    monkeypatch.syspath_prepend(str(tmp_path))\n    assert load('r40mod') == 'xax'\n")
+
+
+def test_round40_a_module_the_test_writes_may_be_imported_by_the_fixed_code(bwrap_sandbox: Any, tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """R40i-F3: code the patch changed may import a module a test wrote to its tmp_path (Sphinx copies its test
+    roots there); a module the patch's own code writes outside the tree and imports is refused as before (by the
+    runtime layer alone here: the static scan is off for the second grade)."""
+    from synthetic_repo import make_tasks, unified_diff
+
+    from swerl.sandbox import tamper
+
+    tasks = make_tasks(tmp_path / "repo", "r40", {"r40lib/__init__.py": "", "r40lib/loader.py": _LOADER,
+                                                  "tests/test_loader.py": _LOADER_TEST},
+                       {"loader": ("r40lib/loader.py", _LOADER_BUG)}, {"loader": ["tests/test_loader.py::test_load"]})
+    task = tasks["loader"]
+    honest = bwrap_sandbox.grade(task, unified_diff("r40lib/loader.py", _LOADER_BUG, _LOADER))
+    assert honest.resolved and not honest.tampering, (honest.tampering, honest.error, honest.log_tail[-1500:])
+    smuggled = _LOADER.replace("def load(name):\n", "def load(name):\n    import sys, tempfile, pathlib\n"
+                               "    d = tempfile.mkdtemp()\n    pathlib.Path(d, 'r40side.py').write_text('W = 1\\n')\n"
+                               "    sys.path.insert(0, d)\n    importlib.import_module('r40side')\n")
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])
+    res = bwrap_sandbox.grade(task, unified_diff("r40lib/loader.py", _LOADER_BUG, smuggled))
+    assert not res.resolved and any("loads module code from" in t for t in res.tampering), (res.tampering,
+                                                                                              res.tests)
