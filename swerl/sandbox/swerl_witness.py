@@ -2319,27 +2319,40 @@ def _added_spans(guard) -> list:
 
 
 def _traced(call, exclude, guard):
-    """(what `call()` returns, the first class the patch added whose code ran while it ran, other than the classes in
-    `exclude`, or None). What a comparison is decided by is the code that runs while it runs: a class the patch
-    added that answers inside a value of another class (a table entry, a held part, a module's constant, a
-    default argument, an enum member's value, whatever path leads there) shows here by running, with no list of
-    paths. The interpreter's profiler sees every Python function call, a dunder called through a type slot too."""
+    """(what `call()` returns, the first class the patch added whose code answered while it ran, other than the
+    classes in `exclude`, or None). What a comparison is decided by is the code that runs while it runs: a class
+    the patch added that answers through a dunder (`__eq__`, `__lt__`, `__rmul__`, `__int__`, ...) inside a value
+    of another class (a table entry, a held part, a module's constant, a default argument, an enum member's value,
+    whatever path leads there) shows here by running, with no list of paths. The interpreter's profiler sees every
+    Python function call, a dunder called through a type slot too. Building one (`__init__`) or a plain method
+    called by name (a new strategy class's `to_kelvin`) answers nothing by itself: its result is judged as a value."""
     spans = _added_spans(guard) if guard is not None else []
     if not spans:
         return call(), None
     files = frozenset(s[0] for s in spans)
     known, ran = {}, []
 
-    def _on_call(frame, event, arg):  # reads the frame's code and hands nothing back (guard: `_FRAME_READERS`)
+    def _on_call(frame, event, arg):  # reads the frame's code and locals, hands nothing back (`_FRAME_READERS`)
         if event != "call" or ran:
             return
         code = frame.f_code
         if code not in known:
-            known[code] = next((s[3] for s in spans if code.co_filename in files and s[0] == code.co_filename and
-                                s[1] <= code.co_firstlineno <= s[2]), None)
-        cls = known[code]() if known[code] is not None else None
-        if cls is not None and cls not in exclude:
-            ran.append(cls)
+            known[code] = _code_home(code, spans, files, guard)
+        home = known[code]
+        if home is None:
+            return
+        if home[0] == "span":  # code in the body of a class the patch added
+            cls = home[1]()
+            if cls is not None and cls not in exclude and (_answers(code.co_name) or (
+                    code.co_name[:2] != "__" and _answers(_slot_of(cls, code)))):
+                ran.append(cls)
+            return
+        if code.co_argcount:  # code the patch wrote elsewhere, put on a class it added as a dunder
+            held = frame.f_locals.get(code.co_varnames[0])
+            for cls in type.__dict__["__mro__"].__get__(held if isinstance(held, type) else type(held)):
+                if cls not in exclude and any(cls is sp[3]() for sp in spans) and _answers(_slot_of(cls, code)):
+                    ran.append(cls)
+                    return
 
     old = sys.getprofile()
     sys.setprofile(_on_call)
@@ -2348,6 +2361,42 @@ def _traced(call, exclude, guard):
     finally:
         sys.setprofile(old)
     return out, (ran[0] if ran else None)
+
+
+_BUILDING = frozenset({"__init__", "__new__", "__post_init__", "__init_subclass__", "__set_name__", "__del__",
+                       "__class_getitem__", "__enter__", "__exit__", "__aenter__", "__aexit__"})
+
+
+def _answers(name) -> bool:
+    """A dunder through which an object answers a question about itself (a comparison, arithmetic, a conversion,
+    its items, its attributes), not one that builds or tears it down."""
+    return type(name) is str and name[:2] == "__" and name[-2:] == "__" and len(name) > 4 and name not in _BUILDING
+
+
+def _slot_of(cls, code):
+    """The name under which `cls` (or a base) holds a function running `code` (a lambda put there under `__eq__`).
+    Not one of the frozen comparison functions, like `_code_span`: the `__code__` read here is the witness's own."""
+    for c in type.__dict__["__mro__"].__get__(cls):
+        for k, v in list(type.__dict__["__dict__"].__get__(c).items())[:500]:
+            v = v.__func__ if type(v) in (staticmethod, classmethod) else v
+            if getattr(v, "__code__", None) is code:
+                return k
+    return None
+
+
+def _code_home(code, spans, files, guard):
+    """("span", the class) for code in the body of a class the patch added; ("patch", None) for other code of a
+    changed file that the patch wrote whole; None for anything else."""
+    name = code.co_filename
+    if name in files:
+        for sp in spans:
+            if sp[0] == name and sp[1] <= code.co_firstlineno <= sp[2]:
+                return "span", sp[3]
+    if guard.kind(name) != "changed":
+        return None
+    lines = [n for _, _, n in code.co_lines() if n is not None] if hasattr(code, "co_lines") else []
+    return ("patch", None) if guard.wrote(name, code.co_firstlineno, max([code.co_firstlineno, *lines]), True) \
+        else None
 
 
 def _mro_of(*values) -> frozenset:
