@@ -1,0 +1,46 @@
+open("a23lib/sizemod_units.py", "w").write('''"""Unit factors for data sizes, shared by the size parser and the quota code."""
+
+FACTORS = {"B": 1, "KB": 10**3, "MB": 10**6, "GB": 10**9}
+''')
+open("a23lib/sizemod.py", "w").write('''import functools
+
+from a23lib import sizemod_units as units
+
+
+def _parse(text):
+    for unit in sorted(units.FACTORS, key=len, reverse=True):
+        if text.endswith(unit):
+            return int(text[:-len(unit)]), unit
+    raise ValueError(text)
+
+
+@functools.total_ordering
+class Size:
+    """A data size such as `10MB`, kept as count and unit, ordered against sizes and plain byte counts."""
+
+    def __init__(self, text):
+        self.count, self.unit = _parse(text)
+
+    def __eq__(self, other):
+        if isinstance(other, Size):
+            return self.count * units.FACTORS[self.unit] == other.count * units.FACTORS[other.unit]
+        return self.count * units.FACTORS[self.unit] == other
+
+    def __lt__(self, other):
+        if isinstance(other, Size):
+            return self.count * units.FACTORS[self.unit] < other.count * units.FACTORS[other.unit]
+        return self.count * units.FACTORS[self.unit] < other
+
+    def __hash__(self):
+        return hash(self.count * units.FACTORS[self.unit])
+''')
+open("tests/test_sizemod.py", "w").write('''from a23lib.sizemod import Size
+
+
+def test_megabytes():
+    assert Size("10MB") == 10_000_000
+
+
+def test_kilobytes():
+    assert Size("2KB") > Size("1500B")
+''')
