@@ -1507,7 +1507,10 @@ def truth(value, _record=_record):
     if _among(type(value), _EXACT):
         return value
     value = _forwarded(value, guard)
-    said = bool(value)
+    said, ran = _traced(lambda: bool(value), _mro_of(value), guard)
+    if ran is not None:
+        _record(guard, f"an assertion took the truth of a {type(value).__name__} by code of {ran.__name__}, a "
+                       "class the patch added")
     try:
         found = _truth_views(value, said, guard)
     except Exception:
@@ -1824,7 +1827,10 @@ def size(value, _record=_record):
     asked = not _among(t, _EXACT) and (_answers_patch(t, "__len__", guard) or _patch_class(t, guard)
                                         or _patch_state(value, guard, "__len__")) and listed and not _iterates_itself(value, guard)
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
-    n = len(value)
+    n, ran = _traced(lambda: len(value), _mro_of(value), guard)
+    if ran is not None:
+        _record(guard, f"an assertion took the length of a {t.__name__} by code of {ran.__name__}, a class the "
+                       "patch added")
     if asked:
         read_before = [(before[0][:n + 1], len(before[0]) <= n)] if type(before[0]) is list and before[1] else []
         for items, complete in [*read_before, *_items_twice(value, min(n, 10000))]:
@@ -1914,7 +1920,10 @@ def said(obj, name, *args, _record=_record):
     asked = not _among(t, _EXACT) and (_answers_patch(t, name, guard) or _patch_state(obj, guard, name))
     as_bytes = any(_among(type(a), (bytes,)) for a in args)
     own = _own_text(obj, as_bytes) if asked else None  # before it is asked
-    res = getattr(obj, name)(*args)
+    res, ran = _traced(lambda: getattr(obj, name)(*args), _mro_of(obj), guard)
+    if ran is not None:
+        _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)}, answered by code of {ran.__name__}, "
+                       "a class the patch added")
     if asked and own != _own_text(obj, as_bytes):
         _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)}, and its own text changed when read "
                        "again")
