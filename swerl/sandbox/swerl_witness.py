@@ -397,14 +397,17 @@ def _dunder_edited(t: type, question, guard, names=None) -> bool:
 
 def _class_data(t: type, names, guard) -> list:
     """The values u's project classes hold that the comparison reads through `self` (`self.factor`, a class
-    attribute a subclass sets), a descriptor object too (what it holds, or its class, may be the patch's); not
-    their functions, properties and slots (`_read_names` opens those)."""
+    attribute a subclass sets), a library's descriptor object too (what it holds may be the patch's); not their
+    functions, properties and slots (`_read_names` opens those), nor a project descriptor."""
     out = []
     for c in type.__dict__["__mro__"].__get__(t):
         if _home(c, guard) == "lib":
             continue
         for k, v in type.__dict__["__dict__"].__get__(c).items():
-            if (names is None or k in names) and not k.startswith("__") and type(v) not in (*_PLAIN_SLOTS, property):
+            if (names is None or k in names) and not k.startswith("__") and type(v) not in (*_PLAIN_SLOTS, property) \
+                    and not (_home(type(v), guard) != "lib" and hasattr(type(v), "__get__")):  # a project
+                # descriptor hands out values, judged as values (a liar it hands out answers where the profiler
+                # sees it); a validating descriptor a fix adds is no answer of its own
                 out.append(v)
             elif (names is None or k in names) and type(v) in (staticmethod, classmethod):
                 out.append(v.__func__)  # `staticmethod(liar)`: what it hands out
@@ -1509,8 +1512,7 @@ def truth(value, _record=_record):
     value = _forwarded(value, guard)
     said, ran = _traced(lambda: bool(value), _mro_of(value), guard)
     if ran is not None:
-        _record(guard, f"an assertion took the truth of a {type(value).__name__} by code of {ran.__name__}, a "
-                       "class the patch added")
+        _record(guard, f"an assertion took the truth of a {type(value).__name__} by code of {ran}")
     try:
         found = _truth_views(value, said, guard)
     except Exception:
@@ -1829,8 +1831,7 @@ def size(value, _record=_record):
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
     n, ran = _traced(lambda: len(value), _mro_of(value), guard)
     if ran is not None:
-        _record(guard, f"an assertion took the length of a {t.__name__} by code of {ran.__name__}, a class the "
-                       "patch added")
+        _record(guard, f"an assertion took the length of a {t.__name__} by code of {ran}")
     if asked:
         read_before = [(before[0][:n + 1], len(before[0]) <= n)] if type(before[0]) is list and before[1] else []
         for items, complete in [*read_before, *_items_twice(value, min(n, 10000))]:
@@ -1922,8 +1923,7 @@ def said(obj, name, *args, _record=_record):
     own = _own_text(obj, as_bytes) if asked else None  # before it is asked
     res, ran = _traced(lambda: getattr(obj, name)(*args), _mro_of(obj), guard)
     if ran is not None:
-        _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)}, answered by code of {ran.__name__}, "
-                       "a class the patch added")
+        _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)}, answered by code of {ran}")
     if asked and own != _own_text(obj, as_bytes):
         _record(guard, f"an assertion asked a {t.__name__} {name}{_short(args)}, and its own text changed when read "
                        "again")
@@ -1987,7 +1987,7 @@ def order(left, right, op, _record=_record):
     committed = _commit(u, right if u_left else left)  # before u sees the bound
     res, ran = _traced(lambda: fn(left, right), _mro_of(u), guard)
     if ran is not None:
-        _record(guard, f"assertion ordered a {type(u).__name__} by code of {ran.__name__}, a class the patch added")
+        _record(guard, f"assertion ordered a {type(u).__name__} by code of {ran}")
     try:
         truth = bool(res)
     except Exception:  # no truth value (an array): the assert raises as it would
@@ -2039,7 +2039,7 @@ def _order_library(left, right, op, fn, guard, _record):
     res, ran = _traced(lambda: fn(left, right), _mro_of(left, right), guard)
     if ran is not None and type(_truthy(res)) is bool:
         _record(guard, f"assertion ordered a {type(left).__name__} and a {type(right).__name__} by code of "
-                       f"{ran.__name__}, a class the patch added")
+                       f"{ran}")
         return _truthy(res)
     if held is not None and type(_truthy(res)) is bool:  # the project's ordering hands the answer to the patch's
         # class, and neither side has a builtin value to commit to; "does not hold" decides `assert not a < b` as
@@ -2317,28 +2317,37 @@ def _ask(u, x, u_left: bool, ne: bool):
 
 def _added_spans(guard) -> list:
     """(file, first line, last line, weak reference) of each live class whose whole body the patch wrote (a class
-    it added), from the class records; recomputed only when a class has been recorded since."""
+    it added), from the class records; recomputed only when a class has been recorded since. A class among them
+    that answers a question through an object with no Python code (`__eq__ = property(attrgetter(...))`, a C
+    slot of another type) is a finding: nothing of it would ever run where the profiler sees it."""
     cached = _STATE.get("added_spans")
     if cached is not None and cached[0] == len(_CLASSES):
         return cached[1]
     spans = [(r[2], r[4], r[5], r[0]) for r in list(_CLASSES.values()) if r[1] == "changed" and r[0]() is not None
              and guard.wrote(r[2], r[4], r[5], True)]
     _STATE["added_spans"] = (len(_CLASSES), spans)
+    for sp in spans:
+        cls = sp[3]()
+        for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500] if cls is not None else ():
+            if key in _ANSWER and held is not None and _python_code(held) is None:
+                _record(guard, f"{cls.__name__}, a class the patch added, answers {key} through a "
+                               f"{type(held).__name__}, code the witness cannot watch")
     return spans
 
 
 def _traced(call, exclude, guard):
-    """(what `call()` returns, the first class the patch added whose code answered while it ran, other than the
-    classes in `exclude`, or None). What a comparison is decided by is the code that runs while it runs: a class
-    the patch added that answers through a dunder (`__eq__`, `__lt__`, `__rmul__`, `__int__`, ...) inside a value
-    of another class (a table entry, a held part, a module's constant, a default argument, an enum member's value,
-    whatever path leads there) shows here by running, with no list of paths. The interpreter's profiler sees every
-    Python function call, a dunder called through a type slot too. Building one (`__init__`) or a plain method
-    called by name (a new strategy class's `to_kelvin`) answers nothing by itself: its result is judged as a value."""
-    spans = _added_spans(guard) if guard is not None else []
-    if not spans:
+    """(what `call()` returns, and None or a description of the first code of the patch that answered while it
+    ran, in a class other than those in `exclude`). What a comparison is decided by is the code that runs while it runs: a class
+    the patch added that answers through a dunder (`__eq__`, `__lt__`, `__bool__`, `__contains__`, ...), or a
+    line the patch wrote in such a dunder of a class that is not compared itself (a held `Money.__eq__`), inside a
+    value of another class (a table entry, a held part, a module's constant, a default argument, an enum
+    member's value, whatever path leads there) shows here by running, with no list of paths. The interpreter's
+    profiler sees every Python function call, a dunder called through a type slot too. Building one (`__init__`),
+    arithmetic, conversions, item and attribute access (their results are values, judged as such), or a plain
+    method called by name (a new strategy class's `to_kelvin`) answers nothing by itself. Classes recorded while `call` runs (a lazy
+    import) count from then on."""
+    if guard is None:
         return call(), None
-    files = frozenset(s[0] for s in spans)
     known, ran = {}, []
 
     def _on_call(frame, event, arg):  # reads the frame's code and locals, hands nothing back (`_FRAME_READERS`)
@@ -2346,21 +2355,21 @@ def _traced(call, exclude, guard):
             return
         code = frame.f_code
         if code not in known:
-            known[code] = _code_home(code, spans, files, guard)
+            known[code] = _code_home(code, _added_spans(guard), guard)
         home = known[code]
         if home is None:
             return
         if home[0] == "span":  # code in the body of a class the patch added
             cls = home[1]()
-            if cls is not None and cls not in exclude and (_answers(code.co_name) or (
-                    code.co_name[:2] != "__" and _answers(_slot_of(cls, code)))):
-                ran.append(cls)
+            if cls is not None and cls not in exclude and (code.co_name in _ANSWER or _answers_with(cls, code)):
+                ran.append(f"{cls.__name__}, a class the patch added")
             return
-        if code.co_argcount:  # code the patch wrote elsewhere, put on a class it added as a dunder
+        if code.co_argcount:  # a line the patch wrote in a dunder of another class (a held `Money.__eq__`), or
+            # a function it wrote put on a class as one
             held = frame.f_locals.get(code.co_varnames[0])
             for cls in type.__dict__["__mro__"].__get__(held if isinstance(held, type) else type(held)):
-                if cls not in exclude and any(cls is sp[3]() for sp in spans) and _answers(_slot_of(cls, code)):
-                    ran.append(cls)
+                if cls not in exclude and _answers_with(cls, code):
+                    ran.append(f"{cls.__name__}.{code.co_name}, a line of which the patch wrote")
                     return
 
     old = sys.getprofile()
@@ -2372,40 +2381,44 @@ def _traced(call, exclude, guard):
     return out, (ran[0] if ran else None)
 
 
-_BUILDING = frozenset({"__init__", "__new__", "__post_init__", "__init_subclass__", "__set_name__", "__del__",
-                       "__class_getitem__", "__enter__", "__exit__", "__aenter__", "__aexit__"})
+# the dunders whose result is the answer to a question the comparison asks of an object: equal or ordered, true,
+# how long, holding an item, its hash, an instance check. Not those that produce a value the question is then
+# asked of (arithmetic, conversions, items, attributes, descriptors): a value is judged as a value, and a liar
+# among them still has to answer through one of these
+_ANSWER = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__len__",
+                     "__contains__", "__hash__", "__instancecheck__", "__subclasscheck__"})
 
 
-def _answers(name) -> bool:
-    """A dunder through which an object answers a question about itself (a comparison, arithmetic, a conversion,
-    its items, its attributes), not one that builds or tears it down."""
-    return type(name) is str and name[:2] == "__" and name[-2:] == "__" and len(name) > 4 and name not in _BUILDING
+def _python_code(held):
+    """The code object of the Python function behind a class attribute (through a static or class method or a
+    property's getter), or None."""
+    held = held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property \
+        else held
+    return getattr(held, "__code__", None) if type(held) is type(_among) else None
 
 
-def _slot_of(cls, code):
-    """The name under which `cls` (or a base) holds a function running `code` (a lambda put there under `__eq__`).
-    Not one of the frozen comparison functions, like `_code_span`: the `__code__` read here is the witness's own."""
+def _answers_with(cls, code) -> bool:
+    """`cls` (or a base) holds a function running `code` under an answering dunder (`__eq__ = _counts`, a lambda,
+    a property's getter). Not one of the frozen comparison functions, like `_code_span`: the `__code__` read here
+    is the witness's own."""
     for c in type.__dict__["__mro__"].__get__(cls):
         for k, v in list(type.__dict__["__dict__"].__get__(c).items())[:500]:
-            v = v.__func__ if type(v) in (staticmethod, classmethod) else v
-            if getattr(v, "__code__", None) is code:
-                return k
-    return None
+            if k in _ANSWER and _python_code(v) is code:
+                return True
+    return False
 
 
-def _code_home(code, spans, files, guard):
+def _code_home(code, spans, guard):
     """("span", the class) for code in the body of a class the patch added; ("patch", None) for other code of a
-    changed file that the patch wrote whole; None for anything else."""
+    changed file with a line the patch wrote; None for anything else."""
     name = code.co_filename
-    if name in files:
-        for sp in spans:
-            if sp[0] == name and sp[1] <= code.co_firstlineno <= sp[2]:
-                return "span", sp[3]
+    for sp in spans:
+        if sp[0] == name and sp[1] <= code.co_firstlineno <= sp[2]:
+            return "span", sp[3]
     if guard.kind(name) != "changed":
         return None
     lines = [n for _, _, n in code.co_lines() if n is not None] if hasattr(code, "co_lines") else []
-    return ("patch", None) if guard.wrote(name, code.co_firstlineno, max([code.co_firstlineno, *lines]), True) \
-        else None
+    return ("patch", None) if guard.wrote(name, code.co_firstlineno, max([code.co_firstlineno, *lines])) else None
 
 
 def _mro_of(*values) -> frozenset:
@@ -2571,8 +2584,7 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     answers, ran = _traced(lambda: [(w, _ask(u, x, u_left, ne)) for w, x in asked], _mro_of(left, right), guard)
     on_k = [r for w, r in answers if w == "k"]
     if ran is not None:
-        return on_k[-1], (f"a {type(u).__name__} whose comparison ran code of {ran.__name__}, a class the patch "
-                          f"added")
+        return on_k[-1], f"a {type(u).__name__} whose comparison ran code of {ran}"
     if len({_says_equal(r, ne) for r in on_k}) > 1:
         return on_k[-1], f"a {type(u).__name__} that answers differently when compared with the same object again"
     if any(_says_equal(r, ne) for w, r in answers if w == "x"):
@@ -2621,7 +2633,7 @@ def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 
         (res, found), ran = _traced(lambda: _questions(u, k, u_left, ne, copies) if copies else (
             _ask(u, k, u_left, ne), None), _mro_of(u), guard)
         if not found and ran is not None:
-            found = f"a {type(u).__name__} whose comparison ran code of {ran.__name__}, a class the patch added"
+            found = f"a {type(u).__name__} whose comparison ran code of {ran}"
         if not found and not ne:
             found = _snapshot_finding(u, k, snap, res, guard, depth, ctx)
         elif not found and _says_equal(res, True) is False and snap is not _NO_VALUE and _pure(snap) and snap == k \
