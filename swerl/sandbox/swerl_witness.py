@@ -1510,11 +1510,10 @@ def truth(value, _record=_record):
     if _among(type(value), _EXACT):
         return value
     value = _forwarded(value, guard)
-    said, ran = _traced(lambda: bool(value), _mro_of(value), guard)
-    if ran is not None:
-        _record(guard, f"an assertion took the truth of a {type(value).__name__} by code of {ran}")
+    said, ran = _traced(lambda: bool(value), _mro_of(value), guard)  # code of the patch that answers: judged
+    # below as the patch's own `__bool__` is (agrees with the length and the items)
     try:
-        found = _truth_views(value, said, guard)
+        found = _truth_views(value, said, guard, ran)
     except Exception:
         found = None
     if found:
@@ -1522,10 +1521,12 @@ def truth(value, _record=_record):
     return said
 
 
-def _truth_views(u, said: bool, guard):
+def _truth_views(u, said: bool, guard, ran=None):
+    """Where the patch decides u's truth (its class's `__bool__`/`__len__`, what u holds, or `ran`: code of the
+    patch answered while the truth was read), the truth must agree with u's length and items."""
     t = type(u)
-    if not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard) or _patch_class(t, guard)
-            or _patch_state(u, guard, ("__bool__", "__len__"))):
+    if ran is None and not (_answers_patch(t, "__bool__", guard) or _answers_patch(t, "__len__", guard) or
+                            _patch_class(t, guard) or _patch_state(u, guard, ("__bool__", "__len__"))):
         return _truth_as_original(u, said, guard)
     try:  # the patch decides this truth: a length or items that refuse to answer hide what they would say
         if bool(u) is not said:
@@ -1830,7 +1831,14 @@ def size(value, _record=_record):
                                         or _patch_state(value, guard, "__len__")) and listed and not _iterates_itself(value, guard)
     before = _first_items(value, 10000) if asked else None  # before the length is asked: no window to open
     n, ran = _traced(lambda: len(value), _mro_of(value), guard)
-    if ran is not None:
+    if ran is not None and not asked and listed and not _iterates_itself(value, guard):  # code of the patch
+        # answered inside an unchanged `__len__` (a new collection class held): the length is judged as the
+        # patch's own `__len__` is, against the items
+        items, complete = _first_items(value, 10000)
+        if items is _NO_VALUE or (type(items) is list and complete and len(items) != n):
+            _record(guard, f"an assertion took the length of a {t.__name__} that says {n}, answered by code of "
+                           f"{ran}, but yields {'unreadable items' if items is _NO_VALUE else f'{len(items)} items'}")
+    elif ran is not None and not listed:
         _record(guard, f"an assertion took the length of a {t.__name__} by code of {ran}")
     if asked:
         read_before = [(before[0][:n + 1], len(before[0]) <= n)] if type(before[0]) is list and before[1] else []
