@@ -2430,7 +2430,19 @@ def _code_home(code, spans, guard):
 
 
 def _mro_of(*values) -> frozenset:
-    return frozenset(c for v in values for c in type.__dict__["__mro__"].__get__(type(v)))
+    """The classes (with their bases) of the values a comparison compares directly: the operands, and the items of
+    builtin containers among them, as `==` of two lists compares their items (judged by the existing rules)."""
+    out, todo, n = set(), list(values), 0
+    while todo and n < 10000:
+        v = todo.pop()
+        n += 1
+        t = type(v)
+        if t in (list, tuple, set, frozenset):
+            todo += list(v)[:10000]
+        elif t is dict:
+            todo += [*list(dict.keys(v))[:10000], *list(dict.values(v))[:10000]]
+        out.update(type.__dict__["__mro__"].__get__(t))
+    return frozenset(out)
 
 
 def _own_compare(t: type, guard) -> bool:

@@ -297,7 +297,9 @@ def test_values_commit_before_the_assert_shows_them_anything(monkeypatch: pytest
     guard.found.clear()
     laundered = UserString("")
     laundered.data = _Loose("FooBar")  # type: ignore[assignment]  # r5: a predicate as a library wrapper's data
-    assert cmp(laundered, "fooBar") is True and "but whose own value is 'FooBar'" in guard.found[-1]
+    assert cmp(laundered, "fooBar") is True and ("but whose own value is 'FooBar'" in guard.found[-1] or
+                                                 "ran code of _Loose.__eq__" in guard.found[-1])  # the profiler
+    # sees the predicate answer inside the library wrapper first (round 41)
     assert cmp({"k": _Loose("X")}, {"k": "x"}) is True and "own value is {'k': 'X'}" in guard.found[-1]
     guard.found.clear()
     # 2: the right operand was a literal in the assert, so the approx is the code's value, not the test's matcher
