@@ -2111,11 +2111,10 @@ _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
 def contains(item, container, negate, _record=_record):
-    """`item in container` (`not in` with `negate`) for one membership test in a test file's assert. Unless both are
-    builtins all the way down (or the container is a library's own, holding only builtins), both first commit to
-    builtins, before either is asked: the container to its own items (each shaped like the item) or, against a
-    text, its own text; the item like an element. The lookup's answer must be the committed values' answer, for
-    `in` and for `not in` alike."""
+    """`item in container` (`not in` with `negate`) in a test's assert. Unless both are builtins all the way down
+    (or the container is a library's own, holding only builtins), both first commit to builtins before either is
+    asked: the container to its items (shaped like the item) or its text, the item like an element. The lookup's
+    answer must be the committed values' answer, for `in` and `not in` alike."""
     guard = _asserting()
     item, container = _forwarded(item, guard), _forwarded(container, guard)
     _library_holds(container, guard)
@@ -2123,13 +2122,9 @@ def contains(item, container, negate, _record=_record):
     if _pure(item) and (_pure(container) or _library_container(container, guard)):
         truth = item in container
         return (not truth) if negate else truth
-    # both operands' own values, before either is asked anything
-    snap_item = item if _pure(item) else _snapshot(item, next(iter(container), "") if _pure(container) else "")
-    if type(container) in (list, tuple, set, frozenset, dict) and _home(type(item), guard) != "lib":  # a project
-        # value (a `Size`) in a builtin collection: `in` is `==` with the elements (a set's and a dict's: those of
-        # its hash), each judged by the `==` rules
-        pool = list(container) if type(container) in (list, tuple) else [e for e in container if _same_hash(e, item)]
-        return _iterated(item, iter(pool), negate, guard, _record, len(pool))
+    if type(container) in (list, tuple, set, frozenset, dict) and _home(type(item), guard) != "lib":
+        return _project_item_in(item, container, negate, guard, _record)
+    snap_item = item if _pure(item) else _snapshot(item, next(iter(container), "") if _pure(container) else "")  # first
     if _pure(container):
         snap = container
     elif isinstance(container, (str, bytes)) or (_among(type(item), (str, bytes))
@@ -2175,6 +2170,13 @@ def contains(item, container, negate, _record=_record):
         if found:
             _record(guard, f"assertion compared {found}")
     return (not truth) if negate else truth
+
+
+def _project_item_in(item, container, negate, guard, _record):
+    """A project value (a `Size`) in a builtin collection: `in` is `==` with the elements (a set's and a dict's: those
+    of its hash), each judged by the `==` rules."""
+    pool = list(container) if type(container) in (list, tuple) else [e for e in container if _same_hash(e, item)]
+    return _iterated(item, iter(pool), negate, guard, _record, len(pool))
 
 
 def _same_hash(a, b) -> bool:
@@ -3221,7 +3223,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
-               "_places", "_traced", "_added_spans", "_mro_of", "_same_hash")
+               "_places", "_traced", "_added_spans", "_mro_of", "_same_hash", "_project_item_in")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
