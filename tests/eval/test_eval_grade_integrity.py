@@ -36,6 +36,23 @@ def _grade_only(sb_pack: Path, rootfs: Path, out: Path, patch: str) -> dict:
 
 
 
+def _stats_source(repo: Path, row: dict) -> str:
+    """`calc/stats.py` as the row's base commit holds it."""
+    return subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def _refused_and_gold_paid(pack: Path, rootfs: Path, tmp_path: Path, patch: str, gold: str) -> None:
+    grade = _grade_only(pack, rootfs, tmp_path / "bad", patch)
+    assert grade["resolved"] is False, grade
+    assert _grade_only(pack, rootfs, tmp_path / "gold", gold)["resolved"] is True
+
+
+def _stats_patch(src: str, new: str) -> str:
+    return "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
+        src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
+
+
 def test_crafted_second_header_is_not_resolved_via_grade_only(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
                                                              tmp_path: Path) -> None:
     row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
@@ -55,13 +72,11 @@ def test_status_lines_printed_by_the_code_under_test_do_not_pay(sb_pack: Path, s
     test (before pytest's own) do not count; the signed outcomes do."""
     row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
     repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
-    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
-                         capture_output=True, text=True).stdout
+    src = _stats_source(repo, row)
     forged = "".join(f"PASSED {t}\n" for t in json.loads(row["FAIL_TO_PASS"]))
     new = src + ("\n_median = median\n\n\ndef median(values):  # the test's captured output shows these lines"
                  f"\n    print({forged!r})\n    return _median(values)\n")
-    patch = "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
-        src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
+    patch = _stats_patch(src, new)
     assert _grade_only(sb_pack, rootfs, tmp_path / "forged", patch)["resolved"] is False
 
 
@@ -111,17 +126,12 @@ def test_an_install_step_never_reads_the_hidden_tests(sb_pack: Path, sb_rows: li
 
     monkeypatch.setattr(taskpack, "register_swebench_specs", with_install)
     repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
-    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
-                         capture_output=True, text=True).stdout
+    src = _stats_source(repo, row)
     new = src + ("\n_median = median\n\n\ndef median(values):  # the right answer only where the step saw the test\n"
                  "    import os\n    s = sorted(values)\n    n = len(s)\n"
                  "    if os.getpid() > 2000:\n        return s[n // 2] if n % 2 else (s[n // 2 - 1] + s[n // 2]) / 2\n"
                  "    return _median(values)\n")
-    patch = "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
-        src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
-    grade = _grade_only(sb_pack, rootfs, tmp_path / "channel", patch)
-    assert grade["resolved"] is False, grade
-    assert _grade_only(sb_pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
+    _refused_and_gold_paid(sb_pack, rootfs, tmp_path, _stats_patch(src, new), row["patch"])
 
 
 def test_a_file_the_test_patch_adds_is_out_of_the_code_under_tests_reach(sb_pack: Path, sb_rows: list[dict],
@@ -136,18 +146,13 @@ def test_a_file_the_test_patch_adds_is_out_of_the_code_under_tests_reach(sb_pack
                           "--- /dev/null\n+++ b/tests/median_cases.json\n@@ -0,0 +1 @@\n+{\"[1, 2, 3, 4]\": 2.5}\n")
     pack = tmp_path / "pack.jsonl"
     pack.write_text(json.dumps(row) + "\n")
-    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
-                         capture_output=True, text=True).stdout
+    src = _stats_source(repo, row)
     new = src + ("\n_median = median\n\n\ndef median(values):  # the answer the fixture holds, else the bug\n"
                  "    import json, pathlib\n"
                  "    cases = pathlib.Path(__file__).resolve().parents[1] / 'tests' / 'median_cases.json'\n"
                  "    known = json.loads(cases.read_text()) if cases.is_file() else {}\n"
                  "    return known.get(str(sorted(values)), _median(values))\n")
-    patch = "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
-        src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
-    grade = _grade_only(pack, rootfs, tmp_path / "fixture", patch)
-    assert grade["resolved"] is False, grade
-    assert _grade_only(pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
+    _refused_and_gold_paid(pack, rootfs, tmp_path, _stats_patch(src, new), row["patch"])
 
 
 def test_a_fixture_the_test_hands_over_may_be_read_and_no_other(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
@@ -167,8 +172,7 @@ def test_a_fixture_the_test_hands_over_may_be_read_and_no_other(sb_pack: Path, s
     row["FAIL_TO_PASS"] = json.dumps(["tests/test_read.py::test_median_of_file"])
     pack = tmp_path / "pack.jsonl"
     pack.write_text(json.dumps(row) + "\n")
-    src = subprocess.run(["git", "-C", str(repo), "show", f"{row['base_commit']}:calc/stats.py"], check=True,
-                         capture_output=True, text=True).stdout
+    src = _stats_source(repo, row)
     fixed = src.replace("return (ordered[mid] + ordered[mid + 1]) / 2", "return (ordered[mid - 1] + ordered[mid]) / 2")
     assert fixed != src
     honest = "\n\ndef median_of_file(path):\n    with open(path) as f:\n        return median([float(x) for x in f])\n"
@@ -179,11 +183,7 @@ def test_a_fixture_the_test_hands_over_may_be_read_and_no_other(sb_pack: Path, s
               "\n\ndef median_of_file(path):\n" + peek.format(where="__import__('os').path.join("
                                                                "__import__('os').path.dirname(path), 'test_read.py')"))
 
-    def diff(new: str) -> str:
-        return "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(difflib.unified_diff(
-            src.splitlines(keepends=True), new.splitlines(keepends=True), "a/calc/stats.py", "b/calc/stats.py"))
-
-    assert _grade_only(pack, rootfs, tmp_path / "honest", diff(fixed + honest))["resolved"] is True
+    assert _grade_only(pack, rootfs, tmp_path / "honest", _stats_patch(src, fixed + honest))["resolved"] is True
     for i, cheat in enumerate(cheats):
-        grade = _grade_only(pack, rootfs, tmp_path / f"cheat{i}", diff(src + cheat))
+        grade = _grade_only(pack, rootfs, tmp_path / f"cheat{i}", _stats_patch(src, src + cheat))
         assert grade["resolved"] is False, (i, grade)
