@@ -464,8 +464,7 @@ class DockerSandbox(BackendBase):
         it, never setuid."""
         info.uid = info.gid = 0
         info.uname = info.gname = ""
-        info.mode = info.mode & 0o777 if info.issym() else hostfs.git_mode(info.mode)
-        return info
+        return hostfs.readable_member(info)
 
     def _owned(self, info: tarfile.TarInfo) -> tarfile.TarInfo:
         """Files copied in belong to the command user, readable by root too whatever the host's umask (root has no
@@ -474,8 +473,7 @@ class DockerSandbox(BackendBase):
         if self.non_root and user.isdigit():
             info.uid, info.gid = int(user), int(group or user)
             info.uname = info.gname = ""
-        info.mode = info.mode & 0o777 if info.issym() else hostfs.git_mode(info.mode)
-        return info
+        return hostfs.readable_member(info)
 
     @contextlib.contextmanager
     def _archive(self, container: Any, path: str) -> Iterator[_IterStream]:

@@ -407,6 +407,13 @@ def chown_tree(path: Path, uid: int, gid: int, *, max_depth: int = 1 << 20) -> N
             os.chown(item.name, uid, gid, dir_fd=item.dir_fd, follow_symlinks=False)
 
 
+def readable_member(info: tarfile.TarInfo) -> tarfile.TarInfo:
+    """A tar member with git's mode (`git_mode`; a link keeps its own), so the sandbox's command user can read what
+    the host wrote under any umask."""
+    info.mode = info.mode & 0o777 if info.issym() else git_mode(info.mode)
+    return info
+
+
 def make_dirs(path: Path, mode: int = 0o755) -> None:
     """`path` and its missing parents, each with `mode` whatever the process's umask (under umask 077 a directory
     made for a sandbox's files would be one its command user cannot enter)."""

@@ -160,7 +160,7 @@ class KubernetesSandbox(BackendBase):
         `readable`: a grading tree, every member readable by the command user whatever the host's umask."""
         wd = shlex.quote(dest_dir)
         stream = b64_lines(tar_stream(src, arcname, max_depth=self.settings.limits.max_depth,
-                                      filter=_readable if readable else None))
+                                      filter=hostfs.readable_member if readable else None))
         res = self._exec(handle, ["sh", "-c", f"mkdir -p {wd} && head -n 1 | base64 -d | tar -C {wd} -xf - {opts}"],
                          600, "/", stdin=stream)
         if res.returncode != 0:
@@ -266,8 +266,3 @@ class KubernetesSandbox(BackendBase):
             with contextlib.suppress(ApiException):
                 self.net.delete_namespaced_network_policy(handle.state["network_policy"], self.ns)
 
-
-def _readable(info: tarfile.TarInfo) -> tarfile.TarInfo:
-    if not info.issym():
-        info.mode = hostfs.git_mode(info.mode)
-    return info

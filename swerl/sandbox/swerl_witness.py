@@ -254,7 +254,11 @@ def _code_span(fn):
     own (the guard refuses such a read only where the innermost frame is the patch's)."""
     if type(fn) is not type(_among):
         return None
-    code = fn.__code__
+    return _code_lines(fn.__code__)
+
+
+def _code_lines(code):
+    """(file, first line, last line) of a code object (`co_lines`, or the line table on Pythons before 3.10)."""
     if hasattr(code, "co_lines"):
         lines = [n for _, _, n in code.co_lines() if n is not None]
     else:
@@ -1422,6 +1426,7 @@ def _innermost_code(v):
 
 
 _PARTIAL = __import__("functools").partial
+_ISLICE = __import__("itertools").islice
 _C_BOUND = (type((lambda: 0).__call__), type([].append))  # `f.__call__` (a method-wrapper), a C bound method
 
 
@@ -2427,8 +2432,7 @@ def _code_home(code, spans, guard):
             return "span", sp[3]
     if guard.kind(name) != "changed":
         return None
-    lines = [n for _, _, n in code.co_lines() if n is not None] if hasattr(code, "co_lines") else []
-    return ("patch", None) if guard.wrote(name, code.co_firstlineno, max([code.co_firstlineno, *lines])) else None
+    return ("patch", None) if guard.wrote(*_code_lines(code)) else None
 
 
 def _mro_of(*values) -> frozenset:
@@ -2440,9 +2444,9 @@ def _mro_of(*values) -> frozenset:
         n += 1
         t = type(v)
         if t in (list, tuple, set, frozenset):
-            todo += list(v)[:10000]
+            todo += _ISLICE(v, 10000)
         elif t is dict:
-            todo += [*list(dict.keys(v))[:10000], *list(dict.values(v))[:10000]]
+            todo += [*_ISLICE(dict.keys(v), 10000), *_ISLICE(dict.values(v), 10000)]
         out.update(type.__dict__["__mro__"].__get__(t))
     return frozenset(out)
 
