@@ -7,7 +7,7 @@ account has: refused otherwise); only the exec server (`bwrap_server.py`) keeps 
 just the capabilities to start and kill them.
 
 Limits (`limits.py`): every bwrap of a sandbox runs in its own pids cgroup (v1 or v2; else
-RLIMIT_NPROC), and as root the work tree, /tmp and $HOME live on a tmpfs of `disk_mb` mounted
+RLIMIT_NPROC) and cpu cgroup (a quota of `cpus`; else pinned to ceil(cpus) cores), and as root the work tree, /tmp and $HOME live on a tmpfs of `disk_mb` mounted
 on the host, so the agent's writes end in ENOSPC inside and a full disk is blamed by what
 that filesystem reports. What cannot be applied (a non-root caller) is logged.
 """
@@ -108,9 +108,10 @@ class BwrapSandbox(BackendBase):
                             "namespace), no disk quota (cannot mount); bwrap.uid applies to root callers only",
                             uid=self.uid)
         try:
-            self.pids = limits.PidsLimiter(cfg.pids_limiter)
+            self.pids = limits.CgroupLimiter(cfg.pids_limiter)
         except RuntimeError as exc:
             raise SandboxConfigError(f"sandbox.bwrap.pids_limiter: {exc}") from exc
+        self.cpu = limits.CgroupLimiter(controller="cpu")
         if self.as_root and cfg.disk_quota:
             limits.reap_quotas()
         if self.as_root and self.rootfs is not None:
@@ -156,6 +157,7 @@ class BwrapSandbox(BackendBase):
         work, tmp, home = fs / "work", fs / "tmp", fs / "home"
         handle.state.update(work=work, tmp=tmp, home=home)
         handle.state["pids"] = self.pids.create(handle.id, self.settings.pids_limit, uid=self.uid)
+        handle.state["cpu"] = self.cpu.create(handle.id, self.settings.cpus, uid=self.uid)
         tmp.mkdir()
         home.mkdir()
         saved = handle.host_dir / "git"  # on the host disk, never inside the sandbox's tree or quota
@@ -262,7 +264,8 @@ class BwrapSandbox(BackendBase):
         cmd = [self.executable, *handle.state["args"], *caps, "--chdir", cwd, "--", *argv]
         if self.seccomp_program is not None:
             cmd = seccomp.bwrap_command(cmd, self.seccomp_program)
-        pids: limits.PidsGroup = handle.state["pids"]
+        cmd = handle.state["cpu"].wrap(cmd)  # a CPU quota's cgroup (or a core set) before bwrap: inherited by all
+        pids: limits.SandboxGroup = handle.state["pids"]
         if pids.path is not None:
             cmd = pids.wrap(cmd)  # `sh` joins the sandbox's pids cgroup, then execs bwrap: nothing forks outside it
         if self.prlimit:
@@ -411,6 +414,7 @@ class BwrapSandbox(BackendBase):
         server: ExecServer | None = handle.state.get("server")
         for step in (server.kill if server is not None else None,
                      getattr(handle.state.get("pids"), "release", None),
+                     getattr(handle.state.get("cpu"), "release", None),
                      getattr(handle.state.get("quota"), "release", None)):
             if step is None:
                 continue

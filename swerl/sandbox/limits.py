@@ -6,6 +6,10 @@
   writable (a non-root caller without delegation, a read-only cgroupfs): RLIMIT_NPROC via `prlimit`, set to
   what the command uid already runs plus the limit (the count is per uid, not per sandbox). Which one is
   used is logged once per process.
+- **cpus**: the same machinery with the cpu controller: a CPU quota of `cpus` cores' worth of time per 100 ms
+  (v1 `cpu.cfs_quota_us`, v2 `cpu.max`; docker's `--cpus`), so one sandbox cannot take every host core. No
+  writable cpu cgroup: its processes are pinned to ceil(cpus) cores (`taskset`, chosen at random per sandbox),
+  and bwrap's seccomp filter denies `sched_setaffinity`, so nothing inside can widen the set.
 - **disk**: a size-limited tmpfs (`size=`, `nr_inodes=`) mounted by root on the sandbox's host directory;
   the work tree, /tmp and $HOME live on it. Writes past it fail with ENOSPC inside, the host disk is never
   touched, and `statvfs` of it tells who filled what - deleted-but-open files included.
@@ -21,8 +25,10 @@ import ctypes
 import ctypes.util
 import errno
 import grp
+import math
 import os
 import pwd
+import random
 import re
 import shutil
 import signal
@@ -69,7 +75,7 @@ def host_account(uid: int, gid: int | None = None) -> str | None:
     return None
 
 
-# ---------------------------------------------------------------------------------------------------- pids
+# ------------------------------------------------------------------------------------------------ pids, cpu
 
 
 def _alive(pid: int) -> bool:
@@ -105,25 +111,40 @@ def _own_cgroup(controller: str | None) -> str:
     return "/"
 
 
-@dataclass
-class PidsGroup:
-    """One sandbox's pids limit: `wrap(argv)` runs argv inside it; `release()` never raises."""
+_PROBE = {"pids": 1, "cpu": 1.0}  # a limit every controller accepts, written to prove a probe group
 
-    kind: str  # cgroup-v1 | cgroup-v2 | rlimit | off
-    limit: int
+
+def _limit_file(controller: str, v2: bool, value: float) -> tuple[str, str]:
+    """The file and text that set a group's limit: `pids` tasks, or `cpu` cores' worth of time per 100 ms period
+    (docker's `--cpus`: a quota, not a core set)."""
+    if controller == "pids":
+        return "pids.max", str(int(value))
+    quota = max(1000, int(value * 100_000))
+    return ("cpu.max", f"{quota} 100000") if v2 else ("cpu.cfs_quota_us", str(quota))
+
+
+@dataclass
+class SandboxGroup:
+    """One sandbox's limit of one kind: `wrap(argv)` runs argv inside it; `release()` never raises."""
+
+    kind: str  # cgroup-v1 | cgroup-v2 | rlimit (pids) | affinity (cpu) | off
+    limit: float
     path: Path | None = None
     nproc: int | None = None
     prlimit: str | None = None
+    cpu_list: str | None = None  # affinity: the cores the sandbox's processes may run on
 
     def wrap(self, argv: list[str]) -> list[str]:
         if self.path is not None:
             return ["/bin/sh", "-c", _ENTER, str(self.path / "cgroup.procs"), *argv]
         if self.nproc is not None and self.prlimit:
             return [self.prlimit, f"--nproc={self.nproc}:{self.nproc}", "--", *argv]
+        if self.cpu_list is not None and (taskset := shutil.which("taskset")):
+            return [taskset, "--cpu-list", self.cpu_list, *argv]
         return argv
 
     def pids(self) -> list[int]:
-        """Processes in the cgroup (empty for the rlimit fallback)."""
+        """Processes in the cgroup (empty for the fallbacks)."""
         if self.path is None:
             return []
         try:
@@ -169,12 +190,12 @@ def _remove_cgroup(path: Path, timeout: float = 5.0) -> None:
         log.warning("sandbox cgroup left behind", path=str(path), error=str(exc)[:200])
 
 
-class PidsLimiter:
-    """Chooses, once, how pids limits are enforced on this host (see the module docstring)."""
+class CgroupLimiter:
+    """Chooses, once, how one limit (`controller`: pids or cpu) is enforced on this host (the module docstring)."""
 
-    def __init__(self, mode: str = "auto", *, cgroup_root: Path = CGROUP_ROOT, mountinfo: Path = MOUNTINFO,
-                 own_cgroup: dict[str | None, str] | None = None) -> None:
-        self.mode = mode
+    def __init__(self, mode: str = "auto", *, controller: str = "pids", cgroup_root: Path = CGROUP_ROOT,
+                 mountinfo: Path = MOUNTINFO, own_cgroup: dict[str | None, str] | None = None) -> None:
+        self.mode, self.controller = mode, controller
         self.prlimit = shutil.which("prlimit")
         self.kind = "off"
         self.base: Path | None = None
@@ -182,20 +203,23 @@ class PidsLimiter:
         self._cgroup_root, self._mountinfo, self._own = cgroup_root, mountinfo, own_cgroup
         if mode in ("auto", "cgroup"):
             self._find_cgroup()
-        if self.base is None and mode in ("auto", "rlimit"):
-            if self.prlimit:
-                self.kind = "rlimit"
+        if self.base is None and mode in ("auto", "rlimit", "affinity"):  # the fallback, by either name
+            fallback = self.prlimit if controller == "pids" else shutil.which("taskset")
+            if fallback:
+                self.kind = "rlimit" if controller == "pids" else "affinity"
             else:
-                self.reason += "; no prlimit for RLIMIT_NPROC"
+                self.reason += "; no prlimit for RLIMIT_NPROC" if controller == "pids" else "; no taskset"
         if mode == "cgroup" and self.base is None:
-            raise RuntimeError(f"pids_limiter='cgroup' but no pids cgroup is writable here ({self.reason.strip('; ')})")
+            raise RuntimeError(f"{controller} limiter 'cgroup' but no {controller} cgroup is writable here "
+                               f"({self.reason.strip('; ')})")
         if mode != "off":
-            warn = self.kind != "cgroup-v1" and self.kind != "cgroup-v2"
-            log_once(f"pids:{self.kind}:{self.base}", "sandbox pids limit: " + {
-                "cgroup-v1": "cgroup v1 pids controller", "cgroup-v2": "cgroup v2 pids controller",
+            warn = self.kind not in ("cgroup-v1", "cgroup-v2")
+            log_once(f"{controller}:{self.kind}:{self.base}", f"sandbox {controller} limit: " + {
+                "cgroup-v1": f"cgroup v1 {controller} controller", "cgroup-v2": f"cgroup v2 {controller} controller",
                 "rlimit": "RLIMIT_NPROC via prlimit (no writable pids cgroup; the count is per uid)",
-                "off": "NONE (no writable pids cgroup and no prlimit)"}[self.kind], base=str(self.base or ""),
-                why=self.reason.strip("; "), warn=warn)
+                "affinity": "pinned to ceil(cpus) cores via taskset (no writable cpu cgroup); seccomp keeps it",
+                "off": f"NONE (no writable {controller} cgroup and no fallback)"}[self.kind],
+                base=str(self.base or ""), why=self.reason.strip("; "), warn=warn)
 
     def _own_path(self, controller: str | None) -> str:
         if self._own is not None:
@@ -204,17 +228,17 @@ class PidsLimiter:
 
     def _find_cgroup(self) -> None:
         mounts = _mounts(self._mountinfo)
-        v1 = [m for m in mounts if m[1] == "cgroup" and "pids" in m[3].split(",")]
+        v1 = [m for m in mounts if m[1] == "cgroup" and self.controller in m[3].split(",")]
         v2 = [m for m in mounts if m[1] == "cgroup2"]
         for point, *_ in v1:
-            base = Path(point) / self._own_path("pids").lstrip("/") / "swerl"
+            base = Path(point) / self._own_path(self.controller).lstrip("/") / "swerl"
             if self._try_base(base, v2=False):
                 self.kind = "cgroup-v1"
                 return
         for point, *_ in v2:
             root = Path(point)
-            if "pids" not in _read(root / "cgroup.controllers").split():
-                self.reason += f"; {root}: no pids controller in cgroup v2"
+            if self.controller not in _read(root / "cgroup.controllers").split():
+                self.reason += f"; {root}: no {self.controller} controller in cgroup v2"
                 continue
             own = root / self._own_path(None).lstrip("/")
             for base in (root / "swerl", own.parent / "swerl"):
@@ -223,16 +247,18 @@ class PidsLimiter:
                     return
 
     def _try_base(self, base: Path, *, v2: bool) -> bool:
-        """Create `base` (and in v2, enable pids for its children); prove it with a probe child."""
+        """Create `base` (and in v2, enable the controller for its children); prove it with a probe child."""
         probe = base / f"probe-{os.getpid()}-{threading.get_ident()}"
+        enable = f"+{self.controller}"
         try:
-            if v2 and "pids" not in _read(base.parent / "cgroup.subtree_control").split():
-                (base.parent / "cgroup.subtree_control").write_text("+pids")
+            if v2 and self.controller not in _read(base.parent / "cgroup.subtree_control").split():
+                (base.parent / "cgroup.subtree_control").write_text(enable)
             base.mkdir(exist_ok=True)
-            if v2 and "pids" not in _read(base / "cgroup.subtree_control").split():
-                (base / "cgroup.subtree_control").write_text("+pids")
+            if v2 and self.controller not in _read(base / "cgroup.subtree_control").split():
+                (base / "cgroup.subtree_control").write_text(enable)
             probe.mkdir(exist_ok=True)
-            (probe / "pids.max").write_text("1")
+            name, text = _limit_file(self.controller, v2, _PROBE[self.controller])
+            (probe / name).write_text(text)
             if not os.access(probe / "cgroup.procs", os.W_OK):
                 raise PermissionError(f"{probe}/cgroup.procs is not writable")
         except OSError as exc:
@@ -246,16 +272,21 @@ class PidsLimiter:
         self.reap()
         return True
 
-    def create(self, name: str, limit: int, *, uid: int) -> PidsGroup:
-        """A pids limit of `limit` tasks for one sandbox; `uid` = the uid its commands run as (rlimit)."""
+    def create(self, name: str, limit: float, *, uid: int) -> SandboxGroup:
+        """A limit for one sandbox (`limit` tasks, or cores); `uid` = the uid its commands run as (rlimit)."""
         if self.base is not None:
             path = self.base / f"{os.getpid()}-{name}"
             path.mkdir(exist_ok=True)
-            (path / "pids.max").write_text(str(limit))
-            return PidsGroup(self.kind, limit, path=path)
+            file, text = _limit_file(self.controller, self.kind == "cgroup-v2", limit)
+            (path / file).write_text(text)
+            return SandboxGroup(self.kind, limit, path=path)
         if self.kind == "rlimit":
-            return PidsGroup("rlimit", limit, nproc=tasks_of_uid(uid) + limit, prlimit=self.prlimit)
-        return PidsGroup("off", limit)
+            return SandboxGroup("rlimit", limit, nproc=tasks_of_uid(uid) + int(limit), prlimit=self.prlimit)
+        if self.kind == "affinity":
+            cores, need = sorted(os.sched_getaffinity(0)), math.ceil(limit)
+            if need < len(cores):  # a random choice spreads sandboxes of many processes over the host
+                return SandboxGroup("affinity", limit, cpu_list=",".join(map(str, sorted(random.sample(cores, need)))))
+        return SandboxGroup("off", limit)
 
     def reap(self) -> int:
         """Remove sandbox cgroups whose owner process died (a crashed swerl); never raises."""

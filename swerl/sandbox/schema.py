@@ -96,7 +96,8 @@ class SandboxSettings(_Model):
     command_timeout_s: float = Field(60.0, gt=0)
     rollout_timeout_s: float = Field(1800.0, gt=0)
     memory_mb: int = Field(2048, gt=0)
-    cpus: float = Field(1.0, gt=0)
+    cpus: float = Field(1.0, gt=0, description="Cores' worth of CPU time: a quota on docker and Kubernetes, a cpu "
+                                              "cgroup quota on bwrap (else pinned to ceil(cpus) cores).")
     pids_limit: int = Field(512, gt=0)
     network_allow: list[str] = Field(default_factory=list, description="Docker: containers joined to an internal "
                                      "network with the sandbox; empty = network none.")

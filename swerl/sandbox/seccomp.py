@@ -4,7 +4,8 @@ the kernel's keyrings.
 bwrap takes a compiled classic-BPF program (`--seccomp FD`). This one returns EPERM for `ptrace`,
 `process_vm_readv` and `process_vm_writev`, and for `add_key`, `request_key` and `keyctl` (a uid's user keyring
 outlives every sandbox of that uid, and all of them share one uid: a store one sandbox writes and a later one
-reads, as docker's default profile denies too), on the native architecture, and for *every* system call
+reads, as docker's default profile denies too), and for `sched_setaffinity` (where no cpu cgroup is writable,
+a sandbox's `cpus` is a core set it must not widen), on the native architecture, and for *every* system call
 made through another ABI (32-bit `int 0x80` or x32 on x86_64), which would otherwise reach the same
 calls under other numbers. Everything else is allowed: the other limits come from namespaces,
 dropped capabilities and no_new_privs. The launcher is non-dumpable too; this closes the same door
@@ -20,10 +21,10 @@ import platform
 import struct
 import tempfile
 
-# (audit arch, (ptrace, process_vm_readv, process_vm_writev, add_key, request_key, keyctl)) per machine
+# (audit arch, (ptrace, process_vm_readv, process_vm_writev, add_key, request_key, keyctl, sched_setaffinity))
 ARCHES = {
-    "x86_64": (0xC000003E, (101, 310, 311, 248, 249, 250)),
-    "aarch64": (0xC00000B7, (117, 270, 271, 217, 218, 219)),
+    "x86_64": (0xC000003E, (101, 310, 311, 248, 249, 250, 203)),
+    "aarch64": (0xC00000B7, (117, 270, 271, 217, 218, 219, 122)),
 }
 X32_BIT = 0x40000000
 _LD_W_ABS, _JEQ_K, _JGE_K, _RET_K = 0x20, 0x15, 0x35, 0x06

@@ -94,7 +94,7 @@ def test_fork_bomb_is_stopped_by_the_pids_limit(rootfs: Path, calc_task: tuple[A
     assert sb.pids.kind == ("cgroup-v1" if limiter == "cgroup" else "rlimit")
     h = sb.start(task)
     try:
-        group: limits.PidsGroup = h.state["pids"]
+        group: limits.SandboxGroup = h.state["pids"]
         bomb = _put(sb, h, "bomb.py", BOMB)
         res = sb.exec(h, f"python3 {bomb}", timeout=20)
         words = res.output.split()
@@ -125,6 +125,61 @@ def test_fork_bomb_is_stopped_by_the_pids_limit(rootfs: Path, calc_task: tuple[A
         assert not group.path.exists()  # whatever was left in it was killed, the cgroup removed
 
 
+SPIN = textwrap.dedent("""
+    import os, time
+    t0 = time.monotonic()
+    kids = []
+    for _ in range({n}):
+        pid = os.fork()
+        if pid == 0:
+            while time.monotonic() - t0 < 2.0:
+                pass
+            os._exit(0)
+        kids.append(pid)
+    for pid in kids:
+        os.waitpid(pid, 0)
+    t = os.times()
+    print("CORES", round((t.children_user + t.children_system) / (time.monotonic() - t0), 2))
+    print("SET", len(os.sched_getaffinity(0)))
+    try:
+        os.sched_setaffinity(0, range(os.cpu_count() or 1))
+        print("WIDEN ok")
+    except OSError as e:
+        print("WIDEN", e.errno)
+""")
+
+
+@pytest.mark.parametrize("limiter", ["cgroup", "affinity"])
+def test_a_sandbox_uses_at_most_its_cpus(rootfs: Path, calc_task: tuple[Any, SandboxTask], limiter: str) -> None:
+    """R40i-H2: `cpus` was enforced by docker and Kubernetes only; one bwrap command could use every host core.
+    Now a cpu cgroup's quota (this host: v1), or where none is writable a core set the sandbox cannot widen
+    (seccomp denies `sched_setaffinity`). Busy processes, one more than the host has cores, get at most `cpus`
+    cores' worth of time."""
+    _, task = calc_task
+    cores = len(os.sched_getaffinity(0))
+    sb = _sandbox(rootfs, cpus=1)
+    if limiter == "affinity":
+        sb.cpu = limits.CgroupLimiter("affinity", controller="cpu")
+    assert sb.cpu.kind == ("cgroup-v1" if limiter == "cgroup" else "affinity")
+    h = sb.start(task)
+    try:
+        group: limits.SandboxGroup = h.state["cpu"]
+        res = sb.exec(h, f"python3 {_put(sb, h, 'spin.py', SPIN.format(n=cores + 1))}", timeout=30)
+        words = res.output.split()
+        assert "CORES" in words, res.output
+        used = float(words[words.index("CORES") + 1])
+        assert 0 < used <= 1.2, res.output  # the kernel's accounting: 1 core's worth, whatever the load outside
+        if limiter == "cgroup":
+            assert group.path is not None and (group.path / "cpu.cfs_quota_us").read_text().strip() == "100000"
+        elif cores > 1:  # pinned to one core, and that cannot be undone from inside
+            assert group.cpu_list is not None and int(words[words.index("SET") + 1]) == 1, res.output
+            assert words[words.index("WIDEN") + 1] == str(errno.EPERM), res.output
+    finally:
+        sb.stop(h)
+    if limiter == "cgroup":
+        assert group.path is not None and not group.path.exists()
+
+
 def test_cgroup_v2_is_used_when_that_is_what_is_writable(tmp_path: Path) -> None:
     """The v2 branch on a stand-in tree (this host's pids controller is v1): base `swerl` under the mount, pids
     enabled for its children, one leaf per sandbox with pids.max, the sh wrapper joining it, dead owners reaped."""
@@ -140,7 +195,7 @@ def test_cgroup_v2_is_used_when_that_is_what_is_writable(tmp_path: Path) -> None
     (root / "swerl" / "999999999-bwrap-old").mkdir()  # a crashed owner's leaf
     mountinfo = tmp_path / "mountinfo"
     mountinfo.write_text(f"30 25 0:26 / {root} rw,nosuid - cgroup2 cgroup2 rw\n")
-    limiter = limits.PidsLimiter("auto", cgroup_root=root, mountinfo=mountinfo, own_cgroup={None: "/user.slice/a"})
+    limiter = limits.CgroupLimiter("auto", cgroup_root=root, mountinfo=mountinfo, own_cgroup={None: "/user.slice/a"})
     assert limiter.kind == "cgroup-v2" and limiter.base == root / "swerl"
     assert "+pids" in (root / "cgroup.subtree_control").read_text()
     assert "+pids" in (root / "swerl" / "cgroup.subtree_control").read_text()
@@ -154,12 +209,12 @@ def test_cgroup_v2_is_used_when_that_is_what_is_writable(tmp_path: Path) -> None
     assert not group.path.exists()
     # a v2 hierarchy without the pids controller (a hybrid host): RLIMIT_NPROC, and the reason says why
     (root / "cgroup.controllers").write_text("cpu memory\n")
-    fallback = limits.PidsLimiter("auto", cgroup_root=root, mountinfo=mountinfo)
+    fallback = limits.CgroupLimiter("auto", cgroup_root=root, mountinfo=mountinfo)
     assert fallback.kind == "rlimit" and "no pids controller" in fallback.reason
     nproc = fallback.create("bwrap-y", 50, uid=os.geteuid())
     assert nproc.nproc is not None and nproc.nproc >= 50 + 1
     with pytest.raises(RuntimeError, match="no pids cgroup is writable"):
-        limits.PidsLimiter("cgroup", cgroup_root=root, mountinfo=mountinfo)
+        limits.CgroupLimiter("cgroup", cgroup_root=root, mountinfo=mountinfo)
 
 
 # ------------------------------------------------------------------------------------------------ disk
