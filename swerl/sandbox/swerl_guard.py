@@ -25,6 +25,7 @@ The witness plugin and the type-strict asserts live in `swerl_witness.py`.
 """
 
 import ast
+import dis
 import os
 import pathlib
 import sys
@@ -135,6 +136,36 @@ def _fspath(value):
     except TypeError:
         return None
     return os.fsdecode(value) if isinstance(value, bytes) else value if isinstance(value, str) else None
+
+
+def _handed_text(item):
+    """The path an argument names, where the code it was handed to cannot have changed it since: text, or a
+    path of pathlib's own classes whose cached text agrees with its parts (a write to its `_str` slot does not).
+    Not a list or dict, which the code could have written into."""
+    if type(item) in (str, bytes):
+        return _fspath(item)
+    if not str(type(item).__module__).startswith("pathlib"):
+        return None
+    try:
+        text = _fspath(item)
+        return text if text == _fspath(type(item)(*item.parts)) else None
+    except Exception:
+        return None
+
+
+_REBOUND = {}
+
+
+def _rebound(code):
+    """The local names a function's own code stores to or deletes, or that an inner function may rebind (cells):
+    for a parameter among them, the frame's value now is not the argument it was called with (R42s-1)."""
+    if code not in _REBOUND:
+        names = set(code.co_cellvars)
+        for ins in dis.get_instructions(code):
+            if ins.opname.startswith(("STORE_FAST", "DELETE_FAST")):
+                names.update(ins.argval if isinstance(ins.argval, tuple) else (ins.argval,))
+        _REBOUND[code] = frozenset(names)
+    return _REBOUND[code]
 
 
 def _classify(workdir: str, changed: frozenset, protected: frozenset, filename: str, _canon=canonical,
@@ -1036,8 +1067,9 @@ class Guard:
     def _handed_over(self, full: str, _getcwd=os.getcwd) -> bool:
         """The test handed this file to the code it called: an argument the test passed to the function it called
         (the file, or a directory holding it: a reader's input, a Sphinx source dir), not that function's own
-        default. A fixed reader opens the fixture the test gives it; code that goes looking for a test's file
-        (an expected output beside the input, the test module) is refused as before."""
+        default, nor a parameter the function sets itself (R42s-1). A fixed reader opens the fixture the test gives
+        it; code that goes looking for a test's file (an expected output beside the input) is refused as before,
+        and a module the tests imported (a test module, conftest, a helper) is never handed over."""
         entry = None
         for f in self._stack():
             if self.frame_kind(f) == "test":
@@ -1045,21 +1077,21 @@ class Guard:
             entry = f
         else:
             return False
-        if entry is None:
-            return False
+        if entry is None or any(type(m) is type(sys) and m.__dict__.get("__file__") == full for m in list(sys.modules.values())):
+            return False  # a test module, conftest or helper the tests imported holds what they assert
         code = entry.f_code
         n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
         defaults = self._defaults_of(entry, code)
         if defaults is None:
             return False
-        local = entry.f_locals
+        local, rebound = entry.f_locals, _rebound(code)
         for name in code.co_varnames[:n]:
             value = local.get(name)
-            items = list(value.values()) if isinstance(value, dict) else list(value) if isinstance(
-                value, (list, tuple)) else [value]
-            for item in items[:100]:
-                text = _fspath(item) if not any(item is d for d in defaults) else None
-                if isinstance(text, str) and text:
+            if name in rebound:  # the function sets it itself: what it holds now is not what the test passed
+                continue
+            for item in (value if type(value) is tuple else (value,))[:100]:
+                text = _handed_text(item)
+                if text and not any(item is d for d in defaults):
                     given = canonical(text, _getcwd())
                     if full == given or full.startswith(given.rstrip("/") + "/"):
                         return True

@@ -159,7 +159,8 @@ def test_a_fixture_the_test_hands_over_may_be_read_and_no_other(sb_pack: Path, s
                                                                  tmp_path: Path) -> None:
     """R40i-F1: a test that hands a file of its test patch to the code it calls (a reader's input) lets the fixed
     reader open it; code that opens another of the test patch's files (the test module, to read the expected
-    value) is refused, also through a default argument naming it or a path built beside the handed one."""
+    value) is refused, also through a default argument naming it, a path built beside the handed one, or the
+    parameter rebound to another path before the open (R42s-1: the frame's value is not what the test passed)."""
     row = dict(next(r for r in sb_rows if r["instance_id"] == RESOLVES))
     repo = Path(row["repo_dir"]) if Path(row["repo_dir"]).is_absolute() else sb_pack.parent / row["repo_dir"]
     row["repo_dir"] = str(repo)
@@ -181,7 +182,9 @@ def test_a_fixture_the_test_hands_over_may_be_read_and_no_other(sb_pack: Path, s
     cheats = ("\n\ndef median_of_file(path, _test=__import__('pathlib').Path(__file__).resolve().parents[1] / 'tests' / "
               "'test_read.py'):\n" + peek.format(where="_test"),
               "\n\ndef median_of_file(path):\n" + peek.format(where="__import__('os').path.join("
-                                                               "__import__('os').path.dirname(path), 'test_read.py')"))
+                                                               "__import__('os').path.dirname(path), 'test_read.py')"),
+              # R42s-1: the handed argument rebound by the function itself before it opens
+              "\n\ndef median_of_file(path):\n    path = path.parent / 'test_read.py'\n" + peek.format(where="path"))
 
     assert _grade_only(pack, rootfs, tmp_path / "honest", _stats_patch(src, fixed + honest))["resolved"] is True
     for i, cheat in enumerate(cheats):
