@@ -1546,7 +1546,10 @@ def _truth_views(u, said: bool, guard, ran=None):
     for items, _ in views:
         if items is _NO_VALUE:
             return f"a {t.__name__} whose items cannot be read"
-        if type(items) is list and bool(items) is not said:
+        # a collection is true when it holds something; a value whose items are its numbers (a vector, a point)
+        # may be false when they are all zero (R42-FP1)
+        zero = type(items) is list and not said and bool(items) and all(type(i) in (int, float, complex) and not i for i in items[:10000])
+        if type(items) is list and bool(items) is not said and not zero:
             return f"a {t.__name__} whose truth ({said}) disagrees with its items"
     return None
 
@@ -1683,6 +1686,8 @@ def _watch_classes(found: dict) -> None:
         span = _code_span(func) or (home, caller.f_lineno, caller.f_lineno)  # the body's lines
         with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
             found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, span[1], span[2])
+        if guard.kind(home) == "changed":
+            _scalar_liar(cls, guard, span)
         return cls
 
     _dressed(build_class, original)
@@ -1709,6 +1714,28 @@ def _watch_classes(found: dict) -> None:
     _dressed(new_class, made_by)
     types.new_class = new_class
     _STATE["new_class"] = new_class
+
+
+_SCALAR_BASES = (str, bytes, int, float, complex, tuple, frozenset)
+_EQUALITY = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__")
+
+
+def _scalar_liar(cls, guard, span) -> None:
+    """A class the patch added that is a builtin value (a `str`, an `int`, a `tuple`, ...) and answers equality,
+    hashing or order other than that builtin does: where its values meet the test (a `set()` or `sorted()` the test
+    calls, a dict it builds, `len(set(x))`) the builtin's C code asks them in place of the assert, where no
+    comparison of the witness runs (R42-1). A slot of a base put back (`__hash__ = str.__hash__`) is the builtin's."""
+    mro = type.__dict__["__mro__"].__get__(cls)
+    base = next((b for b in mro[1:] if b in _SCALAR_BASES), None)
+    if base is None or not guard.wrote(span[0], span[1], span[2], True):
+        return
+    own = type.__dict__["__dict__"].__get__(cls)
+    for name in _EQUALITY:
+        held = own.get(name)
+        if held is not None and not (type(held).__name__ == "wrapper_descriptor" and held.__objclass__ in mro):
+            _record(guard, f"{cls.__name__}, a class the patch added, is a {base.__name__} that answers {name} "
+                           f"other than {base.__name__} does")
+            return
 
 
 def _watch_display() -> None:
@@ -2164,7 +2191,8 @@ def contains(item, container, negate, _record=_record):
     looser = own is True and not truth and _among(type(container), _EXACT) and snap_item is not _NO_VALUE and any(
         _own_compare(type(e), guard) and _snapshot(e, snap_item) == snap_item for e in list(container)[:10000])
     if own is not truth and _membership_judged(container, guard) and (not _among(type(container), _EXACT) or truth
-                                                                        or looser):
+                                                                        or looser) and not (
+            truth and own is False and _resolves(container, item)):
         what = type(container).__name__ if not _pure(container) else type(item).__name__
         said = "is in" if truth else "is not in"
         _record(guard, f"assertion tested membership with a {what} that says {_short(item)} {said} "
@@ -2175,6 +2203,20 @@ def contains(item, container, negate, _record=_record):
         if found:
             _record(guard, f"assertion compared {found}")
     return (not truth) if negate else truth
+
+
+def _resolves(container, item) -> bool:
+    """A mapping that normalises its keys (case-insensitive headers, R42-FP2) holds `item` when looking it up
+    reaches the very value one of its own keys reaches, and an unrelated key is not in it."""
+    t = type(container)
+    if _among(t, _EXACT) or not (hasattr(t, "keys") and hasattr(t, "__getitem__")):
+        return False
+    try:
+        got = container[item]
+        return any(container[k] is got for k in _ISLICE(container.keys(), 10000)) and (
+            "swerl-" + __import__("os").urandom(8).hex()) not in container
+    except Exception:
+        return False
 
 
 def _project_item_in(item, container, negate, guard, _record):
@@ -2332,60 +2374,133 @@ def _ask(u, x, u_left: bool, ne: bool):
 
 def _added_spans(guard) -> list:
     """(file, first line, last line, weak reference) of each live class whose whole body the patch wrote (a class
-    it added), from the class records; recomputed only when a class has been recorded since. A class among them
-    that answers a question through an object with no Python code (`__eq__ = property(attrgetter(...))`, a C
-    slot of another type) is a finding: nothing of it would ever run where the profiler sees it."""
-    cached = _STATE.get("added_spans")
+    it added), from the class records (`_answering`)."""
+    return _answering(guard)[0]
+
+
+def _answering(guard):
+    """From the class records, recomputed only when a class has been recorded since: the spans of the classes the
+    patch added (`_added_spans`); {code: the added classes that hold it under an answering dunder}, whatever file
+    the code is in (dataclasses' generated `__eq__`, a library function such as `typing.cast` put there: R42-3,
+    R42-7); and the codes any class of the project holds under one (where a held comparison starts). A class the
+    patch added or edited that answers through code the profiler cannot see or that is no code of the tree (a C
+    callable, `__eq__ = bool`, a property over `attrgetter`, a library function), other than a slot of its own
+    bases put back (`__hash__ = object.__hash__`), is a finding (R41-2, R42-5)."""
+    cached = _STATE.get("answering")
     if cached is not None and cached[0] == len(_CLASSES):
         return cached[1]
-    spans = [(r[2], r[4], r[5], r[0]) for r in list(_CLASSES.values()) if r[1] == "changed" and r[0]() is not None
-             and guard.wrote(r[2], r[4], r[5], True)]
-    _STATE["added_spans"] = (len(_CLASSES), spans)
-    for sp in spans:
-        cls = sp[3]()
-        for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500] if cls is not None else ():
-            if key in _ANSWER and held is not None and _python_code(held) is None:
-                _record(guard, f"{cls.__name__}, a class the patch added, answers {key} through a "
-                               f"{type(held).__name__}, code the witness cannot watch")
-    return spans
+    spans, added, tree = [], {}, set()
+    for r in list(_CLASSES.values()):
+        cls = r[0]()
+        if cls is None or r[1] not in ("changed", "project"):
+            continue
+        whole = r[1] == "changed" and guard.wrote(r[2], r[4], r[5], True)
+        edited = r[1] == "changed" and guard.wrote(r[2], r[4], r[5])
+        if whole:
+            spans.append((r[2], r[4], r[5], r[0]))
+        for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500]:
+            if key not in _ANSWER or held is None:
+                continue
+            code = _python_code(held)
+            if code is not None:
+                tree.add(code)
+                if whole:
+                    added.setdefault(code, []).append(r[0])
+            if edited and _unwatched(held, code, cls, guard):
+                _record(guard, f"{cls.__name__}, a class the patch {'added' if whole else 'edited'}, answers {key} "
+                               f"through a {type(held).__name__}, code the witness cannot watch")
+    out = (spans, added, frozenset(tree))
+    _STATE["answering"] = (len(_CLASSES), out)
+    return out
+
+
+_FUNCTOOLS = __import__("functools").__file__
+
+
+def _unwatched(held, code, cls, guard) -> bool:
+    """An answering dunder held as no Python code of the tree: a C callable (not a slot of one of the class's own
+    bases, put back), or a library's Python function that was not generated for a class of the tree, other than
+    those `functools.total_ordering` derives from the class's own ordering."""
+    if code is None:
+        return not (type(held).__name__ in ("wrapper_descriptor", "method_descriptor")
+                    and getattr(held, "__objclass__", None) in type.__dict__["__mro__"].__get__(cls))
+    if guard.kind(code.co_filename) != "lib" or code.co_filename == _FUNCTOOLS:  # total_ordering's derived ones
+        return False
+    fn = held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property else held
+    return _generated_for(fn) is None
+
+
+def _receiver(frame, code):
+    """The object a method runs for: its first argument, or the first of its `*args` (`def __eq__(*pair)`,
+    R42-9); `_ABSENT` where there is none."""
+    if code.co_argcount:
+        return frame.f_locals.get(code.co_varnames[0], _ABSENT)
+    if code.co_flags & 4:
+        args = frame.f_locals.get(code.co_varnames[code.co_kwonlyargcount], ())
+        return args[0] if type(args) is tuple and args else _ABSENT
+    return _ABSENT
 
 
 def _traced(call, exclude, guard):
     """(what `call()` returns, and None or a description of the first code of the patch that answered while it
-    ran, in a class other than those in `exclude`). What a comparison is decided by is the code that runs while it runs: a class
-    the patch added that answers through a dunder (`__eq__`, `__lt__`, `__bool__`, `__contains__`, ...), or a
-    line the patch wrote in such a dunder of a class that is not compared itself (a held `Money.__eq__`), inside a
-    value of another class (a table entry, a held part, a module's constant, a default argument, an enum
-    member's value, whatever path leads there) shows here by running, with no list of paths. The interpreter's
-    profiler sees every Python function call, a dunder called through a type slot too. Building one (`__init__`),
-    arithmetic, conversions, item and attribute access (their results are values, judged as such), or a plain
-    method called by name (a new strategy class's `to_kelvin`) answers nothing by itself. Classes recorded while `call` runs (a lazy
-    import) count from then on."""
+    ran for an object of a class other than those in `exclude`). What a comparison is decided by is the code that
+    runs while it runs, with no list of paths to where objects are held (a table entry, a held part, a module's
+    constant, a default argument, an enum member's value): the interpreter's profiler sees every Python function
+    call, a dunder called through a type slot too. Refused:
+    - a class the patch added answering through a dunder (`__eq__`, `__lt__`, `__bool__`, `__contains__`, ...),
+      under whatever name or whoever's code it holds there (its own, dataclasses' generated, a library's);
+    - code the patch wrote running while a held object of the project answers through a dunder (a line of a held
+      `Money.__eq__`, R41-5, or of a helper that `__eq__` calls, R42-4).
+    Which objects are compared, and so judged by the existing rules instead, goes by the object the code runs for:
+    its exact class must be one of the compared values' (`exclude`). A class the patch added and made a base of
+    the compared class answers for its own instances held inside (R42-2). Building one (`__init__`), arithmetic,
+    conversions, item and attribute access (their results are values, judged as such), or a plain method called
+    by name (a new strategy class's `to_kelvin`) answers nothing by itself. Classes recorded while `call` runs (a
+    lazy import) count from then on."""
     if guard is None:
         return call(), None
-    known, ran = {}, []
+    known, ran, held = {}, [], []
 
     def _on_call(frame, event, arg):  # reads the frame's code and locals, hands nothing back (`_FRAME_READERS`)
-        if event != "call" or ran:
+        if ran:
+            return
+        if event == "return":
+            if held and held[-1] is frame:
+                held.pop()
+            return
+        if event != "call":
             return
         code = frame.f_code
+        spans, added, tree = _answering(guard)
         if code not in known:
-            known[code] = _code_home(code, _added_spans(guard), guard)
+            known[code] = _code_home(code, spans, guard)
         home = known[code]
-        if home is None:
+        if home is None and code not in added and code not in tree:
             return
-        if home[0] == "span":  # code in the body of a class the patch added
+        who = _receiver(frame, code)
+        t = type(who) if who is not _ABSENT else None
+        if t is not None and t in exclude:
+            return
+        if home is not None and home[0] == "span":  # code in the body of a class the patch added
             cls = home[1]()
-            if cls is not None and cls not in exclude and (code.co_name in _ANSWER or _answers_with(cls, code)):
+            if cls is not None and (t is not None or cls not in exclude) and (
+                    code.co_name in _ANSWER or _answers_with(cls, code)):
                 ran.append(f"{cls.__name__}, a class the patch added")
+                return
+        mro = type.__dict__["__mro__"].__get__(t) if t is not None else ()
+        for ref in added.get(code, ()):
+            if ref() in mro:
+                ran.append(f"{ref().__name__}, a class the patch added")
+                return
+        if held and home is not None:  # inside a held object's answer: code the patch wrote decides it
+            ran.append(f"{held[0].f_code.co_name} of a held {held[0].f_locals.get('__class__', 'object')!s}, "
+                       f"which ran {code.co_name}, code the patch wrote")
             return
-        if code.co_argcount:  # a line the patch wrote in a dunder of another class (a held `Money.__eq__`), or
-            # a function it wrote put on a class as one
-            held = frame.f_locals.get(code.co_varnames[0])
-            for cls in type.__dict__["__mro__"].__get__(held if isinstance(held, type) else type(held)):
-                if cls not in exclude and _answers_with(cls, code):
-                    ran.append(f"{cls.__name__}.{code.co_name}, a line of which the patch wrote")
-                    return
+        if code in tree and t is not None:
+            if home is not None and home[0] == "patch":
+                ran.append(f"{t.__name__}.{code.co_name}, a line of which the patch wrote")
+                return
+            held.append(frame)
 
     old = sys.getprofile()
     sys.setprofile(_on_call)
@@ -2436,8 +2551,9 @@ def _code_home(code, spans, guard):
 
 
 def _mro_of(*values) -> frozenset:
-    """The classes (with their bases) of the values a comparison compares directly: the operands, and the items of
-    builtin containers among them, as `==` of two lists compares their items (judged by the existing rules)."""
+    """The exact classes of the values a comparison compares directly: the operands, and the items of builtin
+    containers among them, as `==` of two lists compares their items (judged by the existing rules). Not their
+    bases: a class the patch added and made a base of the compared one is not compared itself (R42-2)."""
     out, todo, n = set(), list(values), 0
     while todo and n < 10000:
         v = todo.pop()
@@ -2447,7 +2563,7 @@ def _mro_of(*values) -> frozenset:
             todo += _ISLICE(v, 10000)
         elif t is dict:
             todo += [*_ISLICE(dict.keys(v), 10000), *_ISLICE(dict.values(v), 10000)]
-        out.update(type.__dict__["__mro__"].__get__(t))
+        out.add(t)
     return frozenset(out)
 
 
@@ -3227,7 +3343,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
-               "_places", "_traced", "_added_spans", "_mro_of", "_same_hash", "_project_item_in")
+               "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
