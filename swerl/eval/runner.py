@@ -295,7 +295,7 @@ class EvalRun:
             run_id=self.manifest.run_id, instance_id=inst.instance_id, attempt=attempt, repo=inst.repo,
             exit_status=res.exit_status, error_kind=res.error_kind, error=(res.error or None) and res.error[:2000],
             n_calls=res.n_calls, prompt_tokens=prompt, completion_tokens=completion, cost=cost,
-            patch_sha=patch_sha(res.patch), patch_bytes=len(res.patch.encode()), duration_s=res.duration_s,
+            patch_sha=patch_sha(res.patch), patch_bytes=len(res.patch.encode("utf-8", "surrogateescape")), duration_s=res.duration_s,
             trajectory=str(traj_rel) if (o.out / traj_rel).exists() else None))
         detail = f"{res.exit_status}, {res.n_calls} steps" + (f": {res.error[:120]}" if res.error else "")
         self._outcomes[ctx.rollout_id] = ("infra_failure", detail)

@@ -34,7 +34,9 @@ M = TypeVar("M", bound=BaseModel)
 
 
 def patch_sha(patch: str | None) -> str:
-    return hashlib.sha256((patch or "").encode()).hexdigest()[:16]
+    # surrogateescape: a patch read from bytes that are not UTF-8 (or a prediction holding a lone surrogate,
+    # valid JSON) has a hash too, the one of those bytes
+    return hashlib.sha256((patch or "").encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def preds_name(attempt: int) -> str:
@@ -47,8 +49,10 @@ def read_lines(path: Path, model: type[M]) -> Iterator[M]:
     for n, line in enumerate(path.read_text().splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            yield model.model_validate_json(line)
+        try:  # Python's JSON reader: it takes a lone surrogate's escape (agent data), pydantic's does not
+            yield model.model_validate(json.loads(line))
+        except json.JSONDecodeError as exc:
+            raise SwerlError(f"{path}: line {n} is not valid JSON: {exc.msg}") from exc
         except ValidationError as exc:
             raise SwerlError(f"{path}: line {n} is not a valid {model.__name__}: {exc.errors()[0]['msg']}") from exc
 
@@ -91,8 +95,8 @@ class RunStore:
     # ---------------------------------------------------------------- appends
     def _append(self, name: str, rec: BaseModel) -> None:
         line = json.dumps(rec.model_dump(mode="json"), ensure_ascii=False) + "\n"
-        with self._lock:
-            append_line(self.root / name, line.encode())
+        with self._lock:  # a lone surrogate in agent data (R42s-A1) is written as its JSON escape, read back as it was
+            append_line(self.root / name, line.encode("utf-8", "backslashreplace"))
 
     def add_pred(self, attempt: int, row: PredRow) -> None:
         self._append(preds_name(attempt), row)

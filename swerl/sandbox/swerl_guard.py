@@ -779,8 +779,8 @@ class Guard:
         return None
 
     def _keep_children_guarded(self, event: str, args: tuple) -> None:
-        """A process about to start gets the child guard's directory first on its PYTHONPATH, whatever environment
-        the caller built (`env={"PYTHONPATH": src}`) or whoever edited `os.environ`: the environment is changed in
+        """A process about to start gets the child guard's directory first on its PYTHONPATH, and no user site,
+        whatever environment the caller built (`env={"PYTHONPATH": src}`) or whoever edited `os.environ`: the environment is changed in
         place, before the process is made from it."""
         where = 3 if event == "subprocess.Popen" else 2 if event in ("os.exec", "os.posix_spawn") else None
         if not self.child_path or where is None:
@@ -792,6 +792,9 @@ class Guard:
         now = target.get("PYTHONPATH") or ""
         if now.split(os.pathsep)[0] != self.child_path:
             target["PYTHONPATH"] = self.child_path + (os.pathsep + now if now else "")
+        # no user site: a `.pth` or `usercustomize` under $HOME, which the tests' uid can write, runs before the child
+        # guard's `sitecustomize` (R42s-3)
+        target["PYTHONNOUSERSITE"] = "1"
         if len(args) > 1 and type(args[1]) is list:
             _unisolate_argv(args[1])
             _unisolate_shell(args[1])

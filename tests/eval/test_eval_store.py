@@ -68,6 +68,18 @@ def test_appends_survive_a_cut_line_and_last_wins(tmp_path: Path) -> None:
     assert store.preds(0) == {}
 
 
+def test_a_lone_surrogate_in_a_prediction_is_stored_and_read_back(tmp_path: Path) -> None:
+    """R42s-A1: a `model_patch` holding a lone surrogate (valid JSON; what bytes that are not UTF-8 decode to with
+    surrogateescape) crashed the whole `--grade-only` run before any instance was graded."""
+    store = RunStore(tmp_path / "run")
+    store.open()
+    odd = "--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-caf\udce9\n+cafe\n"
+    store.add_pred(0, PredRow(instance_id="a", model_name_or_path="m", model_patch=odd))
+    store.add_pred(0, PredRow(instance_id="b", model_name_or_path="m", model_patch="plain"))
+    assert store.preds(0)["a"].model_patch == odd and store.preds(0)["b"].model_patch == "plain"
+    assert patch_sha(odd) != patch_sha(odd.replace("\udce9", "?"))
+
+
 def test_grades_are_keyed_by_run_and_patch(tmp_path: Path) -> None:
     store = RunStore(tmp_path)
     store.open()
