@@ -177,16 +177,11 @@ def _install(here):
     loc = importlib.util.spec_from_file_location("_swerl_guard", cfg["guard"])
     mod = importlib.util.module_from_spec(loc)
     loc.loader.exec_module(mod)
-    import socket
-    out = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    out.settimeout(30)
+    fd = _os.open(_os.path.join(here, "findings.txt"), _os.O_WRONLY | _os.O_APPEND | _os.O_CREAT, 0o600)
 
-    def emit(kind, data, _out=out, _to=chr(0) + cfg["channel"], _exit=_os._exit):
+    def emit(kind, data, _fd=fd, _write=_os.write):
         if kind == "finding":
-            try:
-                _out.sendto(str(data).replace(chr(10), " ")[:1000].encode("utf-8", "replace"), _to)
-            except OSError:
-                _exit(70)  # a finding that cannot reach the launcher ends the process that made it
+            _write(_fd, (str(data).replace(chr(10), " ")[:1000] + chr(10)).encode("utf-8", "replace"))
 
     guard = mod.Guard(cfg["workdir"], cfg["changed"], cfg["tests"], cfg["private"], emit, child_path=here)
     guard.armed = True
@@ -202,51 +197,44 @@ def _child_guard(spec: dict) -> tuple:
     """Every Python process the tests start gets the same guard, installed by a `sitecustomize` before its main
     module runs (the child's PYTHONPATH names its directory): changed code in `python -m pkg` may not read the test
     files (hidden ones included), the launcher's files or /proc, start processes, or reach frames either. Its
-    findings are datagrams to a socket of the kernel's abstract namespace that this process bound before any test
-    ran, read as they come by a thread of its own: what was sent cannot be taken back by any process of the tests'
-    uid (a file of that uid could be emptied, R42s-3b), and anything sent there is a finding. Returns the socket
-    and the list the thread fills."""
-    import socket
+    findings are appended to a file the launcher reads through a descriptor opened now (the file is private to both
+    guards: no changed code opens, truncates or moves it), by offset, so reading the inherited number moves nothing
+    out of it. The launcher's guard records what is new there each time a test starts a process, and the rest at the
+    end: a later process of the tests' uid that empties the file takes back nothing already recorded (R42s-3b), and
+    a file that shrank is a finding. Returns that descriptor and the file's identity."""
     import tempfile
-    import threading
 
     here = tempfile.mkdtemp(prefix="swerl-child-")
-    private = [*spec.get("private", []), here + "/child.json", here + "/sitecustomize.py"]
-    channel = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-    name = "swerl-child-" + os.urandom(16).hex()
-    channel.bind("\0" + name)
+    private = [*spec.get("private", []), here + "/child.json", here + "/findings.txt", here + "/sitecustomize.py"]
     cfg = {"guard": os.path.join(os.path.dirname(os.path.abspath(__file__)), "swerl_guard.py"),
            "workdir": spec["workdir"], "changed": spec.get("changed", []), "tests": spec.get("tests", []),
-           "private": private, "channel": name}
+           "private": private}
     boot = _CHILD_BOOT.replace("WORKDIR", repr(os.path.realpath(spec["workdir"])))
-    for file, text in (("child.json", json.dumps(cfg)), ("sitecustomize.py", boot)):
-        with open(os.path.join(here, file), "w") as fh:
+    for name, text in (("child.json", json.dumps(cfg)), ("sitecustomize.py", boot)):
+        with open(os.path.join(here, name), "w") as fh:
             fh.write(text)
+    fd = os.open(os.path.join(here, "findings.txt"), os.O_RDONLY | os.O_CREAT, 0o600)
     spec["private"], spec["child_dir"] = private, here
     os.environ["PYTHONPATH"] = here
-    received: list = []
-
-    def read() -> None:
-        while True:
-            try:
-                received.append(channel.recv(4096))
-            except OSError:
-                return
-
-    threading.Thread(target=read, name="swerl-children", daemon=True).start()
-    return channel, received
+    st = os.fstat(fd)
+    return fd, (st.st_dev, st.st_ino)
 
 
-def _child_findings(guard, channel, received: list) -> None:
-    """What the tests' child processes found, as the launcher's own findings: what the thread read, then what is
-    still queued (the children have ended with pytest)."""
-    channel.setblocking(False)
-    while True:
-        try:
-            received.append(channel.recv(4096))
-        except OSError:
-            break
-    lines = [x.decode("utf-8", "replace") for x in list(received)]
+def _child_findings(guard, fd: int, ident: tuple) -> None:
+    """What the tests' child processes found, as the launcher's own findings (at the end; the guard has recorded
+    what was there each time a process started). Read from
+    offset 0 (`os.read` by the tests on the inherited number moves no byte out of this read) and only from the
+    file opened at the start: a descriptor closed and reused for another file is itself a finding."""
+    guard._collect_children()  # a file that shrank since the last look
+    try:
+        st = os.fstat(fd)
+        data = os.pread(fd, 1 << 20, 0) if (st.st_dev, st.st_ino) == ident else None
+    except OSError:
+        data = None
+    if data is None:
+        guard.record("the child processes' findings file was replaced or closed during the run")
+        return
+    lines = data.decode("utf-8", "replace").splitlines()
     for line in dict.fromkeys(x for x in lines if x.strip()):
         guard.record("in a process the tests started: " + line[:1000])
 
@@ -257,12 +245,13 @@ def main() -> None:
     for name in _ENV_DROP:
         os.environ.pop(name, None)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    children, received = _child_guard(spec)
+    children, children_id = _child_guard(spec)
     workdir = spec["workdir"]
     os.chdir(workdir)
     sys.dont_write_bytecode = True
     final: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
     guard, witness = _start(spec, sys._getframe().f_code)
+    guard.children_channel = (children, children_id, [0])  # read at each process start too (`_collect_children`)
     try:
         sealed, seal_changes = guard.seal(), guard.seal_changes  # held by this frame only: no test reaches them
         if final["mode"] == "script":
@@ -272,7 +261,7 @@ def main() -> None:
             final["rc"] = guard.run_pytest(spec.get("args", []), witness)
         for change in seal_changes(sealed):
             guard.record(f"launcher state changed during the run: {change}")
-        _child_findings(guard, children, received)
+        _child_findings(guard, children, children_id)
     except BaseException as exc:  # the launcher's own failure: no verdict, never a pass
         final["launcher_error"] = f"{type(exc).__name__}: {exc}"[:300]
     finally:

@@ -495,6 +495,7 @@ class Guard:
                  lines=None, originals=None, tables=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
+        self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
         # the lines of a changed file the patch wrote ((first, last) ranges); a changed file not named: all of it
         # (a tuple: nothing the tests reach can edit it in place)
@@ -795,9 +796,33 @@ class Guard:
         # no user site: a `.pth` or `usercustomize` under $HOME, which the tests' uid can write, runs before the child
         # guard's `sitecustomize` (R42s-3)
         target["PYTHONNOUSERSITE"] = "1"
+        self._collect_children()
         if len(args) > 1 and type(args[1]) is list:
             _unisolate_argv(args[1])
             _unisolate_shell(args[1])
+
+    def _collect_children(self, _fstat=os.fstat, _pread=os.pread) -> None:
+        """Record now what the children found since the last look (the launcher's guard, before each process the
+        tests start): the findings file is the tests' uid's, and a later process could empty it (R42s-3b)."""
+        channel = getattr(self, "children_channel", None)
+        if channel is None:
+            return
+        fd, ident, at = channel
+        try:
+            st = _fstat(fd)
+            if (st.st_dev, st.st_ino) != ident:
+                return  # reported by the launcher at the end
+            if st.st_size < at[0]:
+                self.record("the child processes' findings file shrank during the run")
+                at[0] = 0
+            data = _pread(fd, 1 << 20, at[0])
+        except OSError:
+            return
+        end = data.rfind(b"\n") + 1
+        at[0] += end
+        for line in data[:end].decode("utf-8", "replace").splitlines():
+            if line.strip():
+                self.record("in a process the tests started: " + line[:1000])
 
     def _holds_guarded(self, full: str) -> bool:
         """A directory above a guarded file (the child guard's, the launcher's, the tests'): moving or removing it
