@@ -90,9 +90,6 @@ class BwrapSandbox(BackendBase):
         if not Path(self.executable).exists():
             raise SandboxError(f"bubblewrap not found ({cfg.executable!r}); install it: apt-get install bubblewrap")
         self.prlimit = shutil.which("prlimit")
-        self.seccomp_program = seccomp.program_file() if cfg.seccomp else None
-        if cfg.seccomp and self.seccomp_program is None:
-            log.warning("no seccomp filter for this machine: ptrace between sandbox processes is not filtered")
         self.rootfs = cfg.rootfs.resolve() if cfg.rootfs else None
         if self.rootfs is not None and not (self.rootfs / "usr").is_dir():
             raise SandboxError(f"bwrap rootfs {self.rootfs} has no usr/ (build it: swerl sandbox build-images)")
@@ -112,6 +109,10 @@ class BwrapSandbox(BackendBase):
         except RuntimeError as exc:
             raise SandboxConfigError(f"sandbox.bwrap.pids_limiter: {exc}") from exc
         self.cpu = limits.CgroupLimiter(controller="cpu")
+        # where the CPU limit is a core set, nothing inside may widen it; under a cgroup quota pinning is allowed
+        self.seccomp_program = seccomp.program_file(affinity=self.cpu.kind == "affinity") if cfg.seccomp else None
+        if cfg.seccomp and self.seccomp_program is None:
+            log.warning("no seccomp filter for this machine: ptrace between sandbox processes is not filtered")
         if self.as_root and cfg.disk_quota:
             limits.reap_quotas()
         if self.as_root and self.rootfs is not None:
@@ -160,6 +161,8 @@ class BwrapSandbox(BackendBase):
         handle.state["cpu"] = self.cpu.create(handle.id, self.settings.cpus, uid=self.uid)
         tmp.mkdir()
         home.mkdir()
+        (fs / "shm").mkdir()
+        os.chmod(fs / "shm", 0o1777)  # POSIX semaphores and shared memory (multiprocessing locks), inside the quota
         saved = handle.host_dir / "git"  # on the host disk, never inside the sandbox's tree or quota
         if grade_tree is not None:  # grading: exactly the grader's host-built tree, never a clone with history
             self._copy_grade_tree(handle, grade_tree, work)
@@ -170,7 +173,8 @@ class BwrapSandbox(BackendBase):
         read_only = grade_tree is not None and not handle.state.get("keep_git")  # keep_git: audit controls only
         unshare = list(ROOT_UNSHARE) if self.as_root else ["--unshare-all"]
         args = [*unshare, "--die-with-parent", "--new-session", "--cap-drop", "ALL", *self._system_args(),
-                "--proc", "/proc", "--dev", "/dev", "--bind", str(tmp), "/tmp", "--bind", str(home), "/root",
+                "--proc", "/proc", "--dev", "/dev", "--bind", str(fs / "shm"), "/dev/shm",
+                "--bind", str(tmp), "/tmp", "--bind", str(home), "/root",
                 "--ro-bind" if read_only else "--bind", str(work), task.workdir, "--hostname", "sandbox"]
         if read_only or not handle.pristine:  # git unusable for agents and graders alike
             stub = hardening.write_stub(handle.host_dir / "stub")

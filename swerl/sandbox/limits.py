@@ -78,6 +78,12 @@ def host_account(uid: int, gid: int | None = None) -> str | None:
 # ------------------------------------------------------------------------------------------------ pids, cpu
 
 
+def _pid_namespace() -> str:
+    from swerl.sandbox.owners import pid_namespace
+
+    return pid_namespace()
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -274,8 +280,8 @@ class CgroupLimiter:
 
     def create(self, name: str, limit: float, *, uid: int) -> SandboxGroup:
         """A limit for one sandbox (`limit` tasks, or cores); `uid` = the uid its commands run as (rlimit)."""
-        if self.base is not None:
-            path = self.base / f"{os.getpid()}-{name}"
+        if self.base is not None:  # named with the pid namespace: a pid means this process only inside it (R43i-H1)
+            path = self.base / f"{os.getpid()}.{_pid_namespace()}-{name}"
             path.mkdir(exist_ok=True)
             file, text = _limit_file(self.controller, self.kind == "cgroup-v2", limit)
             (path / file).write_text(text)
@@ -295,8 +301,8 @@ class CgroupLimiter:
             return 0
         with contextlib.suppress(OSError):
             for d in self.base.iterdir():
-                m = re.match(r"^(\d+)-", d.name)
-                if d.is_dir() and m and not _alive(int(m.group(1))):
+                m = re.match(r"^(\d+)\.(\d+)-", d.name)  # another pid namespace's groups are never judged
+                if d.is_dir() and m and m.group(2) == _pid_namespace() and not _alive(int(m.group(1))):
                     _remove_cgroup(d)
                     n += 1
         return n

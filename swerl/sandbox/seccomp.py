@@ -36,12 +36,13 @@ def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
-def deny_trace_program(machine: str | None = None) -> bytes:
-    """The filter for `machine` (default: this one); None when the architecture is not known here."""
+def deny_trace_program(machine: str | None = None, *, affinity: bool = True) -> bytes:
+    """The filter for `machine` (default: this one); `affinity=False` leaves `sched_setaffinity` allowed (where a
+    cpu cgroup holds the sandbox's CPU limit, pinning is the tests' own business, R43i-FP3)."""
     arch = ARCHES.get(machine or platform.machine())
     if arch is None:
         raise ValueError(f"no seccomp filter for machine {machine or platform.machine()!r}")
-    audit_arch, denied = arch
+    audit_arch, denied = arch[0], arch[1] if affinity else arch[1][:-1]
     n = len(denied)
     prog = [_insn(_LD_W_ABS, 0, 0, _ARCH_OFFSET),
             _insn(_JEQ_K, 1, 0, audit_arch),  # native: go on; else fall through to EPERM
@@ -54,16 +55,16 @@ def deny_trace_program(machine: str | None = None) -> bytes:
     return b"".join(prog)
 
 
-_FILE: list[str] = []
+_FILE: dict[bool, str] = {}
 
 
-def program_file() -> str | None:
-    """A file holding the program (written once per process), or None on an unknown machine. bwrap reads it on a
-    descriptor: `bwrap_command` opens it as fd 9 through a host shell that then execs bwrap."""
-    if _FILE and os.path.exists(_FILE[0]):
-        return _FILE[0]
+def program_file(affinity: bool = True) -> str | None:
+    """A file holding the program (written once per process and variant), or None on an unknown machine. bwrap
+    reads it on a descriptor: `bwrap_command` opens it as fd 9 through a host shell that then execs bwrap."""
+    if affinity in _FILE and os.path.exists(_FILE[affinity]):
+        return _FILE[affinity]
     try:
-        prog = deny_trace_program()
+        prog = deny_trace_program(affinity=affinity)
     except ValueError:
         return None
     from swerl.sandbox import owners
@@ -73,7 +74,7 @@ def program_file() -> str | None:
     with os.fdopen(fd, "wb") as fh:
         fh.write(prog)
     os.chmod(path, 0o644)
-    _FILE[:] = [path]
+    _FILE[affinity] = path
     atexit.register(_remove, path)
     return path
 

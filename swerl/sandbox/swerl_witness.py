@@ -1544,6 +1544,8 @@ def _truth_views(u, said: bool, guard, ran=None):
     if type(n) is int and (n != 0) is not said:
         return f"a {t.__name__} whose truth ({said}) disagrees with its length ({n})"
     for items, _ in views:
+        if items is _NO_VALUE and not _has(t, "__iter__"):  # keyed by name, not by position (R43-FP2)
+            break
         if items is _NO_VALUE:
             return f"a {t.__name__} whose items cannot be read"
         # a collection is true when it holds something; a value whose items are its numbers (a vector, a point)
@@ -1721,21 +1723,29 @@ _EQUALITY = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge
 
 
 def _scalar_liar(cls, guard, span) -> None:
-    """A class the patch added that is a builtin value (a `str`, an `int`, a `tuple`, ...) and answers equality,
-    hashing or order other than that builtin does: where its values meet the test (a `set()` or `sorted()` the test
-    calls, a dict it builds, `len(set(x))`) the builtin's C code asks them in place of the assert, where no
-    comparison of the witness runs (R42-1). A slot of a base put back (`__hash__ = str.__hash__`) is the builtin's."""
+    """A class of a changed file that is a builtin value (a `str`, an `int`, a `tuple`, ...) and answers equality,
+    hashing or order through code the patch wrote, its own or a base's (a mixin it added, R43-1), not the
+    builtin's: where its values meet the test (a `set()` or `sorted()` the test calls, a dict it builds,
+    `len(set(x))`) the builtin's C code asks them in place of the assert, where no comparison of the witness runs
+    (R42-1). A slot of the builtin put back (`__hash__ = str.__hash__`) is the builtin's."""
     mro = type.__dict__["__mro__"].__get__(cls)
     base = next((b for b in mro[1:] if b in _SCALAR_BASES), None)
-    if base is None or not guard.wrote(span[0], span[1], span[2], True):
+    if base is None:
         return
-    own = type.__dict__["__dict__"].__get__(cls)
     for name in _EQUALITY:
-        held = own.get(name)
-        if held is not None and not (type(held).__name__ == "wrapper_descriptor" and held.__objclass__ in mro):
-            _record(guard, f"{cls.__name__}, a class the patch added, is a {base.__name__} that answers {name} "
-                           f"other than {base.__name__} does")
-            return
+        for c in mro[:mro.index(base)]:
+            held = type.__dict__["__dict__"].__get__(c).get(name)
+            if held is None:
+                continue
+            if type(held).__name__ == "wrapper_descriptor" and held.__objclass__ in mro:
+                break
+            made = _CLASSES.get(id(c))
+            added = made is not None and made[0]() is c and guard.wrote(made[2], made[4], made[5], True)
+            if added or (c is cls and guard.wrote(span[0], span[1], span[2], True)) or _patch_wrote(held, guard):
+                _record(guard, f"{cls.__name__}, a class of the patch's, is a {base.__name__} that answers {name} "
+                               f"through {c.__name__}, other than {base.__name__} does")
+                return
+            break
 
 
 def _watch_display() -> None:
@@ -1867,7 +1877,7 @@ def size(value, _record=_record):
         # answered inside an unchanged `__len__` (a new collection class held): the length is judged as the
         # patch's own `__len__` is, against the items
         items, complete = _first_items(value, 10000)
-        if items is _NO_VALUE or (type(items) is list and complete and len(items) != n):
+        if (items is _NO_VALUE and _has(t, "__iter__")) or (type(items) is list and complete and len(items) != n):
             _record(guard, f"an assertion took the length of a {t.__name__} that says {n}, answered by code of "
                            f"{ran}, but yields {'unreadable items' if items is _NO_VALUE else f'{len(items)} items'}")
     elif ran is not None and not listed:
@@ -1875,6 +1885,8 @@ def size(value, _record=_record):
     if asked:
         read_before = [(before[0][:n + 1], len(before[0]) <= n)] if type(before[0]) is list and before[1] else []
         for items, complete in [*read_before, *_items_twice(value, min(n, 10000))]:
+            if items is _NO_VALUE and not _has(t, "__iter__"):  # keyed by name, not by position (R43-FP2): no
+                break  # items to read in order, the length stands as said
             if items is _NO_VALUE:  # a length the patch decides over items that refuse to be read
                 _record(guard, f"an assertion took the length of a {t.__name__} that says {n} but whose items "
                                "cannot be read")
@@ -2207,14 +2219,32 @@ def contains(item, container, negate, _record=_record):
 
 def _resolves(container, item) -> bool:
     """A mapping that normalises its keys (case-insensitive headers, R42-FP2) holds `item` when looking it up
-    reaches the very value one of its own keys reaches, and an unrelated key is not in it."""
+    reaches the very value one of its own keys reaches, and keys shaped like it (its letters and digits drawn
+    afresh) are neither in it nor found by a lookup (R43-8: a lookup that falls back to a value it holds)."""
+    import random
+
     t = type(container)
-    if _among(t, _EXACT) or not (hasattr(t, "keys") and hasattr(t, "__getitem__")):
+    if _among(t, _EXACT) or not (hasattr(t, "keys") and hasattr(t, "__getitem__")) or type(item) is not str:
         return False
+    pick = random.SystemRandom()
+
+    def shaped():
+        return "".join(pick.choice("abcdefghijklmnopqrstuvwxyz") if c.isalpha() else
+                       pick.choice("0123456789") if c.isdigit() else c for c in item)
+
     try:
         got = container[item]
-        return any(container[k] is got for k in _ISLICE(container.keys(), 10000)) and (
-            "swerl-" + __import__("os").urandom(8).hex()) not in container
+        if not any(container[k] is got for k in _ISLICE(container.keys(), 10000)):
+            return False
+        for probe in (shaped() for _ in range(3)):
+            if probe.lower() == item.lower() or probe in container:
+                return False
+            try:
+                container[probe]
+            except LookupError:
+                continue
+            return False
+        return True
     except Exception:
         return False
 
@@ -2378,38 +2408,44 @@ def _added_spans(guard) -> list:
     return _answering(guard)[0]
 
 
+
 def _answering(guard):
     """From the class records, recomputed only when a class has been recorded since: the spans of the classes the
-    patch added (`_added_spans`); {code: the added classes that hold it under an answering dunder}, whatever file
-    the code is in (dataclasses' generated `__eq__`, a library function such as `typing.cast` put there: R42-3,
-    R42-7); and the codes any class of the project holds under one (where a held comparison starts). A class the
-    patch added or edited that answers through code the profiler cannot see or that is no code of the tree (a C
-    callable, `__eq__ = bool`, a property over `attrgetter`, a library function), other than a slot of its own
-    bases put back (`__hash__ = object.__hash__`), is a finding (R41-2, R42-5)."""
+    patch added (`_added_spans`) and the codes any class of the project holds under an answering dunder (where a
+    held comparison starts, under whatever name). A class the patch added that answers through code the profiler
+    cannot see or that is no code of the tree (a C callable, `__eq__ = bool`, a property over `attrgetter`, a
+    library function), other than a slot of its own bases put back (`__hash__ = object.__hash__`), is a finding
+    (R41-2); so is such a dunder in a class the patch edited, where a line the patch wrote puts it there (R42-5;
+    an unchanged `__hash__ = Enum.__hash__` or `partialmethod` ordering is the project's, R43-FP1, R43-FP3), and a
+    dataclass or attrs field that a line the patch wrote leaves out of the class's comparison (R43-4)."""
     cached = _STATE.get("answering")
     if cached is not None and cached[0] == len(_CLASSES):
         return cached[1]
-    spans, added, tree = [], {}, set()
+    spans, tree = [], set()
     for r in list(_CLASSES.values()):
         cls = r[0]()
         if cls is None or r[1] not in ("changed", "project"):
             continue
         whole = r[1] == "changed" and guard.wrote(r[2], r[4], r[5], True)
-        edited = r[1] == "changed" and guard.wrote(r[2], r[4], r[5])
+        edited = not whole and r[1] == "changed" and guard.wrote(r[2], r[4], r[5])
         if whole:
             spans.append((r[2], r[4], r[5], r[0]))
-        for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500]:
+        own = type.__dict__["__dict__"].__get__(cls)
+        for key, held in list(own.items())[:500]:
             if key not in _ANSWER or held is None:
                 continue
             code = _python_code(held)
             if code is not None:
                 tree.add(code)
-                if whole:
-                    added.setdefault(code, []).append(r[0])
-            if edited and _unwatched(held, code, cls, guard):
+            if (whole or (edited and _patch_assigns(key, guard))) and _unwatched(held, code, cls, guard):
                 _record(guard, f"{cls.__name__}, a class the patch {'added' if whole else 'edited'}, answers {key} "
                                f"through a {type(held).__name__}, code the witness cannot watch")
-    out = (spans, added, frozenset(tree))
+        if edited:
+            for name in _left_out(own):
+                if _patch_assigns(name, guard, field=True):
+                    _record(guard, f"{cls.__name__}, a class the patch edited, leaves {name} out of its comparison "
+                                   "on a line the patch wrote")
+    out = (spans, frozenset(tree))
     _STATE["answering"] = (len(_CLASSES), out)
     return out
 
@@ -2428,6 +2464,56 @@ def _unwatched(held, code, cls, guard) -> bool:
         return False
     fn = held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property else held
     return _generated_for(fn) is None
+
+
+def _added_codes(spans) -> dict:
+    """{code: the classes the patch added that hold it under an answering dunder}, whatever file the code is in
+    (dataclasses' generated `__eq__`, a library function such as `typing.cast` put there: R42-3, R42-7), read
+    afresh for each comparison (`dataclass()` applied to the class later, R43-5)."""
+    added: dict = {}
+    for sp in spans:
+        cls = sp[3]()
+        for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500] if cls is not None else ():
+            code = _python_code(held) if key in _ANSWER else None
+            if code is not None:
+                added.setdefault(code, []).append(sp[3])
+    return added
+
+
+def _left_out(own) -> list:
+    """The fields a dataclass or attrs class leaves out of its own comparison (`field(compare=False)`,
+    `attr.ib(eq=False)`)."""
+    fields = own.get("__dataclass_fields__")
+    if type(fields) is dict:
+        return [n for n, f in fields.items() if getattr(f, "compare", True) is False]
+    return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ()) if getattr(a, "eq", True) is False]
+
+
+def _patch_assigns(name: str, guard, field: bool = False) -> bool:
+    """A line the patch wrote assigns `name` (`__eq__ = bool`, `setattr(C, "__eq__", ...)`; with `field`, a
+    class-body field declaration `name: int = field(...)`): where an answering dunder of an edited class, or a
+    field's place in its comparison, comes from."""
+    import linecache
+    import re
+
+    pat = re.compile(r"^\s*" + re.escape(name) + r"\s*:" if field else
+                     r"\b" + re.escape(name) + r"\b['\"]?\s*(=(?!=)|,)")
+    named = dict(guard.lines)
+    for path in guard.changed:  # a changed file the host named no lines of: all of it
+        text = linecache.getlines(path)
+        for a, b in named.get(path, ((1, len(text)),)):
+            if any(pat.search(line) for line in text[max(a - 1, 0):b]):
+                return True
+    return False
+
+
+def _project_class(t) -> bool:
+    """A class whose `class` statement is in the project's code (changed or not), or one it derives from such."""
+    for c in type.__dict__["__mro__"].__get__(t):
+        made = _CLASSES.get(id(c))
+        if made is not None and made[0]() is c and made[1] in ("changed", "project"):
+            return True
+    return False
 
 
 def _receiver(frame, code):
@@ -2459,7 +2545,7 @@ def _traced(call, exclude, guard):
     lazy import) count from then on."""
     if guard is None:
         return call(), None
-    known, ran, held = {}, [], []
+    known, ran, held, now = {}, [], [], [None, {}]
 
     def _on_call(frame, event, arg):  # reads the frame's code and locals, hands nothing back (`_FRAME_READERS`)
         if ran:
@@ -2471,11 +2557,13 @@ def _traced(call, exclude, guard):
         if event != "call":
             return
         code = frame.f_code
-        spans, added, tree = _answering(guard)
+        spans, tree = _answering(guard)
+        if now[0] is not spans:
+            now[0], now[1] = spans, _added_codes(spans)
         if code not in known:
             known[code] = _code_home(code, spans, guard)
         home = known[code]
-        if home is None and code not in added and code not in tree:
+        if home is None and code not in now[1] and code not in tree and code.co_name not in _ANSWER:
             return
         who = _receiver(frame, code)
         t = type(who) if who is not _ABSENT else None
@@ -2488,18 +2576,20 @@ def _traced(call, exclude, guard):
                 ran.append(f"{cls.__name__}, a class the patch added")
                 return
         mro = type.__dict__["__mro__"].__get__(t) if t is not None else ()
-        for ref in added.get(code, ()):
+        for ref in now[1].get(code, ()):
             if ref() in mro:
                 ran.append(f"{ref().__name__}, a class the patch added")
                 return
         if held and home is not None:  # inside a held object's answer: code the patch wrote decides it
-            ran.append(f"{held[0].f_code.co_name} of a held {held[0].f_locals.get('__class__', 'object')!s}, "
-                       f"which ran {code.co_name}, code the patch wrote")
+            ran.append(f"{held[0].f_code.co_name} of a held object, which ran {code.co_name}, code the patch wrote")
             return
-        if code in tree and t is not None:
-            if home is not None and home[0] == "patch":
-                ran.append(f"{t.__name__}.{code.co_name}, a line of which the patch wrote")
-                return
+        if t is None:
+            return
+        if home is not None and home[0] == "patch" and _answers_with(t, code):  # its class holds it now
+            ran.append(f"{t.__name__}.{code.co_name}, a line of which the patch wrote")
+            return
+        if (code in tree or code.co_name in _ANSWER) and _project_class(t):  # a held project object answers (by
+            # its own code or a library base's: `Mapping.__eq__`, R43-3): what runs until it returns is judged
             held.append(frame)
 
     old = sys.getprofile()

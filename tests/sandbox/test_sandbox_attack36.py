@@ -1,6 +1,6 @@
-"""Rounds 36 to 42: their verdict classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 42").
+"""Rounds 36 to 43: their verdict classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 43").
 
-The attackers' own tasks and patches (`data/rounds36to42`: each task a `setup.py` that writes the correct code and
+The attackers' own tasks and patches (`data/rounds36to43`: each task a `setup.py` that writes the correct code and
 its tests, a `bug.py` that breaks it, and the honest fix; each route a patch), through the real grader on
 bubblewrap: each route's patch leaves the bug in place while the tests would pass, and is refused; each honest fix
 resolves (the rounds' refused honest fixes among them).
@@ -21,7 +21,7 @@ from synthetic_repo import git
 from swerl.sandbox.schema import SandboxTask
 from swerl.sandbox.tasks import task_from_row
 
-DATA = Path(__file__).parent / "data" / "rounds36to42"
+DATA = Path(__file__).parent / "data" / "rounds36to43"
 CASES: dict[str, dict[str, Any]] = json.loads((DATA / "cases.json").read_text())
 TASKS = sorted(p.name for p in (DATA / "tasks").iterdir())
 ROUTES = sorted(k for k, v in CASES.items() if "FP" not in k and not v.get("open"))

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from swerl.sandbox import hostfs, limits
+from swerl.sandbox import hostfs, limits, seccomp
 from swerl.sandbox.base import AgentFault, HostDiskFull, InfraError, SandboxConfigError
 from swerl.sandbox.bwrap import BwrapSandbox
 from swerl.sandbox.schema import SANDBOX_UID, BwrapSettings, DockerSettings, SandboxSettings, SandboxTask
@@ -153,13 +153,14 @@ SPIN = textwrap.dedent("""
 def test_a_sandbox_uses_at_most_its_cpus(rootfs: Path, calc_task: tuple[Any, SandboxTask], limiter: str) -> None:
     """R40i-H2: `cpus` was enforced by docker and Kubernetes only; one bwrap command could use every host core.
     Now a cpu cgroup's quota (this host: v1), or where none is writable a core set the sandbox cannot widen
-    (seccomp denies `sched_setaffinity`). Busy processes, one more than the host has cores, get at most `cpus`
+    (seccomp denies `sched_setaffinity` there, and only there). Busy processes, one more than the host has cores, get at most `cpus`
     cores' worth of time."""
     _, task = calc_task
     cores = len(os.sched_getaffinity(0))
     sb = _sandbox(rootfs, cpus=1)
-    if limiter == "affinity":
+    if limiter == "affinity":  # as a host with no writable cpu cgroup has it, seccomp included
         sb.cpu = limits.CgroupLimiter("affinity", controller="cpu")
+        sb.seccomp_program = seccomp.program_file(affinity=True)
     assert sb.cpu.kind == ("cgroup-v1" if limiter == "cgroup" else "affinity")
     h = sb.start(task)
     try:
@@ -169,8 +170,9 @@ def test_a_sandbox_uses_at_most_its_cpus(rootfs: Path, calc_task: tuple[Any, San
         assert "CORES" in words, res.output
         used = float(words[words.index("CORES") + 1])
         assert 0 < used <= 1.2, res.output  # the kernel's accounting: 1 core's worth, whatever the load outside
-        if limiter == "cgroup":
+        if limiter == "cgroup":  # the quota holds whatever cores the tests pin themselves to (R43i-FP3)
             assert group.path is not None and (group.path / "cpu.cfs_quota_us").read_text().strip() == "100000"
+            assert words[words.index("WIDEN") + 1] == "ok", res.output
         elif cores > 1:  # pinned to one core, and that cannot be undone from inside
             assert group.cpu_list is not None and int(words[words.index("SET") + 1]) == 1, res.output
             assert words[words.index("WIDEN") + 1] == str(errno.EPERM), res.output
@@ -178,6 +180,20 @@ def test_a_sandbox_uses_at_most_its_cpus(rootfs: Path, calc_task: tuple[Any, San
         sb.stop(h)
     if limiter == "cgroup":
         assert group.path is not None and not group.path.exists()
+
+
+def test_posix_semaphores_work_in_a_bwrap_sandbox(rootfs: Path, calc_task: tuple[Any, SandboxTask]) -> None:
+    """R43i-FP4: /dev/shm was root's 0755 directory, so the sandbox uid could make no semaphore: every
+    `multiprocessing` lock, queue and pool failed with EACCES. It is now a 1777 directory inside the quota."""
+    _, task = calc_task
+    sb = _sandbox(rootfs)
+    h = sb.start(task)
+    try:
+        res = sb.exec(h, "python3 -c 'import multiprocessing as m; q = m.Queue(); q.put(7); print(\"got\", q.get())'",
+                      timeout=60)
+    finally:
+        sb.stop(h)
+    assert "got 7" in res.output, res.output
 
 
 def test_cgroup_v2_is_used_when_that_is_what_is_writable(tmp_path: Path) -> None:
@@ -192,14 +208,17 @@ def test_cgroup_v2_is_used_when_that_is_what_is_writable(tmp_path: Path) -> None
     probe = root / "swerl" / f"probe-{os.getpid()}-{threading.get_ident()}"
     probe.mkdir(parents=True)
     (probe / "cgroup.procs").write_text("")
-    (root / "swerl" / "999999999-bwrap-old").mkdir()  # a crashed owner's leaf
+    ns = limits._pid_namespace()
+    (root / "swerl" / f"999999999.{ns}-bwrap-old").mkdir()  # a crashed owner's leaf
+    (root / "swerl" / "999999999.1-bwrap-elsewhere").mkdir()  # R43i-H1: another pid namespace's, never judged
     mountinfo = tmp_path / "mountinfo"
     mountinfo.write_text(f"30 25 0:26 / {root} rw,nosuid - cgroup2 cgroup2 rw\n")
     limiter = limits.CgroupLimiter("auto", cgroup_root=root, mountinfo=mountinfo, own_cgroup={None: "/user.slice/a"})
     assert limiter.kind == "cgroup-v2" and limiter.base == root / "swerl"
     assert "+pids" in (root / "cgroup.subtree_control").read_text()
     assert "+pids" in (root / "swerl" / "cgroup.subtree_control").read_text()
-    assert not (root / "swerl" / "999999999-bwrap-old").exists()
+    assert not (root / "swerl" / f"999999999.{ns}-bwrap-old").exists()
+    assert (root / "swerl" / "999999999.1-bwrap-elsewhere").is_dir()
     group = limiter.create("bwrap-x", 77, uid=SANDBOX_UID)
     assert group.kind == "cgroup-v2" and (group.path / "pids.max").read_text() == "77"
     assert group.wrap(["bwrap", "--"])[:5] == ["/bin/sh", "-c", limits._ENTER, str(group.path / "cgroup.procs"),
