@@ -248,6 +248,48 @@ def _is_python(word) -> bool:
     return isinstance(word, str) and os.path.basename(word).rstrip("0123456789.") == "python"
 
 
+_INTERPRETERS = frozenset((*_SHELLS, "env", "perl", "ruby", "node", "awk", "gawk", "mawk", "xargs", "nice", "nohup",
+                            "timeout", "setsid", "stdbuf", "tclsh", "php", "lua", "make"))
+
+
+_LIB_ROOTS = tuple(sorted({os.path.realpath(p).rstrip("/") + "/" for p in (
+    sys.prefix, sys.base_prefix, sys.exec_prefix, getattr(sys, "base_exec_prefix", sys.exec_prefix), _STDLIB)}))
+
+
+def _made_at_run_time(name: str, workdir: str) -> bool:
+    """Code compiled from text at run time (`<string>`, `<record>`; not the interpreter's `<frozen ...>` modules or a
+    doctest's examples, which are the tests' own), or from a file outside the work tree, the interpreter's library
+    and the launcher's directory (a module a test wrote to tmp_path)."""
+    if name.startswith("<"):
+        return not name.startswith(("<frozen", "<doctest"))
+    if not os.path.isabs(name):
+        return False
+    real = os.path.realpath(name)
+    return not (real.startswith(workdir) or real.startswith(_LIB_ROOTS) or real.startswith(_LAUNCH_DIR))
+
+
+def _first_line(path: str) -> str:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(512).split(b"\n", 1)[0].decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def _plain_python(line: str) -> bool:
+    """A `#!` line that starts Python the child guard reaches: `#!/usr/bin/python3`, `#!/usr/bin/env python3`, with
+    flags that keep PYTHONPATH and `site` (not `-E`, `-I` or `-S`; `-s` only drops the user site, which the
+    children lose anyway)."""
+    if not line.startswith("#!"):
+        return False
+    words = line[2:].split()
+    if words and os.path.basename(words[0]) == "env":
+        words = words[1:]
+    if not words or not _is_python(words[0]):
+        return False
+    return all(not (w.startswith("-") and set(w[1:].split("=", 1)[0]) & set("EIS")) for w in words[1:])
+
+
 def _unisolate_shell(argv: list) -> None:
     """`sh -c "python -E -m pkg"` (a `shell=True` command): each Python command in the script's text loses the same
     flags. The text is split on blanks and shell punctuation, so a command spelled through a variable is not seen."""
@@ -496,6 +538,7 @@ class Guard:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
+        self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
         # the lines of a changed file the patch wrote ((first, last) ranges); a changed file not named: all of it
         # (a tuple: nothing the tests reach can edit it in place)
@@ -743,14 +786,14 @@ class Guard:
             return "adds an audit hook" if self.installed else None
         if event in PROCESS or event in REACH or event.startswith("ctypes."):
             self._keep_children_guarded(event, args)
-            return self._suspect(event)
+            return self._changed_program(event, args) or self._suspect(event)
         if event in CODE:
             return self._code(event, args)
         if event == "sys._getframe":
             f = self._innermost(skip_passthrough=True)
             return f"frame access (sys._getframe) from {self._where(f)}" if f and self._is_changed(f) else None
         if event == "object.__getattr__":
-            return self._frame_attr(args[1]) if len(args) > 1 and args[1] in FRAME_ATTRS else None
+            return self._frame_attr(args[1], args[0]) if len(args) > 1 and args[1] in FRAME_ATTRS else None
         if event in ("object.__setattr__", "object.__delattr__"):
             return self._rewire(event, args)
         if event == "open":
@@ -800,6 +843,36 @@ class Guard:
         if len(args) > 1 and type(args[1]) is list:
             _unisolate_argv(args[1])
             _unisolate_shell(args[1])
+
+    def _changed_program(self, event: str, args: tuple):
+        """A process the tests start whose program, or a script they hand to a shell or another interpreter, is a
+        file the patch changed that the child guard cannot follow: no Python script, or one whose `#!` line drops
+        the guard (`-E`, `-I`, `-S`, `env` with options, or a line not plainly Python). The kernel and the shell
+        read those lines and start what they name, out of this hook's reach (R43i-1)."""
+        if event not in ("subprocess.Popen", "os.exec", "os.posix_spawn") or not self.changed or len(args) < 2:
+            return None
+        argv = args[1] if isinstance(args[1], (list, tuple)) else [args[1]]
+        words = [_fspath(w) for w in [args[0], *argv][:64]]
+        words = [w for w in words if w]
+        cwd = _fspath(args[2]) if event == "subprocess.Popen" and len(args) > 2 else None
+        base = cwd or os.getcwd()
+        prog = words[1] if len(words) > 1 and words[0] in words[1:2] else words[0] if words else ""
+        shell = [w for w in words if len(w) < 20000]
+        if os.path.basename(prog) in _SHELLS and len(words) > 2 and words[2].startswith("-") and "c" in words[2]:
+            shell = words[3:4] + words[4:]
+            shell = [x for w in shell for x in w.replace(";", " ").replace("&", " ").replace("|", " ").split()]
+        elif _is_python(prog) or os.path.basename(prog) not in _INTERPRETERS:
+            shell = [prog]  # Python follows its script itself; a program's arguments are its data
+        prev = ""
+        for word in shell[:256]:
+            full = canonical(word, base)
+            if full in self.changed and not (_is_python(prev) and full.endswith((".py", ".pyw"))):
+                line = _first_line(full)
+                if not _plain_python(line):
+                    return f"runs {full}, a program the patch changed that the tests' guard cannot follow " \
+                           f"(its first line: {line[:100]!r})"
+            prev = word
+        return None
 
     def _collect_children(self, _fstat=os.fstat, _pread=os.pread) -> None:
         """Record now what the children found since the last look (the launcher's guard, before each process the
@@ -912,14 +985,19 @@ class Guard:
     def _stdlib(filename: str) -> bool:
         return filename.startswith(("<frozen", _STDLIB + "/")) and "-packages/" not in filename
 
-    def _frame_attr(self, name: str):
+    def _frame_attr(self, name: str, target=None):
         """`__code__` read directly by changed code (inspect.signature reading it is ordinary); a frame reached
         (`tb_frame`, `gi_frame`, ...) with changed code anywhere on the stack is the changed code's read, unless
         the reader is traceback/linecache or logging's caller lookup (they emit traceback text, not values): any
-        other library in between - a formatter walking a template's fields, a getter - only launders it."""
+        other library in between - a formatter walking a template's fields, a getter - only launders it. A part
+        of the tests' own code (their frame, function, traceback) read while code compiled at run time is on the
+        stack is that code's read, whoever wrote its text (R43i-2)."""
         f = self._innermost()
         if f is None:
             return None
+        made = self._runtime_frame() if self.frame_kind(f) != "test" else None
+        if made is not None and self._runs_test_code(target):
+            return f"reads .{name} of the tests' code from code compiled at run time ({self._where(made)})"
         if self._is_changed(f):
             return f"reads .{name} from {self._where(f)}"
         if self.frame_kind(f) == "test":
@@ -1077,9 +1155,40 @@ class Guard:
         if not self._hot(full, ident):
             return None
         f = self._changed_frame()
-        if f is None or (full not in self.private and self._handed_over(full)):
+        if f is None:
+            inner = self._innermost()
+            made = self._runtime_frame() if inner is not None and self.frame_kind(inner) != "test" else None
+            return f"opens {full} from code compiled at run time ({self._where(made)})" if made else None
+        if full not in self.private and self._handed_over(full):
             return None
         return f"opens {full} from {self._where(f)}"
+
+    def _runtime_frame(self):
+        """The innermost frame of code compiled at run time from text (`<string>`, what `exec`, `eval` and
+        `typing`'s forward references compile), or loaded from a file outside the work tree and the interpreter's
+        library (a module the tests wrote to tmp_path). Whoever wrote that text, the patch's code may have: a code
+        generator's output, an annotation string (R43i-2, R43i-4)."""
+        for f in self._stack():
+            name = f.f_code.co_filename
+            made = self._made.get(name)
+            if made is None:
+                made = self._made[name] = _made_at_run_time(name, self.workdir)
+            if made:
+                return f
+        return None
+
+    def _runs_test_code(self, obj) -> bool:
+        """A frame, traceback, generator or function of the tests' own code (read inside the hook: no event)."""
+        try:
+            kind = type(obj).__name__
+            if kind == "traceback":
+                obj, kind = obj.tb_frame, "frame"
+            code = obj.f_code if kind == "frame" else obj.__code__ if kind == "function" else getattr(
+                obj, {"generator": "gi_code", "coroutine": "cr_code", "async_generator": "ag_code"}.get(kind, "-"),
+                None)
+            return code is not None and self.kind(code.co_filename) == "test"
+        except Exception:
+            return False
 
     def _note_test_write(self, full: str, args: tuple) -> None:
         """An open for writing while the tests run with no changed code on the stack: the test's own file (a module

@@ -341,12 +341,12 @@ def _python_shebang(path: Path) -> str | None:
 
 
 def _isolating(line: str) -> bool:
-    """`-E`/`-I`/`-s`/`-S` in a Python `#!` line: the script would run without PYTHONPATH or `site`, so without the
+    """`-E`/`-I`/`-S` in a Python `#!` line: the script would run without PYTHONPATH or `site`, so without the
     guard that every Python process the tests start carries (the runtime takes them out of command lines, but the
-    kernel reads a `#!` line itself)."""
+    kernel reads a `#!` line itself). `-s` keeps both: it only drops the user site (R43i-FP1)."""
     words = line[2:].split()
     at = next((i for i, w in enumerate(words) if "python" in w.rsplit("/", 1)[-1]), len(words))
-    return any(w.startswith("-") and w[1:2] not in ("-", "W", "X", "") and set(w[1:]) & set("EIsS") for w in words[at + 1:])
+    return any(w.startswith("-") and w[1:2] not in ("-", "W", "X", "") and set(w[1:]) & set("EIS") for w in words[at + 1:])
 
 
 def scan_tree(changed: list[str], pristine: Path, tree: Path, tests: Sequence[str] = ()) -> list[str]:
@@ -365,7 +365,7 @@ def scan_tree(changed: list[str], pristine: Path, tree: Path, tests: Sequence[st
         if new_p.is_symlink() or not new_p.is_file():
             continue
         line = _python_shebang(new_p)
-        if line is not None and _isolating(line):
+        if line is not None and _isolating(line) and line != _python_shebang(pristine / rel):  # the project's own stands
             reasons.append(f"{rel}: its #! line starts Python with a flag that drops the tests' guard ({line})")
         if not rel.endswith((".py", ".pyw")) and line is None:
             continue
