@@ -1167,8 +1167,10 @@ class Guard:
         """The innermost frame of code compiled at run time from text (`<string>`, what `exec`, `eval` and
         `typing`'s forward references compile), or loaded from a file outside the work tree and the interpreter's
         library (a module the tests wrote to tmp_path). Whoever wrote that text, the patch's code may have: a code
-        generator's output, an annotation string (R43i-2, R43i-4)."""
+        generator's output, an annotation string (R43i-2, R43i-4). Not the process's main program (`python -c`)."""
         for f in self._stack():
+            if f.f_back is None:  # the process's own program (`python -c ...`: multiprocessing's spawn children)
+                break
             name = f.f_code.co_filename
             made = self._made.get(name)
             if made is None:
