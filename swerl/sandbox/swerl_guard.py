@@ -256,16 +256,62 @@ _LIB_ROOTS = tuple(sorted({os.path.realpath(p).rstrip("/") + "/" for p in (
     sys.prefix, sys.base_prefix, sys.exec_prefix, getattr(sys, "base_exec_prefix", sys.exec_prefix), _STDLIB)}))
 
 
-def _made_at_run_time(name: str, workdir: str) -> bool:
+def _made_at_run_time(name: str, workdir: str, changed=frozenset()) -> bool:
     """Code compiled from text at run time (`<string>`, `<record>`; not the interpreter's `<frozen ...>` modules or a
-    doctest's examples, which are the tests' own), or from a file outside the work tree, the interpreter's library
-    and the launcher's directory (a module a test wrote to tmp_path)."""
+    doctest's examples, which are the tests' own, unless they are a changed module's docstrings, R44s-7), or from a
+    file outside the work tree, the interpreter's library and the launcher's directory (a module a test wrote to
+    tmp_path)."""
+    if name.startswith("<doctest "):
+        dotted = name[9:].split("[", 1)[0].split(".")
+        for n in range(len(dotted), 0, -1):
+            mod = sys.modules.get(".".join(dotted[:n]))
+            home = getattr(mod, "__file__", None) if type(mod) is type(sys) else None
+            if type(home) is str:
+                return canonical(home) in changed
+        return False
     if name.startswith("<"):
-        return not name.startswith(("<frozen", "<doctest"))
+        return not name.startswith("<frozen")
     if not os.path.isabs(name):
         return False
     real = os.path.realpath(name)
     return not (real.startswith(workdir) or real.startswith(_LIB_ROOTS) or real.startswith(_LAUNCH_DIR))
+
+
+def _which(word: str, path: str, base: str):
+    """The file a word names as a program: a path (relative to `base`), or a bare name looked up in PATH."""
+    if "/" in word or not path:
+        return canonical(word, base)
+    for d in path.split(os.pathsep):
+        cand = canonical(os.path.join(d or ".", word), base)
+        if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
+
+
+def _interpreter(line: str, path: str, base: str):
+    """The interpreter file a `#!` line starts (through `env`, looked up in PATH)."""
+    words = line[2:].split() if line.startswith("#!") else []
+    if words and os.path.basename(words[0]) == "env":
+        rest = [w for w in words[1:] if not w.startswith("-")]
+        return _which(rest[0], path, base) if rest else None
+    return canonical(words[0], base) if words else None
+
+
+def _shell_commands(text: str) -> list:
+    """A shell script's simple commands as word lists, quotes taken off (split on `;`, `&`, `|`, newlines and
+    parentheses); a command spelled through a variable is not seen."""
+    import shlex
+
+    out = []
+    for part in text.replace("\n", ";").replace("&", ";").replace("|", ";").replace("(", ";").replace(")", ";") \
+            .split(";")[:256]:
+        try:
+            words = shlex.split(part)
+        except ValueError:
+            words = part.split()
+        if words:
+            out.append(words)
+    return out
 
 
 def _first_line(path: str) -> str:
@@ -602,9 +648,10 @@ class Guard:
             k = self._kinds[filename] = _classify(self.workdir, self.changed, self.protected, filename)
         return k
 
-    def _stack(self, limit: int = 300, _getframe=sys._getframe):
+    def _stack(self, limit: int = 1 << 30, _getframe=sys._getframe):
         """The audited code's frames, innermost first (the guard's own frames skipped; `sys._getframe` bound when
-        the launcher loaded this file, so rebinding it in `sys` fools nothing)."""
+        the launcher loaded this file, so rebinding it in `sys` fools nothing), all of them: a library's recursion
+        (`copy.deepcopy`) must not push the patch's frame out of view (R44s-9)."""
         f = _getframe()
         while f is not None and f.f_code.co_filename == _SELF:
             f = f.f_back
@@ -845,33 +892,53 @@ class Guard:
             _unisolate_shell(args[1])
 
     def _changed_program(self, event: str, args: tuple):
-        """A process the tests start whose program, or a script they hand to a shell or another interpreter, is a
-        file the patch changed that the child guard cannot follow: no Python script, or one whose `#!` line drops
-        the guard (`-E`, `-I`, `-S`, `env` with options, or a line not plainly Python). The kernel and the shell
-        read those lines and start what they name, out of this hook's reach (R43i-1)."""
-        if event not in ("subprocess.Popen", "os.exec", "os.posix_spawn") or not self.changed or len(args) < 2:
+        """A process the tests start whose program, or a script they hand to a shell or another interpreter, or
+        the interpreter its `#!` line names, is a file of the work tree the patch changed or added, found as the
+        kernel and the shell find it (through PATH for a bare name): it must be a plain Python script, run by an
+        interpreter from outside the tree, whose `#!` line keeps the guard. The kernel and the shell read those
+        lines and start what they name, out of this hook's reach (R43i-1, R44s-1, R44s-2, R44s-6, R44s-8)."""
+        if event == "os.system" and args:
+            argv, env, cwd = ["/bin/sh", "-c", _fspath(args[0]) or ""], None, None
+        elif event in ("subprocess.Popen", "os.exec", "os.posix_spawn") and len(args) > 1 and self.changed:
+            argv = args[1] if isinstance(args[1], (list, tuple)) else [args[1]]
+            argv = [w for w in (_fspath(x) for x in [args[0], *argv][:64]) if w]
+            argv = argv[1:] if len(argv) > 1 and argv[0] == argv[1] else argv
+            env = (args[3] if len(args) > 3 else None) if event == "subprocess.Popen" else args[2] if len(args) > 2 \
+                else None
+            cwd = _fspath(args[2]) if event == "subprocess.Popen" and len(args) > 2 else None
+        else:
             return None
-        argv = args[1] if isinstance(args[1], (list, tuple)) else [args[1]]
-        words = [_fspath(w) for w in [args[0], *argv][:64]]
-        words = [w for w in words if w]
-        cwd = _fspath(args[2]) if event == "subprocess.Popen" and len(args) > 2 else None
+        path = (env if type(env) is dict else os.environ).get("PATH", os.defpath)
         base = cwd or os.getcwd()
-        prog = words[1] if len(words) > 1 and words[0] in words[1:2] else words[0] if words else ""
-        shell = [w for w in words if len(w) < 20000]
-        if os.path.basename(prog) in _SHELLS and len(words) > 2 and words[2].startswith("-") and "c" in words[2]:
-            shell = words[3:4] + words[4:]
-            shell = [x for w in shell for x in w.replace(";", " ").replace("&", " ").replace("|", " ").split()]
-        elif _is_python(prog) or os.path.basename(prog) not in _INTERPRETERS:
-            shell = [prog]  # Python follows its script itself; a program's arguments are its data
-        prev = ""
-        for word in shell[:256]:
-            full = canonical(word, base)
-            if full in self.changed and not (_is_python(prev) and full.endswith((".py", ".pyw"))):
-                line = _first_line(full)
-                if not _plain_python(line):
-                    return f"runs {full}, a program the patch changed that the tests' guard cannot follow " \
-                           f"(its first line: {line[:100]!r})"
-            prev = word
+        commands = [argv]
+        if argv and os.path.basename(argv[0]) in _SHELLS and len(argv) > 2 and argv[1].startswith("-") \
+                and "c" in argv[1]:
+            commands = _shell_commands(argv[2])
+        for words in commands[:64]:
+            found = self._unfollowable(words, path, base)
+            if found:
+                return found
+        return None
+
+    def _unfollowable(self, words: list, path: str, base: str):
+        """One command's words: its program (through PATH), and for a shell or another interpreter the scripts
+        it is handed; each file of the tree the patch changed among them must be a plain Python script."""
+        words = [w for w in words if "=" not in w.split("/", 1)[0]] if words else words  # `X=1 cmd`
+        if not words:
+            return None
+        prog = _which(words[0], path, base)
+        todo = [prog]  # a `python3` found in the tree through PATH is the patch's program too (R44s-8)
+        if os.path.basename(words[0]) in _INTERPRETERS:
+            todo += [_which(w, "", base) for w in words[1:] if not w.startswith("-")]
+        for full in todo:
+            if full is None or not full.startswith(self.workdir):
+                continue
+            line = _first_line(full)
+            interp = _interpreter(line, path, base)
+            if (full in self.changed and not _plain_python(line)) or (
+                    interp is not None and interp.startswith(self.workdir)):
+                return f"runs {full}, a program of the tree that the tests' guard cannot follow " \
+                       f"(its first line: {line[:100]!r})"
         return None
 
     def _collect_children(self, _fstat=os.fstat, _pread=os.pread) -> None:
@@ -995,7 +1062,7 @@ class Guard:
         f = self._innermost()
         if f is None:
             return None
-        made = self._runtime_frame() if self.frame_kind(f) != "test" else None
+        made = self._runtime_frame()
         if made is not None and self._runs_test_code(target):
             return f"reads .{name} of the tests' code from code compiled at run time ({self._where(made)})"
         if self._is_changed(f):
@@ -1156,8 +1223,7 @@ class Guard:
             return None
         f = self._changed_frame()
         if f is None:
-            inner = self._innermost()
-            made = self._runtime_frame() if inner is not None and self.frame_kind(inner) != "test" else None
+            made = self._runtime_frame()
             return f"opens {full} from code compiled at run time ({self._where(made)})" if made else None
         if full not in self.private and self._handed_over(full):
             return None
@@ -1169,14 +1235,15 @@ class Guard:
         library (a module the tests wrote to tmp_path). Whoever wrote that text, the patch's code may have: a code
         generator's output, an annotation string (R43i-2, R43i-4). Not the process's main program (`python -c`)."""
         for f in self._stack():
-            if f.f_back is None:  # the process's own program (`python -c ...`: multiprocessing's spawn children)
-                break
             name = f.f_code.co_filename
             made = self._made.get(name)
             if made is None:
-                made = self._made[name] = _made_at_run_time(name, self.workdir)
-            if made:
-                return f
+                made = self._made[name] = _made_at_run_time(name, self.workdir, self.changed)
+            if made and not (f.f_back is None and name.startswith("<")):  # `python -c` (multiprocessing's spawn
+                return f  # children) is the process's own program; a generated script run as one is not (R44s-4)
+            if not made and self.kind(name) != "lib":
+                return None  # the first frame of the tree's own code reads for itself (R44s-FP2: a dataclass's
+                # generated `__init__` further out does not make it the reader)
         return None
 
     def _runs_test_code(self, obj) -> bool:

@@ -304,7 +304,10 @@ def _generated_for(fn):
     for part in parts[1:]:
         obj = type.__dict__["__dict__"].__get__(obj).get(part) if issubclass(type(obj), type) else None
     made = _CLASSES.get(id(obj)) if issubclass(type(obj), type) else None
-    return made if made is not None and made[0]() is obj else None
+    if made is not None and made[0]() is obj:
+        return made
+    return _BY_NAME.get((getattr(fn, "__module__", None), ".".join(parts))) if parts else None  # a replaced class's
+    # (slots), or code a library compiled with globals of its own (attrs)
 
 
 def _class_wrote(cls, guard, whole: bool = False) -> bool:
@@ -1626,6 +1629,8 @@ def _hook_wrote(c: type, guard) -> bool:
 _REGISTRATIONS: list = []  # (ABC, class, file, line) of every `ABC.register(cls)` since the witness was made
 _CLASSES: dict = {}  # id(class) -> (weak reference to the class, kind of the frame whose `class` statement built
 # it, its file, its line, the first and last lines of its body)
+_BY_NAME: dict = {}  # (module, qualified name) -> the class record: a class that a decorator replaces by a new
+# object under the same name (`dataclass(slots=True)`, attrs' slotted classes) is the record's class
 
 
 def _dressed(wrapper, original) -> None:
@@ -1688,6 +1693,7 @@ def _watch_classes(found: dict) -> None:
         span = _code_span(func) or (home, caller.f_lineno, caller.f_lineno)  # the body's lines
         with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
             found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, span[1], span[2])
+            _BY_NAME[(cls.__module__, cls.__qualname__)] = found[id(cls)]
         if guard.kind(home) == "changed":
             _scalar_liar(cls, guard, span)
         return cls
@@ -1711,6 +1717,7 @@ def _watch_classes(found: dict) -> None:
             with suppress(TypeError):
                 found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, caller.f_lineno,
                                   caller.f_lineno)
+                _BY_NAME[(cls.__module__, cls.__qualname__)] = found[id(cls)]
         return cls
 
     _dressed(new_class, made_by)
@@ -1737,7 +1744,8 @@ def _scalar_liar(cls, guard, span) -> None:
             held = type.__dict__["__dict__"].__get__(c).get(name)
             if held is None:
                 continue
-            if type(held).__name__ == "wrapper_descriptor" and held.__objclass__ in mro:
+            if type(held).__name__ == "wrapper_descriptor" and held.__objclass__ is not object and issubclass(
+                    base, held.__objclass__):  # the builtin's own slot; `object.__hash__` is identity (R44-5)
                 break
             made = _CLASSES.get(id(c))
             added = made is not None and made[0]() is c and guard.wrote(made[2], made[4], made[5], True)
@@ -2421,15 +2429,16 @@ def _answering(guard):
     cached = _STATE.get("answering")
     if cached is not None and cached[0] == len(_CLASSES):
         return cached[1]
-    spans, tree = [], set()
-    for r in list(_CLASSES.values()):
-        cls = r[0]()
+    spans, tree, added = [], set(), []
+    for r, cls in [*((r, r[0]()) for r in list(_CLASSES.values())), *_unrecorded(guard)]:
         if cls is None or r[1] not in ("changed", "project"):
             continue
-        whole = r[1] == "changed" and guard.wrote(r[2], r[4], r[5], True)
+        whole = r[1] == "changed" and (r[0] is None or guard.wrote(r[2], r[4], r[5], True))
         edited = not whole and r[1] == "changed" and guard.wrote(r[2], r[4], r[5])
         if whole:
-            spans.append((r[2], r[4], r[5], r[0]))
+            added.append(r[0] or (lambda c=cls: c))
+            if r[0] is not None:
+                spans.append((r[2], r[4], r[5], r[0]))
         own = type.__dict__["__dict__"].__get__(cls)
         for key, held in list(own.items())[:500]:
             if key not in _ANSWER or held is None:
@@ -2437,15 +2446,17 @@ def _answering(guard):
             code = _python_code(held)
             if code is not None:
                 tree.add(code)
-            if (whole or (edited and _patch_assigns(key, guard))) and _unwatched(held, code, cls, guard):
+            put = whole or (edited and _patch_binds(key, r[2], guard, cls.__name__)) or _changed_binds(
+                key, guard, cls.__name__)
+            if put and _unwatched(held, code, cls, guard):
                 _record(guard, f"{cls.__name__}, a class the patch {'added' if whole else 'edited'}, answers {key} "
                                f"through a {type(held).__name__}, code the witness cannot watch")
         if edited:
             for name in _left_out(own):
-                if _patch_assigns(name, guard, field=True):
+                if _patch_binds(name, r[2], guard, cls.__name__):
                     _record(guard, f"{cls.__name__}, a class the patch edited, leaves {name} out of its comparison "
                                    "on a line the patch wrote")
-    out = (spans, frozenset(tree))
+    out = (spans, frozenset(tree), added)
     _STATE["answering"] = (len(_CLASSES), out)
     return out
 
@@ -2466,52 +2477,130 @@ def _unwatched(held, code, cls, guard) -> bool:
     return _generated_for(fn) is None
 
 
-def _added_codes(spans) -> dict:
+def _added_codes(classes) -> dict:
     """{code: the classes the patch added that hold it under an answering dunder}, whatever file the code is in
     (dataclasses' generated `__eq__`, a library function such as `typing.cast` put there: R42-3, R42-7), read
     afresh for each comparison (`dataclass()` applied to the class later, R43-5)."""
     added: dict = {}
-    for sp in spans:
-        cls = sp[3]()
+    for ref in classes:
+        cls = ref()
         for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500] if cls is not None else ():
             code = _python_code(held) if key in _ANSWER else None
             if code is not None:
-                added.setdefault(code, []).append(sp[3])
+                added.setdefault(code, []).append(ref)
     return added
 
 
 def _left_out(own) -> list:
-    """The fields a dataclass or attrs class leaves out of its own comparison (`field(compare=False)`,
-    `attr.ib(eq=False)`)."""
+    """The fields a dataclass or attrs class takes from its constructor but leaves out of its own comparison
+    (`field(compare=False)`, `attr.ib(eq=False)`); a field it does not take (`init=False`: a cache, R44-FP1) is
+    derived state."""
     fields = own.get("__dataclass_fields__")
     if type(fields) is dict:
-        return [n for n, f in fields.items() if getattr(f, "compare", True) is False]
-    return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ()) if getattr(a, "eq", True) is False]
+        return [n for n, f in fields.items() if getattr(f, "compare", True) is False and getattr(f, "init", True)]
+    return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ())
+            if getattr(a, "eq", True) is False and getattr(a, "init", True)]
 
 
-def _patch_assigns(name: str, guard, field: bool = False) -> bool:
-    """A line the patch wrote assigns `name` (`__eq__ = bool`, `setattr(C, "__eq__", ...)`; with `field`, a
-    class-body field declaration `name: int = field(...)`): where an answering dunder of an edited class, or a
-    field's place in its comparison, comes from."""
+def _unrecorded(guard) -> list:
+    """(a record, the class) for each class a changed module holds that no `class` statement made and no
+    decorator made anew under a recorded name: one built by calling a metaclass (`ABCMeta(name, bases, ns)`,
+    R43-6, R44-3) is the patch's whole, as a class it added."""
+    out = []
+    for space, home in list(_SPACES.values()):
+        if type(home) is not str or guard.kind(home) != "changed":
+            continue
+        for v in list(space.values())[:5000]:
+            if not issubclass(type(v), type) or _CLASSES.get(id(v)) is not None or not (
+                    type.__dict__["__flags__"].__get__(v) & (1 << 9)):  # a class made at run time (a heap type)
+                continue
+            own = type.__dict__["__dict__"].__get__(v)
+            key = (own.get("__module__"), type.__dict__["__qualname__"].__get__(v))
+            if key in _BY_NAME or _lives_at(v, *key):  # a replaced class, or one imported from where it lives
+                continue
+            out.append(((None, "changed", home, 1, 1, 1 << 30), v))
+    return out
+
+
+def _lives_at(cls, module, qualname) -> bool:
+    """`cls` is what its module holds under its qualified name (a library's class imported here)."""
+    obj = sys.modules.get(module) if type(module) is str else None
+    for part in str(qualname).split("."):
+        obj = getattr(obj, "__dict__", {}).get(part) if obj is not None else None
+    return obj is cls
+
+
+def _patch_binds(name: str, path: str, guard, owner: str) -> bool:
+    """Where `owner`'s `name` in `path` (a class's dunder or field) comes from: a statement the patch wrote binds
+    it (`__eq__ = bool` in its body, `__eq__: object = bool`, `(__eq__) = ...`, `Owner.__eq__ = ...`,
+    `setattr(Owner, "__eq__", ...)`, a field declaration), or no statement of the file binds it at all (a computed
+    name: `setattr(C, k, v)`, `locals()[k] = v`). Read from the file's syntax tree, so a comment or a string
+    naming it, or another class's binding, binds nothing (R44-1, R44-2, R44-FP2)."""
+    found = [b for b in _bindings(path).get(name, ()) if b[2] in (owner, None)]
+    return not found or any(guard.wrote(path, a, b) for a, b, _ in found)
+
+
+def _changed_binds(name: str, guard, owner: str) -> bool:
+    """A statement the patch wrote in any changed file binds `owner`'s `name` (`Cents.__eq__ = bool` elsewhere)."""
+    return any(guard.wrote(path, a, b) for path in guard.changed for a, b, who in _bindings(path).get(name, ())
+               if who in (owner, None))
+
+
+_BINDINGS: dict = {}
+
+
+def _bindings(path: str) -> dict:
+    """{name: [(first line, last line, owner)] of each statement of `path` that binds it}, parsed once. The owner
+    is the class whose body holds the statement, the object named before the attribute (`Owner.name = ...`,
+    `setattr(Owner, "name", ...)`), or None where it cannot be told (a namespace dict for a metaclass)."""
+    if path in _BINDINGS:
+        return _BINDINGS[path]
     import linecache
-    import re
 
-    pat = re.compile(r"^\s*" + re.escape(name) + r"\s*:" if field else
-                     r"\b" + re.escape(name) + r"\b['\"]?\s*(=(?!=)|,)")
-    named = dict(guard.lines)
-    for path in guard.changed:  # a changed file the host named no lines of: all of it
-        text = linecache.getlines(path)
-        for a, b in named.get(path, ((1, len(text)),)):
-            if any(pat.search(line) for line in text[max(a - 1, 0):b]):
-                return True
-    return False
+    out: dict = {}
+    try:
+        tree = ast.parse("".join(linecache.getlines(path)))
+    except (SyntaxError, ValueError):
+        tree = None
+    todo = [(tree, "")] if tree is not None else []
+    while todo:
+        node, owner = todo.pop()
+        inner = node.name if isinstance(node, ast.ClassDef) else owner if not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) else "<function>"
+        todo += [(c, inner) for c in ast.iter_child_nodes(node)]
+        found = []
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
+                             getattr(ast, "NamedExpr", ast.Assign))):
+            for t in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                for sub in ast.walk(t):
+                    if isinstance(sub, ast.Name):
+                        found.append((sub.id, owner or None))
+                    elif isinstance(sub, ast.Attribute):
+                        found.append((sub.attr, getattr(sub.value, "id", None)))
+                    elif isinstance(sub, ast.Subscript) and isinstance(sub.slice, ast.Constant):
+                        found.append((str(sub.slice.value), owner or None))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found = [(a.asname or a.name.split(".")[0], owner or None) for a in node.names]
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setattr" \
+                and len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+            found = [(str(node.args[1].value), getattr(node.args[0], "id", None))]
+        elif isinstance(node, ast.Dict):  # `{"__eq__": bool}` handed to a metaclass, `__annotations__` entries
+            found = [(str(k.value), None) for k in node.keys if isinstance(k, ast.Constant)]
+        span = (getattr(node, "lineno", 1), getattr(node, "end_lineno", None) or getattr(node, "lineno", 1))
+        for name, who in found:
+            out.setdefault(name, []).append((*span, who))
+    _BINDINGS[path] = out
+    return out
 
 
 def _project_class(t) -> bool:
     """A class whose `class` statement is in the project's code (changed or not), or one it derives from such."""
     for c in type.__dict__["__mro__"].__get__(t):
         made = _CLASSES.get(id(c))
-        if made is not None and made[0]() is c and made[1] in ("changed", "project"):
+        if made is None or made[0]() is not c:  # a class a decorator made anew under the recorded name (R44-4)
+            made = _BY_NAME.get((type.__dict__["__dict__"].__get__(c).get("__module__"),
+                                 type.__dict__["__qualname__"].__get__(c)))
+        if made is not None and made[1] in ("changed", "project"):
             return True
     return False
 
@@ -2557,9 +2646,9 @@ def _traced(call, exclude, guard):
         if event != "call":
             return
         code = frame.f_code
-        spans, tree = _answering(guard)
-        if now[0] is not spans:
-            now[0], now[1] = spans, _added_codes(spans)
+        spans, tree, added = _answering(guard)
+        if now[0] is not added:
+            now[0], now[1] = added, _added_codes(added)
         if code not in known:
             known[code] = _code_home(code, spans, guard)
         home = known[code]
