@@ -2164,9 +2164,8 @@ _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 def contains(item, container, negate, _record=_record):
     """`item in container` (`not in` with `negate`) in a test's assert. Unless both are builtins all the way down
-    (or the container is a library's own, holding only builtins), both first commit to builtins before either is
-    asked: the container to its items (shaped like the item) or its text, the item like an element. The lookup's
-    answer must be the committed values' answer, for `in` and `not in` alike."""
+    (or a library's container of builtins), both commit to builtins first: the container to its items (shaped like
+    the item) or its text, the item like an element; the lookup must answer as they do, for `in` and `not in`."""
     guard = _asserting()
     item, container = _forwarded(item, guard), _forwarded(container, guard)
     _library_holds(container, guard)
@@ -2617,21 +2616,13 @@ def _receiver(frame, code):
 
 
 def _traced(call, exclude, guard):
-    """(what `call()` returns, and None or a description of the first code of the patch that answered while it
-    ran for an object of a class other than those in `exclude`). What a comparison is decided by is the code that
-    runs while it runs, with no list of paths to where objects are held (a table entry, a held part, a module's
-    constant, a default argument, an enum member's value): the interpreter's profiler sees every Python function
-    call, a dunder called through a type slot too. Refused:
-    - a class the patch added answering through a dunder (`__eq__`, `__lt__`, `__bool__`, `__contains__`, ...),
-      under whatever name or whoever's code it holds there (its own, dataclasses' generated, a library's);
-    - code the patch wrote running while a held object of the project answers through a dunder (a line of a held
-      `Money.__eq__`, R41-5, or of a helper that `__eq__` calls, R42-4).
-    Which objects are compared, and so judged by the existing rules instead, goes by the object the code runs for:
-    its exact class must be one of the compared values' (`exclude`). A class the patch added and made a base of
-    the compared class answers for its own instances held inside (R42-2). Building one (`__init__`), arithmetic,
-    conversions, item and attribute access (their results are values, judged as such), or a plain method called
-    by name (a new strategy class's `to_kelvin`) answers nothing by itself. Classes recorded while `call` runs (a
-    lazy import) count from then on."""
+    """(what `call()` returns, None or the first code of the patch that answered while it ran). What decides a
+    comparison is the code that runs, wherever the objects are held: the profiler sees every Python call, a dunder
+    called through a type slot too. Refused: a class the patch added answering through a dunder (`_ANSWER`) under
+    any name or code (generated, a library's); code the patch wrote running while a held project object answers
+    (its whole extent, R42-4, R43-3), or held by the receiver's class now. The compared values are judged by the
+    other rules: exempt is the object whose exact class is one of theirs (`exclude`, R42-2). `__init__`, values
+    (arithmetic, items, attributes) and plain methods called by name answer nothing by themselves."""
     if guard is None:
         return call(), None
     known, ran, held, now = {}, [], [], [None, {}]
