@@ -2628,13 +2628,9 @@ def _traced(call, exclude, guard):
     known, ran, held, now = {}, [], [], [None, {}]
 
     def _on_call(frame, event, arg):  # reads the frame's code and locals, hands nothing back (`_FRAME_READERS`)
-        if ran:
-            return
-        if event == "return":
-            if held and held[-1] is frame:
-                held.pop()
-            return
-        if event != "call":
+        if event == "return" and held and held[-1] is frame:
+            held.pop()
+        if ran or event != "call":
             return
         code = frame.f_code
         spans, tree, added = _answering(guard)
@@ -2649,16 +2645,12 @@ def _traced(call, exclude, guard):
         t = type(who) if who is not _ABSENT else None
         if t is not None and t in exclude:
             return
-        if home is not None and home[0] == "span":  # code in the body of a class the patch added
-            cls = home[1]()
-            if cls is not None and (t is not None or cls not in exclude) and (
-                    code.co_name in _ANSWER or _answers_with(cls, code)):
-                ran.append(f"{cls.__name__}, a class the patch added")
-                return
+        cls = home[1]() if home is not None and home[0] == "span" else None  # in the body of a class it added
         mro = type.__dict__["__mro__"].__get__(t) if t is not None else ()
-        for ref in now[1].get(code, ()):
-            if ref() in mro:
-                ran.append(f"{ref().__name__}, a class the patch added")
+        for c in [cls, *(ref() for ref in now[1].get(code, ()) if ref() in mro)]:
+            if c is not None and (c is not cls or ((t is not None or cls not in exclude) and (
+                    code.co_name in _ANSWER or _answers_with(cls, code)))):
+                ran.append(f"{c.__name__}, a class the patch added")
                 return
         if held and home is not None:  # inside a held object's answer: code the patch wrote decides it
             ran.append(f"{held[0].f_code.co_name} of a held object, which ran {code.co_name}, code the patch wrote")
