@@ -331,9 +331,12 @@ def _plain_python(line: str) -> bool:
     words = line[2:].split()
     if words and os.path.basename(words[0]) == "env":
         words = words[1:]
+        words = words[1:] if words and words[0] == "-S" else words  # `env -S python3 -u` (R45s-FP1)
     if not words or not _is_python(words[0]):
         return False
-    return all(not (w.startswith("-") and set(w[1:].split("=", 1)[0]) & set("EIS")) for w in words[1:])
+    # only flags that change no code run and keep PYTHONPATH and `site`: not `-c` (a program on the line, R45s-1),
+    # `-W` (imports a warning category's module before `site`, R45s-3), `-X`, `-E`, `-I`, `-S`
+    return all(w.startswith("-") and len(w) > 1 and set(w[1:]) <= set("suBObqvP") for w in words[1:])
 
 
 def _unisolate_shell(argv: list) -> None:
@@ -873,12 +876,14 @@ class Guard:
         """A process about to start gets the child guard's directory first on its PYTHONPATH, and no user site,
         whatever environment the caller built (`env={"PYTHONPATH": src}`) or whoever edited `os.environ`: the environment is changed in
         place, before the process is made from it."""
-        where = 3 if event == "subprocess.Popen" else 2 if event in ("os.exec", "os.posix_spawn") else None
+        where = 3 if event == "subprocess.Popen" else 2 if event in ("os.exec", "os.posix_spawn") else \
+            99 if event == "os.system" else None  # `os.system`: the process's own environment (R45s-2)
         if not self.child_path or where is None:
             return
         env = args[where] if len(args) > where else None
-        target = os.environ if env is None else env if type(env) is dict else None
-        if target is None or any(type(k) is not str for k in target):
+        # `env=os.environ` or another mapping the caller can write, changed in place (R45s-2b)
+        target = os.environ if env is None else env if hasattr(env, "__setitem__") else None
+        if target is None or any(type(k) is not str for k in list(target)):
             return
         now = target.get("PYTHONPATH") or ""
         if now.split(os.pathsep)[0] != self.child_path:
@@ -886,6 +891,10 @@ class Guard:
         # no user site: a `.pth` or `usercustomize` under $HOME, which the tests' uid can write, runs before the child
         # guard's `sitecustomize` (R42s-3)
         target["PYTHONNOUSERSITE"] = "1"
+        # a warning category is imported when Python starts, before `site`: only builtin ones (R45s-3)
+        warn = target.get("PYTHONWARNINGS")
+        if warn:
+            target["PYTHONWARNINGS"] = ",".join(w for w in str(warn).split(",") if "." not in [*w.split(":"), "", ""][2])
         self._collect_children()
         if len(args) > 1 and type(args[1]) is list:
             _unisolate_argv(args[1])

@@ -2466,12 +2466,15 @@ _FUNCTOOLS = __import__("functools").__file__
 def _unwatched(held, code, cls, guard) -> bool:
     """An answering dunder held as no Python code of the tree: a C callable (not a slot of one of the class's own
     bases, put back), or a library's Python function that was not generated for a class of the tree, other than
-    those `functools.total_ordering` derives from the class's own ordering."""
+    those `functools.total_ordering` derives from the class's own ordering and a base's method put back."""
     if code is None:
         return not (type(held).__name__ in ("wrapper_descriptor", "method_descriptor")
                     and getattr(held, "__objclass__", None) in type.__dict__["__mro__"].__get__(cls))
-    if guard.kind(code.co_filename) != "lib" or code.co_filename == _FUNCTOOLS:  # total_ordering's derived ones
-        return False
+    if guard.kind(code.co_filename) != "lib" or (code.co_filename == _FUNCTOOLS and "_from_" in code.co_name):
+        return False  # the tree's code, or an ordering total_ordering derives (not any of functools', R45-2)
+    mro = type.__dict__["__mro__"].__get__(cls)
+    if any(type.__dict__["__dict__"].__get__(b).get(k) is held for b in mro[1:] for k in _ANSWER):
+        return False  # a method of one of its own bases put back (`__hash__ = Enum.__hash__`, R45-FP1)
     fn = held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property else held
     return _generated_for(fn) is None
 
@@ -2515,15 +2518,27 @@ def _unrecorded(guard) -> list:
                 continue
             own = type.__dict__["__dict__"].__get__(v)
             key = (own.get("__module__"), type.__dict__["__qualname__"].__get__(v))
-            if key in _BY_NAME or _lives_at(v, *key):  # a replaced class, or one imported from where it lives
+            if _replaces(v, key) or _lives_at(v, *key, guard):  # a replaced class, or one imported from where it lives
                 continue
             out.append(((None, "changed", home, 1, 1, 1 << 30), v))
     return out
 
 
-def _lives_at(cls, module, qualname) -> bool:
-    """`cls` is what its module holds under its qualified name (a library's class imported here)."""
+def _replaces(cls, key) -> bool:
+    """`cls` is what a decorator made anew from the class recorded under its name: the same bases (a class built
+    under another class's name with other bases is no replacement, R45-3)."""
+    made = _BY_NAME.get(key)
+    old = made[0]() if made is not None and made[0] is not None else None
+    return old is not None and type.__dict__["__bases__"].__get__(old) == type.__dict__["__bases__"].__get__(cls)
+
+
+def _lives_at(cls, module, qualname, guard) -> bool:
+    """`cls` is what a module that is no changed one holds under its qualified name (a class imported here; one a
+    changed module holds under its own name is that module's, R45-6)."""
     obj = sys.modules.get(module) if type(module) is str else None
+    home = obj.__dict__.get("__file__") if type(obj) is type(sys) else None
+    if type(home) is str and guard.kind(home) == "changed":
+        return False
     for part in str(qualname).split("."):
         obj = getattr(obj, "__dict__", {}).get(part) if obj is not None else None
     return obj is cls
@@ -2646,8 +2661,7 @@ def _traced(call, exclude, guard):
         if t is not None and t in exclude:
             return
         cls = home[1]() if home is not None and home[0] == "span" else None  # in the body of a class it added
-        mro = type.__dict__["__mro__"].__get__(t) if t is not None else ()
-        for c in [cls, *(ref() for ref in now[1].get(code, ()) if ref() in mro)]:
+        for c in [cls, *(ref() for ref in now[1].get(code, ()))]:  # its code, whoever it runs for (R45-5, R45-7)
             if c is not None and (c is not cls or ((t is not None or cls not in exclude) and (
                     code.co_name in _ANSWER or _answers_with(cls, code)))):
                 ran.append(f"{c.__name__}, a class the patch added")
@@ -2686,6 +2700,8 @@ def _python_code(held):
     property's getter), or None."""
     held = held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property \
         else held
+    if type(held).__name__ in ("partialmethod", "partial"):  # the function it calls (R45-FP3)
+        held = getattr(held, "func", None)
     return getattr(held, "__code__", None) if type(held) is type(_among) else None
 
 
