@@ -1693,7 +1693,7 @@ def _watch_classes(found: dict) -> None:
         span = _code_span(func) or (home, caller.f_lineno, caller.f_lineno)  # the body's lines
         with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
             found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, span[1], span[2])
-            _BY_NAME[(cls.__module__, cls.__qualname__)] = found[id(cls)]
+            _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)))
         if guard.kind(home) == "changed":
             _scalar_liar(cls, guard, span)
         return cls
@@ -1717,7 +1717,7 @@ def _watch_classes(found: dict) -> None:
             with suppress(TypeError):
                 found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, caller.f_lineno,
                                   caller.f_lineno)
-                _BY_NAME[(cls.__module__, cls.__qualname__)] = found[id(cls)]
+                _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)))
         return cls
 
     _dressed(new_class, made_by)
@@ -2527,9 +2527,8 @@ def _unrecorded(guard) -> list:
 def _replaces(cls, key) -> bool:
     """`cls` is what a decorator made anew from the class recorded under its name: the same bases (a class built
     under another class's name with other bases is no replacement, R45-3)."""
-    made = _BY_NAME.get(key)
-    old = made[0]() if made is not None and made[0] is not None else None
-    return old is not None and type.__dict__["__bases__"].__get__(old) == type.__dict__["__bases__"].__get__(cls)
+    made = _BY_NAME.get(key)  # its bases as they were at the `class` statement: the first class may be gone
+    return made is not None and made[6] == tuple(map(id, type.__dict__["__bases__"].__get__(cls)))
 
 
 def _lives_at(cls, module, qualname, guard) -> bool:
