@@ -944,8 +944,8 @@ class Guard:
                 continue
             line = _first_line(full)
             interp = _interpreter(line, path, base)
-            if (full in self.changed and not _plain_python(line)) or (
-                    interp is not None and interp.startswith(self.workdir)):
+            if (full in self.changed and not _plain_python(line)) or interp in self.changed:  # an interpreter the
+                # patch wrote (`#!/testbed/bin/python3`, or a `python3` it adds on PATH); a venv of the tree's is not
                 return f"runs {full}, a program of the tree that the tests' guard cannot follow " \
                        f"(its first line: {line[:100]!r})"
         return None
