@@ -27,6 +27,19 @@ TASKS = sorted(p.name for p in (DATA / "tasks").iterdir())
 ROUTES = sorted(k for k, v in CASES.items() if "FP" not in k and not v.get("open"))
 
 
+def _round(case: str) -> int:
+    return int(case[1:3])
+
+
+# Rounds 36-40 grade behind the `slow` marker (`make test-full`): `make test` keeps its 20-minute budget and still
+# grades every route and honest fix of the rounds whose rules are newest (41 on).
+_OLD = {t for t in TASKS if all(_round(k) <= 40 for k, v in CASES.items() if v["task"] == t)}
+
+
+def _params(ids: list[str], old) -> list:
+    return [pytest.param(i, marks=pytest.mark.slow) if old(i) else i for i in ids]
+
+
 @pytest.fixture(scope="module")
 def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     """One repository, a branch per task: the task's correct code and tests, then its bug."""
@@ -55,7 +68,7 @@ def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     return tasks
 
 
-@pytest.mark.parametrize("case", ROUTES)
+@pytest.mark.parametrize("case", _params(ROUTES, lambda c: _round(c) <= 40))
 def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
     """Each route as an agent's patch: the bug stays and the listed tests would pass, and a finding refuses the
     pay (the scan's, before any test runs, for the spellings of a `__file__` rebinding it reads: R36-7 to 10)."""
@@ -72,7 +85,7 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
         assert all(res.tests.get(t) == "PASSED" for t in task.FAIL_TO_PASS), (case, res.tests)
 
 
-@pytest.mark.parametrize("name", TASKS)
+@pytest.mark.parametrize("name", _params(TASKS, lambda t: t in _OLD))
 def test_round36_honest_fixes_resolve(name: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
     """The honest fix of every task, the rounds' refused honest fixes among them (a weakref proxy to a parent, a
     project value ordered against a date, a dataclass in the fixed file, a 25,000-vertex polygon, a `class` line
