@@ -314,6 +314,23 @@ def _shell_commands(text: str) -> list:
     return out
 
 
+def _spawn(event: str, args: tuple):
+    """(the program's words, the environment it gets - the caller's mapping where it can be written, else
+    `os.environ` when none was given, else None - and its working directory) of a process-start event; None for
+    any other event."""
+    if event == "os.system":
+        return ["/bin/sh", "-c", _fspath(args[0]) or ""] if args else [], os.environ, None
+    if event not in ("subprocess.Popen", "os.exec", "os.posix_spawn") or len(args) < 2:
+        return None
+    argv = args[1] if isinstance(args[1], (list, tuple)) else [args[1]]
+    argv = [w for w in (_fspath(x) for x in [args[0], *argv][:64]) if w]
+    argv = argv[1:] if len(argv) > 1 and argv[0] == argv[1] else argv
+    popen = event == "subprocess.Popen"
+    env = args[3 if popen else 2] if len(args) > (3 if popen else 2) else None
+    env = os.environ if env is None else env if hasattr(env, "__setitem__") else None
+    return argv, env, _fspath(args[2]) if popen and len(args) > 2 else None
+
+
 def _first_line(path: str) -> str:
     try:
         with open(path, "rb") as fh:
@@ -324,8 +341,8 @@ def _first_line(path: str) -> str:
 
 def _plain_python(line: str) -> bool:
     """A `#!` line that starts Python the child guard reaches: `#!/usr/bin/python3`, `#!/usr/bin/env python3`, with
-    flags that keep PYTHONPATH and `site` (not `-E`, `-I` or `-S`; `-s` only drops the user site, which the
-    children lose anyway)."""
+    only flags from an allowlist that run no code and keep PYTHONPATH and `site` (`-s` only drops the user site,
+    which the children lose anyway)."""
     if not line.startswith("#!"):
         return False
     words = line[2:].split()
@@ -874,15 +891,14 @@ class Guard:
 
     def _keep_children_guarded(self, event: str, args: tuple) -> None:
         """A process about to start gets the child guard's directory first on its PYTHONPATH, and no user site,
-        whatever environment the caller built (`env={"PYTHONPATH": src}`) or whoever edited `os.environ`: the environment is changed in
-        place, before the process is made from it."""
-        where = 3 if event == "subprocess.Popen" else 2 if event in ("os.exec", "os.posix_spawn") else \
-            99 if event == "os.system" else None  # `os.system`: the process's own environment (R45s-2)
-        if not self.child_path or where is None:
+        whatever environment the caller built (`env={"PYTHONPATH": src}`) or whoever edited `os.environ`: the
+        environment is changed in place, before the process is made from it."""
+        spawn = _spawn(event, args)
+        if not self.child_path or spawn is None:
             return
-        env = args[where] if len(args) > where else None
-        # `env=os.environ` or another mapping the caller can write, changed in place (R45s-2b)
-        target = os.environ if env is None else env if hasattr(env, "__setitem__") else None
+        # `env=os.environ` or another mapping the caller can write, changed in place (R45s-2b); `os.system` and no
+        # `env`: the process's own environment (R45s-2)
+        target = spawn[1]
         if target is None or any(type(k) is not str for k in list(target)):
             return
         now = target.get("PYTHONPATH") or ""
@@ -906,18 +922,11 @@ class Guard:
         kernel and the shell find it (through PATH for a bare name): it must be a plain Python script, run by an
         interpreter from outside the tree, whose `#!` line keeps the guard. The kernel and the shell read those
         lines and start what they name, out of this hook's reach (R43i-1, R44s-1, R44s-2, R44s-6, R44s-8)."""
-        if event == "os.system" and args:
-            argv, env, cwd = ["/bin/sh", "-c", _fspath(args[0]) or ""], None, None
-        elif event in ("subprocess.Popen", "os.exec", "os.posix_spawn") and len(args) > 1 and self.changed:
-            argv = args[1] if isinstance(args[1], (list, tuple)) else [args[1]]
-            argv = [w for w in (_fspath(x) for x in [args[0], *argv][:64]) if w]
-            argv = argv[1:] if len(argv) > 1 and argv[0] == argv[1] else argv
-            env = (args[3] if len(args) > 3 else None) if event == "subprocess.Popen" else args[2] if len(args) > 2 \
-                else None
-            cwd = _fspath(args[2]) if event == "subprocess.Popen" and len(args) > 2 else None
-        else:
+        spawn = _spawn(event, args)
+        if spawn is None or not (self.changed or event == "os.system"):
             return None
-        path = (env if type(env) is dict else os.environ).get("PATH", os.defpath)
+        argv, env, cwd = spawn
+        path = (env if env is not None else os.environ).get("PATH", os.defpath)
         base = cwd or os.getcwd()
         commands = [argv]
         if argv and os.path.basename(argv[0]) in _SHELLS and len(argv) > 2 and argv[1].startswith("-") \

@@ -2475,8 +2475,7 @@ def _unwatched(held, code, cls, guard) -> bool:
     mro = type.__dict__["__mro__"].__get__(cls)
     if any(type.__dict__["__dict__"].__get__(b).get(k) is held for b in mro[1:] for k in _ANSWER):
         return False  # a method of one of its own bases put back (`__hash__ = Enum.__hash__`, R45-FP1)
-    fn = held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property else held
-    return _generated_for(fn) is None
+    return _generated_for(_held_function(held)) is None
 
 
 def _added_codes(classes) -> dict:
@@ -2698,11 +2697,16 @@ _ANSWER = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
 def _python_code(held):
     """The code object of the Python function behind a class attribute (through a static or class method or a
     property's getter), or None."""
-    held = held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property \
-        else held
+    held = _held_function(held)
     if type(held).__name__ in ("partialmethod", "partial"):  # the function it calls (R45-FP3)
         held = getattr(held, "func", None)
     return getattr(held, "__code__", None) if type(held) is type(_among) else None
+
+
+def _held_function(held):
+    """What a class attribute holds behind a static or class method or a property (its getter)."""
+    return held.__func__ if type(held) in (staticmethod, classmethod) else held.fget if type(held) is property \
+        else held
 
 
 def _answers_with(cls, code) -> bool:
