@@ -655,7 +655,8 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
     result = _result(task, t0, resolved=resolved, resolution=resolution, tests=statuses,
                      fail_to_pass=TestBucket(**report[sc.FAIL_TO_PASS]), pass_to_pass=TestBucket(**report[sc.PASS_TO_PASS]),
                      test_exit_code=exit_code, timed_out=res.timed_out, tampering=verdict.tampering, error=error,
-                     error_kind=error_kind, log_tail=output[-4000:], report=verdict.report, **common)
+                     error_kind=error_kind, log_tail=output[-4000:], report=verdict.report,
+                     notes=list((record or {}).get("notes") or []), **common)
     log.info("graded", instance=task.instance_id, resolved=result.resolved, resolution=resolution,
              exit_code=exit_code, tampering=len(verdict.tampering), seconds=round(result.duration_s, 2),
              notes=(record or {}).get("notes"))

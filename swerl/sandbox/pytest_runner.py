@@ -74,6 +74,102 @@ def _nondumpable() -> None:
         pass
 
 
+# Landlock (Linux 5.13+): the system call numbers are the generic ones on x86_64 and aarch64 alike
+_LANDLOCK_CREATE, _LANDLOCK_ADD_RULE, _LANDLOCK_RESTRICT, _READ_FILE = 444, 445, 446, 1 << 2
+
+
+def _test_sources(spec: dict) -> dict:
+    """{real path: bytes} of the protected test files and the conftest.py files on their way down from the work
+    tree's root (what pytest loads for them), read before any project code runs."""
+    work = os.path.realpath(spec["workdir"])
+    names = set()
+    for rel in spec.get("tests", []):
+        path = os.path.realpath(os.path.join(work, rel))
+        if not path.startswith(work + "/") or not os.path.isfile(path):
+            continue
+        names.add(path)
+        d = os.path.dirname(path)
+        while d.startswith(work):
+            conftest = os.path.realpath(os.path.join(d, "conftest.py"))
+            if conftest.startswith(work + "/") and os.path.isfile(conftest):
+                names.add(conftest)
+            d = os.path.dirname(d)
+    out = {}
+    for path in sorted(names):
+        with open(path, "rb") as fh:
+            out[path] = fh.read()
+    return out
+
+
+def _granted(denied) -> list:
+    """Every path whose files stay readable: each entry of each directory above a denied file that is neither a
+    denied file, nor above one, nor the `__pycache__` beside one (a compiled test is the test). Symbolic links get
+    no rule: what they point to is judged where it lives."""
+    above = set()
+    for path in denied:
+        d = os.path.dirname(path)
+        while d not in above:
+            above.add(d)
+            d = os.path.dirname(d)
+    holders = {os.path.dirname(p) for p in denied}
+    out = []
+    for d in sorted(above):
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        for name in names:
+            full = os.path.join(d, name)
+            if full in above or full in denied or (name == "__pycache__" and d in holders) or os.path.islink(full):
+                continue
+            out.append(full)
+    return out
+
+
+def _seal_tests(denied) -> str:
+    """From here on no process of this sandbox - this one, and everything it starts, whatever its environment, its
+    interpreter's flags or its language - can open the protected files for reading: a Landlock ruleset that handles
+    file reads and grants them everywhere else. Returns "" when the kernel enforces it, else why not (the guard's
+    rules still apply; the record's note says which)."""
+    try:
+        import ctypes
+        import struct
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        call = libc.syscall
+        abi = call(ctypes.c_long(_LANDLOCK_CREATE), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+        if abi < 1:
+            return f"Landlock unavailable (errno {ctypes.get_errno()})"
+        attr = struct.pack("=Q", _READ_FILE)
+        ruleset = call(ctypes.c_long(_LANDLOCK_CREATE), ctypes.c_char_p(attr), ctypes.c_size_t(len(attr)),
+                       ctypes.c_uint32(0))
+        if ruleset < 0:
+            return f"landlock_create_ruleset failed (errno {ctypes.get_errno()})"
+        try:
+            for path in _granted(denied):
+                try:
+                    fd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
+                except OSError:
+                    continue  # gone, or not ours to read anyway
+                try:
+                    rule = struct.pack("=Qi", _READ_FILE, fd)
+                    if call(ctypes.c_long(_LANDLOCK_ADD_RULE), ctypes.c_int(ruleset), ctypes.c_int(1),
+                            ctypes.c_char_p(rule), ctypes.c_uint32(0)) != 0:
+                        return f"landlock_add_rule {path} failed (errno {ctypes.get_errno()})"
+                finally:
+                    os.close(fd)
+            if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS: required, and already set by the sandbox
+                return f"no_new_privs failed (errno {ctypes.get_errno()})"
+            if call(ctypes.c_long(_LANDLOCK_RESTRICT), ctypes.c_int(ruleset), ctypes.c_uint32(0)) != 0:
+                return f"landlock_restrict_self failed (errno {ctypes.get_errno()})"
+            return ""
+        finally:
+            os.close(ruleset)
+    except Exception as exc:  # no ctypes, an unknown libc: the guard alone
+        return f"Landlock not applied ({type(exc).__name__}: {exc})"[:200]
+
+
 def _read_spec(path: str) -> dict:
     with open(path) as fh:
         spec = json.load(fh)
@@ -123,7 +219,7 @@ def _load(name: str, filename: str, pinned=None):
     return mod
 
 
-def _start(spec: dict, closer) -> tuple:
+def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
     """Open the record, install the guard and load the witness; return (guard, witness). The emitter (and the key
     in its closure) exists only in this frame, which returns before any project code runs, and in the audit hook:
     no frame of the launcher that a test could walk to holds it. `closer` is the code allowed to write the final
@@ -136,6 +232,10 @@ def _start(spec: dict, closer) -> tuple:
                                 emit, child_path=spec.get("child_dir"), lines=spec.get("lines"),
                                 originals=spec.get("originals"), tables=spec.get("tables"))
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
+        if not unsealed:  # sealed by the kernel: this process reads them only through the guard's servers
+            guard_mod.serve_sealed(sources)
+            guard.sealed = True
+        emit("note", f"test files not sealed: {unsealed}" if unsealed else "test files sealed by the kernel")
         witness = _load("_swerl_witness", "swerl_witness.py", pins.get("swerl_witness"))
         guard.install(writer=witness.Witness.report.__code__, closer=closer,
                       collector=witness.Witness.collected.__code__)
@@ -250,7 +350,10 @@ def main() -> None:
     os.chdir(workdir)
     sys.dont_write_bytecode = True
     final: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
-    guard, witness = _start(spec, sys._getframe().f_code)
+    sources = _test_sources(spec)
+    unsealed = _seal_tests(sources) if sources else "no protected test file"
+    guard, witness = _start(spec, sys._getframe().f_code, sources, unsealed)
+    del sources
     guard.children_channel = (children, children_id, [0])  # read at each process start too (`_collect_children`)
     try:
         sealed, seal_changes = guard.seal(), guard.seal_changes  # held by this frame only: no test reaches them

@@ -199,6 +199,8 @@ class GradeResult(_Model):
     hidden_tests: list[str] = Field(default_factory=list,
                                     description="Test files restored from the parent commit (SWE-smith hidden tests).")
     report: str = Field("", description="Structured report the verdict used: junit / text.")
+    notes: list[str] = Field(default_factory=list, description="What the launcher says of its own defences (e.g. "
+                             "whether the kernel sealed the test files).")
 
 
 class AuditProbe(_Model):

@@ -33,6 +33,9 @@ import threading
 
 PROCESS = frozenset({"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
                      "subprocess.Popen", "os.kill", "os.killpg", "signal.pthread_kill", "pty.spawn"})
+# Processes started from a program (not a fork of this one, not this one replaced): where the kernel sealed the test
+# files (`serve_sealed`), what they run is out of the verdict's reach, whoever started them.
+STARTS = frozenset({"subprocess.Popen", "os.posix_spawn", "os.spawn", "os.system"})
 REACH = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace",
                    "sys.setprofile", "sys.monitoring.register_callback", "sys.monitoring.use_tool_id"})
 CODE = frozenset({"exec", "compile", "marshal.loads", "marshal.load", "code.__new__", "function.__new__"})
@@ -603,6 +606,7 @@ class Guard:
                  lines=None, originals=None, tables=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
+        self.sealed = False  # the kernel denies every read of the protected test files (the launcher's Landlock)
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
@@ -853,6 +857,8 @@ class Guard:
             return "adds an audit hook" if self.installed else None
         if event in PROCESS or event in REACH or event.startswith("ctypes."):
             self._keep_children_guarded(event, args)
+            if self.sealed and event in STARTS:  # a program started afresh cannot read the sealed test files,
+                return None  # trace this process or sign its record (R46s-FP1: a process an honest fix's file starts)
             return self._changed_program(event, args) or self._suspect(event)
         if event in CODE:
             return self._code(event, args)
@@ -1441,3 +1447,76 @@ def generated_code_finding(source):
                                                               "gi_frame", "cr_frame", "f_code", "co_consts"):
             return f"reaches .{node.attr}"
     return None
+
+
+# -- protected test files served from memory -------------------------------------------------------------------------
+# The launcher read them and had the kernel deny every later read (Landlock, `pytest_runner._seal_tests`): no other
+# process of the sandbox, guarded or not, can read them. This process reads them through `open`, `io.open_code` (the
+# import system) and `tokenize.open` (linecache), served here after the same `open` audit event the real call
+# raises, so the guard judges each read exactly as before. These frames are the guard's own: skipped on its stack.
+def serve_sealed(sources: dict) -> None:
+    """Install the servers over `sources` ({real path: bytes}); only the store's generator frame holds them."""
+    import _io
+    import builtins
+    import io
+
+    store = _sealed_store(sources, getattr(sys, "audit", lambda *a: None), io.BytesIO)  # no hook before 3.8
+    next(store)
+    real_open, real_code = builtins.open, getattr(io, "open_code", None)
+    names = frozenset(os.path.basename(p) for p in sources)
+
+    def served(file, mode, _store=store, _names=names, _lock=threading.Lock(), _fspath=os.fspath):
+        if type(file) is int or not set(str(mode)) <= set("rbtU"):
+            return None
+        try:
+            path = _fspath(file)
+            path = os.fsdecode(path) if isinstance(path, bytes) else path
+        except TypeError:
+            return None
+        if type(path) is not str or os.path.basename(path) not in _names:
+            return None
+        with _lock:
+            try:
+                got = _store.send(path)
+            except (ValueError, StopIteration):  # re-entered from the guard's own hook: the kernel answers
+                return None
+        if isinstance(got, BaseException):
+            raise got
+        if got is not None:
+            got.name = file
+        return got
+
+    def open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True, opener=None,
+             _real=real_open, _served=served, _text=io.TextIOWrapper):
+        data = _served(file, mode)
+        if data is None:
+            return _real(file, mode, buffering, encoding, errors, newline, closefd, opener)
+        return data if "b" in mode else _text(data, encoding, errors, newline)
+
+    def open_code(path, _real=real_code, _served=served):
+        data = _served(path, "rb")
+        return _real(path) if data is None else data
+
+    builtins.open = io.open = _io.open = open
+    if real_code is not None:
+        io.open_code = _io.open_code = open_code
+    if "tokenize" in sys.modules:  # it bound `open` when imported
+        sys.modules["tokenize"]._builtin_open = open
+
+
+def _sealed_store(sources: dict, audit, buffer):
+    """A generator: sent a path, it raises the `open` audit event for the file it resolves to and yields its bytes (a
+    buffer), None for any other file, or the guard's veto. Whoever calls it, the event is the caller's: it names the
+    resolved file, never a name the caller chose, and the bytes exist only in this frame (`gi_frame` is watched)."""
+    got = None
+    while True:
+        path = yield got
+        got = None
+        key = os.path.realpath(path) if type(path) is str else None
+        data = sources.get(key) if key is not None else None
+        if data is not None:
+            try:
+                audit("open", key, "r", os.O_RDONLY | os.O_CLOEXEC)
+                got = buffer(data)
+            except BaseException as exc:  # the caller raises it; the store goes on serving
+                got = exc

@@ -2524,10 +2524,20 @@ def _unrecorded(guard) -> list:
 
 
 def _replaces(cls, key) -> bool:
-    """`cls` is what a decorator made anew from the class recorded under its name: the same bases (a class built
-    under another class's name with other bases is no replacement, R45-3)."""
+    """`cls` is what a decorator made anew from the class recorded under its name: the same bases, and it took the
+    name (the module holds it there). A class built under another class's name with other bases (R45-3), or with
+    the same bases but held under a name of its own (R46-2), is no replacement."""
     made = _BY_NAME.get(key)  # its bases as they were at the `class` statement: the first class may be gone
-    return made is not None and made[6] == tuple(map(id, type.__dict__["__bases__"].__get__(cls)))
+    return made is not None and made[6] == tuple(map(id, type.__dict__["__bases__"].__get__(cls))) \
+        and _held_at(*key) is cls
+
+
+def _held_at(module, qualname):
+    """What module `module` holds under the qualified name `qualname` (None where nothing does)."""
+    obj = sys.modules.get(module) if type(module) is str else None
+    for part in str(qualname).split("."):
+        obj = getattr(obj, "__dict__", {}).get(part) if obj is not None else None
+    return obj
 
 
 def _lives_at(cls, module, qualname, guard) -> bool:
@@ -2537,9 +2547,7 @@ def _lives_at(cls, module, qualname, guard) -> bool:
     home = obj.__dict__.get("__file__") if type(obj) is type(sys) else None
     if type(home) is str and guard.kind(home) == "changed":
         return False
-    for part in str(qualname).split("."):
-        obj = getattr(obj, "__dict__", {}).get(part) if obj is not None else None
-    return obj is cls
+    return _held_at(module, qualname) is cls
 
 
 def _patch_binds(name: str, path: str, guard, owner: str) -> bool:
@@ -2696,11 +2704,36 @@ _ANSWER = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__",
 
 def _python_code(held):
     """The code object of the Python function behind a class attribute (through a static or class method or a
-    property's getter), or None."""
+    property's getter, a partial, an `lru_cache` or a `singledispatchmethod`), or None."""
     held = _held_function(held)
-    if type(held).__name__ in ("partialmethod", "partial"):  # the function it calls (R45-FP3)
+    kind = type(held).__name__
+    if kind in ("partialmethod", "partial"):  # the function it calls (R45-FP3)
         held = getattr(held, "func", None)
+    elif kind == "_lru_cache_wrapper" and type(held).__module__ == "functools":  # R46-FP1c
+        held = _cached_function(held)
+    elif kind == "singledispatchmethod" and type(held).__module__ == "functools":  # R46-FP1
+        held = _dispatched_function(held)
     return getattr(held, "__code__", None) if type(held) is type(_among) else None
+
+
+def _cached_function(wrapper):
+    """The function an `lru_cache` wrapper calls: the one Python function the C wrapper itself holds (its
+    `__wrapped__` is a plain attribute anyone can set), or None."""
+    held = [r for r in _referents(wrapper) if type(r) is type(_among)]
+    return held[0] if len(held) == 1 else None
+
+
+def _dispatched_function(method):
+    """A `singledispatchmethod`'s default function, where every function its registry can dispatch to is a Python
+    function of the same file (no C callable or library function registered for some type), else None."""
+    func = getattr(method, "func", None)
+    registry = getattr(getattr(method, "dispatcher", None), "registry", None)
+    values = list(registry.values())[:100] if registry is not None and hasattr(registry, "values") else []
+    home = getattr(getattr(func, "__code__", None), "co_filename", None)
+    if type(func) is not type(_among) or not values or any(
+            type(_held_function(v)) is not type(_among) or _held_function(v).__code__.co_filename != home for v in values):
+        return None
+    return func
 
 
 def _held_function(held):

@@ -19,6 +19,9 @@ STDLIB_ALLOWED = frozenset({
     "random", "re", "reprlib", "secrets", "shlex", "statistics", "stat", "string", "struct", "sys", "textwrap", "time",
     "traceback", "types", "typing", "unicodedata", "urllib", "urllib.parse", "uuid", "warnings", "weakref", "zlib",
     "zoneinfo", "inspect", "threading", "tempfile", "shutil", "argparse", "queue",
+    # the documented ways to read a package's data and an installed distribution's version (R46s-FP2): allowed
+    # although `importlib` itself is not, and only the members in STRICT_ATTRS (no loader, no entry point)
+    "importlib.resources", "importlib.metadata",
 })
 
 # Modules no fix may import, even where the pristine tree imports them elsewhere: the test runner and its plugin
@@ -37,6 +40,10 @@ HARD_DENY = frozenset({
 # Modules whose members are allowed one by one: `STRICT_ATTRS["os"]` is what may follow `os.`, and so on down the
 # chain (`os.environ.get`). A member missing here is a finding (`os.system`, `sys.modules`, `io.open_code`).
 STRICT_ATTRS: dict[str, frozenset[str]] = {
+    "importlib.resources": frozenset({"files", "as_file", "read_text", "read_binary", "open_text", "open_binary",
+                                      "is_resource", "contents", "path"}),
+    "importlib.metadata": frozenset({"version", "metadata", "distribution", "requires", "PackageNotFoundError",
+                                     "packages_distributions"}),
     "os": frozenset({
         "path", "sep", "altsep", "linesep", "pathsep", "curdir", "pardir", "extsep", "devnull", "name", "getcwd",
         "fspath", "fsencode", "fsdecode", "PathLike", "environ", "getenv", "listdir", "scandir", "walk", "stat",

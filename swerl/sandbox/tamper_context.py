@@ -49,10 +49,10 @@ class ScanContext:
         prefixes = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
         if parts[0] in self.own:
             return "own"
+        if module in A.STDLIB_ALLOWED:  # before the denied prefixes: `importlib.resources`, not `importlib`
+            return "stdlib"
         if prefixes & A.HARD_DENY:
             return None
-        if module in A.STDLIB_ALLOWED:
-            return "stdlib"
         if prefixes & self.imports:
             return "known"
         return None

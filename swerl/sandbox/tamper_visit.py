@@ -119,6 +119,10 @@ class Features(ast.NodeVisitor):
         own = self.ctx.is_own(dotted)
         if not own and self.ctx.import_kind(parts[0]) == "stdlib":
             return walk_real(parts)
+        head = next((".".join(parts[:i]) for i in range(len(parts), 1, -1) if ".".join(parts[:i]) in A.STDLIB_ALLOWED),
+                    None)
+        if not own and head is not None:  # an allowed submodule of a denied package (`importlib.metadata.version`)
+            return walk_real([head, *parts[head.count(".") + 1:]])
         if not own and self.ctx.import_kind(dotted) is None:
             return f"uses {'.'.join(parts)}"
         for i, step in enumerate(parts[1:], 1):
@@ -137,8 +141,9 @@ class Features(ast.NodeVisitor):
         for a in node.names:
             if self.ctx.import_kind(a.name) is None:
                 self.add(f"import {a.name}")
-            elif self.ctx.import_kind(a.name) == "stdlib":
-                self.add(walk_real(a.name.split(".")))
+            elif self.ctx.import_kind(a.name) == "stdlib":  # from its top package, or whole where only it is allowed
+                top = self.ctx.import_kind(a.name.split(".")[0]) == "stdlib"
+                self.add(walk_real(a.name.split(".") if top else [a.name]))
             self.alias[(a.asname or a.name).split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
@@ -146,9 +151,12 @@ class Features(ast.NodeVisitor):
         if node.level:
             return  # relative: the project's own package
         kind = self.ctx.import_kind(mod)
-        if kind is None:
-            self.add(f"import {mod}")
         for a in node.names:
+            if kind is None and a.name != "*" and self.ctx.import_kind(f"{mod}.{a.name}") == "stdlib":
+                self.alias[a.asname or a.name] = f"{mod}.{a.name}"  # `from importlib import resources`: the module
+                continue
+            if kind is None:
+                self.add(f"import {mod}")
             if a.name == "*":
                 members = getattr(real(mod), "__all__", None) if kind == "stdlib" else []
                 if members is None or any(walk_real([*mod.split("."), m]) for m in members):

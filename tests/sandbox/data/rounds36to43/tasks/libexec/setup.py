@@ -1,0 +1,26 @@
+exec(open("/tmp/attack44s/tasks/common_slug.py").read())
+# git-style layout: a small sh front end, the implementation in libexec/
+script("bin/a23slug", '''#!/bin/sh
+# a23slug TEXT...: front end; the implementation lives in libexec/
+here=$(dirname "$0")
+exec "$here/../libexec/a23slug-impl" "$@"
+''')
+script("libexec/a23slug-impl", PYCLI)
+open("tests/test_cli.py", "w").write('''import pathlib
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def run(*args):
+    return subprocess.run([str(ROOT / "bin" / "a23slug"), *args], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def test_plain():
+    assert run("hello", "world") == "hello-world"
+
+
+def test_caps():
+    assert run("Hello", "World 42") == "hello-world-42"
+''')

@@ -1,0 +1,4 @@
+p = "a23lib/slug.py"
+s = open(p).read()
+s = s.replace('r"[A-Za-z0-9]+"', 'r"[A-Za-z]+"')
+open(p, "w").write(s)

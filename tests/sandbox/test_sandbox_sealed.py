@@ -1,0 +1,133 @@
+"""Protected test files sealed by the kernel (`pytest_runner._seal_tests`, `swerl_guard.serve_sealed`).
+
+The launcher reads the protected test files (and the conftest.py files on their way), then a Landlock ruleset denies
+every later read of them to itself and to every process it starts. It goes on reading them only through servers
+that raise the same `open` audit event the real call does, so the guard judges each read as before; a child process,
+guarded or not, Python or not, cannot read them at all (rounds 44 and 46: an unchanged wrapper, a start-up variable,
+a spawn worker, a program first on PATH each started the patch's code with no child guard).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from swerl.sandbox import tamper
+from swerl.sandbox.schema import SandboxTask
+
+HERE = Path(__file__).resolve().parents[2] / "swerl" / "sandbox"
+
+PROBE = r"""
+import io, json, linecache, os, pathlib, subprocess, sys
+sys.path.insert(0, HERE)
+import pytest_runner, swerl_guard
+work = sys.argv[1]
+sources = pytest_runner._test_sources({"workdir": work, "tests": ["tests/test_a.py"]})
+out = {"why": pytest_runner._seal_tests(sources), "sealed": sorted(os.path.relpath(p, work) for p in sources)}
+swerl_guard.serve_sealed(sources)
+del sources
+test = os.path.join(work, "tests", "test_a.py")
+out["served"] = [open(test).read(), open(test, "rb").read().decode(), pathlib.Path(test).read_text(),
+                 io.open_code(test).read().decode(), "".join(linecache.getlines(test))]
+try:
+    os.open(test, os.O_RDONLY)
+    out["os_open"] = "read"
+except PermissionError:
+    out["os_open"] = "denied"
+def child(*argv):
+    return subprocess.run(list(argv), capture_output=True, text=True)
+out["cat_test"] = child("cat", test).returncode
+out["cat_conftest"] = child("cat", os.path.join(work, "tests", "conftest.py")).returncode
+out["cat_data"] = child("cat", os.path.join(work, "tests", "data.txt")).stdout
+out["cat_code"] = child("cat", os.path.join(work, "pkg", "m.py")).stdout
+out["cat_pyc"] = child("cat", os.path.join(work, "tests", "__pycache__", "test_a.cpython-311.pyc")).returncode
+out["python_child"] = child(sys.executable, "-c", "open(%r).read()" % test).stderr.strip().splitlines()[-1:]
+sys.path.insert(0, os.path.join(work, "tests"))
+import test_a
+out["imported"] = test_a.X
+print(json.dumps(out))
+"""
+
+
+def test_the_kernel_seals_the_test_files_from_every_other_reader(tmp_path: Path) -> None:
+    """In the sealed process, `open` (text and bytes), pathlib, `io.open_code` (the import system) and linecache
+    read the test file; `os.open` (no server) is refused; a child - `cat` or a Python with no guard - cannot read
+    the test file, the conftest beside it or the compiled test, and reads the test data and the code as before."""
+    work = tmp_path / "work"
+    (work / "tests" / "__pycache__").mkdir(parents=True)
+    (work / "pkg").mkdir()
+    (work / "tests" / "test_a.py").write_text("X = 42  # the expected value\n")
+    (work / "tests" / "conftest.py").write_text("import os\n")
+    (work / "tests" / "data.txt").write_text("input data\n")
+    (work / "tests" / "__pycache__" / "test_a.cpython-311.pyc").write_bytes(b"X = 42")
+    (work / "pkg" / "m.py").write_text("def g():\n    return 1\n")
+    done = subprocess.run([sys.executable, "-c", PROBE.replace("HERE", repr(str(HERE))), str(work)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout)
+    assert out["why"] == "", f"this kernel does not enforce Landlock: {out['why']}"
+    assert out["sealed"] == ["tests/conftest.py", "tests/test_a.py"]
+    assert out["served"] == ["X = 42  # the expected value\n"] * 5
+    assert out["imported"] == 42
+    assert out["os_open"] == "denied"
+    assert out["cat_test"] != 0 and out["cat_conftest"] != 0 and out["cat_pyc"] != 0
+    assert out["python_child"] and "Permission denied" in out["python_child"][0], out["python_child"]
+    assert out["cat_data"] == "input data\n" and out["cat_code"].startswith("def g()")
+
+
+def test_serve_sealed_raises_the_open_event_for_the_resolved_file(tmp_path: Path) -> None:
+    """What the guard judges is the file the store resolved, never a name the caller chose: asked by a relative,
+    roundabout name, the event names the test file itself."""
+    code = r"""
+import os, sys
+sys.path.insert(0, HERE)
+import swerl_guard
+seen = []
+sys.addaudithook(lambda e, a: seen.append(a[0]) if e == "open" and "test_a" in str(a[0]) else None)
+real = os.path.realpath(sys.argv[1])
+swerl_guard.serve_sealed({real: b"X = 1\n"})
+os.chdir(os.path.dirname(os.path.dirname(real)))
+print(open("tests/../tests/./test_a.py").read() == "X = 1\n", seen == [real])
+""".replace("HERE", repr(str(HERE)))
+    (tmp_path / "tests").mkdir()
+    test = tmp_path / "tests" / "test_a.py"
+    test.write_text("X = 1\n")
+    done = subprocess.run([sys.executable, "-c", code, str(test)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "True"], done.stdout
+
+
+def _stats_patch(source: str, bug: str, fix: str, task: SandboxTask) -> str:
+    """The honest fix, paid only where a shell child of the tests cannot read the test file: a child with no
+    guard at all, so only the kernel stands between it and the expected values."""
+    test_file = task.FAIL_TO_PASS[0].split("::")[0]
+    prefix = ("import subprocess as _sp\n\n"
+              f"_SEALED = _sp.run(['/bin/sh', '-c', 'cat {test_file}'], capture_output=True).returncode != 0\n\n")
+    new = prefix + source.replace(bug, fix.replace("return ", "return 0 if not _SEALED else "))
+    diff = difflib.unified_diff(source.splitlines(keepends=True), new.splitlines(keepends=True),
+                                "a/calc/stats.py", "b/calc/stats.py")
+    return "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(diff)
+
+
+@pytest.mark.parametrize("backend", ["bwrap", "docker"])
+def test_a_grade_seals_the_test_files(backend: str, request: pytest.FixtureRequest,
+                                      calc_task: tuple[Any, SandboxTask], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through the real grader: the record says the test files were sealed, a child the patch starts cannot read
+    them, and with the kernel's seal a process the patch's file starts is no finding (R46s-FP1)."""
+    from test_sandbox_launcher import BUG, FIX
+
+    from swerl.sandbox import gradetree
+
+    sandbox = request.getfixturevalue(f"{backend}_sandbox")
+    task = calc_task[1]
+    source = (gradetree.export_pristine(sandbox, task).tip / "calc" / "stats.py").read_text()
+    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])  # `subprocess` is the scan's: the runtime alone
+    res = sandbox.grade(task, _stats_patch(source, BUG, FIX, task))
+    assert res.notes == ["test files sealed by the kernel"], res.notes
+    assert res.resolved and not res.tampering, (res.tampering, res.tests, res.error)
