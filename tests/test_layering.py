@@ -77,17 +77,30 @@ def test_no_function_over_60_lines() -> None:
     assert not long, "\n".join(long)
 
 
+def _bound(node: ast.stmt) -> list[str]:
+    """The names a top-level statement binds anew: a `def`, a `class`, an assignment whose value does not read the
+    name it binds (`X = X | {...}` extends X, it does not replace it)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+        read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [t.id for t in targets if isinstance(t, ast.Name) and t.id not in read]
+    return []
+
+
 def test_no_module_defines_a_name_twice() -> None:
-    """A second top-level `def` or `class` of the same name silently replaces the first for every caller below it
-    (ruff says nothing when the name is used in between): the witness once lost a whole round's rules that way."""
+    """A second top-level `def`, `class` or assignment of the same name silently replaces the first for every
+    caller below it (ruff says nothing when the name is used in between): the witness once lost a whole round's
+    rules that way, and later a list of classes met a tuple of the same name."""
     twice = []
     for f in sorted(PKG.rglob("*.py")):
         if "taskpack" in f.parts and "repos" in f.parts:
             continue
         seen: set[str] = set()
         for node in ast.parse(f.read_text(), str(f)).body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                if node.name in seen:
-                    twice.append(f"{f.relative_to(PKG)}:{node.lineno} {node.name}")
-                seen.add(node.name)
+            for name in _bound(node):
+                if name in seen:
+                    twice.append(f"{f.relative_to(PKG)}:{node.lineno} {name}")
+                seen.add(name)
     assert not twice, "\n".join(twice)

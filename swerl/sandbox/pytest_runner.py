@@ -234,7 +234,6 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
         if not unsealed:  # sealed by the kernel: this process reads them only through the guard's servers
             guard_mod.serve_sealed(sources)
-            guard.sealed = True
         emit("note", f"test files not sealed: {unsealed}" if unsealed else "test files sealed by the kernel")
         witness = _load("_swerl_witness", "swerl_witness.py", pins.get("swerl_witness"))
         guard.install(writer=witness.Witness.report.__code__, closer=closer,

@@ -33,8 +33,8 @@ import threading
 
 PROCESS = frozenset({"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
                      "subprocess.Popen", "os.kill", "os.killpg", "signal.pthread_kill", "pty.spawn"})
-# Processes started from a program (not a fork of this one, not this one replaced): where the kernel sealed the test
-# files (`serve_sealed`), what they run is out of the verdict's reach, whoever started them.
+# Processes started from a program (not a fork of this one, not this one replaced): judged by the functions the patch
+# wrote on the stack, not by every function of a file it touched (R46s-FP1).
 STARTS = frozenset({"subprocess.Popen", "os.posix_spawn", "os.spawn", "os.system"})
 REACH = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace",
                    "sys.setprofile", "sys.monitoring.register_callback", "sys.monitoring.use_tool_id"})
@@ -529,6 +529,17 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     return handle
 
 
+def _imported(full: str) -> bool:
+    """`full` is the file of a module this process imported (a test's helper module, not a data file of the tests
+    that project code reads: sphinx's test roots, pylint's functional inputs)."""
+    name = os.path.basename(full)
+    for mod in list(sys.modules.values()):
+        where = getattr(mod, "__dict__", {}).get("__file__")
+        if type(where) is str and where.endswith(name) and (where == full or canonical(where) == full):
+            return True
+    return False
+
+
 def _launch_files() -> list:
     try:
         return [os.path.join(_LAUNCH_DIR, n) for n in os.listdir(_LAUNCH_DIR)]
@@ -606,7 +617,6 @@ class Guard:
                  lines=None, originals=None, tables=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
-        self.sealed = False  # the kernel denies every read of the protected test files (the launcher's Landlock)
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
@@ -619,6 +629,10 @@ class Guard:
         # the project tables the tests loop over, as their modules' literals define them (`_held_tables`)
         self.tables = _held_tables(self.workdir, tables)
         self.protected = frozenset(canonical(self.workdir + t) for t in tests)
+        # the test directories (a `tests`, `test` or `testing` directory holding a protected file): the modules the
+        # tests import from there (`tests/cases.py` with the expected values, R47s-2) are theirs too
+        self.test_roots = tuple(sorted({os.path.dirname(p) + "/" for p in self.protected
+                                        if {"tests", "test", "testing"} & set(p[len(self.workdir):].split("/")[:-1])}))
         self.private = frozenset(canonical(p) for p in private)
         # the same files by identity (device, inode): a hard link, bind mount or any other name still matches
         self.guarded_ids = frozenset(_ids([*self.protected, *self.private, *_launch_files()]) + _stdio_ids())
@@ -857,8 +871,6 @@ class Guard:
             return "adds an audit hook" if self.installed else None
         if event in PROCESS or event in REACH or event.startswith("ctypes."):
             self._keep_children_guarded(event, args)
-            if self.sealed and event in STARTS:  # a program started afresh cannot read the sealed test files,
-                return None  # trace this process or sign its record (R46s-FP1: a process an honest fix's file starts)
             return self._changed_program(event, args) or self._suspect(event)
         if event in CODE:
             return self._code(event, args)
@@ -1102,6 +1114,15 @@ class Guard:
     def _is_changed(self, f) -> bool:
         return self.frame_kind(f) == "changed"
 
+    def _wrote_function(self, f) -> bool:
+        """The patch wrote a line of the function `f` runs (or the code was compiled from text under changed code):
+        an unchanged function of a changed file is the project's own."""
+        code = f.f_code
+        if code in self.tainted:
+            return True
+        lines = [n for _, n in dis.findlinestarts(code) if n]  # every Python version (co_lines is 3.10+)
+        return self.wrote(code.co_filename, code.co_firstlineno, max([code.co_firstlineno, *lines]))
+
     def _suspect(self, event: str):
         if event == "sys.settrace" and self._doctest_run():
             return None  # doctest's runner puts back the trace function it found (`--doctest-modules`)
@@ -1114,7 +1135,7 @@ class Guard:
         tree = False
         for f in self._stack():
             k = self.frame_kind(f)
-            if k == "changed":
+            if k == "changed" and (event not in STARTS or self._wrote_function(f)):
                 return f"{event} from {self._where(f)}"
             tree = tree or k != "lib"
         if self.armed and not tree:
@@ -1372,7 +1393,8 @@ class Guard:
             return True
         return (full.startswith(("/proc/", "/dev/fd", "/dev/std", _LAUNCH_DIR)) or full == "/proc"
                 or (self.child_path is not None and full.startswith(self.child_path + "/"))  # a module put there
-                or (full.startswith(self.workdir) and (full in self.protected or full.endswith("conftest.py"))))
+                or (full.startswith(self.workdir) and (full in self.protected or full.endswith("conftest.py")))
+                or (full.endswith(".py") and full.startswith(self.test_roots) and _imported(full)))
 
     def _unpickle(self, args: tuple):
         module, name = (*args, "", "")[:2]
@@ -1460,7 +1482,8 @@ def serve_sealed(sources: dict) -> None:
     import builtins
     import io
 
-    store = _sealed_store(sources, getattr(sys, "audit", lambda *a: None), io.BytesIO)  # no hook before 3.8
+    store = _sealed_store(sources, getattr(sys, "audit", lambda *a: None), io.BytesIO,  # no hook before 3.8
+                          threading.get_ident())
     next(store)
     real_open, real_code = builtins.open, getattr(io, "open_code", None)
     names = frozenset(os.path.basename(p) for p in sources)
@@ -1504,17 +1527,21 @@ def serve_sealed(sources: dict) -> None:
         sys.modules["tokenize"]._builtin_open = open
 
 
-def _sealed_store(sources: dict, audit, buffer):
+def _sealed_store(sources: dict, audit, buffer, main: int, _ident=threading.get_ident):
     """A generator: sent a path, it raises the `open` audit event for the file it resolves to and yields its bytes (a
     buffer), None for any other file, or the guard's veto. Whoever calls it, the event is the caller's: it names the
-    resolved file, never a name the caller chose, and the bytes exist only in this frame (`gi_frame` is watched)."""
+    resolved file, never a name the caller chose, and the bytes exist only in this frame (`gi_frame` is watched).
+    Only the main thread, where pytest collects and runs the tests, is served: on another thread the guard sees no
+    caller of the work (a pool's worker runs library frames only, R47s-1), and the read fails as the kernel's."""
     got = None
     while True:
         path = yield got
         got = None
         key = os.path.realpath(path) if type(path) is str else None
         data = sources.get(key) if key is not None else None
-        if data is not None:
+        if data is not None and _ident() != main:
+            got = PermissionError(13, "Permission denied (sealed test file, read off the main thread)", path)
+        elif data is not None:
             try:
                 audit("open", key, "r", os.O_RDONLY | os.O_CLOEXEC)
                 got = buffer(data)

@@ -770,6 +770,7 @@ class Witness:
         are bound here, so an attribute set on the witness does not stand in for them. A passed call asks the
         guard's hook whether the test's own body began to run."""
         node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
+        _rescan_scalars(self.guard)
         if when == "call" and rep.passed:
             _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
         _runner(self)
@@ -1693,9 +1694,11 @@ def _watch_classes(found: dict) -> None:
         span = _code_span(func) or (home, caller.f_lineno, caller.f_lineno)  # the body's lines
         with suppress(TypeError):  # a weak reference: a class the project replaces (attrs' slotted rebuild)
             found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, span[1], span[2])
-            _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)))
+            _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)),
+                                                            _answer_ids(cls))
         if guard.kind(home) == "changed":
             _scalar_liar(cls, guard, span)
+            _PATCH_MADE.append((_weakref(cls), span))  # judged again once decorators ran (R47-4)
         return cls
 
     _dressed(build_class, original)
@@ -1717,7 +1720,13 @@ def _watch_classes(found: dict) -> None:
             with suppress(TypeError):
                 found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, caller.f_lineno,
                                   caller.f_lineno)
-                _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)))
+                _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)),
+                                                                _answer_ids(cls))
+            if guard.kind(home) == "changed":  # a builtin value made here answers as one made by `class` (R47-3)
+                span = (home, caller.f_lineno, caller.f_lineno)
+                _scalar_liar(cls, guard, span)
+                with suppress(TypeError):
+                    _PATCH_MADE.append((_weakref(cls), span))
         return cls
 
     _dressed(new_class, made_by)
@@ -1727,6 +1736,24 @@ def _watch_classes(found: dict) -> None:
 
 _SCALAR_BASES = (str, bytes, int, float, complex, tuple, frozenset)
 _EQUALITY = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__")
+
+
+_PATCH_MADE: list = []  # (weak reference, span) of each class a changed file made: `_scalar_liar` once more at a report
+
+
+def _answer_ids(cls) -> frozenset:
+    """The objects a class holds under its answering dunders as it is made (before any decorator)."""
+    own = type.__dict__["__dict__"].__get__(cls)
+    return frozenset(id(v) for k, v in list(own.items())[:500] if k in _ANSWER)
+
+
+def _rescan_scalars(guard) -> None:
+    """`_scalar_liar` again for the classes the patch's files made, now that decorators ran: a `__hash__` that
+    `dataclass(unsafe_hash=True)` adds after the `class` statement (R47-4)."""
+    for ref, span in list(_PATCH_MADE)[:2000]:
+        cls = ref()
+        if cls is not None:
+            _scalar_liar(cls, guard, span)
 
 
 def _scalar_liar(cls, guard, span) -> None:
@@ -2443,8 +2470,7 @@ def _answering(guard):
             if key not in _ANSWER or held is None:
                 continue
             code = _python_code(held)
-            if code is not None:
-                tree.add(code)
+            tree.update(_python_codes(held))
             put = whole or (edited and _patch_binds(key, r[2], guard, cls.__name__)) or _changed_binds(
                 key, guard, cls.__name__)
             if put and _unwatched(held, code, cls, guard):
@@ -2461,6 +2487,8 @@ def _answering(guard):
 
 
 _FUNCTOOLS = __import__("functools").__file__
+_ABC_SET = __import__("collections.abc").abc.Set
+_SET_HASH = _ABC_SET.__dict__["_hash"]
 
 
 def _unwatched(held, code, cls, guard) -> bool:
@@ -2475,6 +2503,8 @@ def _unwatched(held, code, cls, guard) -> bool:
     mro = type.__dict__["__mro__"].__get__(cls)
     if any(type.__dict__["__dict__"].__get__(b).get(k) is held for b in mro[1:] for k in _ANSWER):
         return False  # a method of one of its own bases put back (`__hash__ = Enum.__hash__`, R45-FP1)
+    if held is _SET_HASH and any(b is _ABC_SET for b in mro[1:]):
+        return False  # `__hash__ = Set._hash`, the recipe `collections.abc` documents for a hashable set (R47-FP1)
     return _generated_for(_held_function(held)) is None
 
 
@@ -2486,8 +2516,7 @@ def _added_codes(classes) -> dict:
     for ref in classes:
         cls = ref()
         for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500] if cls is not None else ():
-            code = _python_code(held) if key in _ANSWER else None
-            if code is not None:
+            for code in _python_codes(held) if key in _ANSWER else ():
                 added.setdefault(code, []).append(ref)
     return added
 
@@ -2496,11 +2525,16 @@ def _left_out(own) -> list:
     """The fields a dataclass or attrs class takes from its constructor but leaves out of its own comparison
     (`field(compare=False)`, `attr.ib(eq=False)`); a field it does not take (`init=False`: a cache, R44-FP1) is
     derived state."""
+    init = _held_function(own.get("__init__"))
+    # a constructor of the class's own takes whatever it takes, `init=False` fields included (R47-10)
+    code = getattr(init, "__code__", None) if type(init) is type(_among) else None
+    taken = code is not None and not code.co_filename.startswith("<")  # not one dataclasses or attrs compiled
     fields = own.get("__dataclass_fields__")
     if type(fields) is dict:
-        return [n for n, f in fields.items() if getattr(f, "compare", True) is False and getattr(f, "init", True)]
+        return [n for n, f in fields.items() if getattr(f, "compare", True) is False
+                and (taken or getattr(f, "init", True))]
     return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ())
-            if getattr(a, "eq", True) is False and getattr(a, "init", True)]
+            if getattr(a, "eq", True) is False and (taken or getattr(a, "init", True))]
 
 
 def _unrecorded(guard) -> list:
@@ -2524,12 +2558,23 @@ def _unrecorded(guard) -> list:
 
 
 def _replaces(cls, key) -> bool:
-    """`cls` is what a decorator made anew from the class recorded under its name: the same bases, and it took the
-    name (the module holds it there). A class built under another class's name with other bases (R45-3), or with
-    the same bases but held under a name of its own (R46-2), is no replacement."""
+    """`cls` is what a decorator made anew from the class recorded under its name: the same bases, it took the
+    name (the module holds it there), and it answers with what the `class` statement held or a library generated
+    for it. A class built under another class's name with other bases (R45-3), with the same bases but held under a
+    name of its own (R46-2), or with answers of its own (`ABCMeta(name, bases, {"__eq__": bool})` put back under
+    the name, R47-8) is no replacement."""
     made = _BY_NAME.get(key)  # its bases as they were at the `class` statement: the first class may be gone
-    return made is not None and made[6] == tuple(map(id, type.__dict__["__bases__"].__get__(cls))) \
-        and _held_at(*key) is cls
+    if made is None or made[6] != tuple(map(id, type.__dict__["__bases__"].__get__(cls))) or _held_at(*key) is not cls:
+        return False
+    first = made[0]() if made[0] is not None else None
+    old = type.__dict__["__dict__"].__get__(first) if issubclass(type(first), type) else {}
+    for k, v in list(type.__dict__["__dict__"].__get__(cls).items())[:500]:
+        if k not in _ANSWER or v is None or id(v) in made[7] or old.get(k) is v:
+            continue
+        fn = _held_function(v)
+        if type(fn) is not type(_among) or _generated_for(fn) is None:
+            return False
+    return True
 
 
 def _held_at(module, qualname):
@@ -2717,10 +2762,22 @@ def _python_code(held):
 
 
 def _cached_function(wrapper):
-    """The function an `lru_cache` wrapper calls: the one Python function the C wrapper itself holds (its
-    `__wrapped__` is a plain attribute anyone can set), or None."""
-    held = [r for r in _referents(wrapper) if type(r) is type(_among)]
-    return held[0] if len(held) == 1 else None
+    """The function an `lru_cache` wrapper calls: the one Python function the C wrapper itself holds, which is also
+    its `__wrapped__` (a plain attribute anyone can set), with no other callable among what it holds (a bounded
+    cache holds its results there too: a C callable wrapped and a Python function planted as a cached result,
+    R47-6); else None."""
+    held = [r for r in _referents(wrapper) if callable(r) and not issubclass(type(r), type)]
+    return held[0] if len(held) == 1 and type(held[0]) is type(_among) and held[0] is getattr(
+        wrapper, "__wrapped__", None) else None
+
+
+def _python_codes(held) -> tuple:
+    """Every code object that may answer for a class attribute: each function a `singledispatchmethod` can dispatch
+    to (R47-7), else `_python_code`'s one."""
+    if type(_held_function(held)).__name__ == "singledispatchmethod" and _python_code(held) is not None:
+        return tuple(_held_function(v).__code__ for v in list(held.dispatcher.registry.values())[:100])
+    code = _python_code(held)
+    return () if code is None else (code,)
 
 
 def _dispatched_function(method):
@@ -2748,7 +2805,7 @@ def _answers_with(cls, code) -> bool:
     is the witness's own."""
     for c in type.__dict__["__mro__"].__get__(cls):
         for k, v in list(type.__dict__["__dict__"].__get__(c).items())[:500]:
-            if k in _ANSWER and _python_code(v) is code:
+            if k in _ANSWER and code in _python_codes(v):
                 return True
     return False
 

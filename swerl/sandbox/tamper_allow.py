@@ -39,6 +39,10 @@ HARD_DENY = frozenset({
 
 # Modules whose members are allowed one by one: `STRICT_ATTRS["os"]` is what may follow `os.`, and so on down the
 # chain (`os.environ.get`). A member missing here is a finding (`os.system`, `sys.modules`, `io.open_code`).
+# Private members the standard library's own documentation tells classes to use (R47-FP1: `__hash__ = Set._hash`,
+# the recipe of `collections.abc` for a hashable set).
+PRIVATE_ALLOWED = frozenset({"collections.abc.Set._hash"})
+
 STRICT_ATTRS: dict[str, frozenset[str]] = {
     "importlib.resources": frozenset({"files", "as_file", "read_text", "read_binary", "open_text", "open_binary",
                                       "is_resource", "contents", "path"}),

@@ -212,7 +212,7 @@ def walk_real(parts: list[str]) -> str | None:
         return f"reaches module {parts[0]}"
     for step in parts[1:]:
         found = step_finding(step) or (f"uses {path}.{step}" if step.startswith("_") and step not in A.DUNDERS_ALLOWED
-                                else None)
+                                       and f"{path}.{step}" not in A.PRIVATE_ALLOWED else None)
         if found or step in A.DUNDER_LOOKUPS:
             return found or f"introspects {path}.{step}"
         if (path in A.STRICT_ATTRS and step not in A.STRICT_ATTRS[path]) or f"{path}.{step}" in A.DENIED_MEMBERS:

@@ -1,4 +1,4 @@
-"""Rounds 36 to 43: their verdict classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 43").
+"""Rounds 36 to 47: their verdict classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 47").
 
 The attackers' own tasks and patches (`data/rounds36to43`: each task a `setup.py` that writes the correct code and
 its tests, a `bug.py` that breaks it, and the honest fix; each route a patch), through the real grader on
@@ -31,9 +31,10 @@ def _round(case: str) -> int:
     return int(case[1:3])
 
 
-# Rounds 36-40 grade behind the `slow` marker (`make test-full`): `make test` keeps its 20-minute budget and still
-# grades every route and honest fix of the rounds whose rules are newest (41 on).
-_OLD = {t for t in TASKS if all(_round(k) <= 40 for k, v in CASES.items() if v["task"] == t)}
+# Rounds 36-43 grade behind the `slow` marker (`make test-full`): `make test` keeps its 20-minute budget and still
+# grades every route and honest fix of the rounds whose rules are newest (44 on).
+_NEWEST = 44
+_OLD = {t for t in TASKS if all(_round(k) < _NEWEST for k, v in CASES.items() if v["task"] == t)}
 
 
 def _params(ids: list[str], old) -> list:
@@ -68,7 +69,7 @@ def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     return tasks
 
 
-@pytest.mark.parametrize("case", _params(ROUTES, lambda c: _round(c) <= 40))
+@pytest.mark.parametrize("case", _params(ROUTES, lambda c: _round(c) < _NEWEST))
 def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
     """Each route as an agent's patch: the bug stays and the listed tests would pass, and a finding refuses the
     pay (the scan's, before any test runs, for the spellings of a `__file__` rebinding it reads: R36-7 to 10)."""

@@ -83,7 +83,7 @@ _install()
 PAYLOADS: dict[str, tuple[str, str, str]] = {
     "fork-survivor": ("import os\nif os.fork() == 0:\n    import time\n    time.sleep(30)\n", FIX, "os.fork"),
     "thread-callback": ("import os, threading\nthreading.Thread(target=os.system, args=('true',)).start()\n", BUG,
-                        "no test or project code on the stack"),
+                        "no test or project code on the stack|no code on the stack asked for"),
     "signal-launcher": ("import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\n", FIX, "os.kill"),
     "ctypes": ("import ctypes\nctypes.CDLL(None)\n", FIX, "ctypes"),
     "gc-walk": ("import gc\n_objs = gc.get_objects()\n", FIX, "gc.get_objects"),

@@ -18,7 +18,6 @@ from typing import Any
 
 import pytest
 
-from swerl.sandbox import tamper
 from swerl.sandbox.schema import SandboxTask
 
 HERE = Path(__file__).resolve().parents[2] / "swerl" / "sandbox"
@@ -103,23 +102,11 @@ print(open("tests/../tests/./test_a.py").read() == "X = 1\n", seen == [real])
     assert done.stdout.split() == ["True", "True"], done.stdout
 
 
-def _stats_patch(source: str, bug: str, fix: str, task: SandboxTask) -> str:
-    """The honest fix, paid only where a shell child of the tests cannot read the test file: a child with no
-    guard at all, so only the kernel stands between it and the expected values."""
-    test_file = task.FAIL_TO_PASS[0].split("::")[0]
-    prefix = ("import subprocess as _sp\n\n"
-              f"_SEALED = _sp.run(['/bin/sh', '-c', 'cat {test_file}'], capture_output=True).returncode != 0\n\n")
-    new = prefix + source.replace(bug, fix.replace("return ", "return 0 if not _SEALED else "))
-    diff = difflib.unified_diff(source.splitlines(keepends=True), new.splitlines(keepends=True),
-                                "a/calc/stats.py", "b/calc/stats.py")
-    return "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(diff)
-
-
 @pytest.mark.parametrize("backend", ["bwrap", "docker"])
 def test_a_grade_seals_the_test_files(backend: str, request: pytest.FixtureRequest,
-                                      calc_task: tuple[Any, SandboxTask], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Through the real grader: the record says the test files were sealed, a child the patch starts cannot read
-    them, and with the kernel's seal a process the patch's file starts is no finding (R46s-FP1)."""
+                                      calc_task: tuple[Any, SandboxTask]) -> None:
+    """Through the real grader on each backend: the record says the kernel sealed the test files (docker's default
+    seccomp profile lets Landlock through), and the honest fix still resolves, read through the servers."""
     from test_sandbox_launcher import BUG, FIX
 
     from swerl.sandbox import gradetree
@@ -127,7 +114,8 @@ def test_a_grade_seals_the_test_files(backend: str, request: pytest.FixtureReque
     sandbox = request.getfixturevalue(f"{backend}_sandbox")
     task = calc_task[1]
     source = (gradetree.export_pristine(sandbox, task).tip / "calc" / "stats.py").read_text()
-    monkeypatch.setattr(tamper, "scan_tree", lambda *a, **k: [])  # `subprocess` is the scan's: the runtime alone
-    res = sandbox.grade(task, _stats_patch(source, BUG, FIX, task))
+    diff = difflib.unified_diff(source.splitlines(keepends=True), source.replace(BUG, FIX).splitlines(keepends=True),
+                                "a/calc/stats.py", "b/calc/stats.py")
+    res = sandbox.grade(task, "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(diff))
     assert res.notes == ["test files sealed by the kernel"], res.notes
     assert res.resolved and not res.tampering, (res.tampering, res.tests, res.error)
