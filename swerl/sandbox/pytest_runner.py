@@ -75,7 +75,7 @@ def _nondumpable() -> None:
 
 
 # Landlock (Linux 5.13+): the system call numbers are the generic ones on x86_64 and aarch64 alike
-_LANDLOCK_CREATE, _LANDLOCK_ADD_RULE, _LANDLOCK_RESTRICT, _READ_FILE = 444, 445, 446, 1 << 2
+_LANDLOCK_CREATE, _LANDLOCK_ADD_RULE, _LANDLOCK_RESTRICT, _READ_FILE, _REFER = 444, 445, 446, 1 << 2, 1 << 13
 
 
 def _test_sources(spec: dict) -> dict:
@@ -139,21 +139,23 @@ def _seal_tests(denied) -> str:
         libc.syscall.restype = ctypes.c_long
         call = libc.syscall
         abi = call(ctypes.c_long(_LANDLOCK_CREATE), None, ctypes.c_size_t(0), ctypes.c_uint32(1))
-        if abi < 1:
-            return f"Landlock unavailable (errno {ctypes.get_errno()})"
-        attr = struct.pack("=Q", _READ_FILE)
+        if abi < 2:  # ABI 1 denies every move of a file between directories (os.replace from /tmp, R48s-FP1)
+            return f"Landlock unavailable or too old (ABI {abi}, errno {ctypes.get_errno()})"
+        # moves between directories (`REFER`) are denied by any ruleset unless a rule grants them: granted from the
+        # root down; the kernel still refuses a move that would make a sealed file readable
+        attr = struct.pack("=Q", _READ_FILE | _REFER)
         ruleset = call(ctypes.c_long(_LANDLOCK_CREATE), ctypes.c_char_p(attr), ctypes.c_size_t(len(attr)),
                        ctypes.c_uint32(0))
         if ruleset < 0:
             return f"landlock_create_ruleset failed (errno {ctypes.get_errno()})"
         try:
-            for path in _granted(denied):
+            for path, access in [("/", _REFER), *((p, _READ_FILE) for p in _granted(denied))]:
                 try:
                     fd = os.open(path, os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC)
                 except OSError:
                     continue  # gone, or not ours to read anyway
                 try:
-                    rule = struct.pack("=Qi", _READ_FILE, fd)
+                    rule = struct.pack("=Qi", access, fd)
                     if call(ctypes.c_long(_LANDLOCK_ADD_RULE), ctypes.c_int(ruleset), ctypes.c_int(1),
                             ctypes.c_char_p(rule), ctypes.c_uint32(0)) != 0:
                         return f"landlock_add_rule {path} failed (errno {ctypes.get_errno()})"

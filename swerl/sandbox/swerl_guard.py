@@ -529,6 +529,18 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     return handle
 
 
+def _test_roots(workdir: str, protected) -> tuple:
+    """The outermost `tests`, `test` or `testing` directory above each protected file (none for a test file in a
+    directory of no such name: a package's own `test_x.py` beside its code)."""
+    roots = set()
+    for path in protected:
+        parts = path[len(workdir):].split("/")[:-1]
+        cut = next((i for i, part in enumerate(parts) if part in ("tests", "test", "testing")), None)
+        if cut is not None:
+            roots.add(workdir + "/".join(parts[:cut + 1]) + "/")
+    return tuple(sorted(roots))
+
+
 def _imported(full: str) -> bool:
     """`full` is the file of a module this process imported (a test's helper module, not a data file of the tests
     that project code reads: sphinx's test roots, pylint's functional inputs)."""
@@ -629,10 +641,10 @@ class Guard:
         # the project tables the tests loop over, as their modules' literals define them (`_held_tables`)
         self.tables = _held_tables(self.workdir, tables)
         self.protected = frozenset(canonical(self.workdir + t) for t in tests)
-        # the test directories (a `tests`, `test` or `testing` directory holding a protected file): the modules the
-        # tests import from there (`tests/cases.py` with the expected values, R47s-2) are theirs too
-        self.test_roots = tuple(sorted({os.path.dirname(p) + "/" for p in self.protected
-                                        if {"tests", "test", "testing"} & set(p[len(self.workdir):].split("/")[:-1])}))
+        # the test directories (the outermost `tests`, `test` or `testing` directory above a protected file): the
+        # modules the tests import from there (`tests/cases.py` with the expected values, R47s-2, also above a
+        # `tests/unit/test_x.py`, R48s-3) are theirs too
+        self.test_roots = _test_roots(self.workdir, self.protected)
         self.private = frozenset(canonical(p) for p in private)
         # the same files by identity (device, inode): a hard link, bind mount or any other name still matches
         self.guarded_ids = frozenset(_ids([*self.protected, *self.private, *_launch_files()]) + _stdio_ids())
@@ -1272,6 +1284,10 @@ class Guard:
             return f"opens {full} from code compiled at run time ({self._where(made)})" if made else None
         if full not in self.private and self._handed_over(full):
             return None
+        if full not in self.protected and not full.endswith("conftest.py") and full.startswith(self.test_roots):
+            inner = self._innermost()  # a test's helper module read by the import system importing it (a Django
+            if inner is not None and inner.f_code.co_filename.startswith("<frozen importlib"):  # test app's models,
+                return None  # a migration the loader imports): the patch's code cannot name it (the scan)
         return f"opens {full} from {self._where(f)}"
 
     def _runtime_frame(self):

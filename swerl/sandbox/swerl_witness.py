@@ -3864,12 +3864,15 @@ def _uncached_tests(guard) -> None:
     class _Cache(dict):
         __slots__ = ()
 
-        def __setitem__(self, key, value, _kind=guard.kind, _set=dict.__setitem__, _abs=os.path.isabs):
+        def __setitem__(self, key, value, _kind=guard.kind, _set=dict.__setitem__, _abs=os.path.isabs,
+                        _roots=tuple(getattr(guard, "test_roots", ())), _real=os.path.realpath):
             # judged by every path the entry names (the key, and the file linecache really read: a bare
             # `test_x.py` is found on `sys.path`); kept only for absolute paths and for `<...>` pseudo-files
-            # (attrs and others register the source of code they generate under such names)
+            # (attrs and others register the source of code they generate under such names); nothing under a test
+            # directory (a helper module with the expected values, read once to format a warning, R48s-1)
             paths = [key, *(v for v in value[3:4] if isinstance(value, tuple))]
-            if all(type(p) is str and (p.startswith("<") or (_abs(p) and _kind(p) != "test")) for p in paths):
+            if all(type(p) is str and (p.startswith("<") or (_abs(p) and _kind(p) != "test"
+                                                             and not _real(p).startswith(_roots))) for p in paths):
                 _set(self, key, value)
 
         def setdefault(self, key, default=None):

@@ -148,8 +148,11 @@ class Features(ast.NodeVisitor):
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         mod = node.module or ""
-        if node.level:
-            return  # relative: the project's own package
+        if node.level:  # relative: the project's own package, but not its tests (`from .tests import test_x`: the
+            words = [*mod.split("."), *(a.name for a in node.names)]  # module pytest already imported, R48s-2)
+            if any(w in ("tests", "testing", "conftest") for w in words):
+                self.add(f"imports test code ({'.' * node.level}{mod})")
+            return
         kind = self.ctx.import_kind(mod)
         for a in node.names:
             if kind is None and a.name != "*" and self.ctx.import_kind(f"{mod}.{a.name}") == "stdlib":

@@ -238,3 +238,19 @@ def test_round36_tree_files_placed_after_start_are_read_only(grading_sandbox: An
         grading_sandbox.stop(h)
     assert "'hidden value'" in out and "test_gone.py" not in out and "/etc/hostname" in out, out
     assert "WROTE" not in out, out
+
+
+def test_round48_the_scan_refuses_test_code_by_any_import_spelling() -> None:
+    """A package's own tests, imported relatively (`from .tests import test_ids`: the module pytest already
+    imported, its expected values read without opening anything, R48s-2), are test code as they are absolutely;
+    a relative import of the package's other modules is not. `importlib.resources`/`metadata` read package data and
+    versions (R46s-FP2), while `importlib` itself and their code-loading members stay refused."""
+    from swerl.sandbox import tamper
+
+    old = b"import json\n\n\ndef f():\n    return 1\n"
+    for new, refused in ((b"from .tests import test_ids\n", True), (b"from ..tests.cases import K\n", True),
+                         (b"from . import tests\n", True), (b"from .utils import helper\n", False),
+                         (b"from importlib import resources\n", False), (b"import importlib.metadata\n", False),
+                         (b"from importlib import import_module\n", True),
+                         (b"from importlib.metadata import entry_points\n", True)):
+        assert bool(tamper.scan_file("pkg/mod.py", old, old + new)) is refused, new

@@ -47,6 +47,18 @@ out["cat_data"] = child("cat", os.path.join(work, "tests", "data.txt")).stdout
 out["cat_code"] = child("cat", os.path.join(work, "pkg", "m.py")).stdout
 out["cat_pyc"] = child("cat", os.path.join(work, "tests", "__pycache__", "test_a.cpython-311.pyc")).returncode
 out["python_child"] = child(sys.executable, "-c", "open(%r).read()" % test).stderr.strip().splitlines()[-1:]
+import tempfile
+scratch = os.path.join(os.path.dirname(work), "scratch")  # made before the seal: new entries of a directory above
+a, b = tempfile.mkdtemp(dir=scratch), tempfile.mkdtemp(dir=scratch)  # a sealed file get no rule (a tree is read-only)
+with open(os.path.join(a, "f"), "w") as fh:
+    fh.write("moved")
+os.replace(os.path.join(a, "f"), os.path.join(b, "f"))  # between directories: denied by any ruleset not granting it
+out["moved"] = open(os.path.join(b, "f")).read()
+try:
+    os.link(test, os.path.join(b, "alias.py"))
+    out["link"] = open(os.path.join(b, "alias.py")).read()
+except OSError as exc:
+    out["link"] = exc.errno
 sys.path.insert(0, os.path.join(work, "tests"))
 import test_a
 out["imported"] = test_a.X
@@ -57,7 +69,8 @@ print(json.dumps(out))
 def test_the_kernel_seals_the_test_files_from_every_other_reader(tmp_path: Path) -> None:
     """In the sealed process, `open` (text and bytes), pathlib, `io.open_code` (the import system) and linecache
     read the test file; `os.open` (no server) is refused; a child - `cat` or a Python with no guard - cannot read
-    the test file, the conftest beside it or the compiled test, and reads the test data and the code as before."""
+    the test file, the conftest beside it or the compiled test, and reads the test data and the code as before;
+    files still move between directories."""
     work = tmp_path / "work"
     (work / "tests" / "__pycache__").mkdir(parents=True)
     (work / "pkg").mkdir()
@@ -66,6 +79,7 @@ def test_the_kernel_seals_the_test_files_from_every_other_reader(tmp_path: Path)
     (work / "tests" / "data.txt").write_text("input data\n")
     (work / "tests" / "__pycache__" / "test_a.cpython-311.pyc").write_bytes(b"X = 42")
     (work / "pkg" / "m.py").write_text("def g():\n    return 1\n")
+    (tmp_path / "scratch").mkdir()
     done = subprocess.run([sys.executable, "-c", PROBE.replace("HERE", repr(str(HERE))), str(work)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -78,6 +92,9 @@ def test_the_kernel_seals_the_test_files_from_every_other_reader(tmp_path: Path)
     assert out["cat_test"] != 0 and out["cat_conftest"] != 0 and out["cat_pyc"] != 0
     assert out["python_child"] and "Permission denied" in out["python_child"][0], out["python_child"]
     assert out["cat_data"] == "input data\n" and out["cat_code"].startswith("def g()")
+    # a file moves between readable directories (R48s-FP1: `os.replace` from a temp dir into tmp_path), a sealed
+    # one cannot be linked into one (the kernel refuses a move that would make it readable)
+    assert out["moved"] == "moved" and out["link"] == 18, out["link"]
 
 
 def test_serve_sealed_raises_the_open_event_for_the_resolved_file(tmp_path: Path) -> None:

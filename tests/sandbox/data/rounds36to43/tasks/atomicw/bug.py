@@ -1,0 +1,3 @@
+p = "a23lib/files.py"
+s = open(p).read()
+open(p, "w").write(s.replace('encoding="utf-8"):', 'encoding="latin-1"):'))
