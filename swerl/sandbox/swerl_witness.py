@@ -1698,7 +1698,8 @@ def _watch_classes(found: dict) -> None:
                                                             _answer_ids(cls))
         if guard.kind(home) == "changed":
             _scalar_liar(cls, guard, span)
-            _PATCH_MADE.append((_weakref(cls), span))  # judged again once decorators ran (R47-4)
+            if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):  # judged again once decorators ran (R47-4)
+                _PATCH_MADE.append((_weakref(cls), span))
         return cls
 
     _dressed(build_class, original)
@@ -1725,7 +1726,7 @@ def _watch_classes(found: dict) -> None:
             if guard.kind(home) == "changed":  # a builtin value made here answers as one made by `class` (R47-3)
                 span = (home, caller.f_lineno, caller.f_lineno)
                 _scalar_liar(cls, guard, span)
-                with suppress(TypeError):
+                if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):
                     _PATCH_MADE.append((_weakref(cls), span))
         return cls
 
@@ -1738,25 +1739,34 @@ _SCALAR_BASES = (str, bytes, int, float, complex, tuple, frozenset)
 _EQUALITY = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__")
 
 
+def _answers_of(cls) -> list:
+    """(name, held object) for each answering dunder `cls` holds itself: looked up by name, so no number of other
+    names in its namespace pushes one out of view (R48-12)."""
+    own = type.__dict__["__dict__"].__get__(cls)
+    return [(k, own[k]) for k in _ANSWER if k in own]
+
+
 _PATCH_MADE: list = []  # (weak reference, span) of each class a changed file made: `_scalar_liar` once more at a report
 
 
 def _answer_ids(cls) -> frozenset:
     """The objects a class holds under its answering dunders as it is made (before any decorator)."""
-    own = type.__dict__["__dict__"].__get__(cls)
-    return frozenset(id(v) for k, v in list(own.items())[:500] if k in _ANSWER)
+    return frozenset((k, id(v)) for k, v in _answers_of(cls))  # by name: an object held under one dunder put
+    # back under another is no rebuild (R48-2)
 
 
 def _rescan_scalars(guard) -> None:
     """`_scalar_liar` again for the classes the patch's files made, now that decorators ran: a `__hash__` that
     `dataclass(unsafe_hash=True)` adds after the `class` statement (R47-4)."""
-    for ref, span in list(_PATCH_MADE)[:2000]:
+    for ref, span in list(_PATCH_MADE):
         cls = ref()
         if cls is not None:
             _scalar_liar(cls, guard, span)
+    for record, cls in _unrecorded(guard):  # `type(name, (str,), ns)` called directly: the patch's whole (R48-6)
+        _scalar_liar(cls, guard, (record[2], record[4], record[5]), whole=True)
 
 
-def _scalar_liar(cls, guard, span) -> None:
+def _scalar_liar(cls, guard, span, whole: bool = False) -> None:
     """A class of a changed file that is a builtin value (a `str`, an `int`, a `tuple`, ...) and answers equality,
     hashing or order through code the patch wrote, its own or a base's (a mixin it added, R43-1), not the
     builtin's: where its values meet the test (a `set()` or `sorted()` the test calls, a dict it builds,
@@ -1776,7 +1786,8 @@ def _scalar_liar(cls, guard, span) -> None:
                 break
             made = _CLASSES.get(id(c))
             added = made is not None and made[0]() is c and guard.wrote(made[2], made[4], made[5], True)
-            if added or (c is cls and guard.wrote(span[0], span[1], span[2], True)) or _patch_wrote(held, guard):
+            if added or (c is cls and (whole or guard.wrote(span[0], span[1], span[2], True))) or _patch_wrote(
+                    held, guard):
                 _record(guard, f"{cls.__name__}, a class of the patch's, is a {base.__name__} that answers {name} "
                                f"through {c.__name__}, other than {base.__name__} does")
                 return
@@ -2466,11 +2477,15 @@ def _answering(guard):
             if r[0] is not None:
                 spans.append((r[2], r[4], r[5], r[0]))
         own = type.__dict__["__dict__"].__get__(cls)
-        for key, held in list(own.items())[:500]:
-            if key not in _ANSWER or held is None:
+        for key, held in _answers_of(cls):
+            if held is None:
                 continue
-            code = _python_code(held)
+            # an `lru_cache` answers from what it cached, unseen: its function counts for `__hash__` only (R48-8)
+            code = None if key != "__hash__" and _cached(held) else _python_code(held)
             tree.update(_python_codes(held))
+            if type(held).__name__ == "singledispatchmethod" and not _dispatch_registry(held):
+                _record(guard, f"{cls.__name__} answers {key} through a singledispatchmethod whose dispatcher is not "
+                               "the one functools made (R48-10)")
             put = whole or (edited and _patch_binds(key, r[2], guard, cls.__name__)) or _changed_binds(
                 key, guard, cls.__name__)
             if put and _unwatched(held, code, cls, guard):
@@ -2515,8 +2530,8 @@ def _added_codes(classes) -> dict:
     added: dict = {}
     for ref in classes:
         cls = ref()
-        for key, held in list(type.__dict__["__dict__"].__get__(cls).items())[:500] if cls is not None else ():
-            for code in _python_codes(held) if key in _ANSWER else ():
+        for _key, held in _answers_of(cls) if cls is not None else ():
+            for code in _python_codes(held):
                 added.setdefault(code, []).append(ref)
     return added
 
@@ -2568,8 +2583,8 @@ def _replaces(cls, key) -> bool:
         return False
     first = made[0]() if made[0] is not None else None
     old = type.__dict__["__dict__"].__get__(first) if issubclass(type(first), type) else {}
-    for k, v in list(type.__dict__["__dict__"].__get__(cls).items())[:500]:
-        if k not in _ANSWER or v is None or id(v) in made[7] or old.get(k) is v:
+    for k, v in _answers_of(cls):
+        if v is None or (k, id(v)) in made[7] or old.get(k) is v:
             continue
         fn = _held_function(v)
         if type(fn) is not type(_among) or _generated_for(fn) is None:
@@ -2761,6 +2776,10 @@ def _python_code(held):
     return getattr(held, "__code__", None) if type(held) is type(_among) else None
 
 
+def _cached(held) -> bool:
+    return type(held).__name__ == "_lru_cache_wrapper" and type(held).__module__ == "functools"
+
+
 def _cached_function(wrapper):
     """The function an `lru_cache` wrapper calls: the one Python function the C wrapper itself holds, which is also
     its `__wrapped__` (a plain attribute anyone can set), with no other callable among what it holds (a bounded
@@ -2775,17 +2794,28 @@ def _python_codes(held) -> tuple:
     """Every code object that may answer for a class attribute: each function a `singledispatchmethod` can dispatch
     to (R47-7), else `_python_code`'s one."""
     if type(_held_function(held)).__name__ == "singledispatchmethod" and _python_code(held) is not None:
-        return tuple(_held_function(v).__code__ for v in list(held.dispatcher.registry.values())[:100])
+        return tuple(_held_function(v).__code__ for v in _dispatch_registry(held))
     code = _python_code(held)
     return () if code is None else (code,)
+
+
+def _dispatch_registry(method) -> list:
+    """The functions a `singledispatchmethod` dispatches to: the registry of the `dispatch` its `__get__` calls, if
+    that is functools' own (not a look-alike whose `dispatch` is a C mapping's `get`, R48-10), read from its
+    closure, not from the `registry` attribute anyone can set; [] otherwise."""
+    dispatch = getattr(getattr(method, "dispatcher", None), "dispatch", None)
+    code = getattr(dispatch, "__code__", None) if type(dispatch) is type(_among) else None
+    if code is None or code.co_filename != _FUNCTOOLS or "registry" not in code.co_freevars:
+        return []
+    registry = dispatch.__closure__[code.co_freevars.index("registry")].cell_contents
+    return list(registry.values()) if type(registry) is dict else []
 
 
 def _dispatched_function(method):
     """A `singledispatchmethod`'s default function, where every function its registry can dispatch to is a Python
     function of the same file (no C callable or library function registered for some type), else None."""
     func = getattr(method, "func", None)
-    registry = getattr(getattr(method, "dispatcher", None), "registry", None)
-    values = list(registry.values())[:100] if registry is not None and hasattr(registry, "values") else []
+    values = _dispatch_registry(method)
     home = getattr(getattr(func, "__code__", None), "co_filename", None)
     if type(func) is not type(_among) or not values or any(
             type(_held_function(v)) is not type(_among) or _held_function(v).__code__.co_filename != home for v in values):
@@ -2804,8 +2834,8 @@ def _answers_with(cls, code) -> bool:
     a property's getter). Not one of the frozen comparison functions, like `_code_span`: the `__code__` read here
     is the witness's own."""
     for c in type.__dict__["__mro__"].__get__(cls):
-        for k, v in list(type.__dict__["__dict__"].__get__(c).items())[:500]:
-            if k in _ANSWER and code in _python_codes(v):
+        for _k, v in _answers_of(c):
+            if code in _python_codes(v):
                 return True
     return False
 
