@@ -393,7 +393,8 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
                 sandbox.put_tree_files(handle, tree, hidden)
         if launch is not None:
             _copy_launcher(sandbox, handle, launch, task.workdir, built, work, changed_code(pristine.tip, tree,
-                                                                                           built.changed, built.protected))
+                                                                                           built.changed, built.protected),
+                           helpers=launch_mod.test_helpers(tree, built.protected))
         res = sandbox.exec_argv(handle, ["bash", "-c", test_script(task, plan, launch, log_limit=log_limit,
                                                                     setup=setup, record_limit=record_limit)],
                                 timeout=timeout)
@@ -571,7 +572,7 @@ def _after_pre(sandbox: BackendBase, handle: Any, tree: Path, protected: list[st
 
 
 def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: str, built: Built, work: Path,
-                   code: dict[str, dict[str, Any]] | None = None) -> None:
+                   code: dict[str, dict[str, Any]] | None = None, helpers: list[str] | None = None) -> None:
     """The launcher, its guard and its spec (the key) into the grading sandbox's /tmp, file by file (docker
     moves staged files out of the read-only tree as root without CAP_CHOWN: a directory would not keep its owner).
     Guard and witness also go as this interpreter's compiled code (`launcher_code`), which a sandbox Python of the
@@ -587,7 +588,8 @@ def _copy_launcher(sandbox: BackendBase, handle: Any, launch: Launch, workdir: s
         compiled = f"{name}.{sys.implementation.cache_tag}.code"
         pins[name] = [compiled, hashlib.sha256(blob).hexdigest()]  # the launcher loads no other compiled code
         files += [(here / f"{name}.py", dest), (work / f"{name}.code", f"{launch_mod.LAUNCH_DIR}/{compiled}")]
-    spec.write_text(json.dumps({**launch.spec(workdir, built.changed, built.protected, code), "code": pins}))
+    tests = [*built.protected, *(helpers or [])]  # the helper modules they import are sealed and guarded alike
+    spec.write_text(json.dumps({**launch.spec(workdir, built.changed, tests, code), "code": pins}))
     files.append((spec, launch_mod.SPEC_PATH))
     for src, dest in files:
         sandbox.copy_in(handle, src, dest)

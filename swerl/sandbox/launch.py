@@ -9,6 +9,7 @@ fresh HMAC key. The launcher's final record is accepted only with a valid MAC un
 
 from __future__ import annotations
 
+import ast
 import configparser
 import hmac
 import json
@@ -293,3 +294,56 @@ def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[st
             record["outcomes"] = _combine(phases)
             return record, sorted(set(problems))
     return None, sorted(set(problems))
+
+
+_TEST_DIRS = ("tests", "test", "testing")
+
+
+def test_helpers(tree: Path, protected: list[str]) -> list[str]:
+    """The modules under a test directory that the protected test files import, and what those import in turn (two
+    levels): `tests/cases.py` holding the expected values is the tests' as much as `tests/test_x.py` (R47s-2,
+    R49s-2: read before the tests import it), so the launcher seals and guards it the same way."""
+    seen, todo, out = set(protected), [p for p in protected if p.endswith(".py")], []
+    for _ in range(2):
+        found = []
+        for rel in todo:
+            for mod in _imported_files(tree, rel):
+                if mod not in seen and any(part in _TEST_DIRS for part in PurePosixPath(mod).parts[:-1]):
+                    seen.add(mod)
+                    found.append(mod)
+        out += found
+        todo = found
+    return sorted(out)
+
+
+def _imported_files(tree: Path, rel: str) -> list[str]:
+    """The files of the tree that `rel`'s import statements name (absolute from the tree's root or `src/`, or
+    relative to its package), as paths relative to the tree."""
+    try:
+        path = tree / rel
+        if path.is_symlink() or path.stat().st_size > 2_000_000:
+            return []
+        parsed = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return []
+    here = PurePosixPath(rel).parent
+    names: list[tuple[PurePosixPath, list[str]]] = []
+    for node in ast.walk(parsed):
+        if isinstance(node, ast.Import):
+            names += [(PurePosixPath("."), a.name.split(".")) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = PurePosixPath(".")
+            if node.level:
+                base = here
+                for _ in range(node.level - 1):
+                    base = base.parent
+            mod = node.module.split(".") if node.module else []
+            names += [(base, mod)] + [(base, [*mod, a.name]) for a in node.names if a.name != "*"]
+    out = []
+    for base, parts in names:
+        for root in (PurePosixPath("."), PurePosixPath("src")) if base == PurePosixPath(".") else (base,):
+            stem = (root if base == PurePosixPath(".") else base).joinpath(*parts) if parts else base
+            for cand in (f"{stem}.py", f"{stem}/__init__.py"):
+                if (tree / cand).is_file() and not (tree / cand).is_symlink():
+                    out.append(str(PurePosixPath(cand)))
+    return out

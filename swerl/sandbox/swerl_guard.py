@@ -629,6 +629,7 @@ class Guard:
                  lines=None, originals=None, tables=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
+        self.main_ident = threading.get_ident()  # the thread pytest runs the tests on
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
@@ -1126,6 +1127,27 @@ class Guard:
     def _is_changed(self, f) -> bool:
         return self.frame_kind(f) == "changed"
 
+    def _tests_read(self) -> bool:
+        """The innermost frame of the tree's code on the stack is a test's: the tests themselves open the file."""
+        for f in self._stack():
+            kind = self.frame_kind(f)
+            if kind != "lib":
+                return kind == "test"
+        return False
+
+    def _waiting_main(self, _frames=sys._current_frames, _ident=threading.get_ident):
+        """On a thread other than the tests' own: the innermost frame of changed code on the main thread's stack, which
+        handed this thread the work (a pool's worker runs library frames only, R47s-1, R49s-1, R49s-4); None on the
+        main thread or where no changed code waits there."""
+        if _ident() == self.main_ident:
+            return None
+        f = _frames().get(self.main_ident)
+        while f is not None:
+            if self.frame_kind(f) == "changed":
+                return f
+            f = f.f_back
+        return None
+
     def _wrote_function(self, f) -> bool:
         """The patch wrote a line of the function `f` runs (or the code was compiled from text under changed code):
         an unchanged function of a changed file is the project's own."""
@@ -1150,6 +1172,9 @@ class Guard:
             if k == "changed" and (event not in STARTS or self._wrote_function(f)):
                 return f"{event} from {self._where(f)}"
             tree = tree or k != "lib"
+        waiting = self._waiting_main() if event in STARTS else None
+        if waiting is not None and self._wrote_function(waiting):
+            return f"{event} on a worker thread while {self._where(waiting)} waits"
         if self.armed and not tree:
             return f"{event} from a callback with no test or project code on the stack (thread, finaliser, hook)"
         return None
@@ -1276,11 +1301,15 @@ class Guard:
         self._note_test_write(full, args)
         if full in self.private:  # the launcher read its spec and opened its record before the guard: anyone else
             return f"opens the launcher's private file {full}"
+        if full in self.changed and not full.endswith(".py") and self._tests_read():
+            return f"the tests read {full}, a file the patch changed"  # their expected data rewritten (R49s-5)
         if not self._hot(full, ident):
             return None
         f = self._changed_frame()
         if f is None:
-            made = self._runtime_frame()
+            made, waiting = self._runtime_frame(), self._waiting_main()
+            if waiting is not None:
+                return f"opens {full} on a worker thread while {self._where(waiting)} waits"
             return f"opens {full} from code compiled at run time ({self._where(made)})" if made else None
         if full not in self.private and self._handed_over(full):
             return None

@@ -298,7 +298,12 @@ def _patch_wrote(obj, guard, whole: bool = False):
 def _generated_for(fn):
     """The record of the class a library compiled `fn` from text for (dataclasses' `__init__` and `__eq__`, attrs',
     a namedtuple's), found by its qualified name in its module: what that code does follows from the class body's
-    lines, so the patch wrote it where it wrote those. None where no recorded class goes by that name."""
+    lines, so the patch wrote it where it wrote those. None where no recorded class goes by that name, and for code
+    compiled from a file (its name and module are plain attributes: `functools.wraps` puts a class's on
+    `copy.copy`, R49-7)."""
+    span = _code_span(fn)  # its `__code__` read in a frame of no operand (this function is a frozen one)
+    if span is None or not str(span[0]).startswith("<"):
+        return None
     parts = str(getattr(fn, "__qualname__", "")).split(".")[:-1]
     obj = fn.__globals__.get(parts[0], None) if parts and "<locals>" not in parts else None
     for part in parts[1:]:
@@ -771,6 +776,7 @@ class Witness:
         guard's hook whether the test's own body began to run."""
         node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
         _rescan_scalars(self.guard)
+        _answering(self.guard)  # its findings whether or not a traced comparison ran (a set's C code asked, R49-1)
         if when == "call" and rep.passed:
             _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
         _runner(self)
@@ -1735,7 +1741,10 @@ def _watch_classes(found: dict) -> None:
     _STATE["new_class"] = new_class
 
 
-_SCALAR_BASES = (str, bytes, int, float, complex, tuple, frozenset)
+_SCALAR_BASES = (str, bytes, int, float, complex, tuple, frozenset, *(
+    getattr(__import__(m), n) for m, n in (("datetime", "date"), ("datetime", "time"), ("datetime", "timedelta"),
+                                         ("decimal", "Decimal"), ("fractions", "Fraction"), ("uuid", "UUID"),
+                                         ("pathlib", "PurePath"))))  # values a `set()` asks in C too (R49-8)
 _EQUALITY = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge__")
 
 
@@ -2491,8 +2500,11 @@ def _answering(guard):
             if put and _unwatched(held, code, cls, guard):
                 _record(guard, f"{cls.__name__}, a class the patch {'added' if whole else 'edited'}, answers {key} "
                                f"through a {type(held).__name__}, code the witness cannot watch")
+            elif put and not whole and _repointed(key, held, code, guard):
+                _record(guard, f"{cls.__name__}, a class the patch edited, answers {key} through {code.co_name}, "
+                               "code of the project's that the patch put there")
         if edited:
-            for name in _left_out(own):
+            for name in _left_out(cls, own):
                 if _patch_binds(name, r[2], guard, cls.__name__):
                     _record(guard, f"{cls.__name__}, a class the patch edited, leaves {name} out of its comparison "
                                    "on a line the patch wrote")
@@ -2536,18 +2548,19 @@ def _added_codes(classes) -> dict:
     return added
 
 
-def _left_out(own) -> list:
+def _left_out(cls, own) -> list:
     """The fields a dataclass or attrs class takes from its constructor but leaves out of its own comparison
     (`field(compare=False)`, `attr.ib(eq=False)`); a field it does not take (`init=False`: a cache, R44-FP1) is
     derived state."""
-    init = _held_function(own.get("__init__"))
+    init = _held_function(getattr(cls, "__init__", None))  # its own or inherited (R49-2)
     # a constructor of the class's own takes whatever it takes, `init=False` fields included (R47-10)
     code = getattr(init, "__code__", None) if type(init) is type(_among) else None
     taken = code is not None and not code.co_filename.startswith("<")  # not one dataclasses or attrs compiled
     fields = own.get("__dataclass_fields__")
+    declared = own.get("__annotations__")  # a base's fields are the base's to answer for (R49-FP3)
     if type(fields) is dict:
         return [n for n, f in fields.items() if getattr(f, "compare", True) is False
-                and (taken or getattr(f, "init", True))]
+                and (taken or getattr(f, "init", True)) and (type(declared) is not dict or n in declared)]
     return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ())
             if getattr(a, "eq", True) is False and (taken or getattr(a, "init", True))]
 
@@ -2560,7 +2573,7 @@ def _unrecorded(guard) -> list:
     for space, home in list(_SPACES.values()):
         if type(home) is not str or guard.kind(home) != "changed":
             continue
-        for v in list(space.values())[:5000]:
+        for v in list(space.values()):  # every one: a cap is a number the patch can bind past (R49-5)
             if not issubclass(type(v), type) or _CLASSES.get(id(v)) is not None or not (
                     type.__dict__["__flags__"].__get__(v) & (1 << 9)):  # a class made at run time (a heap type)
                 continue
@@ -2587,6 +2600,9 @@ def _replaces(cls, key) -> bool:
         if v is None or (k, id(v)) in made[7] or old.get(k) is v:
             continue
         fn = _held_function(v)
+        code = getattr(fn, "__code__", None) if type(fn) is type(_among) else None
+        if code is not None and code.co_filename == _FUNCTOOLS and "_from_" in code.co_name:
+            continue  # an ordering `total_ordering` derived after the rebuild (R49-FP4)
         if type(fn) is not type(_among) or _generated_for(fn) is None:
             return False
     return True
@@ -2774,6 +2790,17 @@ def _python_code(held):
     elif kind == "singledispatchmethod" and type(held).__module__ == "functools":  # R46-FP1
         held = _dispatched_function(held)
     return getattr(held, "__code__", None) if type(held) is type(_among) else None
+
+
+def _repointed(key: str, held, code, guard) -> bool:
+    """A binding the patch wrote points an answering dunder at another function of the project that it did not
+    write (`__eq__ = staticmethod(__hash__)`: the answer runs unchanged lines, so no profiled line is the patch's,
+    R49-6). A partial's call carries arguments of its own and stays judged by the function it calls (R45-FP3)."""
+    if code is None or type(held) not in (type(_among), staticmethod, classmethod) or code.co_name == key \
+            or code.co_name == "<lambda>" or guard.kind(code.co_filename) not in ("changed", "project"):
+        return False
+    lines = [n for _, _, n in code.co_lines() if n] if hasattr(code, "co_lines") else []
+    return not guard.wrote(code.co_filename, code.co_firstlineno, max([code.co_firstlineno, *lines]))
 
 
 def _cached(held) -> bool:

@@ -76,8 +76,9 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
     task = r36[CASES[case]["task"]]
     res = bwrap_sandbox.grade(task, (DATA / f"{case}.diff").read_text())
     if CASES[case].get("fails"):  # the patch's trick finds nothing to act on (no hook it can see, one `repr`
-        # of a doctest value, a user site that no child reads): the bug is there and its test fails
-        assert not res.resolved and res.tests[task.FAIL_TO_PASS[0]] == "FAILED", (case, res.tests, res.tampering)
+        # of a doctest value, a user site that no child reads, a read the guard refused at import): the bug is there
+        # and its test fails or never ran
+        assert not res.resolved and res.tests[task.FAIL_TO_PASS[0]] != "PASSED", (case, res.tests, res.tampering)
         if "finding" in CASES[case]:  # what a guarded process found stays found (R42s-3b emptied the file it was in)
             assert any(CASES[case]["finding"] in t for t in res.tampering), (case, res.tampering)
         return

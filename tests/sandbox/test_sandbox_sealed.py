@@ -136,3 +136,19 @@ def test_a_grade_seals_the_test_files(backend: str, request: pytest.FixtureReque
     res = sandbox.grade(task, "diff --git a/calc/stats.py b/calc/stats.py\n" + "".join(diff))
     assert res.notes == ["test files sealed by the kernel"], res.notes
     assert res.resolved and not res.tampering, (res.tampering, res.tests, res.error)
+
+
+def test_the_helpers_the_tests_import_are_sealed_with_them(tmp_path: Path) -> None:
+    """The modules under a test directory that the protected tests import, absolutely or relatively, and what those
+    import in turn, are sealed and guarded like the tests (R47s-2, R49s-2); the project's own modules are not."""
+    from swerl.sandbox.launch import test_helpers
+
+    files = {"tests/__init__.py": "", "tests/test_a.py": "from tests.cases import K\nfrom .helpers import h\n"
+             "from a23lib import x\nimport tests.unit.deep_a\n", "tests/cases.py": "from tests.deep import D\nK = 1\n",
+             "tests/deep.py": "D = 2\n", "tests/helpers.py": "def h():\n    pass\n", "tests/unit/deep_a.py": "",
+             "tests/unused.py": "U = 3\n", "a23lib/__init__.py": "", "a23lib/x.py": ""}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    assert test_helpers(tmp_path, ["tests/test_a.py"]) == ["tests/cases.py", "tests/deep.py", "tests/helpers.py",
+                                                           "tests/unit/deep_a.py"]
