@@ -5,6 +5,9 @@ test script such as Django's `runtests.py` (`mode: script`). Before any project 
 
 - reads its spec (a per-grade HMAC key, the changed and the protected files) and deletes it;
 - makes itself non-dumpable: no other process of the tests' uid can ptrace it or read its memory;
+- reads the protected test files (and their conftests and helper modules), then seals them: a Landlock ruleset
+  denies every later read of them to this process and to everything it starts; this process goes on reading
+  them through the guard's servers, which raise the same `open` audit event the real call does;
 - clears every environment variable that configures pytest or the interpreter;
 - installs the runtime guard (`swerl_guard.py`, an audit hook) that vetoes and records what a
   changed file does to reach the runner: process creation, ctypes, frames, code loading, ...
@@ -96,8 +99,11 @@ def _test_sources(spec: dict) -> dict:
             d = os.path.dirname(d)
     out = {}
     for path in sorted(names):
-        with open(path, "rb") as fh:
-            out[path] = fh.read()
+        try:
+            with open(path, "rb") as fh:
+                out[path] = fh.read()
+        except OSError:  # not ours to read: the guard's rules alone protect it
+            continue
     return out
 
 
