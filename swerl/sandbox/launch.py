@@ -284,9 +284,12 @@ def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[st
             record.setdefault("notes", []).append(str(data))
         elif kind == "outcome" and isinstance(data, dict):
             node, phase = str(data.get("node")), str(data.get("phase"))
-            if phase in phases.setdefault(node, {}):
+            status = str(data.get("status"))
+            seen = phases.setdefault(node, {}).get(phase)
+            if seen is not None and seen != status:  # the same test collected twice (a test patch's
+                # `tests/__init__.py` among SWE-bench's test files, R50s-FP3) agrees with itself
                 problems.append(f"{node}: two outcomes recorded for its {phase} phase")
-            phases[node][phase] = str(data.get("status"))
+            phases[node][phase] = status if seen is None or seen == status else "FAILED"
             if data.get("forged"):
                 record["forged"].append(node)
         elif kind == "final" and isinstance(data, dict):
@@ -300,15 +303,28 @@ _TEST_DIRS = ("tests", "test", "testing")
 
 
 def test_helpers(tree: Path, protected: list[str]) -> list[str]:
-    """The modules under a test directory that the protected test files import, and what those import in turn (two
-    levels): `tests/cases.py` holding the expected values is the tests' as much as `tests/test_x.py` (R47s-2,
-    R49s-2: read before the tests import it), so the launcher seals and guards it the same way."""
-    seen, todo, out = set(protected), [p for p in protected if p.endswith(".py")], []
-    for _ in range(2):
+    """The modules under a test directory (the outermost `tests`, `test` or `testing` directory above a protected
+    file, as the guard's) that the protected test files and the conftest files on their way import, and what
+    those import in turn, all the way down: `tests/cases.py` holding the expected values is the tests' as much as
+    `tests/test_x.py` (R47s-2, R49s-2, R50s-1, R50s-2: read before the tests import it), so the launcher seals and
+    guards it the same way. A package's own `testing/` module is no test (R50s-FP2)."""
+    roots = set()
+    for rel in protected:
+        parts = PurePosixPath(rel).parts[:-1]
+        cut = next((i for i, part in enumerate(parts) if part in _TEST_DIRS), None)
+        if cut is not None:
+            roots.add(PurePosixPath(*parts[:cut + 1]))
+    starts = {p for p in protected if p.endswith(".py")}
+    for rel in list(starts):  # the conftest files pytest loads for them
+        for d in PurePosixPath(rel).parents:
+            if (tree / d / "conftest.py").is_file():
+                starts.add(str(d / "conftest.py") if str(d) != "." else "conftest.py")
+    seen, todo, out = set(protected) | starts, sorted(starts), []
+    while todo and len(out) < 1000:
         found = []
         for rel in todo:
             for mod in _imported_files(tree, rel):
-                if mod not in seen and any(part in _TEST_DIRS for part in PurePosixPath(mod).parts[:-1]):
+                if mod not in seen and any(r in PurePosixPath(mod).parents for r in roots):
                     seen.add(mod)
                     found.append(mod)
         out += found
@@ -340,8 +356,9 @@ def _imported_files(tree: Path, rel: str) -> list[str]:
             mod = node.module.split(".") if node.module else []
             names += [(base, mod)] + [(base, [*mod, a.name]) for a in node.names if a.name != "*"]
     out = []
-    for base, parts in names:
-        for root in (PurePosixPath("."), PurePosixPath("src")) if base == PurePosixPath(".") else (base,):
+    for base, parts in names:  # an absolute name from the root, `src/`, or the importing file's own directory (pytest's
+        # `prepend` import mode puts it first on sys.path: `from cases import K` in tests/, R50s-6)
+        for root in (PurePosixPath("."), PurePosixPath("src"), here) if base == PurePosixPath(".") else (base,):
             stem = (root if base == PurePosixPath(".") else base).joinpath(*parts) if parts else base
             for cand in (f"{stem}.py", f"{stem}/__init__.py"):
                 if (tree / cand).is_file() and not (tree / cand).is_symlink():

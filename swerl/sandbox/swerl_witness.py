@@ -2497,7 +2497,7 @@ def _answering(guard):
                                "the one functools made (R48-10)")
             put = whole or (edited and _patch_binds(key, r[2], guard, cls.__name__)) or _changed_binds(
                 key, guard, cls.__name__)
-            if put and _unwatched(held, code, cls, guard):
+            if put and _unwatched(held, code, cls, guard, key):
                 _record(guard, f"{cls.__name__}, a class the patch {'added' if whole else 'edited'}, answers {key} "
                                f"through a {type(held).__name__}, code the witness cannot watch")
             elif put and not whole and _repointed(key, held, code, guard):
@@ -2518,17 +2518,20 @@ _ABC_SET = __import__("collections.abc").abc.Set
 _SET_HASH = _ABC_SET.__dict__["_hash"]
 
 
-def _unwatched(held, code, cls, guard) -> bool:
+def _unwatched(held, code, cls, guard, key: str = "") -> bool:
     """An answering dunder held as no Python code of the tree: a C callable (not a slot of one of the class's own
     bases, put back), or a library's Python function that was not generated for a class of the tree, other than
-    those `functools.total_ordering` derives from the class's own ordering and a base's method put back."""
+    those `functools.total_ordering` derives from the class's own ordering and a base's method put back, each
+    under its own name (`__eq__ = Set.__le__` or a derived `__ge__` held as `__eq__` answers another question,
+    R50-5, R50-7)."""
     if code is None:
         return not (type(held).__name__ in ("wrapper_descriptor", "method_descriptor")
                     and getattr(held, "__objclass__", None) in type.__dict__["__mro__"].__get__(cls))
-    if guard.kind(code.co_filename) != "lib" or (code.co_filename == _FUNCTOOLS and "_from_" in code.co_name):
-        return False  # the tree's code, or an ordering total_ordering derives (not any of functools', R45-2)
+    derived = code.co_filename == _FUNCTOOLS and code.co_name.startswith(f"_{key.strip('_')}_from_")
+    if guard.kind(code.co_filename) != "lib" or derived:
+        return False  # the tree's code, or the ordering total_ordering derives for it (not any of functools', R45-2)
     mro = type.__dict__["__mro__"].__get__(cls)
-    if any(type.__dict__["__dict__"].__get__(b).get(k) is held for b in mro[1:] for k in _ANSWER):
+    if any(type.__dict__["__dict__"].__get__(b).get(k) is held for b in mro[1:] for k in ((key,) if key else _ANSWER)):
         return False  # a method of one of its own bases put back (`__hash__ = Enum.__hash__`, R45-FP1)
     if held is _SET_HASH and any(b is _ABC_SET for b in mro[1:]):
         return False  # `__hash__ = Set._hash`, the recipe `collections.abc` documents for a hashable set (R47-FP1)
@@ -2559,10 +2562,10 @@ def _left_out(cls, own) -> list:
     fields = own.get("__dataclass_fields__")
     declared = own.get("__annotations__")  # a base's fields are the base's to answer for (R49-FP3)
     if type(fields) is dict:
-        return [n for n, f in fields.items() if getattr(f, "compare", True) is False
+        return [n for n, f in fields.items() if not getattr(f, "compare", True)  # `compare=0` too (R50-2)
                 and (taken or getattr(f, "init", True)) and (type(declared) is not dict or n in declared)]
     return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ())
-            if getattr(a, "eq", True) is False and (taken or getattr(a, "init", True))]
+            if not getattr(a, "eq", True) and (taken or getattr(a, "init", True))]
 
 
 def _unrecorded(guard) -> list:
@@ -2796,7 +2799,8 @@ def _repointed(key: str, held, code, guard) -> bool:
     """A binding the patch wrote points an answering dunder at another function of the project that it did not
     write (`__eq__ = staticmethod(__hash__)`: the answer runs unchanged lines, so no profiled line is the patch's,
     R49-6). A partial's call carries arguments of its own and stays judged by the function it calls (R45-FP3)."""
-    if code is None or type(held) not in (type(_among), staticmethod, classmethod) or code.co_name == key \
+    bare = type(held) is _PARTIAL and not held.args and not held.keywords  # `partial(__hash__)` (R50-1)
+    if code is None or (type(held) not in (type(_among), staticmethod, classmethod) and not bare) or code.co_name == key \
             or code.co_name == "<lambda>" or guard.kind(code.co_filename) not in ("changed", "project"):
         return False
     lines = [n for _, _, n in code.co_lines() if n] if hasattr(code, "co_lines") else []

@@ -279,6 +279,10 @@ def test_only_a_record_signed_with_the_grades_key_counts(tmp_path: Path) -> None
     assert problems and record is not None and record["outcomes"]["t.py::b"] == "ERROR"
     twice = _record(tmp_path, key, [ok[0], ("outcome", {**ok[0][1], "status": "FAILED"}), ok[-1]])
     assert any("two outcomes" in p for p in verify_record(twice, key)[1])
+    # the same test collected twice (SWE-bench names a test patch's `tests/__init__.py` too) agrees with itself
+    again = _record(tmp_path, key, [ok[0], ok[0], ok[-1]])
+    record, problems = verify_record(again, key)
+    assert problems == [] and record is not None and record["outcomes"] == {"t.py::a": "PASSED"}
 
 
 def test_harness_parser_errors_never_escape(calc_task: tuple[Any, SandboxTask]) -> None:

@@ -144,11 +144,17 @@ def test_the_helpers_the_tests_import_are_sealed_with_them(tmp_path: Path) -> No
     from swerl.sandbox.launch import test_helpers
 
     files = {"tests/__init__.py": "", "tests/test_a.py": "from tests.cases import K\nfrom .helpers import h\n"
-             "from a23lib import x\nimport tests.unit.deep_a\n", "tests/cases.py": "from tests.deep import D\nK = 1\n",
-             "tests/deep.py": "D = 2\n", "tests/helpers.py": "def h():\n    pass\n", "tests/unit/deep_a.py": "",
-             "tests/unused.py": "U = 3\n", "a23lib/__init__.py": "", "a23lib/x.py": ""}
+             "from a23lib import x\nfrom a23lib.testing import check\nimport tests.unit.deep_a\nfrom bare import B\n",
+             "tests/cases.py": "from tests.deep import D\nK = 1\n", "tests/deep.py": "from tests.deeper import E\n",
+             "tests/deeper.py": "E = 2\n", "tests/helpers.py": "def h():\n    pass\n", "tests/unit/deep_a.py": "",
+             "tests/bare.py": "B = 1\n", "tests/conftest.py": "from tests.fixtures import F\n",
+             "tests/fixtures.py": "F = 1\n", "tests/unused.py": "U = 3\n", "a23lib/__init__.py": "",
+             "a23lib/x.py": "", "a23lib/testing/__init__.py": "def check():\n    pass\n"}
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
-    assert test_helpers(tmp_path, ["tests/test_a.py"]) == ["tests/cases.py", "tests/deep.py", "tests/helpers.py",
-                                                           "tests/unit/deep_a.py"]
+    # three levels down (R50s-2), through the conftest (R50s-1), by a bare name from the test's directory (R50s-6);
+    # not the package's own `testing` module (R50s-FP2), not a module nothing imports
+    assert test_helpers(tmp_path, ["tests/test_a.py"]) == [
+        "tests/bare.py", "tests/cases.py", "tests/deep.py", "tests/deeper.py", "tests/fixtures.py", "tests/helpers.py",
+        "tests/unit/deep_a.py"]
