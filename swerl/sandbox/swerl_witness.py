@@ -2803,8 +2803,7 @@ def _repointed(key: str, held, code, guard) -> bool:
     if code is None or (type(held) not in (type(_among), staticmethod, classmethod) and not bare) or code.co_name == key \
             or code.co_name == "<lambda>" or guard.kind(code.co_filename) not in ("changed", "project"):
         return False
-    lines = [n for _, _, n in code.co_lines() if n] if hasattr(code, "co_lines") else []
-    return not guard.wrote(code.co_filename, code.co_firstlineno, max([code.co_firstlineno, *lines]))
+    return not guard.wrote(*_code_lines(code))
 
 
 def _cached(held) -> bool:
