@@ -63,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "gatew
 from assembly import baseline_assemble
 from fake_engine import HttpProtocol, serve_in_thread
 
-from swerl.tokens import BatchBuilder, TokenBatch, delta
+from swerl.tokens import TokenBatch, delta
 from swerl.train.assembly import assemble_batch
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,9 +142,10 @@ def make_rollout(rng: np.random.Generator, rid: str, n_calls: int, brk: bool) ->
     return Rollout(rid, calls, unique - len(obs), brk)  # the last observation is never sent
 
 
-def record(rollouts: list[Rollout]) -> tuple[BatchBuilder, float, list[float]]:
-    """What the recorder does per call: delta against the rollout's last call, then append the record."""
-    b = BatchBuilder(logprob_bytes_dtype="<f4")
+def record(rollouts: list[Rollout]) -> tuple[list[tuple], float, list[float]]:
+    """What the recorder does per call: delta against the rollout's last call, then append the store row
+    (`ROW_FIELDS` order)."""
+    b: list[tuple] = []
     eid = 0
     per_call: list[float] = []
     t_all = 0.0
@@ -158,14 +159,13 @@ def record(rollouts: list[Rollout]) -> tuple[BatchBuilder, float, list[float]]:
             dt = time.perf_counter() - t0
             per_call.append(dt)
             t_all += dt
-            b.add(event_id=eid, rollout_id=ro.rollout_id, group_id=f"g{int(ro.rollout_id[1:]) // 8}", attempt=1,
-                  seq=seq, kind="model_request", policy_version=3, parent=parent[0] if parent and shared else None,
-                  shared=shared, prompt=suffix.tobytes(), response=c.response.tobytes(),
-                  logprobs=c.logprobs.tobytes())
+            b.append((eid, ro.rollout_id, f"g{int(ro.rollout_id[1:]) // 8}", 1, seq, "model_request", 3,
+                      parent[0] if parent and shared else None, shared, suffix.tobytes(), c.response.tobytes(),
+                      c.logprobs.tobytes(), None, None, None, None, None))
             parent = (eid, full)
         eid += 1
-        b.add(event_id=eid, rollout_id=ro.rollout_id, group_id=None, attempt=1, seq=len(ro.calls) + 1,
-              kind="reward", reward=float(eid % 2))
+        b.append((eid, ro.rollout_id, None, 1, len(ro.calls) + 1, "reward", None, None, 0, None, None, None, None,
+                  float(eid % 2), None, None, None))
     return b, t_all, per_call
 
 
@@ -304,8 +304,8 @@ def verdict(ok: bool) -> str:
 
 def via_memory(rollouts: list[Rollout], repeat: int) -> tuple[float, list[Any], int, int | None, str]:
     """Record with `delta` into an in-memory batch, then bytes -> decode -> assemble (no gateway)."""
-    builder, _, per_call = record(rollouts)
-    batch = builder.build()
+    rows, _, per_call = record(rollouts)
+    batch = TokenBatch.from_bytes(TokenBatch.rows_to_bytes(rows))
     store = batch.prompt_pool.nbytes + batch.resp_pool.nbytes + batch.logp_pool.nbytes + 16 * len(batch)
     print(f"record (in memory): delta per call p50 {np.median(per_call) * 1e6:.0f} us, p99 "
           f"{np.quantile(per_call, 0.99) * 1e6:.0f} us")

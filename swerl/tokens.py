@@ -61,7 +61,6 @@ _COLUMNS: tuple[tuple[str, np.dtype], ...] = (
     ("prompt_off", _I64), ("resp_off", _I64), ("prompt_pool", _I32), ("resp_pool", _I32), ("logp_pool", _F32),
 )
 _DTYPES = dict(_COLUMNS)
-_FIXED = ("event_id", "attempt", "seq", "kind", "flags", "policy_version", "parent", "shared", "reward", "arrival")
 _HEAD = struct.Struct("<4sIQ")
 
 ROW_FIELDS: tuple[str, ...] = ("id", "rollout_id", "group_id", "attempt", "seq", "kind", "policy_version",
@@ -215,7 +214,7 @@ class TokenBatch:
 
     Row `i`'s prompt is `full(parent_row[i])[:shared[i]] ++ prompt_pool[prompt_off[i]:prompt_off[i+1]]`.
     A parent is named by event id and must be an earlier event (smaller id) of the same rollout
-    in the same batch. Build one with `BatchBuilder` or `from_events`; read one with `from_bytes`.
+    in the same batch. Build one from store rows (`rows_to_bytes`) or events (`from_events`); read one with `from_bytes`.
     """
 
     rollouts: list[tuple[str, str]]  # (rollout_id, group_id) per rollout index
@@ -524,95 +523,6 @@ def _row_columns(rows: Sequence[Sequence[Any]]) -> tuple[
              for i, d in enumerate(data) if d is not None})
 
 
-class BatchBuilder:
-    """Append events row by row, then `build()` one `TokenBatch`. Token payloads may be int32 little-endian
-    bytes, arrays or sequences; log-probs arrays or bytes of `logprob_bytes_dtype`."""
-
-    def __init__(self, logprob_bytes_dtype: str = "<f8") -> None:
-        self._lp_dtype = np.dtype(logprob_bytes_dtype)
-        self._rows: list[tuple] = []  # rollout_id, group_id, then the other fixed-width columns of `_FIXED`
-        self._prompts: list[Any] = []
-        self._resps: list[Any] = []
-        self._logps: list[Any] = []
-        self.errors: dict[int, str] = {}
-        self.data: dict[int, Any] = {}
-        self.requests: dict[int, Any] = {}
-
-    def __len__(self) -> int:
-        return len(self._rows)
-
-    def add(self, *, event_id: int, rollout_id: str, group_id: str | None, attempt: int, seq: int, kind: str,
-            policy_version: int | None = None, parent: int | None = None, shared: int = 0,
-            prompt: Any = None, response: Any = None, logprobs: Any = None, error: str | None = None,
-            reward: float | None = None, data: Any = None, request: Any = None,
-            arrival: float | None = None, finish_reason: str | None = None) -> int:
-        """Append one event; `prompt` is the suffix when `parent` is given, else the whole prompt."""
-        row = len(self)
-        code = KIND_CODE.get(kind)
-        if code is None:
-            raise TokenFormatError(f"event {event_id} (rollout_id={rollout_id!r}, seq={seq}): field kind: "
-                                   f"{kind!r} is not one of {', '.join(KINDS)}")
-        if response is not None and logprobs is not None:
-            nr = len(response) // 4 if isinstance(response, bytes | bytearray | memoryview) else len(response)
-            nl = len(logprobs) // self._lp_dtype.itemsize if isinstance(logprobs, bytes | bytearray | memoryview) \
-                else len(logprobs)
-            if nr != nl:
-                if error is None:
-                    raise TokenFormatError(f"event {event_id} (rollout_id={rollout_id!r}, seq={seq}): field "
-                                           f"response_logprobs: {nl} values for {nr} response ids")
-                logprobs = None  # a failed call recorded what it got; it is never trained on
-        flags = (F_ERROR if error is not None else 0) | (F_PROMPT if prompt is not None else 0) \
-            | (F_RESPONSE if response is not None else 0) | (F_LOGPROBS if logprobs is not None else 0) \
-            | (F_CUT if finish_reason == "length" else 0)
-        self._rows.append((rollout_id, group_id, event_id, attempt, seq, code, flags,
-                           -1 if policy_version is None else policy_version, -1 if parent is None else parent,
-                           shared, np.nan if reward is None else reward, np.nan if arrival is None else arrival))
-        self._prompts.append(prompt)
-        self._resps.append(response)
-        self._logps.append(logprobs if response is not None else None)
-        if error is not None:
-            self.errors[row] = error
-        if data is not None:
-            self.data[row] = data
-        if request is not None:
-            self.requests[row] = request
-        return row
-
-    @staticmethod
-    def _pool(items: list[Any], dtype: np.dtype, bytes_dtype: np.dtype) -> tuple[np.ndarray, np.ndarray]:
-        lens = np.zeros(len(items) + 1, np.int64)
-        parts: list[np.ndarray] = []
-        for i, x in enumerate(items):
-            if x is None:
-                continue
-            if isinstance(x, bytes | bytearray | memoryview):
-                if len(x) % bytes_dtype.itemsize:
-                    raise TokenFormatError(f"token batch row {i}: a blob of {len(x)} bytes is not whole "
-                                           f"{bytes_dtype} values")
-                a = np.frombuffer(x, dtype=bytes_dtype)
-            else:
-                a = as_ids(x) if dtype == _I32 else np.asarray(x, dtype=dtype)
-            lens[i + 1] = len(a)
-            parts.append(a)
-        off = np.cumsum(lens)
-        pool = np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
-        return off, pool
-
-    def build(self) -> TokenBatch:
-        rids, gids, *fixed = tuple(zip(*self._rows, strict=True)) or ((),) * (2 + len(_FIXED))
-        cols = {name: np.asarray(col, _DTYPES[name]) for name, col in zip(_FIXED, fixed, strict=True)}
-        cols["rollout"], rollouts = _rollout_table(rids, gids)
-        prompt_off, prompt_pool = self._pool(self._prompts, _I32, _I32)
-        resp_off, resp_pool = self._pool(self._resps, _I32, _I32)
-        logp_items = [lp if lp is not None else (None if r is None else np.full(
-            len(r) // 4 if isinstance(r, bytes | bytearray | memoryview) else len(r), np.nan, np.float32))
-            for lp, r in zip(self._logps, self._resps, strict=True)]
-        _, logp_pool = self._pool(logp_items, _F32, self._lp_dtype)
-        return TokenBatch(rollouts=rollouts, **cols, prompt_off=prompt_off, resp_off=resp_off,
-                          prompt_pool=prompt_pool, resp_pool=resp_pool, logp_pool=logp_pool,
-                          errors=dict(self.errors), data=dict(self.data), requests=dict(self.requests))
-
-
 _ACCESS: dict[type, int] = {}  # per event type: 0 a mapping, 1 a pydantic model, 2 plain attributes
 
 
@@ -701,5 +611,5 @@ def from_events(events: Iterable[Any], *, encode: bool = True, use_ids: bool = T
 
 
 __all__ = ["F_CUT", "F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",
-           "USABLE", "VERSION", "BatchBuilder", "Heads", "Parent", "TokenBatch", "TokenFormatError", "as_ids",
+           "USABLE", "VERSION", "Heads", "Parent", "TokenBatch", "TokenFormatError", "as_ids",
            "common_prefix", "delta", "encode_prompt", "from_events", "resolve_prompts"]

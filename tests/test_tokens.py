@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from token_helpers import from_rows, logical_tokens, to_events
+from token_helpers import from_rows, logical_tokens, row, to_events
 
 from swerl.tokens import (
     F_CUT,
     F_ERROR,
-    BatchBuilder,
+    F_LOGPROBS,
     TokenBatch,
     TokenFormatError,
     common_prefix,
@@ -64,15 +64,13 @@ def test_extending_calls_store_only_new_tokens_and_decode_exactly() -> None:
     assert back[3]["kind"] == "reward" and back[3]["reward"] == 1.0 and back[3]["prompt_ids"] is None
 
 
-def test_builder_takes_store_blobs_and_keeps_errors_and_data() -> None:
-    b = BatchBuilder(logprob_bytes_dtype="<f8")
-    b.add(event_id=7, rollout_id="r", group_id=None, attempt=1, seq=1, kind="model_request", policy_version=0,
-          prompt=np.array([1, 2], "<i4").tobytes(), response=np.array([3], "<i4").tobytes(),
-          logprobs=np.array([-0.25], "<f8").tobytes())
-    b.add(event_id=9, rollout_id="r", group_id=None, attempt=1, seq=2, kind="model_request", parent=7, shared=3,
-          prompt=np.array([4], "<i4").tobytes(), error="client disconnected mid-stream", data={"why": "499"},
-          request={"messages": [{"role": "user", "content": "hi"}]})
-    batch = TokenBatch.from_bytes(b.build().to_bytes())
+def test_store_rows_keep_blobs_errors_and_data() -> None:
+    batch = from_rows([
+        row(event_id=7, rollout_id="r", attempt=1, seq=1, policy_version=0, prompt=[1, 2], response=[3],
+            logprobs=[-0.25]),
+        row(event_id=9, rollout_id="r", attempt=1, seq=2, parent=7, shared=3, prompt=[4],
+            error="client disconnected mid-stream", data={"why": "499"})],
+        requests={1: {"messages": [{"role": "user", "content": "hi"}]}})
     assert batch.rollouts == [("r", "r")]
     assert batch.prompt(1).tolist() == [1, 2, 3, 4] and batch.logprobs(0).tolist() == [-0.25]
     assert batch.flags[1] & F_ERROR and batch.errors == {1: "client disconnected mid-stream"}
@@ -133,18 +131,14 @@ def test_from_bytes_rejects_damage_with_a_clear_error() -> None:
     with pytest.raises(TokenFormatError, match="log-probs for"):
         broken(logp_pool=cols["logp_pool"][:1])
     with pytest.raises(TokenFormatError, match=r"event 3 .*response_logprobs: 1 values for 2"):
-        BatchBuilder().add(event_id=3, rollout_id="r", group_id=None, attempt=0, seq=1, kind="model_request",
-                           prompt=[1], response=[2, 3], logprobs=[0.0])
+        from_rows([row(event_id=3, rollout_id="r", seq=1, prompt=[1], response=[2, 3], logprobs=[0.0])])
 
 
 def test_another_rollouts_parent_is_refused() -> None:
-    b = BatchBuilder()
-    b.add(event_id=1, rollout_id="a", group_id=None, attempt=0, seq=1, kind="model_request", prompt=[1], response=[2],
-          logprobs=[0.0])
-    b.add(event_id=2, rollout_id="b", group_id=None, attempt=0, seq=1, kind="model_request", parent=1, shared=2,
-          prompt=[3], response=[4], logprobs=[0.0])
     with pytest.raises(TokenFormatError, match="another rollout"):
-        b.build()
+        from_rows([row(event_id=1, rollout_id="a", seq=1, prompt=[1], response=[2], logprobs=[0.0]),
+                   row(event_id=2, rollout_id="b", seq=1, parent=1, shared=2, prompt=[3], response=[4],
+                       logprobs=[0.0])])
 
 
 @st.composite
@@ -238,8 +232,9 @@ def test_resolve_prompts_for_the_json_api() -> None:
         resolve_prompts([dict(stored[2])], lambda ids: [])
 
 
-def test_from_rows_matches_the_builder() -> None:
-    """The store's bulk path (rows of blobs) gives the same batch as appending event by event."""
+def test_store_rows_round_trip() -> None:
+    """The store's one-copy path (rows of blobs straight to bytes) reads back to a batch that serialises to the
+    same bytes, with what each row said."""
     f4 = lambda xs: np.asarray(xs, "<f4").tobytes()  # noqa: E731  (the store's log-probs)
     i4 = lambda xs: np.asarray(xs, "<i4").tobytes()  # noqa: E731
     rows = [
@@ -251,18 +246,12 @@ def test_from_rows_matches_the_builder() -> None:
         (8, "a", "g", 1, 3, "reward", None, None, None, None, None, None, None, 1.0, b'{"why": "ok"}', None, None),
     ]
     fast = from_rows(rows, requests={2: {"messages": []}})
-    b = BatchBuilder(logprob_bytes_dtype="<f4")
-    for eid, rid, gid, att, seq, kind, pv, par, sh, p, r, lp, err, rew, data, arr, fin in rows:
-        b.add(event_id=eid, rollout_id=rid, group_id=gid, attempt=att, seq=seq, kind=kind, policy_version=pv,
-              parent=par, shared=sh or 0, prompt=p, response=r, logprobs=lp, error=err, reward=rew,
-              data=None if data is None else {"why": "ok"}, arrival=arr, finish_reason=fin)
-    slow = b.build()
+    wire = TokenBatch.rows_to_bytes(rows, requests={2: {"messages": []}})
+    assert fast.to_bytes() == wire
     assert [bool(f & F_CUT) for f in fast.flags.tolist()] == [False, False, True, False]  # the call cut at max_tokens
-    slow.requests = {2: {"messages": []}}
-    assert fast.to_bytes() == slow.to_bytes()
-    # the gateway's one-copy path gives the same bytes
-    assert TokenBatch.rows_to_bytes(rows, requests={2: {"messages": []}}) == slow.to_bytes()
-    assert TokenBatch.from_bytes(TokenBatch.rows_to_bytes([])).to_bytes() == BatchBuilder().build().to_bytes()
+    assert not fast.flags[1] & F_LOGPROBS and fast.errors == {1: "1 logprobs for 2"}  # a failed call keeps none
+    assert fast.data == {3: {"why": "ok"}} and fast.requests == {2: {"messages": []}}
+    assert fast.arrival[0] == 10.0 and np.isnan(fast.arrival[1])
     assert fast.rollouts == [("a", "g"), ("b", "b")] and fast.prompt(2).tolist() == [1, 2, 3, 4]
     with pytest.raises(TokenFormatError, match=r"event 5 .*response_logprobs: 2 values for 1"):
         from_rows([(5, "a", "g", 1, 1, "model_request", 0, None, None, i4([1]), i4([3]), f4([0, 0]),

@@ -36,8 +36,33 @@ def from_rows(rows: Sequence[Sequence[Any]], *, requests: dict[int, Any] | None 
     return TokenBatch.from_bytes(TokenBatch.rows_to_bytes(rows, requests=requests))
 
 
+def row(*, event_id: int, rollout_id: str, group_id: str | None = None, attempt: int = 0, seq: int = 0,
+        kind: str = "model_request", policy_version: int | None = None, parent: int | None = None, shared: int = 0,
+        prompt: Any = None, response: Any = None, logprobs: Any = None, error: str | None = None,
+        reward: float | None = None, data: Any = None, arrival: float | None = None,
+        finish_reason: str | None = None) -> tuple[Any, ...]:
+    """One store row (`ROW_FIELDS` order) as the gateway's store holds it: ids as int32 blobs, log-probs as
+    float32 blobs; `prompt` is the suffix when `parent` is given."""
+    def blob(x: Any, dt: str) -> bytes | None:
+        return None if x is None else x if isinstance(x, bytes) else np.asarray(x, dt).tobytes()
+
+    return (event_id, rollout_id, group_id, attempt, seq, kind, policy_version, parent, shared, blob(prompt, "<i4"),
+            blob(response, "<i4"), blob(logprobs, "<f4"), error, reward, data, arrival, finish_reason)
+
+
 def logical_tokens(batch: TokenBatch) -> int:
     """Prompt + response tokens of every event as if stored whole."""
     has_r = (batch.flags & F_RESPONSE) != 0
     has_p = (batch.flags & F_PROMPT) != 0
     return int(batch.prompt_len[has_p].sum() + np.diff(batch.resp_off)[has_r].sum())
+
+
+class Rows(list):
+    """Store rows appended one event at a time (`add` takes `row`'s keywords); `build` reads them as the trainer
+    does, through the store's serialiser."""
+
+    def add(self, **kw: Any) -> None:
+        self.append(row(**kw))
+
+    def build(self) -> TokenBatch:
+        return from_rows(self)

@@ -15,10 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from synthetic_traces import TraceConfig, make_rollout_events
+from token_helpers import Rows
 
 from swerl.errors import DataError
 from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE
-from swerl.tokens import BatchBuilder, TokenBatch, from_events
+from swerl.tokens import TokenBatch, from_events
 from swerl.train.core import assemble, assemble_batch
 
 
@@ -91,7 +92,7 @@ def test_unencoded_batch_and_assemble_dispatch_agree() -> None:
 
 def test_gateway_style_parent_that_is_not_the_chain_end() -> None:
     """A recorder may name any earlier call as parent; the chain test then compares, and still merges."""
-    b = BatchBuilder()
+    b = Rows()
     kw: dict[str, Any] = {"rollout_id": "r", "group_id": "g", "attempt": 0, "kind": "model_request"}
     b.add(event_id=1, seq=1, prompt=[1, 2], response=[3], logprobs=[-0.1], **kw)
     b.add(event_id=2, seq=2, parent=1, shared=3, prompt=[4], response=[5], logprobs=[-0.2], **kw)
@@ -105,7 +106,7 @@ def test_gateway_style_parent_that_is_not_the_chain_end() -> None:
 
 
 def test_reward_without_value_and_bad_mode() -> None:
-    b = BatchBuilder()
+    b = Rows()
     b.add(event_id=1, rollout_id="r", group_id=None, attempt=0, seq=1, kind="model_request", prompt=[1], response=[2],
           logprobs=[0.0])
     b.add(event_id=2, rollout_id="r", group_id=None, attempt=0, seq=2, kind="reward")
@@ -186,7 +187,7 @@ def test_rollout_filter_on_event_lists_and_failed_call_with_short_logprobs() -> 
     events = [call("a", 0, [1], [2]), reward("a", 1.0), call("b", 0, [3], [4]), reward("b", 0.0)]
     samples, _ = assemble(events, rollouts={"a"})
     assert [s.rollout_id for s in samples] == ["a"]
-    b = BatchBuilder()
+    b = Rows()
     b.add(event_id=1, rollout_id="r", group_id=None, attempt=0, seq=1, kind="model_request", prompt=[1],
           response=[2, 3], logprobs=[-0.5], error="1 logprobs for 2 response ids")  # kept for the record
     b.add(event_id=2, rollout_id="r", group_id=None, attempt=0, seq=2, kind="model_request", prompt=[1],
