@@ -47,6 +47,7 @@ def test_audit_cli_passes_on_bwrap(rootfs: Path) -> None:
     _check_clean(AuditReport.model_validate_json(res.stdout))
 
 
+@pytest.mark.slow  # ~2 min; make test keeps the docker grade with the seal (test_sandbox_sealed.py)
 @pytest.mark.docker
 def test_audit_passes_on_docker(docker_sandbox: Any) -> None:
     from swerl.sandbox.images import ensure_repo_image
