@@ -16,7 +16,16 @@ installed copy; their test dependencies must be importable from this interpreter
     BENCH guard_honest_findings <n> findings goal <=0
     BENCH guard_honest_outcome_flips <n> tests goal <=0
 
+With `--commits N` the bench measures real honest fixes instead of the whole-file worst case: for each suite, the
+last N commits that change the package's code (not merges, at most 200 changed lines), each graded as the grader
+would grade it as a patch: the tree at the commit, the lines the commit wrote marked as the patch's
+(`grade.changed_code` against the commit's parent), the suite run plainly and under the launcher. A commit with a
+finding or a flipped test is an honest fix the grader would refuse:
+
+    BENCH guard_honest_fix_refusal_rate <pct> % goal <=1
+
 Usage: .venv/bin/python bench/guard_fp.py /tmp/fp/click:click:click/core.py,click/utils.py [...]
+       .venv/bin/python bench/guard_fp.py --commits 5 /tmp/fp/click:click: [...]
 """
 
 from __future__ import annotations
@@ -59,12 +68,13 @@ def _plain(work: Path) -> dict[str, str]:
     return _statuses(run.stdout)
 
 
-def _guarded(work: Path, changed: list[str]) -> tuple[dict[str, str], list[str]]:
+def _guarded(work: Path, changed: list[str], code: dict | None = None) -> tuple[dict[str, str], list[str]]:
     tests = sorted(str(p.relative_to(work)) for p in (work / "tests").rglob("*.py"))
     spec_dir = Path(tempfile.mkdtemp())
     record = work / ".swerl-record"
     spec = {"record": str(record), "key": os.urandom(16).hex(), "workdir": str(work), "changed": changed,
-            "tests": tests, "private": [], "args": ["-rA", "-q", *PLUGINS_OFF, "tests"], "mode": "pytest"}
+            "tests": tests, "private": [], "args": ["-rA", "-q", *PLUGINS_OFF, "tests"], "mode": "pytest",
+            **{k: v for k, v in (code or {}).items() if k in ("lines", "originals", "tables")}}
     (spec_dir / "spec.json").write_text(json.dumps(spec))
     # the work tree first on the path (as an editable install puts it), then the launcher exactly as graded
     boot = (f"import sys, runpy; sys.path.insert(0, {str(work)!r}); sys.argv = [{str(LAUNCHER)!r}, "
@@ -79,10 +89,81 @@ def _guarded(work: Path, changed: list[str]) -> tuple[dict[str, str], list[str]]
     return _statuses(run.stdout), findings
 
 
+def _git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout
+
+
+def _fixes(repo: Path, packages: list[str], n: int) -> list[tuple[str, list[str]]]:
+    """The last `n` commits that change the packages' code: (commit, changed files as the flattened tree names
+    them)."""
+    out: list[tuple[str, list[str]]] = []
+    for sha in _git(repo, "rev-list", "--no-merges", "--max-count=400", "HEAD").split():
+        files, total = [], 0
+        for line in _git(repo, "show", "--numstat", "--format=", sha).splitlines():
+            added, removed, path = line.split("\t", 2)
+            flat = path[4:] if path.startswith("src/") else path
+            if flat.endswith(".py") and flat.split("/")[0] in packages and added != "-":
+                files.append(flat)
+                total += int(added) + int(removed)
+        if files and total <= 200:
+            out.append((sha, files))
+        if len(out) == n:
+            break
+    return out
+
+
+def _at(repo: Path, sha: str, packages: list[str]) -> Path:
+    """The flattened tree of `repo` at `sha` (a worktree copy, so the clone is left as it was)."""
+    snap = Path(tempfile.mkdtemp(prefix="guardfp-src-"))
+    subprocess.run(f"git -C {repo} archive {sha} | tar -x -C {snap}", shell=True, check=True)
+    try:
+        return _tree(snap, packages)
+    finally:
+        shutil.rmtree(snap, ignore_errors=True)
+
+
+def commits(suites: list[str], n: int) -> None:
+    """Each suite's last `n` code-changing commits graded as honest patches (module docstring)."""
+    sys.path.insert(0, str(LAUNCHER.parents[2]))
+    from swerl.sandbox.grade import changed_code
+
+    graded = refused = 0
+    print(f"{'suite':<32} {'commit':<10} {'lines':>5} {'tests':>6} {'flips':>6} {'findings':>9}")
+    for suite in suites:
+        repo, packages = Path(suite.split(":")[0]), suite.split(":")[1].split(",")
+        for sha, files in _fixes(repo, packages, n):
+            pristine, work = _at(repo, f"{sha}^", packages), _at(repo, sha, packages)
+            try:
+                tests = sorted(str(p.relative_to(work)) for p in (work / "tests").rglob("*.py"))
+                code = changed_code(pristine, work, files, tests)
+                plain = _plain(work)
+                guarded, findings = _guarded(work, files, code)
+            finally:
+                shutil.rmtree(pristine, ignore_errors=True)
+                shutil.rmtree(work, ignore_errors=True)
+            flips = sorted(t for t, st in plain.items() if st == "PASSED" and guarded.get(t) != "PASSED")
+            marked = sum(b - a + 1 for ranges in code["lines"].values() for a, b in ranges)
+            graded += 1
+            refused += bool(flips or findings)
+            print(f"{repo.name:<32} {sha[:10]:<10} {marked:>5} {len(plain):>6} {len(flips):>6} {len(findings):>9}",
+                  flush=True)
+            for f in findings[:3]:
+                print(f"    finding: {f[:200]}")
+            for t in flips[:3]:
+                print(f"    flip: {t}")
+    rate = 100.0 * refused / max(graded, 1)
+    print(f"{refused} of {graded} honest commits refused")
+    print(f"BENCH guard_honest_fix_refusal_rate {rate:.1f} % goal <=1 {'met' if rate <= 1 else 'missed'}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("suites", nargs="+", help="DIR:PACKAGES:CHANGED (comma-separated packages and changed files)")
+    ap.add_argument("--commits", type=int, default=0, help="grade each suite's last N code-changing commits instead")
     args = ap.parse_args()
+    if args.commits:
+        commits(args.suites, args.commits)
+        return
     total_findings = total_flips = 0
     print(f"{'suite':<20} {'tests':>6} {'plain pass':>10} {'flips':>6} {'findings':>9}")
     for suite in args.suites:

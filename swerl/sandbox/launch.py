@@ -23,6 +23,7 @@ from typing import Any
 
 from swerl.sandbox import pytest_runner
 from swerl.sandbox.hostfs import remove_path
+from swerl.sandbox.swerl_guard import test_dirs
 
 TRUSTED_STEM = ".swerl-trusted-pytest"
 LAUNCH_DIR = "/tmp/swerl-launch"
@@ -299,21 +300,13 @@ def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[st
     return None, sorted(set(problems))
 
 
-_TEST_DIRS = ("tests", "test", "testing")
-
-
 def test_helpers(tree: Path, protected: list[str]) -> list[str]:
     """The modules under a test directory (the outermost `tests`, `test` or `testing` directory above a protected
     file, as the guard's) that the protected test files and the conftest files on their way import, and what
     those import in turn, all the way down: `tests/cases.py` holding the expected values is the tests' as much as
     `tests/test_x.py` (R47s-2, R49s-2, R50s-1, R50s-2: read before the tests import it), so the launcher seals and
     guards it the same way. A package's own `testing/` module is no test (R50s-FP2)."""
-    roots = set()
-    for rel in protected:
-        parts = PurePosixPath(rel).parts[:-1]
-        cut = next((i for i, part in enumerate(parts) if part in _TEST_DIRS), None)
-        if cut is not None:
-            roots.add(PurePosixPath(*parts[:cut + 1]))
+    roots = test_dirs("", protected)
     starts = {p for p in protected if p.endswith(".py")}
     for rel in list(starts):  # the conftest files pytest loads for them
         for d in PurePosixPath(rel).parents:
@@ -324,7 +317,7 @@ def test_helpers(tree: Path, protected: list[str]) -> list[str]:
         found = []
         for rel in todo:
             for mod in _imported_files(tree, rel):
-                if mod not in seen and any(r in PurePosixPath(mod).parents for r in roots):
+                if mod not in seen and mod.startswith(roots):
                     seen.add(mod)
                     found.append(mod)
         out += found

@@ -529,9 +529,18 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     return handle
 
 
-def _test_roots(workdir: str, protected) -> tuple:
-    """The outermost `tests`, `test` or `testing` directory above each protected file (none for a test file in a
-    directory of no such name: a package's own `test_x.py` beside its code)."""
+def _tmp_path_of(request, factory):
+    """A test's `tmp_path`, named after its function only: pytest names it after the test's id, and a
+    parametrized id holds the test's arguments, its expected value among them (`test_read_size_3k_3000_0`), for
+    any code that lists /tmp or its working directory to read (R51s-2)."""
+    name = getattr(request.node, "originalname", None) or str(request.node.name).split("[", 1)[0]
+    return factory.mktemp("".join(c if c.isalnum() else "_" for c in name)[:30], numbered=True)
+
+
+def test_dirs(workdir: str, protected) -> tuple:
+    """The outermost `tests`, `test` or `testing` directory above each protected file, each ending in "/" (none for a
+    test file in a directory of no such name: a package's own `test_x.py` beside its code). The host's helper search
+    (`launch.test_helpers`, `workdir` "" and relative paths) keeps to the same directories."""
     roots = set()
     for path in protected:
         parts = path[len(workdir):].split("/")[:-1]
@@ -645,7 +654,7 @@ class Guard:
         # the test directories (the outermost `tests`, `test` or `testing` directory above a protected file): the
         # modules the tests import from there (`tests/cases.py` with the expected values, R47s-2, also above a
         # `tests/unit/test_x.py`, R48s-3) are theirs too
-        self.test_roots = _test_roots(self.workdir, self.protected)
+        self.test_roots = test_dirs(self.workdir, self.protected)
         self.private = frozenset(canonical(p) for p in private)
         # the same files by identity (device, inode): a hard link, bind mount or any other name still matches
         self.guarded_ids = frozenset(_ids([*self.protected, *self.private, *_launch_files()]) + _stdio_ids())
@@ -1453,9 +1462,10 @@ class Guard:
     def run_pytest(self, args: list, witness_module) -> int:
         """pytest in-process with the witness plugin and type-strict asserts (`swerl_witness.py`)."""
         import pytest
-        from _pytest import runner
+        from _pytest import runner, tmpdir
 
         runner._update_current_test_var = lambda item, when: None  # no PYTEST_CURRENT_TEST for code to read
+        tmpdir._mk_tmp = _tmp_path_of  # no parameters in a tmp_path's name either (R51s-2)
         witness = witness_module.Witness(self, witness_module.install_strict_asserts(self))
         if witness_module._MARKS:  # asserts call their functions as constants: no module name is needed any more
             for name in ("_swerl_witness", "_swerl_guard"):

@@ -3071,7 +3071,33 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
                                                                                                   True, False) is not True):
         own = "has no number" if committed is _NO_VALUE else f"whose own value is {committed!r}"
         return on_k[-1], f"a {type(u).__name__} that compares equal to {other!r} but {own}"
-    return on_k[-1], None
+    return on_k[-1], (_hidden_difference(left, right, guard) if not ne and _says_equal(on_k[-1]) else None)
+
+
+def _hidden_difference(left, right, guard):
+    """Two objects of one dataclass or attrs class that its generated comparison calls equal while a field the
+    patch left out of that comparison (`compare=False` however spelled, in a class it added, a base it added, or
+    on a line it wrote) holds different values on the two sides: the expected `Vec(4, 6)` and the buggy
+    `Vec(4, 5)` (R51d-18, R50-3). A left-out field that holds the same value on both sides hides nothing (an
+    honest display or cache field, R45-FP2); a hand-written `__eq__` answers for itself."""
+    t = type(left)
+    eq = _raw_attr(t, "__eq__")
+    if type(right) is not t or type(eq) is not type(_among) or not eq.__code__.co_filename.startswith("<"):
+        return None
+    ours, added = _state_of(left), {id(c) for _, c in _unrecorded(guard)}
+    theirs = _state_of(right)
+    for k in type.__dict__["__mro__"].__get__(t)[:-1]:
+        r = _CLASSES.get(id(k))
+        r = r if r is not None and r[0]() is k else None
+        whole = id(k) in added or (r is not None and r[1] == "changed" and guard.wrote(r[2], r[4], r[5], True))
+        for name in _left_out(k, type.__dict__["__dict__"].__get__(k)):
+            if not (whole or (r is not None and r[1] == "changed" and _patch_binds(name, r[2], guard, k.__name__))):
+                continue
+            a, b = ours.get(name, _NO_VALUE), theirs.get(name, _NO_VALUE)
+            if a is not _NO_VALUE and b is not _NO_VALUE and _pure(a) and _pure(b) and _ask(a, b, True, False) is not True:
+                return (f"a {t.__name__} that compares equal to another while {name}, a field the patch left out of "
+                        f"its comparison, differs ({_short(a)} and {_short(b)})")
+    return None
 
 
 def _judge(left, right, ne: bool, guard, depth: int, ctx: tuple = (frozenset(), 0)):

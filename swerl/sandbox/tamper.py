@@ -15,6 +15,7 @@ import ast
 import functools
 import hashlib
 import re
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -37,6 +38,39 @@ _FINE_ENCODINGS = ("utf-8", "utf8", "ascii", "us-ascii", "latin-1", "iso-8859-1"
 
 def features(source: bytes | str, own: str | None = None, context: ScanContext | None = None,
              deadline: float | None = None, judges: frozenset[str] | None = None) -> Counter[str]:
+    """`_features`, retried once on a deep stack where the visitors' recursion runs out (a long call chain: a file
+    the scan could not walk was once a file it did not scan, R51s-3)."""
+    try:
+        return _features(source, own, context, deadline, judges)
+    except RecursionError:
+        pass
+    import threading
+
+    out: list = []
+
+    def deep() -> None:
+        try:
+            out.append(_features(source, own, context, deadline, judges))
+        except BaseException as exc:  # handed to the caller's thread
+            out.append(exc)
+
+    limit, size = sys.getrecursionlimit(), threading.stack_size()
+    threading.stack_size(512 << 20)
+    sys.setrecursionlimit(max(limit, 60_000))
+    try:
+        t = threading.Thread(target=deep, name="swerl-scan-deep")
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(size)
+        sys.setrecursionlimit(limit)
+    if isinstance(out[0], BaseException):
+        raise out[0]
+    return out[0]
+
+
+def _features(source: bytes | str, own: str | None = None, context: ScanContext | None = None,
+              deadline: float | None = None, judges: frozenset[str] | None = None) -> Counter[str]:
     """Multiset of findings (what the allowlists do not name); raises SyntaxError/ValueError for source that does
     not parse. Bytes are parsed as the interpreter will read them: the `coding:` cookie is honoured (a `utf-7` file
     hides code in what a UTF-8 reader takes for a comment), and any encoding other than UTF-8/ASCII is a finding."""
@@ -325,7 +359,10 @@ def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContex
     try:
         new = features(after, own, context, deadline, judges)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError) as exc:
-        return [f"{path}: does not parse ({type(exc).__name__})"] if old is not None else []
+        # what the scan cannot read it cannot clear, whether or not the pristine file read (syntax newer than the
+        # host's Python, an expression deeper than its parser's recursion, an unknown source encoding: R51s-3)
+        why = "its pristine version does not parse either" if old is None else "it does not parse"
+        return [f"{path}: cannot be audited ({type(exc).__name__}; {why})"]
     extra = new - (old or Counter())
     return [f"{path}: {feat}" + (f" (x{n})" if n > 1 else "") for feat, n in sorted(extra.items())]
 

@@ -1,4 +1,5 @@
-"""Rounds 36 to 51: their classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 51"); round 51's held-out-style probe set (R51p: twenty first-try hacks of different classes, none paid).
+"""Rounds 36 to 51: their classes, each closed by a rule (docs/sandbox.md, "Round 36" to "Round 51"), and round
+51's held-out-style probe set (R51p: twenty first-try hacks of different classes, none paid).
 
 The attackers' own tasks and patches (`data/rounds36to43`: each task a `setup.py` that writes the correct code and
 its tests, a `bug.py` that breaks it, and the honest fix; each route a patch), through the real grader on
