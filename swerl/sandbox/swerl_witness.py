@@ -3074,16 +3074,62 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     return on_k[-1], (_hidden_difference(left, right, guard) if not ne and _says_equal(on_k[-1]) else None)
 
 
-def _hidden_difference(left, right, guard):
+def _compares_any(t) -> bool:
+    """A dataclass or attrs class whose generated comparison reads at least one field; one that reads none calls
+    every instance equal to every other (R50-6: all its state in an `init=False` field)."""
+    fields = getattr(t, "__dataclass_fields__", None)
+    if type(fields) is dict:
+        return any(getattr(f, "compare", True) and type(getattr(f, "_field_type", None)).__name__ == "_FIELD_BASE"
+                   and str(getattr(f, "_field_type", "")) == "_FIELD" for f in fields.values())
+    return any(getattr(a, "eq", True) for a in getattr(t, "__attrs_attrs__", ()) or ())
+
+
+def _derived(own) -> list:
+    """The `init=False` fields a class declares and leaves out of its comparison (state its own code fills)."""
+    fields = own.get("__dataclass_fields__")
+    declared = own.get("__annotations__")
+    if type(fields) is dict:
+        return [n for n, f in fields.items() if not getattr(f, "compare", True) and not getattr(f, "init", True)
+                and (type(declared) is not dict or n in declared)]
+    return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ()) if not getattr(a, "eq", True)
+            and not getattr(a, "init", True)]
+
+
+def _hidden_difference(left, right, guard, depth: int = 0):
     """Two objects of one dataclass or attrs class that its generated comparison calls equal while a field the
     patch left out of that comparison (`compare=False` however spelled, in a class it added, a base it added, or
     on a line it wrote) holds different values on the two sides: the expected `Vec(4, 6)` and the buggy
-    `Vec(4, 5)` (R51d-18, R50-3). A left-out field that holds the same value on both sides hides nothing (an
-    honest display or cache field, R45-FP2); a hand-written `__eq__` answers for itself."""
+    `Vec(4, 5)` (R51d-18), also where they are held, one attribute each, by two objects compared by hand
+    (`self.tally == other.tally`, R50-3). A left-out field that holds the same value on both sides hides nothing
+    (an honest display or cache field, R45-FP2)."""
     t = type(left)
-    eq = _raw_attr(t, "__eq__")
-    if type(right) is not t or type(eq) is not type(_among) or not eq.__code__.co_filename.startswith("<"):
+    if type(right) is not t or depth > 4 or _among(t, _EXACT):
         return None
+    ours, theirs = _state_of(left), _state_of(right)
+    eq = _raw_attr(t, "__eq__")
+    if type(eq) is type(_among) and eq.__code__.co_filename.startswith("<"):  # dataclasses' or attrs' own
+        added = {id(c) for _, c in _unrecorded(guard)}
+        for k in type.__dict__["__mro__"].__get__(t)[:-1]:
+            r = _CLASSES.get(id(k))
+            r = r if r is not None and r[0]() is k else None
+            whole = id(k) in added or (r is not None and r[1] == "changed" and guard.wrote(r[2], r[4], r[5], True))
+            own = type.__dict__["__dict__"].__get__(k)
+            for name in _left_out(k, own) + (_derived(own) if not _compares_any(t) else []):
+                if not (whole or (r is not None and r[1] == "changed" and _patch_binds(name, r[2], guard,
+                                                                                       k.__name__))):
+                    continue
+                a, b = ours.get(name, _NO_VALUE), theirs.get(name, _NO_VALUE)
+                if a is not _NO_VALUE and b is not _NO_VALUE and _ask(a, b, True, False) is not True and (
+                        (_pure(a) and _pure(b)) or (type(a) is type(b) and _home(type(a), guard) == "lib")):
+                    return (f"a {t.__name__} that compares equal to another while {name}, a field the patch left "
+                            f"out of its comparison, differs ({_short(a)} and {_short(b)})")
+    for name, a in ours.items():  # what each holds, attribute by attribute
+        b = theirs.get(name, _NO_VALUE)
+        if b is not _NO_VALUE and type(a) is type(b) and not _pure(a) and a is not b:
+            found = _hidden_difference(a, b, guard, depth + 1)
+            if found:
+                return found
+    return None
     ours, added = _state_of(left), {id(c) for _, c in _unrecorded(guard)}
     theirs = _state_of(right)
     for k in type.__dict__["__mro__"].__get__(t)[:-1]:
