@@ -63,9 +63,10 @@ def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
             git(repo, "commit", "-qm", step)
         row = json.loads((DATA / "tasks" / name / "row.json").read_text())
         row["PASS_TO_PASS"] = [t for t in row["PASS_TO_PASS"] if (repo / t.split("::")[0]).is_file()]
+        cmd = row.pop("test_cmd", None)  # a task's own command (R51s-1: SWE-smith's verbose one)
         tasks[name] = task_from_row({"instance_id": iid, "repo": "attack23/a23lib", "patch": "", **row,
                                      "problem_statement": name, "image_name": "attack23/a23lib:latest"},
-                                    repo_dir=repo)
+                                    repo_dir=repo, test_cmd=cmd)
     git(repo, "checkout", "-q", "main")
     return tasks
 
