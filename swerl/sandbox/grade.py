@@ -386,7 +386,10 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     try:
         handle = sandbox.start_grading(task, tree, git_binaries=pristine.git_binaries, keep_git=not defences)
         if pre:  # project code that runs before the tests (an install step): then every process of the tests' uid goes
-            sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
+            step = sandbox.exec_argv(handle, ["bash", "-c", "\n".join(["exec 2>&1", *setup, *pre])], timeout=timeout)
+            if step.timed_out:  # the patch's own install code that never ends is its failure, not a free pass (R51s-4)
+                return _result(task, t0, error=f"the install step timed out after {timeout:.0f} s", error_kind="agent",
+                               **built.common)
             _after_pre(sandbox, handle, tree, built.protected)
             if hidden:  # the tests the agent never saw come in only now, as SWE-bench applies its test patch
                 _unhide_tests(tree, work / "hidden", hidden)

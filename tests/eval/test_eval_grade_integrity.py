@@ -190,3 +190,37 @@ def test_a_fixture_the_test_hands_over_may_be_read_and_no_other(sb_pack: Path, s
     for i, cheat in enumerate(cheats):
         grade = _grade_only(pack, rootfs, tmp_path / f"cheat{i}", _stats_patch(src, src + cheat))
         assert grade["resolved"] is False, (i, grade)
+
+
+def test_an_install_step_that_never_ends_is_the_agents_failure(sb_pack: Path, sb_rows: list[dict], rootfs: Path,
+                                                                tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R51s-4: the install step runs the agent's code (`pip install -e .` runs its `setup.py`). One that never ends
+    was killed at the time limit and the grade went on to the tests, so the patch cost the grader its whole budget
+    for nothing; now the grade ends there, an agent failure (trained as reward 0, never retried as infra)."""
+    from swebench.harness.constants import MAP_REPO_VERSION_TO_SPECS
+
+    from swerl.eval import taskpack
+
+    register = taskpack.register_swebench_specs
+
+    def with_install(repo: str, version: str = taskpack.PACK_VERSION, **kw: Any) -> None:
+        register(repo, version, **kw)
+        MAP_REPO_VERSION_TO_SPECS[repo][version]["install"] = (
+            "python3 -c \"import os, time\nwhile os.path.exists('HANG'): time.sleep(1)\"")
+
+    monkeypatch.setattr(taskpack, "register_swebench_specs", with_install)
+    row = next(r for r in sb_rows if r["instance_id"] == RESOLVES)
+    hang = "diff --git a/HANG b/HANG\nnew file mode 100644\n--- /dev/null\n+++ b/HANG\n@@ -0,0 +1 @@\n+x\n"
+    out = tmp_path / "hang"
+    out.mkdir()
+    preds = out / "preds.jsonl"
+    preds.write_text(json.dumps({"instance_id": RESOLVES, "model_name_or_path": "m",
+                                 "model_patch": row["patch"] + hang}) + "\n")
+    res = CliRunner().invoke(app, ["eval", "swebench", "--backend", "bwrap", "--rootfs", str(rootfs), "--dataset",
+                                   str(sb_pack), "--grade-only", str(preds), "--grade-timeout", "15",
+                                   "--out", str(out / "graded")])
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.output
+    grade = json.loads((out / "graded" / "grades.jsonl").read_text().splitlines()[0])
+    assert grade["resolved"] is False and grade["outcome"] != "infra_failure", grade
+    assert "install step timed out" in str(grade.get("error")), grade
+    assert _grade_only(sb_pack, rootfs, tmp_path / "gold", row["patch"])["resolved"] is True
