@@ -398,12 +398,62 @@ class _Held:
 _KEEP_LOG = 1_000_000  # bytes of the held output the host reads (grade.LOG_LIMIT)
 
 
+def image_plugins(workdir: str, args: list) -> list:
+    """`-p MODULE` for each pytest plugin the environment installed: a `pytest11` entry point of a distribution
+    outside the work tree whose module is found outside it, unless the command blocks it (`-p no:NAME`). The row's
+    own command loads them (pytest-mock's `mocker`, pytest-asyncio), so an honest fix whose tests use one must
+    find it (R51s-5); plugin autoload stays off, so a `*.dist-info` in the work tree - the patch's - loads nothing,
+    and neither does a plugin of the project itself (an editable install), whose code the patch may change."""
+    root = os.path.realpath(workdir).rstrip("/") + "/"
+    blocked = {str(args[i + 1])[3:] for i in range(len(args) - 1) if args[i] == "-p" and str(args[i + 1])[:3] == "no:"}
+    blocked |= {str(a)[5:] for a in args if str(a).startswith("-pno:")}
+    out: list = []
+    try:  # by distribution: Python 3.8's entry points know no distribution of their own (3.7 has no metadata)
+        import importlib.metadata
+        from importlib.machinery import PathFinder
+
+        points = [(str(getattr(d, "_path", "") or ""), ep) for d in importlib.metadata.distributions()
+                  for ep in d.entry_points if ep.group == "pytest11"]
+    except Exception:  # unreadable metadata: the plugins the command names itself, no others
+        return out
+    for where, ep in points:
+        module = str(ep.value).split(":", 1)[0].strip()
+        try:
+            spec = PathFinder.find_spec(module.split(".")[0], [p for p in sys.path if p and p != "."])
+        except Exception:
+            spec = None
+        origin = (spec.origin if spec is not None and spec.origin not in (None, "namespace") else
+                  next(iter(spec.submodule_search_locations or ()), None) if spec is not None else None)
+        if (not module or not where or origin is None or ep.name in blocked or module in blocked or module in out
+                or (os.path.realpath(where) + "/").startswith(root) or os.path.realpath(origin).startswith(root)):
+            continue
+        out += ["-p", module]
+    return out
+    for ep in points:
+        module = str(ep.value).split(":", 1)[0].strip()
+        where = str(getattr(getattr(ep, "dist", None), "_path", "") or "")
+        try:
+            spec = PathFinder.find_spec(module.split(".")[0], [p for p in sys.path if p and p != "."])
+        except Exception:
+            spec = None
+        origin = (spec.origin if spec is not None and spec.origin not in (None, "namespace") else
+                  next(iter(spec.submodule_search_locations or ()), None) if spec is not None else None)
+        if (not module or not where or origin is None or ep.name in blocked or module in blocked
+                or (os.path.realpath(where) + "/").startswith(root) or os.path.realpath(origin).startswith(root)
+                or ["-p", module] in [out[i:i + 2] for i in range(0, len(out), 2)]):
+            continue
+        out += ["-p", module]
+    return out
+
+
 def main() -> None:
     spec = _read_spec(sys.argv[1])
     _nondumpable()
     for name in _ENV_DROP:
         os.environ.pop(name, None)
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+    if spec.get("mode", "pytest") == "pytest":
+        spec["args"] = [*image_plugins(spec["workdir"], list(spec.get("args", []))), *spec.get("args", [])]
     children, children_id = _child_guard(spec)
     workdir = spec["workdir"]
     os.chdir(workdir)

@@ -670,6 +670,7 @@ class Guard:
         self._kinds: dict = {}
         self.probes: list = []  # set by the witness module's strict asserts
         self.tainted: set = set()  # code objects compiled from strings under changed code
+        self._wrote_codes: dict = {}  # code -> the patch wrote a line of it (`_wrote_function`)
         self.test_written: set = set()  # files the tests wrote (no changed code on the stack): modules they import
         self.watch = WATCH_MODULES
         self.installed = False
@@ -820,6 +821,7 @@ class Guard:
         twin = object.__new__(Guard)
         twin.__dict__.update(self.__dict__)
         twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
+        twin._wrote_codes = {}
         twin.test_written = set(self.test_written)
         return twin
 
@@ -898,7 +900,8 @@ class Guard:
             return self._code(event, args)
         if event == "sys._getframe":
             f = self._innermost(skip_passthrough=True)
-            return f"frame access (sys._getframe) from {self._where(f)}" if f and self._is_changed(f) else None
+            return f"frame access (sys._getframe) from {self._where(f)}" if f and self._is_changed(f) and \
+                self._wrote_function(f) else None
         if event == "object.__getattr__":
             return self._frame_attr(args[1], args[0]) if len(args) > 1 and args[1] in FRAME_ATTRS else None
         if event in ("object.__setattr__", "object.__delattr__"):
@@ -1045,6 +1048,8 @@ class Guard:
                 return self._imported(event, chain)
             chain.append(f)
             f = f.f_back
+        while f is not None and f.f_code.co_filename == _WITNESS and f.f_code.co_name in ("__enter__", "__exit__"):
+            f = f.f_back  # the witness's wrapper of a test's `with` (`with mock.patch(...)`): the test is the caller
         if not chain or f is None:
             return None
         entry = chain[-1].f_code
@@ -1123,14 +1128,14 @@ class Guard:
         made = self._runtime_frame() if self._runs_test_code(target) else None
         if made is not None:
             return f"reads .{name} of the tests' code from code compiled at run time ({self._where(made)})"
-        if self._is_changed(f):
+        if self._is_changed(f) and self._wrote_function(f):
             return f"reads .{name} from {self._where(f)}"
         if self.frame_kind(f) == "test":
             return None  # the pristine test's own read, even when called back from changed code
         code = f.f_code
         if name in FUNCTION_PARTS or code.co_filename in _FORMATTERS or (code.co_filename, code.co_name) in _FRAME_READERS:
             return None
-        changed = self._changed_frame()
+        changed = self._patch_frame()
         return f"reads .{name} through {self._where(f)} from {self._where(changed)}" if changed else None
 
     def _is_changed(self, f) -> bool:
@@ -1163,8 +1168,21 @@ class Guard:
         code = f.f_code
         if code in self.tainted:
             return True
-        lines = [n for _, n in dis.findlinestarts(code) if n]  # every Python version (co_lines is 3.10+)
-        return self.wrote(code.co_filename, code.co_firstlineno, max([code.co_firstlineno, *lines]))
+        known = self._wrote_codes.get(code)
+        if known is None:
+            lines = [n for _, n in dis.findlinestarts(code) if n]  # every Python version (co_lines is 3.10+)
+            known = self._wrote_codes[code] = bool(self.wrote(code.co_filename, code.co_firstlineno,
+                                                              max([code.co_firstlineno, *lines])))
+        return known
+
+    def _patch_frame(self):
+        """The innermost frame of a function the patch wrote (frame reads are judged by the functions the patch
+        wrote: attrs' unchanged `make_class` reads its caller's frame, and an honest fix elsewhere in `_make.py` was
+        refused with every test broken)."""
+        for f in self._stack():
+            if self.frame_kind(f) == "changed" and self._wrote_function(f):
+                return f
+        return None
 
     def _suspect(self, event: str):
         if event == "sys.settrace" and self._doctest_run():
@@ -1195,7 +1213,12 @@ class Guard:
     def _code(self, event: str, args: tuple):
         f = self._innermost()
         if f is not None and self._is_changed(f):
-            return f"{event}() called from {self._where(f)}"
+            if self._wrote_function(f):
+                return f"{event}() called from {self._where(f)}"
+            if event == "compile":  # an unchanged generator of a changed file (attrs' `_compile_and_eval`, jinja2's
+                # templates: an honest fix elsewhere in `_make.py` was refused and every test broke): the project's
+                # own; what it makes is changed code when it runs (tainted at `exec`, or named after a changed file)
+                return None
         changed = self._changed_frame()
         if changed is None:
             return None

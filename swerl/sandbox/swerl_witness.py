@@ -17,6 +17,7 @@ honest result can be; so is a builtin subclass whose comparison the patch define
 import ast
 import sys
 
+_getframe = sys._getframe  # bound before any test runs: a test may take `sys._getframe` away (attrs' own do)
 _EXACT = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set, frozenset, bytearray, range)
 _STATE: dict = {}  # "guard": the Guard; "local": per-thread left operand
 
@@ -1694,7 +1695,7 @@ def _watch_classes(found: dict) -> None:
         guard, body = _STATE.get("guard"), _space_file(getattr(func, "__globals__", None))
         if guard is None or (type(body) is str and guard.kind(body) == "lib") or not issubclass(type(cls), type):
             return cls  # a library's class (most of them: pytest's) stays unrecorded: `_home` judges it as before
-        caller = sys._getframe(1)  # an audited read: only for the classes of the tree
+        caller = _getframe(1)  # an audited read: only for the classes of the tree
         home = _space_file(caller.f_globals)  # not `f_code`, another audited read
         home = home if type(home) is str else "<unknown>"
         span = _code_span(func) or (home, caller.f_lineno, caller.f_lineno)  # the body's lines
@@ -1719,7 +1720,7 @@ def _watch_classes(found: dict) -> None:
         """`types.new_class` (what `dataclasses.make_dataclass` builds with): recorded at the line of the first
         caller outside the libraries, which made the class."""
         cls = made_by(name, bases, kwds, exec_body)
-        guard, caller = _STATE.get("guard"), sys._getframe(1)
+        guard, caller = _STATE.get("guard"), _getframe(1)
         while caller is not None and guard is not None and guard.kind(_space_file(caller.f_globals) or "") == "lib":
             caller = caller.f_back
         home = _space_file(caller.f_globals) if caller is not None else None
@@ -1889,7 +1890,7 @@ def _watch_registrations(found: list) -> None:
     original = abc.ABCMeta.register
 
     def register(cls, subclass):
-        caller, guard = sys._getframe(1), _STATE.get("guard")
+        caller, guard = _getframe(1), _STATE.get("guard")
         while caller.f_back is not None and guard is not None and guard.kind(caller.f_code.co_filename) == "lib":
             caller = caller.f_back  # through `ExitStack.callback` and other library hands: who asked for it
         found.append((cls, subclass, caller.f_code.co_filename, caller.f_lineno))
@@ -4071,9 +4072,11 @@ def install_strict_asserts(guard):
         the rewrite, and the import fallback is never taken once marks are in use."""
         if dict(_marks) != _MARKS:
             raise RuntimeError("swerl: the strict-assert marks were changed")
+        where = kwargs.get("module_path", args[1] if len(args) > 1 else None)
+        if where is not None and not __import__("os").path.realpath(str(where)).startswith(guard.workdir):
+            return original(mod, *args, **kwargs)  # a plugin the environment installed: its asserts are no test's
         strict = _StrictCompare()
         strict.visit(mod)
-        where = kwargs.get("module_path", args[1] if len(args) > 1 else None)
         if strict.marked and where is not None and hasattr(sys, "audit"):
             sys.audit("swerl.marked", str(where), *strict.marked)
         if _marks:

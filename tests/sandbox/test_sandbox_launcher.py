@@ -510,3 +510,57 @@ def test_the_record_is_one_chain_when_threads_emit_at_once(tmp_path: Path) -> No
     record, problems = launch.verify_record(path.read_text(), key)
     assert record is not None and not problems, problems[:3]
     assert len(record["notes"]) == 1800
+
+
+@pytest.fixture
+def sealable_dir() -> Any:
+    """A fresh directory outside /tmp: the launcher seals the test files it runs, and a directory above a sealed
+    file gets no read rule for entries made after the seal (pytest's own under /tmp among them)."""
+    import shutil
+    import tempfile
+
+    base = Path.home() / ".cache" / "swerl" / "test-launcher"
+    base.mkdir(parents=True, exist_ok=True)
+    path = Path(tempfile.mkdtemp(dir=base))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_the_environments_pytest_plugins_load_and_the_trees_do_not(sealable_dir: Path) -> None:
+    """R51s-5: plugin autoload is off (a `*.dist-info` the patch puts in the work tree must configure nothing), so a
+    test that uses an installed plugin's fixture (pytest-mock's `mocker`) failed with every fix. The launcher loads
+    the environment's own `pytest11` plugins by name; a distribution in the work tree, or one whose module is the
+    work tree's (an editable install of the project), stays unloaded, and so does one the command blocks."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from swerl.sandbox import pytest_runner
+
+    tmp_path = sealable_dir
+    site, work = tmp_path / "site", tmp_path / "work"
+    for root, name, body in ((site, "fixplug", "import pytest\n\n\n@pytest.fixture\ndef greeting():\n    return 'hi'\n"),
+                             (site, "offplug", "raise RuntimeError('a blocked plugin was loaded')\n"),
+                             (work, "evilplug", "raise RuntimeError('the tree configured pytest')\n")):
+        (root / name).mkdir(parents=True)
+        (root / name / "__init__.py").write_text(body)
+        info = root / f"{name}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[pytest11]\n{name.removesuffix('plug')} = {name}\n")
+    (work / "tests").mkdir()
+    (work / "tests" / "test_p.py").write_text("def test_uses_the_fixture(greeting):\n    assert greeting == 'hi'\n")
+    args = ["-rA", "-q", "-p", "no:cacheprovider", "-p", "no:off", "tests"]
+    paths = [str(site), str(work)]  # the tree on the path too, as an editable install's .pth puts it
+    assert not {"fixplug", "offplug", "evilplug"} & set(pytest_runner.image_plugins(str(work), args))  # not here
+    record = tmp_path / "record.txt"
+    spec = {"record": str(record), "key": os.urandom(16).hex(), "workdir": str(work), "changed": [],
+            "tests": ["tests/test_p.py"], "private": [], "args": args, "mode": "pytest"}
+    (tmp_path / "spec.json").write_text(json.dumps(spec))
+    boot = (f"import sys, runpy; sys.path[:0] = {paths!r}; sys.argv = [{pytest_runner.__file__!r}, "
+            f"{str(tmp_path / 'spec.json')!r}]; runpy.run_path(sys.argv[0], run_name='__main__')")
+    run = subprocess.run([sys.executable, "-I", "-c", boot], cwd=work, capture_output=True, text=True, timeout=120)
+    assert "PASSED tests/test_p.py::test_uses_the_fixture" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
+    assert "the tree configured pytest" not in run.stdout and "blocked plugin" not in run.stdout
+    assert '\\"final\\"' in record.read_text() and "finding" not in record.read_text()  # no plugin's assert judged
