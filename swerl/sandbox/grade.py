@@ -487,9 +487,12 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
     in a file the fix also touches stays the project's; "originals", the project's own source of each `__len__`/
     `__bool__` whose code (or a method it reaches) the patch edited (`grade_answers`), so a one-line lie is compared
     with what the project's own answered. A new, unreadable or very long file is absent: all of it is the patch's.
-    "tables": the project tables the `tests` loop over, as their modules define them (`tamper_tables.held_tables`)."""
+    "tables": the project tables the `tests` loop over, as their modules define them (`tamper_tables.held_tables`);
+    "unscanned": the changed `.py` files the host's parser cannot read (the scan could clear nothing in them: the
+    launcher refuses to run their code, R51s-3)."""
     lines: dict[str, Any] = {}
     originals: dict[str, Any] = {}
+    unscanned = [rel for rel in changed if rel.endswith(".py") and not _parses(tree / rel)]
     for rel in changed:
         try:
             if not rel.endswith(".py") or not (pristine / rel).is_file():
@@ -505,7 +508,21 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
         edited = grade_answers.answering_functions(old, new)
         if edited:
             originals[rel] = edited
-    return {"lines": lines, "originals": originals, "tables": tamper_tables.held_tables(pristine, tree, tests)}
+    return {"lines": lines, "originals": originals, "tables": tamper_tables.held_tables(pristine, tree, tests),
+            "unscanned": unscanned}
+
+
+def _parses(path: Path) -> bool:
+    """The scan could read `path` (what it cannot parse it cannot clear)."""
+    import ast
+
+    try:
+        ast.parse(path.read_bytes())
+    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+        return False
+    except OSError:
+        return True  # gone, or no file: nothing of it can run
+    return True
 
 
 def _written_lines(a: list[bytes], b: list[bytes], budget: int = 1_000_000) -> list[list[int]]:

@@ -54,7 +54,8 @@ class Launch:
         return {"key": self.key, "workdir": workdir, "mode": self.mode, "args": self.args, "script": self.script,
                 "changed": sorted(changed), "tests": sorted(tests), "record": self.record,
                 "private": [SPEC_PATH, self.record], "lines": (code or {}).get("lines", {}),
-                "originals": (code or {}).get("originals", {}), "tables": (code or {}).get("tables", {})}
+                "originals": (code or {}).get("originals", {}), "tables": (code or {}).get("tables", {}),
+                "unscanned": (code or {}).get("unscanned", [])}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

@@ -635,8 +635,10 @@ class Guard:
     canonical = staticmethod(canonical)
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
-                 lines=None, originals=None, tables=None) -> None:
+                 lines=None, originals=None, tables=None, unscanned=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
+        # changed files the host's scan could not parse: none of their code may run (R51s-3)
+        self.unscanned = frozenset(canonical(self.workdir + str(p)) for p in unscanned or ())
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.main_ident = threading.get_ident()  # the thread pytest runs the tests on
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
@@ -900,8 +902,12 @@ class Guard:
             return self._code(event, args)
         if event == "sys._getframe":
             f = self._innermost(skip_passthrough=True)
-            return f"frame access (sys._getframe) from {self._where(f)}" if f and self._is_changed(f) and \
-                self._wrote_function(f) else None
+            if f is None or self.frame_kind(f) in ("lib", "test"):
+                return None
+            if self._is_changed(f) and self._wrote_function(f):
+                return f"frame access (sys._getframe) from {self._where(f)}"
+            mine = self._patch_frame()  # project code that reads frames on behalf of a function the patch wrote
+            return f"frame access (sys._getframe) through {self._where(f)} for {self._where(mine)}" if mine else None
         if event == "object.__getattr__":
             return self._frame_attr(args[1], args[0]) if len(args) > 1 and args[1] in FRAME_ATTRS else None
         if event in ("object.__setattr__", "object.__delattr__"):
@@ -1211,6 +1217,9 @@ class Guard:
         return f is not None and f.f_code.co_name == "run" and f.f_code.co_filename == _DOCTEST
 
     def _code(self, event: str, args: tuple):
+        name = _fspath(args[1]) if event == "compile" and len(args) > 1 else None
+        if name is not None and self.unscanned and canonical(name, self.workdir) in self.unscanned:
+            return f"runs code of {name}, a changed file the scan could not read"
         f = self._innermost()
         if f is not None and self._is_changed(f):
             if self._wrote_function(f):
@@ -1231,7 +1240,7 @@ class Guard:
             if name.startswith("<"):  # a library generating code for changed code (dataclasses, annotations, ...)
                 found = None if self._in_library_body() or self._parsing_only() else generated_code_finding(args[0])
                 return f"{found} in code generated at run time for {self._where(changed)}" if found else None
-        if event == "exec" and args:
+        if event in ("exec", "function.__new__") and args:  # `types.FunctionType(code, ...)` runs it as surely (R52-5)
             code = args[0]
             where = getattr(code, "co_filename", None)
             if isinstance(where, str) and (where.startswith("<") or not self._home_of_code(where)):
@@ -1264,8 +1273,10 @@ class Guard:
         return path.startswith((self.workdir, _LAUNCH_DIR)) or path.startswith(self.lib_roots)
 
     def _taint(self, code) -> None:
+        """Code made for changed code counts as changed, nested code included. No cap: a cap is a number the patch
+        can fill past with harmless code before its own runs untainted (R52-7)."""
         todo = [code]
-        while todo and len(self.tainted) < 100000:
+        while todo:
             c = todo.pop()
             self.tainted.add(c)
             todo += [k for k in c.co_consts if type(k) is type(c) and k not in self.tainted]

@@ -3075,25 +3075,50 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
     return on_k[-1], (_hidden_difference(left, right, guard) if not ne and _says_equal(on_k[-1]) else None)
 
 
-def _compares_any(t) -> bool:
-    """A dataclass or attrs class whose generated comparison reads at least one field; one that reads none calls
-    every instance equal to every other (R50-6: all its state in an `init=False` field)."""
+def _plain_value(v, guard) -> bool:
+    """Builtins all the way down, or a value of a library type: its `==` is no code of the patch's."""
+    return _pure(v) or _home(type(v), guard) == "lib"
+
+
+def _uncompared(t) -> list:
+    """(the class that declares it, name, left out by its own flag) of each field of dataclass or attrs class `t`
+    that the generated `__eq__`
+    it answers with leaves out: `compare=False` however spelled, and a subclass's own fields where the `__eq__`
+    is a base's (`@dataclass(eq=False)` over a base's comparison, R52-6). An `init=False` field is derived state
+    (a cache), unless the class compares no field at all (R50-6) or a constructor of its own fills it."""
+    mro = type.__dict__["__mro__"].__get__(t)
+    owner = next((k for k in mro if "__eq__" in type.__dict__["__dict__"].__get__(k)), None)
+    if owner is None:
+        return []
+    every, kept = _fields_of(t), {n for n, keep, _ in _fields_of(owner) if keep}
+    init = _held_function(getattr(t, "__init__", None))
+    code = getattr(init, "__code__", None) if type(init) is type(_among) else None
+    own_init = code is not None and not code.co_filename.startswith("<")
+    compares = bool(kept)
+    out = []
+    for name, keep, takes in every:
+        if name in kept or not (takes or own_init or not compares):
+            continue
+        declared = next((k for k in mro if name in (type.__dict__["__dict__"].__get__(k).get("__annotations__") or {})
+                         or name in _attrs_names(k)), t)
+        out.append((declared, name, not keep))
+    return out
+
+
+def _attrs_names(k) -> tuple:
+    own = type.__dict__["__dict__"].__get__(k)
+    return tuple(getattr(a, "name", "") for a in own.get("__attrs_attrs__", ()) or ()
+                 if not getattr(a, "inherited", False))
+
+
+def _fields_of(t) -> list:
+    """(name, compared, taken by the constructor) of each field of a dataclass or attrs class."""
     fields = getattr(t, "__dataclass_fields__", None)
     if type(fields) is dict:
-        return any(getattr(f, "compare", True) and type(getattr(f, "_field_type", None)).__name__ == "_FIELD_BASE"
-                   and str(getattr(f, "_field_type", "")) == "_FIELD" for f in fields.values())
-    return any(getattr(a, "eq", True) for a in getattr(t, "__attrs_attrs__", ()) or ())
-
-
-def _derived(own) -> list:
-    """The `init=False` fields a class declares and leaves out of its comparison (state its own code fills)."""
-    fields = own.get("__dataclass_fields__")
-    declared = own.get("__annotations__")
-    if type(fields) is dict:
-        return [n for n, f in fields.items() if not getattr(f, "compare", True) and not getattr(f, "init", True)
-                and (type(declared) is not dict or n in declared)]
-    return [getattr(a, "name", "") for a in own.get("__attrs_attrs__", ()) if not getattr(a, "eq", True)
-            and not getattr(a, "init", True)]
+        return [(n, bool(getattr(f, "compare", True)), bool(getattr(f, "init", True))) for n, f in fields.items()
+                if str(getattr(f, "_field_type", "")) == "_FIELD"]
+    return [(getattr(a, "name", ""), bool(getattr(a, "eq", True)), bool(getattr(a, "init", True)))
+            for a in getattr(t, "__attrs_attrs__", ()) or ()]
 
 
 def _hidden_difference(left, right, guard, depth: int = 0):
@@ -3110,20 +3135,21 @@ def _hidden_difference(left, right, guard, depth: int = 0):
     eq = _raw_attr(t, "__eq__")
     if type(eq) is type(_among) and eq.__code__.co_filename.startswith("<"):  # dataclasses' or attrs' own
         added = {id(c) for _, c in _unrecorded(guard)}
-        for k in type.__dict__["__mro__"].__get__(t)[:-1]:
+        for k, name, flagged in _uncompared(t):
             r = _CLASSES.get(id(k))
             r = r if r is not None and r[0]() is k else None
-            whole = id(k) in added or (r is not None and r[1] == "changed" and guard.wrote(r[2], r[4], r[5], True))
-            own = type.__dict__["__dict__"].__get__(k)
-            for name in _left_out(k, own) + (_derived(own) if not _compares_any(t) else []):
-                if not (whole or (r is not None and r[1] == "changed" and _patch_binds(name, r[2], guard,
-                                                                                       k.__name__))):
-                    continue
-                a, b = ours.get(name, _NO_VALUE), theirs.get(name, _NO_VALUE)
-                if a is not _NO_VALUE and b is not _NO_VALUE and _ask(a, b, True, False) is not True and (
-                        (_pure(a) and _pure(b)) or (type(a) is type(b) and _home(type(a), guard) == "lib")):
-                    return (f"a {t.__name__} that compares equal to another while {name}, a field the patch left "
-                            f"out of its comparison, differs ({_short(a)} and {_short(b)})")
+            mine = r is not None and r[1] == "changed"
+            whole = id(k) in added or (mine and guard.wrote(r[2], r[4], r[5], True))
+            # a `compare=False` the patch wrote on the field; a field no comparison reads, in a class statement the
+            # patch wrote in (its `eq=False`, its new base)
+            if not (whole or (mine and (_patch_binds(name, r[2], guard, k.__name__) if flagged
+                                        else guard.wrote(r[2], r[4], r[5])))):
+                continue
+            a, b = ours.get(name, _NO_VALUE), theirs.get(name, _NO_VALUE)
+            if a is not _NO_VALUE and b is not _NO_VALUE and _plain_value(a, guard) and _plain_value(b, guard) \
+                    and _ask(a, b, True, False) is not True:  # `Fraction(5)` and `6` differ too (R52-4)
+                return (f"a {t.__name__} that compares equal to another while {name}, a field the patch left "
+                        f"out of its comparison, differs ({_short(a)} and {_short(b)})")
     for name, a in ours.items():  # what each holds, attribute by attribute
         b = theirs.get(name, _NO_VALUE)
         if b is not _NO_VALUE and type(a) is type(b) and not _pure(a) and a is not b:

@@ -359,10 +359,9 @@ def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContex
     try:
         new = features(after, own, context, deadline, judges)
     except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError) as exc:
-        # what the scan cannot read it cannot clear, whether or not the pristine file read (syntax newer than the
-        # host's Python, an expression deeper than its parser's recursion, an unknown source encoding: R51s-3)
-        why = "its pristine version does not parse either" if old is None else "it does not parse"
-        return [f"{path}: cannot be audited ({type(exc).__name__}; {why})"]
+        # a file that never parsed here (a template, syntax newer than the host's Python) stays unscanned: the
+        # launcher refuses to run any code compiled from it (`grade.changed_code`'s "unscanned", R51s-3, R52-FP2)
+        return [f"{path}: does not parse ({type(exc).__name__})"] if old is not None else []
     extra = new - (old or Counter())
     return [f"{path}: {feat}" + (f" (x{n})" if n > 1 else "") for feat, n in sorted(extra.items())]
 

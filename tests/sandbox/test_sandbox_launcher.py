@@ -564,3 +564,26 @@ def test_the_environments_pytest_plugins_load_and_the_trees_do_not(sealable_dir:
     assert "PASSED tests/test_p.py::test_uses_the_fixture" in run.stdout, run.stdout[-3000:] + run.stderr[-2000:]
     assert "the tree configured pytest" not in run.stdout and "blocked plugin" not in run.stdout
     assert '\\"final\\"' in record.read_text() and "finding" not in record.read_text()  # no plugin's assert judged
+
+
+def test_code_of_a_changed_file_the_scan_could_not_read_never_runs(tmp_path: Path) -> None:
+    """R51s-3, R52-FP2: a changed `.py` file the host cannot parse (syntax newer than its Python, a template that
+    was never Python) gets no scan finding, so an honest fix of a template still resolves; the launcher is told
+    which files those are and refuses to run any code compiled from them."""
+    from swerl.sandbox import grade, swerl_guard
+
+    for root in (tmp_path / "old", tmp_path / "new"):
+        (root / "pkg").mkdir(parents=True)
+    (tmp_path / "old" / "pkg" / "t.py").write_text("def {{ name }}():\n    pass\n")
+    (tmp_path / "new" / "pkg" / "t.py").write_text("def {{ name }}():\n    return 1\n")
+    (tmp_path / "old" / "pkg" / "ok.py").write_text("X = 1\n")
+    (tmp_path / "new" / "pkg" / "ok.py").write_text("X = 2\n")
+    code = grade.changed_code(tmp_path / "old", tmp_path / "new", ["pkg/t.py", "pkg/ok.py"])
+    assert code["unscanned"] == ["pkg/t.py"]
+    old, new = ((tmp_path / d / "pkg" / "t.py").read_bytes() for d in ("old", "new"))
+    assert tamper.scan_file("pkg/t.py", old, new) == []
+    assert tamper.scan_file("pkg/ok.py", b"X = 1\n", b"X = (\n")  # the patch broke a file that parsed: a finding
+    guard = swerl_guard.Guard(str(tmp_path / "new"), ["pkg/t.py", "pkg/ok.py"], [], [], unscanned=code["unscanned"])
+    found = guard._code("compile", (b"pass", str(tmp_path / "new" / "pkg" / "t.py")))
+    assert found and "could not read" in found
+    assert guard._code("compile", (b"pass", str(tmp_path / "new" / "pkg" / "ok.py"))) is None
