@@ -430,21 +430,6 @@ def image_plugins(workdir: str, args: list) -> list:
             continue
         out += ["-p", module]
     return out
-    for ep in points:
-        module = str(ep.value).split(":", 1)[0].strip()
-        where = str(getattr(getattr(ep, "dist", None), "_path", "") or "")
-        try:
-            spec = PathFinder.find_spec(module.split(".")[0], [p for p in sys.path if p and p != "."])
-        except Exception:
-            spec = None
-        origin = (spec.origin if spec is not None and spec.origin not in (None, "namespace") else
-                  next(iter(spec.submodule_search_locations or ()), None) if spec is not None else None)
-        if (not module or not where or origin is None or ep.name in blocked or module in blocked
-                or (os.path.realpath(where) + "/").startswith(root) or os.path.realpath(origin).startswith(root)
-                or ["-p", module] in [out[i:i + 2] for i in range(0, len(out), 2)]):
-            continue
-        out += ["-p", module]
-    return out
 
 
 def main() -> None:
