@@ -493,6 +493,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
     lines: dict[str, Any] = {}
     originals: dict[str, Any] = {}
     unscanned = [rel for rel in changed if rel.endswith(".py") and not _parses(tree / rel)]
+    added = _added_lines(pristine, tree, changed)
     for rel in changed:
         try:
             if not rel.endswith(".py") or not (pristine / rel).is_file():
@@ -509,7 +510,34 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
         if edited:
             originals[rel] = edited
     return {"lines": lines, "originals": originals, "tables": tamper_tables.held_tables(pristine, tree, tests),
-            "unscanned": unscanned}
+            "unscanned": unscanned, "added": added}
+
+
+_QUOTED = re.compile(r"""(['"])((?:(?!\1).){12,})\1""")
+
+
+def _added_lines(pristine: Path, tree: Path, changed: list[str], limit: int = 2000) -> list[str]:
+    """The distinctive lines (stripped, 12 characters or more) the patch added to any changed text file: code the
+    project compiles at run time from text the patch wrote (a template, a string constant) is the patch's when it
+    runs, whoever compiles it (R52-2)."""
+    out: list[str] = []
+    for rel in changed:
+        try:
+            new = (tree / rel).read_bytes()
+            old = (pristine / rel).read_bytes() if (pristine / rel).is_file() else b""
+        except OSError:
+            continue
+        if len(new) > 2_000_000 or b"\0" in new[:4096]:
+            continue
+        before = set(old.decode("utf-8", "replace").splitlines())
+        for ln in new.decode("utf-8", "replace").splitlines():
+            if ln in before or not 12 <= len(ln.strip()) <= 500:
+                continue
+            out.append(ln.strip())  # and what a string literal on it holds (`SLUG = '...'`, R52-2b)
+            out += [m.group(2) for m in _QUOTED.finditer(ln) if len(m.group(2)) >= 12]
+        if len(out) >= limit:
+            break
+    return sorted(set(out[:limit]))
 
 
 def _parses(path: Path) -> bool:

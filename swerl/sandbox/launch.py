@@ -55,7 +55,7 @@ class Launch:
                 "changed": sorted(changed), "tests": sorted(tests), "record": self.record,
                 "private": [SPEC_PATH, self.record], "lines": (code or {}).get("lines", {}),
                 "originals": (code or {}).get("originals", {}), "tables": (code or {}).get("tables", {}),
-                "unscanned": (code or {}).get("unscanned", [])}
+                "unscanned": (code or {}).get("unscanned", []), "added": (code or {}).get("added", [])}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

@@ -239,7 +239,7 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
         guard = guard_mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []),
                                 emit, child_path=spec.get("child_dir"), lines=spec.get("lines"),
                                 originals=spec.get("originals"), tables=spec.get("tables"),
-                                unscanned=spec.get("unscanned"))
+                                unscanned=spec.get("unscanned"), added=spec.get("added"))
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
         if not unsealed:  # sealed by the kernel: this process reads them only through the guard's servers
             guard_mod.serve_sealed(sources)

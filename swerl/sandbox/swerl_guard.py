@@ -635,10 +635,14 @@ class Guard:
     canonical = staticmethod(canonical)
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
-                 lines=None, originals=None, tables=None, unscanned=None) -> None:
+                 lines=None, originals=None, tables=None, unscanned=None, added=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         # changed files the host's scan could not parse: none of their code may run (R51s-3)
         self.unscanned = frozenset(canonical(self.workdir + str(p)) for p in unscanned or ())
+        # the lines the patch added to any changed file: code compiled at run time from text holding one of them is
+        # the patch's when it runs, whoever compiled it (a template, a string constant, R52-2)
+        self.added = frozenset(str(x) for x in added or ())
+        self._steered: set = set()  # names such code was compiled under, until its code object is seen
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.main_ident = threading.get_ident()  # the thread pytest runs the tests on
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
@@ -823,7 +827,7 @@ class Guard:
         twin = object.__new__(Guard)
         twin.__dict__.update(self.__dict__)
         twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
-        twin._wrote_codes = {}
+        twin._wrote_codes, twin._steered = {}, set(self._steered)
         twin.test_written = set(self.test_written)
         return twin
 
@@ -906,8 +910,12 @@ class Guard:
                 return None
             if self._is_changed(f) and self._wrote_function(f):
                 return f"frame access (sys._getframe) from {self._where(f)}"
-            mine = self._patch_frame()  # project code that reads frames on behalf of a function the patch wrote
-            return f"frame access (sys._getframe) through {self._where(f)} for {self._where(mine)}" if mine else None
+            mine = self._patch_frame()  # project code that reads frames on behalf of a function the patch wrote:
+            # a test's frame or one of pytest's (R52-1); its own caller's module is a logging helper's (R53-FP1)
+            got = args[0] if args and type(args[0]) is type(f) else None
+            if mine is None or (got is not None and self.frame_kind(got) not in ("test", "lib")):
+                return None
+            return f"frame access (sys._getframe) through {self._where(f)} for {self._where(mine)}"
         if event == "object.__getattr__":
             return self._frame_attr(args[1], args[0]) if len(args) > 1 and args[1] in FRAME_ATTRS else None
         if event in ("object.__setattr__", "object.__delattr__"):
@@ -1220,9 +1228,19 @@ class Guard:
         name = _fspath(args[1]) if event == "compile" and len(args) > 1 else None
         if name is not None and self.unscanned and canonical(name, self.workdir) in self.unscanned:
             return f"runs code of {name}, a changed file the scan could not read"
+        if name is not None and self.added and name.startswith("<"):  # code made from text at run time
+            text = args[0].decode("utf-8", "replace") if isinstance(args[0], (bytes, bytearray)) else args[0]
+            if isinstance(text, str) and len(text) < 1_000_000 and any(a in text for a in self.added):
+                self._steered.add(name)
+        if event in ("exec", "function.__new__") and args and self._steered:
+            where = getattr(args[0], "co_filename", None)
+            if where in self._steered:
+                self._steered.discard(where)
+                self._taint(args[0])
         f = self._innermost()
-        if f is not None and self._is_changed(f):
-            if self._wrote_function(f):
+        kind = self.frame_kind(f) if f is not None else None
+        if kind in ("changed", "project"):  # the tree's own code compiles (attrs' `_make.py` for a changed `define`)
+            if kind == "changed" and self._wrote_function(f):
                 return f"{event}() called from {self._where(f)}"
             if event == "compile":  # an unchanged generator of a changed file (attrs' `_compile_and_eval`, jinja2's
                 # templates: an honest fix elsewhere in `_make.py` was refused and every test broke): the project's

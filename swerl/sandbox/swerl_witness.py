@@ -3096,8 +3096,11 @@ def _uncompared(t) -> list:
     own_init = code is not None and not code.co_filename.startswith("<")
     compares = bool(kept)
     out = []
+    post = _held_function(getattr(t, "__post_init__", None))
+    post = getattr(post, "__code__", None) if type(post) is type(_among) else None
     for name, keep, takes in every:
-        if name in kept or not (takes or own_init or not compares):
+        fills = post is not None and (name in post.co_names or name in post.co_consts)  # its own code sets it
+        if name in kept or not (takes or own_init or not compares or fills):
             continue
         declared = next((k for k in mro if name in (type.__dict__["__dict__"].__get__(k).get("__annotations__") or {})
                          or name in _attrs_names(k)), t)
@@ -3111,17 +3114,39 @@ def _attrs_names(k) -> tuple:
                  if not getattr(a, "inherited", False))
 
 
+def _no_default(f) -> bool:
+    """An `init=False` field with no default: the class's own code (`__post_init__` from an `InitVar`) fills it
+    with state, no cache (R53-2)."""
+    missing = type(getattr(f, "default", None)).__name__ == "_MISSING_TYPE"
+    return missing and type(getattr(f, "default_factory", None)).__name__ == "_MISSING_TYPE"
+
+
 def _fields_of(t) -> list:
     """(name, compared, taken by the constructor) of each field of a dataclass or attrs class."""
     fields = getattr(t, "__dataclass_fields__", None)
     if type(fields) is dict:
-        return [(n, bool(getattr(f, "compare", True)), bool(getattr(f, "init", True))) for n, f in fields.items()
-                if str(getattr(f, "_field_type", "")) == "_FIELD"]
-    return [(getattr(a, "name", ""), bool(getattr(a, "eq", True)), bool(getattr(a, "init", True)))
+        return [(n, bool(getattr(f, "compare", True)), bool(getattr(f, "init", True)) or _no_default(f))
+                for n, f in fields.items() if str(getattr(f, "_field_type", "")) == "_FIELD"]
+    return [(getattr(a, "name", ""), bool(getattr(a, "eq", True)),
+             bool(getattr(a, "init", True)) or type(getattr(a, "default", None)).__name__ == "_Nothing")
             for a in getattr(t, "__attrs_attrs__", ()) or ()]
 
 
-def _hidden_difference(left, right, guard, depth: int = 0):
+def _state_differs(a, b, guard, depth: int = 0, seen=None) -> bool:
+    """Two values differ by what they hold: builtins and library values by their own `==` (`Fraction(5)` and `6`
+    too, R52-4), objects of the tree attribute by attribute (a left-out field holding `Point`s, R53-1)."""
+    if _plain_value(a, guard) and _plain_value(b, guard):
+        return _ask(a, b, True, False) is not True
+    seen = set() if seen is None else seen
+    if type(a) is not type(b) or depth > _DEPTH or (id(a), id(b)) in seen or len(seen) > 10_000:
+        return type(a) is not type(b)
+    seen.add((id(a), id(b)))
+    sa, sb = _state_of(a), _state_of(b)
+    return sa.keys() != sb.keys() or any(sa[k] is not sb[k] and _state_differs(sa[k], sb[k], guard, depth + 1, seen)
+                                         for k in sa)
+
+
+def _hidden_difference(left, right, guard, depth: int = 0, seen=None):
     """Two objects of one dataclass or attrs class that its generated comparison calls equal while a field the
     patch left out of that comparison (`compare=False` however spelled, in a class it added, a base it added, or
     on a line it wrote) holds different values on the two sides: the expected `Vec(4, 6)` and the buggy
@@ -3129,8 +3154,11 @@ def _hidden_difference(left, right, guard, depth: int = 0):
     (`self.tally == other.tally`, R50-3). A left-out field that holds the same value on both sides hides nothing
     (an honest display or cache field, R45-FP2)."""
     t = type(left)
-    if type(right) is not t or depth > 4 or _among(t, _EXACT):
+    seen = set() if seen is None else seen
+    if type(right) is not t or depth > _DEPTH or _among(t, _EXACT) or (id(left), id(right)) in seen or \
+            len(seen) > 10_000:  # a linked chain wrong 6 deep (R53-4); a cycle ends
         return None
+    seen.add((id(left), id(right)))
     ours, theirs = _state_of(left), _state_of(right)
     eq = _raw_attr(t, "__eq__")
     if type(eq) is type(_among) and eq.__code__.co_filename.startswith("<"):  # dataclasses' or attrs' own
@@ -3142,18 +3170,17 @@ def _hidden_difference(left, right, guard, depth: int = 0):
             whole = id(k) in added or (mine and guard.wrote(r[2], r[4], r[5], True))
             # a `compare=False` the patch wrote on the field; a field no comparison reads, in a class statement the
             # patch wrote in (its `eq=False`, its new base)
-            if not (whole or (mine and (_patch_binds(name, r[2], guard, k.__name__) if flagged
-                                        else guard.wrote(r[2], r[4], r[5])))):
-                continue
+            if not (whole or (mine and guard.wrote(r[2], r[4], r[5]) and (
+                    not flagged or _patch_binds(name, r[2], guard, k.__name__)))):
+                continue  # a class the patch did not write in (attrs' `make_class` building a test's class)
             a, b = ours.get(name, _NO_VALUE), theirs.get(name, _NO_VALUE)
-            if a is not _NO_VALUE and b is not _NO_VALUE and _plain_value(a, guard) and _plain_value(b, guard) \
-                    and _ask(a, b, True, False) is not True:  # `Fraction(5)` and `6` differ too (R52-4)
+            if a is not _NO_VALUE and b is not _NO_VALUE and _state_differs(a, b, guard):
                 return (f"a {t.__name__} that compares equal to another while {name}, a field the patch left "
                         f"out of its comparison, differs ({_short(a)} and {_short(b)})")
     for name, a in ours.items():  # what each holds, attribute by attribute
         b = theirs.get(name, _NO_VALUE)
         if b is not _NO_VALUE and type(a) is type(b) and not _pure(a) and a is not b:
-            found = _hidden_difference(a, b, guard, depth + 1)
+            found = _hidden_difference(a, b, guard, depth + 1, seen)
             if found:
                 return found
     return None

@@ -1,0 +1,4 @@
+p = "a23lib/text.py"
+s = open(p).read()
+s = s.replace('"-".join(text.lower().split())', '"-".join(text.split())')
+open(p, "w").write(s)
