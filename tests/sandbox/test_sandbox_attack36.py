@@ -32,9 +32,10 @@ def _round(case: str) -> int:
     return int(case[1:3])
 
 
-# Rounds 36-45 grade behind the `slow` marker (`make test-full`): `make test` keeps its 20-minute budget and still
-# grades every route and honest fix of the rounds whose rules are newest (46 on: the kernel's seal and after).
-_NEWEST = 46
+# Rounds 36-50 grade behind the `slow` marker (`make test-full`): `make test` keeps its 20-minute budget and still
+# grades every route and honest fix of the rounds whose rules are newest (51 on: the held-out-style probe sets, the
+# left-out-field rules, the grader's own false positives on real commits).
+_NEWEST = 51
 _OLD = {t for t in TASKS if all(_round(k) < _NEWEST for k, v in CASES.items() if v["task"] == t)}
 
 
