@@ -546,7 +546,7 @@ def _parses(path: Path) -> bool:
 
     try:
         ast.parse(path.read_bytes())
-    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+    except tamper_tables.PARSE_ERRORS:
         return False
     except OSError:
         return True  # gone, or no file: nothing of it can run

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from swerl.sandbox.tamper_context import ScanContext, context_for, walk_real
-from swerl.sandbox.tamper_tables import shrunk_tables, tests_read
+from swerl.sandbox.tamper_tables import PARSE_ERRORS, shrunk_tables, tests_read
 from swerl.sandbox.tamper_visit import Features, ScanTooCostly, TimedFeatures
 
 # The scan's cost bounds (measured: ~2-6 s and ~200 bytes of memory per byte of source on the grading host, so an
@@ -327,7 +327,7 @@ _PRISTINE: dict[tuple[bytes, str | None, ScanContext | None, frozenset[str]], Co
 def _judges(source: bytes | None) -> frozenset[str]:
     try:
         return _assertive(ast.parse(source)) if source is not None else frozenset()
-    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+    except PARSE_ERRORS:
         return frozenset()
 
 
@@ -358,7 +358,7 @@ def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContex
             _PRISTINE[key] = old
     try:
         new = features(after, own, context, deadline, judges)
-    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError) as exc:
+    except PARSE_ERRORS as exc:
         # a file that never parsed here (a template, syntax newer than the host's Python) stays unscanned: the
         # launcher refuses to run any code compiled from it (`grade.changed_code`'s "unscanned", R51s-3, R52-FP2)
         return [f"{path}: does not parse ({type(exc).__name__})"] if old is not None else []
@@ -426,7 +426,7 @@ def _docstrings(source: bytes | None) -> dict[str, str | None]:
     """Qualified name ("" for the module) -> docstring, for the module, its classes and functions."""
     try:
         tree = ast.parse(source) if source is not None else None
-    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+    except PARSE_ERRORS:
         return {}
     out: dict[str, str | None] = {}
     todo: list[tuple[str, ast.AST]] = [("", tree)] if tree is not None else []
@@ -465,7 +465,7 @@ def _doc_writes(source: bytes | None) -> int:
     """Assignments to a `__doc__` (`to_meters.__doc__ = ...`, `setattr(f, "__doc__", ...)`) in a module."""
     try:
         tree = ast.parse(source) if source is not None else None
-    except (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError):
+    except PARSE_ERRORS:
         return 0
     return sum(1 for n in ast.walk(tree) if (isinstance(n, ast.Attribute) and n.attr == "__doc__"
                                               and isinstance(n.ctx, ast.Store))

@@ -20,7 +20,7 @@ from typing import Any
 
 MAX_TEST_BYTES = 1 << 20
 _SHRINKS = frozenset({"pop", "popitem", "remove", "clear", "discard", "__delitem__"})
-_PARSE_ERRORS = (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError)
+PARSE_ERRORS = (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError)
 
 
 @dataclass
@@ -76,7 +76,7 @@ def _tables(source: bytes | None) -> tuple[dict[str, _Table], Counter[str], dict
     made: dict[str, frozenset[str]] = {}
     try:
         body = ast.parse(source).body if source is not None else []
-    except _PARSE_ERRORS:
+    except PARSE_ERRORS:
         return {}, Counter(), {}
     for node in body:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
@@ -251,7 +251,7 @@ def tests_read(tree: Path, tests: Sequence[str]) -> frozenset[str]:
             if p.is_symlink() or not p.is_file() or not rel.endswith(".py") or p.stat().st_size > MAX_TEST_BYTES:
                 continue
             names |= _facts(p.read_bytes(), rel)[0]
-        except (OSError, *_PARSE_ERRORS):
+        except (OSError, *PARSE_ERRORS):
             continue
     return frozenset(names)
 
@@ -338,7 +338,7 @@ def _class_body(source: bytes | None, cls: str) -> list[ast.stmt] | None:
     """The body of the module-level class `cls`, or None."""
     try:
         body = ast.parse(source).body if source is not None else []
-    except _PARSE_ERRORS:
+    except PARSE_ERRORS:
         return None
     return next((n.body for n in body if isinstance(n, ast.ClassDef) and n.name == cls), None)
 
@@ -549,7 +549,7 @@ def _wanted(pristine: Path, tree: Path, tests: Sequence[str]) -> set[tuple[str, 
             if p.is_symlink() or not p.is_file() or not rel.endswith(".py") or p.stat().st_size > MAX_TEST_BYTES:
                 continue
             every, edits, names, held = _facts(p.read_bytes(), rel)
-        except (OSError, *_PARSE_ERRORS):
+        except (OSError, *PARSE_ERRORS):
             continue
         looped = every if rel in tests else frozenset()
         mutated |= edits
@@ -605,7 +605,7 @@ def _defined(pristine: Path, mod: str, name: str, depth: int, tree: Path | None 
                 return rel_file, [name, *entries]
             again = [n for n in ast.parse(source).body if isinstance(n, ast.ImportFrom)
                      and any((a.asname or a.name) in (name, "*") for a in n.names)]
-        except (OSError, *_PARSE_ERRORS):
+        except (OSError, *PARSE_ERRORS):
             return None
         if not again:
             return None
