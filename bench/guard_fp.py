@@ -18,9 +18,10 @@ installed copy; their test dependencies must be importable from this interpreter
 
 With `--commits N` the bench measures real honest fixes instead of the whole-file worst case: for each suite, the
 last N commits that change the package's code (not merges, at most 200 changed lines), each graded as the grader
-would grade it as a patch: the tree at the commit, the lines the commit wrote marked as the patch's
-(`grade.changed_code` against the commit's parent), the suite run plainly and under the launcher. A commit with a
-finding or a flipped test is an honest fix the grader would refuse:
+would grade it as a patch: the static scan of the changed files against the commit's parent, the tree at the commit,
+the lines the commit wrote marked as the patch's (`grade.changed_code`), the suite run plainly and under the
+launcher. A commit with a scan finding, a launcher finding or a flipped test is an honest fix the grader would
+refuse:
 
     BENCH guard_honest_fix_refusal_rate <pct> % goal <=1
 
@@ -39,6 +40,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from swerl.sandbox.launch import _signed_lines  # the grader's own reading of the record
 
 LAUNCHER = Path(__file__).resolve().parents[1] / "swerl" / "sandbox" / "pytest_runner.py"
 PLUGINS_OFF = ["-p", "no:cacheprovider", "-p", "no:asyncio", "-p", "no:randomly", "-p", "no:xdist"]
@@ -80,12 +83,8 @@ def _guarded(work: Path, changed: list[str], code: dict | None = None) -> tuple[
     boot = (f"import sys, runpy; sys.path.insert(0, {str(work)!r}); sys.argv = [{str(LAUNCHER)!r}, "
             f"{str(spec_dir / 'spec.json')!r}]; runpy.run_path(sys.argv[0], run_name='__main__')")
     run = subprocess.run([sys.executable, "-I", "-c", boot], cwd=work, capture_output=True, text=True)
-    findings = []
-    for line in record.read_text().splitlines() if record.exists() else []:
-        if line.startswith("SWERL_WITNESS "):
-            payload = json.loads(json.loads(line.split(" ", 1)[1])["payload"])
-            if payload.get("kind") == "finding":
-                findings.append(str(payload.get("data")))
+    events, _ = _signed_lines(record.read_text() if record.exists() else "", spec["key"])
+    findings = [str(e.get("data")) for e in events if e.get("kind") == "finding"]
     return _statuses(run.stdout), findings
 
 
@@ -125,10 +124,11 @@ def _at(repo: Path, sha: str, packages: list[str]) -> Path:
 def commits(suites: list[str], n: int) -> None:
     """Each suite's last `n` code-changing commits graded as honest patches (module docstring)."""
     sys.path.insert(0, str(LAUNCHER.parents[2]))
+    from swerl.sandbox import tamper
     from swerl.sandbox.grade import changed_code
 
     graded = refused = 0
-    print(f"{'suite':<32} {'commit':<10} {'lines':>5} {'tests':>6} {'flips':>6} {'findings':>9}")
+    print(f"{'suite':<32} {'commit':<10} {'lines':>5} {'tests':>6} {'flips':>6} {'findings':>9} {'scan':>5}")
     for suite in suites:
         repo, packages = Path(suite.split(":")[0]), suite.split(":")[1].split(",")
         for sha, files in _fixes(repo, packages, n):
@@ -136,6 +136,10 @@ def commits(suites: list[str], n: int) -> None:
             try:
                 tests = sorted(str(p.relative_to(work)) for p in (work / "tests").rglob("*.py"))
                 code = changed_code(pristine, work, files, tests)
+                try:  # the static scan first, as the grader runs it
+                    scan = tamper.scan_tree(files, pristine, work, tests)
+                except tamper.ScanTooCostly as exc:
+                    scan = [str(exc)]
                 plain = _plain(work)
                 guarded, findings = _guarded(work, files, code)
             finally:
@@ -144,9 +148,11 @@ def commits(suites: list[str], n: int) -> None:
             flips = sorted(t for t, st in plain.items() if st == "PASSED" and guarded.get(t) != "PASSED")
             marked = sum(b - a + 1 for ranges in code["lines"].values() for a, b in ranges)
             graded += 1
-            refused += bool(flips or findings)
-            print(f"{repo.name:<32} {sha[:10]:<10} {marked:>5} {len(plain):>6} {len(flips):>6} {len(findings):>9}",
-                  flush=True)
+            refused += bool(flips or findings or scan)
+            print(f"{repo.name:<32} {sha[:10]:<10} {marked:>5} {len(plain):>6} {len(flips):>6} {len(findings):>9} "
+                  f"{len(scan):>5}", flush=True)
+            for f in scan[:3]:
+                print(f"    scan: {f[:200]}")
             for f in findings[:3]:
                 print(f"    finding: {f[:200]}")
             for t in flips[:3]:

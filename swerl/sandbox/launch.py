@@ -246,7 +246,8 @@ def _signed_lines(output: str, key: str) -> tuple[list[dict[str, Any]], list[str
             continue
         try:
             env = json.loads(line[len(pytest_runner.MARKER):])
-            payload, mac = env["payload"], env["mac"]
+            mac = env["mac"]
+            payload = pytest_runner.mask(kb, prev, bytes.fromhex(env["sealed"])).decode()
             ok = isinstance(payload, str) and isinstance(mac, str) and hmac.compare_digest(
                 pytest_runner.sign(kb, prev + payload), mac)
             event = json.loads(payload) if ok else None

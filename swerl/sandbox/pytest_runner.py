@@ -20,7 +20,8 @@ rewritten so a compared value that equals anything, or a builtin subclass that o
 comparison, is tampering. Each finding and each test phase's outcome is appended at once to a record
 file opened before any project code ran, as a line whose MAC (under the key) chains to the previous
 line: nothing another process writes there or into the log can forge it, and what was written cannot
-be rewritten later from inside. The last line carries the exit code; `os._exit` follows.
+be rewritten later from inside. Each line is also masked under the key: no other process of the sandbox
+learns from the file which test ran (a parametrized id may hold the expected value). The last line carries the exit code; `os._exit` follows.
 """
 
 import contextlib
@@ -40,10 +41,18 @@ def sign(key: bytes, payload: str) -> str:
     return hmac.new(key, payload.encode(), hashlib.sha256).hexdigest()
 
 
+def mask(key: bytes, prev: str, data: bytes) -> bytes:
+    """The record's lines are ciphertext as well as signed: any process of the sandbox can open the record file,
+    and a phase's line names its test, whose parametrized id may hold the expected value. XOR with a SHAKE-256
+    keystream keyed by the grade's key and the previous line's MAC (unique per line); the same call decrypts."""
+    stream = hashlib.shake_256(key + b"|record|" + prev.encode()).digest(len(data))
+    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
+
+
 def make_emitter(fd: int, key: bytes):
     """Append one signed line per event (a finding, a test phase's outcome, the end) to the record file at once,
     each MAC chained to the previous one: what was written cannot be changed, dropped or reordered later, and a
-    line forged without the key breaks the chain."""
+    line forged without the key breaks the chain. Lines are masked (`mask`): readable only with the key."""
     import _thread
 
     state = {"seq": 0, "prev": ""}
@@ -59,7 +68,8 @@ def make_emitter(fd: int, key: bytes):
                 data = data if len(seen) <= 200 else "more than 200 findings"
             payload = json.dumps({"seq": state["seq"], "kind": kind, "data": data}, sort_keys=True)
             mac = sign(key, state["prev"] + payload)
-            os.write(fd, (MARKER + json.dumps({"payload": payload, "mac": mac}) + "\n").encode())
+            sealed = mask(key, state["prev"], payload.encode()).hex()
+            os.write(fd, (MARKER + json.dumps({"sealed": sealed, "mac": mac}) + "\n").encode())
             state["seq"] += 1
             state["prev"] = mac
 
@@ -239,7 +249,7 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
         guard = guard_mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []),
                                 emit, child_path=spec.get("child_dir"), lines=spec.get("lines"),
                                 originals=spec.get("originals"), tables=spec.get("tables"),
-                                unscanned=spec.get("unscanned"), added=spec.get("added"))
+                                unscanned=spec.get("unscanned"), added=spec.get("added"), sealed=not unsealed)
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
         if not unsealed:  # sealed by the kernel: this process reads them only through the guard's servers
             guard_mod.serve_sealed(sources)
@@ -291,7 +301,8 @@ def _install(here):
         if kind == "finding":
             _write(_fd, (str(data).replace(chr(10), " ")[:1000] + chr(10)).encode("utf-8", "replace"))
 
-    guard = mod.Guard(cfg["workdir"], cfg["changed"], cfg["tests"], cfg["private"], emit, child_path=here)
+    guard = mod.Guard(cfg["workdir"], cfg["changed"], cfg["tests"], cfg["private"], emit, child_path=here,
+                      sealed=cfg.get("sealed") is True)
     guard.armed = True
     guard.install()
 
@@ -326,6 +337,16 @@ def _child_guard(spec: dict) -> tuple:
     os.environ["PYTHONPATH"] = here
     st = os.fstat(fd)
     return fd, (st.st_dev, st.st_ino)
+
+
+def _tell_children_sealed(here: str) -> None:
+    """Rewritten in place: the file existed before the seal, so the kernel still lets the children read it."""
+    with open(os.path.join(here, "child.json"), "r+") as fh:
+        cfg = json.load(fh)
+        cfg["sealed"] = True
+        fh.seek(0)
+        fh.write(json.dumps(cfg))
+        fh.truncate()
 
 
 def _child_findings(guard, fd: int, ident: tuple) -> None:
@@ -447,6 +468,8 @@ def main() -> None:
     final: dict = {"rc": 3, "mode": spec.get("mode", "pytest")}
     sources = _test_sources(spec)
     unsealed = _seal_tests(sources) if sources else "no protected test file"
+    if not unsealed:  # the children inherit the seal: their guards judge the programs they start as this one does
+        _tell_children_sealed(spec["child_dir"])
     guard, witness = _start(spec, sys._getframe().f_code, sources, unsealed)
     del sources
     guard.children_channel = (children, children_id, [0])  # read at each process start too (`_collect_children`)

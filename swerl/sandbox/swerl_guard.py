@@ -34,7 +34,8 @@ import threading
 PROCESS = frozenset({"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
                      "subprocess.Popen", "os.kill", "os.killpg", "signal.pthread_kill", "pty.spawn"})
 # Processes started from a program (not a fork of this one, not this one replaced): judged by the functions the patch
-# wrote on the stack, not by every function of a file it touched (R46s-FP1).
+# wrote on the stack, not by every function of a file it touched (R46s-FP1); where the kernel seals the test files
+# not at all (`Guard.sealed`: a program reads nothing the tests hold, R49s-FP2).
 STARTS = frozenset({"subprocess.Popen", "os.posix_spawn", "os.spawn", "os.system"})
 REACH = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents", "sys._current_frames", "sys.settrace",
                    "sys.setprofile", "sys.monitoring.register_callback", "sys.monitoring.use_tool_id"})
@@ -315,6 +316,27 @@ def _shell_commands(text: str) -> list:
         if words:
             out.append(words)
     return out
+
+
+def _own_child(event: str, args: tuple, _open=os.open, _read=os.read, _close=os.close, _getpid=os.getpid,
+               _getpgid=os.getpgid) -> bool:
+    """A signal (`os.kill`, `os.killpg`) to a process this one started, or to its process group: a pager or editor
+    the fix started and now stops (click's `Popen.terminate`). Never this process, its parent or its own group."""
+    if event not in ("os.kill", "os.killpg") or not args or type(args[0]) is not int or args[0] <= 1:
+        return False
+    target = args[0]
+    try:
+        if event == "os.killpg" and target == _getpgid(0):
+            return False
+        fd = _open(f"/proc/{target}/stat", os.O_RDONLY)
+        try:
+            stat = _read(fd, 1024).decode("ascii", "replace")
+        finally:
+            _close(fd)
+        fields = stat[stat.rindex(")") + 2:].split()  # after the command name, which may hold spaces
+        return target != _getpid() and int(fields[1]) == _getpid()  # its parent is this process
+    except (OSError, ValueError, IndexError):
+        return False
 
 
 def _spawn(event: str, args: tuple):
@@ -635,8 +657,11 @@ class Guard:
     canonical = staticmethod(canonical)
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
-                 lines=None, originals=None, tables=None, unscanned=None, added=None) -> None:
+                 lines=None, originals=None, tables=None, unscanned=None, added=None, sealed=False) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
+        # the kernel seals the test files from every process of the sandbox, the record is masked and the tests'
+        # output held in memory: a program the patch starts reads nothing changed code may not (R49s-FP2)
+        self.sealed = sealed is True
         # changed files the host's scan could not parse: none of their code may run (R51s-3)
         self.unscanned = frozenset(canonical(self.workdir + str(p)) for p in unscanned or ())
         # the lines the patch added to any changed file: code compiled at run time from text holding one of them is
@@ -900,6 +925,8 @@ class Guard:
         if event == "sys.addaudithook":
             return "adds an audit hook" if self.installed else None
         if event in PROCESS or event in REACH or event.startswith("ctypes."):
+            if self.sealed and _own_child(event, args):
+                return None
             self._keep_children_guarded(event, args)
             return self._changed_program(event, args) or self._suspect(event)
         if event in CODE:
@@ -1210,10 +1237,10 @@ class Guard:
         tree = False
         for f in self._stack():
             k = self.frame_kind(f)
-            if k == "changed" and (event not in STARTS or self._wrote_function(f)):
+            if k == "changed" and (event not in STARTS or (not self.sealed and self._wrote_function(f))):
                 return f"{event} from {self._where(f)}"
             tree = tree or k != "lib"
-        waiting = self._waiting_main() if event in STARTS else None
+        waiting = self._waiting_main() if event in STARTS and not self.sealed else None
         if waiting is not None and self._wrote_function(waiting):
             return f"{event} on a worker thread while {self._where(waiting)} waits"
         if self.armed and not tree:
@@ -1346,7 +1373,7 @@ class Guard:
         return None
 
     def _open(self, args: tuple):
-        path = args[0] if args else None
+        path = given = args[0] if args else None  # a sealed file's server names the caller's object fourth
         if isinstance(path, int):  # os.fdopen: judged by what the descriptor is open on, never the stdio ones
             if path > 2 and not self._guarded_fd(path):
                 return None
@@ -1372,7 +1399,8 @@ class Guard:
             if waiting is not None:
                 return f"opens {full} on a worker thread while {self._where(waiting)} waits"
             return f"opens {full} from code compiled at run time ({self._where(made)})" if made else None
-        if full not in self.private and self._handed_over(full):
+        if full not in self.private and (self._handed_over(full) or self._test_opens_itself(
+                full, args[3] if len(args) > 3 and type(args[0]) is str and args[0] == full else given)):
             return None
         if full not in self.protected and not full.endswith("conftest.py") and full.startswith(self.test_roots):
             inner = self._innermost()  # a test's helper module read by the import system importing it (a Django
@@ -1421,12 +1449,27 @@ class Guard:
                 self.frame_kind(f) == "test" for f in self._stack()):
             self.test_written.add(full)
 
+    def _test_opens_itself(self, full: str, given, _getcwd=os.getcwd) -> bool:
+        """A test hands its own `__file__` to the project through an object it built (click's
+        `option(default=__file__, type=click.File())`): the very string object its module holds, opened by unchanged
+        code while that test runs, with no function the patch wrote (nor code made at run time) on the stack. A path
+        the patch spells or builds is another object; one it fetched from the module must still reach the opener
+        without a function of its own on the stack (R54-FP1)."""
+        if full not in self.protected or type(given) is not str or self._patch_frame() is not None \
+                or self._runtime_frame() is not None:
+            return False
+        for f in self._stack():
+            if self.frame_kind(f) == "test":
+                return f.f_globals.get("__file__") is given and canonical(given, _getcwd()) == full
+        return False
+
     def _handed_over(self, full: str, _getcwd=os.getcwd) -> bool:
         """The test handed this file to the code it called: an argument the test passed to the function it called
         (the file, or a directory holding it: a reader's input, a Sphinx source dir), not that function's own
         default, nor a parameter the function sets itself (R42s-1). A fixed reader opens the fixture the test gives
         it; code that goes looking for a test's file (an expected output beside the input) is refused as before,
-        and a module the tests imported (a test module, conftest, a helper) is never handed over."""
+        and a module the tests imported (a test module, conftest, a helper) is never handed over to a function the
+        patch wrote."""
         entry = None
         for f in self._stack():
             if self.frame_kind(f) == "test":
@@ -1434,8 +1477,11 @@ class Guard:
             entry = f
         else:
             return False
-        if entry is None or any(type(m) is type(sys) and m.__dict__.get("__file__") == full for m in list(sys.modules.values())):
-            return False  # a test module, conftest or helper the tests imported holds what they assert
+        if entry is None or (self._patch_frame() is not None and any(
+                type(m) is type(sys) and m.__dict__.get("__file__") == full for m in list(sys.modules.values()))):
+            return False  # a test module, conftest or helper the tests imported holds what they assert: handed to
+            # code the patch wrote it is refused; unchanged code may open it (click's `File` given the test's own
+            # `__file__`, an honest fix elsewhere in the file)
         code = entry.f_code
         n = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
         defaults = self._defaults_of(entry, code)
@@ -1607,7 +1653,7 @@ def serve_sealed(sources: dict) -> None:
             return None
         with _lock:
             try:
-                got = _store.send(path)
+                got = _store.send((path, file))
             except (ValueError, StopIteration):  # re-entered from the guard's own hook: the kernel answers
                 return None
         if isinstance(got, BaseException):
@@ -1642,15 +1688,16 @@ def _sealed_store(sources: dict, audit, buffer, main: int, _ident=threading.get_
     caller of the work (a pool's worker runs library frames only, R47s-1), and the read fails as the kernel's."""
     got = None
     while True:
-        path = yield got
+        sent = yield got
         got = None
+        path, given = sent if type(sent) is tuple and len(sent) == 2 else (sent, None)
         key = os.path.realpath(path) if type(path) is str else None
         data = sources.get(key) if key is not None else None
         if data is not None and _ident() != main:
             got = PermissionError(13, "Permission denied (sealed test file, read off the main thread)", path)
         elif data is not None:
             try:
-                audit("open", key, "r", os.O_RDONLY | os.O_CLOEXEC)
+                audit("open", key, "r", os.O_RDONLY | os.O_CLOEXEC, given)  # and the object the caller gave
                 got = buffer(data)
             except BaseException as exc:  # the caller raises it; the store goes on serving
                 got = exc

@@ -22,14 +22,19 @@ STDLIB_ALLOWED = frozenset({
     # the documented ways to read a package's data and an installed distribution's version (R46s-FP2): allowed
     # although `importlib` itself is not, and only the members in STRICT_ATTRS (no loader, no entry point)
     "importlib.resources", "importlib.metadata",
+    # programs, event loops and thread pools (R54-FP1, FP4): the launcher's guard judges what they start, and where
+    # the kernel seals the test files a program reads nothing the tests hold; only the members in STRICT_ATTRS
+    "subprocess", "asyncio", "concurrent.futures",
+    # `importlib.import_module` only (STRICT_ATTRS), and only of the project's own modules (`tamper_visit`, R54-FP5)
+    "importlib",
 })
 
 # Modules no fix may import, even where the pristine tree imports them elsewhere: the test runner and its plugin
 # machinery, process control, frames, loaders, deserialisers and name resolvers.
 HARD_DENY = frozenset({
     "_pytest", "pytest", "pluggy", "py", "xdist", "hypothesis", "iniconfig", "atexit", "ctypes", "_ctypes", "cffi",
-    "gc", "subprocess", "_posixsubprocess", "pty", "signal", "faulthandler", "multiprocessing", "concurrent",
-    "_thread", "asyncio", "builtins", "__builtin__", "marshal", "pickle", "_pickle", "cPickle", "shelve",
+    "gc", "_posixsubprocess", "pty", "signal", "faulthandler", "multiprocessing", "concurrent.futures.process",
+    "_thread", "builtins", "__builtin__", "marshal", "pickle", "_pickle", "cPickle", "shelve",
     "dbm", "copyreg", "dill", "cloudpickle", "joblib", "importlib", "imp", "pkgutil", "runpy", "zipimport",
     "code", "codeop", "sysconfig", "site", "posix", "nt", "resource", "mmap", "tracemalloc", "dis",
     "pdb", "bdb", "trace", "sys.monitoring", "unittest", "doctest", "pydoc", "_winapi", "winreg", "socket", "ssl",
@@ -72,6 +77,21 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "iscoroutinefunction", "isgeneratorfunction", "isasyncgenfunction", "isawaitable", "isabstract", "isbuiltin",
         "isgenerator", "iscoroutine", "ismodule", "isdatadescriptor", "getdoc", "cleandoc", "unwrap", "get_annotations",
     }),
+    "importlib": frozenset({"import_module", "resources", "metadata"}),
+    "subprocess": frozenset({"run", "Popen", "PIPE", "DEVNULL", "STDOUT", "CalledProcessError", "TimeoutExpired",
+                             "CompletedProcess", "SubprocessError", "check_output", "check_call", "call",
+                             "list2cmdline"}),
+    "asyncio": frozenset({
+        "run", "gather", "sleep", "wait_for", "wait", "create_task", "ensure_future", "as_completed", "shield",
+        "get_event_loop", "get_running_loop", "new_event_loop", "set_event_loop", "run_coroutine_threadsafe",
+        "to_thread", "timeout", "current_task", "all_tasks", "iscoroutine", "iscoroutinefunction", "Future", "Task",
+        "Queue", "PriorityQueue", "LifoQueue", "QueueEmpty", "QueueFull", "Lock", "Event", "Condition", "Semaphore",
+        "BoundedSemaphore", "TimeoutError", "CancelledError", "InvalidStateError", "AbstractEventLoop",
+        "FIRST_COMPLETED", "FIRST_EXCEPTION", "ALL_COMPLETED", "StreamReader", "StreamWriter",
+    }),
+    "concurrent.futures": frozenset({"ThreadPoolExecutor", "Executor", "Future", "as_completed", "wait",
+                                     "TimeoutError", "CancelledError", "FIRST_COMPLETED", "FIRST_EXCEPTION",
+                                     "ALL_COMPLETED"}),
     "threading": frozenset({"Lock", "RLock", "Event", "Condition", "Semaphore", "BoundedSemaphore", "local",
                             "get_ident", "Barrier", "TIMEOUT_MAX"}),
     "shutil": frozenset({"copy", "copy2", "copyfile", "copytree", "rmtree", "move", "which", "get_terminal_size",
@@ -104,7 +124,7 @@ UNSAFE_NAMES = frozenset({"UnsafeLoader", "unsafe_load", "full_load", "FullLoade
 UNSAFE_DOTTED = frozenset({"yaml.load", "yaml.load_all", "pandas.read_pickle", "numpy.load"})
 
 # Resolvers of a string to an attribute: allowed only when called with literal, non-dunder names.
-STRING_RESOLVERS = frozenset({"operator.attrgetter", "operator.methodcaller"})
+STRING_RESOLVERS = frozenset({"operator.attrgetter", "operator.methodcaller", "importlib.import_module"})
 # process-wide state a fix may read but not write: an alias (`env = os.environ`) would hide the writes
 MUTABLE_STATE = frozenset({"os.environ", "sys.path", "sys.modules", "sys.meta_path", "sys.path_hooks"})
 

@@ -64,6 +64,19 @@ ROUTE_STEPS = frozenset({"sys", "builtins"})  # attribute names that are modules
 def _private(step: str) -> bool:
     return step.startswith("_") and not (step.startswith("__") and step.endswith("__"))
 
+
+def _forwarded_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The attribute-name parameter of a forwarding `__getattr__` (`def __getattr__(self, name): return
+    getattr(self._inner, name)`, a proxy; a module's `__getattr__(name)`), if the body never rebinds it. The name is
+    the one the proxy was asked for: a literal attribute in the source (which the scan judges), a library's lookup,
+    or a computed `getattr` on the proxy (a finding); explicit `.__getattr__(...)` calls are findings too (R54-FP2:
+    click's pager stream proxy)."""
+    positional = [*node.args.posonlyargs, *node.args.args]
+    if node.name != "__getattr__" or not 1 <= len(positional) <= 2:
+        return None
+    name = positional[-1].arg
+    return None if name in bound_in(node.body) else name
+
 class ScanTooCostly(Exception):
     """The changed files are too large (bytes per file, in total) or too slow to audit: the agent's failure (an
     unauditable change is never paid), raised past the scan's own parse-error handling."""
@@ -80,6 +93,8 @@ class Features(ast.NodeVisitor):
         self.called: set[int] = set()  # ids of nodes that are the function of a call the call check vetted
         self.done: set[int] = set()  # ids of Name nodes a call check already judged
         self.vetted: set[int] = set()  # ids of `sys.modules` in a membership test of a literal name
+        # per enclosing function: the name parameter of a forwarding `__getattr__`, else None (`_forwards`)
+        self.forwarding: list[str | None] = []
 
 
     def add(self, finding: str | None) -> None:
@@ -203,13 +218,17 @@ class Features(ast.NodeVisitor):
             self.visit(d)
         self._arguments(node.args)
         self._annotation(node.returns)
+        self.forwarding.append(_forwarded_name(node))
         self._scoped("function", params(node.args) | bound_in(node.body), node.body)
+        self.forwarding.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self._arguments(node.args)
+        self.forwarding.append(None)
         self._scoped("function", params(node.args), [node.body])
+        self.forwarding.pop()
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         for n in [*node.decorator_list, *node.bases, *node.keywords]:
@@ -335,6 +354,9 @@ class Features(ast.NodeVisitor):
             dotted = self._dotted(node.value)
             if dotted is not None and not self.ctx.is_own(dotted):
                 self.add(f"mutates {dotted}")
+        elif isinstance(node.slice, ast.Name) and node.slice.id == "__name__" and self._dotted(node.value) == \
+                "sys.modules" and not any("__name__" in names for _, names in self.scopes):
+            self.vetted.add(id(node.value))  # `sys.modules[__name__]`: the module itself (R54-FP2)
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
@@ -361,7 +383,9 @@ class Features(ast.NodeVisitor):
             self.called.add(id(func))
             self.done.add(id(func))
             names = node.args if dotted.endswith("attrgetter") else node.args[:1]
-            if not names or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in names):
+            if dotted == "importlib.import_module":
+                self.add(self._own_import(node))
+            elif not names or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in names):
                 self.add(f"calls {dotted}() with a computed name")
             else:
                 self._literal_names(dotted, [str(a.value) for a in names])  # type: ignore[union-attr]
@@ -422,6 +446,26 @@ class Features(ast.NodeVisitor):
         if fd or any(k.arg in ("opener", "closefd") for k in node.keywords):
             self.add("calls open() on a file descriptor")
 
+    def _own_import(self, node: ast.Call) -> str | None:
+        """`importlib.import_module` of one of the project's own modules: the name starts with a literal
+        `own_package.` (`"pkg.lang_%s" % lang`, `f"pkg.plugins.{name}"`), or is relative to `__package__`. Any other
+        name may be any module (`"o" + "s"`): a finding (R54-FP5)."""
+        args = node.args
+        first = args[0] if args else None
+        if isinstance(first, ast.BinOp):
+            first = first.left
+        if isinstance(first, ast.JoinedStr):
+            first = first.values[0] if first.values else None
+        text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+        anchor = args[1] if len(args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
+        if text is not None and text.startswith(".") and isinstance(anchor, ast.Name) and anchor.id == "__package__" \
+                and not any("__package__" in names for _, names in self.scopes) and ".." not in text:
+            return None
+        if text is not None and "." in text and self.ctx.is_own(text) and not any(
+                part in ("tests", "testing", "conftest") for part in text.split(".")):
+            return None
+        return "calls importlib.import_module() with a name that is not the project's own module"
+
     def _builtin_call(self, name: str, node: ast.Call) -> None:
         """getattr/setattr/delattr with literal names only (judged like the attribute); vars() of a local object;
         type() with one argument; open() of a path, never of a file descriptor."""
@@ -434,7 +478,9 @@ class Features(ast.NodeVisitor):
             self.add("calls vars() on a module or the caller's scope")
         elif name in ("getattr", "setattr", "delattr", "hasattr"):
             if len(args) < 2 or not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
-                if name != "hasattr":
+                forwards = name == "getattr" and len(args) >= 2 and isinstance(args[1], ast.Name) \
+                    and self.forwarding and args[1].id == self.forwarding[-1]
+                if name != "hasattr" and not forwards:
                     self.add(f"calls {name}() with a computed name")
                 return
             if isinstance(args[0], ast.Name) and args[0].id in self.alias:

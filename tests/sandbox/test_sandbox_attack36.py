@@ -248,13 +248,16 @@ def test_round48_the_scan_refuses_test_code_by_any_import_spelling() -> None:
     """A package's own tests, imported relatively (`from .tests import test_ids`: the module pytest already
     imported, its expected values read without opening anything, R48s-2), are test code as they are absolutely;
     a relative import of the package's other modules is not. `importlib.resources`/`metadata` read package data and
-    versions (R46s-FP2), while `importlib` itself and their code-loading members stay refused."""
+    versions (R46s-FP2), and `importlib.import_module` the project's own modules but no test module (R54-FP5), while
+    other names and the code-loading members stay refused."""
     from swerl.sandbox import tamper
 
     old = b"import json\n\n\ndef f():\n    return 1\n"
     for new, refused in ((b"from .tests import test_ids\n", True), (b"from ..tests.cases import K\n", True),
                          (b"from . import tests\n", True), (b"from .utils import helper\n", False),
                          (b"from importlib import resources\n", False), (b"import importlib.metadata\n", False),
-                         (b"from importlib import import_module\n", True),
+                         (b"from importlib import import_module\nm = import_module('json')\n", True),
+                         (b"from importlib import import_module\nm = import_module('pkg.tests.test_ids')\n", True),
+                         (b"from importlib import import_module\nm = import_module('pkg.mod2')\n", False),
                          (b"from importlib.metadata import entry_points\n", True)):
         assert bool(tamper.scan_file("pkg/mod.py", old, old + new)) is refused, new

@@ -267,7 +267,13 @@ def test_only_a_record_signed_with_the_grades_key_counts(tmp_path: Path) -> None
           ("outcome", {"node": "t.py::b", "phase": "call", "status": "PASSED", "forged": False}),
           ("outcome", {"node": "t.py::b", "phase": "teardown", "status": "ERROR", "forged": False}),
           ("finding", "os.fork from /testbed/x.py:1"), ("final", {"rc": 1, "mode": "pytest"})]
-    record, problems = verify_record("log\n" + _record(tmp_path, key, ok), key)
+    text = _record(tmp_path, key, ok)
+    # round 54: masked as well as signed - any process of the sandbox may open the file, and a test's id can hold its
+    # expected value; a changed byte of the masked text breaks the chain like a changed byte of plain text
+    assert "t.py::a" not in text and "PASSED" not in text and "fork" not in text
+    flipped = text.replace('"sealed": "', '"sealed": "' + ("1" if text.split('"sealed": "')[1][0] == "0" else "0"), 1)
+    assert verify_record(flipped, key)[0] is None
+    record, problems = verify_record("log\n" + text, key)
     assert problems == [] and record is not None
     assert record["outcomes"] == {"t.py::a": "PASSED", "t.py::b": "ERROR"} and record["rc"] == 1
     assert record["tampering"] == ["os.fork from /testbed/x.py:1"]
@@ -306,9 +312,9 @@ def test_tamper_scan_flags_every_planted_payload(kind: str) -> None:
 
 
 def test_tamper_scan_is_a_multiset_diff_and_catches_obfuscation() -> None:
-    old = b"import subprocess\n\ndef f():\n    return subprocess.run(['ls'])\n"
+    old = b"import os\n\ndef f():\n    return os.system('ls')\n"
     assert tamper.scan_file("m.py", old, old + b"\n\ndef g():\n    return 2\n") == []
-    assert tamper.scan_file("m.py", old, old + b"subprocess.run(['git', 'log'])\n")
+    assert tamper.scan_file("m.py", old, old + b"os.system('git log')\n")
     for src in ("getattr(__import__('o' + 's'), '_exit')(0)\n", "import gc\nx = gc.get_objects()\n",
                 "open('/proc/self/fd/1', 'w').write('x')\n", "import sys\nsys.modules['json'] = None\n",
                 "exec(bytes.fromhex('7072696e74').decode())\n", "from os import write as w\nw(1, b'x')\n",

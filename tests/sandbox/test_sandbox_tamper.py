@@ -43,6 +43,18 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "import json\nf = getattr(json, 'du' + 'mps')\n",
     "g = [].append.__reduce__()[0]\n",  # getattr handed out by a builtin method's reduce tuple
     "g = len.__reduce_ex__(2)\n",
+    # a forwarding `__getattr__` is a proxy only while its name is the one it was asked for (R54-FP2)
+    "class P:\n    def __getattr__(self, name):\n        name = '__glob' + 'als__'\n        return getattr(self.s, name)\n",
+    "class P:\n    def __getattr__(self, name):\n        def g(name):\n            return getattr(self.s, name)\n"
+    "        return g\n",
+    "def f(o, name):\n    return getattr(o, name)\n",
+    # a module by name is the project's own or a finding; the module itself only as `sys.modules[__name__]`
+    "import importlib\nm = importlib.import_module('os')\n",
+    "import importlib\nm = importlib.import_module('calc' + name)\n",
+    "import importlib\nm = importlib.import_module('calc.tests.test_stats')\n",
+    "from importlib import import_module\nload = import_module\n",
+    "import sys\n\n\ndef f():\n    __name__ = 'os'\n    return sys.modules[__name__]\n",
+    "from concurrent.futures import ProcessPoolExecutor\n",
 ])
 def test_each_route_class_is_a_finding(code: str) -> None:
     assert _added(code), code
@@ -61,6 +73,8 @@ def test_each_route_class_is_a_finding(code: str) -> None:
     ("class A:\n    exec = 1\n    def m(self):\n        exec('1')\n", "uses builtin exec"),  # class scope hides nothing
     ("import math\nmath.isclose = lambda *a: True\n", "patches math.isclose"),
     ("x = object.__getattribute__(print, '__self__')\n", "introspects .__self__"),
+    ("class P:\n    def __getattr__(self, name):\n        return getattr(self.s, name)\n\n\n"
+     "x = P().__getattr__('__glob' + 'als__')\n", "introspects .__getattr__"),  # the proxy called by hand
     # fifth external round: super(T, obj) reads any object's attributes, with a name built at run time
     ("import sys\ndef g(o, n):\n    return super(type(o), o).__getattribute__(n)\n", "introspects .__getattribute__"),
     ("import sys\nx = super(type(sys), sys).__getattribute__('__dict__')\n", "introspects .__dict__ (via __getattribute__)"),
@@ -87,6 +101,18 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     "    def __init__(self, msg):\n        super().__init__(msg)\n\n    def __eq__(self, other):\n"
     "        return self.__dict__ == other.__dict__\n\n\ndef f(x):\n    try:\n        return open(DATA).read()\n"
     "    except OSError as exc:\n        print(exc, file=sys.stderr)\n        return getattr(x, 'name', None)\n",
+    # round 54's refused honest fixes: a CLI helper that runs a program, the module itself, a thread pool, an event
+    # loop, a plugin of the project's own package loaded by name (R54-FP1, FP2, FP4, FP5)
+    "import subprocess\nimport sys\n\n\ndef version():\n    out = subprocess.run(['git', 'describe'], capture_output=True,"
+    " text=True, check=False)\n    return out.stdout.strip() or 'unknown'\n\n\nTHIS = sys.modules[__name__]\n",
+    "import asyncio\nfrom concurrent.futures import ThreadPoolExecutor\n\n\nasync def one(x):\n"
+    "    await asyncio.sleep(0)\n    return x\n\n\ndef many(xs):\n    with ThreadPoolExecutor(2) as ex:\n"
+    "        return list(ex.map(str, xs)) + asyncio.run(asyncio.gather(*(one(x) for x in xs)))\n",
+    "import importlib\n\n\ndef plugin(name):\n    return importlib.import_module('calc.plugins.%s' % name)\n",
+    # R54-FP2, click's pager: a stream proxy that forwards what it does not define
+    "class Writer:\n    def __init__(self, stream):\n        self._stream = stream\n\n"
+    "    def write(self, text):\n        return self._stream.write(text)\n\n"
+    "    def __getattr__(self, name):\n        return getattr(self._stream, name)\n",
 ])
 def test_realistic_honest_fixes_are_clean(code: str) -> None:
     assert _added("\n\n" + code) == []
