@@ -29,9 +29,9 @@ import time
 from typing import Any
 
 import numpy as np
-from synthetic_traces import TraceConfig, make_rollout_events
+from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, TraceConfig, make_rollout_events
 
-from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE, build_qwen_tokenizer
+from swerl.models import build_qwen_tokenizer
 from swerl.tokens import from_events
 from swerl.train.assembly import assemble, assemble_batch
 

@@ -37,11 +37,10 @@ from typing import Any
 
 import yaml
 from jinja2 import StrictUndefined, Template
-from synthetic_traces import _non_canonical
+from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, _non_canonical
 
 from swerl.config import load_recipe
 from swerl.models import (
-    QWEN3_THINK_DROPPING_TEMPLATE,
     QWEN_CHAT_TEMPLATE,
     build_qwen35_tokenizer,
     build_qwen_tokenizer,

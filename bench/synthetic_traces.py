@@ -23,6 +23,44 @@ from dataclasses import dataclass
 from typing import Any
 
 from swerl.models.corpus import diff_text, identifier, python_block, sentence, traceback_text
+from swerl.models.templates import (  # the pieces QWEN_CHAT_TEMPLATE is made of
+    _SYSTEM_AND_TOOLS,
+    _TURN_END,
+    _USER_TURN,
+)
+
+QWEN3_THINK_DROPPING_TEMPLATE: str = (
+    _SYSTEM_AND_TOOLS
+    + r"""
+{%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
+{%- for message in messages[::-1] %}
+    {%- set index = (messages|length - 1) - loop.index0 %}
+    {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_response>') and message.content.endswith('</tool_response>')) %}
+        {%- set ns.multi_step_tool = false %}
+        {%- set ns.last_query_index = index %}
+    {%- endif %}
+{%- endfor %}"""
+    + _USER_TURN
+    + r"""        {%- set content = message.content or '' %}
+        {%- set reasoning_content = '' %}
+        {%- if '</think>' in content %}
+            {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\n') %}
+            {%- set content = content.split('</think>')[-1].lstrip('\n') %}
+        {%- endif %}
+        {%- if loop.index0 > ns.last_query_index and (loop.last or reasoning_content) %}
+            {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n' + content.lstrip('\n') }}
+        {%- else %}
+            {{- '<|im_start|>' + message.role + '\n' + content }}
+        {%- endif %}"""
+    + _TURN_END
+    + r"""
+    {%- if enable_thinking is defined and enable_thinking is false %}
+        {{- '<think>\n\n</think>\n\n' }}
+    {%- endif %}
+{%- endif %}
+"""
+).strip()
+"""Qwen3-style: drops `<think>` blocks of assistant turns before the last user query."""
 
 SYSTEM_PROMPT = (
     "You are a helpful assistant that can interact multiple times with a computer shell to solve "

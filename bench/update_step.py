@@ -26,14 +26,14 @@ from typing import Any
 
 import numpy as np
 import torch
-from synthetic_traces import TraceConfig, make_rollout_events
+from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, TraceConfig, make_rollout_events
 
 from swerl.config import AlgorithmConfig, TrainConfig
-from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE, build_tiny_model, build_tiny_tokenizer
+from swerl.models import build_tiny_model, build_tiny_tokenizer
+from swerl.train.advantage import compute_advantages
 from swerl.train.assembly import assemble
 from swerl.train.backends.torch import TorchBackend
 from swerl.train.batching import collate, plan_batches
-from swerl.train.core import compute_advantages
 from swerl.train.losses import StepDenominators
 from swerl.train.schema import Sample
 

@@ -1,7 +1,7 @@
 """Row normalisation and the static filter stages (1-3), as pure functions.
 
-Each stage has a plain per-row rule (the definition, and the reference the tests compare
-against) and a vectorised arrow version (`stage*_batch`) that `datasets.map` runs over batches.
+Each stage is a vectorised arrow function (`stage*_batch`) that `datasets.map` runs over batches; its plain
+per-row rule, the reference it must agree with, is in tests/data/test_filter_rows.py.
 """
 
 from __future__ import annotations
@@ -120,27 +120,12 @@ def _reasons(mask: pa.Array, reason: str) -> pa.Table:
 # --- stage 1: empty problem statement
 
 
-def is_empty_statement(problem_statement: str | None) -> bool:
-    """None, "" or whitespace only: the agent would have nothing to work from."""
-    return problem_statement is None or not problem_statement.strip()
-
-
 def stage1_batch(batch: pa.Table) -> pa.Table:
-    """`is_empty_statement` over an arrow batch (vectorised: this runs over every row)."""
+    """None, "" or whitespace only (the agent would have nothing to work from), over an arrow batch."""
     return _reasons(_blank(batch["problem_statement"]), EMPTY_PROBLEM_STATEMENT)
 
 
 # --- stage 2: the problem branch must exist in the image
-
-
-def branch_reason(
-    instance_id: str, image_name: str, inventory: Mapping[str, frozenset[str] | None]
-) -> str | None:
-    """`image_unavailable` if the image could not be inspected (None), `missing_branch` if absent."""
-    branches = inventory[image_name]
-    if branches is None:
-        return IMAGE_UNAVAILABLE
-    return None if instance_id in branches else MISSING_BRANCH
 
 
 def inventory_keys(inventory: Mapping[str, frozenset[str] | None]) -> tuple[pa.Array, pa.Array]:
@@ -154,7 +139,8 @@ def inventory_keys(inventory: Mapping[str, frozenset[str] | None]) -> tuple[pa.A
 
 
 def stage2_batch(batch: pa.Table, keys: pa.Array, unavailable: pa.Array) -> pa.Table:
-    """`branch_reason` over an arrow batch: hash lookups of `image NUL instance_id` (see `inventory_keys`)."""
+    """`image_unavailable` if the image could not be inspected, `missing_branch` if the branch is absent, over an
+    arrow batch: hash lookups of `image NUL instance_id` (see `inventory_keys`)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -170,13 +156,8 @@ def stage2_batch(batch: pa.Table, keys: pa.Array, unavailable: pa.Array) -> pa.T
 # --- stage 3: too many tests
 
 
-def has_too_many_tests(n_tests: int, max_tests: int) -> bool:
-    """`len(F2P) + len(P2P) > max_tests`: exactly `max_tests` is kept."""
-    return n_tests > max_tests
-
-
 def stage3_batch(batch: pa.Table, max_tests: int) -> pa.Table:
-    """`has_too_many_tests` over an arrow batch."""
+    """`len(F2P) + len(P2P) > max_tests` over an arrow batch: exactly `max_tests` is kept."""
     import pyarrow.compute as pc
 
     return _reasons(pc.greater(batch[N_TESTS], max_tests), TOO_MANY_TESTS)

@@ -23,14 +23,13 @@ from typing import TYPE_CHECKING
 
 from swerl.errors import ConfigError
 from swerl.log import get_logger
-from swerl.models.templates import QWEN3_THINK_DROPPING_TEMPLATE, QWEN35_CHAT_TEMPLATE, QWEN_CHAT_TEMPLATE
+from swerl.models.templates import QWEN35_CHAT_TEMPLATE, QWEN_CHAT_TEMPLATE
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
-    from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM, Qwen3_5ForCausalLM
+    from transformers import PreTrainedTokenizerFast, Qwen2ForCausalLM
 
 __all__ = [
-    "QWEN3_THINK_DROPPING_TEMPLATE",
     "QWEN35_CHAT_TEMPLATE",
     "QWEN35_FIRST_SPECIAL_ID",
     "QWEN35_SPECIAL_TOKENS",
@@ -42,7 +41,6 @@ __all__ = [
     "build_qwen35_tokenizer",
     "build_qwen_tokenizer",
     "build_tiny_model",
-    "build_tiny_qwen35_model",
     "build_tiny_tokenizer",
     "default_cache_dir",
     "hub_offline",
@@ -367,34 +365,5 @@ def build_tiny_model(tokenizer: PreTrainedTokenizerFast, hidden_size: int = 64, 
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         model = Qwen2ForCausalLM(config)
-    model.eval()
-    return model
-
-
-def build_tiny_qwen35_model(tokenizer: PreTrainedTokenizerFast, hidden_size: int = 64, num_layers: int = 4,
-                            num_heads: int = 4, seed: int = 0) -> Qwen3_5ForCausalLM:
-    """A random-init `Qwen3_5ForCausalLM` (transformers' own Qwen3.5 text model: 3 of every 4 layers Gated DeltaNet,
-    the 4th full attention, as Qwen3.5-9B) sized for CPU tests, so code that must handle the hybrid cache and
-    layer types meets the real architecture, not Qwen2's. Vocabulary padded to a multiple of 64; seeded without
-    touching the global RNG. Without flash-linear-attention transformers runs the DeltaNet layers in plain torch."""
-    import torch
-    from transformers import Qwen3_5ForCausalLM, Qwen3_5TextConfig
-
-    if hidden_size % num_heads or num_layers % 4:
-        raise ConfigError(f"model: hidden_size {hidden_size} must be divisible by num_heads {num_heads}, and "
-                          f"num_layers {num_layers} a multiple of 4 (one full-attention layer in 4)")
-    head_dim = hidden_size // num_heads
-    config = Qwen3_5TextConfig(
-        vocab_size=-(-len(tokenizer) // 64) * 64, hidden_size=hidden_size, intermediate_size=2 * hidden_size,
-        num_hidden_layers=num_layers, num_attention_heads=num_heads, num_key_value_heads=max(1, num_heads // 2),
-        head_dim=head_dim, linear_key_head_dim=head_dim, linear_value_head_dim=head_dim,
-        linear_num_key_heads=max(1, num_heads // 2), linear_num_value_heads=num_heads,
-        max_position_embeddings=32768, tie_word_embeddings=True, bos_token_id=None,
-        eos_token_id=tokenizer.convert_tokens_to_ids("<|im_end|>"),
-        pad_token_id=tokenizer.convert_tokens_to_ids("<|endoftext|>"))
-    config._attn_implementation = "sdpa"
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
-        model = Qwen3_5ForCausalLM(config)
     model.eval()
     return model

@@ -2,8 +2,9 @@
 
 `QWEN_CHAT_TEMPLATE` (Qwen2.5) renders earlier assistant messages verbatim, `<think>` included, so
 a conversation re-renders to a prompt extending the previous call's prompt+response: merging
-yields one sample per rollout. `QWEN3_THINK_DROPPING_TEMPLATE` (Qwen3) drops reasoning before the
-last user query, so merging splits (`think_dropped`; docs/algorithms.md sec. 2).
+yields one sample per rollout. The tests' and benchmarks' Qwen3-style template built from these pieces
+(`bench/synthetic_traces.py`) drops reasoning before the last user query, so merging splits (`think_dropped`;
+docs/algorithms.md sec. 2).
 `QWEN35_CHAT_TEMPLATE` is Qwen3.5's own (XML tool calls, reasoning dropped before the last user query).
 """
 
@@ -92,39 +93,6 @@ QWEN_CHAT_TEMPLATE: str = (
 """
 ).strip()
 """Qwen2.5's template: keeps the whole history verbatim (including `<think>` blocks)."""
-
-QWEN3_THINK_DROPPING_TEMPLATE: str = (
-    _SYSTEM_AND_TOOLS
-    + r"""
-{%- set ns = namespace(multi_step_tool=true, last_query_index=messages|length - 1) %}
-{%- for message in messages[::-1] %}
-    {%- set index = (messages|length - 1) - loop.index0 %}
-    {%- if ns.multi_step_tool and message.role == "user" and not(message.content.startswith('<tool_response>') and message.content.endswith('</tool_response>')) %}
-        {%- set ns.multi_step_tool = false %}
-        {%- set ns.last_query_index = index %}
-    {%- endif %}
-{%- endfor %}"""
-    + _USER_TURN
-    + r"""        {%- set content = message.content or '' %}
-        {%- set reasoning_content = '' %}
-        {%- if '</think>' in content %}
-            {%- set reasoning_content = content.split('</think>')[0].rstrip('\n').split('<think>')[-1].lstrip('\n') %}
-            {%- set content = content.split('</think>')[-1].lstrip('\n') %}
-        {%- endif %}
-        {%- if loop.index0 > ns.last_query_index and (loop.last or reasoning_content) %}
-            {{- '<|im_start|>' + message.role + '\n<think>\n' + reasoning_content.strip('\n') + '\n</think>\n\n' + content.lstrip('\n') }}
-        {%- else %}
-            {{- '<|im_start|>' + message.role + '\n' + content }}
-        {%- endif %}"""
-    + _TURN_END
-    + r"""
-    {%- if enable_thinking is defined and enable_thinking is false %}
-        {{- '<think>\n\n</think>\n\n' }}
-    {%- endif %}
-{%- endif %}
-"""
-).strip()
-"""Qwen3-style: drops `<think>` blocks of assistant turns before the last user query."""
 
 QWEN35_CHAT_TEMPLATE: str = r"""{%- set image_count = namespace(value=0) %}
 {%- set video_count = namespace(value=0) %}

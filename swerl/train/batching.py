@@ -73,9 +73,6 @@ class StepPlan:
         padded = self.padded_tokens
         return 1.0 - self.num_tokens / padded if padded else 0.0
 
-    def rank_tokens(self) -> list[int]:
-        return [sum(mb.num_tokens for mb in rank) for rank in self.ranks]
-
 
 def pack_rows(lengths: Sequence[int], ids: Sequence[int], row_tokens: int) -> list[Row]:
     """Pack sequences `ids` (with `lengths`) into rows of at most `row_tokens`, keeping rows even.

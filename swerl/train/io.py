@@ -1,4 +1,4 @@
-"""JSONL files: events in, samples out and back (the trainer's fetch from the gateway is `swerl.train.loop.update`).
+"""JSONL files: events in, samples out (the trainer's fetch from the gateway is `swerl.train.loop.update`).
 
 Errors name the file (or rollout), the line number (or seq) and the field, so a user can fix the row.
 """
@@ -61,19 +61,4 @@ def write_samples_jsonl(samples: Iterable[Sample], path: Path | str) -> int:
     return n
 
 
-def read_samples_jsonl(path: Path | str) -> list[Sample]:
-    """Read what `write_samples_jsonl` wrote; bad lines name their line number and field."""
-    path = Path(path)
-    out = []
-    for n, line in _lines(path):
-        try:
-            out.append(Sample.model_validate(orjson.loads(line)))
-        except orjson.JSONDecodeError as exc:
-            raise DataError(f"{path} line {n}: invalid JSON ({exc})") from None
-        except ValidationError as exc:
-            raise DataError(f"{path} line {n}: {field_errors(exc)}") from None
-    return out
-
-
-__all__ = ["read_events_jsonl",
-           "read_samples_jsonl", "write_samples_jsonl"]
+__all__ = ["read_events_jsonl", "write_samples_jsonl"]

@@ -11,6 +11,6 @@ what the update trained on, checked against the sizes `updates.jsonl` recorded.
 
 from __future__ import annotations
 
-from swerl.view.source import RunSource, open_run
+from swerl.view.source import RunSource
 
-__all__ = ["RunSource", "open_run"]
+__all__ = ["RunSource"]

@@ -31,8 +31,4 @@ def clean(obj: Any) -> Any:
     return _more(redact(obj))
 
 
-def clean_text(text: str) -> str:
-    return clean(text)
-
-
-__all__ = ["clean", "clean_text"]
+__all__ = ["clean"]

@@ -138,8 +138,4 @@ def _check(pattern: re.Pattern[str], value: str, what: str) -> str:
     return value
 
 
-def open_run(root: Path | str) -> RunSource:
-    return RunSource(Path(root))
-
-
-__all__ = ["RunSource", "ViewError", "detect", "open_run"]
+__all__ = ["RunSource", "ViewError", "detect"]

@@ -21,6 +21,20 @@ from swerl.errors import DataError
 from swerl.tasks.load import load_rows
 
 
+def is_empty_statement(problem_statement: str | None) -> bool:
+    """Stage 1's row rule: None, "" or whitespace only."""
+    return problem_statement is None or not problem_statement.strip()
+
+
+def branch_reason(instance_id: str, image_name: str, inventory: dict[str, frozenset[str] | None]) -> str | None:
+    """Stage 2's row rule: `image_unavailable` if the image could not be inspected (None), `missing_branch` if
+    absent."""
+    branches = inventory[image_name]
+    if branches is None:
+        return "image_unavailable"
+    return None if instance_id in branches else "missing_branch"
+
+
 class DictInventory:
     """A `BranchInventory` from a dict; images absent from it cannot be inspected."""
 
@@ -251,9 +265,9 @@ def test_vectorised_stages_agree_with_the_row_rules(
         return t.column(filters.REASON).to_pylist()
 
     assert col(filters.stage1_batch(batch)) == [
-        "empty_problem_statement" if filters.is_empty_statement(s) else None for s in statements]
+        "empty_problem_statement" if is_empty_statement(s) else None for s in statements]
     keys, down = filters.inventory_keys(inventory)
     assert col(filters.stage2_batch(batch, keys, down)) == [
-        filters.branch_reason(i, img, inventory) for i, img in zip(iids, images, strict=True)]
+        branch_reason(i, img, inventory) for i, img in zip(iids, images, strict=True)]
     assert col(filters.stage3_batch(batch, max_tests)) == [
-        "too_many_tests" if filters.has_too_many_tests(n, max_tests) else None for n in n_tests]
+        "too_many_tests" if n > max_tests else None for n in n_tests]

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 from eval_helpers import RESOLVES, options
+from terminus_expert import ExpertEngine, action
 
 from swerl.errors import SwerlError
 from swerl.eval.runner import run_eval
-from swerl.rollout.terminus_expert import ExpertEngine, action
 
 
 def _answers(row: dict[str, Any]) -> list[str]:

@@ -165,8 +165,9 @@ def test_continuer_bridges_the_end_of_turn_exactly(tiny_tok: Any) -> None:
 
 
 def test_continuer_falls_back_when_the_template_rewrites_history(tiny_tok: Any) -> None:
+    from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE
+
     from swerl.gateway.continuous import Continuer, LastCall
-    from swerl.models.templates import QWEN3_THINK_DROPPING_TEMPLATE
 
     tok = copy.deepcopy(tiny_tok)
     tok.chat_template = QWEN3_THINK_DROPPING_TEMPLATE

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from terminus_expert import expert_answers, run_terminus_expert
 
 from swerl.errors import ConfigError
 from swerl.rollout.terminus import harbor_python, terminus_rootfs, terminus_settings
-from swerl.rollout.terminus_expert import expert_answers, run_terminus_expert
 
 MEDIAN = "swerl-taskpack__calc.median_even"
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from train_helpers import make_sample
 
 from swerl.errors import DataError
-from swerl.train.core import compute_advantages, group_advantages
+from swerl.train.advantage import compute_advantages, group_advantages
 
 
 def fig4_samples() -> list:

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from synthetic_traces import TraceConfig, make_rollout_events
+from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, TraceConfig, make_rollout_events
 
 from swerl.errors import DataError
-from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE
-from swerl.train.core import MERGE_FAILURE_CAUSES, Event, assemble, classify_merge_failure
+from swerl.train.assembly import assemble, classify_merge_failure
+from swerl.train.schema import MERGE_FAILURE_CAUSES, Event
 
 
 def call(rid: str, seq: int, prompt: list[int], response: list[int], *, group: str = "g", version: int = 0,

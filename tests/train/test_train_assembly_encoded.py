@@ -14,13 +14,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from synthetic_traces import TraceConfig, make_rollout_events
+from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, TraceConfig, make_rollout_events
 from token_helpers import Rows
 
 from swerl.errors import DataError
-from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE
 from swerl.tokens import TokenBatch, from_events
-from swerl.train.core import assemble, assemble_batch
+from swerl.train.assembly import assemble, assemble_batch
 
 
 def call(rid: str, seq: int, prompt: list[int], response: list[int], *, attempt: int = 0,

@@ -14,9 +14,11 @@ from synthetic_traces import TraceConfig, make_rollout_events
 from swerl.config import load_recipe
 from swerl.errors import DataError
 from swerl.models import build_tiny_model, build_tiny_tokenizer
+from swerl.train.advantage import compute_advantages
+from swerl.train.assembly import assemble
 from swerl.train.backends import TrainingBackend
 from swerl.train.backends.torch import TorchBackend
-from swerl.train.core import Sample, assemble, compute_advantages
+from swerl.train.schema import Sample
 
 
 def random_samples(n_rollouts: int = 4, per_rollout: int = 2, seed: int = 0, vocab: int = 8000) -> list[Sample]:

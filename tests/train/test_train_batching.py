@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from train_helpers import make_sample
 
 from swerl.errors import ConfigError
-from swerl.train.core import pack_rows, plan_batches
+from swerl.train.batching import pack_rows, plan_batches
 
 
 def _samples(spec: list[list[int]]) -> list:
@@ -46,7 +46,7 @@ def test_plans_never_split_a_rollout_and_cover_every_sample_once(spec: list[list
                     assert row.num_tokens <= budget or len(row.sample_ids) == 1  # only oversize samples exceed
                 assert mb.padded_tokens <= budget or len(mb.rows) == 1
         # token balance: no rank exceeds another by more than the largest row
-        loads = plan.rank_tokens()
+        loads = [sum(mb.num_tokens for mb in rank) for rank in plan.ranks]
         largest = max(r.num_tokens for rank in plan.ranks for mb in rank for r in mb.rows)
         assert max(loads) - min(loads) <= largest
     assert sorted(seen) == list(range(len(samples)))

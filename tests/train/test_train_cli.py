@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from synthetic_traces import TraceConfig, make_rollout_events
+from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, TraceConfig, make_rollout_events
 
-from swerl.models import QWEN3_THINK_DROPPING_TEMPLATE
 from swerl.train.assembly import assemble
-from swerl.train.io import read_samples_jsonl
+from swerl.train.schema import Sample
 
 
 def swerl(*args: str, cache: Path) -> subprocess.CompletedProcess[str]:
@@ -45,7 +44,7 @@ def test_assemble_prints_stats_and_writes_samples(qwen_tok: Any, tok_cache: Path
     assert lines["rollouts"] == "3" and lines["samples"] == "5"
     assert lines["merge failures: think_dropped"] == "2" and lines["merge failures: retokenize_drift"] == "0"
     assert lines["single-sample rollouts"] == "66.7%" and lines["samples per rollout (N: rollouts)"] == "1: 2, 3: 1"
-    samples = read_samples_jsonl(out)
+    samples = [Sample.model_validate(json.loads(line)) for line in out.read_text().splitlines() if line.strip()]
     assert len(samples) == 5 and [s.rollout_id for s in samples] == ["r0", "r1", "r2", "r2", "r2"]
     first = [e for e in events if e["rollout_id"] == "r0" and e["kind"] == "model_request"][-1]
     assert samples[0].input_ids.tolist() == first["prompt_ids"] + first["response_ids"]

@@ -7,7 +7,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swerl.train.core import rollout_gae, skip_observation_gae
+from swerl.train.gae import rollout_gae, skip_observation_gae
 
 
 def test_hand_computation_skips_observations() -> None:

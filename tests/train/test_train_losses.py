@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from swerl.errors import ConfigError
-from swerl.train.core import StepDenominators, aggregate_loss, dis_mask, dis_policy_loss, ppo_clip_loss
+from swerl.train.losses import StepDenominators, aggregate_loss, dis_mask, dis_policy_loss, ppo_clip_loss
 
 # AL1 Fig. 5: rollout A has samples of 50 and 100 response tokens, B three of 30, C one of 40.
 FIG5 = [("A", 50), ("A", 100), ("B", 30), ("B", 30), ("B", 30), ("C", 40)]

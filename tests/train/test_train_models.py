@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 import torch
+from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE
 
 from swerl.errors import ConfigError
 from swerl.models import (
-    QWEN3_THINK_DROPPING_TEMPLATE,
     QWEN_SPECIAL_TOKENS,
     build_qwen_tokenizer,
     build_tiny_model,

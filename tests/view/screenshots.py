@@ -19,12 +19,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 
 from headless import Browser
 
-from swerl.view import open_run
+from swerl.view import RunSource
 from swerl.view.server import ViewServer
 
 
 def shoot(b: Browser, run: Path, fragment: str, view: str, out: Path, full: bool = False) -> None:
-    srv = ViewServer(open_run(run), port=0)
+    srv = ViewServer(RunSource(Path(run)), port=0)
     try:
         b.goto(srv.url + fragment, view, timeout=120)
         errors = b.errors()

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from headless import Browser
 
-from swerl.view import open_run
+from swerl.view import RunSource
 from swerl.view.export import export_site
 from swerl.view.server import ViewServer
 
@@ -26,7 +26,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def train_server(runs) -> Iterator[ViewServer]:
-    srv = ViewServer(open_run(runs.train), port=0)
+    srv = ViewServer(RunSource(runs.train), port=0)
     yield srv
     srv.close()
 
@@ -79,7 +79,7 @@ def test_update_filters(browser: Browser, train_server: ViewServer, runs) -> Non
 
 
 def test_eval_and_compare_views(browser: Browser, runs) -> None:
-    srv = ViewServer(open_run(runs.eval_b), port=0)
+    srv = ViewServer(RunSource(runs.eval_b), port=0)
     try:
         visit(browser, srv.url, "run")
         assert browser.eval("document.querySelectorAll('tr.instance-row').length") == 3
@@ -88,7 +88,7 @@ def test_eval_and_compare_views(browser: Browser, runs) -> None:
         assert "PASSED test_calc__neg-2" in browser.eval("document.body.textContent")
     finally:
         srv.close()
-    cmp_srv = ViewServer(open_run(runs.eval_b / "compare-vs-eval-before"), port=0)
+    cmp_srv = ViewServer(RunSource(runs.eval_b / "compare-vs-eval-before"), port=0)
     try:
         visit(browser, cmp_srv.url, "run")
         assert "calc__neg-2" in browser.eval("document.body.textContent")
@@ -98,7 +98,7 @@ def test_eval_and_compare_views(browser: Browser, runs) -> None:
 
 def test_static_export_opens_from_disk(browser: Browser, runs, tmp_path: Path) -> None:
     out = tmp_path / "site"
-    assert export_site(open_run(runs.train), out) > 3
+    assert export_site(RunSource(runs.train), out) > 3
     index = (out / "index.html").as_uri()
     visit(browser, index, "run")
     assert browser.eval("[...document.querySelectorAll('tr.update-row')].map(e => +e.dataset.step)") == [1, 2]

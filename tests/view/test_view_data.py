@@ -13,12 +13,12 @@ from view_runs import SECRET, add_event, add_rollout, open_store
 
 from swerl.errors import SwerlError
 from swerl.train.loop.metrics import MetricsWriter
-from swerl.view import open_run
+from swerl.view import RunSource
 from swerl.view.source import ViewError
 
 
 def test_token_view_is_exactly_what_the_update_trained_on(runs) -> None:
-    src = open_run(runs.train)
+    src = RunSource(runs.train)
     truth = runs.truth["updates"][1]
     by_rollout: dict[str, list] = {}
     for s, adv in zip(truth["samples"], truth["advantages"], strict=True):
@@ -40,7 +40,7 @@ def test_token_view_is_exactly_what_the_update_trained_on(runs) -> None:
 
 
 def test_split_causes_add_up_to_assembly_counts(runs) -> None:
-    src = open_run(runs.train)
+    src = RunSource(runs.train)
     for step, truth in runs.truth["updates"].items():
         page = src.get(f"update/{step}")
         expected = {k: v for k, v in truth["stats"].merge_failures.items() if v}
@@ -51,13 +51,13 @@ def test_split_causes_add_up_to_assembly_counts(runs) -> None:
 
 
 def test_update_rows_show_attempts_failures_and_hacking(runs) -> None:
-    page = open_run(runs.train).get("update/1")
+    page = RunSource(runs.train).get("update/1")
     rows = {r["id"]: r for g in page["groups"] for r in g["rollouts"]}
     infra = rows[runs.truth["infra"]]
     assert (infra["attempt"], infra["infra_failures"]) == (2, 1)
     assert [h["kind"] for h in rows[runs.truth["hacked"]]["hacking"]] == ["git"]
     assert sum(1 for r in rows.values() if r["hacking"]) == 1
-    rollout = open_run(runs.train).get(f"rollout/{runs.truth['infra']}")
+    rollout = RunSource(runs.train).get(f"rollout/{runs.truth['infra']}")
     assert [h["state"] for h in rollout["outcome"]["history"]] == ["failed_infra", "running", "succeeded"]
     assert rollout["trajectory"]["patch"].startswith("diff --git")
     calls = rollout["calls"]
@@ -78,7 +78,7 @@ def _every_page(src) -> list[bytes]:
 
 def test_nothing_secret_is_shown(runs) -> None:
     for root in (runs.train, runs.eval_a, runs.eval_b):
-        pages = _every_page(open_run(root))
+        pages = _every_page(RunSource(root))
         assert len(pages) > 3
         for body in pages:
             assert SECRET.encode() not in body
@@ -86,7 +86,7 @@ def test_nothing_secret_is_shown(runs) -> None:
 
 
 def test_eval_pages_attempts_patches_logs_and_compare(runs) -> None:
-    src = open_run(runs.eval_b)
+    src = RunSource(runs.eval_b)
     run = src.get("run")
     assert run["report"]["resolved_pct"] == pytest.approx(66.67)
     (cmp,) = run["compare"]
@@ -105,7 +105,7 @@ def test_reads_a_run_while_it_is_written(runs, tmp_path: Path) -> None:
 
     root = tmp_path / "live"
     shutil.copytree(runs.train, root)
-    src = open_run(root)
+    src = RunSource(root)
     assert len(src.get("run")["updates"]) == 2
     conn = open_store(root / "gateway.sqlite")  # a writer holding the store open, as a running gateway does
     add_rollout(conn, "t0-0000099.late:0", "t0-0000099.late", state="running")
@@ -130,9 +130,9 @@ def test_reads_a_run_while_it_is_written(runs, tmp_path: Path) -> None:
 
 def test_not_a_run_dir_is_one_error(tmp_path: Path) -> None:
     with pytest.raises(SwerlError, match="not a run directory"):
-        open_run(tmp_path)
+        RunSource(tmp_path)
     with pytest.raises(SwerlError, match="not a directory"):
-        open_run(tmp_path / "missing")
+        RunSource(tmp_path / "missing")
 
 
 def test_a_run_without_updates_record_still_opens(runs, tmp_path: Path) -> None:
@@ -141,7 +141,7 @@ def test_a_run_without_updates_record_still_opens(runs, tmp_path: Path) -> None:
     root = tmp_path / "old"
     shutil.copytree(runs.train, root)
     (root / "updates.jsonl").unlink()
-    src = open_run(root)
+    src = RunSource(root)
     run = src.get("run")
     assert run["updates_recorded"] is False and len(run["updates"]) == 2
     page = src.get("update/1")

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from swerl.view import open_run
+from swerl.view import RunSource
 from swerl.view.server import ViewServer
 
 
 @pytest.fixture(scope="module")
 def server(runs) -> Iterator[ViewServer]:
-    srv = ViewServer(open_run(runs.train), port=0)
+    srv = ViewServer(RunSource(runs.train), port=0)
     yield srv
     srv.close()
 

@@ -70,9 +70,7 @@ def obj(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
-def string(value: Any, where: str, *, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
+def string(value: Any, where: str) -> str:
     if not isinstance(value, str):
         raise bad(where, "must be a string")
     return value
