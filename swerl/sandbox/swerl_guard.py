@@ -1164,6 +1164,11 @@ class Guard:
         of the tests' own code (their frame, function, traceback) read while code compiled at run time is on the
         stack is that code's read, whoever wrote its text (R43i-2)."""
         f = self._innermost()
+        if f is not None and f.f_code.co_name == "findCaller" and f.f_back is not None \
+                and self._is_changed(f.f_back) and self._wrote_function(f.f_back):
+            # logging's caller lookup asked for by the patch itself: it hands back the calling test's file, line
+            # and name (a fix switched on only under a test, R54-2); a log call reaches it through logging's `_log`
+            return f"reads .{name} through logging's findCaller, called from {self._where(f.f_back)}"
         if f is None or (f.f_code.co_filename, f.f_code.co_name) in _FRAME_READERS:
             return None  # the witness's own readers (its profiler reads every call's receiver) first: cheap
         made = self._runtime_frame() if self._runs_test_code(target) else None
@@ -1225,7 +1230,24 @@ class Guard:
                 return f
         return None
 
+    def _library_import(self) -> bool:
+        """The operation is a library's own import-time code (`import asyncio` sets `__code__` through
+        `types.coroutine`, R54-FP4): every frame inside the innermost import is installed library code (a module
+        written to /tmp is no library), so the import statement asked for it, not the patch's code."""
+        seen = False
+        for f in self._stack():
+            code = f.f_code
+            name = code.co_filename
+            if name.startswith("<frozen importlib"):
+                return seen
+            if code in self.tainted or not (name.startswith(self.lib_roots) or name.startswith("<frozen ")):
+                return False
+            seen = True
+        return False
+
     def _suspect(self, event: str):
+        if self._library_import():
+            return None
         if event == "sys.settrace" and self._doctest_run():
             return None  # doctest's runner puts back the trace function it found (`--doctest-modules`)
         if event in ("gc.get_referents", "sys.setprofile"):  # the witness reading what a value holds
