@@ -10,6 +10,7 @@ fresh HMAC key. The launcher's final record is accepted only with a valid MAC un
 from __future__ import annotations
 
 import ast
+import base64
 import configparser
 import hmac
 import json
@@ -247,7 +248,7 @@ def _signed_lines(output: str, key: str) -> tuple[list[dict[str, Any]], list[str
         try:
             env = json.loads(line[len(pytest_runner.MARKER):])
             mac = env["mac"]
-            payload = pytest_runner.mask(kb, prev, bytes.fromhex(env["sealed"])).decode()
+            payload = pytest_runner.mask(kb, prev, base64.b64decode(env["sealed"], validate=True)).decode()
             ok = isinstance(payload, str) and isinstance(mac, str) and hmac.compare_digest(
                 pytest_runner.sign(kb, prev + payload), mac)
             event = json.loads(payload) if ok else None

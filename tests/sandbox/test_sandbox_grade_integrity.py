@@ -271,7 +271,8 @@ def test_only_a_record_signed_with_the_grades_key_counts(tmp_path: Path) -> None
     # round 54: masked as well as signed - any process of the sandbox may open the file, and a test's id can hold its
     # expected value; a changed byte of the masked text breaks the chain like a changed byte of plain text
     assert "t.py::a" not in text and "PASSED" not in text and "fork" not in text
-    flipped = text.replace('"sealed": "', '"sealed": "' + ("1" if text.split('"sealed": "')[1][0] == "0" else "0"), 1)
+    assert len({len(line) for line in text.splitlines()}) == 1  # nor is a test's id told by its line's length
+    flipped = text.replace('"sealed": "', '"sealed": "' + ("A" if text.split('"sealed": "')[1][0] != "A" else "B"), 1)
     assert verify_record(flipped, key)[0] is None
     record, problems = verify_record("log\n" + text, key)
     assert problems == [] and record is not None
