@@ -41,7 +41,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from swerl.sandbox.launch import _signed_lines  # the grader's own reading of the record
+from swerl.sandbox.launch import verify_record  # the grader's own reading of the record
 
 LAUNCHER = Path(__file__).resolve().parents[1] / "swerl" / "sandbox" / "pytest_runner.py"
 PLUGINS_OFF = ["-p", "no:cacheprovider", "-p", "no:asyncio", "-p", "no:randomly", "-p", "no:xdist"]
@@ -83,8 +83,9 @@ def _guarded(work: Path, changed: list[str], code: dict | None = None) -> tuple[
     boot = (f"import sys, runpy; sys.path.insert(0, {str(work)!r}); sys.argv = [{str(LAUNCHER)!r}, "
             f"{str(spec_dir / 'spec.json')!r}]; runpy.run_path(sys.argv[0], run_name='__main__')")
     run = subprocess.run([sys.executable, "-I", "-c", boot], cwd=work, capture_output=True, text=True)
-    events, _ = _signed_lines(record.read_text() if record.exists() else "", spec["key"])
-    findings = [str(e.get("data")) for e in events if e.get("kind") == "finding"]
+    got, _ = verify_record(record.read_text() if record.exists() else "", spec["key"])
+    # no signed final line: the launcher died or its record does not verify, and the grader pays nothing
+    findings = [str(t) for t in got["tampering"]] if got is not None else ["no signed record (launcher failed)"]
     return _statuses(run.stdout), findings
 
 
