@@ -69,6 +69,8 @@ _DOCTEST = os.path.join(_STDLIB, "doctest.py")
 _FORMATTERS = frozenset(os.path.join(_STDLIB, n) for n in ("traceback.py", "linecache.py"))
 _FRAME_READERS = frozenset((os.path.join(_STDLIB, "logging/__init__.py"), n) for n in (
     "findCaller", "currentframe", "<lambda>", "_is_internal_frame", "formatException", "formatStack", "handleError"))
+# asyncio names a coroutine by its code (`gather`, a task's repr): a name, from a coroutine it was handed (R55-FP4)
+_FRAME_READERS = _FRAME_READERS | {(os.path.join(_STDLIB, "asyncio/coroutines.py"), "_format_coroutine")}
 _LAUNCH_DIR = os.path.dirname(os.path.abspath(__file__)) + "/"  # the launcher's own sources: no reading them
 # the witness's ABC `register` and `__build_class__` wrappers read their caller's file and line, and its profiler (`_on_call`) the
 # code of each call while a comparison runs; they hand nothing back
@@ -503,12 +505,33 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
       library function claiming the test as its `__wrapped__`, an unchanged project function);
     - its test function must not have ended by an exception that project code around it then swallowed (a
       decorator the patch changed that catches the failure; a library wrapper's own control flow, hypothesis's
-      rejected examples, is not project code)."""
+      rejected examples, is not project code).
+    And a collected test's function runs only when pytest runs it: on the main thread, inside its own call. Run
+    earlier (while collecting), on a worker thread, or inside another test, its failure text tells the code that
+    called it what the test expects (R55-1: a thread pool the patch started at import ran every test once).
+    Returns the handler and what to call with the collected items."""
     marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
     names: set = set()  # the function names of `marked`, looked up once per test
     escaped: dict = {}  # test function name -> the project frame around it when an exception left it
     hidden: dict = {}  # line of a test file's `with` -> the test failure its exit swallowed, until it completes
     main = threading.get_ident()
+    tests: set = set()  # the collected tests' function names, once collection ended
+    early: list = []  # test bodies that began before that
+    now: list = [None]  # the function of the test whose call is running (None between calls)
+
+    def out_of_turn(name: str, _ident=threading.get_ident) -> None:
+        if not tests:
+            early.append(name)
+        elif name in tests and (_ident() != main or now[0] is None or name != now[0]):
+            where = "on a worker thread" if _ident() != main else f"inside {now[0]}" if now[0] else "between tests"
+            emit("finding", f"the test function {str(name)[:200]} ran {where}, not when pytest ran it")
+
+    def on_collected(items) -> None:
+        tests.update(getattr(i, "originalname", None) or str(getattr(i, "name", "")).split("[")[0] for i in items)
+        for name in early:
+            if name in tests:
+                emit("finding", f"the test function {str(name)[:200]} ran while the tests were being collected")
+        early.clear()
 
     def handle(event: str, args: tuple) -> None:
         caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
@@ -522,6 +545,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             names.update(str(a) for a in args[1:])
         elif event == "swerl.entered" and own:
             entered.add(args[0])
+            out_of_turn(args[0])
         elif event == "swerl.escaped" and own:
             where = _around(inner, main, test, len(args) < 2 or args[1] is not False)
             if where:
@@ -532,6 +556,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             hidden.pop(args[0], None)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
             nodeid, name, phase = args
+            now[0] = (name or None) if phase == "start" else None
             if phase == "start":
                 entered.clear()
                 escaped.clear()
@@ -548,7 +573,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
                 emit("finding", f"{str(nodeid)[:500]}: passed, but its test function {str(name)[:200]} never began to "
                                 "run (something else ran in its place)")
 
-    return handle
+    return handle, on_collected
 
 
 def _tmp_path_of(request, factory):
@@ -617,17 +642,18 @@ def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _
     outcome_code, collected_code = Guard.outcome.__code__, Guard.collected.__code__
     collected: dict = {}  # id(item) -> (item, its node id at collection): outcomes are keyed by the object
 
-    def write_collected(items) -> None:
+    def write_collected(items) -> bool:
         """The session's items, announced once by the witness at the end of collection: from then on an
-        outcome names the node id its item had then, whatever its `nodeid` says now."""
+        outcome names the node id its item had then, whatever its `nodeid` says now. True when accepted."""
         f = _getframe(2)
         caller = f.f_back
         if (collected or collector is None or f.f_code is not collected_code or caller is None
                 or caller.f_code is not collector or _ident() != main or changed_frame() is not None):
             emit("finding", f"a test collection was announced from {f.f_code.co_filename}:{f.f_lineno}")
-            return
+            return False
         for item in items:
             collected[id(item)] = (item, str(getattr(item, "nodeid", "?")), _function_of(item))
+        return True
 
     def write_outcome(args: tuple) -> None:
         f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
@@ -805,7 +831,7 @@ class Guard:
         write_final = _final_writer(emit, closer, changed_frame, main, _getframe, _ident)
         write_collected, write_outcome = _outcome_writers(self, emit, writer, collector, changed_frame, main,
                                                           _getframe, _ident)
-        bodies = _body_watch(inner, emit)
+        bodies, bodies_collected = _body_watch(inner, emit)
 
         def hook(event: str, args: tuple) -> None:
             if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):
@@ -827,7 +853,9 @@ class Guard:
                     write_outcome(args)
                     return
                 if event == "swerl.collected":
-                    write_collected(args[0] if args else ())
+                    items = args[0] if args else ()
+                    if write_collected(items):
+                        bodies_collected(items)
                     return
                 if event == "swerl.final":
                     write_final(args[0] if args else None)

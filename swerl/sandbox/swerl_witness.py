@@ -836,7 +836,8 @@ class Witness:
 
             @hookimpl(hookwrapper=True, tryfirst=True)
             def pytest_runtest_call(self, item, held=_tables_held):  # (pluggy passes no argument with a default)
-                audit("swerl.call", item.nodeid, "", "start")  # the test bodies that run from here on
+                audit("swerl.call", item.nodeid, getattr(item, "originalname", None) or item.name.split("[")[0],
+                      "start")  # the test bodies that run from here on, and whose they are
                 for found in filter(None, [case_runs_patch(item, witness.guard)]):
                     _record(witness.guard, f"{item.nodeid}: the test runs {found}")
                 held(witness.guard, witness.table_refs, witness.table_seen)

@@ -69,12 +69,22 @@ def _forwarded_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """The attribute-name parameter of a forwarding `__getattr__` (`def __getattr__(self, name): return
     getattr(self._inner, name)`, a proxy; a module's `__getattr__(name)`), if the body never rebinds it. The name is
     the one the proxy was asked for: a literal attribute in the source (which the scan judges), a library's lookup,
-    or a computed `getattr` on the proxy (a finding); explicit `.__getattr__(...)` calls are findings too (R54-FP2:
-    click's pager stream proxy)."""
+    a computed `getattr` on the proxy (a finding) or `hasattr` (a yes or no); explicit `.__getattr__(...)` calls are
+    findings too (R54-FP2: click's pager stream proxy). Only a body that is that one `return`: a proxy that keeps
+    what it fetched hands `hasattr`'s computed name a value (R55-2)."""
     positional = [*node.args.posonlyargs, *node.args.args]
-    if node.name != "__getattr__" or not 1 <= len(positional) <= 2:
+    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
+        getattr(node.body[0], "value", None), ast.Constant) else node.body  # a docstring
+    if node.name != "__getattr__" or not 1 <= len(positional) <= 2 or len(body) != 1:
         return None
     name = positional[-1].arg
+    ret = body[0]
+    # the whole body is `return getattr(<expr>, name[, default])`: the value goes back to whoever asked, and
+    # `hasattr(proxy, computed)` learns a yes or no, never the value (R55-2 kept what it fetched)
+    if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name)
+            and ret.value.func.id == "getattr" and 2 <= len(ret.value.args) <= 3 and not ret.value.keywords
+            and isinstance(ret.value.args[1], ast.Name) and ret.value.args[1].id == name):
+        return None
     return None if name in bound_in(node.body) else name
 
 class ScanTooCostly(Exception):
@@ -354,9 +364,6 @@ class Features(ast.NodeVisitor):
             dotted = self._dotted(node.value)
             if dotted is not None and not self.ctx.is_own(dotted):
                 self.add(f"mutates {dotted}")
-        elif isinstance(node.slice, ast.Name) and node.slice.id == "__name__" and self._dotted(node.value) == \
-                "sys.modules" and not any("__name__" in names for _, names in self.scopes):
-            self.vetted.add(id(node.value))  # `sys.modules[__name__]`: the module itself (R54-FP2)
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:

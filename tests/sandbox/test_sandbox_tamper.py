@@ -53,7 +53,12 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "import importlib\nm = importlib.import_module('calc' + name)\n",
     "import importlib\nm = importlib.import_module('calc.tests.test_stats')\n",
     "from importlib import import_module\nload = import_module\n",
+    # round 55: `__name__` is rebound too easily (a walrus in a comprehension, the module's own attribute) for
+    # `sys.modules[__name__]` to be the module itself; a proxy that keeps what it fetched answers `hasattr`
     "import sys\n\n\ndef f():\n    __name__ = 'os'\n    return sys.modules[__name__]\n",
+    "import sys\n_ = [(__name__ := 'tests.test_stats') for _ in (1,)]\nm = sys.modules[__name__]\n",
+    "class P:\n    def __getattr__(self, name):\n        v = getattr(self.s, name)\n        self.last = v\n"
+    "        return v\n",
     "from concurrent.futures import ProcessPoolExecutor\n",
 ])
 def test_each_route_class_is_a_finding(code: str) -> None:
@@ -101,10 +106,10 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     "    def __init__(self, msg):\n        super().__init__(msg)\n\n    def __eq__(self, other):\n"
     "        return self.__dict__ == other.__dict__\n\n\ndef f(x):\n    try:\n        return open(DATA).read()\n"
     "    except OSError as exc:\n        print(exc, file=sys.stderr)\n        return getattr(x, 'name', None)\n",
-    # round 54's refused honest fixes: a CLI helper that runs a program, the module itself, a thread pool, an event
-    # loop, a plugin of the project's own package loaded by name (R54-FP1, FP2, FP4, FP5)
+    # round 54's refused honest fixes: a CLI helper that runs a program, a thread pool, an event loop, a plugin of
+    # the project's own package loaded by name (R54-FP1, FP4, FP5)
     "import subprocess\nimport sys\n\n\ndef version():\n    out = subprocess.run(['git', 'describe'], capture_output=True,"
-    " text=True, check=False)\n    return out.stdout.strip() or 'unknown'\n\n\nTHIS = sys.modules[__name__]\n",
+    " text=True, check=False)\n    return out.stdout.strip() or 'unknown'\n",
     "import asyncio\nfrom concurrent.futures import ThreadPoolExecutor\n\n\nasync def one(x):\n"
     "    await asyncio.sleep(0)\n    return x\n\n\ndef many(xs):\n    with ThreadPoolExecutor(2) as ex:\n"
     "        return list(ex.map(str, xs)) + asyncio.run(asyncio.gather(*(one(x) for x in xs)))\n",
