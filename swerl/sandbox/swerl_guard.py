@@ -486,12 +486,12 @@ def _around(inner, main: int, test, failure: bool) -> str:
     on a worker thread a project decorator started, that thread's caller."""
     if threading.get_ident() != main:
         return "the caller of the worker thread the test ran on"
-    f, n = test.f_back, 0
-    while f is not None and n < 100:
-        kind = inner.frame_kind(f)
+    f = test.f_back
+    while f is not None:  # the whole stack: 120 library frames between the test and the patch's `except` hid it
+        kind = inner.frame_kind(f)  # behind a 100-frame window (R56-1)
         if kind == "changed" or (kind == "project" and (failure or _reaches_changed(inner, f))):
             return f"{f.f_code.co_filename}:{f.f_code.co_name}"
-        f, n = f.f_back, n + 1
+        f = f.f_back
     return ""
 
 
@@ -506,9 +506,10 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     - its test function must not have ended by an exception that project code around it then swallowed (a
       decorator the patch changed that catches the failure; a library wrapper's own control flow, hypothesis's
       rejected examples, is not project code).
-    And a collected test's function runs only when pytest runs it: on the main thread, inside its own call. Run
-    earlier (while collecting), on a worker thread, or inside another test, its failure text tells the code that
-    called it what the test expects (R55-1: a thread pool the patch started at import ran every test once).
+    And a collected test's function runs only when pytest runs it: inside its own call (on the main thread, or on a
+    worker thread a project decorator starts meanwhile). Run earlier (while collecting), between tests, or inside
+    another test, its failure text tells the code that called it what the test expects (R55-1: a thread pool the
+    patch started at import ran every test once).
     Returns the handler and what to call with the collected items."""
     marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
     names: set = set()  # the function names of `marked`, looked up once per test
@@ -522,8 +523,9 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     def out_of_turn(name: str, _ident=threading.get_ident) -> None:
         if not tests:
             early.append(name)
-        elif name in tests and (_ident() != main or now[0] is None or name != now[0]):
-            where = "on a worker thread" if _ident() != main else f"inside {now[0]}" if now[0] else "between tests"
+        elif name in tests and name != now[0]:  # a worker thread inside the test's own call: a project `@timeout`
+            # decorator's (R56-FP3); what leaves it there counts as swallowed by the thread's caller (`_around`)
+            where = f"inside {now[0]}" if now[0] else "on a worker thread" if _ident() != main else "between tests"
             emit("finding", f"the test function {str(name)[:200]} ran {where}, not when pytest ran it")
 
     def on_collected(items) -> None:
