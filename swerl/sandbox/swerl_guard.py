@@ -495,6 +495,67 @@ def _around(inner, main: int, test, failure: bool) -> str:
     return ""
 
 
+class _Turns:
+    """A collected test's function runs only when pytest runs it: inside its own call, once on a worker thread a
+    project decorator starts (a thread-based `@timeout`, R56-FP3) or on the main thread (any number of times:
+    hypothesis). Run earlier (while collecting, R55-1), between tests, inside another test, in a forked copy of the
+    test process (`preexec_fn`, R57-B1), or beside its own run on other threads (R57-B4: a nested run that never
+    ends asks the witness its look-alike questions), its failure text tells the code that ran it what the test
+    expects."""
+
+    def __init__(self) -> None:
+        self.main, self.pid = threading.get_ident(), os.getpid()
+        self.tests: set = set()  # the collected tests' function names, once collection ended
+        self.early: list = []  # test bodies that began before that
+        self.now = None  # the function of the test whose call is running (None between calls)
+        self.on_main, self.on_workers = False, 0  # where the running test's body began
+
+    def start(self, name) -> None:
+        self.now, self.on_main, self.on_workers = name or None, False, 0
+
+    def collected(self, items) -> list:
+        self.tests.update(getattr(i, "originalname", None) or str(getattr(i, "name", "")).split("[")[0] for i in items)
+        found = [f"the test function {str(n)[:200]} ran while the tests were being collected"
+                 for n in self.early if n in self.tests]
+        self.early.clear()
+        return found
+
+    def entered(self, name, _ident=threading.get_ident, _getpid=os.getpid):
+        """Why this start of test function `name` is out of turn, or None."""
+        if _getpid() != self.pid and (name in self.tests or (not self.tests and str(name).startswith("test"))):
+            # (a helper of the test file may run in a pool's forked worker: `pool.map(square, ...)`)
+            return f"the test function {str(name)[:200]} ran in a forked copy of the test process"
+        if not self.tests:
+            self.early.append(name)
+            return None
+        if name not in self.tests:
+            return None
+        worker = _ident() != self.main
+        if name != self.now:
+            where = f"inside {self.now}" if self.now else "on a worker thread" if worker else "between tests"
+            return f"the test function {str(name)[:200]} ran {where}, not when pytest ran it"
+        self.on_main, self.on_workers = self.on_main or not worker, self.on_workers + worker
+        if self.on_workers and (self.on_main or self.on_workers > 1):
+            return f"the test function {str(name)[:200]} began more than once in its own call, on a worker thread"
+        return None
+
+
+def _passed_body(nodeid, name, entered, escaped, hidden, names):
+    """What makes a passed test's call suspect (see `_body_watch`), or None."""
+    if hidden:
+        key, what = next(iter(hidden.items()))
+        line = key // 1000 if type(key) is int else key  # the witness's key: line x 1000 + the item's place
+        return (f"{str(nodeid)[:500]}: passed, although an {what[:200]} in its `with` at line {line}, and that "
+                "block never completed")
+    if name in escaped:
+        return (f"{str(nodeid)[:500]}: passed, although an exception left its test function {str(name)[:200]} and "
+                f"{escaped[name][:300]} around it swallowed it")
+    if name in names and name not in entered:
+        return (f"{str(nodeid)[:500]}: passed, but its test function {str(name)[:200]} never began to run "
+                "(something else ran in its place)")
+    return None
+
+
 def _body_watch(inner, emit, _getframe=sys._getframe):
     """Which test bodies began to run, and which ended by an exception. The rewriter starts every top-level function
     and method of a file it compiles (test files and the modules beside them) with an announcement
@@ -506,39 +567,22 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     - its test function must not have ended by an exception that project code around it then swallowed (a
       decorator the patch changed that catches the failure; a library wrapper's own control flow, hypothesis's
       rejected examples, is not project code).
-    And a collected test's function runs only when pytest runs it: inside its own call (on the main thread, or on a
-    worker thread a project decorator starts meanwhile). Run earlier (while collecting), between tests, or inside
-    another test, its failure text tells the code that called it what the test expects (R55-1: a thread pool the
-    patch started at import ran every test once).
+    And a test's body runs only in its turn (`_Turns`): the handler returns why not, and the hook vetoes it.
     Returns the handler and what to call with the collected items."""
     marked, entered = set(), set()  # (file the rewriter compiled, function name); names that began this test
     names: set = set()  # the function names of `marked`, looked up once per test
     escaped: dict = {}  # test function name -> the project frame around it when an exception left it
     hidden: dict = {}  # line of a test file's `with` -> the test failure its exit swallowed, until it completes
-    main = threading.get_ident()
-    tests: set = set()  # the collected tests' function names, once collection ended
-    early: list = []  # test bodies that began before that
-    now: list = [None]  # the function of the test whose call is running (None between calls)
-
-    def out_of_turn(name: str, _ident=threading.get_ident) -> None:
-        if not tests:
-            early.append(name)
-        elif name in tests and name != now[0]:  # a worker thread inside the test's own call: a project `@timeout`
-            # decorator's (R56-FP3); what leaves it there counts as swallowed by the thread's caller (`_around`)
-            where = f"inside {now[0]}" if now[0] else "on a worker thread" if _ident() != main else "between tests"
-            emit("finding", f"the test function {str(name)[:200]} ran {where}, not when pytest ran it")
+    turns = _Turns()
 
     def on_collected(items) -> None:
-        tests.update(getattr(i, "originalname", None) or str(getattr(i, "name", "")).split("[")[0] for i in items)
-        for name in early:
-            if name in tests:
-                emit("finding", f"the test function {str(name)[:200]} ran while the tests were being collected")
-        early.clear()
+        for found in turns.collected(items):
+            emit("finding", found)
 
-    def handle(event: str, args: tuple) -> None:
+    def handle(event: str, args: tuple):
         caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
         if caller is None or caller.f_code.co_filename != _WITNESS:
-            return
+            return None
         test = caller.f_back
         code = test.f_code if test is not None else None
         own = bool(args) and code is not None and code.co_name == args[0] and (code.co_filename, args[0]) in marked
@@ -547,9 +591,9 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             names.update(str(a) for a in args[1:])
         elif event == "swerl.entered" and own:
             entered.add(args[0])
-            out_of_turn(args[0])
+            return turns.entered(args[0])
         elif event == "swerl.escaped" and own:
-            where = _around(inner, main, test, len(args) < 2 or args[1] is not False)
+            where = _around(inner, turns.main, test, len(args) < 2 or args[1] is not False)
             if where:
                 escaped.setdefault(args[0], where)
         elif event == "swerl.swallowed" and len(args) == 2:
@@ -558,22 +602,16 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             hidden.pop(args[0], None)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
             nodeid, name, phase = args
-            now[0] = (name or None) if phase == "start" else None
+            turns.start(name) if phase == "start" else turns.start(None)
             if phase == "start":
                 entered.clear()
                 escaped.clear()
                 hidden.clear()
-            elif hidden:
-                key, what = next(iter(hidden.items()))
-                line = key // 1000 if type(key) is int else key  # the witness's key: line x 1000 + the item's place
-                emit("finding", f"{str(nodeid)[:500]}: passed, although an {what[:200]} in its `with` at line {line}, "
-                                "and that block never completed")
-            elif name in escaped:
-                emit("finding", f"{str(nodeid)[:500]}: passed, although an exception left its test function "
-                                f"{str(name)[:200]} and {escaped[name][:300]} around it swallowed it")
-            elif name in names and name not in entered:
-                emit("finding", f"{str(nodeid)[:500]}: passed, but its test function {str(name)[:200]} never began to "
-                                "run (something else ran in its place)")
+            else:
+                found = _passed_body(nodeid, name, entered, escaped, hidden, names)
+                if found:
+                    emit("finding", found)
+        return None
 
     return handle, on_collected
 
@@ -862,10 +900,7 @@ class Guard:
                 if event == "swerl.final":
                     write_final(args[0] if args else None)
                     return
-                if event in _BODY_EVENTS:
-                    bodies(event, args)
-                    return
-                reason = check(event, args)
+                reason = bodies(event, args) if event in _BODY_EVENTS else check(event, args)
             except Exception as exc:  # a rule must never break the run; record that it could not decide
                 reason = None if event == "open" else f"guard error on {event}: {type(exc).__name__}"
             finally:
