@@ -1311,8 +1311,10 @@ class Guard:
         return False
 
     def _suspect(self, event: str):
-        if self._library_import():
-            return None
+        found = self._suspect_why(event)
+        return None if found is None or self._library_import() else found  # the stack walk only on a finding
+
+    def _suspect_why(self, event: str):
         if event == "sys.settrace" and self._doctest_run():
             return None  # doctest's runner puts back the trace function it found (`--doctest-modules`)
         if event in ("gc.get_referents", "sys.setprofile"):  # the witness reading what a value holds
