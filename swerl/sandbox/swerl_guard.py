@@ -602,7 +602,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
             hidden.pop(args[0], None)
         elif event == "swerl.call" and len(args) == 3 and caller.f_code.co_name in ("pytest_runtest_call", "report"):
             nodeid, name, phase = args
-            turns.start(name) if phase == "start" else turns.start(None)
+            turns.start(name if phase == "start" else None)
             if phase == "start":
                 entered.clear()
                 escaped.clear()
