@@ -26,8 +26,11 @@ stamp="$VENV/.swerl-setup-$(cat scripts/setup-harbor.sh | sha1sum | cut -c1-12)"
 if [[ ! -f $stamp ]]; then
   py=$(find_python) || { echo "[setup-harbor] needs Python >= 3.12 (set PYTHON=...): harbor requires it" >&2; exit 1; }
   [[ -x $VENV/bin/python ]] || "$py" -m venv "$VENV"
-  echo "[setup-harbor] pip install $HARBOR into $VENV ($("$VENV"/bin/python --version))"
-  "$VENV/bin/pip" install -q "$HARBOR" 2> >(grep -v "^WARNING: Location" >&2)
+  echo "[setup-harbor] install $HARBOR into $VENV ($("$VENV"/bin/python --version))"
+  # uv where it can be had (seconds, not a minute), pip otherwise
+  if [[ -x .venv/bin/uv ]] && .venv/bin/uv pip install --python "$VENV/bin/python" -q "$HARBOR"; then :; else
+    "$VENV/bin/pip" install -q "$HARBOR" 2> >(grep -v "^WARNING: Location" >&2)
+  fi
   "$VENV/bin/python" -c "from harbor.agents.terminus_2.terminus_2 import Terminus2; print('[setup-harbor] harbor', Terminus2.name())"
   rm -f "$VENV"/.swerl-setup-*
   touch "$stamp"
