@@ -12,6 +12,7 @@ patched file has *more* of than the pristine one count (multisets), so code alre
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import hashlib
 import re
@@ -76,7 +77,7 @@ def _features(source: bytes | str, own: str | None = None, context: ScanContext 
     hides code in what a UTF-8 reader takes for a comment), and any encoding other than UTF-8/ASCII is a finding."""
     ctx = context or ScanContext(own=frozenset({own} if own else ()))
     if own and own not in ctx.own:
-        ctx = ScanContext(own=ctx.own | {own}, modules=ctx.modules, imports=ctx.imports)
+        ctx = dataclasses.replace(ctx, own=ctx.own | {own})
     timed = deadline is not None and len(source) > TIMED_ABOVE_BYTES
     v = TimedFeatures(ctx, deadline) if timed and deadline is not None else Features(ctx)
     if deadline is not None and time.monotonic() > deadline:

@@ -7,6 +7,7 @@ has more of than the pristine one, so code that was already there never refuses 
 from __future__ import annotations
 
 import builtins
+import signal as _signal
 
 # Ordinary standard-library modules a fix may import (their public members, minus DENIED_MEMBERS; modules in
 # STRICT_ATTRS only the members listed there). Submodules count only when listed.
@@ -25,6 +26,8 @@ STDLIB_ALLOWED = frozenset({
     # programs, event loops and thread pools (R54-FP1, FP4): the launcher's guard judges what they start, and where
     # the kernel seals the test files a program reads nothing the tests hold; only the members in STRICT_ATTRS
     "subprocess", "asyncio", "concurrent.futures",
+    # signal numbers for `Popen.send_signal` (R58-FP6: the guard's `_own_child` judges the signal); no handlers
+    "signal",
     # `importlib.import_module` only (STRICT_ATTRS), and only of the project's own modules (`tamper_visit`, R54-FP5)
     "importlib",
 })
@@ -33,7 +36,7 @@ STDLIB_ALLOWED = frozenset({
 # machinery, process control, frames, loaders, deserialisers and name resolvers.
 HARD_DENY = frozenset({
     "_pytest", "pytest", "pluggy", "py", "xdist", "hypothesis", "iniconfig", "atexit", "ctypes", "_ctypes", "cffi",
-    "gc", "_posixsubprocess", "pty", "signal", "faulthandler", "multiprocessing", "concurrent.futures.process",
+    "gc", "_posixsubprocess", "pty", "faulthandler", "multiprocessing", "concurrent.futures.process",
     "_thread", "builtins", "__builtin__", "marshal", "pickle", "_pickle", "cPickle", "shelve",
     "dbm", "copyreg", "dill", "cloudpickle", "joblib", "importlib", "imp", "pkgutil", "runpy", "zipimport",
     "code", "codeop", "sysconfig", "site", "posix", "nt", "resource", "mmap", "tracemalloc", "dis",
@@ -78,6 +81,8 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "isgenerator", "iscoroutine", "ismodule", "isdatadescriptor", "getdoc", "cleandoc", "unwrap", "get_annotations",
     }),
     "importlib": frozenset({"import_module", "resources", "metadata"}),
+    "signal": frozenset({n for n in dir(_signal) if n.startswith("SIG") and not n.startswith("SIG_")}
+                        | {"Signals", "strsignal", "valid_signals"}),
     "subprocess": frozenset({"run", "Popen", "PIPE", "DEVNULL", "STDOUT", "CalledProcessError", "TimeoutExpired",
                              "CompletedProcess", "SubprocessError", "check_output", "check_call", "call",
                              "list2cmdline"}),

@@ -36,6 +36,7 @@ class ScanContext:
     own: frozenset[str]
     modules: frozenset[str] | None = None
     imports: frozenset[str] = frozenset()
+    getattr_classes: frozenset[str] = frozenset()  # names of the project's classes that define `__getattr__`
 
     def is_own(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.own
@@ -140,10 +141,43 @@ def project_modules(tree: Path) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(own), frozenset(modules)
 
 
+def getattr_classes(tree: Path) -> frozenset[str]:
+    """Names of the patched tree's non-test classes that define `__getattr__` (and of their subclasses in the same
+    files): a class declaring fields on top of one hands a library's lookup by field name to it (R58-3)."""
+    found: set[str] = set()
+    for p in _py_files(tree):
+        rel = p.relative_to(tree)
+        if _is_test(rel) or p.stat().st_size > _MAX_FILE:
+            continue
+        source = p.read_bytes()
+        if b"__getattr__" in source:
+            found |= classes_with_getattr(source)
+    return frozenset(found)
+
+
+def classes_with_getattr(source: bytes | str | ast.AST, known: Iterable[str] = ()) -> set[str]:
+    """`known` and the classes of one file that define `__getattr__` or derive (by name) from one of those."""
+    try:
+        tree = source if isinstance(source, ast.AST) else ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return set(known)
+    classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+    found = set(known) | {c.name for c in classes if any(
+        isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == "__getattr__" for f in c.body)}
+    grew = True
+    while grew:
+        new = {c.name for c in classes if c.name not in found and any(
+            (b.id if isinstance(b, ast.Name) else chain(b)[1][-1:] and chain(b)[1][-1]) in found for b in c.bases)}
+        found |= new
+        grew = bool(new)
+    return found
+
+
 def context_for(pristine: Path, tree: Path) -> ScanContext:
     """The scan context of one grade: the patched tree's own modules, the pristine tree's imports."""
     own, modules = project_modules(tree)
-    return ScanContext(own=own, modules=modules, imports=pristine_imports(pristine))
+    return ScanContext(own=own, modules=modules, imports=pristine_imports(pristine),
+                       getattr_classes=getattr_classes(tree))
 
 
 def chain(node: ast.AST) -> tuple[ast.AST, list[str]]:

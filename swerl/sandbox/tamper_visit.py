@@ -17,10 +17,19 @@ from swerl.sandbox.tamper_context import (
     ScanContext,
     bound_in,
     chain,
+    classes_with_getattr,
     params,
     real,
     step_finding,
     walk_real,
+)
+from swerl.sandbox.tamper_names import (
+    bound_anywhere,
+    computed,
+    computed_bindings,
+    declared_names,
+    declares_fields,
+    template_steps,
 )
 
 _STRINGS = re.compile(r"/proc\b|^proc$|^fd$|/dev/fd|\.pyc\b|__pycache__|SWERL_|/dev/stdout|_pytest|pytest|\bPASSED\b|\bFAILED\b|junit|\.git\b|"
@@ -34,16 +43,6 @@ def _is_super(node: ast.expr) -> bool:
 _FORMAT_REACH = re.compile(r"\{[^{}]*?\.(?:_\w*|f_\w+|tb_\w+|gi_\w+|cr_\w+|co_\w+)")
 _BUILTINS = frozenset(dir(builtins)) | {"__builtins__", "__loader__", "__spec__", "__build_class__"}
 
-
-
-_GETTEXT = frozenset({"_", "gettext", "ngettext", "pgettext", "gettext_lazy", "ugettext", "lazy_gettext"})
-
-
-def _computed(node: ast.AST) -> bool:
-    """A template built at run time (`("{0." + x + "}").format(...)`), not a literal, a name or a gettext call."""
-    if isinstance(node, ast.Call):
-        return not (isinstance(node.func, ast.Name) and node.func.id in _GETTEXT)
-    return isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Subscript, ast.IfExp, ast.BoolOp))
 
 
 def _brace_template_not_literal(node: ast.Call) -> bool:
@@ -105,6 +104,10 @@ class Features(ast.NodeVisitor):
         self.vetted: set[int] = set()  # ids of `sys.modules` in a membership test of a literal name
         # per enclosing function: the name parameter of a forwarding `__getattr__`, else None (`_forwards`)
         self.forwarding: list[str | None] = []
+        self.field_classes: list[bool] = []  # per enclosing class: does it declare fields (`declares_fields`)
+        self.getattr_names: set[str] = set(ctx.getattr_classes)  # classes with a `__getattr__`, by name
+        self.computed_names: frozenset[str] = frozenset()  # names bound to text built at run time
+        self.renames = False  # does any statement bind `__name__` or `__package__` (`_own_name`)
 
 
     def add(self, finding: str | None) -> None:
@@ -197,6 +200,9 @@ class Features(ast.NodeVisitor):
     # ------------------------------------------------------------------ scopes
 
     def visit_Module(self, node: ast.Module) -> None:
+        self.getattr_names = classes_with_getattr(node, self.ctx.getattr_classes)
+        self.computed_names = computed_bindings(node)
+        self.renames = bool({"__name__", "__package__"} & bound_anywhere(node))  # any statement, any scope
         self._scoped("module", bound_in(node.body), node.body)
 
     def _annotation(self, node: ast.AST | None) -> None:
@@ -228,8 +234,11 @@ class Features(ast.NodeVisitor):
             self.visit(d)
         self._arguments(node.args)
         self._annotation(node.returns)
-        self.forwarding.append(_forwarded_name(node))
+        # a class that declares fields hands a library's lookup by field name to its `__getattr__` (R58-3)
+        self.forwarding.append(None if self.field_classes and self.field_classes[-1] else _forwarded_name(node))
+        self.field_classes.append(False)
         self._scoped("function", params(node.args) | bound_in(node.body), node.body)
+        self.field_classes.pop()
         self.forwarding.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
@@ -245,7 +254,23 @@ class Features(ast.NodeVisitor):
             self.visit(n)
         if any(isinstance(stmt, (ast.Import, ast.ImportFrom)) for stmt in node.body):
             self.add(f"imports inside the body of class {node.name}")  # `Cls.os.system`: a module no alias follows
+        fields = declares_fields(node)
+        own_getattr = any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == "__getattr__"
+                          for f in node.body)  # its own is judged below without the forwarding allowance
+        if fields and node.name in self.getattr_names and not own_getattr:  # a base answers unset fields
+            self.add(f"declares fields on class {node.name}, which has a __getattr__ (a library reads them by name)")
+        own, matched = declared_names(node)
+        for name in own:  # a library asks for each by name (`dataclasses.replace`, `copy` of slots)
+            found = step_finding(name) or (f"introspects .{name}" if name in A.DUNDER_LOOKUPS else None)
+            self.add(found or (f"declares field {name}, a module's name" if name in ROUTE_STEPS else None))
+        self._literal_names("__match_args__", matched)  # read from any object a class pattern matches
+        self.field_classes.append(fields)
         self._scoped("class", bound_in(node.body), node.body)
+        self.field_classes.pop()
+
+    def visit_MatchClass(self, node: ast.MatchClass) -> None:
+        self._literal_names("a class pattern", node.kwd_attrs)  # `case object(_module=m)` is `m = x._module`
+        self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
         if isinstance(node.value, ast.Attribute) and self._dotted(node.value) in A.MUTABLE_STATE:
@@ -374,6 +399,8 @@ class Features(ast.NodeVisitor):
                 self.add(f"{kind} {m.strip()!r}")
             if _FORMAT_REACH.search(value):
                 self.add(f"{kind} reaches attributes in a format field")
+            elif "{" in value and isinstance(value, str):
+                self._literal_names("a format field", list(template_steps(value)))
 
     # ------------------------------------------------------------------ calls
 
@@ -406,7 +433,8 @@ class Features(ast.NodeVisitor):
             self._lookup(func, node)
         if isinstance(func, ast.Attribute) and func.attr in A.REDUCERS and not _is_super(func.value):
             self.add(f"calls .{func.attr}() (hands out a callable and its arguments: getattr under another name)")
-        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") and _computed(func.value):
+        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") and (computed(func.value) or (
+                isinstance(func.value, ast.Name) and func.value.id in self.computed_names)):
             self.add(f"calls .{func.attr}() on a computed template")  # format fields reach attributes by name
         if _brace_template_not_literal(node):
             self.add("passes a non-literal `{`-style template to a formatter")  # logging's `{` style is str.format
@@ -460,18 +488,30 @@ class Features(ast.NodeVisitor):
         args = node.args
         first = args[0] if args else None
         if isinstance(first, ast.BinOp):
-            first = first.left
-        if isinstance(first, ast.JoinedStr):
-            first = first.values[0] if first.values else None
+            first, second = first.left, first.right
+        elif isinstance(first, ast.JoinedStr) and first.values:
+            first, second = first.values[0], first.values[1] if len(first.values) > 1 else None
+        else:
+            second = None
         text = first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
         anchor = args[1] if len(args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
-        if text is not None and text.startswith(".") and isinstance(anchor, ast.Name) and anchor.id == "__package__" \
-                and not any("__package__" in names for _, names in self.scopes) and ".." not in text:
+        # relative to this module's own package or name (`import_module("." + name, __name__)` in a package's
+        # `__init__`, R58-FP2), or `f"{__name__}.{name}"` (R58-FP3): neither name rebound anywhere in scope
+        if text is not None and text.startswith(".") and self._own_name(anchor) and ".." not in text:
+            return None
+        if isinstance(first, ast.FormattedValue):
+            first = first.value
+        if self._own_name(first) and isinstance(second, ast.Constant) and str(second.value).startswith(".") \
+                and not str(second.value).startswith(".."):
             return None
         if text is not None and "." in text and self.ctx.is_own(text) and not any(
                 part in ("tests", "testing", "conftest") for part in text.split(".")):
             return None
         return "calls importlib.import_module() with a name that is not the project's own module"
+
+    def _own_name(self, node: ast.AST | None) -> bool:
+        """`__name__` or `__package__`, bound by the import system and by no statement of this file."""
+        return isinstance(node, ast.Name) and node.id in ("__name__", "__package__") and not self.renames
 
     def _builtin_call(self, name: str, node: ast.Call) -> None:
         """getattr/setattr/delattr with literal names only (judged like the attribute); vars() of a local object;

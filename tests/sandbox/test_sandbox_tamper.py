@@ -60,6 +60,17 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "class P:\n    def __getattr__(self, name):\n        v = getattr(self.s, name)\n        self.last = v\n"
     "        return v\n",
     "from concurrent.futures import ProcessPoolExecutor\n",
+    # round 58: names a library looks up for the file - a computed template's format fields, a class pattern's
+    # keywords, `__match_args__`, fields declared on top of a `__getattr__` (R58-2, R58-3)
+    "import warnings\n\n\ndef f():\n    tpl = '{0' + '.' + '_module}'\n    return tpl.format(warnings.catch_warnings())\n",
+    "import warnings\n\n\ndef f():\n    match warnings.catch_warnings():\n        case object(_module=m):\n"
+    "            return m\n",
+    "class M:\n    __match_args__ = ('_module',)\n",
+    "def f(x):\n    return '{0.sys.modules}'.format(x)\n",
+    "import dataclasses\n\n\nclass Hop:\n    def __init__(self, t):\n        self.t = t\n\n"
+    "    def __getattr__(self, name):\n        return getattr(self.t, name)\n\n\n"
+    "@dataclasses.dataclass(init=False)\nclass Mod(Hop):\n    _module: object\n",
+    "import dataclasses\n\n\n@dataclasses.dataclass(init=False)\nclass S:\n    _t: object\n    sys: object\n",
 ])
 def test_each_route_class_is_a_finding(code: str) -> None:
     assert _added(code), code
@@ -118,6 +129,17 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     "class Writer:\n    def __init__(self, stream):\n        self._stream = stream\n\n"
     "    def write(self, text):\n        return self._stream.write(text)\n\n"
     "    def __getattr__(self, name):\n        return getattr(self._stream, name)\n",
+    # round 58: relative imports of the package's own modules, signal numbers for a child, plain templates,
+    # class patterns, fields of a class with no `__getattr__`, an empty `__slots__` under a proxy
+    "import importlib\n\n\ndef codec(name):\n    return importlib.import_module('.' + name, __name__)\n",
+    "import importlib\n\n\ndef codec(name):\n    return importlib.import_module(f'{__name__}.{name}')\n",
+    "import signal\n\n\ndef stop(proc):\n    proc.send_signal(signal.SIGINT)\n",
+    "MSG = 'point {0.x}, {0.y[1]}'\n\n\ndef show(p):\n    return MSG.format(p)\n",
+    "def where(p):\n    match p:\n        case complex(real=0):\n            return 'axis'\n    return 'plane'\n",
+    "import dataclasses\n\n\n@dataclasses.dataclass\nclass Point:\n    x: int\n    _cache: dict\n",
+    "class Proxy:\n    def __init__(self, t):\n        self._t = t\n\n"
+    "    def __getattr__(self, name):\n        return getattr(self._t, name)\n\n\nclass Quiet(Proxy):\n"
+    "    __slots__ = ()\n",
 ])
 def test_realistic_honest_fixes_are_clean(code: str) -> None:
     assert _added("\n\n" + code) == []
