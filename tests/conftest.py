@@ -36,6 +36,12 @@ _SAMPLED = frozenset({"test_rounds_9_to_16_refused_with_a_named_finding",
                       "test_round32_a_value_cannot_choose_what_the_witness_asks", "test_round34_routes_are_refused"})
 
 
+# Tests of a minute or more on the 2-core CI machine (`--durations` in its log), handed out to the two workers first.
+_LONGEST = ("tests/train/test_train_loop_learning.py::test_toy_policy_learns_to_use_the_tool",
+            "tests/train/test_train_faults.py::test_kill_9", "tests/data/test_taskpack.py::test_f2p_and_p2p_are_true",
+            "tests/sandbox/test_sandbox_audit.py::", "tests/train/test_train_loop_swe.py::")
+
+
 @pytest.hookimpl(tryfirst=True)  # before `-m "not slow"` deselects
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     seed = config.getoption("--shuffle")
@@ -50,9 +56,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         import random
 
         random.Random(seed).shuffle(items)
+    else:  # the longest tests and the dockerd group (one worker runs it whole) first: started last, one of them
+        items.sort(key=lambda i: not (i.nodeid.startswith(_LONGEST) or _dockerd(i)))  # keeps a worker busy alone
     for item in items:
-        if {"dockerd", "dockerd_daemon"} & set(getattr(item, "fixturenames", ())):
+        if _dockerd(item):
             item.add_marker(pytest.mark.xdist_group("dockerd"))
+
+
+def _dockerd(item: pytest.Item) -> bool:
+    return bool({"dockerd", "dockerd_daemon"} & set(getattr(item, "fixturenames", ())))
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ PROG = "import time\\ntry:\\n    time.sleep(30)\\nexcept KeyboardInterrupt:\\n  
 
 
 def test_interrupt_lets_it_clean_up():
-    assert run_and_stop([sys.executable, "-c", PROG], wait=1.5) == 7
+    assert run_and_stop([sys.executable, "-c", PROG], wait=5) == 7
 
 
 def test_quick_exit():
