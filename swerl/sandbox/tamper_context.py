@@ -23,7 +23,7 @@ _SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "venv", "node_modules", 
                         ".eggs", "site-packages"})
 _TEST_DIRS = frozenset({"tests", "test", "testing"})
 _MAX_FILE = 2_000_000
-_CACHE: dict[str, frozenset[str]] = {}
+_CACHE: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
 _LOCK = threading.Lock()
 MISSING = object()
 
@@ -100,23 +100,32 @@ def _imports_of(source: bytes) -> set[str]:
 
 def pristine_imports(pristine: Path) -> frozenset[str]:
     """Modules the pristine tree's non-test code imports, minus the ones no fix may import (cached per root)."""
+    return _pristine_facts(pristine)[0]
+
+
+def _pristine_facts(pristine: Path) -> tuple[frozenset[str], frozenset[str]]:
+    """(`pristine_imports`, the names of its non-test classes with a `__getattr__`), read once per root."""
     key = str(pristine.resolve())
     with _LOCK:
         if key in _CACHE:
             return _CACHE[key]
     found: set[str] = set()
+    proxies: set[str] = set()
     for p in _py_files(pristine):
         rel = p.relative_to(pristine)
         if _is_test(rel) or p.stat().st_size > _MAX_FILE:
             continue
-        found |= _imports_of(p.read_bytes())
+        source = p.read_bytes()
+        found |= _imports_of(source)
+        if b"__getattr__" in source:
+            proxies |= classes_with_getattr(source)
     allowed = frozenset(m for m in found if not {".".join(m.split(".")[:i]) for i in range(1, m.count(".") + 2)}
                         & A.HARD_DENY)
     with _LOCK:
         if len(_CACHE) > 256:
             _CACHE.clear()
-        _CACHE[key] = allowed
-    return allowed
+        _CACHE[key] = (allowed, frozenset(proxies))
+    return _CACHE[key]
 
 
 def project_modules(tree: Path) -> tuple[frozenset[str], frozenset[str]]:
@@ -141,20 +150,6 @@ def project_modules(tree: Path) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(own), frozenset(modules)
 
 
-def getattr_classes(tree: Path) -> frozenset[str]:
-    """Names of the patched tree's non-test classes that define `__getattr__` (and of their subclasses in the same
-    files): a class declaring fields on top of one hands a library's lookup by field name to it (R58-3)."""
-    found: set[str] = set()
-    for p in _py_files(tree):
-        rel = p.relative_to(tree)
-        if _is_test(rel) or p.stat().st_size > _MAX_FILE:
-            continue
-        source = p.read_bytes()
-        if b"__getattr__" in source:
-            found |= classes_with_getattr(source)
-    return frozenset(found)
-
-
 def classes_with_getattr(source: bytes | str | ast.AST, known: Iterable[str] = ()) -> set[str]:
     """`known` and the classes of one file that define `__getattr__` or derive (by name) from one of those."""
     try:
@@ -173,11 +168,22 @@ def classes_with_getattr(source: bytes | str | ast.AST, known: Iterable[str] = (
     return found
 
 
-def context_for(pristine: Path, tree: Path) -> ScanContext:
-    """The scan context of one grade: the patched tree's own modules, the pristine tree's imports."""
+def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget: int = 1 << 26) -> ScanContext:
+    """The scan context of one grade: the patched tree's own modules, the pristine tree's imports, and the classes
+    with a `__getattr__` of the pristine tree and of the changed files (a class declaring fields on top of one
+    hands a library's lookup by field name to it, R58-3). Reads at most `budget` bytes of changed files: the scan
+    refuses more than that anyway (`ScanTooCostly`)."""
     own, modules = project_modules(tree)
-    return ScanContext(own=own, modules=modules, imports=pristine_imports(pristine),
-                       getattr_classes=getattr_classes(tree))
+    imports, proxies = _pristine_facts(pristine)
+    for rel in changed:
+        p = tree / rel
+        if not (rel.endswith((".py", ".pyw")) and p.is_file() and not p.is_symlink()):
+            continue
+        budget -= p.stat().st_size
+        if budget < 0:
+            break
+        proxies |= classes_with_getattr(p.read_bytes())
+    return ScanContext(own=own, modules=modules, imports=imports, getattr_classes=proxies)
 
 
 def chain(node: ast.AST) -> tuple[ast.AST, list[str]]:

@@ -179,6 +179,29 @@ def test_scan_tree_allows_the_projects_own_modules_and_its_dependencies(tmp_path
     assert "src/pkg/core.py: passes module pkg.core around" in reasons
 
 
+def test_fields_on_a_proxy_from_another_file_are_found(tmp_path: Path) -> None:
+    """R58-3 across files: a forwarding `__getattr__` in one file (new, or already in the project) and a dataclass
+    subclass declaring a private field in another; `dataclasses.replace` would read the field through the proxy."""
+    pristine, tree = tmp_path / "pristine", tmp_path / "tree"
+    proxy = "class Hop:\n    def __init__(self, t):\n        self.t = t\n\n    def __getattr__(self, name):\n" \
+            "        return getattr(self.t, name)\n"
+    user = "import dataclasses\n\nfrom pkg.hop import Hop\n\n\n@dataclasses.dataclass(init=False)\n" \
+           "class Mod(Hop):\n    _module: object\n"
+    for root in (pristine, tree):
+        (root / "pkg").mkdir(parents=True)
+        (root / "pkg/__init__.py").write_text("")
+    (tree / "pkg/hop.py").write_text(proxy)
+    (tree / "pkg/use.py").write_text(user)
+    finding = "pkg/use.py: declares fields on class Mod, which has a __getattr__ (a library reads them by name)"
+    assert finding in tamper.scan_tree(["pkg/hop.py", "pkg/use.py"], pristine, tree)  # both new
+    own = tmp_path / "pristine-with-hop"  # the project's own proxy, unchanged (another root: read once per root)
+    (own / "pkg").mkdir(parents=True)
+    (own / "pkg/hop.py").write_text(proxy)
+    assert finding in tamper.scan_tree(["pkg/use.py"], own, tree)
+    (tree / "pkg/use.py").write_text(user.replace("(Hop)", "").replace("from pkg.hop import Hop\n", ""))
+    assert tamper.scan_tree(["pkg/use.py"], pristine, tree) == []  # a private field of a plain dataclass
+
+
 def test_strict_modules_allow_only_their_listed_members() -> None:
     assert tamper.walk_real(["os", "path", "join"]) is None
     assert tamper.walk_real(["os", "environ", "get"]) is None
