@@ -61,6 +61,7 @@ CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value BLOB NOT NULL);
 ROLLOUT_FIELDS = ("n", "id", "group_id", "state", "attempt", "max_attempts", "token_hash", "engine", "metadata",
                   "created", "updated", "held_s")
 ROLLOUT_COLS = ", ".join(ROLLOUT_FIELDS)
+EACH = "(SELECT value FROM json_each(?))"  # a JSON list parameter as a set: one statement for any number of ids
 
 # ---- the events table, derived from `swerl.events.Event` ---------------------------------------------
 _IDS = frozenset({"prompt_ids", "response_ids"})  # int32 blobs
@@ -196,8 +197,9 @@ def init(conn: sqlite3.Connection, path: str = "") -> None:
 
 # ---- rollouts ---------------------------------------------------------------------------------------
 
-def rollout_dict(row: tuple) -> dict[str, Any]:
-    d = dict(zip(ROLLOUT_FIELDS, row, strict=True))
+def rollout_dict(row: Sequence[Any], fields: Sequence[str] = ROLLOUT_FIELDS) -> dict[str, Any]:
+    """A rollouts row selected as `fields` (all of them unless given; `metadata` among them) as a dict."""
+    d = dict(zip(fields, row, strict=True))
     d["metadata"] = orjson.loads(d["metadata"])
     return d
 
@@ -213,6 +215,14 @@ def insert_rollout(conn: sqlite3.Connection, r: dict[str, Any]) -> int:
 def get_rollout(conn: sqlite3.Connection, rollout_id: str) -> dict[str, Any] | None:
     row = conn.execute(f"SELECT {ROLLOUT_COLS} FROM rollouts WHERE id = ?", (rollout_id,)).fetchone()
     return rollout_dict(row) if row else None
+
+
+def rollouts_by_id(conn: sqlite3.Connection, rollout_ids: Sequence[str],
+                   fields: Sequence[str] = ROLLOUT_FIELDS) -> dict[str, dict[str, Any]]:
+    """The rollouts of these ids (`fields` of each, `id` and `metadata` among them) by id, in one query."""
+    rows = conn.execute(f"SELECT {', '.join(fields)} FROM rollouts WHERE id IN {EACH}",
+                        (orjson.dumps(list(rollout_ids)).decode(),)).fetchall()
+    return {d["id"]: d for d in (rollout_dict(r, fields) for r in rows)}
 
 
 def rollout_id_by_token(conn: sqlite3.Connection, token_hash: bytes) -> str | None:
@@ -287,7 +297,9 @@ def event_dict(cols: Sequence[str], row: Sequence[Any]) -> dict[str, Any]:
     return d
 
 
-def _select(conn: sqlite3.Connection, cols: Sequence[str], where: str, params: Sequence[Any]) -> list[dict]:
+def select_events(conn: sqlite3.Connection, cols: Sequence[str], where: str, params: Sequence[Any]) -> list[dict]:
+    """Events `WHERE <where>` as `event_dict`s of `cols`: prompts (when `prompt_ids` and `prompt_parent` are
+    among them) and request JSON (when `request` is) rebuilt whole, the storage-only delta columns dropped."""
     with_req = "request" in cols
     q = (*cols, *REQ_COLS) if with_req else tuple(cols)
     rows = conn.execute(f"SELECT {', '.join(q)} FROM events WHERE {where}", params).fetchall()
@@ -306,12 +318,11 @@ def _cols(with_json: bool) -> tuple[str, ...]:
 
 
 def event_by_idem(conn: sqlite3.Connection, rollout_id: str, idem: str) -> dict[str, Any] | None:
-    rows = _select(conn, ("id", "seq"), "rollout_id = ? AND idem = ?", (rollout_id, idem))
+    rows = select_events(conn, ("id", "seq"), "rollout_id = ? AND idem = ?", (rollout_id, idem))
     return rows[0] if rows else None
 
 
 _CURRENT_ATTEMPT = " AND attempt = (SELECT r.attempt FROM rollouts r WHERE r.id = events.rollout_id)"
-_EACH = "(SELECT value FROM json_each(?))"  # a JSON list parameter as a set: one statement for any number of ids
 
 
 def _in(column: str, values: Sequence[Any] | None) -> tuple[str, tuple]:
@@ -324,14 +335,14 @@ def _in(column: str, values: Sequence[Any] | None) -> tuple[str, tuple]:
 def list_events(conn: sqlite3.Connection, rollout_id: str, after_seq: int, limit: int,
                 kinds: Sequence[str] | None, with_json: bool) -> list[dict[str, Any]]:
     kc, kp = _in("kind", kinds)
-    return _select(conn, _cols(with_json), f"rollout_id = ? AND seq > ?{kc} ORDER BY seq LIMIT ?",
-                   (rollout_id, after_seq, *kp, limit))
+    return select_events(conn, _cols(with_json), f"rollout_id = ? AND seq > ?{kc} ORDER BY seq LIMIT ?",
+                         (rollout_id, after_seq, *kp, limit))
 
 
 def list_events_global(conn: sqlite3.Connection, after: int, limit: int, kinds: Sequence[str] | None,
                        with_json: bool) -> list[dict[str, Any]]:
     kc, kp = _in("kind", kinds)
-    return _select(conn, _cols(with_json), f"id > ?{kc} ORDER BY id LIMIT ?", (after, *kp, limit))
+    return select_events(conn, _cols(with_json), f"id > ?{kc} ORDER BY id LIMIT ?", (after, *kp, limit))
 
 
 def events_of(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Sequence[str] | None,
@@ -340,23 +351,23 @@ def events_of(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seque
     current attempt; `include_json`: `none`, `all`, or `last` (only each rollout's last model_request)."""
     kc, kp = _in("kind", kinds)
     att = _CURRENT_ATTEMPT if current_attempt else ""
-    items = _select(conn, _cols(include_json == "all"),
-                    f"rollout_id IN {_EACH} AND id > ?{kc}{att} ORDER BY id LIMIT ?",
-                    (orjson.dumps(list(rollout_ids)).decode(), after, *kp, limit))
+    items = select_events(conn, _cols(include_json == "all"),
+                          f"rollout_id IN {EACH} AND id > ?{kc}{att} ORDER BY id LIMIT ?",
+                          (orjson.dumps(list(rollout_ids)).decode(), after, *kp, limit))
     if include_json == "last":
         for e in items:
             e["request"] = e["response"] = None
         last = {e["id"]: e for e in {e["rollout_id"]: e for e in items if e["kind"] == "model_request"}.values()}
         if last:
-            for r in _select(conn, ("id", *BULKY), f"id IN ({','.join('?' * len(last))})", list(last)):
+            for r in select_events(conn, ("id", *BULKY), f"id IN ({','.join('?' * len(last))})", list(last)):
                 last[r["id"]].update(r)
     return items
 
 
 def list_completed(conn: sqlite3.Connection, after: int, limit: int, states: Sequence[str]) -> list[dict]:
     sc, sp = _in("state", states)
-    rows = _select(conn, ("id", "rollout_id", "group_id", "attempt", "state"),
-                   f"kind = 'status' AND id > ?{sc} ORDER BY id LIMIT ?", (after, *sp, limit))
+    rows = select_events(conn, ("id", "rollout_id", "group_id", "attempt", "state"),
+                         f"kind = 'status' AND id > ?{sc} ORDER BY id LIMIT ?", (after, *sp, limit))
     for r in rows:
         r["cursor"] = r.pop("id")
     return rows
@@ -373,7 +384,7 @@ def _full_prompts(conn: sqlite3.Connection, items: list[dict[str, Any]]) -> None
         return
 
     def fetch(ids: list[int]) -> list[dict[str, Any]]:
-        rows = conn.execute(f"SELECT {', '.join(_CHAIN_COLS)} FROM events WHERE id IN {_EACH}",
+        rows = conn.execute(f"SELECT {', '.join(_CHAIN_COLS)} FROM events WHERE id IN {EACH}",
                             (orjson.dumps(ids).decode(),)).fetchall()
         return [event_dict(_CHAIN_COLS, r) for r in rows]
 
@@ -431,13 +442,13 @@ def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seq
     att = _CURRENT_ATTEMPT if current_attempt else ""
     cols = ", ".join("CASE WHEN error IS NULL AND http_status IS NOT NULL AND http_status != 200 THEN "
                      "'http_status ' || http_status ELSE error END" if c == "error" else c for c in ROW_FIELDS)
-    rows = conn.execute(f"SELECT {cols} FROM events WHERE rollout_id IN {_EACH}{kc}{att}",
+    rows = conn.execute(f"SELECT {cols} FROM events WHERE rollout_id IN {EACH}{kc}{att}",
                         (orjson.dumps(list(rollout_ids)).decode(), *kp)).fetchall()
     rows.sort(key=lambda r: r[0])  # commit order; sorted here, not in SQL (which would sort the blobs too)
     have = {r[0] for r in rows}
     missing = {r[7] for r in rows if r[7] is not None} - have
     while missing:  # never expected (parents are earlier calls of the same attempt), but a batch must be whole
-        more = conn.execute(f"SELECT {cols} FROM events WHERE id IN {_EACH}",
+        more = conn.execute(f"SELECT {cols} FROM events WHERE id IN {EACH}",
                             (orjson.dumps(sorted(missing)).decode(),)).fetchall()
         if not more:
             raise ValueError(f"events {sorted(missing)[:5]}: parents of stored prompts are missing from the store")
@@ -450,7 +461,7 @@ def token_batch(conn: sqlite3.Connection, rollout_ids: Sequence[str], kinds: Seq
         want = list(calls) if include_json == "all" else list({r[1]: r[0] for r in rows
                                                                 if r[5] == "model_request"}.values())
         reqs = [event_dict(("id", "request", *REQ_COLS), r) for r in conn.execute(
-            f"SELECT id, request, {', '.join(REQ_COLS)} FROM events WHERE id IN {_EACH}",
+            f"SELECT id, request, {', '.join(REQ_COLS)} FROM events WHERE id IN {EACH}",
             (orjson.dumps(want).decode(),))]
         full_requests(conn, reqs)
         for e in reqs:

@@ -19,11 +19,10 @@ import orjson
 from swerl.gateway import sql
 from swerl.tokens import TokenBatch
 
-_RCOLS = ("id", "group_id", "state", "attempt", "max_attempts", "engine", "metadata", "created", "updated", "held_s")
+_RCOLS = tuple(c for c in sql.ROLLOUT_FIELDS if c not in ("n", "token_hash"))
 _META_COLS = ("id", "rollout_id", "attempt", "seq", "kind", "state", "reward", "data", "created")
 _CALL_COLS = ("id", "attempt", "seq", "policy_version", "mode", "prompt_parent", "prompt_shared", "finish_reason",
-              "error", "http_status", "t_arrival", "t_start", "t_end", "created")
-_EACH = "(SELECT value FROM json_each(?))"
+              "error", "http_status", "t_arrival", "t_start", "t_end", "created", "request", "response")
 
 
 class StoreReader:
@@ -47,44 +46,22 @@ class StoreReader:
         """Schema version, current policy version, rollouts per state (the state index answers this)."""
         c = self._conn()
         states = dict(c.execute("SELECT state, COUNT(*) FROM rollouts GROUP BY state").fetchall())
-        meta = dict(c.execute("SELECT key, value FROM meta WHERE key IN ('policy_version', 'paused')").fetchall())
         return {"schema": c.execute("PRAGMA user_version").fetchone()[0], "rollouts_by_state": states,
-                "policy_version": orjson.loads(meta["policy_version"]) if "policy_version" in meta else None,
-                "paused": orjson.loads(meta["paused"]) if "paused" in meta else None}
+                "policy_version": sql.get_meta(c, "policy_version"), "paused": sql.get_meta(c, "paused")}
 
     def rollouts(self, ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        rows = self._conn().execute(f"SELECT {', '.join(_RCOLS)} FROM rollouts WHERE id IN {_EACH}",
-                                    (orjson.dumps(list(ids)).decode(),)).fetchall()
-        out = {}
-        for r in rows:
-            d = dict(zip(_RCOLS, r, strict=True))
-            d["metadata"] = orjson.loads(d["metadata"])
-            out[d["id"]] = d
-        return out
+        return sql.rollouts_by_id(self._conn(), ids, _RCOLS)
 
     def outcome_events(self, ids: Sequence[str]) -> list[dict[str, Any]]:
         """Reward and status events of these rollouts (every attempt), in commit order."""
-        rows = self._conn().execute(
-            f"SELECT {', '.join(_META_COLS)} FROM events WHERE rollout_id IN {_EACH} AND kind != 'model_request' "
-            "ORDER BY id", (orjson.dumps(list(ids)).decode(),)).fetchall()
-        out = []
-        for r in rows:
-            d = dict(zip(_META_COLS, r, strict=True))
-            d["data"] = sql.json_of(d["data"])
-            out.append(d)
-        return out
+        return sql.select_events(self._conn(), _META_COLS,
+                                 f"rollout_id IN {sql.EACH} AND kind != 'model_request' ORDER BY id",
+                                 (orjson.dumps(list(ids)).decode(),))
 
     def calls(self, rollout_id: str) -> list[dict[str, Any]]:
         """Every model call of the rollout (all attempts) with its request/response JSON, without token arrays."""
-        c = self._conn()
-        cols = (*_CALL_COLS, "request", "response", *sql.REQ_COLS)
-        rows = c.execute(f"SELECT {', '.join(cols)} FROM events WHERE rollout_id = ? AND kind = 'model_request' "
-                         "ORDER BY seq", (rollout_id,)).fetchall()
-        items = [sql.event_dict(cols, r) for r in rows]
-        sql.full_requests(c, items)
-        for e in items:
-            del e["req_parent"], e["req_shared"]
-        return items
+        return sql.select_events(self._conn(), _CALL_COLS, "rollout_id = ? AND kind = 'model_request' ORDER BY seq",
+                                 (rollout_id,))
 
     def token_batch(self, ids: Sequence[str]) -> TokenBatch:
         """The trainer's fetch: these rollouts' current attempts as one binary batch (delta-encoded prompts)."""
