@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import torch
-from verl_helpers import random_batch
+from verl_helpers import random_batch, replica_weights
 
 pytestmark = pytest.mark.slow
 
@@ -44,7 +44,7 @@ def test_weights_reach_the_replicas_through_verls_sync(tmp_path: Path) -> None:
         stats = backend.replica_stats()
         assert [s["syncs"] for s in stats] == [1, 1] and all(s["version"] == 0 and not s["asleep"] for s in stats)
         actor0 = backend.actor_wg.full_state_dict()[0]
-        served0 = backend.replica_weights()
+        served0 = replica_weights(backend)
         for served in served0:  # the dummy-initialised replicas now hold exactly the actor's weights
             assert set(served) <= set(actor0) and len(served) > 10
             for name, w in served.items():
@@ -55,7 +55,7 @@ def test_weights_reach_the_replicas_through_verls_sync(tmp_path: Path) -> None:
         backend.update(samples, compute_advantages(samples))  # releases the replicas first (verl's sleep)
         asleep = backend.replica_stats()
         assert all(s["asleep"] and s["sleeps"] >= 1 and not s["weights_valid"] for s in asleep)
-        assert all(w.numel() == 0 for w in backend.replica_weights()[0].values())  # storage freed while asleep
+        assert all(w.numel() == 0 for w in replica_weights(backend)[0].values())  # storage freed while asleep
 
         backend.sync_weights(1)
         actor1 = backend.actor_wg.full_state_dict()[0]
@@ -63,7 +63,7 @@ def test_weights_reach_the_replicas_through_verls_sync(tmp_path: Path) -> None:
         assert [s["syncs"] for s in stats] == [2, 2] and all(s["version"] == 1 and not s["asleep"] for s in stats)
         assert all(s["tensors"] >= len(served0[0]) and s["bytes"] > 0 for s in stats)
         moved = 0
-        for served in backend.replica_weights():
+        for served in replica_weights(backend):
             for name, w in served.items():
                 assert torch.equal(w, actor1[name].to(w.dtype)), name
                 moved += int(not torch.equal(w, served0[0][name]))

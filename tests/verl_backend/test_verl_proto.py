@@ -68,7 +68,7 @@ def test_rollouts_stay_whole_and_contiguous_per_rank(dp_size: int, seed: int) ->
     samples = random_batch(seed, groups=3, per_group=3, max_samples=4)
     layout = rollout_layout(samples, dp_size)
     dp = samples_to_dataproto(samples, layout, advantages=compute_advantages(samples))
-    assert len(dp) % dp_size == 0 and len(dp) == layout.rows_per_rank * dp_size
+    assert len(dp) % dp_size == 0 and len(dp) == len(layout.rows)
     chunks = dp.chunk(dp_size)  # what verl's dispatch does: equal contiguous chunks
     rank_of: dict[str, int] = {}
     for rank, chunk in enumerate(chunks):

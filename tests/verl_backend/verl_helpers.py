@@ -275,3 +275,12 @@ def warm_start_tool_caller(out: Any, *, hidden: int = 128, layers: int = 2, head
     model.save_pretrained(out)
     tok.save_pretrained(out)
     return out
+
+
+def replica_weights(backend: Any) -> list[dict[str, Any]]:
+    """The parameters each swerl replica of a started `VerlBackend` serves (copies, empty tensors while asleep;
+    for checks against the actor's weights)."""
+    import ray
+
+    servers = backend._swerl_servers()  # none: no Ray call
+    return list(ray.get([s.state_dict.remote() for s in servers])) if servers else []

@@ -362,13 +362,6 @@ class VerlBackend:
         servers = self._swerl_servers()  # none: no Ray call (Ray may not be running)
         return list(ray.get([s.sync_stats.remote() for s in servers])) if servers else []
 
-    def replica_weights(self) -> list[dict[str, Any]]:
-        """The parameters each swerl replica serves (copies; for checks against the actor's weights)."""
-        import ray
-
-        servers = self._swerl_servers()
-        return list(ray.get([s.state_dict.remote() for s in servers])) if servers else []
-
     def update(self, samples: Sequence[Sample], advantages: Sequence[float] | None = None, *,
                update_index: int | None = None) -> dict[str, float]:
         """One optimizer step over `samples` (whole rollouts); see `TrainingBackend.update`

@@ -35,15 +35,11 @@ PAD_GROUP = "__swerl_padding__"
 class RowLayout:
     """Rows of one step: `rows[k]` is a sample id (index into the samples) or -1 for a padding row.
 
-    Rank d owns rows [d * rows_per_rank, (d + 1) * rows_per_rank), verl's contiguous chunking.
+    Rank d owns the d-th of `dp_size` equal contiguous slices of `rows`, verl's contiguous chunking.
     """
 
     rows: tuple[int, ...]
     dp_size: int
-
-    @property
-    def rows_per_rank(self) -> int:
-        return len(self.rows) // self.dp_size
 
 
 def rollout_layout(samples: Sequence[Sample], dp_size: int = 1) -> RowLayout:
