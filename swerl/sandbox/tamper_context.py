@@ -36,7 +36,7 @@ class ScanContext:
     own: frozenset[str]
     modules: frozenset[str] | None = None
     imports: frozenset[str] = frozenset()
-    getattr_classes: frozenset[str] = frozenset()  # names of the project's classes that define `__getattr__`
+    getattr_classes: frozenset[str] = frozenset()  # the project's classes with a forwarding `__getattr__`
 
     def is_own(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.own
@@ -150,15 +150,38 @@ def project_modules(tree: Path) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(own), frozenset(modules)
 
 
+def forwarded_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The attribute-name parameter of a forwarding `__getattr__` (`def __getattr__(self, name): return
+    getattr(self._inner, name)`, a proxy; a module's `__getattr__(name)`), if the body never rebinds it. The name is
+    the one the proxy was asked for: a literal attribute in the source (which the scan judges), a library's lookup,
+    a computed `getattr` on the proxy (a finding) or `hasattr` (a yes or no); explicit `.__getattr__(...)` calls are
+    findings too (R54-FP2: click's pager stream proxy). Only a body that is that one `return`: a proxy that keeps
+    what it fetched hands `hasattr`'s computed name a value (R55-2)."""
+    positional = [*node.args.posonlyargs, *node.args.args]
+    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
+        getattr(node.body[0], "value", None), ast.Constant) else node.body  # a docstring
+    if node.name != "__getattr__" or not 1 <= len(positional) <= 2 or len(body) != 1:
+        return None
+    name = positional[-1].arg
+    ret = body[0]
+    # the whole body is `return getattr(<expr>, name[, default])`: the value goes back to whoever asked, and
+    # `hasattr(proxy, computed)` learns a yes or no, never the value (R55-2 kept what it fetched)
+    if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name)
+            and ret.value.func.id == "getattr" and 2 <= len(ret.value.args) <= 3 and not ret.value.keywords
+            and isinstance(ret.value.args[1], ast.Name) and ret.value.args[1].id == name):
+        return None
+    return None if name in bound_in(node.body) else name
+
 def classes_with_getattr(source: bytes | str | ast.AST, known: Iterable[str] = ()) -> set[str]:
-    """`known` and the classes of one file that define `__getattr__` or derive (by name) from one of those."""
+    """`known` and the classes of one file with a forwarding `__getattr__` (`forwarded_name`: the one the scan
+    allows, which hands any name on to another object) or deriving (by name) from one of those."""
     try:
         tree = source if isinstance(source, ast.AST) else ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return set(known)
     classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
     found = set(known) | {c.name for c in classes if any(
-        isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == "__getattr__" for f in c.body)}
+        isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and forwarded_name(f) for f in c.body)}
     grew = True
     while grew:
         new = {c.name for c in classes if c.name not in found and any(

@@ -13,14 +13,7 @@ import ast
 import string
 from collections.abc import Iterator
 
-_FIELD_DECORATORS = frozenset({"dataclass", "define", "frozen", "mutable", "s", "attrs", "attributes"})
-_FIELD_BASES = frozenset({"NamedTuple", "TypedDict"})
 GETTEXT = frozenset({"_", "gettext", "ngettext", "pgettext", "gettext_lazy", "ugettext", "lazy_gettext"})
-
-
-def _last(node: ast.AST) -> str | None:
-    node = node.func if isinstance(node, ast.Call) else node
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
 def _strings(node: ast.AST | None) -> list[str]:
@@ -41,19 +34,63 @@ def _class_assign(cls: ast.ClassDef, name: str) -> ast.AST | None:
     return None
 
 
-def declares_fields(cls: ast.ClassDef) -> bool:
-    """A dataclass/attrs/NamedTuple class, or one with class-level annotations, `__slots__` or `__match_args__`:
-    a library asks its instances for every name it declares."""
-    return (any(_last(d) in _FIELD_DECORATORS for d in cls.decorator_list)
-            or any(_last(b) in _FIELD_BASES for b in cls.bases)
-            or any(isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name) for s in cls.body)
-            or bool(_strings(_class_assign(cls, "__slots__"))) or bool(_strings(_class_assign(cls, "__match_args__"))))
+def literal_declarations(cls: ast.ClassDef, forwarding: bool) -> bool:
+    """`__match_args__` (and, on a class with a forwarding `__getattr__`, `__slots__`), where the class sets them,
+    are literal names: a computed one is a `getattr` by a computed name for a class pattern or `copy` (R59-7)."""
+    for name in ("__slots__", "__match_args__") if forwarding else ("__match_args__",):
+        value = _class_assign(cls, name)
+        if value is not None and not literal_names(value):
+            return False
+    return True
+
+
+def assigned_attributes(module: ast.Module) -> frozenset[str]:
+    """Attribute names the file stores (`self.x = ...`, `setattr(o, "x", ...)`, `object.__setattr__(o, "x",
+    ...)`): a declared field the class sets is its own storage, never a lookup `__getattr__` forwards."""
+    out: set[str] = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+        elif isinstance(node, ast.Call) and len(node.args) >= 2 and (
+                (isinstance(node.func, ast.Name) and node.func.id == "setattr")
+                or (isinstance(node.func, ast.Attribute) and node.func.attr == "__setattr__")):
+            key = node.args[1] if isinstance(node.func, ast.Name) or len(node.args) == 3 else node.args[0]
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                out.add(key.value)
+    return frozenset(out)
+
+
+def literal_names(node: ast.AST) -> bool:
+    """A literal name list: `"a b"`, `("a", "b")`, `[("a", int), ...]` (a factory's `(name, type)` pairs), or
+    `{"a": ...}`."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.Dict):
+        return all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all((isinstance(e, ast.Constant) and isinstance(e.value, str)) or (
+            isinstance(e, ast.Tuple) and e.elts and isinstance(e.elts[0], ast.Constant)
+            and isinstance(e.elts[0].value, str)) for e in node.elts)
+    return False
+
+
+def factory_names(node: ast.AST) -> list[str]:
+    """The names of a literal name list (`literal_names`)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace(",", " ").split()
+    if isinstance(node, ast.Dict):
+        return [k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [str(e.value) if isinstance(e, ast.Constant) else str(e.elts[0].value)  # type: ignore[attr-defined]
+                for e in node.elts]
+    return []
 
 
 def declared_names(cls: ast.ClassDef) -> tuple[list[str], list[str]]:
     """(field and slot names: the class's own attributes; `__match_args__` names: read from any matched object)."""
     fields = [s.target.id for s in cls.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
-    return fields + _strings(_class_assign(cls, "__slots__")), _strings(_class_assign(cls, "__match_args__"))
+    slots = [s for s in _strings(_class_assign(cls, "__slots__")) if s not in ("__dict__", "__weakref__")]
+    return fields + slots, _strings(_class_assign(cls, "__match_args__"))
 
 
 def template_steps(text: str) -> Iterator[str]:
@@ -117,24 +154,3 @@ def computed(node: ast.AST) -> bool:
     if isinstance(node, ast.IfExp):
         return computed(node.body) or computed(node.orelse)
     return isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Subscript, ast.BoolOp))
-
-
-def computed_bindings(module: ast.Module) -> frozenset[str]:
-    """Names some statement of the file binds to text built at run time (`tpl = "{0" + "._x}"`, `tpl += ...`,
-    `(tpl := ...)`): a `.format` on such a name formats a computed template (R58-2)."""
-    def names(target: ast.AST) -> list[str]:  # `a`, `a, (b, *c)`; never the `self` of `self.x = ...`
-        if isinstance(target, ast.Name):
-            return [target.id]
-        if isinstance(target, ast.Starred):
-            return names(target.value)
-        return [n for e in target.elts for n in names(e)] if isinstance(target, (ast.Tuple, ast.List)) else []
-
-    out: set[str] = set()
-    for node in ast.walk(module):
-        if isinstance(node, ast.Assign) and computed(node.value):
-            out.update(n for tgt in node.targets for n in names(tgt))
-        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and node.value is not None and computed(node.value):
-            out.update(names(node.target))
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-            out.add(node.target.id)
-    return frozenset(out)

@@ -18,17 +18,20 @@ from swerl.sandbox.tamper_context import (
     bound_in,
     chain,
     classes_with_getattr,
+    forwarded_name,
     params,
     real,
     step_finding,
     walk_real,
 )
 from swerl.sandbox.tamper_names import (
+    assigned_attributes,
     bound_anywhere,
     computed,
-    computed_bindings,
     declared_names,
-    declares_fields,
+    factory_names,
+    literal_declarations,
+    literal_names,
     template_steps,
 )
 
@@ -57,34 +60,14 @@ def _brace_template_not_literal(node: ast.Call) -> bool:
 
 
 
-ROUTE_STEPS = frozenset({"sys", "builtins"})  # attribute names that are modules wherever they appear on an object
+ROUTE_STEPS = frozenset({"sys", "builtins"})
+FIELD_FACTORIES = frozenset({"dataclasses.make_dataclass", "collections.namedtuple", "typing.NamedTuple",
+                             "attr.make_class", "attrs.make_class", "typing.TypedDict"})  # attribute names that are modules wherever they appear on an object
 
 
 def _private(step: str) -> bool:
     return step.startswith("_") and not (step.startswith("__") and step.endswith("__"))
 
-
-def _forwarded_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
-    """The attribute-name parameter of a forwarding `__getattr__` (`def __getattr__(self, name): return
-    getattr(self._inner, name)`, a proxy; a module's `__getattr__(name)`), if the body never rebinds it. The name is
-    the one the proxy was asked for: a literal attribute in the source (which the scan judges), a library's lookup,
-    a computed `getattr` on the proxy (a finding) or `hasattr` (a yes or no); explicit `.__getattr__(...)` calls are
-    findings too (R54-FP2: click's pager stream proxy). Only a body that is that one `return`: a proxy that keeps
-    what it fetched hands `hasattr`'s computed name a value (R55-2)."""
-    positional = [*node.args.posonlyargs, *node.args.args]
-    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
-        getattr(node.body[0], "value", None), ast.Constant) else node.body  # a docstring
-    if node.name != "__getattr__" or not 1 <= len(positional) <= 2 or len(body) != 1:
-        return None
-    name = positional[-1].arg
-    ret = body[0]
-    # the whole body is `return getattr(<expr>, name[, default])`: the value goes back to whoever asked, and
-    # `hasattr(proxy, computed)` learns a yes or no, never the value (R55-2 kept what it fetched)
-    if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Call) and isinstance(ret.value.func, ast.Name)
-            and ret.value.func.id == "getattr" and 2 <= len(ret.value.args) <= 3 and not ret.value.keywords
-            and isinstance(ret.value.args[1], ast.Name) and ret.value.args[1].id == name):
-        return None
-    return None if name in bound_in(node.body) else name
 
 class ScanTooCostly(Exception):
     """The changed files are too large (bytes per file, in total) or too slow to audit: the agent's failure (an
@@ -104,10 +87,9 @@ class Features(ast.NodeVisitor):
         self.vetted: set[int] = set()  # ids of `sys.modules` in a membership test of a literal name
         # per enclosing function: the name parameter of a forwarding `__getattr__`, else None (`_forwards`)
         self.forwarding: list[str | None] = []
-        self.field_classes: list[bool] = []  # per enclosing class: does it declare fields (`declares_fields`)
-        self.getattr_names: set[str] = set(ctx.getattr_classes)  # classes with a `__getattr__`, by name
-        self.computed_names: frozenset[str] = frozenset()  # names bound to text built at run time
+        self.getattr_names: set[str] = set(ctx.getattr_classes)  # classes with a forwarding `__getattr__`
         self.renames = False  # does any statement bind `__name__` or `__package__` (`_own_name`)
+        self.stored: frozenset[str] = frozenset()  # attribute names the file stores (`assigned_attributes`)
 
 
     def add(self, finding: str | None) -> None:
@@ -201,8 +183,8 @@ class Features(ast.NodeVisitor):
 
     def visit_Module(self, node: ast.Module) -> None:
         self.getattr_names = classes_with_getattr(node, self.ctx.getattr_classes)
-        self.computed_names = computed_bindings(node)
         self.renames = bool({"__name__", "__package__"} & bound_anywhere(node))  # any statement, any scope
+        self.stored = assigned_attributes(node)
         self._scoped("module", bound_in(node.body), node.body)
 
     def _annotation(self, node: ast.AST | None) -> None:
@@ -234,11 +216,8 @@ class Features(ast.NodeVisitor):
             self.visit(d)
         self._arguments(node.args)
         self._annotation(node.returns)
-        # a class that declares fields hands a library's lookup by field name to its `__getattr__` (R58-3)
-        self.forwarding.append(None if self.field_classes and self.field_classes[-1] else _forwarded_name(node))
-        self.field_classes.append(False)
+        self.forwarding.append(forwarded_name(node))
         self._scoped("function", params(node.args) | bound_in(node.body), node.body)
-        self.field_classes.pop()
         self.forwarding.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
@@ -254,19 +233,14 @@ class Features(ast.NodeVisitor):
             self.visit(n)
         if any(isinstance(stmt, (ast.Import, ast.ImportFrom)) for stmt in node.body):
             self.add(f"imports inside the body of class {node.name}")  # `Cls.os.system`: a module no alias follows
-        fields = declares_fields(node)
-        own_getattr = any(isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and f.name == "__getattr__"
-                          for f in node.body)  # its own is judged below without the forwarding allowance
-        if fields and node.name in self.getattr_names and not own_getattr:  # a base answers unset fields
-            self.add(f"declares fields on class {node.name}, which has a __getattr__ (a library reads them by name)")
         own, matched = declared_names(node)
-        for name in own:  # a library asks for each by name (`dataclasses.replace`, `copy` of slots)
-            found = step_finding(name) or (f"introspects .{name}" if name in A.DUNDER_LOOKUPS else None)
-            self.add(found or (f"declares field {name}, a module's name" if name in ROUTE_STEPS else None))
-        self._literal_names("__match_args__", matched)  # read from any object a class pattern matches
-        self.field_classes.append(fields)
+        forwarding = node.name in self.getattr_names
+        if forwarding:  # a forwarding `__getattr__` hands a library's lookup (`dataclasses.replace`, `copy`) of each
+            self._literal_names(f"a field of {node.name}", [n for n in own if n not in self.stored])  # unset
+        self._literal_names("__match_args__", matched)  # declared name to another object (R58-3); a class
+        if not literal_declarations(node, forwarding):  # pattern reads these from any object it matches
+            self.add(f"class {node.name} declares __match_args__ or __slots__ that are not literal names")
         self._scoped("class", bound_in(node.body), node.body)
-        self.field_classes.pop()
 
     def visit_MatchClass(self, node: ast.MatchClass) -> None:
         self._literal_names("a class pattern", node.kwd_attrs)  # `case object(_module=m)` is `m = x._module`
@@ -433,12 +407,28 @@ class Features(ast.NodeVisitor):
             self._lookup(func, node)
         if isinstance(func, ast.Attribute) and func.attr in A.REDUCERS and not _is_super(func.value):
             self.add(f"calls .{func.attr}() (hands out a callable and its arguments: getattr under another name)")
-        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") and (computed(func.value) or (
-                isinstance(func.value, ast.Name) and func.value.id in self.computed_names)):
+        if isinstance(func, ast.Attribute) and func.attr in ("format", "format_map") and computed(func.value):
             self.add(f"calls .{func.attr}() on a computed template")  # format fields reach attributes by name
+        if dotted in FIELD_FACTORIES:
+            self._factory(node, dotted)
         if _brace_template_not_literal(node):
             self.add("passes a non-literal `{`-style template to a formatter")  # logging's `{` style is str.format
         self.generic_visit(node)
+
+    def _factory(self, node: ast.Call, dotted: str) -> None:
+        """A class made by a factory: its field names are literal (R59-3: computed names and a forwarding base made
+        `dataclasses.replace` a `getattr` by any name), and judged like attributes on a forwarding base."""
+        names = node.args[1] if len(node.args) > 1 else next(
+            (k.value for k in node.keywords if k.arg in ("fields", "field_names", "attrs")), None)
+        if names is None:
+            return
+        if not literal_names(names):
+            self.add(f"calls {dotted}() with field names that are not literal")
+            return
+        bases = next((k.value for k in node.keywords if k.arg == "bases"), None)
+        if bases is not None and any(chain(b)[1][-1:] == [n] or (isinstance(b, ast.Name) and b.id == n)
+                                     for b in ast.walk(bases) for n in self.getattr_names):
+            self._literal_names(f"a field of a {dotted}() class", factory_names(names))
 
     def _literal_names(self, what: str, names: list[str]) -> None:
         """Names reached through a string cross any object's boundary unseen: private members and modules reached
@@ -487,7 +477,9 @@ class Features(ast.NodeVisitor):
         name may be any module (`"o" + "s"`): a finding (R54-FP5)."""
         args = node.args
         first = args[0] if args else None
-        if isinstance(first, ast.BinOp):
+        if isinstance(first, ast.BinOp):  # `a + b + c` is `(a + b) + c`: its two leftmost terms
+            while isinstance(first.left, ast.BinOp) and isinstance(first.op, ast.Add):
+                first = first.left
             first, second = first.left, first.right
         elif isinstance(first, ast.JoinedStr) and first.values:
             first, second = first.values[0], first.values[1] if len(first.values) > 1 else None

@@ -60,9 +60,14 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "class P:\n    def __getattr__(self, name):\n        v = getattr(self.s, name)\n        self.last = v\n"
     "        return v\n",
     "from concurrent.futures import ProcessPoolExecutor\n",
-    # round 58: names a library looks up for the file - a computed template's format fields, a class pattern's
-    # keywords, `__match_args__`, fields declared on top of a `__getattr__` (R58-2, R58-3)
-    "import warnings\n\n\ndef f():\n    tpl = '{0' + '.' + '_module}'\n    return tpl.format(warnings.catch_warnings())\n",
+    # round 58: names a library looks up for the file - a class pattern's keywords, `__match_args__`, fields
+    # declared on top of a forwarding `__getattr__` (R58-3); round 59: computed `__match_args__`, a factory's
+    # computed field names (R59-7, R59-3)
+    "def f(name):\n    class Pick:\n        __match_args__ = (name,)\n    return Pick\n",
+    "import dataclasses\n\n\ndef f(names):\n    return dataclasses.make_dataclass('X', names)\n",
+    "import dataclasses\n\n\nclass Hop:\n    def __init__(self, t):\n        self.t = t\n\n"
+    "    def __getattr__(self, name):\n        return getattr(self.t, name)\n\n\n"
+    "X = dataclasses.make_dataclass('X', ['_module'], bases=(Hop,))\n",
     "import warnings\n\n\ndef f():\n    match warnings.catch_warnings():\n        case object(_module=m):\n"
     "            return m\n",
     "class M:\n    __match_args__ = ('_module',)\n",
@@ -70,7 +75,6 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "import dataclasses\n\n\nclass Hop:\n    def __init__(self, t):\n        self.t = t\n\n"
     "    def __getattr__(self, name):\n        return getattr(self.t, name)\n\n\n"
     "@dataclasses.dataclass(init=False)\nclass Mod(Hop):\n    _module: object\n",
-    "import dataclasses\n\n\n@dataclasses.dataclass(init=False)\nclass S:\n    _t: object\n    sys: object\n",
 ])
 def test_each_route_class_is_a_finding(code: str) -> None:
     assert _added(code), code
@@ -140,6 +144,16 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     "class Proxy:\n    def __init__(self, t):\n        self._t = t\n\n"
     "    def __getattr__(self, name):\n        return getattr(self._t, name)\n\n\nclass Quiet(Proxy):\n"
     "    __slots__ = ()\n",
+    # round 59: fields named like modules on a plain class, slots for weak references, a forwarding dataclass,
+    # a dict-backed `__getattr__` under annotated defaults, `__name__ + "." + name`
+    "from typing import NamedTuple\n\n\nclass Times(NamedTuple):\n    real: float\n    user: float\n    sys: float\n",
+    "class Node:\n    __slots__ = ('value', '__weakref__', '__dict__')\n",
+    "import dataclasses\n\n\n@dataclasses.dataclass\nclass Wrapped:\n    inner: object\n\n"
+    "    def __getattr__(self, name):\n        return getattr(self.inner, name)\n",
+    "class NS:\n    def __init__(self, **kw):\n        self._d = dict(kw)\n\n    def __getattr__(self, name):\n"
+    "        try:\n            return self._d[name]\n        except KeyError:\n            raise AttributeError(name)"
+    " from None\n\n\nclass Opts(NS):\n    _private: int = 0\n    verbose: bool = False\n",
+    "import importlib\n\n\ndef codec(name):\n    return importlib.import_module(__name__ + '.' + name)\n",
 ])
 def test_realistic_honest_fixes_are_clean(code: str) -> None:
     assert _added("\n\n" + code) == []
@@ -192,7 +206,7 @@ def test_fields_on_a_proxy_from_another_file_are_found(tmp_path: Path) -> None:
         (root / "pkg/__init__.py").write_text("")
     (tree / "pkg/hop.py").write_text(proxy)
     (tree / "pkg/use.py").write_text(user)
-    finding = "pkg/use.py: declares fields on class Mod, which has a __getattr__ (a library reads them by name)"
+    finding = "pkg/use.py: reaches ._module through a string (via a field of Mod)"
     assert finding in tamper.scan_tree(["pkg/hop.py", "pkg/use.py"], pristine, tree)  # both new
     own = tmp_path / "pristine-with-hop"  # the project's own proxy, unchanged (another root: read once per root)
     (own / "pkg").mkdir(parents=True)
