@@ -154,6 +154,9 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     "        try:\n            return self._d[name]\n        except KeyError:\n            raise AttributeError(name)"
     " from None\n\n\nclass Opts(NS):\n    _private: int = 0\n    verbose: bool = False\n",
     "import importlib\n\n\ndef codec(name):\n    return importlib.import_module(__name__ + '.' + name)\n",
+    # R59-FP1: a table of message templates
+    "MESSAGES = {'E1': 'bad {name}'}\n\n\ndef message(code, **kw):\n    return MESSAGES[code].format(**kw) + "
+    "MESSAGES.get(code, '').format(**kw)\n",
 ])
 def test_realistic_honest_fixes_are_clean(code: str) -> None:
     assert _added("\n\n" + code) == []
