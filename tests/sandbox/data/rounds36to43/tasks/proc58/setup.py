@@ -17,7 +17,8 @@ open("tests/test_runner.py", "w").write('''import sys
 
 from a23lib.runner import run_and_stop
 
-PROG = "import time\\ntry:\\n    time.sleep(30)\\nexcept KeyboardInterrupt:\\n    raise SystemExit(7)\\n"
+PROG = ("import signal, time\\nsignal.signal(signal.SIGINT, signal.default_int_handler)\\ntry:\\n    time.sleep(30)\\n"
+        "except KeyboardInterrupt:\\n    raise SystemExit(7)\\n")
 
 
 def test_interrupt_lets_it_clean_up():
