@@ -2,8 +2,11 @@
 
 A library that reads attributes by name (`str.format`'s `{0.a.b}`, `dataclasses.replace` and `copy` by field or
 slot, `match`'s class patterns by `__match_args__`) is a `getattr` whose names the file wrote somewhere other than
-an attribute. The tamper scan judges those names as it judges `obj.name` (round 58), and a `.format` of a template
-the file builds at run time is a finding, whatever it would have named.
+an attribute. The tamper scan judges the names it can read as it judges `obj.name` (rounds 58-59): literal format
+fields, class-pattern keywords, `__match_args__`, a factory's field names, and the declared names of a class with
+a forwarding `__getattr__` that the file never sets. Names computed at run time are findings where they are the
+route (`__match_args__`, a factory's fields). A template built elsewhere and formatted is not: that walk to the
+tests' data by plain attribute reads is an open class, detected by canary tasks (docs/sandbox.md, round 59).
 """
 
 from __future__ import annotations
