@@ -412,7 +412,7 @@ def scan_tree(changed: list[str], pristine: Path, tree: Path, tests: Sequence[st
             raise ScanTooCostly(f"{rel}: file too large to audit ({size} bytes; limit {MAX_FILE_BYTES})")
         if total > MAX_TOTAL_BYTES:
             raise ScanTooCostly(f"the changed files are too large to audit ({total}+ bytes; limit {MAX_TOTAL_BYTES})")
-        ctx = ctx or context_for(pristine, tree, changed, MAX_TOTAL_BYTES)
+        ctx = ctx or context_for(pristine, tree, changed, MAX_TOTAL_BYTES, MAX_FILE_BYTES)
         old_p = pristine / rel
         before = old_p.read_bytes() if old_p.is_file() and not old_p.is_symlink() else None
         after = new_p.read_bytes()

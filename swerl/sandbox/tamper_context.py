@@ -84,18 +84,19 @@ def _py_files(root: Path) -> list[Path]:
     return out
 
 
-def _imports_of(source: bytes) -> set[str]:
+def _facts_of(source: bytes) -> tuple[set[str], set[str]]:
+    """(modules the file imports, its classes with a forwarding `__getattr__`), from one parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set()
+        return set(), set()
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             found.add(node.module)
-    return found
+    return found, classes_with_getattr(tree) if b"__getattr__" in source else set()
 
 
 def pristine_imports(pristine: Path) -> frozenset[str]:
@@ -115,10 +116,9 @@ def _pristine_facts(pristine: Path) -> tuple[frozenset[str], frozenset[str]]:
         rel = p.relative_to(pristine)
         if _is_test(rel) or p.stat().st_size > _MAX_FILE:
             continue
-        source = p.read_bytes()
-        found |= _imports_of(source)
-        if b"__getattr__" in source:
-            proxies |= classes_with_getattr(source)
+        imports, forwarding = _facts_of(p.read_bytes())
+        found |= imports
+        proxies |= forwarding
     allowed = frozenset(m for m in found if not {".".join(m.split(".")[:i]) for i in range(1, m.count(".") + 2)}
                         & A.HARD_DENY)
     with _LOCK:
@@ -191,21 +191,27 @@ def classes_with_getattr(source: bytes | str | ast.AST, known: Iterable[str] = (
     return found
 
 
-def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget: int = 1 << 26) -> ScanContext:
+def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget: int = 1 << 26,
+                max_file: int = _MAX_FILE) -> ScanContext:
     """The scan context of one grade: the patched tree's own modules, the pristine tree's imports, and the classes
     with a `__getattr__` of the pristine tree and of the changed files (a class declaring fields on top of one
-    hands a library's lookup by field name to it, R58-3). Reads at most `budget` bytes of changed files: the scan
-    refuses more than that anyway (`ScanTooCostly`)."""
+    hands a library's lookup by field name to it, R58-3). Reads at most `budget` bytes of changed files and parses
+    none over `max_file` or without `__getattr__`: the scan's own bounds (`ScanTooCostly`) stay its bounds."""
     own, modules = project_modules(tree)
     imports, proxies = _pristine_facts(pristine)
     for rel in changed:
         p = tree / rel
         if not (rel.endswith((".py", ".pyw")) and p.is_file() and not p.is_symlink()):
             continue
-        budget -= p.stat().st_size
+        size = p.stat().st_size
+        budget -= size
         if budget < 0:
             break
-        proxies |= classes_with_getattr(p.read_bytes())
+        if size > max_file:  # refused unparsed by the scan (`ScanTooCostly`)
+            continue
+        source = p.read_bytes()
+        if b"__getattr__" in source:  # parsed only where it can matter: the scan's bounds stay the bounds
+            proxies |= classes_with_getattr(source)
     return ScanContext(own=own, modules=modules, imports=imports, getattr_classes=proxies)
 
 
