@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from swerl.sandbox.tamper_context import ScanContext, context_for, walk_real
+from swerl.sandbox.tamper_context import named as _named
 from swerl.sandbox.tamper_tables import PARSE_ERRORS, shrunk_tables, tests_read
 from swerl.sandbox.tamper_visit import Features, ScanTooCostly, TimedFeatures
 
@@ -161,13 +162,6 @@ _RUNNER_HOOKS = frozenset({"_callTestMethod", "_callSetUp", "_callTearDown", "_c
 _CASE_RUN = frozenset({"run", "debug", "__call__"})
 _CASE_NAME = re.compile(r"(Case|Tests?|Suite|Mixin)$|^Test")
 _FAILS = frozenset({"AssertionError", "failureException", "Failed", "fail", "Fail"})
-
-
-def _named(node: ast.AST | None) -> str:
-    """The name a name, an attribute or a call spells (`AssertionError`, `self.fail`, `unittest.TestCase`), else ""."""
-    if isinstance(node, ast.Call):
-        node = node.func
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def _exception_name(node: ast.AST) -> str:

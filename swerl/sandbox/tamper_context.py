@@ -150,6 +150,13 @@ def project_modules(tree: Path) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(own), frozenset(modules)
 
 
+def named(node: ast.AST | None) -> str:
+    """The name a name, an attribute or a call spells (`AssertionError`, `self.fail`, `unittest.TestCase`), else ""."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+
+
 def forwarded_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
     """The attribute-name parameter of a forwarding `__getattr__` (`def __getattr__(self, name): return
     getattr(self._inner, name)`, a proxy; a module's `__getattr__(name)`), if the body never rebinds it. The name is
@@ -172,6 +179,7 @@ def forwarded_name(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         return None
     return None if name in bound_in(node.body) else name
 
+
 def classes_with_getattr(source: bytes | str | ast.AST, known: Iterable[str] = ()) -> set[str]:
     """`known` and the classes of one file with a forwarding `__getattr__` (`forwarded_name`: the one the scan
     allows, which hands any name on to another object) or deriving (by name) from one of those."""
@@ -184,8 +192,7 @@ def classes_with_getattr(source: bytes | str | ast.AST, known: Iterable[str] = (
         isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef)) and forwarded_name(f) for f in c.body)}
     grew = True
     while grew:
-        new = {c.name for c in classes if c.name not in found and any(
-            (b.id if isinstance(b, ast.Name) else chain(b)[1][-1:] and chain(b)[1][-1]) in found for b in c.bases)}
+        new = {c.name for c in classes if c.name not in found and any(named(b) in found for b in c.bases)}
         found |= new
         grew = bool(new)
     return found

@@ -40,7 +40,7 @@ def literal_declarations(cls: ast.ClassDef, forwarding: bool) -> bool:
     are literal names: a computed one is a `getattr` by a computed name for a class pattern or `copy` (R59-7)."""
     for name in ("__slots__", "__match_args__") if forwarding else ("__match_args__",):
         value = _class_assign(cls, name)
-        if value is not None and not literal_names(value):
+        if value is not None and factory_names(value) is None:
             return False
     return True
 
@@ -61,30 +61,19 @@ def assigned_attributes(module: ast.Module) -> frozenset[str]:
     return frozenset(out)
 
 
-def literal_names(node: ast.AST) -> bool:
-    """A literal name list: `"a b"`, `("a", "b")`, `[("a", int), ...]` (a factory's `(name, type)` pairs), or
-    `{"a": ...}`."""
+def factory_names(node: ast.AST) -> list[str] | None:
+    """The names of a literal name list - `"a b"`, `("a", "b")`, `[("a", int), ...]` (a factory's `(name, type)`
+    pairs), `{"a": ...}` - or None where any name is computed."""
     if isinstance(node, ast.Constant):
-        return isinstance(node.value, str)
+        return node.value.replace(",", " ").split() if isinstance(node.value, str) else None
     if isinstance(node, ast.Dict):
-        return all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys)
+        keys = [k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None for k in node.keys]
+        return None if None in keys else keys  # type: ignore[return-value]
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return all((isinstance(e, ast.Constant) and isinstance(e.value, str)) or (
-            isinstance(e, ast.Tuple) and e.elts and isinstance(e.elts[0], ast.Constant)
-            and isinstance(e.elts[0].value, str)) for e in node.elts)
-    return False
-
-
-def factory_names(node: ast.AST) -> list[str]:
-    """The names of a literal name list (`literal_names`)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value.replace(",", " ").split()
-    if isinstance(node, ast.Dict):
-        return [k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return [str(e.value) if isinstance(e, ast.Constant) else str(e.elts[0].value)  # type: ignore[attr-defined]
-                for e in node.elts]
-    return []
+        names = [e.value if isinstance(e, ast.Constant) else e.elts[0].value if isinstance(e, ast.Tuple) and e.elts
+                 and isinstance(e.elts[0], ast.Constant) else None for e in node.elts]
+        return None if any(not isinstance(x, str) for x in names) else names  # type: ignore[return-value]
+    return None
 
 
 def declared_names(cls: ast.ClassDef) -> tuple[list[str], list[str]]:
@@ -114,37 +103,23 @@ def template_steps(text: str) -> Iterator[str]:
 
 def bound_anywhere(module: ast.Module) -> frozenset[str]:
     """Every name any statement of the file binds, in any scope (comprehensions and walruses included)."""
-    literal, other = _bindings(module)
-    return frozenset(literal | other)
-
-
-def _bindings(module: ast.Module) -> tuple[set[str], set[str]]:
-    literal: set[str] = set()
-    other: set[str] = set()
-    skip: set[int] = set()
+    out: set[str] = set()
     for node in ast.walk(module):
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if len(targets) == 1 and isinstance(targets[0], ast.Name) and isinstance(node.value, ast.Constant):
-                literal.add(targets[0].id)
-                skip.add(id(targets[0]))
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in skip:
-            other.add(node.id)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
         elif isinstance(node, ast.arg):
-            other.add(node.arg)
+            out.add(node.arg)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            other.update((a.asname or a.name).split(".")[0] for a in node.names)
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            other.add(node.name)
+            out.add(node.name)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            other.update(node.names)
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            other.add(node.name)
+            out.update(node.names)
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar, ast.ExceptHandler)) and node.name:
+            out.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
-            other.add(node.rest)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            other.add(node.name)
-    return literal, other
+            out.add(node.rest)
+    return frozenset(out)
 
 
 def computed(node: ast.AST) -> bool:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from swerl.sandbox.tamper_context import named as _named
+
 MAX_TEST_BYTES = 1 << 20
 _SHRINKS = frozenset({"pop", "popitem", "remove", "clear", "discard", "__delitem__"})
 PARSE_ERRORS = (SyntaxError, ValueError, UnicodeDecodeError, LookupError, RecursionError, MemoryError)
@@ -132,10 +134,6 @@ def _inner_literals(body: list[ast.stmt]) -> dict[str, _Table]:
             if literal is not None:
                 out.setdefault(node.name, literal)
     return out
-
-
-def _named(node: ast.AST | None) -> str:
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def _changes(scope: ast.AST, tables: dict[str, _Table]) -> tuple[Counter[str], set[str]]:

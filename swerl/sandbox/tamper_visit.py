@@ -19,6 +19,7 @@ from swerl.sandbox.tamper_context import (
     chain,
     classes_with_getattr,
     forwarded_name,
+    named,
     params,
     real,
     step_finding,
@@ -31,7 +32,6 @@ from swerl.sandbox.tamper_names import (
     declared_names,
     factory_names,
     literal_declarations,
-    literal_names,
     template_steps,
 )
 
@@ -60,9 +60,9 @@ def _brace_template_not_literal(node: ast.Call) -> bool:
 
 
 
-ROUTE_STEPS = frozenset({"sys", "builtins"})
+ROUTE_STEPS = frozenset({"sys", "builtins"})  # attribute names that are modules wherever they appear on an object
 FIELD_FACTORIES = frozenset({"dataclasses.make_dataclass", "collections.namedtuple", "typing.NamedTuple",
-                             "attr.make_class", "attrs.make_class", "typing.TypedDict"})  # attribute names that are modules wherever they appear on an object
+                             "attr.make_class", "attrs.make_class", "typing.TypedDict"})
 
 
 def _private(step: str) -> bool:
@@ -373,7 +373,7 @@ class Features(ast.NodeVisitor):
                 self.add(f"{kind} {m.strip()!r}")
             if _FORMAT_REACH.search(value):
                 self.add(f"{kind} reaches attributes in a format field")
-            elif "{" in value and isinstance(value, str):
+            elif "{" in value:
                 self._literal_names("a format field", list(template_steps(value)))
 
     # ------------------------------------------------------------------ calls
@@ -422,13 +422,13 @@ class Features(ast.NodeVisitor):
             (k.value for k in node.keywords if k.arg in ("fields", "field_names", "attrs")), None)
         if names is None:
             return
-        if not literal_names(names):
+        literal = factory_names(names)
+        if literal is None:
             self.add(f"calls {dotted}() with field names that are not literal")
             return
         bases = next((k.value for k in node.keywords if k.arg == "bases"), None)
-        if bases is not None and any(chain(b)[1][-1:] == [n] or (isinstance(b, ast.Name) and b.id == n)
-                                     for b in ast.walk(bases) for n in self.getattr_names):
-            self._literal_names(f"a field of a {dotted}() class", factory_names(names))
+        if bases is not None and any(named(b) in self.getattr_names for b in ast.walk(bases)):
+            self._literal_names(f"a field of a {dotted}() class", literal)
 
     def _literal_names(self, what: str, names: list[str]) -> None:
         """Names reached through a string cross any object's boundary unseen: private members and modules reached
