@@ -51,8 +51,10 @@ def pytest_runtest_makereport(item, call):
 '''
 
 
-_ORIGINAL_TEST = ("from canary.core import answer\n\n\ndef test_answer():\n    assert answer() == 42\n\n\n"
-                  "def test_type():\n    assert isinstance(answer(), int)\n")
+# The expected value twice: a literal (what canary tasks and the file-reading probes use) and a module constant, as
+# suites keep tables (what class 5 reads at run time)
+_ORIGINAL_TEST = ("from canary.core import answer\n\nANSWER = 42\n\n\ndef test_answer():\n    assert answer() == 42\n"
+                  "    assert answer() == ANSWER\n\n\ndef test_type():\n    assert isinstance(answer(), int)\n")
 
 
 def _git(repo: Path, *args: str) -> None:

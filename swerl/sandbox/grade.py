@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from swerl.errors import DataError
 from swerl.log import get_logger
+from swerl.sandbox import blind as blind_mod
 from swerl.sandbox import grade_answers, gradetree, hostfs, owners, reports, tamper, tamper_tables
 from swerl.sandbox import launch as launch_mod
 from swerl.sandbox.base import AgentFault
@@ -277,12 +278,58 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
     work = owners.mkdtemp("swerl-grade-", sandbox.settings.run_label)  # a SIGKILL leaves it to the reaper
     try:  # every caller (rollouts, eval, audit) grades under the sandbox's tree limits
         with gradetree.use_limits(sandbox.settings.limits):
-            return _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences)
+            result = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences)
+            if defences and result.resolved and result.report == "launcher" and sandbox.settings.blind_run:
+                result = _blind_run(sandbox, task, patch, plan, pristine, work / "blind", headers, t0, timeout_s,
+                                    result)
+            return result
     finally:
         hostfs.rmtree_quietly(work)  # the agent's tree: any depth, never raises
         gradetree.release(pristine)
         if not defences:  # an uncached export with .git: remove it
             hostfs.rmtree_quietly(pristine.tip.parent)
+
+
+@dataclass
+class _Blind:
+    """The blind run's key, what it changed, and its signed record (see `swerl/sandbox/blind.py`)."""
+
+    key: bytes
+    plan: blind_mod.Blind | None = None
+    record: dict[str, Any] | None = None
+
+    def change(self, tree: Path, protected: list[str], seen: Path) -> bool:
+        """Change the expected values of the protected test modules in `tree` (the pristine ones here: only the
+        grader wrote them); False where there is none to change."""
+        self.plan = blind_mod.plan(tree, protected, self.key, seen=seen)
+        if self.plan.sites:
+            blind_mod.write(tree, self.plan)
+        return bool(self.plan.sites)
+
+
+def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
+               pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
+               timeout_s: float | None, first: GradeResult) -> GradeResult:
+    """A resolved grade once more, in a fresh sandbox, with the protected tests' expected values changed: a changed
+    assert that holds, or a guard finding, refuses it. A blind run that ends without a record decides nothing (an
+    honest fix fails its changed asserts; a patch that could tell the runs apart would just fail them too)."""
+    work.mkdir()
+    slot = _Blind(os.urandom(32))
+    second = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, time.monotonic(), timeout_s, True,
+                         blind=slot)
+    took = {"duration_s": time.monotonic() - t0}
+    if slot.plan is None or not slot.plan.sites:
+        return first.model_copy(update={"blind": "none", **took})
+    if slot.record is None:
+        return first.model_copy(update={"blind": f"inconclusive: {second.error or 'no signed record'}"[:300], **took})
+    found = slot.plan.read(slot.record.get("held") or [], task.workdir)
+    found += [f"blind run: {t}" for t in slot.record.get("tampering") or []]
+    asserts = sum(len(v) for v in slot.plan.sites.values())
+    if found:
+        log.warning("grading: the blind run refused a resolved patch", instance=task.instance_id, reasons=found[:5])
+        return first.model_copy(update={"resolved": False, "tampering": found, "blind": "read",
+                                        "report": "blind-run", **took})
+    return first.model_copy(update={"blind": f"clean ({asserts} asserts)", **took})
 
 
 @dataclass
@@ -365,7 +412,7 @@ def _applies(tree: Path, scratch: Path, patch: str) -> bool:
 
 def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                 pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
-                timeout_s: float | None, defences: bool) -> GradeResult:
+                timeout_s: float | None, defences: bool, blind: _Blind | None = None) -> GradeResult:
     built = _build_tree(task, patch, plan, pristine, work, headers, defences)
     if not isinstance(built, Built):
         error, kind, common = built
@@ -374,6 +421,8 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         log.warning("grading: tampering", instance=task.instance_id, reasons=built.tampering[:10])
         return _result(task, t0, tampering=built.tampering, report="tamper-scan", **built.common)
     tree = work / "tree"
+    if blind is not None and not blind.change(tree, built.protected, pristine.tip):
+        return _result(task, t0, **built.common)
     try:  # writes the trusted config over the agent's tree: what stands in its way is the agent's
         setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences)
     except Exception as exc:
@@ -416,7 +465,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         if handle is not None:
             sandbox.stop(handle)
     try:  # the output is the agent's code's: a parser it breaks (depth, encoding, size) is the agent's failure
-        return _verdict(task, plan, res, launch, defences, t0, built.common, tree, log_limit)
+        return _verdict(task, plan, res, launch, defences, t0, built.common, tree, log_limit, keep=blind)
     except Exception as exc:
         return _agent_data_error(task, t0, "reading the test run's output and record", exc, built.common)
 
@@ -658,12 +707,15 @@ def launcher_code(src: Path, dest: str) -> bytes:
 
 
 def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | None, defences: bool, t0: float,
-             common: dict[str, Any], tree: Path | None = None, log_limit: int = LOG_LIMIT) -> GradeResult:
+             common: dict[str, Any], tree: Path | None = None, log_limit: int = LOG_LIMIT,
+             keep: _Blind | None = None) -> GradeResult:
     from swebench.harness import constants as sc
     from swebench.harness.grading import get_resolution_status
 
     output = res.output + (f"\n{sc.TESTS_TIMEOUT}\n" if res.timed_out else "")
     record, forged = launch_mod.verify_record(output, launch.key) if launch else (None, [])
+    if keep is not None:
+        keep.record = record
     exits = _EXIT_RE.findall(output)
     exit_code = record.get("rc") if record else (int(exits[-1]) if exits else None)
     sizes = _LOG_BYTES_RE.findall(output)

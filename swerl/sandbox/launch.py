@@ -284,6 +284,8 @@ def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[st
         kind, data = ev.get("kind"), ev.get("data")
         if kind == "finding":
             record["tampering"].append(str(data))
+        elif kind == "held" and isinstance(data, list):
+            record.setdefault("held", []).append(data)
         elif kind == "note":
             record.setdefault("notes", []).append(str(data))
         elif kind == "outcome" and isinstance(data, dict):

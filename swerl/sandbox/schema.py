@@ -107,6 +107,9 @@ class SandboxSettings(_Model):
                                                  "enforced on bwrap as root (size-limited tmpfs); everywhere the "
                                                  "bar above which a full host disk is blamed on the sandbox.")
     limits: TreeLimits = Field(default_factory=TreeLimits)
+    blind_run: bool = Field(True, description="Run a resolved grade's tests once more with their expected values "
+                            "changed (docs/sandbox.md, the blind run): an assert that still holds answered from the "
+                            "tests' own data. A second test run, for resolved grades only.")
     interpreter: list[str] = Field(default_factory=lambda: ["bash", "-lc"])
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment for every command (never secrets).")
     run_label: str | None = Field(None, max_length=63, pattern=r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$",
@@ -201,6 +204,9 @@ class GradeResult(_Model):
     report: str = Field("", description="Structured report the verdict used: junit / text.")
     notes: list[str] = Field(default_factory=list, description="What the launcher says of its own defences (e.g. "
                              "whether the kernel sealed the test files).")
+    blind: str = Field("", description="The blind run of a resolved grade (expected values changed): 'clean (N "
+                       "asserts)', 'read' (tampering), 'none' (no assert compares with a literal), 'inconclusive: ...'"
+                       ", or '' when it did not run.")
 
 
 class AuditProbe(_Model):

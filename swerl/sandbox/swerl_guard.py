@@ -616,6 +616,30 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     return handle, on_collected
 
 
+def _held_watch(emit, cap: int = 5000, _getframe=sys._getframe):
+    """Where an assert's `==` held: the witness's comparison announces each yes (`swerl.held`), and the hook takes
+    the line from the frames themselves, the test code that called the comparison (through unittest's wrapped
+    `assertEqual`), so no one else can claim one. Every line once, in every run alike; only the grader's blind run
+    (`swerl/sandbox/blind.py`: expected values changed on the host) reads them, where a changed assert that held
+    was answered from the tests' own data."""
+    seen: set = set()
+
+    def handle() -> None:
+        caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
+        if caller is None or caller.f_code.co_filename != _WITNESS or len(seen) >= cap:
+            return
+        test = caller.f_back
+        while test is not None and test.f_code.co_filename == _WITNESS:
+            test = test.f_back
+        if test is not None:
+            site = (test.f_code.co_filename, test.f_lineno)
+            if site not in seen:
+                seen.add(site)
+                emit("held", list(site))
+
+    return handle
+
+
 def _tmp_path_of(request, factory):
     """A test's `tmp_path`, named after its function only: pytest names it after the test's id, and a
     parametrized id holds the test's arguments, its expected value among them (`test_read_size_3k_3000_0`), for
@@ -872,6 +896,7 @@ class Guard:
         write_collected, write_outcome = _outcome_writers(self, emit, writer, collector, changed_frame, main,
                                                           _getframe, _ident)
         bodies, bodies_collected = _body_watch(inner, emit)
+        held = _held_watch(emit)
 
         def hook(event: str, args: tuple) -> None:
             if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):
@@ -899,6 +924,9 @@ class Guard:
                     return
                 if event == "swerl.final":
                     write_final(args[0] if args else None)
+                    return
+                if event == "swerl.held":
+                    held()
                     return
                 reason = bodies(event, args) if event in _BODY_EVENTS else check(event, args)
             except Exception as exc:  # a rule must never break the run; record that it could not decide

@@ -1231,7 +1231,7 @@ def _asserting():
         _tables_held(guard, *_TABLES)
     return guard
 
-def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe):
+def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe, _audit=getattr(sys, "audit", None)):
     """`left == right` (`!=` with `ne`) as a test file's assert sees it, decided here.
 
     When one side is a builtin scalar k and the other is not, the other side first commits to its own value as a
@@ -1259,6 +1259,8 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
         _record(guard, f"assertion compared {found}")
     if isinstance(result, BaseException):
         raise result
+    if result is True and not ne and _audit is not None:  # the line, for the grader's blind run (`_held_watch`)
+        _audit("swerl.held")
     return result
 
 

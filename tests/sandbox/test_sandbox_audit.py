@@ -110,7 +110,7 @@ def test_loopback_servers_only_bind_loopback() -> None:
 def test_class_probes_cover_every_class_and_render_a_class_column() -> None:
     from swerl.sandbox.schema import AuditProbe, AuditReport
 
-    assert {p.klass for p in CLASS_PROBES} == {1, 2, 3, 4}
+    assert {p.klass for p in CLASS_PROBES} == {1, 2, 3, 4, 5}
     assert len({p.label for p in CLASS_PROBES}) == len(CLASS_PROBES)
     report = AuditReport(backend="x", probes=[
         AuditProbe(name=CLASS_PROBES[0].label, expected="e", observed="o", escaped=False),

@@ -1,0 +1,397 @@
+"""The blind run: a resolved grade runs its tests once more with their expected values changed.
+
+A patch can pass by reading what the tests expect while they run: the test module's table, a parametrize
+column, an assert's constant, reached through any object chain (`str.format` fields, a library's name lookups,
+`gc`, frames). Naming those routes is a denylist, and every round found another spelling. This closes the class
+by what such a patch does instead of how it reaches the values: the grader changes, on the host, every literal
+that an assert of a protected test file compares with `==` (`assert f(x) == 3`, `self.assertEqual(f(x), "ab")`,
+a parametrize column, a local or module table only such asserts read) to another value of the same type, and
+runs the tests again in a fresh sandbox. An honest fix returns what it returned before, which now differs; a
+patch that answered from the tests' data returns the changed value. The witness reports every assert line where
+an `==` held (`swerl.held`), in both runs alike, so the runs look the same to the code under test; a changed
+line that held in the blind run is tampering. Changes are consistent within a grade (one value always becomes
+the same other value) and keyed by the grade's secret, so the code under test cannot tell which run it is in
+from the values alone. Lines keep their numbers: each literal is replaced in place by its new `repr`.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import math
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from swerl.sandbox import hostfs, tamper_context
+
+_EQUAL_ASSERTS = frozenset({"assertEqual", "assertEquals", "assertListEqual", "assertTupleEqual", "assertDictEqual",
+                            "assertSetEqual", "assertSequenceEqual", "assertMultiLineEqual"})
+MAX_SOURCE_BYTES = 2 << 20  # a test file larger than this is run as written
+Span = tuple[int, int]  # the first and last line of a statement
+
+
+@dataclass
+class Blind:
+    """The changed test sources and, per file, the lines of the asserts whose expected value changed."""
+
+    sources: dict[str, str] = field(default_factory=dict)
+    sites: dict[str, list[Span]] = field(default_factory=dict)
+
+    def read(self, held: Iterable[object], workdir: str) -> list[str]:
+        """Findings: each changed assert that still held in the blind run (`held`: the record's [file, line])."""
+        out: list[str] = []
+        root = workdir.rstrip("/") + "/"
+        for item in held:
+            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], int)):
+                continue
+            path = str(item[0])
+            rel = path[len(root):] if path.startswith(root) else path
+            if any(a <= item[1] <= b for a, b in self.sites.get(rel, ())):
+                out.append(f"{rel}:{item[1]}: an assert held with its expected value changed by the grader "
+                           "(the code under test answered from the tests' own data)")
+        return sorted(set(out))[:20]
+
+
+def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None) -> Blind:
+    """The blind sources of the protected test modules of `tree` (conftest and helpers are left as written).
+
+    `seen`: the tree as the agent saw it. A patch may know the true values of the tests it saw and check one to
+    tell the blind run from the real one; so where the grade has tests the agent never saw (SWE-bench's test
+    patch, SWE-smith's hidden tests), only literals on lines it never saw change and the seen ones keep their
+    values in both runs. Where it saw every test, all change (nothing unseen is left to protect)."""
+    sources = _sources(tree, files)
+    unseen = _plan(sources, key, {rel: _lines(seen / rel) for rel in sources} if seen is not None else {})
+    return unseen if unseen.sites else _plan(sources, key, {})
+
+
+def _lines(path: Path) -> frozenset[str]:
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_SOURCE_BYTES:
+            return frozenset()
+        return frozenset(line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines())
+    except OSError:
+        return frozenset()
+
+
+def _plan(sources: dict[str, str], key: bytes, seen: dict[str, frozenset[str]]) -> Blind:
+    blind = Blind()
+    for rel, source in sources.items():
+        changed, sites = changed_source(source, key, seen.get(rel, frozenset()))
+        if sites:
+            blind.sources[rel], blind.sites[rel] = changed, sites
+    return blind
+
+
+def _sources(tree: Path, files: Iterable[str]) -> dict[str, str]:
+    """The protected test modules' texts (`test_*.py`, `*_test.py`), read without following a symlink."""
+    out: dict[str, str] = {}
+    for rel in sorted(set(files)):
+        name = rel.rsplit("/", 1)[-1]
+        path = tree / rel
+        if not (name.endswith(".py") and (name.startswith("test") or name.endswith("_test.py"))):
+            continue
+        try:
+            if hostfs.crosses_symlink(tree, Path(rel).parts) or path.is_symlink() or not path.is_file() \
+                    or path.stat().st_size > MAX_SOURCE_BYTES:
+                continue
+            source = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        out[rel] = source
+    return out
+
+
+def write(tree: Path, blind: Blind) -> None:
+    """Put the changed sources in place of the protected files (checked in `plan`: regular files, no symlink on
+    the way), each replaced whole by a rename."""
+    for rel, source in blind.sources.items():
+        target = tree / rel
+        tmp = target.with_name(f".{target.name}.swerl-blind")
+        tmp.write_text(source, encoding="utf-8")
+        os.chmod(tmp, target.stat().st_mode & 0o7777)
+        os.replace(tmp, target)
+
+
+def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset()) -> tuple[str, list[Span]]:
+    """`source` with the expected values of its `==` asserts changed, and the changed asserts' line spans. A
+    literal on a line in `seen` (stripped) keeps its value: an assert that reads one is not a site."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return source, []
+    lines = source.splitlines(keepends=True)
+    kept = {i + 1 for i, line in enumerate(lines) if line.strip() in seen}
+    edits, sites = _Finder(tree, _Changer(key), kept).run()
+    by_line: dict[int, list[tuple[int, int, str]]] = {}
+    for node, text in edits.items():
+        by_line.setdefault(node[0], []).append((node[1], node[2], text))
+    for lineno, parts in by_line.items():
+        raw = lines[lineno - 1].encode("utf-8")
+        for start, end, text in sorted(parts, reverse=True):
+            raw = raw[:start] + text.encode("utf-8") + raw[end:]
+        lines[lineno - 1] = raw.decode("utf-8")
+    return "".join(lines), sorted(set(sites))
+
+
+class _Changer:
+    """One value -> another of the same type, the same for equal values within a grade (keyed by its secret)."""
+
+    def __init__(self, key: bytes) -> None:
+        self.key = key
+
+    def _h(self, value: object) -> int:
+        digest = hashlib.blake2b(f"{type(value).__name__}:{value!r}".encode(errors="surrogatepass"), key=self.key[:64],
+                                 digest_size=8).digest()
+        return int.from_bytes(digest, "big")
+
+    def value(self, v: object) -> object | None:
+        """The changed value, or None where no same-type value would pass for it."""
+        h = self._h(v)
+        if type(v) is bool:
+            return not v
+        if type(v) is int:
+            return v + 1 + h % 3 if v >= 0 else v - 1 - h % 3
+        if type(v) is float:
+            return _float(v, h)
+        if type(v) is str:
+            return _text(v, h)
+        if type(v) is bytes:
+            changed = _text(v.decode("latin-1"), h)
+            return None if changed is None else changed.encode("latin-1")
+        return None
+
+    def pick(self, node: ast.AST, count: int) -> int:
+        return self._h(ast.dump(node)) % count
+
+
+def _float(v: float, h: int) -> float | None:
+    if not math.isfinite(v):
+        return None
+    text = repr(v)
+    if "e" in text or "." not in text:
+        out = v * 1.5 + 1.0
+    else:
+        places = len(text.split(".")[1])
+        step = (1 + h % 3) * 10.0 ** -places
+        out = round(v + step if v >= 0 else v - step, places)
+    return out if out != v and math.isfinite(out) else None
+
+
+def _text(s: str, h: int) -> str | None:
+    spots = [i for i, c in enumerate(s) if c.isascii() and c.isalnum()]
+    if not spots:
+        return None
+    i = spots[h % len(spots)]
+    c = s[i]
+    if c.isdigit():
+        new = str((int(c) + 1 + h % 9) % 10)
+    else:
+        base = ord("a") if c.islower() else ord("A")
+        new = chr(base + (ord(c) - base + 1 + h % 25) % 26)
+    return s[:i] + new + s[i + 1:]
+
+
+def _leaves(node: ast.expr) -> list[ast.expr] | None:
+    """The scalar constants of a literal display (dict values, not keys), or None where `node` is no literal."""
+    if isinstance(node, ast.Constant):
+        return [node]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return [node]
+    parts = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else \
+        node.values if isinstance(node, ast.Dict) and None not in node.keys else None
+    if parts is None:
+        return None
+    out: list[ast.expr] = []
+    for p in parts:
+        sub = _leaves(p)
+        if sub is None:
+            return None
+        out += sub
+    if isinstance(node, ast.Dict) and any(_leaves(k) is None for k in node.keys if k is not None):
+        return None
+    return out
+
+
+def _scalar(leaf: ast.expr) -> object:
+    if isinstance(leaf, ast.UnaryOp):
+        return -leaf.operand.value  # type: ignore[attr-defined, operator]
+    return leaf.value  # type: ignore[attr-defined]
+
+
+class _Finder:
+    """Walks a test module: which asserts compare with a literal, and which literals to change for them."""
+
+    def __init__(self, tree: ast.Module, changer: _Changer, kept: set[int]) -> None:
+        self.tree, self.changer, self.kept = tree, changer, kept  # kept: lines whose literals keep their values
+        self.edits: dict[tuple[int, int, int], str] = {}
+        self.parents: dict[ast.AST, ast.AST] = {}
+        for node in ast.walk(tree):
+            for child in ast.iter_child_nodes(node):
+                self.parents[child] = node
+        self.module_names = _single_literals(tree, tree.body)
+        self.compared = list(self._comparisons())
+        # each name at the bottom of a side of an `==` assert: a name read anywhere else is input, never changed
+        self.expected_reads = {id(_base(side)) for _, sides in self.compared for side in sides}
+
+    def run(self) -> tuple[dict[tuple[int, int, int], str], list[Span]]:
+        sites: list[Span] = []
+        for stmt, (a, b) in self.compared:
+            ta, tb = self._targets(stmt, a), self._targets(stmt, b)
+            targets = tb if ta is None else ta if tb is None else None
+            if targets and self._change(targets):
+                sites.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+        return self.edits, sites
+
+    def _comparisons(self) -> Iterator[tuple[ast.stmt, tuple[ast.expr, ast.expr]]]:
+        """(statement, both sides) of each `==` an assert or an equal-assert call makes."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assert):
+                tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) \
+                    else [node.test]
+                for t in tests:
+                    if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq):
+                        yield node, (t.left, t.comparators[0])
+            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _EQUAL_ASSERTS \
+                    and len(node.value.args) >= 2 and not any(isinstance(a, ast.Starred) for a in node.value.args[:2]):
+                yield node, (node.value.args[0], node.value.args[1])
+
+    def _targets(self, stmt: ast.stmt, side: ast.expr) -> list[tuple[ast.expr, bool]] | None:
+        """The literals that `side` reads if it is an expected value (with whether the test indexes into them), or
+        None: a literal display, or a name bound only to one (a local, a parametrize column, a module table)."""
+        base, every = _base(side), isinstance(side, ast.Subscript)
+        if _leaves(base) is not None and base is side:
+            return [(base, False)]
+        if not isinstance(base, ast.Name):
+            return None
+        func = self._function_of(stmt)
+        if func is not None and _binds(func, base.id):  # the test's own name: a local or a parameter
+            local = _single_literals(func, [func]).get(base.id)
+            column = None if local is not None else self._column(func, base.id)
+            found = [(local, every)] if local is not None else None if column is None else [(v, every) for v in column]
+            return found if found and self._only_expected(func, base.id) else None
+        table = self.module_names.get(base.id)
+        return [(table, every)] if table is not None and self._only_expected(self.tree, base.id) else None
+
+    def _change(self, targets: list[tuple[ast.expr, bool]]) -> bool:
+        """Change one constant of each target (every one where the test indexes into it); all or nothing."""
+        edits: dict[tuple[int, int, int], str] = {}
+        for node, every in targets:
+            leaves = _leaves(node) or []
+            usable = [(leaf, new) for leaf in leaves if leaf.lineno == leaf.end_lineno and leaf.lineno not in self.kept
+                      for new in [self.changer.value(_scalar(leaf))] if new is not None]
+            if not usable or (every and len(usable) != len(leaves)):
+                return False
+            for leaf, new in usable if every else [usable[self.changer.pick(node, len(usable))]]:
+                edits[(leaf.lineno, leaf.col_offset, leaf.end_col_offset or leaf.col_offset)] = repr(new)
+        self.edits.update(edits)
+        return True
+
+    def _function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        while node in self.parents:
+            node = self.parents[node]
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return node
+        return None
+
+    def _only_expected(self, scope: ast.AST, name: str) -> bool:
+        """`name` is read only as an expected value of `==` asserts in `scope` (never as an input), and nothing
+        there rebinds it through `global`/`nonlocal`."""
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) \
+                    and id(node) not in self.expected_reads:
+                return False
+            if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+                return False
+        return True
+
+    def _column(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+        """The values a parametrize decorator of `func` gives `name`: one per row, or None if not all literal."""
+        for deco in func.decorator_list:
+            if not (isinstance(deco, ast.Call) and tamper_context.named(deco.func) == "parametrize"
+                    and len(deco.args) >= 2):
+                continue
+            names = _argnames(deco.args[0])
+            if names is None or name not in names:
+                continue
+            rows: ast.expr | None = deco.args[1]
+            if isinstance(rows, ast.Name):  # a module-level list of cases, read by this decorator alone
+                ref = rows
+                rows = self.module_names.get(ref.id)
+                if any(isinstance(n, ast.Name) and n.id == ref.id and n is not ref and isinstance(n.ctx, ast.Load)
+                       for n in ast.walk(self.tree)):
+                    return None
+            if not isinstance(rows, (ast.List, ast.Tuple)):
+                return None
+            i = names.index(name)
+            column = [_cell(row, i, len(names)) for row in rows.elts]
+            return None if not column or any(c is None for c in column) else column  # type: ignore[misc]
+        return None
+
+
+def _base(side: ast.expr) -> ast.expr:
+    while isinstance(side, ast.Subscript):
+        side = side.value
+    return side
+
+
+def _binds(scope: ast.AST, name: str) -> bool:
+    """`name` is a parameter of, or stored anywhere in, `scope`."""
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, ast.arg) and node.arg == name:
+            return True
+    return False
+
+
+def _single_literals(scope: ast.AST, body: list) -> dict[str, ast.expr]:
+    """Names bound exactly once in `scope`, by `name = <literal display>` among `body`'s statements (a module's
+    top level; anywhere in a function), never a parameter, an import, a def or a loop target."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.arg):
+            stores[node.arg] = stores.get(node.arg, 0) + 2
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stores[node.name] = stores.get(node.name, 0) + 2
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for a in node.names:
+                alias = (a.asname or a.name).split(".")[0]
+                stores[alias] = stores.get(alias, 0) + 2
+    out: dict[str, ast.expr] = {}
+    statements = body if isinstance(scope, ast.Module) else [n for n in ast.walk(scope) if isinstance(n, ast.Assign)]
+    for node in statements:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and _leaves(node.value) is not None and stores.get(node.targets[0].id) == 1:
+            out[node.targets[0].id] = node.value
+    return out
+
+
+def _argnames(node: ast.expr) -> list[str] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [p.strip() for p in node.value.split(",") if p.strip()]
+    if isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) and isinstance(e.value, str)
+                                                       for e in node.elts):
+        return [e.value for e in node.elts]  # type: ignore[attr-defined]
+    return None
+
+
+def _cell(row: ast.expr, i: int, width: int) -> ast.expr | None:
+    """Column `i` of one parametrize row (a tuple, a `pytest.param(...)`, or the value itself for one name)."""
+    if isinstance(row, ast.Call) and tamper_context.named(row.func) == "param":
+        values = row.args
+    elif width == 1:
+        values = [row]
+    elif isinstance(row, (ast.Tuple, ast.List)):
+        values = row.elts
+    else:
+        return None
+    if len(values) != width or any(isinstance(v, ast.Starred) for v in values):
+        return None
+    cell = values[i]
+    return cell if _leaves(cell) is not None else None

@@ -1,0 +1,158 @@
+"""The blind run's host side (`swerl/sandbox/blind.py`): which expected values of a test file change, how, and how a
+held line is read back. The grades themselves (an honest fix stays resolved, a patch that reads the tests' data
+is refused) run on bubblewrap in `test_sandbox_attack36.py` (round 60) and below."""
+
+from __future__ import annotations
+
+import ast
+import math
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from swerl.sandbox import blind
+
+KEY = b"k" * 32
+
+
+def _changed(src: str, key: bytes = KEY) -> tuple[list[tuple[str, str]], list[tuple[int, int]]]:
+    """(original line, changed line) for each line that differs, and the changed asserts' spans."""
+    src = textwrap.dedent(src)
+    out, sites = blind.changed_source(src, key)
+    before, after = src.splitlines(), out.splitlines()
+    assert len(before) == len(after)  # line numbers are kept: the held lines are matched by number
+    ast.parse(out)
+    return [(a, b) for a, b in zip(before, after, strict=True) if a != b], sites
+
+
+def test_a_literal_an_assert_compares_with_changes_and_its_line_is_a_site() -> None:
+    diffs, sites = _changed("""
+        def test_a():
+            assert f(1) == "hello"
+            assert 42 == f(2)
+            self.assertEqual(f(3), b"xy")
+    """)
+    assert len(diffs) == 3 and sites == [(3, 3), (4, 4), (5, 5)]
+    for old, new in diffs:
+        assert old.split("(")[1][0] == new.split("(")[1][0]  # the input is kept
+    assert "'hello'" not in diffs[0][1] and "42" not in diffs[1][1] and 'b"xy"' not in diffs[2][1]
+
+
+def test_parametrize_columns_local_and_module_tables_change_in_every_row() -> None:
+    diffs, sites = _changed("""
+        import pytest
+        CASES = [(1, 2), (3, 4)]
+        TABLE = {"a": [1, "b"], "c": [2.5, -3]}
+
+        @pytest.mark.parametrize("x, expected", [(1, 10), pytest.param(2, 20, id="two")])
+        def test_p(x, expected):
+            assert f(x) == expected
+
+        @pytest.mark.parametrize("x,exp", CASES)
+        def test_c(x, exp):
+            assert g(x) == exp
+
+        def test_t():
+            want = {"k": 1.25}
+            assert h() == want
+            assert h2("a") == TABLE["a"]
+    """)
+    changed = dict(diffs)
+    assert "CASES = [(1, 2), (3, 4)]" in changed and changed["CASES = [(1, 2), (3, 4)]"].startswith("CASES = [(1, ")
+    table = changed['TABLE = {"a": [1, "b"], "c": [2.5, -3]}']
+    assert "1," not in table.split("[")[1] and "2.5" not in table and "-3" not in table  # indexed: every leaf
+    row = changed['@pytest.mark.parametrize("x, expected", [(1, 10), pytest.param(2, 20, id="two")])']
+    assert "(1, 10)" not in row and "param(2, 20" not in row and "(1, " in row and "param(2, " in row
+    assert sites == [(8, 8), (12, 12), (16, 16), (17, 17)]
+
+
+@pytest.mark.parametrize("body", [
+    "expected = [1]\n    assert f(expected) == expected",   # the name is an input too
+    "assert f(1) is None",                                    # no same-type value
+    "assert f(1) != 3",                                       # only `==` says what the answer is
+    "assert [1] == [2]",                                      # both sides the test's own
+    'x = 1\n    assert f() == f"{x}"',                         # an f-string is built, not written
+    "assert f() == None",
+    'assert f() == """a\nb"""',                                # a multi-line literal would move the lines below
+    "for e in [1, 2]:\n        assert f() == e",             # a loop target is no single literal
+])
+def test_what_is_not_an_expected_literal_is_left_as_written(body: str) -> None:
+    diffs, sites = _changed(f"def test_x():\n    {body}\n")
+    assert diffs == [] and sites == []
+
+
+def test_a_column_with_one_value_that_cannot_change_changes_nothing() -> None:
+    """A row left as it was would hold honestly in the blind run: all rows or none."""
+    diffs, _ = _changed("""
+        import pytest
+        @pytest.mark.parametrize("x, expected", [(1, 10), (2, None)])
+        def test_p(x, expected):
+            assert f(x) == expected
+    """)
+    assert diffs == []
+
+
+@pytest.mark.parametrize("value", [0, 1, -7, 10**20, 2.5, -0.125, 1e-9, 3.0, True, False, "a", "Hello World",
+                                   "  x ", "123", b"ab", b"A1", "ünï-b"])
+def test_a_changed_value_has_the_type_and_never_the_value(value: Any) -> None:
+    changer = blind._Changer(KEY)
+    new = changer.value(value)
+    assert type(new) is type(value) and new != value
+    if isinstance(value, str):
+        assert new.lower() != value.lower() and len(new) == len(value)  # a case-blind honest comparison differs too
+    if isinstance(value, float):
+        assert math.isfinite(new)
+    assert changer.value(value) == new  # one value, one change within a grade: the runs stay consistent
+    assert blind._Changer(b"other key" * 4).value(value) is not None
+
+
+@pytest.mark.parametrize("value", [None, float("nan"), float("inf"), "", "!!", b"", 1j])
+def test_values_without_a_same_type_change_are_not_changed(value: Any) -> None:
+    assert blind._Changer(KEY).value(value) is None
+
+
+def test_the_key_decides_the_change() -> None:
+    """The code under test cannot know which value is the real one: the change depends on the grade's secret."""
+    news = {blind._Changer(bytes([i]) * 32).value("hello world") for i in range(20)}
+    assert len(news) > 5
+
+
+def test_read_reports_only_changed_asserts_that_held(tmp_path: Path) -> None:
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("def test_a():\n    assert f(1) == 2\n    assert g(1) is None\n")
+    (tmp_path / "tests" / "conftest.py").write_text("def test_c():\n    assert f(1) == 2\n")
+    plan = blind.plan(tmp_path, ["tests/test_a.py", "tests/conftest.py"], KEY)
+    assert list(plan.sources) == ["tests/test_a.py"] and plan.sites == {"tests/test_a.py": [(2, 2)]}
+    held = [["/testbed/tests/test_a.py", 3], ["/testbed/tests/conftest.py", 2], ["/testbed/tests/test_a.py", 2],
+            "junk", ["/testbed/tests/test_a.py", "2"]]
+    found = plan.read(held, "/testbed")
+    assert len(found) == 1 and found[0].startswith("tests/test_a.py:2:")
+    blind.write(tmp_path, plan)
+    assert "== 2\n" not in (tmp_path / "tests" / "test_a.py").read_text()
+
+
+def test_plan_never_follows_a_symlink_out_of_the_tree(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "test_x.py").write_text("def test_a():\n    assert f(1) == 2\n")
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "tests").symlink_to(outside)
+    assert blind.plan(tree, ["tests/test_x.py"], KEY).sources == {}
+
+
+def test_where_the_agent_never_saw_some_tests_only_their_literals_change(tmp_path: Path) -> None:
+    """A patch that knows a seen test's true value could check it to tell the runs apart: a seen line keeps its
+    value when unseen ones exist (a test patch's new asserts), and a tree whose tests were all seen changes all."""
+    seen, tree = tmp_path / "seen", tmp_path / "tree"
+    old = "def test_old():\n    assert f(1) == 2\n"
+    for root, text in ((seen, old), (tree, old + "\ndef test_new():\n    assert f(5) == 25\n")):
+        (root / "tests").mkdir(parents=True)
+        (root / "tests" / "test_a.py").write_text(text)
+    plan = blind.plan(tree, ["tests/test_a.py"], KEY, seen=seen)
+    assert plan.sites == {"tests/test_a.py": [(5, 5)]}
+    assert "assert f(1) == 2\n" in plan.sources["tests/test_a.py"] and "== 25" not in plan.sources["tests/test_a.py"]
+    (tree / "tests" / "test_a.py").write_text(old)
+    assert blind.plan(tree, ["tests/test_a.py"], KEY, seen=seen).sites == {"tests/test_a.py": [(2, 2)]}
