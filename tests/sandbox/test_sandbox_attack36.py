@@ -86,6 +86,8 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
             assert any(CASES[case]["finding"] in t for t in res.tampering), (case, res.tampering)
         return
     assert not res.resolved and res.tampering, (case, res.tampering, res.tests, res.log_tail[-2000:])
+    if CASES[case].get("blind"):  # round 60: the first run pays it; the blind run's changed asserts still held
+        assert res.report == "blind-run" and res.blind == "read", (case, res.report, res.blind, res.tampering)
     if res.report != "tamper-scan":
         assert all(res.tests.get(t) == "PASSED" for t in task.FAIL_TO_PASS), (case, res.tests)
 
