@@ -27,7 +27,8 @@ from pydantic import (
 State = Literal["queued", "running", "succeeded", "failed_agent", "failed_infra"]
 EventKind = Literal["model_request", "reward", "status"]
 GONE = 499
-"""`http_status` of a call whose client went away before its answer: the harness never saw it."""
+"""`http_status` of a call whose client went away before its answer (nginx's "client closed request"): the
+harness never saw it; recorded, never trained on."""
 
 _LITTLE = sys.byteorder == "little"
 

@@ -21,9 +21,6 @@ from typing import Any, Protocol
 
 from swerl.eval.dataset import EvalInstance
 from swerl.eval.schema import GradeRecord
-from swerl.log import get_logger
-
-log = get_logger(__name__)
 
 
 class Grader(Protocol):

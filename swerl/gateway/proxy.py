@@ -18,6 +18,7 @@ import orjson
 from fastapi import Request
 from fastapi.responses import Response, StreamingResponse
 
+from swerl.events import GONE
 from swerl.gateway import sql
 from swerl.gateway.continuous import LastCall, as_chat, as_chat_chunk, completion_request, normalise
 from swerl.gateway.control import ClientGone, HeldTooLong
@@ -44,7 +45,6 @@ from swerl.log import get_logger
 
 log = get_logger(__name__)
 JSON = "application/json"
-GONE = 499  # nginx's "client closed request": recorded, never trained on
 
 
 class ClientWatch:

@@ -19,10 +19,7 @@ import httpx
 
 from swerl.config import ToyConfig
 from swerl.errors import ConfigError
-from swerl.log import get_logger
 from swerl.rollout.runner import Attempt, AttemptContext
-
-log = get_logger(__name__)
 
 # Short on purpose: at random init attention is spread evenly over the context, so the fewer
 # tokens around the secret, the stronger the signal to copy it (half the prompt: ~2x faster learning).

@@ -24,9 +24,6 @@ from __future__ import annotations
 import torch
 from verl.workers.rollout.vllm_rollout.utils import vLLMColocateWorkerExtension
 
-EXTENSION = f"{__name__}.CPUReloadWorkerExtension"
-"""The qualified name vLLM imports in each worker (`--worker_extension_cls`)."""
-
 
 class CPUReloadWorkerExtension(vLLMColocateWorkerExtension):
     """verl's colocated worker extension with CPU-safe weight loading (see the module doc)."""
@@ -63,4 +60,4 @@ class CPUReloadWorkerExtension(vLLMColocateWorkerExtension):
                 finalize_layerwise_reload(model, self.model_runner.model_config)
 
 
-__all__ = ["EXTENSION", "CPUReloadWorkerExtension"]
+__all__ = ["CPUReloadWorkerExtension"]
