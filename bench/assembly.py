@@ -33,7 +33,7 @@ from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, TraceConfig, make_ro
 
 from swerl.models import build_qwen_tokenizer
 from swerl.tokens import from_events
-from swerl.train.assembly import assemble, assemble_batch
+from swerl.train.assembly import assemble
 
 GOAL_ENCODED = 10.0
 GOAL_ARRAYS = 2.0
@@ -154,7 +154,7 @@ def main() -> int:
         batch = from_events(events)
         _, (samples, stats) = best_of(lambda ev=events: assemble(ev, tokenizer=tok), 1)  # with cause decoding
         ta, (arr, _) = best_of(lambda ev=events: assemble(ev), args.repeat)
-        te, (enc, enc_stats) = best_of(lambda b=batch: assemble_batch(b), args.repeat)
+        te, (enc, enc_stats) = best_of(lambda b=batch: assemble(b), args.repeat)
         lists = as_lists(events)
         tb, base = best_of(lambda ev=lists: baseline_assemble(ev), args.repeat)
         tl, _ = best_of(lambda ev=lists: assemble(ev), args.repeat)

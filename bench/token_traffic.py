@@ -64,7 +64,7 @@ from assembly import baseline_assemble
 from fake_engine import HttpProtocol, serve_in_thread
 
 from swerl.tokens import TokenBatch, delta
-from swerl.train.assembly import assemble_batch
+from swerl.train.assembly import assemble
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN = "bench-token-traffic-admin-0123456789"
@@ -313,7 +313,7 @@ def via_memory(rollouts: list[Rollout], repeat: int) -> tuple[float, list[Any], 
     for _ in range(repeat):
         gc.collect()
         t0 = time.perf_counter()
-        samples, _stats = assemble_batch(TokenBatch.from_bytes(batch.to_bytes()))
+        samples, _stats = assemble(TokenBatch.from_bytes(batch.to_bytes()))
         best = min(best, time.perf_counter() - t0)
     return best, samples, store, None, f"{store / 1e6:.1f} MB of token records (ids int32, log-probs float32, 16 B/event)"
 
@@ -364,7 +364,7 @@ def via_gateway(rollouts: list[Rollout], repeat: int, clients: int) -> tuple[flo
                     t0 = time.perf_counter()
                     tb = client.token_batch([ro.rollout_id for ro in rollouts], kinds=["model_request", "reward"])
                     t1 = time.perf_counter()
-                    assemble_batch(tb)
+                    assemble(tb)
                     split.append((t1 - t0, time.perf_counter() - t1, len(tb.to_bytes())))
                 f_s, a_s, wire = min(split)
                 print(f"  of which: fetch {f_s * 1e3:.0f} ms ({wire / 1e6:.1f} MB binary batch: store query, "

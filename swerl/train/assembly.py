@@ -388,18 +388,6 @@ def _close(ch: _Rows, chain: list[int], index: int, reward: float | None) -> Sam
                                   group_id=group_id, sample_index=index, reward=reward, policy_versions=versions)
 
 
-def assemble_batch(
-    batch: TokenBatch,
-    mode: Literal["best_effort", "per_call"] = "best_effort",
-    *,
-    tokenizer: Decoder | None = None,
-    think_token_ids: tuple[int, int] | None = None,
-    rollouts: Collection[str] | None = None,
-) -> tuple[list[Sample], AssemblyStats]:
-    """`assemble` typed for a delta-encoded `TokenBatch` (the gateway's binary form; see `assemble`)."""
-    return _assemble(_Rows(batch), mode, tokenizer, think_token_ids, rollouts)
-
-
 def _group_by_rollout(ch: _Rows, wanted: set[str] | None) -> dict[int, _Rollout]:
     """Bucket rows per rollout, keeping only the latest attempt (earlier attempts hit infra failures)."""
     per: dict[int, _Rollout] = {}
@@ -483,4 +471,4 @@ def _assemble(ch: _Rows, mode: str, tokenizer: Decoder | None, think_token_ids: 
     return samples, stats
 
 
-__all__ = ["MERGE_FAILURE_CAUSES", "QWEN_THINK_TOKEN_IDS", "assemble", "assemble_batch", "classify_merge_failure"]
+__all__ = ["MERGE_FAILURE_CAUSES", "QWEN_THINK_TOKEN_IDS", "assemble", "classify_merge_failure"]

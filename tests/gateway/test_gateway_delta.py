@@ -27,7 +27,7 @@ from swerl.gateway import sql
 from swerl.gateway.client import GatewayClient
 from swerl.gateway.recorder import REDACTED, RequestHead, add_head, decode_request, encode_request
 from swerl.gateway.store import Store
-from swerl.train.assembly import assemble, assemble_batch
+from swerl.train.assembly import assemble
 
 TOOLS = [{"type": "function", "function": {"name": f"tool{i}", "description": "does a thing " * 20,
                                            "parameters": {"type": "object", "properties": {}}}} for i in range(6)]
@@ -154,7 +154,7 @@ def test_completions_prompts_choose_the_parent_sharing_the_most(gw: GatewayHandl
     assert [e["request"]["prompt"] for e in evs] == sent
     with GatewayClient(gw.url, ADMIN) as client:
         batch = client.token_batch(["mix"])
-    mine, stats = assemble_batch(batch)
+    mine, stats = assemble(batch)
     ref, ref_stats = assemble(evs)
     assert [s.input_ids.tolist() for s in mine] == [s.input_ids.tolist() for s in ref]
     assert [s.loss_mask.tolist() for s in mine] == [s.loss_mask.tolist() for s in ref]

@@ -19,7 +19,7 @@ from token_helpers import Rows
 
 from swerl.errors import DataError
 from swerl.tokens import TokenBatch, from_events
-from swerl.train.assembly import assemble, assemble_batch
+from swerl.train.assembly import assemble
 
 
 def call(rid: str, seq: int, prompt: list[int], response: list[int], *, attempt: int = 0,
@@ -43,8 +43,8 @@ def same_result(events: list[dict[str, Any]], *, tokenizer: Any = None, through_
     whole = from_events(events, encode=False)
     assert (whole.parent < 0).all()
     for mode in ("best_effort", "per_call"):
-        want, want_stats = assemble_batch(whole, mode=mode, tokenizer=tokenizer)  # type: ignore[arg-type]
-        for got, got_stats in (assemble_batch(batch, mode=mode, tokenizer=tokenizer),  # type: ignore[arg-type]
+        want, want_stats = assemble(whole, mode=mode, tokenizer=tokenizer)  # type: ignore[arg-type]
+        for got, got_stats in (assemble(batch, mode=mode, tokenizer=tokenizer),  # type: ignore[arg-type]
                                assemble(events, mode=mode, tokenizer=tokenizer)):  # type: ignore[arg-type]
             assert got_stats.model_dump() == want_stats.model_dump()
             assert len(got) == len(want)
@@ -71,7 +71,7 @@ def test_extension_break_retry_attempts_and_failures_match_assemble() -> None:
         call("z", 0, [4], [5]),  # no reward
     ]
     same_result(events)
-    samples, stats = assemble_batch(from_events(events))
+    samples, stats = assemble(from_events(events))
     r = [s for s in samples if s.rollout_id == "r"]
     assert [s.input_ids.tolist() for s in r] == [[1, 2, 3, 10, 11, 5, 12, 6, 13], [1, 2, 3, 10, 99, 4, 14]]
     assert r[0].loss_mask.tolist() == [0, 0, 0, 1, 1, 0, 1, 0, 1]
@@ -85,7 +85,7 @@ def test_unencoded_batch_and_assemble_dispatch_agree() -> None:
     whole = from_events(events, encode=False)
     assert whole.parent.tolist() == [-1, -1, -1]
     a, _ = assemble(whole)  # assemble() takes a TokenBatch too
-    b, _ = assemble_batch(from_events(events))
+    b, _ = assemble(from_events(events))
     assert [s.input_ids.tolist() for s in a] == [s.input_ids.tolist() for s in b] == [[1, 2, 3, 4, 5]]
 
 
@@ -98,7 +98,7 @@ def test_gateway_style_parent_that_is_not_the_chain_end() -> None:
     # extends event 2's sequence but is stored against event 1 with a longer suffix
     b.add(event_id=3, seq=3, parent=1, shared=3, prompt=[4, 5, 6], response=[7], logprobs=[-0.3], **kw)
     b.add(event_id=4, seq=4, kind="reward", rollout_id="r", group_id="g", attempt=0, reward=1.0)
-    samples, stats = assemble_batch(b.build())
+    samples, stats = assemble(b.build())
     assert stats.num_samples == 1
     assert samples[0].input_ids.tolist() == [1, 2, 3, 4, 5, 6, 7]
     assert samples[0].loss_mask.tolist() == [0, 0, 1, 0, 1, 0, 1]
@@ -110,9 +110,9 @@ def test_reward_without_value_and_bad_mode() -> None:
           logprobs=[0.0])
     b.add(event_id=2, rollout_id="r", group_id=None, attempt=0, seq=2, kind="reward")
     with pytest.raises(DataError, match=r"event 2 \(rollout_id='r', seq=2\): value"):
-        assemble_batch(b.build())
+        assemble(b.build())
     with pytest.raises(DataError, match="mode"):
-        assemble_batch(b.build(), mode="stitch")  # type: ignore[arg-type]
+        assemble(b.build(), mode="stitch")  # type: ignore[arg-type]
 
 
 def test_real_templates_and_tokenizer_causes_match(qwen_tok: Any) -> None:
@@ -178,7 +178,7 @@ def test_only_the_named_rollouts_are_assembled() -> None:
     events = [call("a", 0, [1], [2]), reward("a", 1.0), call("b", 0, [3], [4]), reward("b", 0.0)]
     batch = from_events(events)
     assert batch.rows_by_rollout() == {"a": [0, 1], "b": [2, 3]}
-    samples, stats = assemble_batch(batch, rollouts=["b"])
+    samples, stats = assemble(batch, rollouts=["b"])
     assert [s.rollout_id for s in samples] == ["b"] and stats.num_rollouts == 1 and stats.num_calls == 1
 
 
@@ -191,7 +191,7 @@ def test_rollout_filter_on_event_lists_and_failed_call_with_short_logprobs() -> 
           response=[2, 3], logprobs=[-0.5], error="1 logprobs for 2 response ids")  # kept for the record
     b.add(event_id=2, rollout_id="r", group_id=None, attempt=0, seq=2, kind="model_request", prompt=[1],
           response=[4], logprobs=[-0.25])
-    samples, stats = assemble_batch(b.build())
+    samples, stats = assemble(b.build())
     assert stats.num_failed_calls == 1 and [s.input_ids.tolist() for s in samples] == [[1, 4]]
 
 

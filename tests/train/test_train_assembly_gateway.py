@@ -28,7 +28,7 @@ from swerl.gateway.client import GatewayClient
 from swerl.gateway.server import ServerThread
 from swerl.gateway.service import Gateway
 from swerl.tokens import MEDIA_TYPE, TokenBatch
-from swerl.train.assembly import assemble, assemble_batch
+from swerl.train.assembly import assemble
 from swerl.train.loop.update import fetch_rollouts
 
 ADMIN = "test-admin-token-tokens-0123456789"
@@ -160,7 +160,7 @@ def test_store_holds_suffixes_json_shows_full_prompts_and_trainer_fetches_binary
         batch = admin.token_batch(list(rollouts), kinds=["model_request", "reward"], include_json="last")
         assert isinstance(batch, TokenBatch) and batch.prompt_pool.size == stored
         want, want_stats = assemble(json_events)
-        got, got_stats = assemble_batch(batch)
+        got, got_stats = assemble(batch)
         assert got_stats.model_dump() == want_stats.model_dump()
         assert [s.input_ids.tolist() for s in got] == [s.input_ids.tolist() for s in want]
         assert [s.loss_mask.tolist() for s in got] == [s.loss_mask.tolist() for s in want]
