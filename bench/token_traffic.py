@@ -59,11 +59,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "gateway"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from assembly import baseline_assemble
 from fake_engine import HttpProtocol, serve_in_thread
+from token_helpers import delta
 
-from swerl.tokens import TokenBatch, delta
+from swerl.tokens import TokenBatch
 from swerl.train.assembly import assemble
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -100,15 +100,6 @@ def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
     return n if a[:n].tobytes() == b[:n].tobytes() else _first_difference(a, b, n)
 
 
-def delta(prompt: Any, parent_full: Any | None) -> tuple[int, np.ndarray]:
-    """(shared, suffix) of `prompt` against its parent's `prompt ++ response` (None: a fresh prompt)."""
-    p = as_ids(prompt)
-    if parent_full is None:
-        return 0, p
-    shared = common_prefix(as_ids(parent_full), p)
-    return shared, p[shared:]
-
-
 @dataclass(slots=True)
 class Parent:
     """A recorded call that later calls of its rollout attempt may be stored against."""
@@ -612,4 +603,4 @@ def from_events(events: Iterable[Any], *, encode: bool = True, use_ids: bool = T
 
 __all__ = ["F_CUT", "F_ERROR", "F_LOGPROBS", "F_PROMPT", "F_RESPONSE", "KINDS", "KIND_CODE", "MAGIC", "MEDIA_TYPE", "ROW_FIELDS",
            "USABLE", "VERSION", "Heads", "Parent", "TokenBatch", "TokenFormatError", "as_ids",
-           "common_prefix", "delta", "encode_prompt", "from_events", "resolve_prompts"]
+           "common_prefix", "encode_prompt", "from_events", "resolve_prompts"]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from token_helpers import from_rows, logical_tokens, row, to_events
+from token_helpers import delta, from_rows, logical_tokens, row, to_events
 
 from swerl.tokens import (
     F_CUT,
@@ -18,7 +18,6 @@ from swerl.tokens import (
     TokenBatch,
     TokenFormatError,
     common_prefix,
-    delta,
     from_events,
 )
 

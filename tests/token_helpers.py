@@ -1,5 +1,6 @@
 """Test helpers over `swerl.tokens.TokenBatch`: a batch read back as event dicts, a batch from store rows,
-and the logical token count (what full-prompt records would hold)."""
+the logical token count (what full-prompt records would hold), and a prompt's delta against one parent
+(bench/token_traffic.py records with it; the gateway's recorder uses `swerl.tokens.encode_prompt`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,16 @@ from typing import Any
 
 import numpy as np
 
-from swerl.tokens import F_ERROR, F_LOGPROBS, F_PROMPT, F_RESPONSE, KINDS, TokenBatch
+from swerl.tokens import F_ERROR, F_LOGPROBS, F_PROMPT, F_RESPONSE, KINDS, TokenBatch, as_ids, common_prefix
+
+
+def delta(prompt: Any, parent_full: Any | None) -> tuple[int, np.ndarray]:
+    """(shared, suffix) of `prompt` against its parent's `prompt ++ response` (None: a fresh prompt)."""
+    p = as_ids(prompt)
+    if parent_full is None:
+        return 0, p
+    shared = common_prefix(as_ids(parent_full), p)
+    return shared, p[shared:]
 
 
 def to_events(batch: TokenBatch) -> list[dict[str, Any]]:
