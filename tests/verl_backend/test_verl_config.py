@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -15,10 +16,19 @@ from swerl.train.backends.verl.verl_config import (
     build_verl_config,
     critic_config,
     critic_worker_config,
-    rollout_config,
 )
 
+if TYPE_CHECKING:
+    from omegaconf import DictConfig
+
 pytestmark = pytest.mark.slow
+
+
+def rollout_config(cfg: DictConfig) -> Any:
+    """`verl.workers.config.RolloutConfig` with verl's validation (what the rollout workers build)."""
+    from verl.utils.config import omega_conf_to_dataclass
+
+    return omega_conf_to_dataclass(cfg.actor_rollout_ref.rollout)
 
 
 @pytest.fixture(scope="module")

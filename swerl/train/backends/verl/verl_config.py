@@ -2,7 +2,7 @@
 
 The config is verl's `ppo_trainer.yaml`, composed by Hydra with `settings.verl_overrides`,
 so every default, interpolation and validation is verl's, not a copy kept in swerl. The
-dataclass views (`actor_config`, `critic_config`, `rollout_config`) run verl's own
+dataclass views (`actor_config`, `critic_config`) run verl's own
 `__post_init__` checks, which is how a recipe is validated against verl on CPU.
 """
 
@@ -69,11 +69,6 @@ def critic_config(cfg: DictConfig) -> Any:
     return _dataclass(cfg.critic, "critic")
 
 
-def rollout_config(cfg: DictConfig) -> Any:
-    """`verl.workers.config.RolloutConfig` with verl's validation."""
-    return _dataclass(cfg.actor_rollout_ref.rollout, "rollout")
-
-
 def critic_worker_config(cfg: DictConfig) -> tuple[Any, Any]:
     """(CriticConfig, TrainingWorkerConfig) for SAO's critic worker: verl's value engine under swerl's model
     type (frozen attention, `critic.FrozenAttentionValueEngine`), token budgets as verl's own trainer sets them."""
@@ -101,4 +96,4 @@ def ray_runtime_env(cfg: Any, env: dict[str, str]) -> dict[str, Any]:
 
 
 __all__ = ["actor_config", "build_verl_config", "compose", "critic_config", "critic_worker_config", "ray_runtime_env",
-           "rollout_config", "verl_config_dir"]
+           "verl_config_dir"]
