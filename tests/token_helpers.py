@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from swerl.gateway.client import GatewayClient
 from swerl.tokens import F_ERROR, F_LOGPROBS, F_PROMPT, F_RESPONSE, KINDS, TokenBatch, as_ids, common_prefix
 
 
@@ -76,3 +77,21 @@ class Rows(list):
 
     def build(self) -> TokenBatch:
         return from_rows(self)
+
+
+def query_events(client: GatewayClient, rollout_ids: list[str], kinds: list[str] | None = None,
+                 current_attempt: bool = False, include_json: str = "none", page_size: int = 200_000) -> list[dict]:
+    """The JSON form of what `GatewayClient.token_batch` fetches: the events of many rollouts in commit order
+    (`POST /events/query`, paged by `page_size`). `include_json`: "none", "last" (request/response on each
+    rollout's last model call) or "all"."""
+    out: list[dict] = []
+    after = 0
+    while True:
+        body = {"rollout_ids": rollout_ids, "current_attempt": current_attempt, "include_json": include_json,
+                "after": after, "limit": page_size, "kinds": kinds or None}
+        page = client._call("POST", "/events/query", json={k: v for k, v in body.items() if v is not None},
+                            timeout=600)
+        out += page["items"]
+        if page["next_cursor"] is None:
+            return out
+        after = page["next_cursor"]

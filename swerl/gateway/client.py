@@ -140,21 +140,6 @@ class GatewayClient:
                 return out
             after = page["next_cursor"]
 
-    def query_events(self, rollout_ids: list[str], kinds: list[str] | None = None, current_attempt: bool = False,
-                     include_json: str = "none", page_size: int = 200_000) -> list[dict]:
-        """The events of many rollouts in commit order: one request (more only past `page_size` events).
-        `include_json`: "none", "last" (request/response on each rollout's last model call) or "all"."""
-        out: list[dict] = []
-        after = 0
-        while True:
-            body = {"rollout_ids": rollout_ids, "current_attempt": current_attempt, "include_json": include_json,
-                    "after": after, "limit": page_size, "kinds": kinds or None}
-            page = self._call("POST", "/events/query", json=_given(body), timeout=600)
-            out += page["items"]
-            if page["next_cursor"] is None:
-                return out
-            after = page["next_cursor"]
-
     def token_batch(self, rollout_ids: list[str], kinds: list[str] | None = None, current_attempt: bool = True,
                     include_json: str = "none") -> TokenBatch:
         """The events of many rollouts as one binary `TokenBatch` (delta-encoded prompts: the transfer is linear

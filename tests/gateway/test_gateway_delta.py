@@ -22,6 +22,7 @@ from fake_engine import FakeUpstream
 from gateway_helpers import ADMIN, GatewayHandle
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from token_helpers import query_events
 
 from swerl.gateway import sql
 from swerl.gateway.client import GatewayClient
@@ -85,8 +86,8 @@ def test_chat_requests_are_stored_as_deltas_and_read_back_exactly(gw: GatewayHan
     assert [e["id"] for e in evs] == ids
     assert all("req_parent" not in e and "req_shared" not in e for e in evs)
     with GatewayClient(gw.url, ADMIN) as client:
-        assert [e["request"] for e in client.query_events(["conv"], ["model_request"], include_json="all")] == expect
-        got = client.query_events(["conv"], ["model_request"], include_json="last")
+        assert [e["request"] for e in query_events(client, ["conv"], ["model_request"], include_json="all")] == expect
+        got = query_events(client, ["conv"], ["model_request"], include_json="last")
         assert [e["request"] for e in got] == [None] * 5 + [expect[5]]
         batch = client.token_batch(["conv"], ["model_request"], include_json="all")
         assert [batch.requests[i] for i in range(len(batch))] == expect

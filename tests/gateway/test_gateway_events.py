@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fake_engine import FakeUpstream
 from gateway_helpers import ADMIN, GatewayHandle
+from token_helpers import query_events
 
 from swerl.events import Event
 from swerl.gateway import sql
@@ -111,8 +112,8 @@ def test_one_request_fetches_an_update(gw: GatewayHandle, fake: FakeUpstream) ->
     calls = [r for r in rows["q1"] if batch.kind[r] == KIND_CODE["model_request"]]
     assert [r in batch.requests for r in calls] == [False, False, True]  # JSON of the last call only
     # paging returns the same events in commit order
-    everything = client.query_events(rids)
-    paged = client.query_events(rids, page_size=4)
+    everything = query_events(client, rids)
+    paged = query_events(client, rids, page_size=4)
     assert [e["id"] for e in paged] == [e["id"] for e in everything] == sorted(e["id"] for e in everything)
     assert fetch_rollouts(client, []) == {}
     client.close()

@@ -20,7 +20,7 @@ import httpx
 import numpy as np
 import orjson
 import pytest
-from token_helpers import to_events
+from token_helpers import query_events, to_events
 
 from swerl.config import GatewaySettings
 from swerl.gateway.app import create_app
@@ -154,7 +154,7 @@ def test_store_holds_suffixes_json_shows_full_prompts_and_trainer_fetches_binary
         for rid, calls in rollouts.items():
             got = [e["prompt_ids"] for e in admin.events(rid, kinds=["model_request"])]
             assert got == [p for p, _ in calls]
-        json_events = admin.query_events(list(rollouts), kinds=["model_request", "reward"], current_attempt=True)
+        json_events = query_events(admin, list(rollouts), kinds=["model_request", "reward"], current_attempt=True)
 
         # the trainer: one binary request, the same samples as from the JSON events
         batch = admin.token_batch(list(rollouts), kinds=["model_request", "reward"], include_json="last")
