@@ -7,7 +7,8 @@
   task is graded many times): host-side apply, policy, allowlist scan, fresh sandbox, launcher with the guard,
   trusted config and signed record.
 Both grade the gold patch of each task (it must resolve on both), interleaved per task and rep, so machine load
-hits both alike. Goal: p50 current <= 1.5x p50 baseline.
+hits both alike. Goal: p50 current <= 1.5x p50 baseline. A resolved grade runs its tests a second time (the blind
+run, docs/sandbox.md): the current grader is also timed with it off, which is what every unresolved grade costs.
 
 Usage: .venv/bin/python bench/grade.py [--reps 3] [--tasks 4] [--baseline-rev 8447573]
 """
@@ -95,27 +96,39 @@ def main() -> int:
     rows = list(pack.rows)[: args.tasks]
     before: list[float] = []
     after: list[float] = []
+    single: list[float] = []  # the current grader without its blind run (what an unresolved grade costs)
     for rep in range(args.reps + 1):  # rep 0 warms both up (pristine export caches, page cache)
         for row in rows:
             task, gold = tasks[row.instance_id], pack.gold_patch(row)
             b, ok_old = base.grade(row.instance_id)
-            t0 = time.perf_counter()
-            ok_new = sb.grade(task, gold).resolved
-            a = time.perf_counter() - t0
-            if not (ok_old and ok_new):
+            a, ok_new = _timed(sb, task, gold, blind=True)
+            s, ok_single = _timed(sb, task, gold, blind=False)
+            if not (ok_old and ok_new and ok_single):
                 print(f"{row.instance_id}: gold did not resolve (baseline {ok_old}, current {ok_new})", file=sys.stderr)
                 return 1
             if rep:
                 before.append(b)
                 after.append(a)
-    b50, a50 = statistics.median(before), statistics.median(after)
+                single.append(s)
+    b50, a50, s50 = statistics.median(before), statistics.median(after), statistics.median(single)
     print(f"grading {len(rows)} tasks x {args.reps} reps (gold patches, bwrap), interleaved:")
     print(f"  baseline (@ {args.baseline_rev}) p50 {b50:.2f} s  mean {statistics.mean(before):.2f} s")
-    print(f"  current                  p50 {a50:.2f} s  mean {statistics.mean(after):.2f} s")
-    ratio = a50 / b50
+    print(f"  current, resolved (+ blind run) p50 {a50:.2f} s  mean {statistics.mean(after):.2f} s")
+    print(f"  current, one run (blind off) p50 {s50:.2f} s  mean {statistics.mean(single):.2f} s")
+    ratio, one = a50 / b50, s50 / b50
     print(f"BENCH grade_seconds_p50 {a50:.2f} s goal <={GOAL_RATIO * b50:.2f} {'met' if ratio <= GOAL_RATIO else 'missed'}")
     print(f"BENCH grade_vs_baseline_ratio {ratio:.2f} x goal <={GOAL_RATIO:g} {'met' if ratio <= GOAL_RATIO else 'missed'}")
+    print(f"BENCH grade_one_run_vs_baseline_ratio {one:.2f} x goal <={GOAL_RATIO:g} "
+          f"{'met' if one <= GOAL_RATIO else 'missed'}")
     return 0
+
+
+def _timed(sb: object, task: object, patch: str, *, blind: bool) -> tuple[float, bool]:
+    """One grade with the blind run on or off (a resolved grade runs its tests twice with it on)."""
+    sb.settings.blind_run = blind  # type: ignore[attr-defined]
+    t0 = time.perf_counter()
+    ok = sb.grade(task, patch).resolved  # type: ignore[attr-defined]
+    return time.perf_counter() - t0, ok
 
 
 if __name__ == "__main__":

@@ -28,8 +28,9 @@ from swerl.sandbox import hostfs, tamper_context
 
 _EQUAL_ASSERTS = frozenset({"assertEqual", "assertEquals", "assertListEqual", "assertTupleEqual", "assertDictEqual",
                             "assertSetEqual", "assertSequenceEqual", "assertMultiLineEqual"})
+_MATCHERS = ("Is", "Has", "Any", "ANY", "Approx", "Contains", "Matches", "Close")
 MAX_SOURCE_BYTES = 2 << 20  # a test file larger than this is run as written
-Span = tuple[int, int]  # the first and last line of a statement
+Site = tuple[int, int, int]  # an `==` of the changed source: its first and last line, its column (-1: a call's line)
 
 
 @dataclass
@@ -37,18 +38,19 @@ class Blind:
     """The changed test sources and, per file, the lines of the asserts whose expected value changed."""
 
     sources: dict[str, str] = field(default_factory=dict)
-    sites: dict[str, list[Span]] = field(default_factory=dict)
+    sites: dict[str, list[Site]] = field(default_factory=dict)
 
     def read(self, held: Iterable[object], workdir: str) -> list[str]:
-        """Findings: each changed assert that still held in the blind run (`held`: the record's [file, line])."""
+        """Findings: each changed `==` that still held in the blind run (`held`: the record's [file, line, column];
+        column -1 where unittest's `assertEqual` held on that line, which only an `assertEqual` site matches)."""
         out: list[str] = []
         root = workdir.rstrip("/") + "/"
         for item in held:
-            if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], int)):
+            if not (isinstance(item, list) and len(item) == 3 and all(type(v) is int for v in item[1:])):
                 continue
             path = str(item[0])
             rel = path[len(root):] if path.startswith(root) else path
-            if any(a <= item[1] <= b for a, b in self.sites.get(rel, ())):
+            if any(a <= item[1] <= b and col == item[2] for a, b, col in self.sites.get(rel, ())):
                 out.append(f"{rel}:{item[1]}: an assert held with its expected value changed by the grader "
                            "(the code under test answered from the tests' own data)")
         return sorted(set(out))[:20]
@@ -62,8 +64,24 @@ def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None)
     patch, SWE-smith's hidden tests), only literals on lines it never saw change and the seen ones keep their
     values in both runs. Where it saw every test, all change (nothing unseen is left to protect)."""
     sources = _sources(tree, files)
-    unseen = _plan(sources, key, {rel: _lines(seen / rel) for rel in sources} if seen is not None else {})
-    return unseen if unseen.sites else _plan(sources, key, {})
+    shared = _conftest_args(tree, files)
+    unseen = _plan(sources, key, {rel: _lines(seen / rel) for rel in sources} if seen is not None else {}, shared)
+    return unseen if unseen.sites else _plan(sources, key, {}, shared)
+
+
+def _conftest_args(tree: Path, files: Iterable[str]) -> frozenset[str]:
+    """Every parameter name of the protected conftest files' functions: a fixture there may ask for a column."""
+    out: set[str] = set()
+    for rel in files:
+        if rel.rsplit("/", 1)[-1] != "conftest.py":
+            continue
+        try:
+            mod = ast.parse((tree / rel).read_bytes()) if not hostfs.crosses_symlink(tree, Path(rel).parts) else None
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        out |= {a.arg for f in ast.walk(mod) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                for a in _args(f)} if mod is not None else set()
+    return frozenset(out)
 
 
 def _lines(path: Path) -> frozenset[str]:
@@ -75,10 +93,10 @@ def _lines(path: Path) -> frozenset[str]:
         return frozenset()
 
 
-def _plan(sources: dict[str, str], key: bytes, seen: dict[str, frozenset[str]]) -> Blind:
+def _plan(sources: dict[str, str], key: bytes, seen: dict[str, frozenset[str]], shared: frozenset[str]) -> Blind:
     blind = Blind()
     for rel, source in sources.items():
-        changed, sites = changed_source(source, key, seen.get(rel, frozenset()))
+        changed, sites = changed_source(source, key, seen.get(rel, frozenset()), shared)
         if sites:
             blind.sources[rel], blind.sites[rel] = changed, sites
     return blind
@@ -114,16 +132,18 @@ def write(tree: Path, blind: Blind) -> None:
         os.replace(tmp, target)
 
 
-def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset()) -> tuple[str, list[Span]]:
-    """`source` with the expected values of its `==` asserts changed, and the changed asserts' line spans. A
-    literal on a line in `seen` (stripped) keeps its value: an assert that reads one is not a site."""
+def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset(),
+                   fixture_args: frozenset[str] = frozenset()) -> tuple[str, list[Site]]:
+    """`source` with the expected values of its `==` asserts changed, and where the changed `==`s are written in
+    it (as the witness sees them: it compiles this text). A literal on a line in `seen` (stripped) keeps its
+    value: an assert that reads one is not a site."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source, []
     lines = source.splitlines(keepends=True)
     kept = {i + 1 for i, line in enumerate(lines) if line.strip() in seen}
-    edits, sites = _Finder(tree, _Changer(key), kept).run()
+    edits, changed = _Finder(tree, _Changer(key), kept, fixture_args).run()
     by_line: dict[int, list[tuple[int, int, str]]] = {}
     for node, text in edits.items():
         by_line.setdefault(node[0], []).append((node[1], node[2], text))
@@ -132,7 +152,14 @@ def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset()) 
         for start, end, text in sorted(parts, reverse=True):
             raw = raw[:start] + text.encode("utf-8") + raw[end:]
         lines[lineno - 1] = raw.decode("utf-8")
-    return "".join(lines), sorted(set(sites))
+    out = "".join(lines)
+    if not changed:
+        return out, []
+    try:
+        compared = list(_comparisons(ast.parse(out)))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # cannot happen: only literals changed
+        return source, []
+    return out, sorted({_site(stmt, node) for i, (stmt, node, _) in enumerate(compared) if i in changed})
 
 
 class _Changer:
@@ -167,22 +194,27 @@ class _Changer:
 
 
 def _float(v: float, h: int) -> float | None:
+    """One to three steps of its last written decimal, and at least 0.1% of it: past `approx`'s default
+    tolerance (1e-6 relative) however many decimals the test wrote."""
     if not math.isfinite(v):
         return None
     text = repr(v)
-    if "e" in text or "." not in text:
-        out = v * 1.5 + 1.0
-    else:
-        places = len(text.split(".")[1])
-        step = (1 + h % 3) * 10.0 ** -places
-        out = round(v + step if v >= 0 else v - step, places)
+    places = len(text.split(".")[1]) if "." in text and "e" not in text else 0
+    step = (1 + h % 3) * 10.0 ** -places
+    if step < abs(v) * 1e-3:
+        step = abs(v) * 1e-2 * (1 + h % 3)
+    out = v + step if v >= 0 else v - step
+    out = round(out, places) if places and step >= 10.0 ** -places else out
     return out if out != v and math.isfinite(out) else None
 
 
 def _text(s: str, h: int) -> str | None:
+    """One ASCII letter or digit changed to another of its kind (never only its case); text without one gets a
+    letter in place of one of its characters (the empty text becomes one letter)."""
+    letter = chr(ord("a") + h % 26)
     spots = [i for i, c in enumerate(s) if c.isascii() and c.isalnum()]
     if not spots:
-        return None
+        return letter if not s else s[:h % len(s)] + letter + s[h % len(s) + 1:]
     i = spots[h % len(spots)]
     c = s[i]
     if c.isdigit():
@@ -201,7 +233,8 @@ def _leaves(node: ast.expr) -> list[ast.expr] | None:
             and type(node.operand.value) in (int, float):
         return [node]
     parts = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else \
-        node.values if isinstance(node, ast.Dict) and None not in node.keys else None
+        node.values if isinstance(node, ast.Dict) and None not in node.keys else \
+        [*node.args, *(k.value for k in node.keywords)] if isinstance(node, ast.Call) and _built(node) else None
     if parts is None:
         return None
     out: list[ast.expr] = []
@@ -215,6 +248,16 @@ def _leaves(node: ast.expr) -> list[ast.expr] | None:
     return out
 
 
+def _built(call: ast.Call) -> bool:
+    """A value the test builds from literals with a class (`Vec(1, 2)`, `Report("t", Tally({"a": 2}))`,
+    `Decimal("1.5")`): its literals count as the expected value's, all changed together (`_change`), so an honest
+    class that compares only some of its fields still differs. Not a matcher (`approx`, `IsInt`, `ANY`: equal
+    to many values on purpose) nor a function (`len`, `type`, `round`: many inputs give one answer)."""
+    name = tamper_context.named(call.func)
+    return bool(name) and name[0].isupper() and not name.startswith(_MATCHERS) \
+        and not any(isinstance(a, ast.Starred) for a in call.args) and all(k.arg is not None for k in call.keywords)
+
+
 def _scalar(leaf: ast.expr) -> object:
     if isinstance(leaf, ast.UnaryOp):
         return -leaf.operand.value  # type: ignore[attr-defined, operator]
@@ -224,7 +267,8 @@ def _scalar(leaf: ast.expr) -> object:
 class _Finder:
     """Walks a test module: which asserts compare with a literal, and which literals to change for them."""
 
-    def __init__(self, tree: ast.Module, changer: _Changer, kept: set[int]) -> None:
+    def __init__(self, tree: ast.Module, changer: _Changer, kept: set[int],
+                 fixture_args: frozenset[str] = frozenset()) -> None:
         self.tree, self.changer, self.kept = tree, changer, kept  # kept: lines whose literals keep their values
         self.edits: dict[tuple[int, int, int], str] = {}
         self.parents: dict[ast.AST, ast.AST] = {}
@@ -232,36 +276,32 @@ class _Finder:
             for child in ast.iter_child_nodes(node):
                 self.parents[child] = node
         self.module_names = _single_literals(tree, tree.body)
-        self.compared = list(self._comparisons())
+        self.compared = list(_comparisons(tree))
         # each name at the bottom of a side of an `==` assert: a name read anywhere else is input, never changed
-        self.expected_reads = {id(_base(side)) for _, sides in self.compared for side in sides}
+        self.expected_reads = {id(_base(_unwrapped(side))) for _, _, sides in self.compared for side in sides}
+        # names a fixture may take (pytest hands a parametrize value to any fixture that asks for its name): such a
+        # column is an input too (R60-FP2: `packed(text)` packs the very text the test expects back)
+        self.fixture_args = set(fixture_args) | {a.arg for f in ast.walk(tree) if isinstance(
+            f, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(tamper_context.named(d) == "fixture"
+                                                                for d in f.decorator_list) for a in _args(f)}
+        self.asks_params = any(isinstance(n, ast.Attribute) and n.attr in ("getfixturevalue", "callspec")
+                               for n in ast.walk(tree))  # a test that reads its own row by name
 
-    def run(self) -> tuple[dict[tuple[int, int, int], str], list[Span]]:
-        sites: list[Span] = []
-        for stmt, (a, b) in self.compared:
+    def run(self) -> tuple[dict[tuple[int, int, int], str], set[int]]:
+        """The edits, and which comparisons (their order in `_comparisons`) they change."""
+        changed: set[int] = set()
+        for i, (stmt, _, (a, b)) in enumerate(self.compared):
             ta, tb = self._targets(stmt, a), self._targets(stmt, b)
-            targets = tb if ta is None else ta if tb is None else None
+            ra, rb = _rank(ta), _rank(tb)  # `Size("10MB") == 10_000_000`: the literal is the expected side
+            targets = ta if ra > rb else tb if rb > ra else None
             if targets and self._change(targets):
-                sites.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
-        return self.edits, sites
-
-    def _comparisons(self) -> Iterator[tuple[ast.stmt, tuple[ast.expr, ast.expr]]]:
-        """(statement, both sides) of each `==` an assert or an equal-assert call makes."""
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Assert):
-                tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) \
-                    else [node.test]
-                for t in tests:
-                    if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq):
-                        yield node, (t.left, t.comparators[0])
-            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
-                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _EQUAL_ASSERTS \
-                    and len(node.value.args) >= 2 and not any(isinstance(a, ast.Starred) for a in node.value.args[:2]):
-                yield node, (node.value.args[0], node.value.args[1])
+                changed.add(i)
+        return self.edits, changed
 
     def _targets(self, stmt: ast.stmt, side: ast.expr) -> list[tuple[ast.expr, bool]] | None:
         """The literals that `side` reads if it is an expected value (with whether the test indexes into them), or
         None: a literal display, or a name bound only to one (a local, a parametrize column, a module table)."""
+        side = _unwrapped(side)
         base, every = _base(side), isinstance(side, ast.Subscript)
         if _leaves(base) is not None and base is side:
             return [(base, False)]
@@ -270,7 +310,7 @@ class _Finder:
         func = self._function_of(stmt)
         if func is not None and _binds(func, base.id):  # the test's own name: a local or a parameter
             local = _single_literals(func, [func]).get(base.id)
-            column = None if local is not None else self._column(func, base.id)
+            column = None if local is not None else self._column(func, base.id) or self._loop_column(func, base.id)
             found = [(local, every)] if local is not None else None if column is None else [(v, every) for v in column]
             return found if found and self._only_expected(func, base.id) else None
         table = self.module_names.get(base.id)
@@ -281,6 +321,7 @@ class _Finder:
         edits: dict[tuple[int, int, int], str] = {}
         for node, every in targets:
             leaves = _leaves(node) or []
+            every = every or any(isinstance(n, ast.Call) for n in ast.walk(node))
             usable = [(leaf, new) for leaf in leaves if leaf.lineno == leaf.end_lineno and leaf.lineno not in self.kept
                       for new in [self.changer.value(_scalar(leaf))] if new is not None]
             if not usable or (every and len(usable) != len(leaves)):
@@ -314,6 +355,8 @@ class _Finder:
             if not (isinstance(deco, ast.Call) and tamper_context.named(deco.func) == "parametrize"
                     and len(deco.args) >= 2):
                 continue
+            if any(k.arg == "indirect" for k in deco.keywords) or name in self.fixture_args or self.asks_params:
+                return None  # a fixture takes the value: it may be an input
             names = _argnames(deco.args[0])
             if names is None or name not in names:
                 continue
@@ -330,6 +373,99 @@ class _Finder:
             column = [_cell(row, i, len(names)) for row in rows.elts]
             return None if not column or any(c is None for c in column) else column  # type: ignore[misc]
         return None
+
+    def _loop_column(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+        """The values a `for` of `func` gives `name` from a literal table read by that loop alone: `for x, want
+        in CASES`, `for x, want in zip(XS, WANTS)`, `for k, want in TABLE.items()` (R60-1)."""
+        loops = [n for n in ast.walk(func) if isinstance(n, ast.For) and name in _target_names(n.target)]
+        if len(loops) != 1 or _stores(func, name) != 1:
+            return None
+        loop = loops[0]
+        names = _target_names(loop.target)
+        it, items = loop.iter, False
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items" \
+                and not it.args and len(names) == 2:
+            it, items = it.func.value, True
+        if isinstance(it, ast.Call) and tamper_context.named(it.func) == "zip" and isinstance(it.func, ast.Name) \
+                and not it.keywords and len(it.args) == len(names):
+            table = self._table(it.args[names.index(name)], loop)
+            return None if table is None or not isinstance(table, (ast.List, ast.Tuple)) else list(table.elts)
+        table = self._table(it, loop)
+        if items:
+            return list(table.values) if isinstance(table, ast.Dict) and name == names[1] else None
+        if not isinstance(table, (ast.List, ast.Tuple)):
+            return None
+        column = [_cell(row, names.index(name), len(names)) for row in table.elts]
+        return None if not column or any(c is None for c in column) else column  # type: ignore[misc]
+
+    def _table(self, node: ast.expr, loop: ast.For) -> ast.expr | None:
+        """A literal display, or a module table (single literal binding) that nothing but `loop` reads."""
+        if _leaves(node) is not None:
+            return node
+        if not isinstance(node, ast.Name) or node.id not in self.module_names:
+            return None
+        reads = [n for n in ast.walk(self.tree) if isinstance(n, ast.Name) and n.id == node.id
+                 and isinstance(n.ctx, ast.Load)]
+        return self.module_names[node.id] if reads == [node] else None
+
+
+def _args(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
+    a = f.args
+    return [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, [a.vararg, a.kwarg])]
+
+
+def _unwrapped(side: ast.expr) -> ast.expr:
+    """`approx(want)` (the usual float assert) expects `want`: its default tolerance is far below a change."""
+    if isinstance(side, ast.Call) and tamper_context.named(side.func) == "approx" and len(side.args) == 1 \
+            and not side.keywords and not isinstance(side.args[0], ast.Starred):
+        return side.args[0]
+    return side
+
+
+def _comparisons(tree: ast.Module) -> Iterator[tuple[ast.stmt, ast.AST, tuple[ast.expr, ast.expr]]]:
+    """(statement, the comparison, both sides) of each `==` an assert or an equal-assert call makes, in a fixed
+    order: the same for the source and its changed copy, whose literals alone differ."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) \
+                else [node.test]
+            for t in tests:
+                if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq):
+                    yield node, t, (t.left, t.comparators[0])
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _EQUAL_ASSERTS \
+                and len(node.value.args) >= 2 and not any(isinstance(a, ast.Starred) for a in node.value.args[:2]):
+            yield node, node.value, (node.value.args[0], node.value.args[1])
+
+
+def _site(stmt: ast.stmt, node: ast.AST) -> Site:
+    """Where the witness reports a held `==`: a rewritten assert's own (line, column), or the lines of an
+    `assertEqual` call (unittest's wrapper knows only the line)."""
+    if isinstance(node, ast.Compare):
+        return node.lineno, node.lineno, node.col_offset
+    return stmt.lineno, stmt.end_lineno or stmt.lineno, -1
+
+
+def _rank(targets: list[tuple[ast.expr, bool]] | None) -> int:
+    """How surely a side is the expected value: written literals (2) over a value a class builds from them (1,
+    which may be the class under test) over anything else (0)."""
+    if not targets:
+        return 0
+    return 1 if any(isinstance(n, ast.Call) for node, _ in targets for n in ast.walk(node)) else 2
+
+
+def _target_names(target: ast.expr) -> list[str]:
+    """The names a flat `for` target binds, in order (`x, want` or `want`); [] for anything nested."""
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)) and all(isinstance(e, ast.Name) for e in target.elts):
+        return [e.id for e in target.elts]  # type: ignore[attr-defined]
+    return []
+
+
+def _stores(scope: ast.AST, name: str) -> int:
+    return sum(1 for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)) \
+        + sum(1 for n in ast.walk(scope) if isinstance(n, ast.arg) and n.arg == name)
 
 
 def _base(side: ast.expr) -> ast.expr:

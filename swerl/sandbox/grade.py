@@ -32,7 +32,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -296,7 +296,8 @@ class _Blind:
 
     key: bytes
     plan: blind_mod.Blind | None = None
-    record: dict[str, Any] | None = None
+    record: dict[str, Any] | None = None  # the blind run's signed record; None: it ended without one
+    held: list[Any] = field(default_factory=list)  # its held comparisons, also from a record cut short
 
     def change(self, tree: Path, protected: list[str], seen: Path) -> bool:
         """Change the expected values of the protected test modules in `tree` (the pristine ones here: only the
@@ -311,8 +312,9 @@ def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harnes
                pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
                timeout_s: float | None, first: GradeResult) -> GradeResult:
     """A resolved grade once more, in a fresh sandbox, with the protected tests' expected values changed: a changed
-    assert that holds, or a guard finding, refuses it. A blind run that ends without a record decides nothing (an
-    honest fix fails its changed asserts; a patch that could tell the runs apart would just fail them too)."""
+    comparison that held (also in a record cut short), or a guard finding, refuses it. A blind run that ends
+    without its record is the agent's failure, as a first run without one is: only the blind run makes asserts
+    fail, and code that breaks the run then (a crash in a failure's `repr`, R60-9) must not keep the first pay."""
     work.mkdir()
     slot = _Blind(os.urandom(32))
     second = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, time.monotonic(), timeout_s, True,
@@ -320,16 +322,19 @@ def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harnes
     took = {"duration_s": time.monotonic() - t0}
     if slot.plan is None or not slot.plan.sites:
         return first.model_copy(update={"blind": "none", **took})
-    if slot.record is None:
-        return first.model_copy(update={"blind": f"inconclusive: {second.error or 'no signed record'}"[:300], **took})
-    found = slot.plan.read(slot.record.get("held") or [], task.workdir)
-    found += [f"blind run: {t}" for t in slot.record.get("tampering") or []]
-    asserts = sum(len(v) for v in slot.plan.sites.values())
+    found = slot.plan.read(slot.held, task.workdir)
+    found += [f"blind run: {t}" for t in (slot.record or {}).get("tampering") or []]
     if found:
         log.warning("grading: the blind run refused a resolved patch", instance=task.instance_id, reasons=found[:5])
         return first.model_copy(update={"resolved": False, "tampering": found, "blind": "read",
                                         "report": "blind-run", **took})
-    return first.model_copy(update={"blind": f"clean ({asserts} asserts)", **took})
+    if slot.record is None or second.error_kind == "infra":
+        kind = second.error_kind or "agent"
+        error = f"the blind run: {second.error or 'the test process ended without the launcher signed record'}"
+        return first.model_copy(update={"resolved": False, "error": error[:500], "error_kind": kind,
+                                        "blind": f"ended early ({kind})", **took})
+    return first.model_copy(update={"blind": f"clean ({sum(len(v) for v in slot.plan.sites.values())} asserts)",
+                                    **took})
 
 
 @dataclass
@@ -714,8 +719,9 @@ def _verdict(task: SandboxTask, plan: HarnessPlan, res: Any, launch: Launch | No
 
     output = res.output + (f"\n{sc.TESTS_TIMEOUT}\n" if res.timed_out else "")
     record, forged = launch_mod.verify_record(output, launch.key) if launch else (None, [])
-    if keep is not None:
+    if keep is not None and launch is not None:
         keep.record = record
+        keep.held = record.get("held") or [] if record else launch_mod.held_lines(output, launch.key)
     exits = _EXIT_RE.findall(output)
     exit_code = record.get("rc") if record else (int(exits[-1]) if exits else None)
     sizes = _LOG_BYTES_RE.findall(output)

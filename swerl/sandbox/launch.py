@@ -305,6 +305,13 @@ def verify_record(output: str, key: str) -> tuple[dict[str, Any] | None, list[st
     return None, sorted(set(problems))
 
 
+def held_lines(output: str, key: str) -> list[list[Any]]:
+    """The record's `held` lines (the comparisons that held), also of a record cut short: each line's MAC verifies
+    on the chain before it, so what a killed test process had already reported stands."""
+    events, _ = _signed_lines(output, key)
+    return [ev["data"] for ev in events if ev.get("kind") == "held" and isinstance(ev.get("data"), list)]
+
+
 def test_helpers(tree: Path, protected: list[str]) -> list[str]:
     """The modules under a test directory (the outermost `tests`, `test` or `testing` directory above a protected
     file, as the guard's) that the protected test files and the conftest files on their way import, and what

@@ -205,8 +205,8 @@ class GradeResult(_Model):
     notes: list[str] = Field(default_factory=list, description="What the launcher says of its own defences (e.g. "
                              "whether the kernel sealed the test files).")
     blind: str = Field("", description="The blind run of a resolved grade (expected values changed): 'clean (N "
-                       "asserts)', 'read' (tampering), 'none' (no assert compares with a literal), 'inconclusive: ...'"
-                       ", or '' when it did not run.")
+                       "asserts)', 'read' (tampering), 'none' (no expected value to change), 'ended early (agent|"
+                       "infra)' (no signed record: unresolved), or '' when it did not run.")
 
 
 class AuditProbe(_Model):

@@ -616,23 +616,29 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     return handle, on_collected
 
 
-def _held_watch(emit, cap: int = 5000, _getframe=sys._getframe):
-    """Where an assert's `==` held: the witness's comparison announces each yes (`swerl.held`), and the hook takes
-    the line from the frames themselves, the test code that called the comparison (through unittest's wrapped
-    `assertEqual`), so no one else can claim one. Every line once, in every run alike; only the grader's blind run
-    (`swerl/sandbox/blind.py`: expected values changed on the host) reads them, where a changed assert that held
-    was answered from the tests' own data."""
+def _held_watch(inner, emit, cap: int = 5000, _getframe=sys._getframe):
+    """Where an `==` of a test file held: the witness's comparison announces each yes (`swerl.held`) with the
+    (line, column) the rewritten assert wrote into the test code as a constant, or none (unittest's wrapped
+    `assertEqual`); the file comes from the frames, the test code that called the comparison, and the line too
+    when there is no position. Only the witness's own code called from a protected test file is heard: other
+    code could only claim more held comparisons, never fewer, and cannot fill the cap with made-up ones. Every one once, in every run alike; only the grader's blind run reads them
+    (`swerl/sandbox/blind.py`: expected values changed on the host), where a changed one that held was answered
+    from the tests' own data."""
     seen: set = set()
 
-    def handle() -> None:
+    def handle(args: tuple) -> None:
         caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
         if caller is None or caller.f_code.co_filename != _WITNESS or len(seen) >= cap:
             return
         test = caller.f_back
         while test is not None and test.f_code.co_filename == _WITNESS:
             test = test.f_back
-        if test is not None:
-            site = (test.f_code.co_filename, test.f_lineno)
+        if test is not None and inner.kind(test.f_code.co_filename) == "test":  # a protected test's own `==`: the
+            # witness's functions called from anywhere else (they are reachable) claim nothing, nor fill the cap
+            at = args[0] if args else None
+            where = at if type(at) is tuple and len(at) == 2 and all(type(v) is int for v in at) else \
+                (test.f_lineno, -1)
+            site = (test.f_code.co_filename, *where)
             if site not in seen:
                 seen.add(site)
                 emit("held", list(site))
@@ -896,7 +902,7 @@ class Guard:
         write_collected, write_outcome = _outcome_writers(self, emit, writer, collector, changed_frame, main,
                                                           _getframe, _ident)
         bodies, bodies_collected = _body_watch(inner, emit)
-        held = _held_watch(emit)
+        held = _held_watch(inner, emit)
 
         def hook(event: str, args: tuple) -> None:
             if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):
@@ -926,7 +932,7 @@ class Guard:
                     write_final(args[0] if args else None)
                     return
                 if event == "swerl.held":
-                    held()
+                    held(args)
                     return
                 reason = bodies(event, args) if event in _BODY_EVENTS else check(event, args)
             except Exception as exc:  # a rule must never break the run; record that it could not decide

@@ -1231,7 +1231,8 @@ def _asserting():
         _tables_held(guard, *_TABLES)
     return guard
 
-def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getframe, _audit=getattr(sys, "audit", None)):
+def compare(left, right, ne=False, lit=0, at=None, _record=_record, _getframe=sys._getframe,
+            _audit=getattr(sys, "audit", None)):
     """`left == right` (`!=` with `ne`) as a test file's assert sees it, decided here.
 
     When one side is a builtin scalar k and the other is not, the other side first commits to its own value as a
@@ -1259,8 +1260,8 @@ def compare(left, right, ne=False, lit=0, _record=_record, _getframe=sys._getfra
         _record(guard, f"assertion compared {found}")
     if isinstance(result, BaseException):
         raise result
-    if result is True and not ne and _audit is not None:  # the line, for the grader's blind run (`_held_watch`)
-        _audit("swerl.held")
+    if result is True and not ne and _audit is not None:  # for the grader's blind run (`_held_watch`)
+        _audit("swerl.held", at)
     return result
 
 
@@ -3654,8 +3655,9 @@ class _AssertCompares(ast.NodeTransformer):
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             ne = isinstance(node.ops[0], ast.NotEq)
             lit = _lit_bits(node.left, node.comparators[0])
+            at = ast.Constant((node.lineno, node.col_offset))  # where this `==` is written (`_held_watch`)
             return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne),
-                                                       ast.Constant(lit)]), node)
+                                                       ast.Constant(lit), at]), node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
             return ast.copy_location(_call("contains", [node.left, node.comparators[0],
                                                         ast.Constant(isinstance(node.ops[0], ast.NotIn))]), node)

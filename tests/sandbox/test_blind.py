@@ -34,7 +34,7 @@ def test_a_literal_an_assert_compares_with_changes_and_its_line_is_a_site() -> N
             assert 42 == f(2)
             self.assertEqual(f(3), b"xy")
     """)
-    assert len(diffs) == 3 and sites == [(3, 3), (4, 4), (5, 5)]
+    assert len(diffs) == 3 and sites == [(3, 3, 11), (4, 4, 11), (5, 5, -1)]  # an assert's own column
     for old, new in diffs:
         assert old.split("(")[1][0] == new.split("(")[1][0]  # the input is kept
     assert "'hello'" not in diffs[0][1] and "42" not in diffs[1][1] and 'b"xy"' not in diffs[2][1]
@@ -65,7 +65,7 @@ def test_parametrize_columns_local_and_module_tables_change_in_every_row() -> No
     assert "1," not in table.split("[")[1] and "2.5" not in table and "-3" not in table  # indexed: every leaf
     row = changed['@pytest.mark.parametrize("x, expected", [(1, 10), pytest.param(2, 20, id="two")])']
     assert "(1, 10)" not in row and "param(2, 20" not in row and "(1, " in row and "param(2, " in row
-    assert sites == [(8, 8), (12, 12), (16, 16), (17, 17)]
+    assert sites == [(8, 8, 11), (12, 12, 11), (16, 16, 11), (17, 17, 11)]
 
 
 @pytest.mark.parametrize("body", [
@@ -76,7 +76,7 @@ def test_parametrize_columns_local_and_module_tables_change_in_every_row() -> No
     'x = 1\n    assert f() == f"{x}"',                         # an f-string is built, not written
     "assert f() == None",
     'assert f() == """a\nb"""',                                # a multi-line literal would move the lines below
-    "for e in [1, 2]:\n        assert f() == e",             # a loop target is no single literal
+    "for e in [1, 2]:\n        assert f(e) == e",            # the loop's value is an input too
 ])
 def test_what_is_not_an_expected_literal_is_left_as_written(body: str) -> None:
     diffs, sites = _changed(f"def test_x():\n    {body}\n")
@@ -108,7 +108,7 @@ def test_a_changed_value_has_the_type_and_never_the_value(value: Any) -> None:
     assert blind._Changer(b"other key" * 4).value(value) is not None
 
 
-@pytest.mark.parametrize("value", [None, float("nan"), float("inf"), "", "!!", b"", 1j])
+@pytest.mark.parametrize("value", [None, float("nan"), float("inf"), 1j])
 def test_values_without_a_same_type_change_are_not_changed(value: Any) -> None:
     assert blind._Changer(KEY).value(value) is None
 
@@ -124,9 +124,9 @@ def test_read_reports_only_changed_asserts_that_held(tmp_path: Path) -> None:
     (tmp_path / "tests" / "test_a.py").write_text("def test_a():\n    assert f(1) == 2\n    assert g(1) is None\n")
     (tmp_path / "tests" / "conftest.py").write_text("def test_c():\n    assert f(1) == 2\n")
     plan = blind.plan(tmp_path, ["tests/test_a.py", "tests/conftest.py"], KEY)
-    assert list(plan.sources) == ["tests/test_a.py"] and plan.sites == {"tests/test_a.py": [(2, 2)]}
-    held = [["/testbed/tests/test_a.py", 3], ["/testbed/tests/conftest.py", 2], ["/testbed/tests/test_a.py", 2],
-            "junk", ["/testbed/tests/test_a.py", "2"]]
+    assert list(plan.sources) == ["tests/test_a.py"] and plan.sites == {"tests/test_a.py": [(2, 2, 11)]}
+    held = [["/testbed/tests/test_a.py", 3, 11], ["/testbed/tests/conftest.py", 2, 11], ["/testbed/tests/test_a.py", 2, 11],
+            "junk", ["/testbed/tests/test_a.py", "2", 11], ["/testbed/tests/test_a.py", 2, 20]]
     found = plan.read(held, "/testbed")
     assert len(found) == 1 and found[0].startswith("tests/test_a.py:2:")
     blind.write(tmp_path, plan)
@@ -152,7 +152,140 @@ def test_where_the_agent_never_saw_some_tests_only_their_literals_change(tmp_pat
         (root / "tests").mkdir(parents=True)
         (root / "tests" / "test_a.py").write_text(text)
     plan = blind.plan(tree, ["tests/test_a.py"], KEY, seen=seen)
-    assert plan.sites == {"tests/test_a.py": [(5, 5)]}
+    assert plan.sites == {"tests/test_a.py": [(5, 5, 11)]}
     assert "assert f(1) == 2\n" in plan.sources["tests/test_a.py"] and "== 25" not in plan.sources["tests/test_a.py"]
     (tree / "tests" / "test_a.py").write_text(old)
-    assert blind.plan(tree, ["tests/test_a.py"], KEY, seen=seen).sites == {"tests/test_a.py": [(2, 2)]}
+    assert blind.plan(tree, ["tests/test_a.py"], KEY, seen=seen).sites == {"tests/test_a.py": [(2, 2, 11)]}
+
+
+def test_a_value_a_class_builds_from_literals_changes_in_every_literal() -> None:
+    """`Report("t", Tally({"the": 2}))`: every literal changes, so a class that compares only some fields still
+    differs for an honest fix; a loose `__eq__` (or a constructor that collapses what it compares) holds."""
+    diffs, sites = _changed("""
+        def test_a():
+            assert report("t", "The the") == Report("t", Tally({"the": 2}))
+            assert f() == [Vec(1, 2), 3]
+    """)
+    changed = dict(diffs)
+    report = changed['    assert report("t", "The the") == Report("t", Tally({"the": 2}))']
+    assert report.startswith('    assert report("t", "The the") == Report(') and '"t"' not in report.split("==")[1]
+    assert '"the": 2' not in report and '"the": ' in report  # keys stay: they say which field
+    listed = changed["    assert f() == [Vec(1, 2), 3]"]
+    assert "Vec(1, " not in listed and ", 2)" not in listed and "), 3]" not in listed
+    assert sites == [(3, 3, 11), (4, 4, 11)]
+
+
+@pytest.mark.parametrize("body", [
+    "assert f() == approx(2.5, abs=1)",   # a matcher equals many values on purpose
+    "assert f() == IsInt(gt=3)",
+    "assert f() == len([1, 2])",          # a function: many inputs, one answer
+    "assert f() == round(2.4)",
+    "assert Vec(1, 2) == Vec(1, 2)",      # both sides built by the test: no expected side
+    "assert f() == Vec(*[1, 2])",
+])
+def test_matchers_functions_and_ambiguous_sides_are_not_changed(body: str) -> None:
+    assert _changed(f"def test_x():\n    {body}\n") == ([], [])
+
+
+def test_an_indirect_parametrize_value_goes_to_a_fixture_and_is_left_alone() -> None:
+    diffs, _ = _changed("""
+        import pytest
+        @pytest.mark.parametrize("expected", [1, 2], indirect=True)
+        def test_p(expected):
+            assert f() == expected
+    """)
+    assert diffs == []
+
+
+def test_a_written_literal_is_the_expected_side_of_a_class_built_from_literals() -> None:
+    """`Size("10MB") == 10_000_000`: the class is what the test checks, the number what it expects."""
+    diffs, sites = _changed('def test_x():\n    assert Size("10MB") == 10_000_000\n')
+    assert diffs and 'Size("10MB")' in diffs[0][1] and "10_000_000" not in diffs[0][1] and sites == [(2, 2, 11)]
+
+
+def test_a_site_is_the_changed_comparison_itself_not_its_line() -> None:
+    """R60-FP1: `assert sum(1 for t in toks if t.kind == "NUM") == 2` - the filter's `==` holds honestly on the
+    changed assert's line; only the changed comparison's own column is a site."""
+    src = 'def test_x():\n    assert sum(1 for t in toks if t.kind == "NUM") == 2\n'
+    out, sites = blind.changed_source(src, KEY)
+    assert sites == [(2, 2, 11)] and '"NUM"' in out
+    plan = blind.Blind(sources={"t/test_x.py": out}, sites={"t/test_x.py": sites})
+    assert plan.read([["/w/t/test_x.py", 2, 36]], "/w") == []  # the filter held
+    assert plan.read([["/w/t/test_x.py", 2, 11]], "/w")  # the changed `== 2` held
+
+
+def test_a_site_is_where_the_changed_source_writes_it() -> None:
+    """A changed literal may be longer (9 -> 10): a later comparison on the line moves, and the witness compiles
+    the changed text."""
+    src = "def test_x():\n    assert f(x=1) == 9 and g() == 5\n"
+    out, sites = blind.changed_source(src, KEY)
+    tree = ast.parse(out)
+    cols = sorted(n.col_offset for n in ast.walk(tree) if isinstance(n, ast.Compare))
+    assert [s[2] for s in sites] == cols
+
+
+@pytest.mark.parametrize("value", ["", "!!", "—", b""])
+def test_text_without_a_letter_or_digit_gets_one(value: Any) -> None:
+    """R60-6: an edge-case row expecting `""` kept its whole column as written (all rows or none)."""
+    new = blind._Changer(KEY).value(value)
+    assert type(new) is type(value) and new != value
+
+
+@pytest.mark.parametrize("loop", [
+    "CASES = [('a', 'x'), ('b', 'y')]\ndef test_t():\n    for inp, want in CASES:\n        assert f(inp) == want\n",
+    "XS = [1, 2]\nWANT = [3, 4]\ndef test_t():\n    for x, want in zip(XS, WANT):\n        assert f(x) == want\n",
+    "T = {'a': 1, 'b': 2}\ndef test_t():\n    for k, want in T.items():\n        assert f(k) == want\n",
+    "def test_t():\n    for want in [5, 6]:\n        assert f() == want\n",
+])
+def test_a_table_a_loop_reads_changes_its_expected_column(loop: str) -> None:
+    """R60-1: `for text, want in CASES: assert slugify(text) == want` - the inputs stay, every expected value
+    changes."""
+    diffs, sites = _changed(loop)
+    assert diffs and sites
+    old, new = diffs[0]
+    inputs = [c for c in ["'a'", "'b'", "[1,", "2]", "XS"] if c in old]
+    assert all(c in new for c in inputs)
+
+
+def test_a_table_read_elsewhere_or_a_column_a_fixture_takes_is_left_alone(tmp_path: Path) -> None:
+    """R60-FP2: `@pytest.fixture def packed(text): return pack(text)` takes the parametrized `text`, which the
+    test then expects back: an input, not only an expected value (also a conftest fixture, `getfixturevalue`)."""
+    src = textwrap.dedent("""
+        import pytest
+        CASES = [('a', 'x')]
+        @pytest.fixture
+        def packed(text):
+            return pack(text)
+        @pytest.mark.parametrize("text", ["hello", "b"])
+        def test_rt(packed, text):
+            assert unpack(packed) == text
+        def test_loop():
+            for inp, want in CASES:
+                assert f(inp) == want
+        def test_other():
+            assert g(CASES) == 1
+    """)
+    out, sites = blind.changed_source(src, KEY)
+    assert '"hello"' in out and "('a', 'x')" in out and sites == [(14, 14, 11)]
+    conftest = "import pytest\n@pytest.fixture\ndef doubled(n):\n    return 2 * n\n"
+    test = "import pytest\n@pytest.mark.parametrize('n', [1, 2])\ndef test_d(doubled, n):\n    assert doubled // 2 == n\n"
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "conftest.py").write_text(conftest)
+    (tmp_path / "tests" / "test_d.py").write_text(test)
+    assert blind.plan(tmp_path, ["tests/conftest.py", "tests/test_d.py"], KEY).sites == {}
+    asks = "import pytest\n@pytest.mark.parametrize('n', [1, 2])\ndef test_d(request, n):\n" \
+           "    assert request.getfixturevalue('n') * 0 + f() == n\n"
+    assert blind.changed_source(asks, KEY)[1] == []
+
+
+def test_approx_expects_its_argument() -> None:
+    """R60-4: `mean(xs) == pytest.approx(want)` is how floats are tested; a tolerance given by hand is left alone."""
+    diffs, sites = _changed("""
+        import pytest
+        @pytest.mark.parametrize("xs, want", [([1, 2], 1.5), ([2.0], 2.0)])
+        def test_m(xs, want):
+            assert mean(xs) == pytest.approx(want)
+        def test_tol():
+            assert mean([1]) == pytest.approx(1.0, abs=0.5)
+    """)
+    assert len(diffs) == 1 and "1.5)" not in diffs[0][1] and "[1, 2]" in diffs[0][1] and sites == [(5, 5, 11)]
