@@ -150,6 +150,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     `agent_config`: mini-swe-agent-shaped overrides - the templates the model will be trained and evaluated with."""
     from pydantic import SecretStr
 
+    from swerl.config import RolloutConfig
     from swerl.data.taskgen import load_rows, register_profiles
     from swerl.rollout.agent import run_agent
     from swerl.rollout.runner import load_sandbox
@@ -169,7 +170,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     sandbox = load_sandbox(SandboxSettings(backend=backend, command_timeout_s=60, rollout_timeout_s=1200), rootfs)
     out.mkdir(parents=True, exist_ok=True)
     endpoint = ModelEndpoint(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("none"), model="swerl-expert",
-                             temperature=0.0, max_tokens=512, timeout_s=60)
+                             rollout=RolloutConfig(temperature=0.0, max_tokens=512), timeout_s=60)
 
     def one(row: dict[str, Any]) -> dict[str, Any]:
         repo_dir = (tasks.parent / row["repo_dir"]).resolve()

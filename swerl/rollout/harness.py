@@ -171,7 +171,7 @@ def make_model(spec: HarnessSpec, endpoint: ModelEndpoint, model_cfg: dict[str, 
         cls = keeping_rejected_replies(cls)
     kwargs = dict(model_cfg.get("model_kwargs") or {})
     kwargs |= {"api_base": endpoint.base_url, "api_key": endpoint.api_key.get_secret_value(),
-               "temperature": endpoint.temperature, "max_tokens": endpoint.max_tokens, "timeout": endpoint.timeout_s,
-               **endpoint.extra}
+               "temperature": endpoint.rollout.temperature, "max_tokens": endpoint.rollout.max_tokens,
+               "timeout": endpoint.timeout_s, **endpoint.extra}
     cfg = {k: v for k, v in model_cfg.items() if k != "model_kwargs"}
     return cls(model_name=f"openai/{endpoint.model}", model_kwargs=kwargs, cost_tracking="ignore_errors", **cfg)

@@ -27,13 +27,13 @@ class _Model(BaseModel):
 
 class ModelEndpoint(_Model):
     """An OpenAI-compatible endpoint for the harness: the gateway's per-rollout proxy, or any engine directly.
-    `api_key` is a `SecretStr` so that logging or dumping the endpoint never shows it."""
+    `api_key` is a `SecretStr` so that logging or dumping the endpoint never shows it. Each call samples with
+    `rollout.temperature` and `rollout.max_tokens`: the recipe's section itself, so its defaults are declared once."""
 
     base_url: str = Field(description="OpenAI base URL: `gateway.proxy_base_url(id)` or e.g. http://127.0.0.1:8000/v1.")
     api_key: SecretStr = Field(SecretStr("none"), description="Bearer token (the rollout's token via the gateway).")
     model: str = Field("swerl", description="Model name sent upstream (litellm gets `openai/<model>`).")
-    temperature: float = Field(1.0, ge=0)
-    max_tokens: int = Field(512, gt=0)
+    rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     timeout_s: float = Field(600.0, gt=0, description="HTTP timeout of one call; a call held by a paused gateway "
                                                       "waits inside it.")
     extra: dict[str, Any] = Field(default_factory=dict, description="More litellm model_kwargs (top_p, seed, ...).")
@@ -120,8 +120,7 @@ class RolloutSettings(_Model):
 
     def endpoint(self, base_url: str, api_key: str) -> ModelEndpoint:
         return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,
-                             temperature=self.rollout.temperature, max_tokens=self.rollout.max_tokens,
-                             timeout_s=self.call_timeout_s, extra=dict(self.model_kwargs))
+                             rollout=self.rollout, timeout_s=self.call_timeout_s, extra=dict(self.model_kwargs))
 
     def agent_overrides(self) -> dict[str, Any]:
         """The `agent_config` argument of `run_agent`."""

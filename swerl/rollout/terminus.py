@@ -92,7 +92,8 @@ def worker_config(stask: SandboxTask, statement: str, endpoint: ModelEndpoint, s
     terminus = dict(settings["terminus"])
     return {"instruction": settings["instruction"].format(problem_statement=statement, workdir=stask.workdir),
             "model": endpoint.model, "api_base": endpoint.base_url, "api_key": endpoint.api_key.get_secret_value(),
-            "temperature": endpoint.temperature, "max_tokens": endpoint.max_tokens, "timeout_s": endpoint.timeout_s,
+            "temperature": endpoint.rollout.temperature, "max_tokens": endpoint.rollout.max_tokens,
+            "timeout_s": endpoint.timeout_s,
             "max_turns": max_turns, "logs_dir": str(logs_dir), "session_id": stask.instance_id,
             "terminus": terminus}
 

@@ -75,7 +75,8 @@ class ToyHarness:
     def _call(self, ctx: AttemptContext, messages: list[dict[str, str]], turn: int) -> str:
         if ctx.stop.is_set():
             raise _Infra(f"rollout {ctx.rollout_id}: stopping")
-        body = {"model": self.model, "messages": messages, "max_tokens": 1, "temperature": ctx.endpoint.temperature,
+        body = {"model": self.model, "messages": messages, "max_tokens": 1,
+                "temperature": ctx.endpoint.rollout.temperature,
                 "seed": _seed(ctx.seed, ctx.attempt, turn) & ((1 << 31) - 1),
                 "allowed_token_ids": self.allowed}
         try:
