@@ -89,7 +89,12 @@ def restatements(classes: set[type]) -> set[str]:
     recipe = [(n, d) for m in owned for n, d in defaults(m).items() if not isinstance(d, BaseModel)]
     return {f"{c.__module__}.{c.__qualname__}.{name}" for c in classes - owned
             for name, value in defaults(c).items() for rname, rvalue in recipe
-            if name == rname and type(value) is type(rvalue) and value == rvalue}
+            if name == rname and same(value, rvalue)}
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal defaults of one kind: `600` restates `600.0`, but `False` is not `0`."""
+    return a == b and (type(a) is type(b) or {type(a), type(b)} == {int, float})
 
 
 def test_no_model_restates_a_recipe_field() -> None:
@@ -100,13 +105,17 @@ def test_no_model_restates_a_recipe_field() -> None:
 
 
 def test_a_restatement_is_found() -> None:
-    """The check itself: a copy of `rollout.max_tokens` with its default is reported; another default is not."""
+    """The check itself: copies of `rollout.max_tokens` and `rollout.temperature` (written `1`) with their defaults
+    are reported; another default, or `False` for `train.seed`'s `0`, is not."""
 
     class Copy(BaseModel):
         max_tokens: int = 512
+        temperature: float = 1
+        seed: bool = False
 
     @dataclasses.dataclass
     class Other:
         max_tokens: int = 4096
 
-    assert restatements({Copy, Other}) == {f"{__name__}.{Copy.__qualname__}.max_tokens"}
+    prefix = f"{__name__}.{Copy.__qualname__}"
+    assert restatements({Copy, Other}) == {f"{prefix}.max_tokens", f"{prefix}.temperature"}
