@@ -178,8 +178,9 @@ class _Changer:
         h = self._h(v)
         if type(v) is bool:
             return not v
-        if type(v) is int:
-            return v + 1 + h % 3 if v >= 0 else v - 1 - h % 3
+        if type(v) is int:  # at least a quarter of it: past a tolerance an honest type may compare with (R61-FP-f5)
+            step = 1 + h % 3 + abs(v) // 4
+            return v + step if v >= 0 else v - step
         if type(v) is float:
             return _float(v, h)
         if type(v) is str:
@@ -194,15 +195,15 @@ class _Changer:
 
 
 def _float(v: float, h: int) -> float | None:
-    """One to three steps of its last written decimal, and at least 0.1% of it: past `approx`'s default
-    tolerance (1e-6 relative) however many decimals the test wrote."""
+    """One to three steps of its last written decimal, and about a quarter of it at least: past `approx`'s default
+    tolerance, and past a tolerance an honest type compares with (R61-FP-f5: 5%), however many decimals."""
     if not math.isfinite(v):
         return None
     text = repr(v)
     places = len(text.split(".")[1]) if "." in text and "e" not in text else 0
     step = (1 + h % 3) * 10.0 ** -places
-    if step < abs(v) * 1e-3:
-        step = abs(v) * 1e-2 * (1 + h % 3)
+    if step < abs(v) * 0.25:
+        step = abs(v) * 0.25 * (1 + h % 3)
     out = v + step if v >= 0 else v - step
     out = round(out, places) if places and step >= 10.0 ** -places else out
     return out if out != v and math.isfinite(out) else None
@@ -279,6 +280,9 @@ class _Finder:
         self.compared = list(_comparisons(tree))
         # each name at the bottom of a side of an `==` assert: a name read anywhere else is input, never changed
         self.expected_reads = {id(_base(_unwrapped(side))) for _, _, sides in self.compared for side in sides}
+        # an assert's message is read only when it fails, in either run: naming the expected value there is no input
+        self.expected_reads |= {id(n) for a in ast.walk(tree) if isinstance(a, ast.Assert) and a.msg is not None
+                                for n in ast.walk(a.msg) if isinstance(n, ast.Name)}
         # names a fixture may take (pytest hands a parametrize value to any fixture that asks for its name): such a
         # column is an input too (R60-FP2: `packed(text)` packs the very text the test expects back)
         self.fixture_args = set(fixture_args) | {a.arg for f in ast.walk(tree) if isinstance(
@@ -317,14 +321,16 @@ class _Finder:
         return [(table, every)] if table is not None and self._only_expected(self.tree, base.id) else None
 
     def _change(self, targets: list[tuple[ast.expr, bool]]) -> bool:
-        """Change one constant of each target (every one where the test indexes into it); all or nothing."""
+        """Change one constant of each target (every one where the test indexes into it, all or nothing; every one
+    that can change where a class builds it: `Money(5, None)` changes its 5, R61-p4)."""
         edits: dict[tuple[int, int, int], str] = {}
-        for node, every in targets:
+        for node, indexed in targets:
             leaves = _leaves(node) or []
-            every = every or any(isinstance(n, ast.Call) for n in ast.walk(node))
+            built = any(isinstance(n, ast.Call) for n in ast.walk(node))  # a class's fields: all that can change
+            every = indexed or built
             usable = [(leaf, new) for leaf in leaves if leaf.lineno == leaf.end_lineno and leaf.lineno not in self.kept
                       for new in [self.changer.value(_scalar(leaf))] if new is not None]
-            if not usable or (every and len(usable) != len(leaves)):
+            if not usable or (indexed and len(usable) != len(leaves)):
                 return False
             for leaf, new in usable if every else [usable[self.changer.pick(node, len(usable))]]:
                 edits[(leaf.lineno, leaf.col_offset, leaf.end_col_offset or leaf.col_offset)] = repr(new)
@@ -361,10 +367,10 @@ class _Finder:
             if names is None or name not in names:
                 continue
             rows: ast.expr | None = deco.args[1]
-            if isinstance(rows, ast.Name):  # a module-level list of cases, read by this decorator alone
-                ref = rows
+            if isinstance(rows, ast.Name):  # a module-level list of cases, read by this decorator alone (its `ids=`
+                ref, own = rows, {id(n) for n in ast.walk(deco)}  # may read it too: R61-p7ids)
                 rows = self.module_names.get(ref.id)
-                if any(isinstance(n, ast.Name) and n.id == ref.id and n is not ref and isinstance(n.ctx, ast.Load)
+                if any(isinstance(n, ast.Name) and n.id == ref.id and id(n) not in own and isinstance(n.ctx, ast.Load)
                        for n in ast.walk(self.tree)):
                     return None
             if not isinstance(rows, (ast.List, ast.Tuple)):
@@ -500,11 +506,14 @@ def _single_literals(scope: ast.AST, body: list) -> dict[str, ast.expr]:
                 alias = (a.asname or a.name).split(".")[0]
                 stores[alias] = stores.get(alias, 0) + 2
     out: dict[str, ast.expr] = {}
-    statements = body if isinstance(scope, ast.Module) else [n for n in ast.walk(scope) if isinstance(n, ast.Assign)]
+    statements = body if isinstance(scope, ast.Module) else \
+        [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.AnnAssign))]
     for node in statements:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and _leaves(node.value) is not None and stores.get(node.targets[0].id) == 1:
-            out[node.targets[0].id] = node.value
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else \
+            node.target if isinstance(node, ast.AnnAssign) else None  # `WANT: Final = ...` too (R61-p5)
+        if isinstance(target, ast.Name) and node.value is not None and _leaves(node.value) is not None \
+                and stores.get(target.id) == 1:
+            out[target.id] = node.value
     return out
 
 

@@ -43,7 +43,26 @@ def _is_super(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
 
-_FORMAT_REACH = re.compile(r"\{[^{}]*?\.(?:_\w*|f_\w+|tb_\w+|gi_\w+|cr_\w+|co_\w+)")
+_FIELD = re.compile(r"\{([^{}!:]*)")  # the field name of each replacement field of a template
+_PRIVATE = ("_", "f_", "tb_", "gi_", "cr_", "co_")
+
+
+def format_reach(text: str) -> bool:
+    """A replacement field that walks past an object's public face (`{0._module.sys}`, `{0.f_globals}`). A
+    repr's own fields are not walks (R61-FP-f3repr): one attribute, not a dunder, with nothing after it
+    (`{0._x!r}`: text of the object handed in), and its class's name (`{0.__class__.__name__}`)."""
+    for m in _FIELD.finditer(text):
+        name = m.group(1)
+        steps = re.findall(r"\.([A-Za-z_]\w*)", name)
+        if not steps or steps in (["__class__", "__name__"], ["__class__", "__qualname__"]):
+            continue
+        if len(steps) == 1 and not steps[0].startswith("__") and re.fullmatch(r"[^.\[]*\.\w+", name):
+            continue
+        if any(step.startswith(_PRIVATE) for step in steps):
+            return True
+    return False
+
+
 _BUILTINS = frozenset(dir(builtins)) | {"__builtins__", "__loader__", "__spec__", "__build_class__"}
 
 
@@ -371,7 +390,7 @@ class Features(ast.NodeVisitor):
             kind = "bytes" if isinstance(node.value, bytes) else "string"
             for m in set(_STRINGS.findall(value)):
                 self.add(f"{kind} {m.strip()!r}")
-            if _FORMAT_REACH.search(value):
+            if format_reach(value):
                 self.add(f"{kind} reaches attributes in a format field")
             elif "{" in value:
                 self._literal_names("a format field", list(template_steps(value)))

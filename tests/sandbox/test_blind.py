@@ -289,3 +289,26 @@ def test_approx_expects_its_argument() -> None:
             assert mean([1]) == pytest.approx(1.0, abs=0.5)
     """)
     assert len(diffs) == 1 and "1.5)" not in diffs[0][1] and "[1, 2]" in diffs[0][1] and sites == [(5, 5, 11)]
+
+
+@pytest.mark.parametrize("value", [100, -80, 2.5, 1000.0, 0.05])
+def test_a_number_moves_past_a_tolerance_an_honest_type_may_have(value: Any) -> None:
+    """R61-FP-f5: a reading type equal within 5% held honestly against a change of 1-3."""
+    new = blind._Changer(KEY).value(value)
+    assert abs(new - value) >= 0.2 * abs(value)  # a quarter, rounded to the decimals the test wrote
+
+
+@pytest.mark.parametrize("src", [
+    # a class-built value with a field that cannot change: its other fields change (R61-p4)
+    "def test_x():\n    assert total() == Money(5, None)\n",
+    # an annotated module constant (R61-p5)
+    "from typing import Final\nWANT: Final = 'abc'\ndef test_x():\n    assert f() == WANT\n",
+    # the expected value named again in the assert's message (R61-p7msg)
+    "CASES = [('a', 'b')]\ndef test_x():\n    for x, want in CASES:\n        assert f(x) == want, f'{x} -> {want}'\n",
+    # the cases table also read by the decorator's own ids= (R61-p7ids)
+    "import pytest\nCASES = [(1, 2)]\n@pytest.mark.parametrize('x, want', CASES, ids=[str(c[0]) for c in CASES])\n"
+    "def test_x(x, want):\n    assert f(x) == want\n",
+])
+def test_everyday_shapes_of_an_expected_value_change(src: str) -> None:
+    diffs, sites = _changed(src)
+    assert diffs and sites, src
