@@ -154,7 +154,7 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     from swerl.data.taskgen import load_rows, register_profiles
     from swerl.rollout.agent import run_agent
     from swerl.rollout.runner import load_sandbox
-    from swerl.rollout.schema import ModelEndpoint
+    from swerl.rollout.schema import ModelEndpoint, split_agent_config
     from swerl.sandbox.schema import SandboxSettings
     from swerl.sandbox.tasks import task_from_row
 
@@ -169,8 +169,12 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
     register_profiles(rows)
     sandbox = load_sandbox(SandboxSettings(backend=backend, command_timeout_s=60, rollout_timeout_s=1200), rootfs)
     out.mkdir(parents=True, exist_ok=True)
+    # the expert model scripts every reply (the endpoint is never called); the agent YAML's harness/step_limit
+    # give way to the expert's model class and --step-limit
+    _, agent = split_agent_config(agent_config or {}, RolloutConfig())
     endpoint = ModelEndpoint(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("none"), model="swerl-expert",
-                             rollout=RolloutConfig(temperature=0.0, max_tokens=512), timeout_s=60)
+                             rollout=RolloutConfig(harness=HARNESS, max_steps=step_limit, temperature=0.0),
+                             timeout_s=60)
 
     def one(row: dict[str, Any]) -> dict[str, Any]:
         repo_dir = (tasks.parent / row["repo_dir"]).resolve()
@@ -178,12 +182,9 @@ def run_expert(tasks: Path, out: Path, *, limit: int | None = None, workers: int
         plan = _row_plan(row, repo_dir, strategy)
         path = out / f"{row['instance_id']}.traj.json"
         t0 = time.monotonic()
-        cfg = copy.deepcopy(agent_config or {})
-        cfg.pop("harness", None)
-        cfg.pop("step_limit", None)
+        cfg = copy.deepcopy(agent)
         cfg.setdefault("model", {})["expert"] = plan
-        res = run_agent(task, sandbox=sandbox, endpoint=endpoint, output_path=path,
-                        agent_config={**cfg, "harness": HARNESS, "step_limit": step_limit})
+        res = run_agent(task, sandbox=sandbox, endpoint=endpoint, output_path=path, agent_config=cfg)
         grade = sandbox.grade(task, res.patch) if res.submitted and res.patch else None
         resolved = bool(grade and grade.resolved)
         _record_grade(path, row["instance_id"], grade, resolved)

@@ -172,17 +172,14 @@ class EvalRun:
         """The Runner's ledger (`--gateway`: that gateway records every call; else this process) and the
         settings (endpoint, retries) every rollout of the run gets."""
         from swerl.rollout.ledger import DirectLedger
-        from swerl.rollout.schema import HARNESS_AUTO, RolloutSettings
+        from swerl.rollout.schema import HARNESS_AUTO, RolloutSettings, split_agent_config
 
         o, served = self.opts, self.served
-        agent = dict(o.agent_config)  # a harness/step_limit named in the agent YAML wins over the defaults
-        harness = agent.pop("harness", None) or (served.default_harness if o.rollout.harness == HARNESS_AUTO
-                                                 else o.rollout.harness)
-        rollout = o.rollout.model_copy(update={"harness": harness, "max_steps": agent.pop("step_limit",
-                                                                                          o.rollout.max_steps)})
+        rollout, agent = split_agent_config(o.agent_config, o.rollout)  # the agent YAML's harness/step_limit win
+        if rollout.harness == HARNESS_AUTO:
+            rollout = rollout.model_copy(update={"harness": served.default_harness})
         self.settings = RolloutSettings(rollout=rollout, model=model.name, call_timeout_s=o.call_timeout_s,
                                         agent_config=agent, retry_delay_s=0.0)
-        self.cfg = self.settings.agent_overrides()
         gw = o.gateway
         if not gw.url:
             self.ledger = DirectLedger(served.base_url, served.api_key)
@@ -284,8 +281,8 @@ class EvalRun:
         traj_rel = Path("trajs") / inst.instance_id / f"attempt{attempt}.traj.json"
         try:
             ensure_image(self._sandbox, inst, o.pull)
-            res = agent_runner(self.cfg.get("harness"))(
-                inst.task(), sandbox=self._sandbox, endpoint=ctx.endpoint, agent_config=dict(self.cfg),
+            res = agent_runner(self.settings.rollout.harness)(
+                inst.task(), sandbox=self._sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_config,
                 output_path=o.out / traj_rel, held_s=ctx.held_s)
         except Exception as exc:  # image missing, gateway unreachable: this instance's infrastructure
             res = AgentResult(instance_id=inst.instance_id, exit_status=type(exc).__name__, error_kind="infra",

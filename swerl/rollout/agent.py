@@ -20,7 +20,7 @@ from swerl.rollout.classify import classify_exception, classify_exit, is_context
 from swerl.rollout.harness import agent_settings, harness_env, make_model, resolve
 from swerl.rollout.held import HeldTime, reading_held_time
 from swerl.rollout.redact import redact
-from swerl.rollout.schema import HARNESS_TOOLCALL, AgentResult, ModelEndpoint
+from swerl.rollout.schema import AgentResult, ModelEndpoint
 from swerl.rollout.tasks import as_sandbox_task
 from swerl.sandbox.base import Sandbox, SandboxHandle
 from swerl.sandbox.schema import PatchResult, SandboxTask
@@ -28,21 +28,18 @@ from swerl.tasks.schema import TaskRow
 
 log = get_logger(__name__)
 
-DEFAULT_STEP_LIMIT = 30
-
 
 def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelEndpoint,
               agent_config: dict[str, Any] | None = None, output_path: Path | None = None,
               held_s: HeldTime | Callable[[], float] | None = None) -> AgentResult:
     """Run mini-swe-agent on `task` in a fresh hardened sandbox against `endpoint` (see the module docstring).
+    The recipe's settings come typed in `endpoint.rollout` (harness, `max_steps`, `keep_rejected_replies`,
+    `context_overflow`, sampling), so each has the one default `RolloutConfig` declares; `agent_config` is
+    mini-swe-agent's own config only (`{agent, model, environment}` merged over the harness's).
     `held_s`: the time the gateway has held this rollout's calls (paused for an update; `swerl.rollout.held`);
     the sandbox deadline moves by every increase, so the time budget counts only time the agent had."""
     t0 = time.monotonic()
-    cfg = dict(agent_config or {})
-    harness = cfg.pop("harness", HARNESS_TOOLCALL)
-    step_limit = int(cfg.pop("step_limit", DEFAULT_STEP_LIMIT))
-    keep_rejected = bool(cfg.pop("keep_rejected_replies", False))
-    overflow_mode = str(cfg.pop("context_overflow", "fail"))
+    rollout = endpoint.rollout
     stask = as_sandbox_task(task)
     handle: SandboxHandle | None = None
     agent: Any = None
@@ -54,9 +51,9 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
 
         from swerl.sandbox.minisweagent_env import SwerlEnvironment
 
-        spec = resolve(harness)
-        settings = agent_settings(spec, step_limit=step_limit, overrides=cfg)
-        model = make_model(spec, endpoint, settings["model"], keep_rejected_replies=keep_rejected)
+        spec = resolve(rollout.harness)
+        settings = agent_settings(spec, step_limit=rollout.max_steps, overrides=agent_config)
+        model = make_model(spec, endpoint, settings["model"], keep_rejected_replies=rollout.keep_rejected_replies)
         handle = sandbox.start(stask)
         env = SwerlEnvironment(sandbox=sandbox, handle=handle, **{
             "timeout": int(sandbox.settings.command_timeout_s), **settings["environment"]})
@@ -73,7 +70,7 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
         result.error = f"{type(exc).__name__}: {exc}"[:4000]
         log.warning("agent run failed", instance=stask.instance_id, kind=result.error_kind, error=result.error[:300])
         if handle is not None and is_context_overflow(exc):
-            _context_overflow(result, overflow_mode, sandbox, handle)
+            _context_overflow(result, rollout.context_overflow, sandbox, handle)
     finally:  # also on KeyboardInterrupt: the sandbox never outlives the run
         if handle is not None:
             sandbox.stop(handle)
@@ -121,7 +118,8 @@ def _context_overflow(result: AgentResult, mode: str, sandbox: Sandbox, handle: 
 
 def load_agent_yaml(path: Path | str | None) -> dict[str, Any]:
     """`--agent-config FILE`: mini-swe-agent-shaped YAML (`agent:`, `model:`, `environment:`, plus swerl's
-    `harness` and `step_limit`) merged over the harness's config; {} for None."""
+    `harness` and `step_limit`, which `swerl.rollout.schema.split_agent_config` moves into the rollout section)
+    merged over the harness's config; {} for None."""
     from swerl.config import load_yaml_mapping
 
     if not path:

@@ -85,7 +85,7 @@ class Harness(Protocol):
     def close(self) -> None: ...
 
 
-def agent_runner(harness: str | None) -> Callable[..., AgentResult]:
+def agent_runner(harness: str) -> Callable[..., AgentResult]:
     """The function that runs one agent for `harness` (`run_agent`'s contract: a fresh sandbox, always stopped,
     never raises): harbor's Terminus-2 for `terminus-2`, mini-swe-agent for everything else. Train, probe and
     eval all go through here, so a harness works in each or in none."""
@@ -107,8 +107,9 @@ class MiniSweHarness:
     def run(self, ctx: AttemptContext) -> Attempt:
         """Run the agent, then grade its submission in a fresh sandbox. Rules: `swerl.rollout.classify`."""
         task, sandbox = self.tasks(ctx.instance_id), self.sandbox
-        res = agent_runner(self.settings.rollout.harness)(task, sandbox=sandbox, endpoint=ctx.endpoint, agent_config=self.settings.agent_overrides(),
-                  output_path=ctx.trajectory, held_s=ctx.held_s)
+        res = agent_runner(self.settings.rollout.harness)(task, sandbox=sandbox, endpoint=ctx.endpoint,
+                                                          agent_config=self.settings.agent_config,
+                                                          output_path=ctx.trajectory, held_s=ctx.held_s)
         if res.error_kind == "infra":
             return Attempt(res, "failed_infra", error=res.error or res.exit_status)
         if not res.submitted:

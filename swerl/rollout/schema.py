@@ -21,6 +21,22 @@ HARNESS_TERMINUS = "terminus-2"  # harbor's Terminus-2 (swerl.rollout.terminus)
 HARNESS_AUTO = "auto"  # `swerl eval`: tool calls for an endpoint or vLLM, text-based for the embedded engine
 
 
+# An agent YAML's own keys for two `rollout:` settings (`--agent-config` may name them, docs/eval.md)
+AGENT_YAML_FIELDS = {"harness": "harness", "step_limit": "max_steps"}
+
+
+def split_agent_config(data: dict[str, Any], rollout: RolloutConfig) -> tuple[RolloutConfig, dict[str, Any]]:
+    """An agent YAML read as two parts: `rollout` with the `harness:` / `step_limit:` the YAML names (validated as
+    the recipe's fields), and the rest, the harness's own config. The harness reads those two settings from the
+    typed section only, so a YAML key is translated here once instead of riding along in the dict."""
+    agent = dict(data)
+    named = {field: value for key, field in AGENT_YAML_FIELDS.items()
+             if (value := agent.pop(key, None)) not in (None, "")}
+    if not named:
+        return rollout, agent
+    return RolloutConfig.model_validate({**rollout.model_dump(), **named}), agent
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -97,7 +113,9 @@ class ProbeRecord(_Model):
 class RolloutSettings(_Model):
     """How the runner drives one rollout: the recipe's `rollout:` section as it is (no copy of its fields) plus
     what the process running it decides: the served model's name, the client timeout, retry pacing, where
-    trajectories go, and `rollout.agent_config` read into a mapping (eval adds its own overrides there)."""
+    trajectories go, and `rollout.agent_config` read into a mapping: mini-swe-agent's (or Terminus-2's) own config
+    only. The harness reads harness, step limit, `keep_rejected_replies` and `context_overflow` from
+    `endpoint.rollout` (this `rollout`), so each keeps the one default `RolloutConfig` declares."""
 
     rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     model: str = Field("swerl", description="Model name sent upstream (the gateway may override it per engine).")
@@ -105,14 +123,16 @@ class RolloutSettings(_Model):
     model_kwargs: dict[str, Any] = Field(default_factory=dict, description="More litellm model_kwargs (top_p, "
                                                                            "seed, ...).")
     agent_config: dict[str, Any] = Field(default_factory=dict, description="mini-swe-agent config overrides "
-                                                                           "({agent, model, environment}).")
+                                                                           "({agent, model, environment}), or "
+                                                                           "Terminus-2's ({terminus, instruction}).")
     retry_delay_s: float = Field(1.0, ge=0)
     trajectories_dir: Path | None = None
 
     @classmethod
     def from_recipe(cls, recipe: Recipe, **overrides: Any) -> RolloutSettings:
-        return cls(**{"rollout": recipe.rollout, "model": recipe.model.path,
-                      "agent_config": recipe.rollout.agent_config_data(), **overrides})
+        """The recipe's section wins over a `harness:`/`step_limit:` its agent YAML names (those are dropped)."""
+        _, agent = split_agent_config(recipe.rollout.agent_config_data(), recipe.rollout)
+        return cls(**{"rollout": recipe.rollout, "model": recipe.model.path, "agent_config": agent, **overrides})
 
     def with_rollout(self, **fields: Any) -> RolloutSettings:
         """A copy with some `rollout:` fields changed (validated: a per-rollout temperature, eval's limits)."""
@@ -122,8 +142,3 @@ class RolloutSettings(_Model):
         return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,
                              rollout=self.rollout, timeout_s=self.call_timeout_s, extra=dict(self.model_kwargs))
 
-    def agent_overrides(self) -> dict[str, Any]:
-        """The `agent_config` argument of `run_agent`."""
-        r = self.rollout
-        return {**self.agent_config, "harness": r.harness, "step_limit": r.max_steps,
-                "keep_rejected_replies": r.keep_rejected_replies, "context_overflow": r.context_overflow}

@@ -51,7 +51,6 @@ HERE = Path(__file__).resolve().parent
 WORKER = HERE / "terminus_worker.py"
 CONFIG = HERE / "terminus-2.yaml"
 ROOT = HERE.parents[1]
-DEFAULT_MAX_TURNS = 30
 # What the worker reports as its exit status when harbor raised: the agent's own doing (trained as reward 0);
 # every other exception (connection refused, 401 from a rotated token, 5xx) is infrastructure.
 AGENT_EXITS = {"Submitted", "LimitsExceeded", "TimeExceeded", "ContextLengthExceededError",
@@ -87,14 +86,14 @@ def terminus_settings(overrides: dict[str, Any] | None = None) -> dict[str, Any]
 
 
 def worker_config(stask: SandboxTask, statement: str, endpoint: ModelEndpoint, settings: dict[str, Any],
-                  max_turns: int, logs_dir: Path) -> dict[str, Any]:
+                  logs_dir: Path) -> dict[str, Any]:
     """The first line the worker reads: endpoint, instruction and Terminus2's keyword arguments."""
     terminus = dict(settings["terminus"])
     return {"instruction": settings["instruction"].format(problem_statement=statement, workdir=stask.workdir),
             "model": endpoint.model, "api_base": endpoint.base_url, "api_key": endpoint.api_key.get_secret_value(),
             "temperature": endpoint.rollout.temperature, "max_tokens": endpoint.rollout.max_tokens,
             "timeout_s": endpoint.timeout_s,
-            "max_turns": max_turns, "logs_dir": str(logs_dir), "session_id": stask.instance_id,
+            "max_turns": endpoint.rollout.max_steps, "logs_dir": str(logs_dir), "session_id": stask.instance_id,
             "terminus": terminus}
 
 
@@ -200,14 +199,11 @@ def run_terminus(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: Mod
                  agent_config: dict[str, Any] | None = None, output_path: Path | None = None,
                  held_s: HeldTime | Callable[[], float] | None = None) -> AgentResult:
     """Terminus-2 on `task` in a fresh sandbox against `endpoint`; the same contract as `run_agent` (always stops
-    the sandbox, never raises, `exit_status` Submitted when the agent confirmed `task_complete`)."""
+    the sandbox, never raises, `exit_status` Submitted when the agent confirmed `task_complete`). Its turn limit
+    is `endpoint.rollout.max_steps` (the recipe's one default); `agent_config` is Terminus-2's own
+    `{terminus, instruction}`."""
     t0 = time.monotonic()
     harness_env()  # litellm (classify) without a remote price-list fetch
-    cfg = dict(agent_config or {})
-    cfg.pop("harness", None)
-    for key in ("keep_rejected_replies", "context_overflow"):  # mini-swe-agent / trainer settings, not Terminus-2's
-        cfg.pop(key, None)
-    max_turns = int(cfg.pop("step_limit", DEFAULT_MAX_TURNS))
     stask = as_sandbox_task(task)
     statement = task.problem_statement if isinstance(task, TaskRow) else stask.row.get("problem_statement")
     result = AgentResult(instance_id=stask.instance_id, exit_status="NotStarted")
@@ -216,10 +212,10 @@ def run_terminus(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: Mod
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="swerl-terminus-") as tmp:
         try:
-            settings = terminus_settings(cfg)
+            settings = terminus_settings(agent_config)
             handle = sandbox.start(stask)
             worker = Worker(Path(tmp) / "worker.log")
-            worker.send(worker_config(stask, str(statement or ""), endpoint, settings, max_turns, Path(tmp) / "logs"))
+            worker.send(worker_config(stask, str(statement or ""), endpoint, settings, Path(tmp) / "logs"))
             out = serve(worker, sandbox, handle, Budget(handle, held_s), float(sandbox.settings.command_timeout_s))
             _finish(result, out, sandbox, handle)
         except RolloutDeadline as exc:

@@ -4,25 +4,31 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
+from pydantic import ValidationError
 
-from swerl.config import load_recipe
+from swerl.config import RolloutConfig, load_recipe
 from swerl.data.expert import TOOL_VAR, load_agent_yaml, search_script, statement_function
 from swerl.errors import ConfigError
-from swerl.rollout.schema import RolloutSettings
+from swerl.rollout.schema import RolloutSettings, split_agent_config
 
 AGENT_YAML = Path(__file__).resolve().parents[2] / "recipes" / "agents" / "swe-tiny.yaml"
 HARD_YAML = AGENT_YAML.with_name("swe-tiny-hard.yaml")
 
 
 def test_recipe_agent_config_reaches_the_rollout_settings() -> None:
+    """The agent YAML reaches the harness as mini-swe-agent's config; the recipe's harness, step limit,
+    `keep_rejected_replies` and `context_overflow` reach it typed, through the endpoint's `rollout`."""
     recipe = load_recipe("swe-tiny")
     assert recipe.rollout.agent_config == "agents/swe-tiny.yaml"  # resolved against recipes/
-    cfg = RolloutSettings.from_recipe(recipe).agent_overrides()
-    assert cfg == {**load_agent_yaml(AGENT_YAML), "harness": "mini-swe-agent-textbased",
-                   "step_limit": recipe.rollout.max_steps, "keep_rejected_replies": True,
-                   "context_overflow": recipe.rollout.context_overflow}
+    settings = RolloutSettings.from_recipe(recipe)
+    cfg = settings.agent_config
+    assert cfg == load_agent_yaml(AGENT_YAML)
+    r = settings.endpoint("http://127.0.0.1:9/v1", "k").rollout
+    assert (r.harness, r.max_steps, r.keep_rejected_replies, r.context_overflow) == (
+        "mini-swe-agent-textbased", recipe.rollout.max_steps, True, recipe.rollout.context_overflow)
     assert "$REPAIR" in cfg["agent"]["system_template"] and "{{task}}" in cfg["agent"]["instance_template"]
     ast.parse(cfg["environment"]["env"][TOOL_VAR])  # the tool's program is valid Python
     assert RolloutSettings.from_recipe(load_recipe("tiny")).agent_config == {}  # unset: mini-swe-agent's own
@@ -148,3 +154,20 @@ def test_repair_tool_searches_the_failing_tests_modules_first_in_bwrap(tmp_path:
     with sandbox.session(task) as handle:
         out = sandbox.exec(handle, f'python3 -c "${TOOL_VAR}" nope').output
     assert "fixed pkg/z.py:2: return x - 1  ->  return x + 1" in out, out
+
+
+def test_agent_yaml_harness_and_step_limit_are_rollout_fields() -> None:
+    """`--agent-config` may name `harness:` and `step_limit:` (docs/eval.md): they become the rollout section's
+    fields (validated there), and the rest is the harness's own config; a recipe's section wins over its YAML."""
+    base = RolloutConfig()
+    yaml_data = {"harness": "pkg.mod:Model", "step_limit": 7, "agent": {"system_template": "s"}}
+    rollout, agent = split_agent_config(yaml_data, base)
+    assert (rollout.harness, rollout.max_steps, agent) == ("pkg.mod:Model", 7, {"agent": {"system_template": "s"}})
+    assert rollout.model_dump(exclude={"harness", "max_steps"}) == base.model_dump(exclude={"harness", "max_steps"})
+    assert split_agent_config({"harness": None, "model": {}}, base) == (base, {"model": {}})
+    with pytest.raises(ValidationError):
+        split_agent_config({"step_limit": 0}, base)
+    recipe = load_recipe("tiny")
+    with patch.object(RolloutConfig, "agent_config_data", return_value=yaml_data):
+        settings = RolloutSettings.from_recipe(recipe)
+    assert settings.rollout == recipe.rollout and settings.agent_config == {"agent": {"system_template": "s"}}

@@ -11,6 +11,7 @@ import pytest
 from conftest import MEDIAN
 from rollout_helpers import SOLVE_MEDIAN, events, free_port, live_sandboxes
 
+from swerl.config import RolloutConfig
 from swerl.rollout.agent import run_agent
 from swerl.rollout.classify import classify_exception
 from swerl.rollout.redact import REDACTED, redact
@@ -103,10 +104,9 @@ def test_unreachable_gateway_is_infra_and_the_sandbox_is_stopped(median_task: An
     with socket.socket() as held:
         held.bind(("127.0.0.1", 0))
         ep = ModelEndpoint(base_url=f"http://127.0.0.1:{held.getsockname()[1]}/v1/rollouts/x",
-                           api_key="swr_" + "k" * 40, timeout_s=5)
+                           api_key="swr_" + "k" * 40, rollout=RolloutConfig(harness=HARNESS_TEXT), timeout_s=5)
         traj = tmp_path / "t.json"
-        res = run_agent(median_task, sandbox=sandbox, endpoint=ep, agent_config={"harness": HARNESS_TEXT},
-                        output_path=traj)
+        res = run_agent(median_task, sandbox=sandbox, endpoint=ep, output_path=traj)
     assert res.error_kind == "infra" and not res.submitted and res.n_calls == 1
     assert res.exit_status in ("InternalServerError", "APIConnectionError") and "onnect" in (res.error or "")
     assert live_sandboxes() == []
@@ -125,8 +125,8 @@ def test_ctrl_c_stops_the_sandbox_and_keeps_the_trajectory(engines: Any, median_
     traj = tmp_path / "t.json"
     with pytest.raises(KeyboardInterrupt):
         run_agent(median_task, sandbox=InterruptingSandbox(sandbox.settings),
-                  endpoint=ModelEndpoint(base_url=url + "/v1", api_key="secret-key-value"),
-                  agent_config={"harness": HARNESS_TEXT}, output_path=traj)
+                  endpoint=ModelEndpoint(base_url=url + "/v1", api_key="secret-key-value",
+                                         rollout=RolloutConfig(harness=HARNESS_TEXT)), output_path=traj)
     assert live_sandboxes() == []
     saved = json.loads(traj.read_text())
     assert saved["messages"][2]["role"] == "assistant" and "secret-key-value" not in traj.read_text()
