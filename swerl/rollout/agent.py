@@ -33,8 +33,9 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
               agent_config: dict[str, Any] | None = None, output_path: Path | None = None,
               held_s: HeldTime | Callable[[], float] | None = None) -> AgentResult:
     """Run mini-swe-agent on `task` in a fresh hardened sandbox against `endpoint` (see the module docstring).
-    The recipe's settings come typed in `endpoint.rollout` (harness, `max_steps`, `keep_rejected_replies`,
-    `context_overflow`, sampling), so each has the one default `RolloutConfig` declares; `agent_config` is
+    The recipe's settings come typed in `endpoint.rollout` (harness, `max_steps`, `context_overflow`;
+    `make_model` reads sampling and `keep_rejected_replies`), so each has the one default `RolloutConfig`
+    declares; `agent_config` is
     mini-swe-agent's own config only (`{agent, model, environment}` merged over the harness's).
     `held_s`: the time the gateway has held this rollout's calls (paused for an update; `swerl.rollout.held`);
     the sandbox deadline moves by every increase, so the time budget counts only time the agent had."""
@@ -53,7 +54,7 @@ def run_agent(task: TaskRow | SandboxTask, *, sandbox: Sandbox, endpoint: ModelE
 
         spec = resolve(rollout.harness)
         settings = agent_settings(spec, step_limit=rollout.max_steps, overrides=agent_config)
-        model = make_model(spec, endpoint, settings["model"], keep_rejected_replies=rollout.keep_rejected_replies)
+        model = make_model(spec, endpoint, settings["model"])
         handle = sandbox.start(stask)
         env = SwerlEnvironment(sandbox=sandbox, handle=handle, **{
             "timeout": int(sandbox.settings.command_timeout_s), **settings["environment"]})

@@ -163,11 +163,11 @@ def _rejected_reply(error_message: dict[str, Any]) -> dict[str, Any] | None:
     return {"role": "assistant", "content": content, "extra": {"rejected": True}}
 
 
-def make_model(spec: HarnessSpec, endpoint: ModelEndpoint, model_cfg: dict[str, Any],
-               keep_rejected_replies: bool = False) -> Any:
-    """A mini-swe-agent litellm model pointed at `endpoint` (`openai/<model>`, api_base, api_key)."""
+def make_model(spec: HarnessSpec, endpoint: ModelEndpoint, model_cfg: dict[str, Any]) -> Any:
+    """A mini-swe-agent litellm model pointed at `endpoint` (`openai/<model>`, api_base, api_key), sampling and
+    keeping rejected replies as `endpoint.rollout` says (the recipe's section: one default per setting)."""
     cls = load_class(spec.model_class)
-    if keep_rejected_replies:
+    if endpoint.rollout.keep_rejected_replies:
         cls = keeping_rejected_replies(cls)
     kwargs = dict(model_cfg.get("model_kwargs") or {})
     kwargs |= {"api_base": endpoint.base_url, "api_key": endpoint.api_key.get_secret_value(),

@@ -135,14 +135,15 @@ def rollout_lengths(samples: Sequence[Sample]) -> dict[str, int]:
 
 
 def apply_overlong(samples: Sequence[Sample], rewards: Mapping[str, float], mode: Overlong, max_tokens: int,
-                   buffer: int, overflowed: Sequence[str] = (), overflow_mode: str = "fail"
+                   buffer: int, overflowed: Sequence[str], context_overflow: str
                    ) -> tuple[list[Sample], dict[str, float], list[str], dict[str, float]]:
     """(samples with rewards shaped by eq. 24, new rewards per rollout, rollouts to mask, metrics).
 
     `penalty`: r'_rho = r_rho + R_len(L_rho) on every sample of rho. `mask`: rollouts with L_rho > L_max are
     returned for the loss to skip. Metrics count over-budget and in-buffer rollouts in every mode.
-    `overflowed`: rollouts a context overflow ended (reward 0); with `rollout.context_overflow: mask` they are
-    masked too, so a budget the model cannot see never teaches it that its work was wrong.
+    `overflowed`: rollouts a context overflow ended (reward 0); with `context_overflow` (the recipe's
+    `rollout.context_overflow`, no default of its own here) `mask` they are masked too, so a budget the model
+    cannot see never teaches it that its work was wrong.
     """
     if mode not in ("none", "mask", "penalty"):
         raise ConfigError(f"algorithm.overlong {mode!r}: expected none, mask or penalty")
@@ -163,7 +164,7 @@ def apply_overlong(samples: Sequence[Sample], rewards: Mapping[str, float], mode
         "length/masked_rollouts": float(len(over) if mode == "mask" else 0),
         "length/context_overflow_rollouts": float(len(overflowed)),
     }
-    masked = set(over if mode == "mask" else []) | set(overflowed if overflow_mode == "mask" else [])
+    masked = set(over if mode == "mask" else []) | set(overflowed if context_overflow == "mask" else [])
     return out, new_rewards, sorted(masked), metrics
 
 

@@ -38,12 +38,12 @@ def _samples(split: int) -> list[Any]:
 @pytest.mark.parametrize("split", [1, 3])
 def test_penalty_shapes_rewards_per_rollout_whatever_the_split(split: int) -> None:
     rewards = {"a": 1.0, "b": 1.0, "c": 0.0}
-    samples, new, masked, m = apply_overlong(_samples(split), rewards, "penalty", 100, 20)
+    samples, new, masked, m = apply_overlong(_samples(split), rewards, "penalty", 100, 20, [], "fail")
     assert new == pytest.approx({"a": 0.5, "b": 1.0, "c": -1.0}) and masked == []
     assert {s.rollout_id: s.reward for s in samples} == pytest.approx(new)
     assert m["length/over_budget_rollouts"] == 1 and m["length/in_buffer_rollouts"] == 1
     assert m["length/rollout_tokens_max"] == 120
-    off = apply_overlong(_samples(split), rewards, "none", 100, 20)
+    off = apply_overlong(_samples(split), rewards, "none", 100, 20, [], "fail")
     assert off[1] == rewards and off[2] == [] and off[3]["length/over_budget_rollouts"] == 1  # counted, not applied
 
 
@@ -58,7 +58,7 @@ class _Recorder:
 
 def test_mask_keeps_the_rollout_in_the_baseline_and_out_of_the_loss() -> None:
     rewards = {"a": 1.0, "b": 1.0, "c": 0.0}
-    samples, new, masked, m = apply_overlong(_samples(1), rewards, "mask", 100, 20)
+    samples, new, masked, m = apply_overlong(_samples(1), rewards, "mask", 100, 20, [], "fail")
     assert masked == ["c"] and m["length/masked_rollouts"] == 1 and new == rewards
     batch = Batch(samples, [["a", "b", "c"]], new, AssemblyStats(mode="best_effort"), [0, 0, 0], [], [],
                   overlong_masked=masked)
