@@ -141,4 +141,3 @@ class RolloutSettings(_Model):
     def endpoint(self, base_url: str, api_key: str) -> ModelEndpoint:
         return ModelEndpoint(base_url=base_url, api_key=SecretStr(api_key), model=self.model,
                              rollout=self.rollout, timeout_s=self.call_timeout_s, extra=dict(self.model_kwargs))
-
