@@ -16,7 +16,7 @@ import pytest
 from terminus_expert import expert_answers, run_terminus_expert
 
 from swerl.errors import ConfigError
-from swerl.rollout.terminus import harbor_python, terminus_rootfs, terminus_settings
+from swerl.rollout.terminus import harbor_python, terminus_rootfs, terminus_settings, worker_config
 
 MEDIAN = "swerl-taskpack__calc.median_even"
 
@@ -50,6 +50,22 @@ def test_settings_merge_and_reject_unknown_keys() -> None:
     assert "{problem_statement}" in s["instruction"]
     with pytest.raises(ConfigError, match="unknown keys"):
         terminus_settings({"agent": {"step_limit": 3}})
+
+
+def test_worker_gets_the_recipes_turn_limit_and_sampling(tmp_path: Path) -> None:
+    """Terminus-2's `max_turns` is the recipe's `rollout.max_steps`, read from the endpoint's typed section (no
+    default of its own), as are temperature and max_tokens."""
+    from swerl.config import RolloutConfig
+    from swerl.rollout.schema import ModelEndpoint
+    from swerl.sandbox.schema import SandboxTask
+
+    ep = ModelEndpoint(base_url="http://127.0.0.1:9/v1", rollout=RolloutConfig(max_steps=7, temperature=0.5,
+                                                                                 max_tokens=99))
+    task = SandboxTask(instance_id="t__x.1", repo="t/x", branch="bug", repo_dir=tmp_path)
+    cfg = worker_config(task, "fix it", ep, terminus_settings(), tmp_path / "logs")
+    assert (cfg["max_turns"], cfg["temperature"], cfg["max_tokens"]) == (7, 0.5, 99)
+    assert worker_config(task, "", ModelEndpoint(base_url="u"), terminus_settings(), tmp_path)["max_turns"] == (
+        RolloutConfig().max_steps)
 
 
 def test_missing_harbor_interpreter_is_a_config_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
