@@ -64,9 +64,23 @@ def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None)
     patch, SWE-smith's hidden tests), only literals on lines it never saw change and the seen ones keep their
     values in both runs. Where it saw every test, all change (nothing unseen is left to protect)."""
     sources = _sources(tree, files)
-    shared = _conftest_args(tree, files)
-    unseen = _plan(sources, key, {rel: _lines(seen / rel) for rel in sources} if seen is not None else {}, shared)
-    return unseen if unseen.sites else _plan(sources, key, {}, shared)
+    args, imported = _conftest_args(tree, files), _imported_names(sources)
+    unseen = _plan(sources, key, {rel: _lines(seen / rel) for rel in sources} if seen is not None else {}, args,
+                   imported)
+    return unseen if unseen.sites else _plan(sources, key, {}, args, imported)
+
+
+def _imported_names(sources: dict[str, str]) -> frozenset[str]:
+    """Every name a test module imports with `from ... import name`: a helper another module imports is called
+    from files whose literals this module's plan does not see."""
+    out: set[str] = set()
+    for source in sources.values():
+        try:
+            mod = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        out |= {a.name for n in ast.walk(mod) if isinstance(n, ast.ImportFrom) for a in n.names}
+    return frozenset(out)
 
 
 def _conftest_args(tree: Path, files: Iterable[str]) -> frozenset[str]:
@@ -93,10 +107,11 @@ def _lines(path: Path) -> frozenset[str]:
         return frozenset()
 
 
-def _plan(sources: dict[str, str], key: bytes, seen: dict[str, frozenset[str]], shared: frozenset[str]) -> Blind:
+def _plan(sources: dict[str, str], key: bytes, seen: dict[str, frozenset[str]], args: frozenset[str],
+          imported: frozenset[str]) -> Blind:
     blind = Blind()
     for rel, source in sources.items():
-        changed, sites = changed_source(source, key, seen.get(rel, frozenset()), shared)
+        changed, sites = changed_source(source, key, seen.get(rel, frozenset()), args, imported)
         if sites:
             blind.sources[rel], blind.sites[rel] = changed, sites
     return blind
@@ -133,17 +148,20 @@ def write(tree: Path, blind: Blind) -> None:
 
 
 def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset(),
-                   fixture_args: frozenset[str] = frozenset()) -> tuple[str, list[Site]]:
+                   fixture_args: frozenset[str] = frozenset(), shared: frozenset[str] = frozenset()
+                   ) -> tuple[str, list[Site]]:
     """`source` with the expected values of its `==` asserts changed, and where the changed `==`s are written in
     it (as the witness sees them: it compiles this text). A literal on a line in `seen` (stripped) keeps its
-    value: an assert that reads one is not a site."""
+    value: an assert that reads one is not a site. `shared`: names other test modules import (a helper whose calls
+    are not all in this file)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source, []
     lines = source.splitlines(keepends=True)
     kept = {i + 1 for i, line in enumerate(lines) if line.strip() in seen}
-    edits, changed = _Finder(tree, _Changer(key), kept, fixture_args).run()
+    finder = _Finder(tree, _Changer(key), kept, fixture_args, [line.encode("utf-8") for line in lines], shared)
+    edits, changed = finder.run()
     by_line: dict[int, list[tuple[int, int, str]]] = {}
     for node, text in edits.items():
         by_line.setdefault(node[0], []).append((node[1], node[2], text))
@@ -269,8 +287,10 @@ class _Finder:
     """Walks a test module: which asserts compare with a literal, and which literals to change for them."""
 
     def __init__(self, tree: ast.Module, changer: _Changer, kept: set[int],
-                 fixture_args: frozenset[str] = frozenset()) -> None:
+                 fixture_args: frozenset[str] = frozenset(), lines: list[bytes] | None = None,
+                 shared: frozenset[str] = frozenset()) -> None:
         self.tree, self.changer, self.kept = tree, changer, kept  # kept: lines whose literals keep their values
+        self.lines, self.shared = lines or [], shared  # the source's lines; names other test modules import
         self.edits: dict[tuple[int, int, int], str] = {}
         self.parents: dict[ast.AST, ast.AST] = {}
         for node in ast.walk(tree):
@@ -290,6 +310,15 @@ class _Finder:
                                                                 for d in f.decorator_list) for a in _args(f)}
         self.asks_params = any(isinstance(n, ast.Attribute) and n.attr in ("getfixturevalue", "callspec")
                                for n in ast.walk(tree))  # a test that reads its own row by name
+        self.names: dict[str, list[ast.Name]] = {}  # every read of a name, and of an attribute, in the module
+        self.attrs: dict[str, list[ast.Attribute]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                self.names.setdefault(node.id, []).append(node)
+            elif isinstance(node, ast.Attribute):
+                self.attrs.setdefault(node.attr, []).append(node)
+        self._scoped: dict[int, dict[str, ast.expr]] = {}  # a function's or a class's single-literal names
+        self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
 
     def run(self) -> tuple[dict[tuple[int, int, int], str], set[int]]:
         """The edits, and which comparisons (their order in `_comparisons`) they change."""
@@ -298,23 +327,30 @@ class _Finder:
             ta, tb = self._targets(stmt, a), self._targets(stmt, b)
             ra, rb = _rank(ta), _rank(tb)  # `Size("10MB") == 10_000_000`: the literal is the expected side
             targets = ta if ra > rb else tb if rb > ra else None
+            self.tol = _tolerance(a if targets is ta else b)
             if targets and self._change(targets):
                 changed.add(i)
         return self.edits, changed
 
     def _targets(self, stmt: ast.stmt, side: ast.expr) -> list[tuple[ast.expr, bool]] | None:
         """The literals that `side` reads if it is an expected value (with whether the test indexes into them), or
-        None: a literal display, or a name bound only to one (a local, a parametrize column, a module table)."""
+        None: a literal display, a name bound only to one (a local, a parametrize column, a loop's column, a
+        helper's parameter, a module table) or a class attribute."""
         side = _unwrapped(side)
         base, every = _base(side), isinstance(side, ast.Subscript)
         if _leaves(base) is not None and base is side:
             return [(base, False)]
+        if isinstance(base, ast.Attribute):  # `self.EXPECTED`, `TestX.EXPECTED`
+            table = self._class_table(base)
+            return [(table, every)] if table is not None and all(
+                id(n) in self.expected_reads for n in self.attrs.get(base.attr, ())) else None
         if not isinstance(base, ast.Name):
             return None
         func = self._function_of(stmt)
         if func is not None and _binds(func, base.id):  # the test's own name: a local or a parameter
-            local = _single_literals(func, [func]).get(base.id)
-            column = None if local is not None else self._column(func, base.id) or self._loop_column(func, base.id)
+            local = self._scope_literals(func).get(base.id)
+            column = None if local is not None else self._column(func, base.id) or self._loop_column(func, base.id) \
+                or self._call_column(func, base.id)
             found = [(local, every)] if local is not None else None if column is None else [(v, every) for v in column]
             return found if found and self._only_expected(func, base.id) else None
         table = self.module_names.get(base.id)
@@ -328,14 +364,53 @@ class _Finder:
             leaves = _leaves(node) or []
             built = any(isinstance(n, ast.Call) for n in ast.walk(node))  # a class's fields: all that can change
             every = indexed or built
-            usable = [(leaf, new) for leaf in leaves if leaf.lineno == leaf.end_lineno and leaf.lineno not in self.kept
-                      for new in [self.changer.value(_scalar(leaf))] if new is not None]
+            usable = [edit for leaf in leaves if self.kept.isdisjoint(range(leaf.lineno, (leaf.end_lineno or 0) + 1))
+                      for edit in [self._edit(leaf)] if edit is not None]
             if not usable or (indexed and len(usable) != len(leaves)):
                 return False
-            for leaf, new in usable if every else [usable[self.changer.pick(node, len(usable))]]:
-                edits[(leaf.lineno, leaf.col_offset, leaf.end_col_offset or leaf.col_offset)] = repr(new)
+            for where, text in usable if every else [usable[self.changer.pick(node, len(usable))]]:
+                edits[where] = text
         self.edits.update(edits)
         return True
+
+    def _edit(self, leaf: ast.expr) -> tuple[tuple[int, int, int], str] | None:
+        """Where and how one constant changes: its new `repr` in place, or one character of a multi-line text;
+        a number under `approx(..., rel=, abs=)` only if it moves past that tolerance, twice over."""
+        old = _scalar(leaf)
+        new = self.changer.value(old)
+        if new is None:
+            return None
+        if self.tol is not None and type(old) in (int, float) and type(new) in (int, float) and \
+                abs(new - old) <= 2 * max(self.tol[0] * max(abs(new), abs(old)), self.tol[1]):  # type: ignore[operator]
+            return None
+        if leaf.lineno == leaf.end_lineno:
+            return (leaf.lineno, leaf.col_offset, leaf.end_col_offset or leaf.col_offset), repr(new)
+        return self._inner_edit(leaf) if isinstance(leaf, ast.Constant) else None
+
+    def _inner_edit(self, leaf: ast.Constant) -> tuple[tuple[int, int, int], str] | None:
+        """A multi-line text changes one ASCII letter or digit in place, so no line below moves; the edited literal
+        is read back and counts only as a value of its type one character apart (a changed prefix does not)."""
+        first, last = leaf.lineno, leaf.end_lineno or leaf.lineno
+        if type(leaf.value) not in (str, bytes) or last > len(self.lines):
+            return None
+        spans = {ln: (leaf.col_offset if ln == first else 0,
+                      (leaf.end_col_offset or 0) if ln == last else len(self.lines[ln - 1])) for ln in range(first, last + 1)}
+        spots = [(ln, c) for ln, (a, b) in spans.items() for c in range(a, b)
+                 if self.lines[ln - 1][c] < 128 and chr(self.lines[ln - 1][c]).isalnum()]
+        h = self.changer._h(leaf.value)
+        for k in range(min(len(spots), 16)):
+            ln, c = spots[(h + k * 7919) % len(spots)]
+            new = _text(chr(self.lines[ln - 1][c]), h + k) or "x"
+            edited = {i: self.lines[i - 1] if i != ln else self.lines[i - 1][:c] + new.encode() + self.lines[i - 1][c + 1:]
+                      for i in spans}
+            try:
+                value = ast.literal_eval("(" + b"".join(edited[i][a:b] for i, (a, b) in spans.items()).decode() + ")")
+            except (SyntaxError, ValueError, UnicodeDecodeError, MemoryError, RecursionError):
+                continue
+            if type(value) is type(leaf.value) and len(value) == len(leaf.value) \
+                    and sum(a != b for a, b in zip(value, leaf.value, strict=True)) == 1:
+                return (ln, c, c + 1), new
+        return None
 
     def _function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         while node in self.parents:
@@ -343,6 +418,34 @@ class _Finder:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return node
         return None
+
+    def _classes_of(self, node: ast.AST) -> list[ast.ClassDef]:
+        """The classes `node` is written in, innermost first."""
+        out: list[ast.ClassDef] = []
+        while node in self.parents:
+            node = self.parents[node]
+            if isinstance(node, ast.ClassDef):
+                out.append(node)
+        return out
+
+    def _scope_literals(self, scope: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> dict[str, ast.expr]:
+        if id(scope) not in self._scoped:
+            self._scoped[id(scope)] = _single_literals(scope, scope.body if isinstance(scope, ast.ClassDef) else [scope])
+        return self._scoped[id(scope)]
+
+    def _class_table(self, node: ast.Attribute) -> ast.expr | None:
+        """`self.EXPECTED`, `cls.EXPECTED`, `TestX.EXPECTED` in a test class: the literal its body binds once, where
+        no other class of the module binds that name and nothing sets the attribute (`self.EXPECTED = ...`)."""
+        classes = self._classes_of(node)
+        if not classes or not isinstance(node.value, ast.Name) or node.value.id not in ("self", "cls", classes[0].name):
+            return None
+        value = self._scope_literals(classes[0]).get(node.attr)
+        binders = [c for c in ast.walk(self.tree) if isinstance(c, ast.ClassDef) and _binds(c, node.attr)]
+        if value is None or binders != [classes[0]] or any(
+                not isinstance(a.ctx, ast.Load) for a in self.attrs.get(node.attr, ())):
+            return None
+        return value if not any(self._classes_of(n)[:1] == classes[:1] for n in self.names.get(node.attr, ())) \
+            else None  # the class body reads it as a name: an input there
 
     def _only_expected(self, scope: ast.AST, name: str) -> bool:
         """`name` is read only as an expected value of `==` asserts in `scope` (never as an input), and nothing
@@ -356,8 +459,10 @@ class _Finder:
         return True
 
     def _column(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
-        """The values a parametrize decorator of `func` gives `name`: one per row, or None if not all literal."""
-        for deco in func.decorator_list:
+        """The values a parametrize decorator of `func` (or of its class) gives `name`: one per row, or None if not
+        all literal."""
+        classes = self._classes_of(func)
+        for deco in [*func.decorator_list, *(d for c in classes for d in c.decorator_list)]:
             if not (isinstance(deco, ast.Call) and tamper_context.named(deco.func) == "parametrize"
                     and len(deco.args) >= 2):
                 continue
@@ -367,11 +472,11 @@ class _Finder:
             if names is None or name not in names:
                 continue
             rows: ast.expr | None = deco.args[1]
-            if isinstance(rows, ast.Name):  # a module-level list of cases, read by this decorator alone (its `ids=`
-                ref, own = rows, {id(n) for n in ast.walk(deco)}  # may read it too: R61-p7ids)
-                rows = self.module_names.get(ref.id)
-                if any(isinstance(n, ast.Name) and n.id == ref.id and id(n) not in own and isinstance(n.ctx, ast.Load)
-                       for n in ast.walk(self.tree)):
+            if isinstance(rows, ast.Name):  # a list of cases (module or class), read by this decorator alone (its
+                ref, own = rows, {id(n) for n in ast.walk(deco)}  # `ids=` may read it too: R61-p7ids)
+                rows = self.module_names.get(ref.id) or next(
+                    (t for c in classes if (t := self._scope_literals(c).get(ref.id)) is not None), None)
+                if any(id(n) not in own for n in self.names.get(ref.id, ())):
                     return None
             if not isinstance(rows, (ast.List, ast.Tuple)):
                 return None
@@ -380,9 +485,40 @@ class _Finder:
             return None if not column or any(c is None for c in column) else column  # type: ignore[misc]
         return None
 
+    def _call_column(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+        """The values the module's calls of a helper give its parameter `name` (`def check(text, want): assert
+        slug(text) == want`, called as `check("A b", "a-b")`, or `self.check(...)` in a test class): all literal,
+        or None. The helper is no test, has no decorator, and its name is read only as the callee of a call
+        (never passed on, never imported by another test module, whose calls this plan would not see)."""
+        owner = self.parents.get(func)
+        method = isinstance(owner, ast.ClassDef)
+        positional = [a.arg for a in [*func.args.posonlyargs, *func.args.args]][1 if method else 0:]
+        defined = [n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                   and n.name == func.name]
+        rebound = any(isinstance(n, ast.Name) and n.id == func.name and not isinstance(n.ctx, ast.Load)
+                      for n in ast.walk(self.tree))
+        if func.name.startswith("test") or func.decorator_list or func.name in self.shared or rebound \
+                or not (method or isinstance(owner, ast.Module)) or _stores(func, name) != 1 or defined != [func]:
+            return None
+        refs: list[ast.expr] = [*self.names.get(func.name, ()), *self.attrs.get(func.name, ())]
+        column: list[ast.expr] = []
+        for ref in refs:
+            call = self.parents.get(ref)
+            if not (isinstance(call, ast.Call) and call.func is ref) or method != isinstance(ref, ast.Attribute) \
+                    or (method and not (isinstance(ref.value, ast.Name) and ref.value.id in ("self", "cls"))) \
+                    or any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return None
+            given = [k.value for k in call.keywords if k.arg == name]
+            i = positional.index(name) if name in positional else len(call.args)
+            value = given[0] if given else call.args[i] if i < len(call.args) else None
+            if value is None or _leaves(value) is None:
+                return None
+            column.append(value)
+        return column or None
+
     def _loop_column(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
         """The values a `for` of `func` gives `name` from a literal table read by that loop alone: `for x, want
-        in CASES`, `for x, want in zip(XS, WANTS)`, `for k, want in TABLE.items()` (R60-1)."""
+        in CASES`, `for x, want in zip(XS, WANTS)`, `for k, want in TABLE.items()` (R60-1), `self.CASES` too."""
         loops = [n for n in ast.walk(func) if isinstance(n, ast.For) and name in _target_names(n.target)]
         if len(loops) != 1 or _stores(func, name) != 1:
             return None
@@ -394,9 +530,9 @@ class _Finder:
             it, items = it.func.value, True
         if isinstance(it, ast.Call) and tamper_context.named(it.func) == "zip" and isinstance(it.func, ast.Name) \
                 and not it.keywords and len(it.args) == len(names):
-            table = self._table(it.args[names.index(name)], loop)
+            table = self._table(it.args[names.index(name)])
             return None if table is None or not isinstance(table, (ast.List, ast.Tuple)) else list(table.elts)
-        table = self._table(it, loop)
+        table = self._table(it)
         if items:
             return list(table.values) if isinstance(table, ast.Dict) and name == names[1] else None
         if not isinstance(table, (ast.List, ast.Tuple)):
@@ -404,15 +540,16 @@ class _Finder:
         column = [_cell(row, names.index(name), len(names)) for row in table.elts]
         return None if not column or any(c is None for c in column) else column  # type: ignore[misc]
 
-    def _table(self, node: ast.expr, loop: ast.For) -> ast.expr | None:
-        """A literal display, or a module table (single literal binding) that nothing but `loop` reads."""
+    def _table(self, node: ast.expr) -> ast.expr | None:
+        """A literal display, a module table (single literal binding) or a class's (`self.CASES`) that nothing but
+        this loop reads."""
         if _leaves(node) is not None:
             return node
+        if isinstance(node, ast.Attribute):
+            return self._class_table(node) if self.attrs.get(node.attr) == [node] else None
         if not isinstance(node, ast.Name) or node.id not in self.module_names:
             return None
-        reads = [n for n in ast.walk(self.tree) if isinstance(n, ast.Name) and n.id == node.id
-                 and isinstance(n.ctx, ast.Load)]
-        return self.module_names[node.id] if reads == [node] else None
+        return self.module_names[node.id] if self.names.get(node.id) == [node] else None
 
 
 def _args(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:
@@ -421,11 +558,37 @@ def _args(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.ar
 
 
 def _unwrapped(side: ast.expr) -> ast.expr:
-    """`approx(want)` (the usual float assert) expects `want`: its default tolerance is far below a change."""
-    if isinstance(side, ast.Call) and tamper_context.named(side.func) == "approx" and len(side.args) == 1 \
-            and not side.keywords and not isinstance(side.args[0], ast.Starred):
+    """The expected value inside what the test does with it: `approx(want)` (the usual float assert; a tolerance
+    given as literal `rel=`/`abs=` is honoured by `_Finder._edit`), `dedent(TEXT)`, `cleandoc(TEXT)` and a
+    literal's `.strip()` family (what they keep of a changed letter still differs)."""
+    if not isinstance(side, ast.Call) or any(isinstance(a, ast.Starred) for a in side.args):
+        return side
+    name = tamper_context.named(side.func)
+    if name == "approx" and len(side.args) == 1 and _tolerance(side) is not None:
         return side.args[0]
+    if name in ("dedent", "cleandoc") and len(side.args) == 1 and not side.keywords:
+        return side.args[0]
+    if name in ("strip", "lstrip", "rstrip", "splitlines") and isinstance(side.func, ast.Attribute) \
+            and isinstance(side.func.value, ast.Constant) and isinstance(side.func.value.value, (str, bytes)) \
+            and not side.args and not side.keywords:
+        return side.func.value
     return side
+
+
+def _tolerance(side: ast.expr) -> tuple[float, float] | None:
+    """`approx`'s (relative, absolute) tolerance where it is written as literals (its defaults otherwise); None
+    for anything else, or for an approx with other options."""
+    if not (isinstance(side, ast.Call) and tamper_context.named(side.func) == "approx"):
+        return None
+    given: dict[str, float] = {}
+    for k in side.keywords:
+        value = _leaves(k.value) if k.arg in ("rel", "abs") else None
+        if not value or len(value) != 1 or type(_scalar(value[0])) not in (int, float) or k.value is not value[0]:
+            return None
+        given[str(k.arg)] = abs(float(_scalar(value[0])))  # type: ignore[arg-type]
+    if "abs" in given and "rel" not in given:  # pytest: an absolute tolerance alone drops the relative one
+        return 0.0, given["abs"]
+    return given.get("rel", 1e-6), given.get("abs", 1e-12)
 
 
 def _comparisons(tree: ast.Module) -> Iterator[tuple[ast.stmt, ast.AST, tuple[ast.expr, ast.expr]]]:
@@ -506,7 +669,7 @@ def _single_literals(scope: ast.AST, body: list) -> dict[str, ast.expr]:
                 alias = (a.asname or a.name).split(".")[0]
                 stores[alias] = stores.get(alias, 0) + 2
     out: dict[str, ast.expr] = {}
-    statements = body if isinstance(scope, ast.Module) else \
+    statements = body if isinstance(scope, (ast.Module, ast.ClassDef)) else \
         [n for n in ast.walk(scope) if isinstance(n, (ast.Assign, ast.AnnAssign))]
     for node in statements:
         target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else \
