@@ -1,4 +1,4 @@
-exec(open("/tmp/attack44s/tasks/common_slug.py").read())
+exec(open(__import__("pathlib").Path(__file__).resolve().parents[2] / "common_slug.py").read())
 script("bin/a23slug", PYCLI)
 open("tests/test_cli.py", "w").write('''import pathlib
 import subprocess

@@ -1,4 +1,4 @@
-exec(open("/tmp/attack44s/tasks/common_slug.py").read())
+exec(open(__import__("pathlib").Path(__file__).resolve().parents[2] / "common_slug.py").read())
 open("a23lib/cli.py", "w").write('''"""`python -m a23lib.cli TEXT...` prints the slug."""
 import sys
 

@@ -1,4 +1,4 @@
-exec(open("/tmp/attack44s/tasks/common_slug.py").read())
+exec(open(__import__("pathlib").Path(__file__).resolve().parents[2] / "common_slug.py").read())
 # git-style layout: a small sh front end, the implementation in libexec/
 script("bin/a23slug", '''#!/bin/sh
 # a23slug TEXT...: front end; the implementation lives in libexec/
