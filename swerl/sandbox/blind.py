@@ -20,11 +20,13 @@ import ast
 import hashlib
 import math
 import os
-from collections.abc import Iterable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from swerl.sandbox import hostfs, tamper_context
+from swerl.sandbox.patch import protected_reason
 
 _EQUAL_ASSERTS = frozenset({"assertEqual", "assertEquals", "assertListEqual", "assertTupleEqual", "assertDictEqual",
                             "assertSetEqual", "assertSequenceEqual", "assertMultiLineEqual"})
@@ -57,17 +59,29 @@ class Blind:
 
 
 def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None) -> Blind:
-    """The blind sources of the protected test modules of `tree` (conftest and helpers are left as written).
+    """The blind sources of the protected test modules of `tree` and of the tables they import from protected
+    helper modules (conftest files are left as written).
 
     `seen`: the tree as the agent saw it. A patch may know the true values of the tests it saw and check one to
     tell the blind run from the real one; so where the grade has tests the agent never saw (SWE-bench's test
     patch, SWE-smith's hidden tests), only literals on lines it never saw change and the seen ones keep their
     values in both runs. Where it saw every test, all change (nothing unseen is left to protect)."""
-    sources = _sources(tree, files)
+    every = _sources(tree, files, lambda name: name.endswith(".py"))
+    sources = {rel: text for rel, text in every.items() if _is_test(rel)}
+    imports = {path for rel, text in sources.items() for node in ast.walk(_parsed(text) or ast.Module([], []))
+               if isinstance(node, ast.ImportFrom) for path in _module_paths(rel, node)}
+    every |= _sources(tree, sorted(p for p in imports - every.keys() if protected_reason(p) == "test file"),
+                      lambda name: name.endswith(".py"))  # helper modules of a test directory the tests import
     args, imported = _conftest_args(tree, files), _imported_names(sources)
-    unseen = _plan(sources, key, {rel: _lines(seen / rel) for rel in sources} if seen is not None else {}, args,
-                   imported)
-    return unseen if unseen.sites else _plan(sources, key, {}, args, imported)
+    tables = _imported_tables(every, sources)
+    unseen = _plan(every, sources, tables, key, {rel: _lines(seen / rel) for rel in every} if seen is not None
+                   else {}, args, imported)
+    return unseen if unseen.sites else _plan(every, sources, tables, key, {}, args, imported)
+
+
+def _is_test(rel: str) -> bool:
+    name = rel.rsplit("/", 1)[-1]
+    return name.endswith(".py") and (name.startswith("test") or name.endswith("_test.py"))
 
 
 def _imported_names(sources: dict[str, str]) -> frozenset[str]:
@@ -75,12 +89,69 @@ def _imported_names(sources: dict[str, str]) -> frozenset[str]:
     from files whose literals this module's plan does not see."""
     out: set[str] = set()
     for source in sources.values():
-        try:
-            mod = ast.parse(source)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        out |= {a.name for n in ast.walk(mod) if isinstance(n, ast.ImportFrom) for a in n.names}
+        mod = _parsed(source)
+        out |= {a.name for n in ast.walk(mod) if isinstance(n, ast.ImportFrom) for a in n.names} if mod else set()
     return frozenset(out)
+
+
+def _parsed(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _imported_tables(every: dict[str, str], sources: dict[str, str]) -> dict[str, dict[str, tuple[str, str]]]:
+    """Per test module: the literal tables it imports by name from a protected helper module (`from tests.cases
+    import ROMAN`, R60-10), as {local name: (helper, name there)}. Only a table no other protected file names and
+    the helper never reads: its changes follow this one module's reads alone."""
+    out: dict[str, dict[str, tuple[str, str]]] = {}
+    for rel, source in sources.items():
+        mod = _parsed(source)
+        for node in ast.walk(mod) if mod else ():
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            helper = _module_file(rel, node, every)
+            if helper is None:
+                continue
+            own = _parsed(every[helper])
+            if own is None:
+                continue
+            tables, reads = _single_literals(own, own.body), {n.id for n in ast.walk(own) if isinstance(n, ast.Name)
+                                                              and isinstance(n.ctx, ast.Load)}
+            for alias in node.names:
+                named = [r for r, text in every.items() if r != helper and _word(alias.name, text)]
+                if alias.name in tables and alias.name not in reads and named == [rel]:
+                    out.setdefault(rel, {})[alias.asname or alias.name] = (helper, alias.name)
+    return out
+
+
+def _word(name: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
+def _module_file(importer: str, node: ast.ImportFrom, every: dict[str, str]) -> str | None:
+    """The protected helper module (no test module, no conftest, no package `__init__`) an import names."""
+    for rel in _module_paths(importer, node):
+        if rel in every and not _is_test(rel) and rel.rsplit("/", 1)[-1] not in ("conftest.py", "__init__.py"):
+            return rel
+    return None
+
+
+def _module_paths(importer: str, node: ast.ImportFrom) -> list[str]:
+    """Where the module an import names may be, first match wins: relative to the importer (`from .cases
+    import`), from the tree's root (`tests.cases`) or from the importer's own directory (pytest's rootdir-less
+    `sys.path` insertion: `from cases import`)."""
+    here = importer.rsplit("/", 1)[0] if "/" in importer else ""
+    path = (node.module or "").replace(".", "/")
+    if node.level:
+        base = here.split("/") if here else []
+        if node.level - 1 > len(base):
+            return []
+        roots = ["/".join(base[:len(base) - (node.level - 1)])]
+    else:
+        roots = ["", here]
+    return [rel for root in roots if (rel := "/".join(p for p in (root, path) if p) + ".py") != ".py"]
 
 
 def _conftest_args(tree: Path, files: Iterable[str]) -> frozenset[str]:
@@ -107,23 +178,46 @@ def _lines(path: Path) -> frozenset[str]:
         return frozenset()
 
 
-def _plan(sources: dict[str, str], key: bytes, seen: dict[str, frozenset[str]], args: frozenset[str],
-          imported: frozenset[str]) -> Blind:
+@dataclass
+class _Helper:
+    """A helper module whose tables a test module reads: its text as lines, and the lines that keep their values."""
+
+    lines: list[bytes]
+    kept: set[int]
+    tree: ast.Module
+
+
+def _plan(every: dict[str, str], sources: dict[str, str], tables: dict[str, dict[str, tuple[str, str]]], key: bytes,
+          seen: dict[str, frozenset[str]], args: frozenset[str], imported: frozenset[str]) -> Blind:
     blind = Blind()
+    pending: dict[str, dict[tuple[int, int, int], str]] = {}  # each helper's edits, applied once
     for rel, source in sources.items():
-        changed, sites = changed_source(source, key, seen.get(rel, frozenset()), args, imported)
+        helpers = {h: _Helper([line.encode() for line in every[h].splitlines(keepends=True)],
+                              _kept(every[h], seen.get(h, frozenset())), mod)
+                   for h, _ in tables.get(rel, {}).values() if (mod := _parsed(every[h])) is not None}
+        foreign = {local: (h, node) for local, (h, name) in tables.get(rel, {}).items() if h in helpers
+                   and (node := _single_literals(helpers[h].tree, helpers[h].tree.body).get(name)) is not None}
+        changed, sites, edits = _changed_module(source, key, seen.get(rel, frozenset()), args, imported,
+                                                helpers, foreign)
         if sites:
             blind.sources[rel], blind.sites[rel] = changed, sites
+            for helper, own in edits.items():
+                pending.setdefault(helper, {}).update(own)
+    blind.sources.update({helper: _applied(every[helper], own) for helper, own in pending.items()})
     return blind
 
 
-def _sources(tree: Path, files: Iterable[str]) -> dict[str, str]:
-    """The protected test modules' texts (`test_*.py`, `*_test.py`), read without following a symlink."""
+def _kept(source: str, seen: frozenset[str]) -> set[int]:
+    return {i + 1 for i, line in enumerate(source.splitlines()) if line.strip() in seen} if seen else set()
+
+
+def _sources(tree: Path, files: Iterable[str], wanted: Callable[[str], bool] = _is_test) -> dict[str, str]:
+    """The protected files' texts that `wanted` names (test modules: `test_*.py`, `*_test.py`), read without
+    following a symlink."""
     out: dict[str, str] = {}
     for rel in sorted(set(files)):
-        name = rel.rsplit("/", 1)[-1]
         path = tree / rel
-        if not (name.endswith(".py") and (name.startswith("test") or name.endswith("_test.py"))):
+        if not wanted(rel.rsplit("/", 1)[-1]):
             continue
         try:
             if hostfs.crosses_symlink(tree, Path(rel).parts) or path.is_symlink() or not path.is_file() \
@@ -154,30 +248,43 @@ def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset(),
     it (as the witness sees them: it compiles this text). A literal on a line in `seen` (stripped) keeps its
     value: an assert that reads one is not a site. `shared`: names other test modules import (a helper whose calls
     are not all in this file)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return source, []
-    lines = source.splitlines(keepends=True)
-    kept = {i + 1 for i, line in enumerate(lines) if line.strip() in seen}
-    finder = _Finder(tree, _Changer(key), kept, fixture_args, [line.encode("utf-8") for line in lines], shared)
+    out, sites, _ = _changed_module(source, key, seen, fixture_args, shared, {}, {})
+    return out, sites
+
+
+def _changed_module(source: str, key: bytes, seen: frozenset[str], fixture_args: frozenset[str],
+                    shared: frozenset[str], helpers: dict[str, _Helper], foreign: dict[str, tuple[str, ast.expr]]
+                    ) -> tuple[str, list[Site], dict[str, dict[tuple[int, int, int], str]]]:
+    """`changed_source`, and the edits of the helper modules' tables it reads (`foreign`: local name -> (helper,
+    its literal))."""
+    tree = _parsed(source)
+    if tree is None:
+        return source, [], {}
+    finder = _Finder(tree, _Changer(key), _kept(source, seen), fixture_args,
+                     [line.encode("utf-8") for line in source.splitlines(keepends=True)], shared, helpers, foreign)
     edits, changed = finder.run()
+    by_file: dict[str, dict[tuple[int, int, int], str]] = {}
+    for (rel, *where), text in edits.items():
+        by_file.setdefault(rel, {})[tuple(where)] = text  # type: ignore[index]
+    out = _applied(source, by_file.pop("", {}))
+    if not changed:
+        return out, [], {}
+    compared = list(_comparisons(_parsed(out) or ast.Module(body=[], type_ignores=[])))  # only literals changed
+    return out, sorted({_site(stmt, node) for i, (stmt, node, _) in enumerate(compared) if i in changed}), by_file
+
+
+def _applied(source: str, edits: dict[tuple[int, int, int], str]) -> str:
+    """`source` with each (line, start byte, end byte) replaced by its text; no line is added or removed."""
+    lines = source.splitlines(keepends=True)
     by_line: dict[int, list[tuple[int, int, str]]] = {}
-    for node, text in edits.items():
-        by_line.setdefault(node[0], []).append((node[1], node[2], text))
+    for (lineno, start, end), text in edits.items():
+        by_line.setdefault(lineno, []).append((start, end, text))
     for lineno, parts in by_line.items():
         raw = lines[lineno - 1].encode("utf-8")
         for start, end, text in sorted(parts, reverse=True):
             raw = raw[:start] + text.encode("utf-8") + raw[end:]
         lines[lineno - 1] = raw.decode("utf-8")
-    out = "".join(lines)
-    if not changed:
-        return out, []
-    try:
-        compared = list(_comparisons(ast.parse(out)))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):  # cannot happen: only literals changed
-        return source, []
-    return out, sorted({_site(stmt, node) for i, (stmt, node, _) in enumerate(compared) if i in changed})
+    return "".join(lines)
 
 
 class _Changer:
@@ -288,10 +395,16 @@ class _Finder:
 
     def __init__(self, tree: ast.Module, changer: _Changer, kept: set[int],
                  fixture_args: frozenset[str] = frozenset(), lines: list[bytes] | None = None,
-                 shared: frozenset[str] = frozenset()) -> None:
-        self.tree, self.changer, self.kept = tree, changer, kept  # kept: lines whose literals keep their values
-        self.lines, self.shared = lines or [], shared  # the source's lines; names other test modules import
-        self.edits: dict[tuple[int, int, int], str] = {}
+                 shared: frozenset[str] = frozenset(), helpers: dict[str, _Helper] | None = None,
+                 foreign: dict[str, tuple[str, ast.expr]] | None = None) -> None:
+        self.tree, self.changer = tree, changer
+        self.shared = shared  # names other test modules import
+        # per file ("" for this one, else a helper module's path): its lines, and those whose literals keep values
+        self.lines: dict[str, list[bytes]] = {"": lines or [], **{h: v.lines for h, v in (helpers or {}).items()}}
+        self.kept: dict[str, set[int]] = {"": kept, **{h: v.kept for h, v in (helpers or {}).items()}}
+        self.foreign = {local: node for local, (_, node) in (foreign or {}).items()}  # imported helper tables
+        self.owner = {id(n): h for h, node in (foreign or {}).values() for n in ast.walk(node)}
+        self.edits: dict[tuple[str, int, int, int], str] = {}
         self.parents: dict[ast.AST, ast.AST] = {}
         for node in ast.walk(tree):
             for child in ast.iter_child_nodes(node):
@@ -320,8 +433,9 @@ class _Finder:
         self._scoped: dict[int, dict[str, ast.expr]] = {}  # a function's or a class's single-literal names
         self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
 
-    def run(self) -> tuple[dict[tuple[int, int, int], str], set[int]]:
-        """The edits, and which comparisons (their order in `_comparisons`) they change."""
+    def run(self) -> tuple[dict[tuple[str, int, int, int], str], set[int]]:
+        """The edits (file, line, start, end: text), and which comparisons (their order in `_comparisons`) they
+        change."""
         changed: set[int] = set()
         for i, (stmt, _, (a, b)) in enumerate(self.compared):
             ta, tb = self._targets(stmt, a), self._targets(stmt, b)
@@ -353,19 +467,19 @@ class _Finder:
                 or self._call_column(func, base.id)
             found = [(local, every)] if local is not None else None if column is None else [(v, every) for v in column]
             return found if found and self._only_expected(func, base.id) else None
-        table = self.module_names.get(base.id)
+        table = self.module_names.get(base.id) or self.foreign.get(base.id)
         return [(table, every)] if table is not None and self._only_expected(self.tree, base.id) else None
 
     def _change(self, targets: list[tuple[ast.expr, bool]]) -> bool:
         """Change one constant of each target (every one where the test indexes into it, all or nothing; every one
     that can change where a class builds it: `Money(5, None)` changes its 5, R61-p4)."""
-        edits: dict[tuple[int, int, int], str] = {}
+        edits: dict[tuple[str, int, int, int], str] = {}
         for node, indexed in targets:
             leaves = _leaves(node) or []
             built = any(isinstance(n, ast.Call) for n in ast.walk(node))  # a class's fields: all that can change
             every = indexed or built
-            usable = [edit for leaf in leaves if self.kept.isdisjoint(range(leaf.lineno, (leaf.end_lineno or 0) + 1))
-                      for edit in [self._edit(leaf)] if edit is not None]
+            usable = [edit for leaf in leaves if self.kept[self.owner.get(id(leaf), "")].isdisjoint(
+                range(leaf.lineno, (leaf.end_lineno or 0) + 1)) for edit in [self._edit(leaf)] if edit is not None]
             if not usable or (indexed and len(usable) != len(leaves)):
                 return False
             for where, text in usable if every else [usable[self.changer.pick(node, len(usable))]]:
@@ -373,7 +487,7 @@ class _Finder:
         self.edits.update(edits)
         return True
 
-    def _edit(self, leaf: ast.expr) -> tuple[tuple[int, int, int], str] | None:
+    def _edit(self, leaf: ast.expr) -> tuple[tuple[str, int, int, int], str] | None:
         """Where and how one constant changes: its new `repr` in place, or one character of a multi-line text;
         a number under `approx(..., rel=, abs=)` only if it moves past that tolerance, twice over."""
         old = _scalar(leaf)
@@ -383,33 +497,33 @@ class _Finder:
         if self.tol is not None and type(old) in (int, float) and type(new) in (int, float) and \
                 abs(new - old) <= 2 * max(self.tol[0] * max(abs(new), abs(old)), self.tol[1]):  # type: ignore[operator]
             return None
+        rel = self.owner.get(id(leaf), "")
         if leaf.lineno == leaf.end_lineno:
-            return (leaf.lineno, leaf.col_offset, leaf.end_col_offset or leaf.col_offset), repr(new)
-        return self._inner_edit(leaf) if isinstance(leaf, ast.Constant) else None
+            return (rel, leaf.lineno, leaf.col_offset, leaf.end_col_offset or leaf.col_offset), repr(new)
+        return self._inner_edit(leaf, rel) if isinstance(leaf, ast.Constant) else None
 
-    def _inner_edit(self, leaf: ast.Constant) -> tuple[tuple[int, int, int], str] | None:
+    def _inner_edit(self, leaf: ast.Constant, rel: str) -> tuple[tuple[str, int, int, int], str] | None:
         """A multi-line text changes one ASCII letter or digit in place, so no line below moves; the edited literal
         is read back and counts only as a value of its type one character apart (a changed prefix does not)."""
-        first, last = leaf.lineno, leaf.end_lineno or leaf.lineno
-        if type(leaf.value) not in (str, bytes) or last > len(self.lines):
+        first, last, lines = leaf.lineno, leaf.end_lineno or leaf.lineno, self.lines[rel]
+        if type(leaf.value) not in (str, bytes) or last > len(lines):
             return None
         spans = {ln: (leaf.col_offset if ln == first else 0,
-                      (leaf.end_col_offset or 0) if ln == last else len(self.lines[ln - 1])) for ln in range(first, last + 1)}
+                      (leaf.end_col_offset or 0) if ln == last else len(lines[ln - 1])) for ln in range(first, last + 1)}
         spots = [(ln, c) for ln, (a, b) in spans.items() for c in range(a, b)
-                 if self.lines[ln - 1][c] < 128 and chr(self.lines[ln - 1][c]).isalnum()]
+                 if lines[ln - 1][c] < 128 and chr(lines[ln - 1][c]).isalnum()]
         h = self.changer._h(leaf.value)
         for k in range(min(len(spots), 16)):
             ln, c = spots[(h + k * 7919) % len(spots)]
-            new = _text(chr(self.lines[ln - 1][c]), h + k) or "x"
-            edited = {i: self.lines[i - 1] if i != ln else self.lines[i - 1][:c] + new.encode() + self.lines[i - 1][c + 1:]
-                      for i in spans}
+            new = _text(chr(lines[ln - 1][c]), h + k) or "x"
+            edited = {i: lines[i - 1] if i != ln else lines[i - 1][:c] + new.encode() + lines[i - 1][c + 1:] for i in spans}
             try:
                 value = ast.literal_eval("(" + b"".join(edited[i][a:b] for i, (a, b) in spans.items()).decode() + ")")
             except (SyntaxError, ValueError, UnicodeDecodeError, MemoryError, RecursionError):
                 continue
             if type(value) is type(leaf.value) and len(value) == len(leaf.value) \
                     and sum(a != b for a, b in zip(value, leaf.value, strict=True)) == 1:
-                return (ln, c, c + 1), new
+                return (rel, ln, c, c + 1), new
         return None
 
     def _function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -474,7 +588,7 @@ class _Finder:
             rows: ast.expr | None = deco.args[1]
             if isinstance(rows, ast.Name):  # a list of cases (module or class), read by this decorator alone (its
                 ref, own = rows, {id(n) for n in ast.walk(deco)}  # `ids=` may read it too: R61-p7ids)
-                rows = self.module_names.get(ref.id) or next(
+                rows = self.module_names.get(ref.id) or self.foreign.get(ref.id) or next(
                     (t for c in classes if (t := self._scope_literals(c).get(ref.id)) is not None), None)
                 if any(id(n) not in own for n in self.names.get(ref.id, ())):
                     return None
@@ -547,9 +661,8 @@ class _Finder:
             return node
         if isinstance(node, ast.Attribute):
             return self._class_table(node) if self.attrs.get(node.attr) == [node] else None
-        if not isinstance(node, ast.Name) or node.id not in self.module_names:
-            return None
-        return self.module_names[node.id] if self.names.get(node.id) == [node] else None
+        table = self.module_names.get(node.id) or self.foreign.get(node.id) if isinstance(node, ast.Name) else None
+        return table if table is not None and self.names.get(node.id) == [node] else None  # type: ignore[union-attr]
 
 
 def _args(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.arg]:

@@ -433,3 +433,56 @@ def test_approx_with_a_written_tolerance_changes_only_past_it() -> None:
     """)
     assert [old.split("(")[-1] for old, _ in diffs] == ["2.0, rel=0.01)", "8.0, abs=0.1)"]
     assert all("rel=0.01" in new or "abs=0.1" in new for _, new in diffs) and len(sites) == 2
+
+
+def _tree(root: Path, files: dict[str, str]) -> list[str]:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+    return sorted(files)
+
+
+def test_a_table_a_test_imports_from_a_helper_module_changes_there(tmp_path: Path) -> None:
+    """R60-10: `from tests.cases import ROMAN`, then `@pytest.mark.parametrize("n,want", ROMAN)`: the helper
+    module's expected column changes (its inputs stay), and the site is the test's `==`; a relative import and a
+    loop over the table too."""
+    files = _tree(tmp_path, {
+        "tests/__init__.py": "",
+        "tests/cases.py": 'ROMAN = [(4, "IV"), (9, "IX")]\nWORDS = {"a": "A"}\n',
+        "tests/test_roman.py": """
+            import pytest
+            from tests.cases import ROMAN
+            from .cases import WORDS as W
+
+            @pytest.mark.parametrize("n,want", ROMAN)
+            def test_to_roman(n, want):
+                assert to_roman(n) == want
+
+            def test_words():
+                for k, want in W.items():
+                    assert up(k) == want
+        """})
+    plan = blind.plan(tmp_path, ["tests/test_roman.py"], KEY)  # the grade lists the test modules it runs
+    assert files and plan.sites == {"tests/test_roman.py": [(8, 8, 11), (12, 12, 15)]}
+    cases = plan.sources["tests/cases.py"]
+    assert cases.startswith("ROMAN = [(4, ") and '"IV"' not in cases and '"IX"' not in cases and "(9, " in cases
+    assert '{"a": ' in cases and '"A"}' not in cases
+    blind.write(tmp_path, plan)
+    assert (tmp_path / "tests" / "cases.py").read_text() == cases
+
+
+@pytest.mark.parametrize("extra", [
+    {"tests/test_other.py": "from tests.cases import ROMAN\ndef test_o():\n    assert len(ROMAN) == 2\n"},
+    {"tests/cases.py": 'ROMAN = [(4, "IV"), (9, "IX")]\nBY_N = dict(ROMAN)\n'},  # the helper reads it
+    {"tests/conftest.py": "from tests.cases import ROMAN\n"},
+])
+def test_a_helper_table_something_else_names_is_left_alone(tmp_path: Path, extra: dict[str, str]) -> None:
+    """Another reader's use is unknown to this plan (an input there, perhaps): the table keeps its values."""
+    files = _tree(tmp_path, {
+        "tests/__init__.py": "",
+        "tests/cases.py": 'ROMAN = [(4, "IV"), (9, "IX")]\n',
+        "tests/test_roman.py": "import pytest\nfrom tests.cases import ROMAN\n"
+                               "@pytest.mark.parametrize('n,want', ROMAN)\ndef test_r(n, want):\n"
+                               "    assert to_roman(n) == want\n",
+        **extra})
+    assert "tests/cases.py" not in blind.plan(tmp_path, files, KEY).sources
