@@ -430,8 +430,16 @@ class _Finder:
                 self.names.setdefault(node.id, []).append(node)
             elif isinstance(node, ast.Attribute):
                 self.attrs.setdefault(node.attr, []).append(node)
+        self.defined: dict[str, list[ast.AST]] = {}  # functions and classes by name, and names assigned anywhere
+        self.stored: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.defined.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                self.stored.add(node.id)
         self._scoped: dict[int, dict[str, ast.expr]] = {}  # a function's or a class's single-literal names
         self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
+        self._only: dict[tuple[int, str], bool] = {}  # (scope, name): read only as an expected value there
 
     def run(self) -> tuple[dict[tuple[str, int, int, int], str], set[int]]:
         """The edits (file, line, start, end: text), and which comparisons (their order in `_comparisons`) they
@@ -564,13 +572,13 @@ class _Finder:
     def _only_expected(self, scope: ast.AST, name: str) -> bool:
         """`name` is read only as an expected value of `==` asserts in `scope` (never as an input), and nothing
         there rebinds it through `global`/`nonlocal`."""
-        for node in ast.walk(scope):
-            if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) \
-                    and id(node) not in self.expected_reads:
-                return False
-            if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-                return False
-        return True
+        key = (id(scope), name)
+        if key not in self._only:
+            self._only[key] = all(
+                not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)
+                     and id(node) not in self.expected_reads)
+                and not (isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names) for node in ast.walk(scope))
+        return self._only[key]
 
     def _column(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
         """The values a parametrize decorator of `func` (or of its class) gives `name`: one per row, or None if not
@@ -607,12 +615,9 @@ class _Finder:
         owner = self.parents.get(func)
         method = isinstance(owner, ast.ClassDef)
         positional = [a.arg for a in [*func.args.posonlyargs, *func.args.args]][1 if method else 0:]
-        defined = [n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                   and n.name == func.name]
-        rebound = any(isinstance(n, ast.Name) and n.id == func.name and not isinstance(n.ctx, ast.Load)
-                      for n in ast.walk(self.tree))
-        if func.name.startswith("test") or func.decorator_list or func.name in self.shared or rebound \
-                or not (method or isinstance(owner, ast.Module)) or _stores(func, name) != 1 or defined != [func]:
+        if func.name.startswith("test") or func.decorator_list or func.name in self.shared \
+                or not (method or isinstance(owner, ast.Module)) or _stores(func, name) != 1 \
+                or self.defined.get(func.name) != [func] or func.name in self.stored:
             return None
         refs: list[ast.expr] = [*self.names.get(func.name, ()), *self.attrs.get(func.name, ())]
         column: list[ast.expr] = []
