@@ -630,10 +630,21 @@ class _Finder:
             given = [k.value for k in call.keywords if k.arg == name]
             i = positional.index(name) if name in positional else len(call.args)
             value = given[0] if given else call.args[i] if i < len(call.args) else None
-            if value is None or _leaves(value) is None:
+            cells = [value] if value is not None and _leaves(value) is not None else self._passed_on(value)
+            if cells is None:
                 return None
-            column.append(value)
+            column += cells
         return column or None
+
+    def _passed_on(self, value: ast.expr | None) -> list[ast.expr] | None:
+        """A test's own column handed to a helper whole (`def test_slug(text, want): check(text, want)`): its
+        cells, where that call is the only read of the name in the test."""
+        caller = self._function_of(value) if isinstance(value, ast.Name) else None
+        if caller is None or not isinstance(value, ast.Name) or [
+                n for n in ast.walk(caller) if isinstance(n, ast.Name) and n.id == value.id
+                and isinstance(n.ctx, ast.Load)] != [value]:
+            return None
+        return self._column(caller, value.id) or self._loop_column(caller, value.id)
 
     def _loop_column(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
         """The values a `for` of `func` gives `name` from a literal table read by that loop alone: `for x, want
