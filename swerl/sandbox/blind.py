@@ -412,7 +412,8 @@ class _Finder:
         self.module_names = _single_literals(tree, tree.body)
         self.compared = list(_comparisons(tree))
         # each name at the bottom of a side of an `==` assert: a name read anywhere else is input, never changed
-        self.expected_reads = {id(_base(_unwrapped(side))) for _, _, sides in self.compared for side in sides}
+        self.expected_reads = {id(_base(_unwrapped(side))) for _, node, sides in self.compared
+                               for side in (sides[:1] if _is_in(node) else sides)}  # `in`: what it looks for
         # an assert's message is read only when it fails, in either run: naming the expected value there is no input
         self.expected_reads |= {id(n) for a in ast.walk(tree) if isinstance(a, ast.Assert) and a.msg is not None
                                 for n in ast.walk(a.msg) if isinstance(n, ast.Name)}
@@ -445,10 +446,14 @@ class _Finder:
         """The edits (file, line, start, end: text), and which comparisons (their order in `_comparisons`) they
         change."""
         changed: set[int] = set()
-        for i, (stmt, _, (a, b)) in enumerate(self.compared):
+        for i, (stmt, node, (a, b)) in enumerate(self.compared):
             ta, tb = self._targets(stmt, a), self._targets(stmt, b)
             ra, rb = _rank(ta), _rank(tb)  # `Size("10MB") == 10_000_000`: the literal is the expected side
             targets = ta if ra > rb else tb if rb > ra else None
+            if _is_in(node):  # `"Usage:" in out`: a text of four or more the output must hold (a shorter one, or a
+                # number in a list, may be there by chance once changed)
+                targets = ta if ta and not tb and all(type(v) in (str, bytes) and len(v) >= 4 for n, _ in ta  # type: ignore[arg-type]
+                                                      for v in map(_scalar, _leaves(n) or [n])) else None
             self.tol = _tolerance(a if targets is ta else b)
             if targets and self._change(targets):
                 changed.add(i)
@@ -720,15 +725,19 @@ def _tolerance(side: ast.expr) -> tuple[float, float] | None:
     return given.get("rel", 1e-6), given.get("abs", 1e-12)
 
 
+def _is_in(node: ast.AST) -> bool:
+    return isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
+
+
 def _comparisons(tree: ast.Module) -> Iterator[tuple[ast.stmt, ast.AST, tuple[ast.expr, ast.expr]]]:
-    """(statement, the comparison, both sides) of each `==` an assert or an equal-assert call makes, in a fixed
-    order: the same for the source and its changed copy, whose literals alone differ."""
+    """(statement, the comparison, both sides) of each `==` or `in` an assert or an equal-assert call makes, in a
+    fixed order: the same for the source and its changed copy, whose literals alone differ."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Assert):
             tests = node.test.values if isinstance(node.test, ast.BoolOp) and isinstance(node.test.op, ast.And) \
                 else [node.test]
             for t in tests:
-                if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq):
+                if isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], (ast.Eq, ast.In)):
                     yield node, t, (t.left, t.comparators[0])
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) \
                 and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _EQUAL_ASSERTS \

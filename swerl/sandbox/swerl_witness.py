@@ -2214,7 +2214,17 @@ def _patch_orders(left, right, op, fn, guard):
 _MIRROR = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def contains(item, container, negate, _record=_record):
+def contains(item, container, negate, at=None, _record=_record, _audit=getattr(sys, "audit", None)):
+    """`item in container` (`not in` with `negate`) in a test's assert (`_contained`); a yes to an `in` written at
+    `at` (line, column) is announced as `compare` announces an `==` that held (the blind run changes a text an
+    assert looks for in the output)."""
+    result = _contained(item, container, negate, _record)
+    if result is True and not negate and at is not None and _audit is not None:
+        _audit("swerl.held", at)
+    return result
+
+
+def _contained(item, container, negate, _record=_record):
     """`item in container` (`not in` with `negate`) in a test's assert. Unless both are builtins all the way down
     (or a library's container of builtins), both commit to builtins first: the container to its items (shaped like
     the item) or its text, the item like an element; the lookup must answer as they do, for `in` and `not in`."""
@@ -3659,8 +3669,9 @@ class _AssertCompares(ast.NodeTransformer):
             return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne),
                                                        ast.Constant(lit), at]), node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            at = ast.Constant((node.lineno, node.col_offset))  # where this `in` is written (`_held_watch`)
             return ast.copy_location(_call("contains", [node.left, node.comparators[0],
-                                                        ast.Constant(isinstance(node.ops[0], ast.NotIn))]), node)
+                                                        ast.Constant(isinstance(node.ops[0], ast.NotIn)), at]), node)
         if len(node.ops) == 1 and type(node.ops[0]) in _ORDER_OPS:
             return ast.copy_location(_call("order", [node.left, node.comparators[0],
                                                      ast.Constant(_ORDER_OPS[type(node.ops[0])])]), node)
@@ -3800,7 +3811,7 @@ def _bind(co, table: dict):
 
 
 _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_generated_for", "_holds_patch",
-               "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "_library_holds", "looped", "compare", "order", "contains", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
+               "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "_library_holds", "looped", "compare", "order", "contains", "_contained", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",

@@ -513,3 +513,17 @@ def test_a_column_a_test_hands_to_its_helper_changes() -> None:
             check(text, want)
     """)
     assert len(diffs) == 1 and '("A b", ' in diffs[0][1] and '"a-b")' not in diffs[0][1] and sites == [(4, 4, 11)]
+
+
+def test_a_text_an_assert_looks_for_with_in_changes() -> None:
+    """`assert "Usage:" in out`: the output must hold the text; a short text or a number in a list may be there by
+    chance once changed, and a literal container is the test's own list of allowed answers."""
+    diffs, sites = _changed("""
+        def test_a():
+            assert "Usage: tool" in run("--help")
+            assert "ab" in run("x")
+            assert 3 in f()
+            assert f() in ("left", "right")
+            assert "word" not in run("y")
+    """)
+    assert len(diffs) == 1 and "Usage: tool" not in diffs[0][1] and sites == [(3, 3, 11)]
