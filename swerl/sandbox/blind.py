@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from swerl.sandbox import hostfs, tamper_context
+from swerl.sandbox.blind_files import DataFiles, read_parts
 from swerl.sandbox.patch import protected_reason
 
 _EQUAL_ASSERTS = frozenset({"assertEqual", "assertEquals", "assertListEqual", "assertTupleEqual", "assertDictEqual",
@@ -75,8 +76,9 @@ def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None)
     args, imported = _conftest_args(tree, files), _imported_names(sources)
     tables = _imported_tables(every, sources)
     unseen = _plan(every, sources, tables, key, {rel: _lines(seen / rel) for rel in every} if seen is not None
-                   else {}, args, imported)
-    return unseen if unseen.sites else _plan(every, sources, tables, key, {}, args, imported)
+                   else {}, args, imported, DataFiles(tree, every, _Changer(key), seen))
+    return unseen if unseen.sites else _plan(every, sources, tables, key, {}, args, imported,
+                                             DataFiles(tree, every, _Changer(key), None))
 
 
 def _is_test(rel: str) -> bool:
@@ -188,7 +190,7 @@ class _Helper:
 
 
 def _plan(every: dict[str, str], sources: dict[str, str], tables: dict[str, dict[str, tuple[str, str]]], key: bytes,
-          seen: dict[str, frozenset[str]], args: frozenset[str], imported: frozenset[str]) -> Blind:
+          seen: dict[str, frozenset[str]], args: frozenset[str], imported: frozenset[str], data: DataFiles) -> Blind:
     blind = Blind()
     pending: dict[str, dict[tuple[int, int, int], str]] = {}  # each helper's edits, applied once
     for rel, source in sources.items():
@@ -198,12 +200,13 @@ def _plan(every: dict[str, str], sources: dict[str, str], tables: dict[str, dict
         foreign = {local: (h, node) for local, (h, name) in tables.get(rel, {}).items() if h in helpers
                    and (node := _single_literals(helpers[h].tree, helpers[h].tree.body).get(name)) is not None}
         changed, sites, edits = _changed_module(source, key, seen.get(rel, frozenset()), args, imported,
-                                                helpers, foreign)
+                                                helpers, foreign, (rel, data))
         if sites:
             blind.sources[rel], blind.sites[rel] = changed, sites
             for helper, own in edits.items():
                 pending.setdefault(helper, {}).update(own)
     blind.sources.update({helper: _applied(every[helper], own) for helper, own in pending.items()})
+    blind.sources.update(data.changed if blind.sites else {})  # golden files (a module with no site read none)
     return blind
 
 
@@ -253,7 +256,8 @@ def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset(),
 
 
 def _changed_module(source: str, key: bytes, seen: frozenset[str], fixture_args: frozenset[str],
-                    shared: frozenset[str], helpers: dict[str, _Helper], foreign: dict[str, tuple[str, ast.expr]]
+                    shared: frozenset[str], helpers: dict[str, _Helper], foreign: dict[str, tuple[str, ast.expr]],
+                    data: tuple[str, DataFiles] | None = None
                     ) -> tuple[str, list[Site], dict[str, dict[tuple[int, int, int], str]]]:
     """`changed_source`, and the edits of the helper modules' tables it reads (`foreign`: local name -> (helper,
     its literal))."""
@@ -261,7 +265,8 @@ def _changed_module(source: str, key: bytes, seen: frozenset[str], fixture_args:
     if tree is None:
         return source, [], {}
     finder = _Finder(tree, _Changer(key), _kept(source, seen), fixture_args,
-                     [line.encode("utf-8") for line in source.splitlines(keepends=True)], shared, helpers, foreign)
+                     [line.encode("utf-8") for line in source.splitlines(keepends=True)], shared, helpers, foreign,
+                     data)
     edits, changed = finder.run()
     by_file: dict[str, dict[tuple[int, int, int], str]] = {}
     for (rel, *where), text in edits.items():
@@ -317,6 +322,9 @@ class _Changer:
 
     def pick(self, node: ast.AST, count: int) -> int:
         return self._h(ast.dump(node)) % count
+
+    def index(self, value: object, count: int) -> int:
+        return self._h(value) % count
 
 
 def _float(v: float, h: int) -> float | None:
@@ -396,8 +404,10 @@ class _Finder:
     def __init__(self, tree: ast.Module, changer: _Changer, kept: set[int],
                  fixture_args: frozenset[str] = frozenset(), lines: list[bytes] | None = None,
                  shared: frozenset[str] = frozenset(), helpers: dict[str, _Helper] | None = None,
-                 foreign: dict[str, tuple[str, ast.expr]] | None = None) -> None:
+                 foreign: dict[str, tuple[str, ast.expr]] | None = None,
+                 data: tuple[str, DataFiles] | None = None) -> None:
         self.tree, self.changer = tree, changer
+        self.data = data  # this module's path and the grade's data files: a golden file an assert reads
         self.shared = shared  # names other test modules import
         # per file ("" for this one, else a helper module's path): its lines, and those whose literals keep values
         self.lines: dict[str, list[bytes]] = {"": lines or [], **{h: v.lines for h, v in (helpers or {}).items()}}
@@ -455,7 +465,7 @@ class _Finder:
                 targets = ta if ta and not tb and all(type(v) in (str, bytes) and len(v) >= 4 for n, _ in ta  # type: ignore[arg-type]
                                                       for v in map(_scalar, _leaves(n) or [n])) else None
             self.tol = _tolerance(a if targets is ta else b)
-            if targets and self._change(targets):
+            if (targets and self._change(targets)) or (not targets and not _is_in(node) and self._golden(stmt, a, b)):
                 changed.add(i)
         return self.edits, changed
 
@@ -482,6 +492,27 @@ class _Finder:
             return found if found and self._only_expected(func, base.id) else None
         table = self.module_names.get(base.id) or self.foreign.get(base.id)
         return [(table, every)] if table is not None and self._only_expected(self.tree, base.id) else None
+
+    def _golden(self, stmt: ast.stmt, a: ast.expr, b: ast.expr) -> bool:
+        """One side reads a whole data file (`(HERE / "page.txt").read_text()`, or a name bound once to such a
+        read and read only as expected), the other does not: the file changes (`blind_files`)."""
+        if self.data is None:
+            return False
+        pa, pb = self._read_parts(stmt, a), self._read_parts(stmt, b)
+        parts = pb if pb and not pa else pa if pa and not pb else None
+        return parts is not None and self.data[1].change(self.data[0], parts)
+
+    def _read_parts(self, stmt: ast.stmt, side: ast.expr) -> list[str] | None:
+        direct = read_parts(side)
+        if direct is not None or not isinstance(side, ast.Name):
+            return direct
+        func = self._function_of(stmt)
+        scope: ast.AST = func if func is not None and _binds(func, side.id) else self.tree
+        binds = [n for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and isinstance(n.targets[0], ast.Name) and n.targets[0].id == side.id]
+        if len(binds) != 1 or _stores(scope, side.id) != 1 or not self._only_expected(scope, side.id):
+            return None
+        return read_parts(binds[0].value)
 
     def _change(self, targets: list[tuple[ast.expr, bool]]) -> bool:
         """Change one constant of each target (every one where the test indexes into it, all or nothing; every one

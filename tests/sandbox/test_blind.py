@@ -527,3 +527,43 @@ def test_a_text_an_assert_looks_for_with_in_changes() -> None:
             assert "word" not in run("y")
     """)
     assert len(diffs) == 1 and "Usage: tool" not in diffs[0][1] and sites == [(3, 3, 11)]
+
+
+def test_a_golden_file_an_assert_compares_with_changes(tmp_path: Path) -> None:
+    """`render(x) == (HERE / "data" / "page.txt").read_text()`, a JSON document `json.load(open(...))`, or a name
+    bound once to such a read: the file holds the expected value; one letter, digit or scalar of it changes."""
+    files = _tree(tmp_path, {
+        "tests/data/page.txt": "Title: Hello\nbody 42\n",
+        "tests/data/doc.json": '{"name": "ann", "tags": ["x", 3]}',
+        "tests/test_page.py": """
+            import json
+            from pathlib import Path
+            HERE = Path(__file__).parent
+
+            def test_page():
+                assert render("hello") == (HERE / "data" / "page.txt").read_text()
+
+            def test_doc():
+                want = json.load(open(HERE / "data" / "doc.json"))
+                assert load("ann") == want
+        """})
+    plan = blind.plan(tmp_path, ["tests/test_page.py"], KEY)
+    assert files and plan.sites == {"tests/test_page.py": [(7, 7, 11), (11, 11, 11)]}
+    page = plan.sources["tests/data/page.txt"]
+    assert len(page) == len("Title: Hello\nbody 42\n") and page != "Title: Hello\nbody 42\n"
+    doc = __import__("json").loads(plan.sources["tests/data/doc.json"])
+    assert doc != {"name": "ann", "tags": ["x", 3]} and set(doc) == {"name", "tags"}
+    blind.write(tmp_path, plan)
+    assert (tmp_path / "tests" / "data" / "page.txt").read_text() == page
+
+
+@pytest.mark.parametrize("other", [
+    "def test_in():\n    assert parse((HERE / 'page.txt').read_text()) == 1\n",   # also an input
+    "def test_again():\n    assert render('x') == (HERE / 'page.txt').read_text()\n",   # named twice
+])
+def test_a_data_file_read_elsewhere_is_left_alone(tmp_path: Path, other: str) -> None:
+    files = _tree(tmp_path, {
+        "tests/page.txt": "Title: Hello\n",
+        "tests/test_page.py": "from pathlib import Path\nHERE = Path(__file__).parent\n"
+                              "def test_page():\n    assert render('hello') == (HERE / 'page.txt').read_text()\n" + other})
+    assert files and "tests/page.txt" not in blind.plan(tmp_path, ["tests/test_page.py"], KEY).sources
