@@ -193,21 +193,53 @@ def _plan(every: dict[str, str], sources: dict[str, str], tables: dict[str, dict
           seen: dict[str, frozenset[str]], args: frozenset[str], imported: frozenset[str], data: DataFiles) -> Blind:
     blind = Blind()
     pending: dict[str, dict[tuple[int, int, int], str]] = {}  # each helper's edits, applied once
+    documents: dict[str, str] = {}  # a JSON table's file -> its cells as a literal's text (`_json_tables`)
     for rel, source in sources.items():
         helpers = {h: _Helper([line.encode() for line in every[h].splitlines(keepends=True)],
                               _kept(every[h], seen.get(h, frozenset())), mod)
                    for h, _ in tables.get(rel, {}).values() if (mod := _parsed(every[h])) is not None}
         foreign = {local: (h, node) for local, (h, name) in tables.get(rel, {}).items() if h in helpers
                    and (node := _single_literals(helpers[h].tree, helpers[h].tree.body).get(name)) is not None}
+        for local, (doc, text) in _json_tables(rel, source, data).items():
+            documents[doc] = text
+            mod = ast.parse(text, mode="eval")
+            helpers[doc] = _Helper([text.encode()], set(), ast.Module(body=[ast.Expr(mod.body)], type_ignores=[]))
+            foreign[local] = (doc, mod.body)
         changed, sites, edits = _changed_module(source, key, seen.get(rel, frozenset()), args, imported,
                                                 helpers, foreign, (rel, data))
         if sites:
             blind.sources[rel], blind.sites[rel] = changed, sites
             for helper, own in edits.items():
                 pending.setdefault(helper, {}).update(own)
-    blind.sources.update({helper: _applied(every[helper], own) for helper, own in pending.items()})
+    for doc, own in pending.items():
+        if doc in documents:
+            data.document(doc, _applied(documents[doc], own))
+        else:
+            blind.sources[doc] = _applied(every[doc], own)
     blind.sources.update(data.changed if blind.sites else {})  # golden files (a module with no site read none)
     return blind
+
+
+def _json_tables(rel: str, source: str, data: DataFiles) -> dict[str, tuple[str, str]]:
+    """A test module's names bound once, at its top, to a JSON file it loads (`CASES = json.loads((HERE /
+    "cases.json").read_text())`): {name: (the file, its document as a literal's text)}. The document's cells
+    then change as a literal table's would (a parametrize column, a loop's, a row's expected field)."""
+    mod = _parsed(source)
+    if mod is None:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for node in mod.body:
+        if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.Call) and tamper_context.named(node.value.func) in ("load", "loads")
+                and _stores(mod, node.targets[0].id) == 1):
+            continue
+        parts = read_parts(node.value)
+        found = data.table(rel, parts) if parts else None
+        if found is not None:
+            text = repr(found[1])
+            if _parsed(text) is not None and len(text) <= MAX_SOURCE_BYTES:
+                out[node.targets[0].id] = (found[0], text)
+    return out
 
 
 def _kept(source: str, seen: frozenset[str]) -> set[int]:
@@ -489,9 +521,26 @@ class _Finder:
             column = None if local is not None else self._column(func, base.id) or self._loop_column(func, base.id) \
                 or self._call_column(func, base.id)
             found = [(local, every)] if local is not None else None if column is None else [(v, every) for v in column]
-            return found if found and self._only_expected(func, base.id) else None
+            if found and self._only_expected(func, base.id):
+                return found
+            return self._fields(func, base.id, column, side) if column else None
         table = self.module_names.get(base.id) or self.foreign.get(base.id)
         return [(table, every)] if table is not None and self._only_expected(self.tree, base.id) else None
+
+    def _fields(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, rows: list[ast.expr],
+                side: ast.expr) -> list[tuple[ast.expr, bool]] | None:
+        """A row whose fields the test reads by constant key (`assert f(case["in"]) == case["want"]`): the fields
+        it reads only as expected values change in every row, the ones it reads as input stay."""
+        inner = side
+        while isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Subscript):
+            inner = inner.value  # `case["want"][0]`: the test indexes into the field
+        key = _key(inner)
+        reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+        keys = [(_key(self.parents.get(n)), id(n) in self.expected_reads) for n in reads]
+        if key is None or any(k is None for k, _ in keys) or any(k == key and not expected for k, expected in keys):
+            return None
+        cells = [_field(row, key) for row in rows]
+        return None if any(c is None for c in cells) else [(c, inner is not side) for c in cells if c is not None]
 
     def _golden(self, stmt: ast.stmt, a: ast.expr, b: ast.expr) -> bool:
         """One side reads a whole data file (`(HERE / "page.txt").read_text()`, or a name bound once to such a
@@ -754,6 +803,27 @@ def _tolerance(side: ast.expr) -> tuple[float, float] | None:
     if "abs" in given and "rel" not in given:  # pytest: an absolute tolerance alone drops the relative one
         return 0.0, given["abs"]
     return given.get("rel", 1e-6), given.get("abs", 1e-12)
+
+
+def _key(node: ast.AST | None) -> str | int | None:
+    """The constant key of `row["want"]` / `row[1]` (a `Subscript` straight on a name), else None."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant) \
+            and type(node.slice.value) in (str, int):
+        return node.slice.value  # type: ignore[return-value]
+    return None
+
+
+def _field(row: ast.expr, key: str | int) -> ast.expr | None:
+    """The literal a row holds at `key`: a dict's value (`pytest.param({...})` too), a tuple's or list's item."""
+    if isinstance(row, ast.Call) and tamper_context.named(row.func) == "param" and len(row.args) == 1:
+        row = row.args[0]
+    if isinstance(row, ast.Dict) and type(key) is str:
+        found = [v for k, v in zip(row.keys, row.values, strict=True) if isinstance(k, ast.Constant) and k.value == key]
+        return found[0] if len(found) == 1 and _leaves(found[0]) is not None else None
+    if isinstance(row, (ast.Tuple, ast.List)) and type(key) is int and -len(row.elts) <= key < len(row.elts):
+        cell = row.elts[key]
+        return cell if not isinstance(cell, ast.Starred) and _leaves(cell) is not None else None
+    return None
 
 
 def _is_in(node: ast.AST) -> bool:

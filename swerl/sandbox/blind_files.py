@@ -64,20 +64,54 @@ class DataFiles:
         self.tree, self.texts, self.changer, self.seen = tree, texts, changer, seen  # texts: protected .py files
         self.changed: dict[str, str] = {}
 
-    def change(self, module: str, parts: list[str]) -> bool:
-        """Change the file `parts` names from the test module `module`; False where it is not one to change."""
+    def table(self, module: str, parts: list[str]) -> tuple[str, object] | None:
+        """The JSON document a test module loads into a name (`CASES = json.loads((HERE / "cases.json")
+        .read_text())`) and the file it is in, where it is one to change; its cells then change as a literal
+        table's would (`blind._plan`), and `document` writes them back."""
         rel = self._resolve(module, parts)
-        if rel is None or sum(len(re.findall(rf"(?<![\w.-]){re.escape(parts[-1].rsplit('/', 1)[-1])}(?![\w-])", t))
-                              for t in self.texts.values()) != 1:
-            return False
-        if rel in self.changed:
-            return True
+        if rel is None or not rel.endswith(".json") or self._named(parts) != 1:
+            return None
+        raw = self._unseen(rel)
+        try:
+            return (rel, json.loads(raw)) if raw is not None else None
+        except (ValueError, RecursionError):
+            return None
+
+    def document(self, rel: str, literal: str) -> None:
+        """A table's changed cells (`repr` text, as `table` handed it out) written back as the JSON file."""
+        try:
+            self.changed[rel] = json.dumps(ast.literal_eval(literal), indent=2, ensure_ascii=False) + "\n"
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            return
+
+    def _named(self, parts: list[str]) -> int:
+        name = parts[-1].rsplit("/", 1)[-1]
+        return sum(len(re.findall(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", t)) for t in self.texts.values())
+
+    def _unseen(self, rel: str) -> bytes | None:
+        """The file's bytes, or None where it cannot be read or the agent saw it as it is (where unseen tests
+        exist, what it saw keeps its values)."""
         try:
             raw = (self.tree / rel).read_bytes()
             if self.seen is not None and (self.seen / rel).is_file() and (self.seen / rel).read_bytes() == raw:
-                return False  # the agent saw it: where unseen tests exist, what it saw keeps its values
-            text = raw.decode("utf-8")
-        except (OSError, UnicodeDecodeError):
+                return None
+            return raw
+        except OSError:
+            return None
+
+    def change(self, module: str, parts: list[str]) -> bool:
+        """Change the file `parts` names from the test module `module`; False where it is not one to change."""
+        rel = self._resolve(module, parts)
+        if rel is None or self._named(parts) != 1:
+            return False
+        if rel in self.changed:
+            return True
+        raw = self._unseen(rel)
+        try:
+            text = raw.decode("utf-8") if raw is not None else None
+        except UnicodeDecodeError:
+            return False
+        if text is None:
             return False
         new = _changed_json(text, self.changer) if rel.endswith(".json") else _changed_text(text, self.changer)
         if new is None or new == text:

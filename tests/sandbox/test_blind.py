@@ -567,3 +567,61 @@ def test_a_data_file_read_elsewhere_is_left_alone(tmp_path: Path, other: str) ->
         "tests/test_page.py": "from pathlib import Path\nHERE = Path(__file__).parent\n"
                               "def test_page():\n    assert render('hello') == (HERE / 'page.txt').read_text()\n" + other})
     assert files and "tests/page.txt" not in blind.plan(tmp_path, ["tests/test_page.py"], KEY).sources
+
+
+def test_the_fields_a_row_is_read_by_change_where_they_are_only_expected() -> None:
+    """`assert f(case["in"]) == case["want"]` over dict rows (a parametrize column or a loop), `row[1]` over
+    tuples: the expected field changes in every row, the input field stays."""
+    diffs, sites = _changed("""
+        import pytest
+        @pytest.mark.parametrize("case", [{"in": "A b", "want": "a-b"}, {"in": "C", "want": "c"}])
+        def test_p(case):
+            assert slug(case["in"]) == case["want"]
+        def test_loop():
+            for row in [("x", "X"), ("y", "Y")]:
+                assert up(row[0]) == row[1]
+    """)
+    changed = dict(diffs)
+    row = changed['@pytest.mark.parametrize("case", [{"in": "A b", "want": "a-b"}, {"in": "C", "want": "c"}])']
+    assert '"in": "A b"' in row and '"in": "C"' in row and '"a-b"' not in row and '"want": "c"}' not in row
+    loop = changed['    for row in [("x", "X"), ("y", "Y")]:']
+    assert '("x", ' in loop and '("y", ' in loop and '"X")' not in loop and '"Y")' not in loop
+    assert sites == [(5, 5, 11), (8, 8, 15)]
+
+
+def test_a_field_read_as_input_and_expected_is_left_alone() -> None:
+    src = ("import pytest\n@pytest.mark.parametrize('c', [{'t': 'ab'}])\ndef test_rt(c):\n"
+           "    assert decode(encode(c['t'])) == c['t']\n")
+    assert blind.changed_source(src, KEY) == (src, [])
+
+
+def test_a_json_table_a_test_module_loads_changes_in_its_expected_cells(tmp_path: Path) -> None:
+    """`CASES = json.loads((HERE / "cases.json").read_text())`, then a parametrize column or a row's field: the
+    document's expected cells change as a literal table's would, written back as JSON (R61-h3's class)."""
+    import json
+
+    files = _tree(tmp_path, {
+        "tests/cases.json": json.dumps([{"in": "A b", "want": "a-b"}, {"in": "C", "want": "c"}]),
+        "tests/pairs.json": json.dumps([[1, "I"], [4, "IV"]]),
+        "tests/test_cases.py": """
+            import json
+            from pathlib import Path
+            import pytest
+            HERE = Path(__file__).parent
+            CASES = json.loads((HERE / "cases.json").read_text())
+            PAIRS = json.load(open(HERE / "pairs.json"))
+
+            @pytest.mark.parametrize("case", CASES)
+            def test_slug(case):
+                assert slug(case["in"]) == case["want"]
+
+            @pytest.mark.parametrize("n, want", PAIRS)
+            def test_roman(n, want):
+                assert roman(n) == want
+        """})
+    plan = blind.plan(tmp_path, ["tests/test_cases.py"], KEY)
+    assert files and plan.sites == {"tests/test_cases.py": [(11, 11, 11), (15, 15, 11)]}
+    cases, pairs = json.loads(plan.sources["tests/cases.json"]), json.loads(plan.sources["tests/pairs.json"])
+    assert [c["in"] for c in cases] == ["A b", "C"] and [c["want"] for c in cases] != ["a-b", "c"]
+    assert all(c["want"] not in ("a-b", "c") for c in cases)
+    assert [p[0] for p in pairs] == [1, 4] and all(p[1] not in ("I", "IV") for p in pairs)
