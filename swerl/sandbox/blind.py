@@ -452,6 +452,7 @@ class _Finder:
             for child in ast.iter_child_nodes(node):
                 self.parents[child] = node
         self.module_names = _single_literals(tree, tree.body)
+        self.module_names.update(self._zipped(tree))
         self.compared = list(_comparisons(tree))
         # each name at the bottom of a side of an `==` assert: a name read anywhere else is input, never changed
         self.expected_reads = {id(_base(_unwrapped(side))) for _, node, sides in self.compared
@@ -483,6 +484,27 @@ class _Finder:
         self._scoped: dict[int, dict[str, ast.expr]] = {}  # a function's or a class's single-literal names
         self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
         self._only: dict[tuple[int, str], bool] = {}  # (scope, name): read only as an expected value there
+
+    def _zipped(self, tree: ast.Module) -> dict[str, ast.expr]:
+        """`EXPECTED = dict(zip(NAMES, HEXES))` (R62-3): the values' literal list is the table (indexed by name,
+        so all of it changes), where nothing else reads that list; the keys stay."""
+        out: dict[str, ast.expr] = {}
+        for node in tree.body:
+            value = node.value if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name) and _stores(tree, node.targets[0].id) == 1 else None
+            if not (isinstance(value, ast.Call) and tamper_context.named(value.func) == "dict" and len(value.args) == 1
+                    and not value.keywords and isinstance(value.args[0], ast.Call)
+                    and tamper_context.named(value.args[0].func) == "zip" and len(value.args[0].args) == 2
+                    and not value.args[0].keywords):
+                continue
+            values = value.args[0].args[1]
+            if isinstance(values, ast.Name):
+                reads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == values.id
+                         and isinstance(n.ctx, ast.Load)]
+                values = self.module_names.get(values.id) if reads == [values] else None
+            if isinstance(values, (ast.List, ast.Tuple)) and _leaves(values) is not None:
+                out[node.targets[0].id] = values  # type: ignore[union-attr]
+        return out
 
     def run(self) -> tuple[dict[tuple[str, int, int, int], str], set[int]]:
         """The edits (file, line, start, end: text), and which comparisons (their order in `_comparisons`) they
@@ -644,7 +666,9 @@ class _Finder:
         """`self.EXPECTED`, `cls.EXPECTED`, `TestX.EXPECTED` in a test class: the literal its body binds once, where
         no other class of the module binds that name and nothing sets the attribute (`self.EXPECTED = ...`)."""
         classes = self._classes_of(node)
-        if not classes or not isinstance(node.value, ast.Name) or node.value.id not in ("self", "cls", classes[0].name):
+        owner = node.value.args[0] if isinstance(node.value, ast.Call) and tamper_context.named(node.value.func) \
+            == "type" and len(node.value.args) == 1 else node.value  # `type(self).EXPECTED` too
+        if not classes or not isinstance(owner, ast.Name) or owner.id not in ("self", "cls", classes[0].name):
             return None
         value = self._scope_literals(classes[0]).get(node.attr)
         binders = [c for c in ast.walk(self.tree) if isinstance(c, ast.ClassDef) and _binds(c, node.attr)]
@@ -774,13 +798,17 @@ def _args(f: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[ast.ar
 def _unwrapped(side: ast.expr) -> ast.expr:
     """The expected value inside what the test does with it: `approx(want)` (the usual float assert; a tolerance
     given as literal `rel=`/`abs=` is honoured by `_Finder._edit`), `dedent(TEXT)`, `cleandoc(TEXT)` and a
-    literal's `.strip()` family (what they keep of a changed letter still differs)."""
+    literal's `.strip()` family (what they keep of a changed letter still differs), and `sorted`, `set`, `list`,
+    `tuple` or `frozenset` of it (a changed item still differs, R62-5)."""
     if not isinstance(side, ast.Call) or any(isinstance(a, ast.Starred) for a in side.args):
         return side
     name = tamper_context.named(side.func)
     if name == "approx" and len(side.args) == 1 and _tolerance(side) is not None:
         return side.args[0]
     if name in ("dedent", "cleandoc") and len(side.args) == 1 and not side.keywords:
+        return side.args[0]
+    if isinstance(side.func, ast.Name) and len(side.args) == 1 and (  # `sorted(got) == sorted(WANT)`: a changed
+            name == "sorted" or (name in ("set", "frozenset", "list", "tuple") and not side.keywords)):  # item shows
         return side.args[0]
     if name in ("strip", "lstrip", "rstrip", "splitlines") and isinstance(side.func, ast.Attribute) \
             and isinstance(side.func.value, ast.Constant) and isinstance(side.func.value.value, (str, bytes)) \

@@ -625,3 +625,27 @@ def test_a_json_table_a_test_module_loads_changes_in_its_expected_cells(tmp_path
     assert [c["in"] for c in cases] == ["A b", "C"] and [c["want"] for c in cases] != ["a-b", "c"]
     assert all(c["want"] not in ("a-b", "c") for c in cases)
     assert [p[0] for p in pairs] == [1, 4] and all(p[1] not in ("I", "IV") for p in pairs)
+
+
+def test_sorted_type_of_self_and_zipped_tables_change() -> None:
+    """R62-5 `sorted(got) == sorted(WANT)`, R62-3 `EXPECTED = dict(zip(NAMES, HEXES))` (the values change, the
+    names stay), and `type(self).EXPECTED` in a test class."""
+    diffs, sites = _changed("""
+        WANT = ["b", "a"]
+        NAMES = ["red", "green"]
+        HEXES = ["#f00", "#0f0"]
+        EXPECTED = dict(zip(NAMES, HEXES))
+        def test_tags():
+            assert sorted(tags("x")) == sorted(WANT)
+        def test_hex():
+            for name in NAMES:
+                assert to_hex(name) == EXPECTED[name]
+        class TestX:
+            TABLE = {"a": 1}
+            def test_t(self):
+                assert f("a") == type(self).TABLE["a"]
+    """)
+    changed = dict(diffs)
+    assert set(changed) == {'WANT = ["b", "a"]', 'HEXES = ["#f00", "#0f0"]', '    TABLE = {"a": 1}'}
+    assert '"#f00"' not in changed['HEXES = ["#f00", "#0f0"]'] and '"#0f0"' not in changed['HEXES = ["#f00", "#0f0"]']
+    assert len(sites) == 3
