@@ -119,7 +119,7 @@ def _imported_tables(every: dict[str, str], sources: dict[str, str]) -> dict[str
             own = _parsed(every[helper])
             if own is None:
                 continue
-            tables, reads = _single_literals(own, own.body), {n.id for n in ast.walk(own) if isinstance(n, ast.Name)
+            tables, reads = _tables_of(own), {n.id for n in ast.walk(own) if isinstance(n, ast.Name)
                                                               and isinstance(n.ctx, ast.Load)}
             for alias in node.names:
                 named = [r for r, text in every.items() if r != helper and _word(alias.name, text)]
@@ -199,7 +199,7 @@ def _plan(every: dict[str, str], sources: dict[str, str], tables: dict[str, dict
                               _kept(every[h], seen.get(h, frozenset())), mod)
                    for h, _ in tables.get(rel, {}).values() if (mod := _parsed(every[h])) is not None}
         foreign = {local: (h, node) for local, (h, name) in tables.get(rel, {}).items() if h in helpers
-                   and (node := _single_literals(helpers[h].tree, helpers[h].tree.body).get(name)) is not None}
+                   and (node := _tables_of(helpers[h].tree).get(name)) is not None}
         for local, (doc, text) in _json_tables(rel, source, data).items():
             documents[doc] = text
             mod = ast.parse(text, mode="eval")
@@ -453,6 +453,7 @@ class _Finder:
                 self.parents[child] = node
         self.module_names = _single_literals(tree, tree.body)
         self.module_names.update(self._zipped(tree))
+        self.mappings = _mappings(tree)
         self.compared = list(_comparisons(tree))
         # each name at the bottom of a side of an `==` assert: a name read anywhere else is input, never changed
         self.expected_reads = {id(_base(_unwrapped(side))) for _, node, sides in self.compared
@@ -547,7 +548,39 @@ class _Finder:
                 return found
             return self._fields(func, base.id, column, side) if column else None
         table = self.module_names.get(base.id) or self.foreign.get(base.id)
-        return [(table, every)] if table is not None and self._only_expected(self.tree, base.id) else None
+        if table is not None and self._only_expected(self.tree, base.id):
+            return [(table, every)]
+        return self._mapping(base.id, side)
+
+    def _mapping(self, name: str, side: ast.expr) -> list[tuple[ast.expr, bool]] | None:
+        """`SIZES[n]` where the test reads SIZES otherwise only for its keys (`parametrize("n", sorted(SIZES))`,
+        `for n in SIZES`, `n in SIZES`, `SIZES.keys()`): its values are the expected ones, all changed (R62-14,
+        R62-4: a comprehension's value changes in its written text)."""
+        node = self.mappings.get(name) or self.foreign.get(name)
+        if not isinstance(node, (ast.Dict, ast.DictComp)) or not isinstance(side, ast.Subscript):
+            return None
+        for read in self.names.get(name, ()):
+            parent = self.parents.get(read)
+            if not (id(read) in self.expected_reads and isinstance(parent, ast.Subscript) and parent.value is read) \
+                    and not self._keys_only(read, parent):
+                return None
+        values = node.values if isinstance(node, ast.Dict) else [node.value]
+        return [(v, True) for v in values] if all(_leaves(v) is not None or _written(v) for v in values) else None
+
+    def _keys_only(self, read: ast.Name, parent: ast.AST | None) -> bool:
+        """A read that takes only a mapping's keys."""
+        if isinstance(parent, ast.Call) and parent.args == [read] and not parent.keywords:
+            return tamper_context.named(parent.func) in ("sorted", "list", "set", "tuple", "len", "iter", "enumerate",
+                                                         "frozenset")
+        if isinstance(parent, ast.Call) and tamper_context.named(parent.func) == "parametrize" \
+                and len(parent.args) >= 2 and parent.args[1] is read:
+            return True  # iterating a dict gives its keys
+        if isinstance(parent, ast.Attribute) and parent.attr == "keys":
+            return True
+        if isinstance(parent, (ast.For, ast.comprehension)) and parent.iter is read:
+            return True
+        return isinstance(parent, ast.Compare) and read in parent.comparators and all(
+            isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
 
     def _fields(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str, rows: list[ast.expr],
                 side: ast.expr) -> list[tuple[ast.expr, bool]] | None:
@@ -590,7 +623,7 @@ class _Finder:
     that can change where a class builds it: `Money(5, None)` changes its 5, R61-p4)."""
         edits: dict[tuple[str, int, int, int], str] = {}
         for node, indexed in targets:
-            leaves = _leaves(node) or []
+            leaves = _leaves(node) or ([node] if _written(node) else [])
             built = any(isinstance(n, ast.Call) for n in ast.walk(node))  # a class's fields: all that can change
             every = indexed or built
             usable = [edit for leaf in leaves if self.kept[self.owner.get(id(leaf), "")].isdisjoint(
@@ -603,8 +636,11 @@ class _Finder:
         return True
 
     def _edit(self, leaf: ast.expr) -> tuple[tuple[str, int, int, int], str] | None:
-        """Where and how one constant changes: its new `repr` in place, or one character of a multi-line text;
-        a number under `approx(..., rel=, abs=)` only if it moves past that tolerance, twice over."""
+        """Where and how one constant changes: its new `repr` in place, or one character of a multi-line text or
+        of an f-string's written text; a number under `approx(..., rel=, abs=)` only if it moves past that
+        tolerance, twice over."""
+        if isinstance(leaf, ast.JoinedStr):  # `{n: f"{n}th" ...}`'s values: its written part changes
+            return self._inner_edit(leaf, self.owner.get(id(leaf), ""))
         old = _scalar(leaf)
         new = self.changer.value(old)
         if new is None:
@@ -617,28 +653,29 @@ class _Finder:
             return (rel, leaf.lineno, leaf.col_offset, leaf.end_col_offset or leaf.col_offset), repr(new)
         return self._inner_edit(leaf, rel) if isinstance(leaf, ast.Constant) else None
 
-    def _inner_edit(self, leaf: ast.Constant, rel: str) -> tuple[tuple[str, int, int, int], str] | None:
-        """A multi-line text changes one ASCII letter or digit in place, so no line below moves; the edited literal
-        is read back and counts only as a value of its type one character apart (a changed prefix does not)."""
+    def _inner_edit(self, leaf: ast.Constant | ast.JoinedStr, rel: str) -> tuple[tuple[str, int, int, int], str] | None:
+        """A multi-line text (or an f-string) changes one ASCII letter or digit in place, so no line below moves;
+        the edited literal is read back and counts only as a value of its type one character apart (a changed
+        prefix does not; an f-string's fields stay and its written text differs by one character)."""
         first, last, lines = leaf.lineno, leaf.end_lineno or leaf.lineno, self.lines[rel]
-        if type(leaf.value) not in (str, bytes) or last > len(lines):
+        if not (isinstance(leaf, ast.JoinedStr) or type(leaf.value) in (str, bytes)) or last > len(lines):
             return None
         spans = {ln: (leaf.col_offset if ln == first else 0,
                       (leaf.end_col_offset or 0) if ln == last else len(lines[ln - 1])) for ln in range(first, last + 1)}
         spots = [(ln, c) for ln, (a, b) in spans.items() for c in range(a, b)
                  if lines[ln - 1][c] < 128 and chr(lines[ln - 1][c]).isalnum()]
-        h = self.changer._h(leaf.value)
+        h = self.changer._h(ast.dump(leaf) if isinstance(leaf, ast.JoinedStr) else leaf.value)
         for k in range(min(len(spots), 16)):
             ln, c = spots[(h + k * 7919) % len(spots)]
             new = _text(chr(lines[ln - 1][c]), h + k) or "x"
             edited = {i: lines[i - 1] if i != ln else lines[i - 1][:c] + new.encode() + lines[i - 1][c + 1:] for i in spans}
             try:
-                value = ast.literal_eval("(" + b"".join(edited[i][a:b] for i, (a, b) in spans.items()).decode() + ")")
+                text = "(" + b"".join(edited[i][a:b] for i, (a, b) in spans.items()).decode() + ")"
+                if _one_apart(leaf, ast.parse(text, mode="eval").body if isinstance(leaf, ast.JoinedStr)
+                              else ast.literal_eval(text)):
+                    return (rel, ln, c, c + 1), new
             except (SyntaxError, ValueError, UnicodeDecodeError, MemoryError, RecursionError):
                 continue
-            if type(value) is type(leaf.value) and len(value) == len(leaf.value) \
-                    and sum(a != b for a, b in zip(value, leaf.value, strict=True)) == 1:
-                return (rel, ln, c, c + 1), new
         return None
 
     def _function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
@@ -831,6 +868,48 @@ def _tolerance(side: ast.expr) -> tuple[float, float] | None:
     if "abs" in given and "rel" not in given:  # pytest: an absolute tolerance alone drops the relative one
         return 0.0, given["abs"]
     return given.get("rel", 1e-6), given.get("abs", 1e-12)
+
+
+def _one_apart(leaf: ast.Constant | ast.JoinedStr, edited: object) -> bool:
+    """The edited literal is the original with one character of its written text changed: a text of the same
+    type and length, or an f-string whose fields are the same and whose written parts differ in one place."""
+    if isinstance(leaf, ast.JoinedStr):
+        if not (isinstance(edited, ast.JoinedStr) and len(edited.values) == len(leaf.values)):
+            return False
+        pairs = list(zip(leaf.values, edited.values, strict=True))
+        if any(type(a) is not type(b) or (not isinstance(a, ast.Constant) and ast.dump(a) != ast.dump(b))
+               for a, b in pairs):
+            return False
+        texts = [(a.value, b.value) for a, b in pairs if isinstance(a, ast.Constant) and isinstance(b, ast.Constant)]
+        return sum(sum(x != y for x, y in zip(a, b, strict=False)) + abs(len(a) - len(b)) for a, b in texts) == 1
+    return type(edited) is type(leaf.value) and len(edited) == len(leaf.value) \
+        and sum(a != b for a, b in zip(edited, leaf.value, strict=True)) == 1  # type: ignore[arg-type]
+
+
+def _mappings(mod: ast.Module) -> dict[str, ast.expr]:
+    """Module names bound once to a mapping whose values are literals (keys may be computed: `10 * 1024 ** 2`), or
+    a dict comprehension whose value is a literal or an f-string with written text (`{n: f"{n}th" for n in
+    ...}`): a test may read its keys as inputs and its values as expected (`_Finder._mapping`)."""
+    out: dict[str, ast.expr] = {}
+    for node in mod.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1 else None
+        if not isinstance(target, ast.Name) or _stores(mod, target.id) != 1:
+            continue
+        value = node.value  # type: ignore[union-attr]
+        if (isinstance(value, ast.Dict) and None not in value.keys and all(_leaves(v) is not None for v in value.values)) \
+                or (isinstance(value, ast.DictComp) and (_leaves(value.value) is not None or _written(value.value))):
+            out[target.id] = value
+    return out
+
+
+def _tables_of(mod: ast.Module) -> dict[str, ast.expr]:
+    """A helper module's tables a test may import: literal displays, and mappings with literal values."""
+    return {**_mappings(mod), **_single_literals(mod, mod.body)}
+
+
+def _written(node: ast.expr) -> bool:
+    return isinstance(node, ast.JoinedStr) and any(isinstance(v, ast.Constant) and any(
+        c.isascii() and c.isalnum() for c in str(v.value)) for v in node.values)
 
 
 def _key(node: ast.AST | None) -> str | int | None:

@@ -649,3 +649,33 @@ def test_sorted_type_of_self_and_zipped_tables_change() -> None:
     assert set(changed) == {'WANT = ["b", "a"]', 'HEXES = ["#f00", "#0f0"]', '    TABLE = {"a": 1}'}
     assert '"#f00"' not in changed['HEXES = ["#f00", "#0f0"]'] and '"#0f0"' not in changed['HEXES = ["#f00", "#0f0"]']
     assert len(sites) == 3
+
+
+def test_a_mapping_read_for_its_keys_changes_its_values() -> None:
+    """R62-14 `parametrize("n", sorted(SIZES))` with `SIZES[n]` expected (keys computed), R62-4 a comprehension
+    `{n: f"{n}th" for n in ...}` whose written text changes; a mapping also read whole stays."""
+    diffs, sites = _changed("""
+        import pytest
+        SIZES = {0: "0 B", 10 * 1024: "10.0 KiB"}
+        TEENS = {n: f"{n}th" for n in (11, 12)}
+        OTHER = {1: "a"}
+
+        @pytest.mark.parametrize("n", sorted(SIZES))
+        def test_human(n):
+            assert human(n) == SIZES[n]
+
+        @pytest.mark.parametrize("n", TEENS)
+        def test_teens(n):
+            assert ordinal(n) == TEENS[n]
+
+        def test_other():
+            for k in OTHER:
+                assert f(k) == OTHER[k]
+            assert g(OTHER)
+    """)
+    changed = dict(diffs)
+    assert set(changed) == {'SIZES = {0: "0 B", 10 * 1024: "10.0 KiB"}', 'TEENS = {n: f"{n}th" for n in (11, 12)}'}
+    sizes = changed['SIZES = {0: "0 B", 10 * 1024: "10.0 KiB"}']
+    assert sizes.startswith("SIZES = {0: ") and "10 * 1024: " in sizes and '"0 B"' not in sizes and '"10.0 KiB"' not in sizes
+    assert changed['TEENS = {n: f"{n}th" for n in (11, 12)}'].startswith('TEENS = {n: f"{n}')
+    assert len(sites) == 2
