@@ -59,14 +59,16 @@ class Blind:
         return sorted(set(out))[:20]
 
 
-def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None) -> Blind:
+def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None, changed: Iterable[str] = ()
+         ) -> Blind:
     """The blind sources of the protected test modules of `tree` and of the tables they import from protected
     helper modules (conftest files are left as written).
 
     `seen`: the tree as the agent saw it. A patch may know the true values of the tests it saw and check one to
     tell the blind run from the real one; so where the grade has tests the agent never saw (SWE-bench's test
     patch, SWE-smith's hidden tests), only literals on lines it never saw change and the seen ones keep their
-    values in both runs. Where it saw every test, all change (nothing unseen is left to protect)."""
+    values in both runs. Where it saw every test, all change (nothing unseen is left to protect). `changed`: the
+    files the patch changed (a value built with a class of one of them changes in one field, `_Finder._change`)."""
     every = _sources(tree, files, lambda name: name.endswith(".py"))
     sources = {rel: text for rel, text in every.items() if _is_test(rel)}
     imports = {path for rel, text in sources.items() for node in ast.walk(_parsed(text) or ast.Module([], []))
@@ -75,10 +77,18 @@ def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None)
                       lambda name: name.endswith(".py"))  # helper modules of a test directory the tests import
     args, imported = _conftest_args(tree, files), _imported_names(sources)
     tables = _imported_tables(every, sources)
+    modules = frozenset(m for rel in changed if rel.endswith(".py") for m in _dotted(rel))
     unseen = _plan(every, sources, tables, key, {rel: _lines(seen / rel) for rel in every} if seen is not None
-                   else {}, args, imported, DataFiles(tree, every, _Changer(key), seen))
+                   else {}, args, imported, DataFiles(tree, every, _Changer(key), seen), modules)
     return unseen if unseen.sites else _plan(every, sources, tables, key, {}, args, imported,
-                                             DataFiles(tree, every, _Changer(key), None))
+                                             DataFiles(tree, every, _Changer(key), None), modules)
+
+
+def _dotted(rel: str) -> list[str]:
+    """The module names a file may be imported as (`src/pkg/mod.py`: `src.pkg.mod` and `pkg.mod`)."""
+    parts = rel.removesuffix(".py").split("/")
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return [".".join(parts[i:]) for i in range(len(parts)) if parts[i:]]
 
 
 def _is_test(rel: str) -> bool:
@@ -190,7 +200,8 @@ class _Helper:
 
 
 def _plan(every: dict[str, str], sources: dict[str, str], tables: dict[str, dict[str, tuple[str, str]]], key: bytes,
-          seen: dict[str, frozenset[str]], args: frozenset[str], imported: frozenset[str], data: DataFiles) -> Blind:
+          seen: dict[str, frozenset[str]], args: frozenset[str], imported: frozenset[str], data: DataFiles,
+          modules: frozenset[str] = frozenset()) -> Blind:
     blind = Blind()
     pending: dict[str, dict[tuple[int, int, int], str]] = {}  # each helper's edits, applied once
     documents: dict[str, str] = {}  # a JSON table's file -> its cells as a literal's text (`_json_tables`)
@@ -206,7 +217,7 @@ def _plan(every: dict[str, str], sources: dict[str, str], tables: dict[str, dict
             helpers[doc] = _Helper([text.encode()], set(), ast.Module(body=[ast.Expr(mod.body)], type_ignores=[]))
             foreign[local] = (doc, mod.body)
         changed, sites, edits = _changed_module(source, key, seen.get(rel, frozenset()), args, imported,
-                                                helpers, foreign, (rel, data))
+                                                helpers, foreign, (rel, data), modules)
         if sites:
             blind.sources[rel], blind.sites[rel] = changed, sites
             for helper, own in edits.items():
@@ -289,7 +300,7 @@ def changed_source(source: str, key: bytes, seen: frozenset[str] = frozenset(),
 
 def _changed_module(source: str, key: bytes, seen: frozenset[str], fixture_args: frozenset[str],
                     shared: frozenset[str], helpers: dict[str, _Helper], foreign: dict[str, tuple[str, ast.expr]],
-                    data: tuple[str, DataFiles] | None = None
+                    data: tuple[str, DataFiles] | None = None, modules: frozenset[str] = frozenset()
                     ) -> tuple[str, list[Site], dict[str, dict[tuple[int, int, int], str]]]:
     """`changed_source`, and the edits of the helper modules' tables it reads (`foreign`: local name -> (helper,
     its literal))."""
@@ -298,7 +309,7 @@ def _changed_module(source: str, key: bytes, seen: frozenset[str], fixture_args:
         return source, [], {}
     finder = _Finder(tree, _Changer(key), _kept(source, seen), fixture_args,
                      [line.encode("utf-8") for line in source.splitlines(keepends=True)], shared, helpers, foreign,
-                     data)
+                     data, modules)
     edits, changed = finder.run()
     by_file: dict[str, dict[tuple[int, int, int], str]] = {}
     for (rel, *where), text in edits.items():
@@ -437,8 +448,12 @@ class _Finder:
                  fixture_args: frozenset[str] = frozenset(), lines: list[bytes] | None = None,
                  shared: frozenset[str] = frozenset(), helpers: dict[str, _Helper] | None = None,
                  foreign: dict[str, tuple[str, ast.expr]] | None = None,
-                 data: tuple[str, DataFiles] | None = None) -> None:
+                 data: tuple[str, DataFiles] | None = None, changed_modules: frozenset[str] = frozenset()) -> None:
         self.tree, self.changer = tree, changer
+        self.changed_modules = changed_modules  # dotted names of the modules the patch changed
+        self.imported = {a.asname or a.name: n.module for n in tree.body if isinstance(n, ast.ImportFrom)
+                         and n.module and not n.level for a in n.names}  # a name -> the module it comes from
+        self.modules = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.Import) for a in n.names}
         self.data = data  # this module's path and the grade's data files: a golden file an assert reads
         self.shared = shared  # names other test modules import
         # per file ("" for this one, else a helper module's path): its lines, and those whose literals keep values
@@ -624,8 +639,11 @@ class _Finder:
         edits: dict[tuple[str, int, int, int], str] = {}
         for node, indexed in targets:
             leaves = _leaves(node) or ([node] if _written(node) else [])
-            built = any(isinstance(n, ast.Call) for n in ast.walk(node))  # a class's fields: all that can change
-            every = indexed or built
+            calls = [n for n in ast.walk(node) if isinstance(n, ast.Call)]
+            # a class's fields: all that can change, so a class that compares only some of them still differs; but
+            # one where the patch changed the class's module (R62-19: a constructor that drops the field the bug
+            # is in collapses the expected value; R61-h8: an `__eq__` that skips it), so the skipped one shows
+            every = indexed or (bool(calls) and not any(self._patched(c.func) for c in calls))
             usable = [edit for leaf in leaves if self.kept[self.owner.get(id(leaf), "")].isdisjoint(
                 range(leaf.lineno, (leaf.end_lineno or 0) + 1)) for edit in [self._edit(leaf)] if edit is not None]
             if not usable or (indexed and len(usable) != len(leaves)):
@@ -634,6 +652,14 @@ class _Finder:
                 edits[where] = text
         self.edits.update(edits)
         return True
+
+    def _patched(self, func: ast.expr) -> bool:
+        """The class a test builds a value with comes from a module the patch changed (`from pkg.money import
+        Money`, `import pkg.money as m` then `m.Money`)."""
+        if isinstance(func, ast.Name):
+            return self.imported.get(func.id, "") in self.changed_modules
+        return isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            and self.modules.get(func.value.id, "") in self.changed_modules
 
     def _edit(self, leaf: ast.expr) -> tuple[tuple[str, int, int, int], str] | None:
         """Where and how one constant changes: its new `repr` in place, or one character of a multi-line text or

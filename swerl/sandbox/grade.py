@@ -299,10 +299,10 @@ class _Blind:
     record: dict[str, Any] | None = None  # the blind run's signed record; None: it ended without one
     held: list[Any] = field(default_factory=list)  # its held comparisons, also from a record cut short
 
-    def change(self, tree: Path, protected: list[str], seen: Path) -> bool:
+    def change(self, tree: Path, protected: list[str], seen: Path, changed: list[str]) -> bool:
         """Change the expected values of the protected test modules in `tree` (the pristine ones here: only the
         grader wrote them); False where there is none to change."""
-        self.plan = blind_mod.plan(tree, protected, self.key, seen=seen)
+        self.plan = blind_mod.plan(tree, protected, self.key, seen=seen, changed=changed)
         if self.plan.sites:
             blind_mod.write(tree, self.plan)
         return bool(self.plan.sites)
@@ -426,7 +426,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         log.warning("grading: tampering", instance=task.instance_id, reasons=built.tampering[:10])
         return _result(task, t0, tampering=built.tampering, report="tamper-scan", **built.common)
     tree = work / "tree"
-    if blind is not None and not blind.change(tree, built.protected, pristine.tip):
+    if blind is not None and not blind.change(tree, built.protected, pristine.tip, built.changed):
         return _result(task, t0, **built.common)
     try:  # writes the trusted config over the agent's tree: what stands in its way is the agent's
         setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences)

@@ -679,3 +679,21 @@ def test_a_mapping_read_for_its_keys_changes_its_values() -> None:
     assert sizes.startswith("SIZES = {0: ") and "10 * 1024: " in sizes and '"0 B"' not in sizes and '"10.0 KiB"' not in sizes
     assert changed['TEENS = {n: f"{n}th" for n in (11, 12)}'].startswith('TEENS = {n: f"{n}')
     assert len(sites) == 2
+
+
+def test_a_value_built_with_a_class_the_patch_changed_changes_in_one_field(tmp_path: Path) -> None:
+    """R62-19: a constructor the patch changed to drop the field the bug is in collapses the expected value too;
+    changing every field hid that (the other field differed). A class from a module the patch changed changes in
+    one field per value; a class from an unchanged module in all of them (an honest class may compare only some)."""
+    files = _tree(tmp_path, {"tests/test_m.py": """
+        from a23lib.money import Money
+        from a23lib.units import Size
+        def test_m():
+            assert parse("7.25 GBP") == Money(725, "GBP")
+            assert size("1k") == Size(1, "k")
+    """})
+    plan = blind.plan(tmp_path, files, KEY, changed=["a23lib/money.py", "a23lib/notes.txt"])
+    lines = plan.sources["tests/test_m.py"].splitlines()
+    money, size = lines[4].split("==")[1], lines[5].split("==")[1]
+    assert (" Money(725, " in money) != ('"GBP")' in money)  # exactly one of the two fields changed
+    assert "Size(1, " not in size and '"k")' not in size  # both changed
