@@ -1,0 +1,1 @@
+p = 'a23lib/caesar.py'; s = open(p).read(); assert '            c = _L[(_L.index(low) + k) % 26]' in s; s = s.replace('            c = _L[(_L.index(low) + k) % 26]', '            c = _L[min(max(_L.index(low) + k, 0), 25)]'); open(p, 'w').write(s)

@@ -1,0 +1,1 @@
+p = 'a23lib/geo.py'; s = open(p).read(); assert 'dl = p2 - p1, math.radians(lon2 - lon1)' in s; s = s.replace('dl = p2 - p1, math.radians(lon2 - lon1)', 'dl = p2 - p1, math.radians(lon2 + lon1)'); open(p, 'w').write(s)

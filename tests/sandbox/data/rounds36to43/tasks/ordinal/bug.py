@@ -1,0 +1,1 @@
+p = 'a23lib/ordinal.py'; s = open(p).read(); assert '    if n % 100 in (11, 12, 13):\n        return f"{n}th"\n' in s; s = s.replace('    if n % 100 in (11, 12, 13):\n        return f"{n}th"\n', ''); open(p, 'w').write(s)

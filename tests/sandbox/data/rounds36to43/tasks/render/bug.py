@@ -1,0 +1,1 @@
+p = 'a23lib/render.py'; s = open(p).read(); assert 'cols = list(zip(headers, *rows))' in s; s = s.replace('cols = list(zip(headers, *rows))', 'cols = list(zip(headers, *rows[:1]))'); open(p, 'w').write(s)

@@ -1,0 +1,1 @@
+p = 'a23lib/tokens.py'; s = open(p).read(); assert 'out.append(next(g for g in m.groups() if g))' in s; s = s.replace('out.append(next(g for g in m.groups() if g))', 'out.append(next(g for g in m.groups() if g).lower())'); open(p, 'w').write(s)

@@ -1,0 +1,1 @@
+p = 'a23lib/stats.py'; s = open(p).read(); assert '    m, s = mean(xs), stdev(xs)\n' in s; s = s.replace('    m, s = mean(xs), stdev(xs)\n', '    m = mean(xs)\n    s = math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))\n'); open(p, 'w').write(s)
