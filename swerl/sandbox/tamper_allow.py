@@ -64,6 +64,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "DirEntry", "stat_result", "terminal_size", "getlogin", "umask", "replace", "rename", "fsync", "getuid",
         "getgid", "geteuid", "getegid", "fdopen", "close",  # an atomic or durable write; the guard watches what
         # they touch (MOVES) and which file a descriptor is open on (`fdopen` of a guarded file is a finding)
+        "chmod",  # a script the fix writes made executable (R62-FP4); the guard judges what it touches (MOVES)
     }),
     "os.environ": frozenset({"get", "copy", "items", "keys", "values"}),
     "sys": frozenset({

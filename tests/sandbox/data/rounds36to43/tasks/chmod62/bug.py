@@ -1,0 +1,1 @@
+p = 'a23lib/scripts.py'; s = open(p).read(); assert '    mode = os.stat(path).st_mode\n    os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)\n' in s; s = s.replace('    mode = os.stat(path).st_mode\n    os.chmod(path, mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)\n', ''); open(p, 'w').write(s)
