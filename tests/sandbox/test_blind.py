@@ -491,28 +491,23 @@ def test_a_helper_table_something_else_names_is_left_alone(tmp_path: Path, extra
 def test_a_column_a_test_hands_to_its_helper_changes() -> None:
     """`@parametrize("text,want", ...) def test_slug(text, want): check(text, want)`: the column reaches the
     helper's `==` only as its expected value."""
-    diffs, sites = _changed("""
+    handed = """
         import pytest
         def check(text, want):
             assert slug(text) == want
         @pytest.mark.parametrize("text,want", [("A b", "a-b"), ("C", "c")])
         def test_slug(text, want):
             check(text, want)
+    """
+    diffs, sites = _changed(handed)
+    assert len(diffs) == 1 and '("A b", ' in diffs[0][1] and '"a-b")' not in diffs[0][1] and sites == [(4, 4, 11)]
+    diffs, sites = _changed(handed + """
         @pytest.mark.parametrize("text,want", [("D", "d")])
         def test_other(text, want):
             check(text, want)
             assert want
     """)
     assert diffs == [] and sites == []  # test_other also reads `want` itself: not only expected
-    diffs, sites = _changed("""
-        import pytest
-        def check(text, want):
-            assert slug(text) == want
-        @pytest.mark.parametrize("text,want", [("A b", "a-b"), ("C", "c")])
-        def test_slug(text, want):
-            check(text, want)
-    """)
-    assert len(diffs) == 1 and '("A b", ' in diffs[0][1] and '"a-b")' not in diffs[0][1] and sites == [(4, 4, 11)]
 
 
 def test_a_text_an_assert_looks_for_with_in_changes() -> None:
