@@ -73,13 +73,49 @@ def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None,
                if isinstance(node, ast.ImportFrom) for path in _module_paths(rel, node)}
     every |= _sources(tree, sorted(p for p in imports - every.keys() if protected_reason(p) == "test file"),
                       lambda name: name.endswith(".py"))  # helper modules of a test directory the tests import
+    conftests = {f"{d}/conftest.py".lstrip("/") for rel in sources for d in _parents(rel)}
+    every |= _sources(tree, sorted(conftests - every.keys()), lambda name: name == "conftest.py")
     args, imported = _conftest_args(tree, files), _imported_names(sources)
     tables = _imported_tables(every, sources)
+    for rel in sources:  # a conftest fixture that hands a test its table: `def golden(): return GOLDEN` (R62-6)
+        tables[rel] = {**_fixture_tables(rel, every), **tables.get(rel, {})}
     modules = frozenset(m for rel in changed if rel.endswith(".py") for m in _dotted(rel))
     unseen = _plan(every, sources, tables, key, {rel: _lines(seen / rel) for rel in every} if seen is not None
                    else {}, args, imported, DataFiles(tree, every, _Changer(key), seen), modules)
     return unseen if unseen.sites else _plan(every, sources, tables, key, {}, args, imported,
                                              DataFiles(tree, every, _Changer(key), None), modules)
+
+
+def _parents(rel: str) -> list[str]:
+    """The directories above a file, nearest first ("" for the tree's root)."""
+    parts = rel.split("/")[:-1]
+    return ["/".join(parts[:i]) for i in range(len(parts), -1, -1)]
+
+
+def _fixture_tables(rel: str, every: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """The fixtures of the conftest files above a test module that only hand over a table of their module
+    (`@pytest.fixture def golden(): return GOLDEN`, nothing else in the file reads GOLDEN): {fixture: (conftest,
+    table)}; the nearest conftest's fixture of a name wins, as in pytest."""
+    out: dict[str, tuple[str, str]] = {}
+    for d in reversed(_parents(rel)):
+        conftest = f"{d}/conftest.py".lstrip("/")
+        mod = _parsed(every[conftest]) if conftest in every else None
+        if mod is None:
+            continue
+        tables = _tables_of(mod)
+        for f in mod.body:
+            if not isinstance(f, ast.FunctionDef) or not any(tamper_context.named(d) == "fixture"
+                                                                for d in f.decorator_list) or _args(f):
+                continue
+            body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(
+                f.body[0].value, ast.Constant) else f.body
+            ret = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if isinstance(ret, ast.Name) and ret.id in tables and [n for n in ast.walk(mod) if isinstance(
+                    n, ast.Name) and n.id == ret.id and isinstance(n.ctx, ast.Load)] == [ret]:
+                out[f.name] = (conftest, ret.id)
+            else:
+                out.pop(f.name, None)  # a nearer fixture of that name that hands over something else
+    return out
 
 
 def _dotted(rel: str) -> list[str]:

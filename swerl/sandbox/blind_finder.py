@@ -42,6 +42,10 @@ class _Helper:
     tree: ast.Module
 
 
+def _parameters(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    return {a.arg for a in _args(func)}
+
+
 class _Finder:
     """Walks a test module: which asserts compare with a literal, and which literals to change for them."""
 
@@ -98,6 +102,8 @@ class _Finder:
                 self.defined.setdefault(node.name, []).append(node)
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 self.stored.add(node.id)
+        for name in [n for n in self.foreign if n in self.defined]:  # the module's own fixture of that name wins
+            del self.foreign[name]
         self._scoped: dict[int, dict[str, ast.expr]] = {}  # a function's or a class's single-literal names
         self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
         self._only: dict[tuple[int, str], bool] = {}  # (scope, name): read only as an expected value there
@@ -160,6 +166,9 @@ class _Finder:
             column = None if local is not None else self._column(func, base.id) or self._loop_column(func, base.id) \
                 or self._call_column(func, base.id)
             found = [(local, every)] if local is not None else None if column is None else [(v, every) for v in column]
+            if found is None and base.id in self.foreign and base.id in _parameters(func) \
+                    and base.id not in self.defined and _stores(func, base.id) == 1:
+                found = [(self.foreign[base.id], every)]  # a conftest fixture's table, asked for by name
             if found and self._only_expected(func, base.id):
                 return found
             return self._fields(func, base.id, column, side) if column else None

@@ -692,3 +692,21 @@ def test_a_value_built_with_a_class_the_patch_changed_changes_in_one_field(tmp_p
     money, size = lines[4].split("==")[1], lines[5].split("==")[1]
     assert (" Money(725, " in money) != ('"GBP")' in money)  # exactly one of the two fields changed
     assert "Size(1, " not in size and '"k")' not in size  # both changed
+
+
+def test_a_table_a_conftest_fixture_hands_over_changes_there(tmp_path: Path) -> None:
+    """R62-6: `@pytest.fixture def golden(): return GOLDEN` in a conftest, `for text, want in golden.items()` in the
+    test: the conftest's table changes (its values; the keys are inputs); a module's own fixture of that name wins."""
+    files = _tree(tmp_path, {
+        "tests/conftest.py": 'import pytest\nGOLDEN = {"2h": 7200, "45s": 45}\n\n@pytest.fixture\ndef golden():\n'
+                             '    """The known durations."""\n    return GOLDEN\n',
+        "tests/test_d.py": "def test_g(golden):\n    for text, want in golden.items():\n"
+                           "        assert parse(text) == want\n",
+        "tests/test_own.py": "import pytest\n@pytest.fixture\ndef golden():\n    return {'1s': 1}\n"
+                             "def test_o(golden):\n    for text, want in golden.items():\n        assert parse(text) == want\n",
+    })
+    plan = blind.plan(tmp_path, ["tests/test_d.py"], KEY)
+    assert files and plan.sites == {"tests/test_d.py": [(3, 3, 15)]}
+    conftest = plan.sources["tests/conftest.py"]
+    assert '"2h": ' in conftest and "7200" not in conftest and '"45s": 45}' not in conftest
+    assert "tests/conftest.py" not in blind.plan(tmp_path, ["tests/test_own.py"], KEY).sources
