@@ -106,7 +106,8 @@ class _Finder:
             del self.foreign[name]
         self._scoped: dict[int, dict[str, ast.expr]] = {}  # a function's or a class's single-literal names
         self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
-        self._only: dict[tuple[int, str], bool] = {}  # (scope, name): read only as an expected value there
+        self._only: dict[tuple[int, str], bool] = {}
+        self._shares: dict[str, frozenset[int]] = {}  # a module table several tests read: the columns that change  # (scope, name): read only as an expected value there
 
     def _zipped(self, tree: ast.Module) -> dict[str, ast.expr]:
         """`EXPECTED = dict(zip(NAMES, HEXES))` (R62-3): the values' literal list is the table (indexed by name,
@@ -380,7 +381,8 @@ class _Finder:
                 ref, own = rows, {id(n) for n in ast.walk(deco)}  # `ids=` may read it too: R61-p7ids)
                 rows = self.module_names.get(ref.id) or self.foreign.get(ref.id) or next(
                     (t for c in classes if (t := self._scope_literals(c).get(ref.id)) is not None), None)
-                if any(id(n) not in own for n in self.names.get(ref.id, ())):
+                if any(id(n) not in own for n in self.names.get(ref.id, ())) \
+                        and names.index(name) not in self._shared(ref.id):
                     return None
             if not isinstance(rows, (ast.List, ast.Tuple)):
                 return None
@@ -447,10 +449,53 @@ class _Finder:
         table = self._table(it)
         if items:
             return list(table.values) if isinstance(table, ast.Dict) and name == names[1] else None
+        if table is None and isinstance(it, ast.Name) and names.index(name) in self._shared(it.id):
+            table = self.module_names.get(it.id) or self.foreign.get(it.id)  # a table other tests read too
         if not isinstance(table, (ast.List, ast.Tuple)):
             return None
         column = [_cell(row, names.index(name), len(names)) for row in table.elts]
         return None if not column or any(c is None for c in column) else column  # type: ignore[misc]
+
+    def _shared(self, name: str) -> frozenset[int]:
+        """The columns of a module table that several tests read (`for plain, cipher in PAIRS` in one, `for plain,
+        cipher in PAIRS` again in another, or parametrize) that may change: each is only expected in some test,
+        and no test that expects a changed column reads another changed column as its input (R62-8: encode's
+        expected column is decode's input, so only one of them changes; decode then fails, and no assert of its
+        is a site). Empty where any read of the table is another kind."""
+        if name not in self._shares:
+            self._shares[name] = self._choose(self._readers(name) or [])
+        return self._shares[name]
+
+    def _readers(self, name: str) -> list[tuple[set[int], set[int]]] | None:
+        """Per read of a module table: (its expected columns, its input columns), or None where a read is not a
+        flat `for` over it or a parametrize of it."""
+        out: list[tuple[set[int], set[int]]] = []
+        for read in self.names.get(name, ()):
+            parent = self.parents.get(read)
+            if isinstance(parent, ast.For) and parent.iter is read:
+                names, func = _target_names(parent.target), self._function_of(parent)
+            elif isinstance(parent, ast.Call) and tamper_context.named(parent.func) == "parametrize" \
+                    and len(parent.args) >= 2 and parent.args[1] is read:
+                names, func = _argnames(parent.args[0]) or [], self.parents.get(parent)
+            else:
+                return None
+            if len(names) < 2 or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                    or any(_stores(func, n) != 1 for n in names):
+                return None
+            used = {j for j, n in enumerate(names) if any(isinstance(x, ast.Name) and x.id == n and isinstance(
+                x.ctx, ast.Load) for x in ast.walk(func))}
+            expected = {j for j in used if self._only_expected(func, names[j])}
+            out.append((expected, used - expected))
+        return out
+
+    @staticmethod
+    def _choose(readers: list[tuple[set[int], set[int]]]) -> frozenset[int]:
+        chosen: set[int] = set()
+        for j in sorted(set().union(*(e for e, _ in readers)) if readers else ()):
+            trial = chosen | {j}
+            if all(not (e & trial and i & trial) for e, i in readers):
+                chosen = trial
+        return frozenset(chosen)
 
     def _table(self, node: ast.expr) -> ast.expr | None:
         """A literal display, a module table (single literal binding) or a class's (`self.CASES`) that nothing but

@@ -710,3 +710,32 @@ def test_a_table_a_conftest_fixture_hands_over_changes_there(tmp_path: Path) -> 
     conftest = plan.sources["tests/conftest.py"]
     assert '"2h": ' in conftest and "7200" not in conftest and '"45s": 45}' not in conftest
     assert "tests/conftest.py" not in blind.plan(tmp_path, ["tests/test_own.py"], KEY).sources
+
+
+def test_a_table_two_tests_read_in_opposite_roles_changes_one_column() -> None:
+    """R62-8: encode's expected column is decode's input and the other way round: one column changes, so encode's
+    asserts are sites with their inputs as written, and decode (its input changed) has none."""
+    diffs, sites = _changed("""
+        import pytest
+        PAIRS = [("abc", "nop"), ("xyz", "klm")]
+        def test_encode():
+            for plain, cipher in PAIRS:
+                assert encode(plain) == cipher
+        @pytest.mark.parametrize("plain, cipher", PAIRS)
+        def test_decode(plain, cipher):
+            assert decode(cipher) == plain
+    """)
+    assert len(diffs) == 1 and len(sites) == 1
+    old, new = diffs[0]
+    changed = [a != b for a, b in zip(ast.literal_eval(old.split("= ")[1]), ast.literal_eval(new.split("= ")[1]),
+                                      strict=True)]
+    cols = {j for row in zip(ast.literal_eval(old.split("= ")[1]), ast.literal_eval(new.split("= ")[1]), strict=True)
+            for j in range(2) if row[0][j] != row[1][j]}
+    assert all(changed) and len(cols) == 1  # every row, one column
+
+
+def test_a_table_a_test_reads_whole_or_as_both_roles_is_left_alone() -> None:
+    src = ("PAIRS = [('abc', 'nop')]\ndef test_rt():\n    for p, c in PAIRS:\n        assert decode(encode(p)) == p\n"
+           "def test_e():\n    for p, c in PAIRS:\n        assert encode(p) == c\ndef test_n():\n    assert len(PAIRS) == 1\n")
+    out, sites = blind.changed_source(src, KEY)
+    assert "('abc', 'nop')" in out and (7, 7, 15) not in sites
