@@ -88,26 +88,30 @@ class _Finder:
                                                                 for d in f.decorator_list) for a in _args(f)}
         self.asks_params = any(isinstance(n, ast.Attribute) and n.attr in ("getfixturevalue", "callspec")
                                for n in ast.walk(tree))  # a test that reads its own row by name
-        self.names: dict[str, list[ast.Name]] = {}  # every read of a name, and of an attribute, in the module
-        self.attrs: dict[str, list[ast.Attribute]] = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                self.names.setdefault(node.id, []).append(node)
-            elif isinstance(node, ast.Attribute):
-                self.attrs.setdefault(node.attr, []).append(node)
-        self.defined: dict[str, list[ast.AST]] = {}  # functions and classes by name, and names assigned anywhere
-        self.stored: set[str] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                self.defined.setdefault(node.name, []).append(node)
-            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                self.stored.add(node.id)
+        self._index(tree)
         for name in [n for n in self.foreign if n in self.defined]:  # the module's own fixture of that name wins
             del self.foreign[name]
         self._scoped: dict[int, dict[str, ast.expr]] = {}  # a function's or a class's single-literal names
         self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
-        self._only: dict[tuple[int, str], bool] = {}
-        self._shares: dict[str, frozenset[int]] = {}  # a module table several tests read: the columns that change  # (scope, name): read only as an expected value there
+        self._only: dict[tuple[int, str], bool] = {}  # (scope, name): read only as an expected value there
+        self._shares: dict[str, frozenset[int]] = {}  # a module table several tests read: the columns that change
+
+    def _index(self, tree: ast.Module) -> None:
+        """Every read of a name and of an attribute; the functions and classes by name; the names assigned."""
+        self.names: dict[str, list[ast.Name]] = {}
+        self.attrs: dict[str, list[ast.Attribute]] = {}
+        self.defined: dict[str, list[ast.AST]] = {}
+        self.stored: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Load):
+                    self.names.setdefault(node.id, []).append(node)
+                else:
+                    self.stored.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                self.attrs.setdefault(node.attr, []).append(node)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.defined.setdefault(node.name, []).append(node)
 
     def _zipped(self, tree: ast.Module) -> dict[str, ast.expr]:
         """`EXPECTED = dict(zip(NAMES, HEXES))` (R62-3): the values' literal list is the table (indexed by name,
