@@ -42,6 +42,14 @@ class _Helper:
     tree: ast.Module
 
 
+def _needle(v: object) -> bool:
+    """A text an `in` looks for that, once changed, no honest output holds by chance: four characters or more with
+    a letter, or eight or more (a short number, or a number in a list, may be there by chance: a hex dump holds
+    most four-digit runs)."""
+    text = v.decode("latin-1") if isinstance(v, bytes) else v
+    return isinstance(text, str) and (len(text) >= 8 or (len(text) >= 4 and any(c.isalpha() for c in text)))
+
+
 def _parameters(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return {a.arg for a in _args(func)}
 
@@ -142,10 +150,9 @@ class _Finder:
             ta, tb = self._targets(stmt, a), self._targets(stmt, b)
             ra, rb = _rank(ta), _rank(tb)  # `Size("10MB") == 10_000_000`: the literal is the expected side
             targets = ta if ra > rb else tb if rb > ra else None
-            if _is_in(node):  # `"Usage:" in out`: a text of four or more the output must hold (a shorter one, or a
-                # number in a list, may be there by chance once changed)
-                targets = ta if ta and not tb and all(type(v) in (str, bytes) and len(v) >= 4 for n, _ in ta  # type: ignore[arg-type]
-                                                      for v in map(_scalar, _leaves(n) or [n])) else None
+            if _is_in(node):  # `"Usage:" in out`: a text the output must hold
+                targets = ta if ta and not tb and all(_needle(v) for n, _ in ta for v in map(_scalar, _leaves(n) or [n])) \
+                    else None
             self.tol = _tolerance(a if targets is ta else b)
             if (targets and self._change(targets)) or (not targets and not _is_in(node) and self._golden(stmt, a, b)):
                 changed.add(i)

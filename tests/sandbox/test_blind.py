@@ -520,6 +520,7 @@ def test_a_text_an_assert_looks_for_with_in_changes() -> None:
             assert 3 in f()
             assert f() in ("left", "right")
             assert "word" not in run("y")
+            assert "2024" in dump()
     """)
     assert len(diffs) == 1 and "Usage: tool" not in diffs[0][1] and sites == [(3, 3, 11)]
 
