@@ -23,6 +23,9 @@ STDLIB_ALLOWED = frozenset({
     # the documented ways to read a package's data and an installed distribution's version (R46s-FP2): allowed
     # although `importlib` itself is not, and only the members in STRICT_ATTRS (no loader, no entry point)
     "importlib.resources", "importlib.metadata",
+    # whether an optional dependency is installed (R62-FP6): `find_spec` only; a loader it hands back runs nothing
+    # the scan does not see (`exec_module` is a finding) and opens what the guard judges
+    "importlib.util",
     # programs, event loops and thread pools (R54-FP1, FP4): the launcher's guard judges what they start, and where
     # the kernel seals the test files a program reads nothing the tests hold; only the members in STRICT_ATTRS
     "subprocess", "asyncio", "concurrent.futures",
@@ -56,6 +59,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
                                       "is_resource", "contents", "path"}),
     "importlib.metadata": frozenset({"version", "metadata", "distribution", "requires", "PackageNotFoundError",
                                      "packages_distributions"}),
+    "importlib.util": frozenset({"find_spec"}),
     "os": frozenset({
         "path", "sep", "altsep", "linesep", "pathsep", "curdir", "pardir", "extsep", "devnull", "name", "getcwd",
         "fspath", "fsencode", "fsdecode", "PathLike", "environ", "getenv", "listdir", "scandir", "walk", "stat",
@@ -81,7 +85,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "iscoroutinefunction", "isgeneratorfunction", "isasyncgenfunction", "isawaitable", "isabstract", "isbuiltin",
         "isgenerator", "iscoroutine", "ismodule", "isdatadescriptor", "getdoc", "cleandoc", "unwrap", "get_annotations",
     }),
-    "importlib": frozenset({"import_module", "resources", "metadata"}),
+    "importlib": frozenset({"import_module", "resources", "metadata", "util"}),
     "signal": frozenset({n for n in dir(_signal) if n.startswith("SIG") and not n.startswith("SIG_")}
                         | {"Signals", "strsignal", "valid_signals"}),
     "subprocess": frozenset({"run", "Popen", "PIPE", "DEVNULL", "STDOUT", "CalledProcessError", "TimeoutExpired",
