@@ -432,6 +432,8 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences)
     except Exception as exc:
         return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
+    if launch is not None and defences:
+        launch.first = list(task.FAIL_TO_PASS)  # run first: no earlier test hands the project their answers
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
     log_limit = min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2)
     record_limit = max(0, sandbox.settings.output_limit_bytes - log_limit - (64 << 10))

@@ -47,6 +47,7 @@ class Launch:
     key: str = field(default_factory=lambda: secrets.token_hex(32))
     # in /tmp itself (sticky, writable by the tests' uid): the launch dir may belong to root (docker copies)
     record: str = field(default_factory=lambda: f"/tmp/swerl-record-{secrets.token_hex(8)}.txt")
+    first: list[str] = field(default_factory=list)  # the required tests (FAIL_TO_PASS): pytest runs them first
 
     def spec(self, workdir: str, changed: list[str], tests: list[str],
              code: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -56,7 +57,8 @@ class Launch:
                 "changed": sorted(changed), "tests": sorted(tests), "record": self.record,
                 "private": [SPEC_PATH, self.record], "lines": (code or {}).get("lines", {}),
                 "originals": (code or {}).get("originals", {}), "tables": (code or {}).get("tables", {}),
-                "unscanned": (code or {}).get("unscanned", []), "added": (code or {}).get("added", [])}
+                "unscanned": (code or {}).get("unscanned", []), "added": (code or {}).get("added", []),
+                "first": list(self.first)}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

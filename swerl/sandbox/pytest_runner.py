@@ -252,6 +252,7 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
                                 emit, child_path=spec.get("child_dir"), lines=spec.get("lines"),
                                 originals=spec.get("originals"), tables=spec.get("tables"),
                                 unscanned=spec.get("unscanned"), added=spec.get("added"), sealed=not unsealed)
+        guard.first = frozenset(spec.get("first") or ())  # the required tests, run first (`swerl_witness.plugin`)
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
         if not unsealed:  # sealed by the kernel: this process reads them only through the guard's servers
             guard_mod.serve_sealed(sources)
