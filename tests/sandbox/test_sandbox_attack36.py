@@ -81,7 +81,8 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
     if CASES[case].get("fails"):  # the patch's trick finds nothing to act on (no hook it can see, one `repr`
         # of a doctest value, a user site that no child reads, a read the guard refused at import): the bug is there
         # and its test fails or never ran
-        assert not res.resolved and res.tests[task.FAIL_TO_PASS[0]] != "PASSED", (case, res.tests, res.tampering)
+        assert not res.resolved and any(res.tests.get(t) != "PASSED" for t in task.FAIL_TO_PASS), \
+            (case, res.tests, res.tampering)
         if "finding" in CASES[case]:  # what a guarded process found stays found (R42s-3b emptied the file it was in)
             assert any(CASES[case]["finding"] in t for t in res.tampering), (case, res.tampering)
         return
