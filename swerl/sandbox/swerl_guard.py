@@ -782,6 +782,10 @@ class Guard:
         # modules the tests import from there (`tests/cases.py` with the expected values, R47s-2, also above a
         # `tests/unit/test_x.py`, R48s-3) are theirs too
         self.test_roots = test_dirs(self.workdir, self.protected)
+        # data files of the test directories (a cases table, a golden output): those the tests read, and where
+        # changed code read one that no test handed it (`_test_data`)
+        self.test_data: set = set()
+        self.data_readers: dict = {}
         self.private = frozenset(canonical(p) for p in private)
         # the same files by identity (device, inode): a hard link, bind mount or any other name still matches
         self.guarded_ids = frozenset(_ids([*self.protected, *self.private, *_launch_files()]) + _stdio_ids())
@@ -1514,6 +1518,10 @@ class Guard:
             return f"opens the launcher's private file {full}"
         if full in self.changed and not full.endswith(".py") and self._tests_read():
             return f"the tests read {full}, a file the patch changed"  # their expected data rewritten (R49s-5)
+        if full.startswith(self.test_roots) and not full.endswith((".py", ".pyc")) and full not in self.protected:
+            found = self._test_data(full)
+            if found:
+                return found
         if not self._hot(full, ident):
             return None
         f = self._changed_frame()
@@ -1530,6 +1538,23 @@ class Guard:
             if inner is not None and inner.f_code.co_filename.startswith("<frozen importlib"):  # test app's models,
                 return None  # a migration the loader imports): the patch's code cannot name it (the scan)
         return f"opens {full} from {self._where(f)}"
+
+    def _test_data(self, full: str):
+        """A data file of the test directories that both the tests and changed code read, without the test handing
+        it over: the tests' own table or golden output, answered from (R63: a CSV of slugs, a JSON loaded by a
+        helper, a golden file whose path a variable holds). Either may read first: a golden file is often read
+        after the call whose output it checks."""
+        if self._tests_read():
+            self.test_data.add(full)
+            where = self.data_readers.get(full)
+            return f"{where} read {full}, a data file the tests read" if where else None
+        f = self._changed_frame()
+        if f is None or self._handed_over(full):
+            return None
+        if full in self.test_data:
+            return f"opens {full}, a data file the tests read, from {self._where(f)}"
+        self.data_readers.setdefault(full, self._where(f))
+        return None
 
     def _runtime_frame(self):
         """The innermost frame of code compiled at run time from text (`<string>`, what `exec`, `eval` and
