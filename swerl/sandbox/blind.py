@@ -68,7 +68,9 @@ def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None,
     values in both runs. Where it saw every test, all change (nothing unseen is left to protect). `changed`: the
     files the patch changed (a value built with a class of one of them changes in one field, `_Finder._change`)."""
     every = _sources(tree, files, lambda name: name.endswith(".py"))
-    sources = {rel: text for rel, text in every.items() if _is_test(rel)}
+    # the grade's test modules, however the project names them (pytest's `python_files = *_tests.py`, R63-9): every
+    # protected module but conftest and package files
+    sources = {rel: text for rel, text in every.items() if rel.rsplit("/", 1)[-1] not in ("conftest.py", "__init__.py")}
     imports = {path for rel, text in sources.items() for node in ast.walk(_parsed(text) or ast.Module([], []))
                if isinstance(node, ast.ImportFrom) for path in _module_paths(rel, node)}
     every |= _sources(tree, sorted(p for p in imports - every.keys() if protected_reason(p) == "test file"),

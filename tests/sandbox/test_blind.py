@@ -740,3 +740,9 @@ def test_a_table_a_test_reads_whole_or_as_both_roles_is_left_alone() -> None:
            "def test_e():\n    for p, c in PAIRS:\n        assert encode(p) == c\ndef test_n():\n    assert len(PAIRS) == 1\n")
     out, sites = blind.changed_source(src, KEY)
     assert "('abc', 'nop')" in out and (7, 7, 15) not in sites
+
+
+def test_a_test_module_named_as_the_project_configures_changes(tmp_path: Path) -> None:
+    """R63-9: `python_files = *_tests.py`: the grade's test modules are the protected ones, whatever their name."""
+    files = _tree(tmp_path, {"tests/numeral_tests.py": "def test_a():\n    assert to_roman(9) == 'IX'\n"})
+    assert blind.plan(tmp_path, files, KEY).sites == {"tests/numeral_tests.py": [(2, 2, 11)]}
