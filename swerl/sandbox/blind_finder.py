@@ -50,6 +50,24 @@ def _needle(v: object) -> bool:
     return isinstance(text, str) and (len(text) >= 8 or (len(text) >= 4 and any(c.isalpha() for c in text)))
 
 
+def _fixture_params(tree: ast.Module) -> dict[str, ast.expr]:
+    """The module's fixtures that hand each test one row of their literal `params=` (`return request.param`)."""
+    out: dict[str, ast.expr] = {}
+    for f in tree.body:
+        if not isinstance(f, ast.FunctionDef):
+            continue
+        deco = next((d for d in f.decorator_list if isinstance(d, ast.Call) and tamper_context.named(d.func)
+                     == "fixture"), None)
+        rows = next((k.value for k in deco.keywords if k.arg == "params"), None) if deco is not None else None
+        body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(
+            f.body[0].value, ast.Constant) else f.body
+        ret = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+        if isinstance(rows, (ast.List, ast.Tuple)) and _leaves(rows) is not None and isinstance(ret, ast.Attribute) \
+                and ret.attr == "param" and isinstance(ret.value, ast.Name) and ret.value.id == "request":
+            out[f.name] = rows
+    return out
+
+
 def _parameters(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     return {a.arg for a in _args(func)}
 
@@ -103,7 +121,8 @@ class _Finder:
         self.tol: tuple[float, float] | None = None  # the tolerance the comparison being planned allows
         self._only: dict[tuple[int, str], bool] = {}  # (scope, name): read only as an expected value there
         self._shares: dict[str, frozenset[int]] = {}
-        self._turns = 0  # values built with a class the patch changed, so far (`_turn`)  # a module table several tests read: the columns that change
+        self._turns = 0  # values built with a class the patch changed, so far (`_turn`)
+        self.fixture_rows = _fixture_params(tree)  # a module table several tests read: the columns that change
 
     def _index(self, tree: ast.Module) -> None:
         """Every read of a name and of an attribute; the functions and classes by name; the names assigned."""
@@ -177,7 +196,7 @@ class _Finder:
         if func is not None and _binds(func, base.id):  # the test's own name: a local or a parameter
             local = self._scope_literals(func).get(base.id)
             column = None if local is not None else self._column(func, base.id) or self._loop_column(func, base.id) \
-                or self._call_column(func, base.id)
+                or self._call_column(func, base.id) or self._fixture_rows(func, base.id) or self._unpacked(func, base.id)
             found = [(local, every)] if local is not None else None if column is None else [(v, every) for v in column]
             if found is None and base.id in self.foreign and base.id in _parameters(func) \
                     and base.id not in self.defined and _stores(func, base.id) == 1:
@@ -189,6 +208,28 @@ class _Finder:
         if table is not None and self._only_expected(self.tree, base.id):
             return [(table, every)]
         return self._mapping(base.id, side)
+
+    def _fixture_rows(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+        """The rows a module's parametrized fixture hands a test that asks for it (`@pytest.fixture(params=[(4,
+        "IV"), ...]) def case(request): return request.param`, R63-10)."""
+        if name not in _parameters(func) or _stores(func, name) != 1 or name not in self.fixture_rows \
+                or name in self.fixture_args:  # another fixture takes the row: an input there
+            return None
+        return list(self.fixture_rows[name].elts)  # type: ignore[attr-defined]
+
+    def _unpacked(self, func: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> list[ast.expr] | None:
+        """`n, want = case` over rows the test is handed (a parametrized fixture's): `want`'s column, where that
+        line is the only read of `case`."""
+        binds = [n for n in ast.walk(func) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                 and name in _target_names(n.targets[0]) and isinstance(n.value, ast.Name)]
+        if len(binds) != 1 or _stores(func, name) != 1:
+            return None
+        names, src = _target_names(binds[0].targets[0]), binds[0].value
+        reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == src.id  # type: ignore[attr-defined]
+                 and isinstance(n.ctx, ast.Load)]
+        rows = self._fixture_rows(func, src.id) if reads == [src] and len(names) > 1 else None  # type: ignore[attr-defined]
+        cells = [_cell(row, names.index(name), len(names)) for row in rows or []]
+        return None if not cells or any(c is None for c in cells) else cells  # type: ignore[misc]
 
     def _mapping(self, name: str, side: ast.expr) -> list[tuple[ast.expr, bool]] | None:
         """`SIZES[n]` where the test reads SIZES otherwise only for its keys (`parametrize("n", sorted(SIZES))`,

@@ -746,3 +746,21 @@ def test_a_test_module_named_as_the_project_configures_changes(tmp_path: Path) -
     """R63-9: `python_files = *_tests.py`: the grade's test modules are the protected ones, whatever their name."""
     files = _tree(tmp_path, {"tests/numeral_tests.py": "def test_a():\n    assert to_roman(9) == 'IX'\n"})
     assert blind.plan(tmp_path, files, KEY).sites == {"tests/numeral_tests.py": [(2, 2, 11)]}
+
+
+def test_rows_a_parametrized_fixture_hands_over_change_in_their_expected_column() -> None:
+    """R63-10: `@pytest.fixture(params=[(4, "IV"), ...]) def case(request): return request.param`, then `n, want =
+    case` or `case[1]` in the test: the expected column changes, the input column stays."""
+    diffs, sites = _changed("""
+        import pytest
+        @pytest.fixture(params=[(4, "IV"), (9, "IX")], ids=lambda c: str(c[0]))
+        def case(request):
+            return request.param
+        def test_unpacked(case):
+            n, want = case
+            assert to_roman(n) == want
+        def test_indexed(case):
+            assert to_roman(case[0]) == case[1]
+    """)
+    assert len(diffs) == 1 and '(4, ' in diffs[0][1] and '"IV")' not in diffs[0][1] and '(9, ' in diffs[0][1]
+    assert len(sites) == 2
