@@ -143,17 +143,27 @@ def _written(node: ast.expr) -> bool:
 
 
 def _key(node: ast.AST | None) -> str | int | None:
-    """The constant key of `row["want"]` / `row[1]` (a `Subscript` straight on a name), else None."""
+    """The constant key of `row["want"]` / `row[1]` (a `Subscript` straight on a name), `.want` for `row.want`,
+    else None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return "." + node.attr
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and isinstance(node.slice, ast.Constant) \
             and type(node.slice.value) in (str, int):
         return node.slice.value  # type: ignore[return-value]
     return None
 
 
-def _field(row: ast.expr, key: str | int) -> ast.expr | None:
-    """The literal a row holds at `key`: a dict's value (`pytest.param({...})` too), a tuple's or list's item."""
+def _field(row: ast.expr, key: str | int, records: dict[str, list[str]] | None = None) -> ast.expr | None:
+    """The literal a row holds at `key`: a dict's value (`pytest.param({...})` too), a tuple's or list's item, a
+    record's field (`.numeral` of `Case(4, "IV")`, a namedtuple or dataclass the module declares: `records`)."""
     if isinstance(row, ast.Call) and tamper_context.named(row.func) == "param" and len(row.args) == 1:
         row = row.args[0]
+    if isinstance(key, str) and key.startswith(".") and isinstance(row, ast.Call):
+        fields = (records or {}).get(tamper_context.named(row.func), [])
+        given = [k.value for k in row.keywords if k.arg == key[1:]]
+        i = fields.index(key[1:]) if key[1:] in fields else len(row.args)
+        cell = given[0] if given else row.args[i] if i < len(row.args) else None
+        return cell if cell is not None and not isinstance(cell, ast.Starred) and _leaves(cell) is not None else None
     if isinstance(row, ast.Dict) and type(key) is str:
         found = [v for k, v in zip(row.keys, row.values, strict=True) if isinstance(k, ast.Constant) and k.value == key]
         return found[0] if len(found) == 1 and _leaves(found[0]) is not None else None
@@ -161,6 +171,24 @@ def _field(row: ast.expr, key: str | int) -> ast.expr | None:
         cell = row.elts[key]
         return cell if not isinstance(cell, ast.Starred) and _leaves(cell) is not None else None
     return None
+
+
+def _records(tree: ast.Module) -> dict[str, list[str]]:
+    """The module's record classes and their fields in order: `Case = namedtuple("Case", "number numeral")`, a
+    `NamedTuple` subclass, a `@dataclass` (annotated fields)."""
+    out: dict[str, list[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call) and tamper_context.named(node.value.func) == "namedtuple" \
+                and len(node.value.args) == 2:
+            names = _argnames(node.value.args[1])
+            if names is not None:
+                out[node.targets[0].id] = [n for part in names for n in part.split()]
+        elif isinstance(node, ast.ClassDef) and (any(tamper_context.named(b) == "NamedTuple" for b in node.bases)
+                                                  or any(tamper_context.named(d) == "dataclass" for d in node.decorator_list)):
+            out[node.name] = [a.target.id for a in node.body if isinstance(a, ast.AnnAssign)
+                              and isinstance(a.target, ast.Name)]
+    return out
 
 
 def _is_in(node: ast.AST) -> bool:

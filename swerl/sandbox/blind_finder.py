@@ -21,6 +21,7 @@ from swerl.sandbox.blind_ast import (
     _mappings,
     _one_apart,
     _rank,
+    _records,
     _scalar,
     _single_literals,
     _stores,
@@ -122,7 +123,8 @@ class _Finder:
         self._only: dict[tuple[int, str], bool] = {}  # (scope, name): read only as an expected value there
         self._shares: dict[str, frozenset[int]] = {}
         self._turns = 0  # values built with a class the patch changed, so far (`_turn`)
-        self.fixture_rows = _fixture_params(tree)  # a module table several tests read: the columns that change
+        self.fixture_rows = _fixture_params(tree)
+        self.records = _records(tree)  # record classes rows are built with (`Case(4, "IV")`, `case.numeral`)  # a module table several tests read: the columns that change
 
     def _index(self, tree: ast.Module) -> None:
         """Every read of a name and of an attribute; the functions and classes by name; the names assigned."""
@@ -186,13 +188,17 @@ class _Finder:
         base, every = _base(side), isinstance(side, ast.Subscript)
         if _leaves(base) is not None and base is side:
             return [(base, False)]
+        func = self._function_of(stmt)
+        if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name) and func is not None \
+                and base.value.id not in ("self", "cls") and _binds(func, base.value.id):
+            column = self._column(func, base.value.id) or self._loop_column(func, base.value.id)  # `case.numeral`
+            return self._fields(func, base.value.id, column, side) if column else None
         if isinstance(base, ast.Attribute):  # `self.EXPECTED`, `TestX.EXPECTED`
             table = self._class_table(base)
             return [(table, every)] if table is not None and all(
                 id(n) in self.expected_reads for n in self.attrs.get(base.attr, ())) else None
         if not isinstance(base, ast.Name):
             return None
-        func = self._function_of(stmt)
         if func is not None and _binds(func, base.id):  # the test's own name: a local or a parameter
             local = self._scope_literals(func).get(base.id)
             column = None if local is not None else self._column(func, base.id) or self._loop_column(func, base.id) \
@@ -266,14 +272,15 @@ class _Finder:
         """A row whose fields the test reads by constant key (`assert f(case["in"]) == case["want"]`): the fields
         it reads only as expected values change in every row, the ones it reads as input stay."""
         inner = side
-        while isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Subscript):
+        while isinstance(inner, ast.Subscript) and isinstance(inner.value, (ast.Subscript, ast.Attribute)):
             inner = inner.value  # `case["want"][0]`: the test indexes into the field
         key = _key(inner)
         reads = [n for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
-        keys = [(_key(self.parents.get(n)), id(n) in self.expected_reads) for n in reads]
+        keys = [(_key(self.parents.get(n)), id(n) in self.expected_reads or id(self.parents.get(n)) in self.expected_reads)
+                for n in reads]
         if key is None or any(k is None for k, _ in keys) or any(k == key and not expected for k, expected in keys):
             return None
-        cells = [_field(row, key) for row in rows]
+        cells = [_field(row, key, self.records) for row in rows]
         return None if any(c is None for c in cells) else [(c, inner is not side) for c in cells if c is not None]
 
     def _golden(self, stmt: ast.stmt, a: ast.expr, b: ast.expr) -> bool:

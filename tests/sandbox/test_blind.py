@@ -764,3 +764,29 @@ def test_rows_a_parametrized_fixture_hands_over_change_in_their_expected_column(
     """)
     assert len(diffs) == 1 and '(4, ' in diffs[0][1] and '"IV")' not in diffs[0][1] and '(9, ' in diffs[0][1]
     assert len(sites) == 2
+
+
+def test_a_record_row_read_by_attribute_changes_its_expected_field() -> None:
+    """R63-11: `Case = namedtuple("Case", "number numeral")`, rows `Case(4, "IV")`, `case.numeral` expected and
+    `case.number` an input (a dataclass row and a loop too)."""
+    diffs, sites = _changed("""
+        from collections import namedtuple
+        from dataclasses import dataclass
+        import pytest
+        Case = namedtuple("Case", "number numeral")
+        @dataclass
+        class Row:
+            text: str
+            want: str
+        @pytest.mark.parametrize("case", [Case(4, "IV"), Case(9, numeral="IX")], ids=lambda c: c.numeral)
+        def test_roman(case):
+            assert to_roman(case.number) == case.numeral
+        def test_loop():
+            for row in [Row("A b", "a-b")]:
+                assert slug(row.text) == row.want
+    """)
+    changed = dict(diffs)
+    row = changed['@pytest.mark.parametrize("case", [Case(4, "IV"), Case(9, numeral="IX")], ids=lambda c: c.numeral)']
+    assert "Case(4, " in row and '"IV")' not in row and "Case(9, numeral=" in row and '"IX")' not in row
+    loop = changed['    for row in [Row("A b", "a-b")]:']
+    assert 'Row("A b", ' in loop and '"a-b")' not in loop and len(sites) == 2
