@@ -112,6 +112,12 @@ def _fixture_tables(rel: str, every: dict[str, str]) -> dict[str, tuple[str, str
             body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(
                 f.body[0].value, ast.Constant) else f.body
             ret = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            if isinstance(ret, ast.Call) and not ret.keywords and len(ret.args) == 1 and tamper_context.named(
+                    ret.func) in ("dict", "list", "tuple", "deepcopy", "copy"):
+                ret = ret.args[0]  # a defensive copy: `return dict(NUMERALS)` (R63-24)
+            elif isinstance(ret, ast.Call) and not ret.args and isinstance(ret.func, ast.Attribute) \
+                    and ret.func.attr == "copy":
+                ret = ret.func.value  # `return NUMERALS.copy()`
             if isinstance(ret, ast.Name) and ret.id in tables and [n for n in ast.walk(mod) if isinstance(
                     n, ast.Name) and n.id == ret.id and isinstance(n.ctx, ast.Load)] == [ret]:
                 out[f.name] = (conftest, ret.id)

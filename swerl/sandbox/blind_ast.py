@@ -242,9 +242,16 @@ def _stores(scope: ast.AST, name: str) -> int:
 
 
 def _base(side: ast.expr) -> ast.expr:
-    while isinstance(side, ast.Subscript):
-        side = side.value
+    """What a side indexes into: `T[k][0]` and `T.get(k)` read `T` (R63-22)."""
+    while isinstance(side, ast.Subscript) or _got(side):
+        side = side.value if isinstance(side, ast.Subscript) else side.func.value  # type: ignore[attr-defined]
     return side
+
+
+def _got(side: ast.expr) -> bool:
+    """`T.get(k)` (or `T.get(k, default)`) on a name: a mapping's lookup, as `T[k]` is."""
+    return isinstance(side, ast.Call) and isinstance(side.func, ast.Attribute) and side.func.attr == "get" \
+        and isinstance(side.func.value, ast.Name) and 1 <= len(side.args) <= 2 and not side.keywords
 
 
 def _binds(scope: ast.AST, name: str) -> bool:

@@ -15,6 +15,7 @@ from swerl.sandbox.blind_ast import (
     _cell,
     _comparisons,
     _field,
+    _got,
     _is_in,
     _key,
     _leaves,
@@ -185,7 +186,7 @@ class _Finder:
         None: a literal display, a name bound only to one (a local, a parametrize column, a loop's column, a
         helper's parameter, a module table) or a class attribute."""
         side = _unwrapped(side)
-        base, every = _base(side), isinstance(side, ast.Subscript)
+        base, every = _base(side), isinstance(side, ast.Subscript) or _got(side)
         if _leaves(base) is not None and base is side:
             return [(base, False)]
         func = self._function_of(stmt)
@@ -242,12 +243,13 @@ class _Finder:
         `for n in SIZES`, `n in SIZES`, `SIZES.keys()`): its values are the expected ones, all changed (R62-14,
         R62-4: a comprehension's value changes in its written text)."""
         node = self.mappings.get(name) or self.foreign.get(name)
-        if not isinstance(node, (ast.Dict, ast.DictComp)) or not isinstance(side, ast.Subscript):
+        if not isinstance(node, (ast.Dict, ast.DictComp)) or not (isinstance(side, ast.Subscript) or _got(side)):
             return None
         for read in self.names.get(name, ()):
             parent = self.parents.get(read)
-            if not (id(read) in self.expected_reads and isinstance(parent, ast.Subscript) and parent.value is read) \
-                    and not self._keys_only(read, parent):
+            looked_up = (isinstance(parent, ast.Subscript) and parent.value is read) or (
+                isinstance(parent, ast.Attribute) and parent.attr == "get")  # `SIZES[n]`, `SIZES.get(n)`
+            if not (id(read) in self.expected_reads and looked_up) and not self._keys_only(read, parent):
                 return None
         values = node.values if isinstance(node, ast.Dict) else [node.value]
         return [(v, True) for v in values] if all(_leaves(v) is not None or _written(v) for v in values) else None

@@ -68,7 +68,8 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "DirEntry", "stat_result", "terminal_size", "getlogin", "umask", "replace", "rename", "fsync", "getuid",
         "getgid", "geteuid", "getegid", "fdopen", "close",  # an atomic or durable write; the guard watches what
         # they touch (MOVES) and which file a descriptor is open on (`fdopen` of a guarded file is a finding)
-        "chmod",  # a script the fix writes made executable (R62-FP4); the guard judges what it touches (MOVES)
+        "chmod", "utime",  # a script the fix writes made executable (R62-FP4), a file touched (R63-FP5): the guard
+        # judges what they touch (MOVES)
     }),
     "os.environ": frozenset({"get", "copy", "items", "keys", "values"}),
     "sys": frozenset({
@@ -77,13 +78,15 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "getdefaultencoding", "getfilesystemencoding", "stdout", "stderr", "stdin", "argv", "exit", "intern",
         "api_version", "copyright", "executable", "prefix", "base_prefix", "is_finalizing", "exc_info", "exception",
     }),
-    "sys.stdout": frozenset({"write", "flush", "isatty", "encoding", "errors"}),
+    "sys.stdout": frozenset({"write", "flush", "isatty", "encoding", "errors", "buffer"}),
+    "sys.stdout.buffer": frozenset({"write", "flush"}),  # bytes to the output (R63-FP3), the launcher holds it
     "sys.stderr": frozenset({"write", "flush", "isatty", "encoding", "errors"}),
     "sys.stdin": frozenset({"read", "readline", "readlines", "isatty", "encoding"}),
     "inspect": frozenset({
         "signature", "Signature", "Parameter", "BoundArguments", "isclass", "isfunction", "ismethod", "isroutine",
         "iscoroutinefunction", "isgeneratorfunction", "isasyncgenfunction", "isawaitable", "isabstract", "isbuiltin",
         "isgenerator", "iscoroutine", "ismodule", "isdatadescriptor", "getdoc", "cleandoc", "unwrap", "get_annotations",
+        "getfullargspec", "FullArgSpec",  # what `signature` says, as a tuple (R63-FP4)
     }),
     "importlib": frozenset({"import_module", "resources", "metadata", "util"}),
     "signal": frozenset({n for n in dir(_signal) if n.startswith("SIG") and not n.startswith("SIG_")}
@@ -106,6 +109,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
                             "get_ident", "Barrier", "TIMEOUT_MAX", "Thread", "Timer", "current_thread",
                             "main_thread"}),  # a thread as a pool's worker is (R55-FP5): the guard judges both
     "shutil": frozenset({"copy", "copy2", "copyfile", "copytree", "rmtree", "move", "which", "get_terminal_size",
+                         "copyfileobj",  # between file objects the code opened (R63-FP2): the guard judged the opens
                          "disk_usage", "make_archive", "unpack_archive", "Error", "SameFileError"}),
     "io": frozenset({
         "StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "BufferedWriter", "IOBase", "RawIOBase",
