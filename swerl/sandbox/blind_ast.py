@@ -26,7 +26,9 @@ def _leaves(node: ast.expr) -> list[ast.expr] | None:
         return [node]
     parts = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else \
         node.values if isinstance(node, ast.Dict) and None not in node.keys else \
-        [*node.args, *(k.value for k in node.keywords)] if isinstance(node, ast.Call) and _built(node) else None
+        [*node.args, *(k.value for k in node.keywords)] if isinstance(node, ast.Call) and _built(node) else \
+        list(node.args) if isinstance(node, ast.Call) and tamper_context.named(node.func) == "param" \
+        and not any(isinstance(a, ast.Starred) for a in node.args) else None  # `pytest.param(4, "IV", id=...)`
     if parts is None:
         return None
     out: list[ast.expr] = []

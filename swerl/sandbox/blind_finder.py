@@ -438,15 +438,17 @@ class _Finder:
         all literal."""
         classes = self._classes_of(func)
         for deco in [*func.decorator_list, *(d for c in classes for d in c.decorator_list)]:
-            if not (isinstance(deco, ast.Call) and tamper_context.named(deco.func) == "parametrize"
-                    and len(deco.args) >= 2):
+            given = {k.arg: k.value for k in deco.keywords} if isinstance(deco, ast.Call) else {}
+            spec = [*deco.args, *[given[k] for k in ("argnames", "argvalues") if k in given]][:2] \
+                if isinstance(deco, ast.Call) else []  # `parametrize(argnames=..., argvalues=...)` too (R63-16)
+            if not (isinstance(deco, ast.Call) and tamper_context.named(deco.func) == "parametrize" and len(spec) == 2):
                 continue
-            if any(k.arg == "indirect" for k in deco.keywords) or name in self.fixture_args or self.asks_params:
+            if "indirect" in given or name in self.fixture_args or self.asks_params:
                 return None  # a fixture takes the value: it may be an input
-            names = _argnames(deco.args[0])
+            names = _argnames(spec[0])
             if names is None or name not in names:
                 continue
-            rows: ast.expr | None = deco.args[1]
+            rows: ast.expr | None = spec[1]
             if isinstance(rows, ast.Name):  # a list of cases (module or class), read by this decorator alone (its
                 ref, own = rows, {id(n) for n in ast.walk(deco)}  # `ids=` may read it too: R61-p7ids)
                 rows = self.module_names.get(ref.id) or self.foreign.get(ref.id) or next(

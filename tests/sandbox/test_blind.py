@@ -790,3 +790,28 @@ def test_a_record_row_read_by_attribute_changes_its_expected_field() -> None:
     assert "Case(4, " in row and '"IV")' not in row and "Case(9, numeral=" in row and '"IX")' not in row
     loop = changed['    for row in [Row("A b", "a-b")]:']
     assert 'Row("A b", ' in loop and '"a-b")' not in loop and len(sites) == 2
+
+
+def test_pytest_param_rows_keyword_parametrize_and_get_lookups_change() -> None:
+    """R63-14 rows written as `pytest.param(4, "IV", id=...)` in a module table, R63-16 `parametrize(argnames=...,
+    argvalues=...)`, R63-22 `CASES.get(n)` as the expected value."""
+    diffs, sites = _changed("""
+        import pytest
+        ROWS = [pytest.param(4, "IV", id="four")]
+        PAIRS = [(9, "IX")]
+        NAMES = {1: "I"}
+        @pytest.mark.parametrize("n,want", ROWS)
+        def test_p(n, want):
+            assert to_roman(n) == want
+        @pytest.mark.parametrize(argnames=("n", "want"), argvalues=PAIRS)
+        def test_k(n, want):
+            assert to_roman(n) == want
+        @pytest.mark.parametrize("n", [1])
+        def test_g(n):
+            assert to_roman(n) == NAMES.get(n)
+    """)
+    changed = dict(diffs)
+    assert 'pytest.param(4, ' in changed['ROWS = [pytest.param(4, "IV", id="four")]'] \
+        and '"IV"' not in changed['ROWS = [pytest.param(4, "IV", id="four")]']
+    assert changed['PAIRS = [(9, "IX")]'].startswith("PAIRS = [(9, ") and '"I"' not in changed['NAMES = {1: "I"}']
+    assert len(sites) == 3
