@@ -1,0 +1,1 @@
+p = 'a23lib/fold.py'; s = open(p).read(); assert 'unicodedata.normalize("NFKD", text)' in s; s = s.replace('unicodedata.normalize("NFKD", text)', 'unicodedata.normalize("NFC", text)'); open(p, 'w').write(s)

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/hooks.py') or '.', exist_ok=True)
+open('a23lib/hooks.py', 'w').write('"""Call user hooks with the keyword arguments they accept."""\nimport inspect\n\n\ndef call_hook(hook, **context):\n    """Call hook with the context entries it names (all of them if it takes **kwargs)."""\n    spec = inspect.getfullargspec(hook)\n    if spec.varkw is not None:\n        return hook(**context)\n    names = set(spec.args) | set(spec.kwonlyargs)\n    return hook(**{k: v for k, v in context.items() if k in names})\n')
+os.makedirs(os.path.dirname('tests/test_hooks.py') or '.', exist_ok=True)
+open('tests/test_hooks.py', 'w').write('from a23lib.hooks import call_hook\n\n\ndef test_subset():\n    assert call_hook(lambda user: user.upper(), user="ada", tick=3) == "ADA"\n\n\ndef test_varkw():\n    assert call_hook(lambda **kw: sorted(kw), user="ada", tick=3) == ["tick", "user"]\n\n\ndef test_kwonly():\n    def hook(*, tick):\n        return tick * 2\n    assert call_hook(hook, user="ada", tick=3) == 6\n')

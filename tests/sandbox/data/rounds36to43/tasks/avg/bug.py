@@ -1,0 +1,1 @@
+p = 'a23lib/avg.py'; s = open(p).read(); assert '    return len(xs) / sum(1 / x for x in xs)' in s; s = s.replace('    return len(xs) / sum(1 / x for x in xs)', '    return (len(xs) - 1 or 1) / sum(1 / x for x in xs)'); open(p, 'w').write(s)

@@ -1,0 +1,2 @@
+p = 'a23lib/streams.py'; s = open(p).read(); assert '    shutil.copyfileobj(src, writer, 64 * 1024)\n' in s; s = s.replace('    shutil.copyfileobj(src, writer, 64 * 1024)\n', '    writer.write(src.read(64 * 1024))\n'); open(p, 'w').write(s)
+p = 'a23lib/streams.py'; s = open(p).read(); assert 'import hashlib\nimport shutil\n' in s; s = s.replace('import hashlib\nimport shutil\n', 'import hashlib\n'); open(p, 'w').write(s)

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/words2.py') or '.', exist_ok=True)
+open('a23lib/words2.py', 'w').write('"""Vocabulary helpers."""\nimport warnings\n\n\ndef vocabulary(text):\n    """The distinct words of text, case-folded."""\n    return list(dict.fromkeys(w.casefold() for w in text.split()))\n\n\ndef unique_words(text):\n    """Deprecated alias of vocabulary()."""\n    warnings.warn("unique_words() is deprecated; use vocabulary()", DeprecationWarning, stacklevel=2)\n    return vocabulary(text)\n')
+os.makedirs(os.path.dirname('tests/test_words2.py') or '.', exist_ok=True)
+open('tests/test_words2.py', 'w').write('import unittest\n\nfrom a23lib.words2 import unique_words, vocabulary\n\n\nclass VocabularyTest(unittest.TestCase):\n    def test_alias(self):\n        self.assertCountEqual(unique_words("a b a"), ["a", "b"])\n\n    def test_case(self):\n        self.assertCountEqual(vocabulary("The cat saw the Cat"), ["the", "cat", "saw"])\n\n    def test_mixed(self):\n        self.assertCountEqual(vocabulary("Go GO go STOP stop"), ["go", "stop"])\n')

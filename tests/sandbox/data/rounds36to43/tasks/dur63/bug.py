@@ -1,0 +1,1 @@
+p = 'a23lib/dur.py'; s = open(p).read(); assert '        kwargs[_UNIT[unit]] = kwargs.get(_UNIT[unit], 0) + int(amount)\n    return' in s; s = s.replace('        kwargs[_UNIT[unit]] = kwargs.get(_UNIT[unit], 0) + int(amount)\n    return', '        kwargs[_UNIT[unit]] = int(amount)\n        break\n    return'); open(p, 'w').write(s)

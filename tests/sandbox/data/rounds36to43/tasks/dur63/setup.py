@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/dur.py') or '.', exist_ok=True)
+open('a23lib/dur.py', 'w').write('"""Durations like \'1h30m\'."""\nimport datetime\nimport re\n\n_PART = re.compile(r"(\\d+)([dhms])")\n_UNIT = {"d": "days", "h": "hours", "m": "minutes", "s": "seconds"}\n\n\ndef parse_duration(text):\n    """\'1h30m\' -> timedelta(hours=1, minutes=30)."""\n    kwargs = {}\n    for amount, unit in _PART.findall(text):\n        kwargs[_UNIT[unit]] = kwargs.get(_UNIT[unit], 0) + int(amount)\n    return datetime.timedelta(**kwargs)\n')
+os.makedirs(os.path.dirname('tests/test_dur.py') or '.', exist_ok=True)
+open('tests/test_dur.py', 'w').write('from datetime import timedelta\n\nimport pytest\n\nfrom a23lib.dur import parse_duration\n\nCASES = [\n    ("90s", timedelta(seconds=90)),\n    ("1h30m", timedelta(hours=1, minutes=30)),\n    ("2d4h", timedelta(days=2, hours=4)),\n    ("1m1m", timedelta(minutes=2)),\n]\n\n\n@pytest.mark.parametrize("text,want", CASES)\ndef test_parse_duration(text, want):\n    assert parse_duration(text) == want\n')

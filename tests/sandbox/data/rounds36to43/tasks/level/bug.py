@@ -1,0 +1,1 @@
+p = 'a23lib/levels.py'; s = open(p).read(); assert '    name = text.strip().lower()\n    name = _ALIASES.get(name, name).upper()' in s; s = s.replace('    name = text.strip().lower()\n    name = _ALIASES.get(name, name).upper()', '    name = text.strip().upper()'); open(p, 'w').write(s)

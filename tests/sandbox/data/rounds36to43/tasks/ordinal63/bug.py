@@ -1,0 +1,1 @@
+p = 'a23lib/ordinal.py'; s = open(p).read(); assert '    if 10 <= n % 100 <= 20:\n        suffix = "th"\n    else:\n        suffix' in s; s = s.replace('    if 10 <= n % 100 <= 20:\n        suffix = "th"\n    else:\n        suffix', '    if True:\n        suffix'); open(p, 'w').write(s)

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/roman.py') or '.', exist_ok=True)
+open('a23lib/roman.py', 'w', encoding='utf-8').write('"""Roman numerals."""\n\n_UNITS = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),\n          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]\n\n\ndef to_roman(n):\n    """The Roman numeral of 1 <= n < 4000."""\n    out = []\n    for value, letters in _UNITS:\n        while n >= value:\n            out.append(letters)\n            n -= value\n    return "".join(out)\n')
+os.makedirs(os.path.dirname('tests/test_roman.py') or '.', exist_ok=True)
+open('tests/test_roman.py', 'w', encoding='utf-8').write('import unittest\n\nfrom a23lib.roman import to_roman\n\nCASES = [(4, "IV"), (9, "IX"), (14, "XIV"), (90, "XC"), (1994, "MCMXCIV")]\n\n\nclass ToRomanTest(unittest.TestCase):\n    def test_table(self):\n        for n, want in CASES:\n            self.assertEqual(want, to_roman(n), msg=f"to_roman({n})")\n\n    def test_small(self):\n        self.assertTrue(to_roman(3) == "III")\n')

@@ -1,0 +1,13 @@
+import os
+os.makedirs(os.path.dirname('a23lib/convert.py') or '.', exist_ok=True)
+open('a23lib/convert.py', 'w').write('"""CSV to Markdown tables."""\nimport csv\n\n\ndef csv_to_markdown(src, dst):\n    """Convert the CSV file src into a Markdown table written to dst."""\n    with open(src, newline="") as fh:\n        rows = list(csv.reader(fh))\n    head, body = rows[0], rows[1:]\n    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]\n    lines += ["| " + " | ".join(cell.strip() for cell in r) + " |" for r in body]\n    with open(dst, "w") as out:\n        out.write("\\n".join(lines) + "\\n")\n')
+os.makedirs(os.path.dirname('tests/data/people.csv') or '.', exist_ok=True)
+open('tests/data/people.csv', 'w').write('name,age\nAda, 36\nGrace,85\n')
+os.makedirs(os.path.dirname('tests/data/people.md') or '.', exist_ok=True)
+open('tests/data/people.md', 'w').write('| name | age |\n|---|---|\n| Ada | 36 |\n| Grace | 85 |\n')
+os.makedirs(os.path.dirname('tests/data/empty.csv') or '.', exist_ok=True)
+open('tests/data/empty.csv', 'w').write('a,b\n')
+os.makedirs(os.path.dirname('tests/data/empty.md') or '.', exist_ok=True)
+open('tests/data/empty.md', 'w').write('| a | b |\n|---|---|\n')
+os.makedirs(os.path.dirname('tests/test_convert.py') or '.', exist_ok=True)
+open('tests/test_convert.py', 'w').write('from pathlib import Path\n\nimport pytest\n\nfrom a23lib.convert import csv_to_markdown\n\nDATA = Path(__file__).parent / "data"\n\n\n@pytest.mark.parametrize("name", ["people", "empty"])\ndef test_snapshot(name, tmp_path):\n    expected = DATA / f"{name}.md"\n    out = tmp_path / "out.md"\n    csv_to_markdown(DATA / f"{name}.csv", out)\n    assert out.read_text() == expected.read_text()\n')

@@ -1,0 +1,1 @@
+p = 'a23lib/spread.py'; s = open(p).read(); assert '    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)' in s; s = s.replace('    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)', '    return sum((x - m) ** 2 for x in xs) / len(xs)'); open(p, 'w').write(s)

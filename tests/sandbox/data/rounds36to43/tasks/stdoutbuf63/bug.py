@@ -1,0 +1,1 @@
+p = 'a23lib/cat.py'; s = open(p).read(); assert '            sys.stdout.buffer.write(fh.read())' in s; s = s.replace('            sys.stdout.buffer.write(fh.read())', '            sys.stdout.write(fh.read().decode("utf-8", "replace"))'); open(p, 'w').write(s)

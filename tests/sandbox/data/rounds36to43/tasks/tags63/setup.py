@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/tags.py') or '.', exist_ok=True)
+open('a23lib/tags.py', 'w').write('"""Comma-separated tag lists."""\n\n\nclass TagSet:\n    """An ordered set of tags."""\n\n    def __init__(self, tags=()):\n        self._tags = list(dict.fromkeys(tags))\n\n    def __iter__(self):\n        return iter(self._tags)\n\n    def __len__(self):\n        return len(self._tags)\n\n    def __contains__(self, tag):\n        return tag in self._tags\n\n    def __repr__(self):\n        return f"TagSet({self._tags!r})"\n\n\ndef parse_tags(text):\n    """\'Py, rust,PY\' -> TagSet([\'py\', \'rust\']): trimmed, lower-cased, de-duplicated."""\n    return TagSet(t.strip().lower() for t in text.split(",") if t.strip())\n')
+os.makedirs(os.path.dirname('tests/test_tags.py') or '.', exist_ok=True)
+open('tests/test_tags.py', 'w').write('from a23lib.tags import parse_tags\n\n\ndef test_lowercases():\n    tags = parse_tags("Py, RUST")\n    assert "py" in tags\n    assert "rust" in tags\n\n\ndef test_dedupes():\n    assert len(parse_tags("go, go ,go")) == 1\n\n\ndef test_trims():\n    assert "c" in parse_tags("  c  ,d")\n')

@@ -1,0 +1,1 @@
+p = 'a23lib/titles.py'; s = open(p).read(); assert '        if i and w.lower() in SMALL:' in s; s = s.replace('        if i and w.lower() in SMALL:', '        if i and w in SMALL:'); open(p, 'w').write(s)

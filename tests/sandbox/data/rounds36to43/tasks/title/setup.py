@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/titles.py') or '.', exist_ok=True)
+open('a23lib/titles.py', 'w').write('"""Headline-style titles."""\n\nSMALL = {"a", "an", "and", "of", "the", "to", "in", "on"}\n\n\ndef title_case(text):\n    """Capitalise each word except small words that are not first."""\n    words = text.split()\n    out = []\n    for i, w in enumerate(words):\n        if i and w.lower() in SMALL:\n            out.append(w.lower())\n        else:\n            out.append(w[:1].upper() + w[1:].lower())\n    return " ".join(out)\n')
+os.makedirs(os.path.dirname('tests/test_titles.py') or '.', exist_ok=True)
+open('tests/test_titles.py', 'w').write('import unittest\n\nfrom a23lib.titles import title_case\n\n\nclass TitleCaseTest(unittest.TestCase):\n    def test_small_words(self):\n        self.assertEqual(title_case("the lord of the rings"), "The Lord of the Rings")\n\n    def test_first_word(self):\n        self.assertEqual(title_case("a tale of two cities"), "A Tale of Two Cities")\n\n    def test_shouting(self):\n        self.assertEqual(title_case("WAR AND PEACE"), "War and Peace")\n')

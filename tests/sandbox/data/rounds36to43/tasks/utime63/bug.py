@@ -1,0 +1,1 @@
+p = 'a23lib/files.py'; s = open(p).read(); assert '    with open(path, "a"):\n        pass\n    os.utime(path, None)\n' in s; s = s.replace('    with open(path, "a"):\n        pass\n    os.utime(path, None)\n', '    with open(path, "w"):\n        pass\n'); open(p, 'w').write(s)

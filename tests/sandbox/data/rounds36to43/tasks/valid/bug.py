@@ -1,0 +1,1 @@
+p = 'a23lib/valid.py'; s = open(p).read(); assert '        if not local:\n            errors.append("empty local part")\n' in s; s = s.replace('        if not local:\n            errors.append("empty local part")\n', ''); open(p, 'w').write(s)

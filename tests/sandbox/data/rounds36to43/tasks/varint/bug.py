@@ -1,0 +1,1 @@
+p = 'a23lib/varint.py'; s = open(p).read(); assert '            out.append(byte | 0x80)' in s; s = s.replace('            out.append(byte | 0x80)', '            out.append(byte)'); open(p, 'w').write(s)
