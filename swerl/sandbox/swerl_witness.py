@@ -810,28 +810,29 @@ class Witness:
         for change in fingerprint_changes(self.before, fingerprint(self.guard.watch)):
             _record(self.guard, f"runner object changed during the run: {change}")
 
+    def begin(self, session) -> None:
+        """At collection's start: the guard armed; the runner's plugin manager, hooks and fingerprint as they are."""
+        self.guard.armed = True
+        _arm()
+        self.late()
+        self.pm = session.config.pluginmanager
+        self.before = fingerprint(self.guard.watch)
+        self.hooks = hook_impls(self.pm)
+        self.seal()
+
     def plugin(self, pytest):
-        witness, hookimpl, report, done = self, pytest.hookimpl, Witness.report, Witness.collection_done
+        witness, hookimpl, report, done, first_order = self, pytest.hookimpl, Witness.report, Witness.collection_done, \
+            _required_first
         runs_patch, case_runs_patch, audit = stand_in, _case_stand_in, getattr(sys, "audit", lambda *a: None)
 
         class Plugin:
             @hookimpl(tryfirst=True)
-            def pytest_collection(self, session):
-                witness.guard.armed = True
-                _arm()
-                witness.late()
-                witness.pm = session.config.pluginmanager
-                witness.before = fingerprint(witness.guard.watch)
-                witness.hooks = hook_impls(witness.pm)
-                witness.seal()
+            def pytest_collection(self, session):  # before any test module (and the project code it imports) loads
+                witness.begin(session)
 
             @hookimpl(trylast=True)
-            def pytest_collection_modifyitems(self, session, config, items):
-                """The required tests run first, last collected first: what an earlier test handed the project (a
-                round trip's inputs, R62-1) is not there for a required test to be answered from."""
-                first = getattr(witness.guard, "first", None)
-                if first:
-                    items[:] = [i for i in items if i.nodeid in first][::-1] + [i for i in items if i.nodeid not in first]
+            def pytest_collection_modifyitems(self, session, config, items):  # the required tests first (R62-1)
+                items[:] = first_order(items, getattr(witness.guard, "first", None))
 
             @hookimpl(trylast=True)
             def pytest_collection_finish(self, session):
@@ -878,6 +879,15 @@ class Witness:
                 witness.finish()
 
         return Plugin()
+
+
+def _required_first(items: list, first) -> list:
+    """The required tests (FAIL_TO_PASS) first, last collected first, then the rest in their order: what an earlier
+    test handed the project (a round trip's inputs to the inverse function, R62-1) is not there for a required test
+    to be answered from."""
+    if not first:
+        return list(items)
+    return [i for i in items if i.nodeid in first][::-1] + [i for i in items if i.nodeid not in first]
 
 
 # -- looped tables ------------------------------------------------------------------------------------------------
