@@ -17,8 +17,10 @@ from the values alone. Lines keep their numbers: each literal is replaced in pla
 from __future__ import annotations
 
 import ast
+import io
 import os
 import re
+import tokenize
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -302,11 +304,17 @@ def _sources(tree: Path, files: Iterable[str], wanted: Callable[[str], bool] = _
             if hostfs.crosses_symlink(tree, Path(rel).parts) or path.is_symlink() or not path.is_file() \
                     or path.stat().st_size > MAX_SOURCE_BYTES:
                 continue
-            source = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            raw = path.read_bytes()
+            source = raw.decode(_encoding(raw) if rel.endswith(".py") else "utf-8")
+        except (OSError, UnicodeDecodeError, LookupError, SyntaxError):
             continue
         out[rel] = source
     return out
+
+
+def _encoding(raw: bytes) -> str:
+    """A module's declared source encoding (PEP 263: `# -*- coding: latin-1 -*-`, R63-21), UTF-8 by default."""
+    return tokenize.detect_encoding(io.BytesIO(raw).readline)[0]
 
 
 def write(tree: Path, blind: Blind) -> None:
@@ -315,7 +323,8 @@ def write(tree: Path, blind: Blind) -> None:
     for rel, source in blind.sources.items():
         target = tree / rel
         tmp = target.with_name(f".{target.name}.swerl-blind")
-        tmp.write_text(source, encoding="utf-8")
+        encoding = _encoding(source.encode("utf-8", "surrogatepass")) if rel.endswith(".py") else "utf-8"
+        tmp.write_bytes(source.encode(encoding))  # in the encoding its cookie declares, as it was read
         os.chmod(tmp, target.stat().st_mode & 0o7777)
         os.replace(tmp, target)
 

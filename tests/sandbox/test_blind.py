@@ -815,3 +815,15 @@ def test_pytest_param_rows_keyword_parametrize_and_get_lookups_change() -> None:
         and '"IV"' not in changed['ROWS = [pytest.param(4, "IV", id="four")]']
     assert changed['PAIRS = [(9, "IX")]'].startswith("PAIRS = [(9, ") and '"I"' not in changed['NAMES = {1: "I"}']
     assert len(sites) == 3
+
+
+def test_a_test_module_in_a_declared_encoding_changes_and_keeps_it(tmp_path: Path) -> None:
+    """R63-21: a Latin-1 test module (`# -*- coding: latin-1 -*-`) is read and written back in its encoding."""
+    src = '# -*- coding: latin-1 -*-\ndef test_a():\n    assert fold("Caf\\xe9") == "cafe"\n'
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_l.py").write_bytes(src.encode("latin-1"))
+    plan = blind.plan(tmp_path, ["tests/test_l.py"], KEY)
+    assert plan.sites == {"tests/test_l.py": [(3, 3, 11)]}
+    blind.write(tmp_path, plan)
+    text = (tmp_path / "tests" / "test_l.py").read_bytes().decode("latin-1")
+    assert 'fold("Caf\\xe9") == ' in text and '"cafe"' not in text
