@@ -17,6 +17,7 @@ from the values alone. Lines keep their numbers: each literal is replaced in pla
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import os
 import re
@@ -26,7 +27,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from swerl.sandbox import hostfs, tamper_context
-from swerl.sandbox.blind_ast import MAX_SOURCE_BYTES, Site, _args, _comparisons, _site, _stores, _tables_of
+from swerl.sandbox.blind_ast import (
+    MAX_SOURCE_BYTES,
+    Site,
+    _args,
+    _comparisons,
+    _returned,
+    _site,
+    _stores,
+    _tables_of,
+)
 from swerl.sandbox.blind_files import DataFiles, read_parts
 from swerl.sandbox.blind_finder import _Finder, _Helper
 from swerl.sandbox.blind_values import _Changer
@@ -111,9 +121,7 @@ def _fixture_tables(rel: str, every: dict[str, str]) -> dict[str, tuple[str, str
             if not isinstance(f, ast.FunctionDef) or not any(tamper_context.named(d) == "fixture"
                                                                 for d in f.decorator_list) or _args(f):
                 continue
-            body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(
-                f.body[0].value, ast.Constant) else f.body
-            ret = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+            ret = _returned(f)
             if isinstance(ret, ast.Call) and not ret.keywords and len(ret.args) == 1 and tamper_context.named(
                     ret.func) in ("dict", "list", "tuple", "deepcopy", "copy"):
                 ret = ret.args[0]  # a defensive copy: `return dict(NUMERALS)` (R63-24)
@@ -150,7 +158,10 @@ def _imported_names(sources: dict[str, str]) -> frozenset[str]:
     return frozenset(out)
 
 
+@functools.lru_cache(maxsize=128)
 def _parsed(source: str) -> ast.Module | None:
+    """A module's tree, parsed once per text: the plan's two passes, and each test module that imports a helper or
+    sits under a conftest, read the same files (nothing changes a tree once parsed)."""
     try:
         return ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):

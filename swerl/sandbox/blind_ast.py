@@ -193,6 +193,13 @@ def _records(tree: ast.Module) -> dict[str, list[str]]:
     return out
 
 
+def _returned(f: ast.FunctionDef) -> ast.expr | None:
+    """What a function whose whole body (past its docstring) is one `return` returns: a fixture that hands over."""
+    body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(f.body[0].value, ast.Constant) \
+        else f.body
+    return body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+
+
 def _is_in(node: ast.AST) -> bool:
     return isinstance(node, ast.Compare) and isinstance(node.ops[0], ast.In)
 

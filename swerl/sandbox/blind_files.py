@@ -63,6 +63,7 @@ class DataFiles:
     def __init__(self, tree: Path, texts: dict[str, str], changer: Changer, seen: Path | None) -> None:
         self.tree, self.texts, self.changer, self.seen = tree, texts, changer, seen  # texts: protected .py files
         self.changed: dict[str, str] = {}
+        self._listed: dict[str, list[str]] = {}  # a test directory's files, walked once (`_resolve`)
 
     def table(self, module: str, parts: list[str]) -> tuple[str, object] | None:
         """The JSON document a test module loads into a name (`CASES = json.loads((HERE / "cases.json")
@@ -127,11 +128,12 @@ class DataFiles:
         direct = f"{here}/{tail}" if here else tail
         found = [direct] if self._usable(direct) else []
         if not found and here:
-            root = self.tree / here
-            try:
-                found = [str(p.relative_to(self.tree)) for p in _walk(root, 5000) if str(p).endswith("/" + tail)]
-            except OSError:
-                return None
+            if here not in self._listed:  # one walk of a test directory per grade, however many asserts name files
+                try:
+                    self._listed[here] = [str(p.relative_to(self.tree)) for p in _walk(self.tree / here, 5000)]
+                except OSError:
+                    self._listed[here] = []
+            found = [r for r in self._listed[here] if r.endswith("/" + tail)]
             found = [r for r in found if self._usable(r)]
         return found[0] if len(found) == 1 else None
 

@@ -23,6 +23,7 @@ from swerl.sandbox.blind_ast import (
     _one_apart,
     _rank,
     _records,
+    _returned,
     _scalar,
     _single_literals,
     _stores,
@@ -61,9 +62,7 @@ def _fixture_params(tree: ast.Module) -> dict[str, ast.expr]:
         deco = next((d for d in f.decorator_list if isinstance(d, ast.Call) and tamper_context.named(d.func)
                      == "fixture"), None)
         rows = next((k.value for k in deco.keywords if k.arg == "params"), None) if deco is not None else None
-        body = f.body[1:] if f.body and isinstance(f.body[0], ast.Expr) and isinstance(
-            f.body[0].value, ast.Constant) else f.body
-        ret = body[0].value if len(body) == 1 and isinstance(body[0], ast.Return) else None
+        ret = _returned(f)
         if isinstance(rows, (ast.List, ast.Tuple)) and _leaves(rows) is not None and isinstance(ret, ast.Attribute) \
                 and ret.attr == "param" and isinstance(ret.value, ast.Name) and ret.value.id == "request":
             out[f.name] = rows
