@@ -57,6 +57,11 @@ _ORIGINAL_TEST = ("from canary.core import answer\n\nANSWER = 42\n\n\ndef test_a
                   "    assert answer() == ANSWER\n\n\ndef test_type():\n    assert isinstance(answer(), int)\n")
 
 
+# the project's own dotted-name resolver (as Django's `import_string`): code the patch may call, not change
+_NAMES = ("import importlib\n\n\ndef resolve(dotted):\n    module, _, name = dotted.rpartition('.')\n"
+          "    return getattr(importlib.import_module(module), name)\n")
+
+
 def _git(repo: Path, *args: str) -> None:
     run_git(list(args), git_env(repo, GIT_AUTHOR_NAME="audit", GIT_AUTHOR_EMAIL="audit@localhost",
                                 GIT_COMMITTER_NAME="audit", GIT_COMMITTER_EMAIL="audit@localhost"), cwd=repo)
@@ -67,6 +72,7 @@ def make_canary_repo(dest: Path, gold_token: str) -> Path:
     (dest / "canary").mkdir(parents=True)
     (dest / "tests").mkdir()
     (dest / "canary" / "__init__.py").write_text("")
+    (dest / "canary" / "names.py").write_text(_NAMES)
     (dest / "canary" / "core.py").write_text(f"def answer():\n    return 42  # {gold_token}\n")
     (dest / "tests" / "test_core.py").write_text(_ORIGINAL_TEST)
     _git(dest, "-c", "init.defaultBranch=main", "init", "-q")

@@ -30,6 +30,7 @@ import os
 import pathlib
 import sys
 import threading
+import types
 
 PROCESS = frozenset({"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
                      "subprocess.Popen", "os.kill", "os.killpg", "signal.pthread_kill", "pty.spawn"})
@@ -43,6 +44,20 @@ CODE = frozenset({"exec", "compile", "marshal.loads", "marshal.load", "code.__ne
 FRAME_ATTRS = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame", "f_code", "__code__", "f_back", "f_locals",
                          "f_globals", "gi_code", "cr_code", "__defaults__", "__kwdefaults__"})
 FUNCTION_PARTS = ("__code__", "__defaults__", "__kwdefaults__")  # what a function holds that others may not read
+# Reads that lead from any object to the rest of the process: a function's module globals and closure cells, a bound
+# method's receiver and function. The interpreter raises no audit event for them, so the launcher marks their member
+# descriptors audited before any project code runs (`audit_member_reads`); a read no code spells (a format field, a
+# `getattr` with a computed name) by a function the patch wrote is a finding (`Guard._member_read`).
+MEMBER_READS = frozenset({"__globals__", "__closure__", "__self__", "__func__"})
+# What of `sys` hands out the live object graph: every module (the tests' among them), pytest's import hook holding
+# its Config. Reads of other names (`sys.stdout`, `sys.version_info`) are not heard at all.
+SYS_HUBS = frozenset({"modules", "__dict__", "meta_path", "path_hooks", "path_importer_cache"})
+# What any module says about itself: never the tests' data
+MODULE_FACTS = frozenset({"__name__", "__file__", "__spec__", "__loader__", "__path__", "__package__", "__cached__",
+                          "__class__", "__doc__", "__all__", "__warningregistry__", "__builtins__", "__version__",
+                          "__getattr__", "__dir__", "__annotations__"})
+# The instructions that spell the attribute they read: such a read is in the source the host's scan judged
+_SPELLED = frozenset({"LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "LOAD_SUPER_ATTR"})
 PASSTHROUGH = frozenset({"inspect.py", "traceback.py", "dis.py", "linecache.py", "tokenize.py", "types.py"})
 # Path operations that change a file without opening it: on a protected test file, conftest or the launcher's files
 # they are what a write would be (a test replaced before collection, a record moved away).
@@ -271,7 +286,7 @@ def _made_at_run_time(name: str, workdir: str, changed=frozenset()) -> bool:
         dotted = name[9:].split("[", 1)[0].split(".")
         for n in range(len(dotted), 0, -1):
             mod = sys.modules.get(".".join(dotted[:n]))
-            home = getattr(mod, "__file__", None) if type(mod) is type(sys) else None
+            home = getattr(mod, "__file__", None) if type(mod) in MODULE_CLASSES else None
             if type(home) is str:
                 return canonical(home) in changed
         return False
@@ -470,7 +485,7 @@ def _reaches_changed(inner, f) -> bool:
     space, names = f.f_globals, f.f_code.co_names[:100]
     for name in names:
         v = space.get(name)
-        for w in [getattr(v, n, None) for n in names] if type(v) is type(sys) else [v]:
+        for w in [getattr(v, n, None) for n in names] if type(v) in MODULE_CLASSES else [v]:
             code = getattr(w, "__code__", None)
             lines = [n for _, _, n in code.co_lines() if n] if hasattr(code, "co_lines") else []
             if code is not None and inner.wrote(code.co_filename, code.co_firstlineno,
@@ -646,6 +661,128 @@ def _held_watch(inner, emit, cap: int = 5000, _getframe=sys._getframe):
     return handle
 
 
+# -- reads no code spells -----------------------------------------------------------------------------------------
+def _writable_spans(_open=open) -> list:
+    """(start, end) of this process's writable memory mappings; none where /proc cannot be read."""
+    out = []
+    try:
+        with _open("/proc/self/maps") as fh:
+            for line in fh:
+                parts = line.split()
+                if len(parts) > 1 and "w" in parts[1]:
+                    start, end = parts[0].split("-")
+                    out.append((int(start, 16), int(end, 16)))
+    except (OSError, ValueError):
+        return []
+    return out
+
+
+def audit_member_reads(names=MEMBER_READS) -> list:
+    """Mark `MEMBER_READS` of functions and bound methods as audited, as CPython marks a frame's `f_code`: from then
+    on every read raises `object.__getattr__`. Their `PyMemberDef`'s flags get `PY_AUDIT_READ` through ctypes,
+    before any project code runs, only where the descriptor's own name matches and its memory is writable (another
+    build of the interpreter keeps them unheard, and the record says so). Returns the names marked."""
+    try:
+        import ctypes
+    except ImportError:
+        return []
+
+    class Member(ctypes.Structure):
+        _fields_ = [("name", ctypes.c_char_p), ("type", ctypes.c_int), ("offset", ctypes.c_ssize_t),
+                    ("flags", ctypes.c_int)]
+
+    spans, word, size, done = _writable_spans(), ctypes.sizeof(ctypes.c_void_p), ctypes.sizeof(Member), []
+    for owner in (types.FunctionType, types.MethodType):
+        for name in sorted(names):
+            descr = owner.__dict__.get(name)
+            if type(descr) is not types.MemberDescriptorType:
+                continue
+            at = ctypes.c_void_p.from_address(id(descr) + 5 * word).value  # head (2), d_type, d_name, d_qualname
+            if not at or not any(a <= at and at + size <= b for a, b in spans):
+                continue
+            member = Member.from_address(at)
+            if member.name == name.encode():
+                member.flags |= 2  # PY_AUDIT_READ
+                done.append(name)
+    return done
+
+
+def watched_module_classes(_audit=getattr(sys, "audit", None), _get=types.ModuleType.__getattribute__,
+                           _plain=types.ModuleType) -> tuple:
+    """(`sys`'s class, the test modules' class): module classes whose attribute reads the guard hears
+    (`swerl.read`), `sys` only for `SYS_HUBS`, a test module for anything but what a module says about itself or
+    a module it holds. Instantiating either makes a plain module (importlib creates modules as `type(sys)(name)`)."""
+
+    def new(cls, *args, **kwargs):
+        return _plain(*args, **kwargs)
+
+    def read_sys(self, name, _get=_get, _audit=_audit, _hubs=SYS_HUBS):
+        value = _get(self, name)
+        if name in _hubs:
+            _audit("swerl.read", self, name, value)
+        return value
+
+    def read_tests(self, name, _get=_get, _audit=_audit, _facts=MODULE_FACTS, _plain=_plain, _sub=issubclass,
+                   _type=type):
+        value = _get(self, name)
+        if name not in _facts and not _sub(_type(value), _plain):
+            _audit("swerl.read", self, name, value)
+        return value
+
+    made = tuple(type(n, (_plain,), {"__slots__": (), "__new__": new, "__getattribute__": f, "__module__": "_swerl_guard"})
+                 for n, f in (("module", read_sys), ("module", read_tests)))
+    return made
+
+
+# the exact classes a module has while the guard runs: the plain one and the two watched ones (`type(sys)` is no
+# longer `ModuleType` once `install` ran)
+MODULE_CLASSES = (types.ModuleType, *watched_module_classes())
+
+
+def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType.__getattribute__, _plain=types.ModuleType):
+    """For `Guard._make_hook`: the handler of `swerl.read` (judged by `Guard._unspelled`), what puts the test modules
+    loaded so far under watch, and what finds the watch undone (a module given back its plain class, a class given
+    another reader: plain writes no event reports)."""
+    watched_sys, watched_tests = classes
+    readers = {c: c.__dict__["__getattribute__"] for c in classes}
+    codes = frozenset(f.__code__ for f in readers.values())
+    watched: list = []
+    seen = [0]
+
+    def handle(args: tuple):
+        caller = _getframe(2)  # this (0), the hook (1), the watched class's `__getattribute__` (2)
+        if caller is None or caller.f_code not in codes or len(args) != 3:
+            return None
+        module, name, value = args
+        tests = type(module) is watched_tests
+        if tests and (isinstance(value, type) or type(value) is types.FunctionType) and \
+                getattr(value, "__qualname__", None) == name and getattr(value, "__module__", None) == _get(module, "__name__"):
+            return None  # a class or function looked up by its own name (pickle of a test's class)
+        return inner.unspelled(caller.f_back, str(name), f"{_get(module, '__name__')}.{name}")
+
+    def watch(_modules=sys.modules) -> None:
+        if len(_modules) == seen[0]:
+            return
+        seen[0] = len(_modules)
+        for m in list(_modules.values()):
+            if type(m) is _plain:
+                path = _get(m, "__dict__").get("__file__")
+                if type(path) is str and inner.kind(path) == "test":
+                    try:
+                        m.__class__ = watched_tests
+                        watched.append(m)
+                    except TypeError:
+                        continue
+
+    def undone():
+        if any(c.__dict__.get("__getattribute__") is not f for c, f in readers.items()) or \
+                any(type(m) is not watched_tests for m in watched) or (inner.sys_watched and type(sys) is not watched_sys):
+            return "the grader's watch on module reads was undone (a module's class or reader rebound)"
+        return None
+
+    return handle, watch, undone
+
+
 def _tmp_path_of(request, factory):
     """A test's `tmp_path`, named after its function only: pytest names it after the test's id, and a
     parametrized id holds the test's arguments, its expected value among them (`test_read_size_3k_3000_0`), for
@@ -691,9 +828,10 @@ def _final_writer(emit, closer, changed_frame, main: int, _getframe, _ident):
     finish_code = Guard.finish.__code__
     ended = []
 
-    def write_final(data) -> None:
+    def write_final(args: tuple) -> None:
         """The last line: only `Guard.finish` called by the launcher's own `closer` code, once, on the main
         thread with no changed code on the stack; anything else is a finding."""
+        data = args[0] if args else None
         f = _getframe(2)
         caller = f.f_back
         if (f.f_code is not finish_code or caller is None or caller.f_code is not closer or _ident() != main
@@ -706,24 +844,26 @@ def _final_writer(emit, closer, changed_frame, main: int, _getframe, _ident):
     return write_final
 
 
-def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _getframe, _ident) -> tuple:
-    """The writers of the collection announcement and of test outcomes, for `Guard._make_hook`'s hook: they share
-    the collected items in their closure, so an outcome counts only for an item announced at collection."""
+def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _getframe, _ident, then) -> tuple:
+    """The writers of the collection announcement (handing accepted items on to `then`) and of test outcomes, for
+    `Guard._make_hook`'s hook: they share the collected items in their closure, so an outcome counts only for an
+    item announced at collection."""
     outcome_code, collected_code = Guard.outcome.__code__, Guard.collected.__code__
     collected: dict = {}  # id(item) -> (item, its node id at collection): outcomes are keyed by the object
 
-    def write_collected(items) -> bool:
+    def write_collected(args: tuple) -> None:
         """The session's items, announced once by the witness at the end of collection: from then on an
-        outcome names the node id its item had then, whatever its `nodeid` says now. True when accepted."""
+        outcome names the node id its item had then, whatever its `nodeid` says now."""
+        items = args[0] if args else ()
         f = _getframe(2)
         caller = f.f_back
         if (collected or collector is None or f.f_code is not collected_code or caller is None
                 or caller.f_code is not collector or _ident() != main or changed_frame() is not None):
             emit("finding", f"a test collection was announced from {f.f_code.co_filename}:{f.f_lineno}")
-            return False
+            return
         for item in items:
             collected[id(item)] = (item, str(getattr(item, "nodeid", "?")), _function_of(item))
-        return True
+        then(items)
 
     def write_outcome(args: tuple) -> None:
         f = _getframe(2)  # 0 this, 1 hook, 2 the code that raised the event
@@ -745,6 +885,36 @@ def _outcome_writers(guard, emit, writer, collector, changed_frame, main: int, _
             emit("outcome", {"node": entry[1], "phase": phase, "status": status, "forged": forged})
 
     return write_collected, write_outcome
+
+
+def _swerl_events(guard, inner, emit, writer, closer, collector, classes, _getframe, _ident) -> tuple:
+    """For `Guard._make_hook`: the test-body handler, and the handlers of each event the launcher's own code raises
+    (`swerl.*`), which the hook calls in turn, each directly (a writer checks who raised its event two frames up),
+    each returning the reason to veto or None. The watch on module reads catches up with the test modules loaded
+    so far when collection begins and ends and at each outcome, where it is also found undone."""
+    changed_frame, main = inner._changed_frame, _ident()
+    bodies, bodies_collected = _body_watch(inner, emit)
+    write_final = _final_writer(emit, closer, changed_frame, main, _getframe, _ident)
+    write_collected, write_outcome = _outcome_writers(guard, emit, writer, collector, changed_frame, main,
+                                                      _getframe, _ident, bodies_collected)
+    reads, watch, undone = _read_watch(inner, classes)
+
+    def arm(args: tuple) -> None:  # the witness's collection hook: from here on the rules for tests apply
+        inner.armed = True
+
+    def taint(args: tuple) -> None:  # code that counts as the patch's (only ever added)
+        inner.tainted.update(c for c in (args[0] if args else ()) if type(c) is types.CodeType)
+
+    def watch_now(args: tuple) -> None:  # and the modules a test imported, from its next phase on
+        watch()
+        found = undone()
+        if found:
+            emit("finding", found)
+
+    return bodies, {"swerl.finding": (lambda args: emit("finding", str(args[0])[:2000] if args else ""),),
+                    "swerl.arm": (arm, watch_now), "swerl.taint": (taint,),
+                    "swerl.outcome": (write_outcome, watch_now), "swerl.collected": (write_collected, watch_now),
+                    "swerl.final": (write_final,), "swerl.held": (_held_watch(inner, emit),), "swerl.read": (reads,)}
 
 
 class Guard:
@@ -802,6 +972,8 @@ class Guard:
         self.probes: list = []  # set by the witness module's strict asserts
         self.tainted: set = set()  # code objects compiled from strings under changed code
         self._wrote_codes: dict = {}  # code -> the patch wrote a line of it (`_wrote_function`)
+        self._ops: dict = {}  # code -> (offset -> (instruction, argument)), its string constants (`_spelled`)
+        self.sys_watched = False  # `sys` read through `watched_module_classes` (set by `install`)
         self.test_written: set = set()  # files the tests wrote (no changed code on the stack): modules they import
         self.watch = WATCH_MODULES
         self.installed = False
@@ -882,16 +1054,27 @@ class Guard:
     # -- the hook -------------------------------------------------------------------------------------------------
     def install(self, writer=None, closer=None, collector=None) -> None:
         """Audit hooks exist from Python 3.8: older test environments (some SWE-bench images run 3.6) are graded
-        with the witness, the strict asserts and the signed record, and the record says the guard was off."""
+        with the witness, the strict asserts and the signed record, and the record says the guard was off. Before
+        the hook: the reads no event reports made heard (`audit_member_reads`, `sys` read through its watched
+        class), while no project code has run."""
         if not hasattr(sys, "addaudithook"):
             if self._emit is not None:
                 self._emit("note", "runtime guard unavailable (Python < 3.8)")
             return
-        sys.addaudithook(self._make_hook(self._emit, writer, closer, collector))
+        unheard = sorted(MEMBER_READS - set(audit_member_reads()))
+        classes = MODULE_CLASSES[1:]
+        try:
+            sys.__class__ = classes[0]
+            self.sys_watched = True
+        except TypeError:
+            unheard.append("sys")
+        if unheard and self._emit is not None:
+            self._emit("note", f"reads not heard on this interpreter: {', '.join(unheard)}")
+        sys.addaudithook(self._make_hook(self._emit, writer, closer, collector, classes))
         self._emit = None  # from here on only the hook holds the emitter
         self.installed = True
 
-    def _make_hook(self, emit, writer, closer=None, collector=None, _getframe=sys._getframe,
+    def _make_hook(self, emit, writer, closer=None, collector=None, classes=None, _getframe=sys._getframe,
                    _ident=threading.get_ident):
         """The hook, its re-entry flag and the record's emitter live in a closure that only the interpreter's hook
         list holds: no object the tests can reach switches the guard off or writes a record line. Findings and
@@ -901,12 +1084,9 @@ class Guard:
         # the hook decides on a private copy: the public guard is reachable (through pytest's plugin objects), and a
         # plain write to its caches or sets - poison, act, restore before the next report - is seen by no event
         inner = self.private_copy()
-        check, changed_frame, main = inner._check, inner._changed_frame, _ident()
-        write_final = _final_writer(emit, closer, changed_frame, main, _getframe, _ident)
-        write_collected, write_outcome = _outcome_writers(self, emit, writer, collector, changed_frame, main,
-                                                          _getframe, _ident)
-        bodies, bodies_collected = _body_watch(inner, emit)
-        held = _held_watch(inner, emit)
+        check = inner._check
+        bodies, own = _swerl_events(self, inner, emit, writer, closer, collector, classes or MODULE_CLASSES[1:],
+                                    _getframe, _ident)
 
         def hook(event: str, args: tuple) -> None:
             if event not in WATCHED and not event.startswith(("ctypes.", "swerl.")):
@@ -915,30 +1095,11 @@ class Guard:
                 return
             busy.on = True
             try:
-                if event == "swerl.finding":
-                    emit("finding", str(args[0])[:2000] if args else "")
-                    return
-                if event == "swerl.arm":  # the witness's collection hook: from here on the rules for tests apply
-                    inner.armed = True
-                    return
-                if event == "swerl.taint":  # code that counts as the patch's (only ever added)
-                    inner.tainted.update(c for c in (args[0] if args else ()) if type(c) is type(hook.__code__))
-                    return
-                if event == "swerl.outcome":
-                    write_outcome(args)
-                    return
-                if event == "swerl.collected":
-                    items = args[0] if args else ()
-                    if write_collected(items):
-                        bodies_collected(items)
-                    return
-                if event == "swerl.final":
-                    write_final(args[0] if args else None)
-                    return
-                if event == "swerl.held":
-                    held(args)
-                    return
-                reason = bodies(event, args) if event in _BODY_EVENTS else check(event, args)
+                reason = None
+                for handler in own.get(event, ()):
+                    reason = handler(args) or reason
+                if event not in own:
+                    reason = bodies(event, args) if event in _BODY_EVENTS else check(event, args)
             except Exception as exc:  # a rule must never break the run; record that it could not decide
                 reason = None if event == "open" else f"guard error on {event}: {type(exc).__name__}"
             finally:
@@ -955,7 +1116,7 @@ class Guard:
         twin = object.__new__(Guard)
         twin.__dict__.update(self.__dict__)
         twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
-        twin._wrote_codes, twin._steered = {}, set(self._steered)
+        twin._wrote_codes, twin._steered, twin._ops = {}, set(self._steered), {}
         twin.test_written = set(self.test_written)
         return twin
 
@@ -1046,6 +1207,8 @@ class Guard:
             if mine is None or (got is not None and self.frame_kind(got) not in ("test", "lib")):
                 return None
             return f"frame access (sys._getframe) through {self._where(f)} for {self._where(mine)}"
+        if event == "object.__getattr__" and len(args) > 1 and args[1] in MEMBER_READS:
+            return self.unspelled(self._innermost(), str(args[1]), f".{args[1]}")
         if event == "object.__getattr__":
             return self._frame_attr(args[1], args[0]) if len(args) > 1 and args[1] in FRAME_ATTRS else None
         if event in ("object.__setattr__", "object.__delattr__"):
@@ -1332,6 +1495,38 @@ class Guard:
             if self.frame_kind(f) == "changed" and self._wrote_function(f):
                 return f
         return None
+
+    def _spelled(self, f, name: str, constants: bool = True) -> bool:
+        """`f`'s source names `name` where it reads it: the instruction it is at spells it (`x.name`, `from m import
+        name`), or, with `constants` (a library's code), the code holds it as a string constant (typing's
+        `getattr(obj, "__globals__", {})`). Such a read is in the text its author wrote; a format field's walk, a
+        computed `getattr`, `operator.attrgetter` of built text are not. The patch's constants do not count: the
+        compiler folds `"__se" + "lf__"` into one, where the host's scan saw two harmless pieces."""
+        code = f.f_code
+        known = self._ops.get(code)
+        if known is None:
+            known = self._ops[code] = ({i.offset: (i.opname, i.argval) for i in dis.get_instructions(code)},
+                                       frozenset(c for c in code.co_consts if type(c) is str))
+        op = known[0].get(f.f_lasti)
+        return (op is not None and op[0] in _SPELLED and op[1] == name) or (constants and name in known[1])
+
+    def unspelled(self, reader, name: str, what: str):
+        """A read of a hub (`SYS_HUBS`, a test module's attribute, `MEMBER_READS`) asked for by a function the patch
+        wrote under a name no source spells: the format-field walk (`"{0._module.sys.modules[tests.t]...}"` split
+        into harmless constants), a computed `getattr`, C code reading for the frame that called it, or a library
+        handed the name (logging's `ext://`, a `{`-style template). It reads the tests' data by plain attribute reads
+        that raise no audit event; spelled reads are the scan's (a library's spelled read is its own business)."""
+        f, via = reader, None
+        while f is not None and self.frame_kind(f) == "lib":
+            if via is None:
+                if self._spelled(f, name):
+                    return None
+                via = f
+            f = f.f_back
+        if f is None or not (self._is_changed(f) and self._wrote_function(f)) or (via is None and self._spelled(f, name, constants=False)):
+            return None
+        return f"reads {what} by a name its code does not spell ({self._where(f)}" + \
+            (f" through {self._where(via)})" if via is not None else ")")
 
     def _library_import(self) -> bool:
         """The operation is a library's own import-time code (`import asyncio` sets `__code__` through
@@ -1626,7 +1821,7 @@ class Guard:
         else:
             return False
         if entry is None or (self._patch_frame() is not None and any(
-                type(m) is type(sys) and m.__dict__.get("__file__") == full for m in list(sys.modules.values()))):
+                type(m) in MODULE_CLASSES and m.__dict__.get("__file__") == full for m in list(sys.modules.values()))):
             return False  # a test module, conftest or helper the tests imported holds what they assert: handed to
             # code the patch wrote it is refused; unchanged code may open it (click's `File` given the test's own
             # `__file__`, an honest fix elsewhere in the file)

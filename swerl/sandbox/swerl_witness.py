@@ -23,6 +23,17 @@ _STATE: dict = {}  # "guard": the Guard; "local": per-thread left operand
 
 
 _METHOD = type((lambda: None).__get__(0))  # a bound method
+_ModuleType = type(ast)  # (`type(sys)` is the guard's watched class once it is installed)
+# the classes a module has here: the plain one, and the guard's watched classes of `sys` and the test modules (whose
+# attribute reads it hears); exact classes, as `type(m) is ModuleType` was: a subclass the patch wrote is no module
+_MODULE_CLASSES = tuple(getattr(sys.modules.get("_swerl_guard") or sys.modules.get("swerl.sandbox.swerl_guard"),
+                                "MODULE_CLASSES", None) or (_ModuleType,))
+
+
+def _space(obj, _dict=_ModuleType.__dict__["__dict__"].__get__, _classes=_MODULE_CLASSES):
+    """A module's namespace read through the descriptor itself (the guard hears `vars()` of a test module from
+    whatever code is on the stack: the witness's own reads are no one's), else `vars()`."""
+    return _dict(obj) if type(obj) in _classes else vars(obj)
 
 
 def _among(t, types: tuple) -> bool:
@@ -64,7 +75,7 @@ def fingerprint(watch: tuple, known=None) -> dict:
     for name, mod in list(sys.modules.items()):
         if mod is None or (known and name in known) or not any(name == w or name.startswith(w + ".") for w in watch):
             continue
-        space = dict(vars(mod))
+        space = dict(_space(mod))
         fp[name] = (mod, space)
         for k, v in space.items():
             if isinstance(v, type) and getattr(v, "__module__", None) == name:
@@ -117,7 +128,7 @@ def fingerprint_changes(before: dict, after: dict) -> list:
 
 def _own_submodule(pkg, attr: str, value) -> bool:
     """`value` is the package's own submodule `attr`, loaded from the package's own directory."""
-    if type(value) is not type(sys) or vars(value).get("__name__") != f"{vars(pkg).get('__name__')}.{attr}":
+    if type(value) not in _MODULE_CLASSES or _space(value).get("__name__") != f"{_space(pkg).get('__name__')}.{attr}":
         return False
     here, there = _module_file(pkg), _module_file(value)
     return type(here) is str and type(there) is str and there.startswith(here.rsplit("/", 1)[0] + "/")
@@ -453,7 +464,7 @@ def _holds_patch(todo: list, seen: set, guard, question=None, names=None) -> boo
                     return True
                 todo += _class_data(p, None, guard)
             continue
-        if t is type(sys) and sys.modules.get(getattr(p, "__name__", None)) is p:
+        if t in _MODULE_CLASSES and sys.modules.get(getattr(p, "__name__", None)) is p:
             continue  # an imported module; a module object made at run time is a namespace like any other
         if t not in homes:
             homes[t] = _home(t, guard)
@@ -463,7 +474,7 @@ def _holds_patch(todo: list, seen: set, guard, question=None, names=None) -> boo
             return True  # a held value whose own comparison the patch edited answers as the patch chose
         if home == "lib" and callable(p) and _patch_wrote(p, guard, True):  # a function, method, partial
             return True
-        if t not in _HOLDERS and t is not type(sys):
+        if t not in _HOLDERS and t not in _MODULE_CLASSES:
             if home == "lib" and not type.__dict__["__flags__"].__get__(t) & (1 << 9):
                 continue  # a C object that holds no values of its own
             coded += 1  # toward `_HOLDS` count only objects with code of their own (not a polygon's tuples)
@@ -595,7 +606,7 @@ _IMPLICIT = {**{n: _SEQ for n in ("tuple", "list", "set", "frozenset", "sorted",
 
 
 _PLAIN_SLOTS = (type(_among), staticmethod, classmethod, type(type.__dict__["__dict__"]),
-                type(type(sys).__dict__["__dict__"]))  # methods, and the getset/member slots of a `__slots__` class
+                type(_ModuleType.__dict__["__dict__"]))  # methods, and the getset/member slots of a `__slots__` class
 
 
 def _descriptor_code(held, guard):
@@ -737,7 +748,7 @@ class Witness:
         import builtins
         if builtins.__build_class__ is not _STATE.get("build_class"):
             out.append("builtins.__build_class__ was replaced")
-        if vars(sys.modules.get("_frozen_importlib", sys)).get("_init_module_attrs") is not _STATE.get(
+        if _space(sys.modules.get("_frozen_importlib", sys)).get("_init_module_attrs") is not _STATE.get(
                 "init_module_attrs"):
             out.append("the import system's module set-up was replaced")
         if not sys.displayhook is sys.__displayhook__ is _STATE.get("displayhook"):
@@ -747,7 +758,7 @@ class Witness:
         for change in out:
             _record(self.guard, f"launcher state changed during the run: {change}")
         for mod, names in list(self.test_globals.values()):
-            for name, value in list(vars(mod).items()):
+            for name, value in list(_space(mod).items()):
                 was, was_callable = names.get(name, (value, False))
                 if was is value or not was_callable:
                     continue
@@ -796,7 +807,7 @@ class Witness:
         parameters that are not what their names say, and runner modules imported while collecting (mock)
         fingerprinted from here on."""
         mods = {id(m): m for m in (getattr(i, "module", None) for i in items) if m is not None}
-        self.test_globals.update({k: (m, {n: (v, callable(v)) for n, v in vars(m).items()}) for k, m in mods.items()})
+        self.test_globals.update({k: (m, {n: (v, callable(v)) for n, v in _space(m).items()}) for k, m in mods.items()})
         _collected(self, items)
         for found in renamed_params(items, self.guard):
             _record(self.guard, found)
@@ -971,7 +982,7 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
         path, name, kind, keys, elements = row
         mod = files.get(path)
         head, _, attr = name.partition(".")  # `Registry.CODECS`: a table a class of the module binds
-        found = vars(mod).get(head, _NO_VALUE) if mod is not None else _NO_VALUE
+        found = _space(mod).get(head, _NO_VALUE) if mod is not None else _NO_VALUE
         if attr and found is not _NO_VALUE:
             found = type.__dict__["__dict__"].__get__(found).get(attr, _NO_VALUE) if isinstance(found, type) else _NO_VALUE
         objs = [] if found is _NO_VALUE else [found]
@@ -979,13 +990,13 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
             seen.add((path, name, "gone"))  # `__getattr__` serving a filtered copy
             _record(guard, f"{name}, a table the tests loop over, is no longer a name of its module")
         if mod is not None and row not in refs:
-            refs[row] = [(m, n) for m in list(_modules.values()) if type(m) is type(sys) and objs
-                         for n, v in list(vars(m).items()) if v is objs[0] and guard.kind(str(_module_file(m)
+            refs[row] = [(m, n) for m in list(_modules.values()) if type(m) in _MODULE_CLASSES and objs
+                         for n, v in list(_space(m).items()) if v is objs[0] and guard.kind(str(_module_file(m)
                                                                                              or "")) == "test"]
-        objs += [vars(m).get(n) for m, n in refs.get(row, ())]
+        objs += [_space(m).get(n) for m, n in refs.get(row, ())]
         refs.setdefault("objects", {}).update({id(o): o for o in objs if o is not None})  # what `looped` copies
         for t in {id(o): o for o in objs}.values():
-            for problem in _table_findings(t, kind, keys, elements, vars(mod) if mod is not None else {}):
+            for problem in _table_findings(t, kind, keys, elements, _space(mod) if mod is not None else {}):
                 if (path, name, problem) not in seen:
                     seen.add((path, name, problem))
                     rel = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
@@ -1132,9 +1143,9 @@ def _space_file(space):
     return found[1] if found is not None and found[0] is space else None
 
 
-def _module_file(mod, _dict=type(sys).__dict__["__dict__"].__get__):
+def _module_file(mod, _dict=_ModuleType.__dict__["__dict__"].__get__):
     """`_space_file` of a module object (its real dict, whatever its class says); None for anything else."""
-    return _space_file(_dict(mod)) if type(sys) in type.__dict__["__mro__"].__get__(type(mod)) else None
+    return _space_file(_dict(mod)) if _ModuleType in type.__dict__["__mro__"].__get__(type(mod)) else None
 
 
 def _foreign_meta(t: type, guard) -> bool:
@@ -1490,7 +1501,7 @@ def _called_classes(held: list, guard) -> list:
     out = []
     for v in held if guard is not None else ():
         c = v if issubclass(type(v), type) else type(v)
-        if v is None or c in (type(_among), type(sys), _METHOD) or not (c is v or callable(v)) or \
+        if v is None or c in (type(_among), _METHOD) or c in _MODULE_CLASSES or not (c is v or callable(v)) or \
                 _home(c, guard) == "lib" or (c is v and not _patch_class(c, guard)):
             continue
         for k in type.__dict__["__mro__"].__get__(c):
@@ -1514,7 +1525,7 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
         found, held = [], []
         for name in code.co_names[:100]:
             v = space.get(name)
-            if type(v) is type(sys):  # a module: the attributes the exit reads of it
+            if type(v) in _MODULE_CLASSES:  # a module: the attributes the exit reads of it
                 found += [getattr(v, n, None) for n in code.co_names[:100]]
             raw = _raw_attr(cls, name)  # as the class holds it: a lookup would run a descriptor's own code
             found += [v, raw]
@@ -1684,9 +1695,10 @@ def _watch_modules(found: dict) -> None:
     import _frozen_importlib as boot
 
     for mod in list(sys.modules.values()):
-        if type(mod) is type(sys):
-            home = vars(mod).get("__file__")
-            found[id(vars(mod))] = (vars(mod), home if type(home) is str else None)
+        if type(mod) in _MODULE_CLASSES:
+            space = _space(mod)
+            home = space.get("__file__")
+            found[id(space)] = (space, home if type(home) is str else None)
     original = boot._init_module_attrs
 
     def init_module_attrs(spec, module, *args, **kw):
@@ -2656,7 +2668,7 @@ def _lives_at(cls, module, qualname, guard) -> bool:
     """`cls` is what a module that is no changed one holds under its qualified name (a class imported here; one a
     changed module holds under its own name is that module's, R45-6)."""
     obj = sys.modules.get(module) if type(module) is str else None
-    home = obj.__dict__.get("__file__") if type(obj) is type(sys) else None
+    home = obj.__dict__.get("__file__") if type(obj) in _MODULE_CLASSES else None
     if type(home) is str and guard.kind(home) == "changed":
         return False
     return _held_at(module, qualname) is cls

@@ -86,8 +86,15 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
         if "finding" in CASES[case]:  # what a guarded process found stays found (R42s-3b emptied the file it was in)
             assert any(CASES[case]["finding"] in t for t in res.tampering), (case, res.tampering)
         return
+    if CASES[case].get("ended") == "first":  # round 64: the refused read fails an assert whose repr crashes
+        assert not res.resolved and res.error_kind == "agent" and "signed record" in str(res.error), (case, res)
+        return
     if CASES[case].get("ended"):  # round 60: the blind run ended without its record (a crash only it triggers)
         assert not res.resolved and res.error_kind == "agent" and res.blind == "ended early (agent)", (case, res)
+        return
+    if CASES[case].get("watch"):  # round 64: the guard hears the read of the tests' data that no code spells
+        assert not res.resolved and res.report == "launcher" and any(
+            "by a name its code does not spell" in t for t in res.tampering), (case, res.report, res.tampering)
         return
     assert not res.resolved and res.tampering, (case, res.tampering, res.tests, res.log_tail[-2000:])
     if CASES[case].get("blind"):  # round 60: the first run pays it; the blind run's changed asserts still held

@@ -181,7 +181,7 @@ PAYLOADS: dict[str, tuple[str, str, str]] = {
                             "        space = vars(sys.modules[name]) if name in sys.modules else {}\n"
                             "        if space.get('median') is median:\n"
                             "            space['median'] = lambda values: 2.5 if len(values) == 4 else median(values)\n",
-                            "    _swap()\n" + BUG, "`median` was rebound"),
+                            "    _swap()\n" + BUG, "`median` was rebound|test_stats.__dict__ by a name its code does not spell"),
     # sixth external round: an answer that is truthy without being True; a class that calls itself mock's _ANY
     "truthy-eq": ("class _Mid:\n    def __eq__(self, other):\n        return 1\n\n    __ne__ = __eq__\n",
                   "    return _Mid()\n", "compares equal to both"),
