@@ -63,7 +63,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from assembly import baseline_assemble
 from fake_engine import HttpProtocol, serve_in_thread
-from token_helpers import delta
+from token_helpers import delta, to_bytes
 
 from swerl.tokens import TokenBatch
 from swerl.train.assembly import assemble
@@ -315,7 +315,7 @@ def via_memory(rollouts: list[Rollout], repeat: int) -> tuple[float, list[Any], 
     for _ in range(repeat):
         gc.collect()
         t0 = time.perf_counter()
-        samples, _stats = assemble(TokenBatch.from_bytes(batch.to_bytes()))
+        samples, _stats = assemble(TokenBatch.from_bytes(to_bytes(batch)))
         best = min(best, time.perf_counter() - t0)
     return best, samples, store, None, f"{store / 1e6:.1f} MB of token records (ids int32, log-probs float32, 16 B/event)"
 
@@ -367,7 +367,7 @@ def via_gateway(rollouts: list[Rollout], repeat: int, clients: int) -> tuple[flo
                     tb = client.token_batch([ro.rollout_id for ro in rollouts], kinds=["model_request", "reward"])
                     t1 = time.perf_counter()
                     assemble(tb)
-                    split.append((t1 - t0, time.perf_counter() - t1, len(tb.to_bytes())))
+                    split.append((t1 - t0, time.perf_counter() - t1, len(to_bytes(tb))))
                 f_s, a_s, wire = min(split)
                 print(f"  of which: fetch {f_s * 1e3:.0f} ms ({wire / 1e6:.1f} MB binary batch: store query, "
                       f"transfer, decode), assembly {a_s * 1e3:.0f} ms")

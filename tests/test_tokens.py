@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from token_helpers import delta, from_rows, logical_tokens, row, to_events
+from token_helpers import common_prefix, delta, from_rows, logical_tokens, row, to_bytes, to_events
 
 from swerl.tokens import (
     F_CUT,
@@ -17,7 +17,6 @@ from swerl.tokens import (
     F_LOGPROBS,
     TokenBatch,
     TokenFormatError,
-    common_prefix,
     from_events,
 )
 
@@ -56,7 +55,7 @@ def test_extending_calls_store_only_new_tokens_and_decode_exactly() -> None:
     assert [b.prompt(i).tolist() for i in range(3)] == [p1, p2, p3]
     assert b.full(1).tolist() == [*p2, *a2]
     assert logical_tokens(b) == sum(len(e["prompt_ids"]) + len(e["response_ids"]) for e in events[:3])
-    back = to_events(TokenBatch.from_bytes(b.to_bytes()))
+    back = to_events(TokenBatch.from_bytes(to_bytes(b)))
     for e, d in zip(events[:3], back[:3], strict=True):
         assert d["prompt_ids"] == e["prompt_ids"] and d["response_ids"] == e["response_ids"]
         np.testing.assert_allclose(d["response_logprobs"], e["response_logprobs"], rtol=1e-6)
@@ -91,12 +90,12 @@ def test_size_is_linear_in_unique_tokens() -> None:
     unique = len(events[-1]["prompt_ids"]) + len(events[-1]["response_ids"])
     assert b.prompt_pool.size + b.resp_pool.size == unique
     assert logical_tokens(b) > 20 * unique
-    assert len(b.to_bytes()) < unique * 4 + 40 * 50 * 4 + 50 * 80 + 4096  # ids + float32 log-probs + columns
+    assert len(to_bytes(b)) < unique * 4 + 40 * 50 * 4 + 50 * 80 + 4096  # ids + float32 log-probs + columns
 
 
 def test_from_bytes_rejects_damage_with_a_clear_error() -> None:
     b = from_events([call("r", 1, [1, 2], [3]), call("r", 2, [1, 2, 3, 4], [5])])
-    raw = b.to_bytes()
+    raw = to_bytes(b)
     with pytest.raises(TokenFormatError, match="bad magic"):
         TokenBatch.from_bytes(b"XXXX" + raw[4:])
     with pytest.raises(TokenFormatError, match="too short"):
@@ -169,7 +168,7 @@ def chains(draw: st.DrawFn) -> list[dict[str, Any]]:
 @settings(max_examples=80, deadline=None)
 @given(chains())
 def test_any_event_stream_round_trips_exactly(events: list[dict[str, Any]]) -> None:
-    b = TokenBatch.from_bytes(from_events(events).to_bytes())
+    b = TokenBatch.from_bytes(to_bytes(from_events(events)))
     for e, d in zip(events, to_events(b), strict=True):
         assert d["prompt_ids"] == e["prompt_ids"]
         assert d["response_ids"] == e["response_ids"]
@@ -246,7 +245,7 @@ def test_store_rows_round_trip() -> None:
     ]
     fast = from_rows(rows, requests={2: {"messages": []}})
     wire = TokenBatch.rows_to_bytes(rows, requests={2: {"messages": []}})
-    assert fast.to_bytes() == wire
+    assert to_bytes(fast) == wire
     assert [bool(f & F_CUT) for f in fast.flags.tolist()] == [False, False, True, False]  # the call cut at max_tokens
     assert not fast.flags[1] & F_LOGPROBS and fast.errors == {1: "1 logprobs for 2"}  # a failed call keeps none
     assert fast.data == {3: {"why": "ok"}} and fast.requests == {2: {"messages": []}}

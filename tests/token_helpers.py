@@ -10,7 +10,32 @@ from typing import Any
 import numpy as np
 
 from swerl.gateway.client import GatewayClient
-from swerl.tokens import F_ERROR, F_LOGPROBS, F_PROMPT, F_RESPONSE, KINDS, TokenBatch, as_ids, common_prefix
+from swerl.tokens import (
+    _COLUMNS,
+    F_ERROR,
+    F_LOGPROBS,
+    F_PROMPT,
+    F_RESPONSE,
+    KINDS,
+    TokenBatch,
+    _first_difference,
+    _serialise,
+    as_ids,
+)
+
+
+def to_bytes(batch: TokenBatch) -> bytes:
+    """`batch` serialised (what `TokenBatch.rows_to_bytes` writes for its rows): header + aligned raw columns,
+    each column copied once; `TokenBatch.from_bytes` reads it back."""
+    buffers = [(name, [np.ascontiguousarray(getattr(batch, name), dtype=dt)]) for name, dt in _COLUMNS]
+    return _serialise(len(batch), batch.rollouts, batch.errors, batch.data, batch.requests, buffers)
+
+
+def common_prefix(a: np.ndarray, b: np.ndarray) -> int:
+    """Length of the longest common prefix of two int32 arrays; the usual case (one extends the other)
+    is a memcmp of two copies, ~4x faster than an elementwise compare."""
+    n = min(len(a), len(b))
+    return n if a[:n].tobytes() == b[:n].tobytes() else _first_difference(a, b, n)
 
 
 def delta(prompt: Any, parent_full: Any | None) -> tuple[int, np.ndarray]:

@@ -61,11 +61,11 @@ def _usage(traj: Path | None) -> tuple[int, int, float]:
 class EvalRun:
     """One `swerl eval swebench` invocation over a RUN_DIR (see the module docstring)."""
 
-    def __init__(self, opts: EvalOptions, sandbox: Any = None, on_done: Progress | None = None) -> None:
+    def __init__(self, opts: EvalOptions, on_done: Progress | None = None) -> None:
         self.opts = opts
         self.on_done = on_done
         self.store = RunStore(opts.out)
-        self._sandbox = sandbox
+        self._sandbox: Any = None
         self.served: Any = None
         self.ledger: GatewayClient | DirectLedger | None = None  # the Runner's (see _open_ledger)
         self.harness = EvalHarness(self)
@@ -128,8 +128,7 @@ class EvalRun:
         o = self.opts
         selected, preds = self._select()
         self.store.open()
-        if self._sandbox is None:
-            self._sandbox = build_sandbox(o, swebench_rows=all(i.kind == "swebench" for i in selected))
+        self._sandbox = build_sandbox(o, swebench_rows=all(i.kind == "swebench" for i in selected))
         check_backend(self._sandbox, selected)
         if preds is not None:
             names = sorted({p.model_name_or_path for p in preds})
@@ -351,7 +350,7 @@ class EvalHarness:
         """Sandboxes and graders are the EvalRun's; nothing to close here."""
 
 
-def run_eval(opts: EvalOptions, sandbox: Any = None, on_done: Progress | None = None) -> EvalReport:
+def run_eval(opts: EvalOptions, on_done: Progress | None = None) -> EvalReport:
     """Run (or resume, or grade-only) an evaluation into `opts.out`; returns the report (also report.json).
     `on_done` sees each (instance, attempt) as it finishes (the CLI prints a line)."""
-    return EvalRun(opts, sandbox, on_done).run()
+    return EvalRun(opts, on_done).run()

@@ -145,7 +145,7 @@ def _build_instance(pack: Any, row: Any, out: Path) -> dict[str, Any]:
     }
 
 
-def build(out: Path, *, pack_root: Path | None = None, force: bool = False) -> Path:
+def build(out: Path, *, force: bool = False) -> Path:
     """Write `out/instances.jsonl` and one git repo per instance; atomic (temp dir, then rename). Returns the file."""
     from swerl.sandbox.tasks import load_taskpack
 
@@ -157,7 +157,7 @@ def build(out: Path, *, pack_root: Path | None = None, force: bool = False) -> P
         fcntl.flock(lock, fcntl.LOCK_EX)
         if (out / ROWS_FILE).exists() and not force:
             return out / ROWS_FILE
-        pack, _ = load_taskpack(pack_root)
+        pack, _ = load_taskpack()
         with publish_dir(out) as tmp:
             rows = [_build_instance(pack, row, tmp) for row in pack.rows]
             write_jsonl(tmp / ROWS_FILE, rows)

@@ -115,9 +115,8 @@ class ProcessLauncher:
     worker and everything under it; workers die with the controller (PR_SET_PDEATHSIG) and
     their bwrap sandboxes with them (`--die-with-parent`)."""
 
-    def __init__(self, command: Callable[[str, int], list[str]], log_dir: Path | None = None,
-                 env: dict[str, str] | None = None) -> None:
-        self.command, self.log_dir, self.env = command, log_dir, env
+    def __init__(self, command: Callable[[str, int], list[str]], log_dir: Path | None = None) -> None:
+        self.command, self.log_dir = command, log_dir
         self._active: dict[str, tuple[int, subprocess.Popen]] = {}
         self._finished: list[Finished] = []
 
@@ -130,7 +129,7 @@ class ProcessLauncher:
                           0o600)
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                    env={**os.environ, **(self.env or {})}, start_new_session=True,
+                                    start_new_session=True,
                                     preexec_fn=_die_with_parent)  # only a prctl call: safe with threads
         finally:
             if isinstance(out, int) and out != subprocess.DEVNULL:

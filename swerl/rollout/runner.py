@@ -176,7 +176,7 @@ class Runner:
                     raise
                 return out.model_copy(update={"state": "stale"})
 
-    def run_attempt(self, rollout_id: str, attempt: int | None = None, token: str | None = None) -> RolloutOutcome:
+    def run_attempt(self, rollout_id: str, attempt: int | None = None) -> RolloutOutcome:
         """One attempt: claim a queued rollout (queued -> running), or take over the claimed (`running`)
         `attempt` a launcher was started for; run, grade, record. Anything else is `skipped`."""
         t0 = time.monotonic()
@@ -188,7 +188,7 @@ class Runner:
         iid = str(r.metadata.get("instance_id", ""))
         out = RolloutOutcome(rollout_id=rollout_id, attempt=attempt, state="failed_infra", instance_id=iid or None)
         try:
-            out = self._attempt(r, attempt, token, out)
+            out = self._attempt(r, attempt, out)
         except StaleAttempt as exc:
             out = out.model_copy(update={"state": "stale", "error": str(exc)})
         out.duration_s = time.monotonic() - t0
@@ -239,9 +239,9 @@ class Runner:
             log.warning("gateway status unavailable; keeping the configured call timeout", error=exc.message)
             return 0.0
 
-    def _attempt(self, r: Rollout, attempt: int, token: str | None, out: RolloutOutcome) -> RolloutOutcome:
+    def _attempt(self, r: Rollout, attempt: int, out: RolloutOutcome) -> RolloutOutcome:
         rid = r.id
-        token = token or self._guarded(self.client.rotate_token, rid)
+        token = self._guarded(self.client.rotate_token, rid)
         try:
             att = self.harness.run(self._context(r, attempt, token))
         except Exception as exc:  # unknown task, a harness bug: never the agent's doing

@@ -41,11 +41,9 @@ class TaskSource:
     """Rows of `dataset` (`taskpack`, or anything `swerl.tasks.load.load_rows` reads) indexed by instance_id;
     `repos/<name>` is the local git mirror of repo `owner/<name>` (bwrap, rows outside the task pack)."""
 
-    def __init__(self, dataset: str = TASKPACK, split: str = "train", repos: Path | None = None,
-                 limit: int | None = None) -> None:
+    def __init__(self, dataset: str = TASKPACK, split: str = "train", repos: Path | None = None) -> None:
         self.dataset, self.split, self.repos = dataset, split, repos
-        rows = self._gradable(self._load())
-        self.rows: list[TaskRow] = rows[:limit] if limit else rows
+        self.rows: list[TaskRow] = self._gradable(self._load())
         self._by_id = {r.instance_id: r for r in self.rows}
 
     def _load(self) -> list[TaskRow]:

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from synthetic_traces import QWEN3_THINK_DROPPING_TEMPLATE, TraceConfig, make_rollout_events
-from token_helpers import Rows
+from token_helpers import Rows, to_bytes
 
 from swerl.errors import DataError
 from swerl.tokens import TokenBatch, from_events
@@ -39,7 +39,7 @@ def same_result(events: list[dict[str, Any]], *, tokenizer: Any = None, through_
     (ids, masks, log-probs, provenance) and statistics of whole prompts."""
     batch = from_events(events)
     if through_bytes:
-        batch = TokenBatch.from_bytes(batch.to_bytes())
+        batch = TokenBatch.from_bytes(to_bytes(batch))
     whole = from_events(events, encode=False)
     assert (whole.parent < 0).all()
     for mode in ("best_effort", "per_call"):

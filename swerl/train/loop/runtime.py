@@ -36,7 +36,6 @@ class Runtime:
     backend: TrainingBackend
     engine: InferenceEngine
     client: GatewayClient
-    gateway_server: Any = None
     closers: list[Any] = field(default_factory=list)
 
     def close(self) -> None:
@@ -214,7 +213,7 @@ def start_runtime(recipe: Recipe, run_dir: Path) -> Runtime:
     except BaseException:
         _close_all(closers)
         raise
-    return Runtime(recipe, tok, backend, engine, client, gw_server, closers)
+    return Runtime(recipe, tok, backend, engine, client, closers)
 
 
 __all__ = ["Runtime", "check_recipe", "load_model_and_tokenizer", "start_runtime"]

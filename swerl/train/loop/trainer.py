@@ -534,13 +534,9 @@ def hash_seed(*parts: object) -> int:
 
 
 def train(recipe: Recipe, run_dir: Path, *, resume: bool = False,
-          on_progress: Callable[[Progress], None] | None = None, trainer_hook: Callable[[Trainer], None] | None = None,
-          ) -> TrainResult:
+          on_progress: Callable[[Progress], None] | None = None) -> TrainResult:
     """Run training to completion (or until stopped); see `Trainer`."""
-    trainer = Trainer(recipe, run_dir, resume=resume, on_progress=on_progress)
-    if trainer_hook is not None:
-        trainer_hook(trainer)
-    return trainer.run()
+    return Trainer(recipe, run_dir, resume=resume, on_progress=on_progress).run()
 
 
 __all__ = ["LoopState", "Progress", "TrainResult", "Trainer", "train"]

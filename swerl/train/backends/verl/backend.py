@@ -98,8 +98,7 @@ class VerlBackend:
     """Policy (and SAO critic) updates on verl's workers; see the module doc for the lifecycle."""
 
     def __init__(self, recipe: Recipe, *, model_path: str | None = None, checkpoint_dir: str = "checkpoints",
-                 overrides: Sequence[str] = (), with_rollout: bool = True, ray_address: str | None = None,
-                 calculate_entropy: bool = True) -> None:
+                 with_rollout: bool = True, ray_address: str | None = None) -> None:
         try:  # fail before any work starts, with the fix, when verl is not installed here
             import verl.trainer.ppo.core_algos  # noqa: F401
         except ImportError as exc:
@@ -108,10 +107,8 @@ class VerlBackend:
         self.recipe = recipe
         self.model_path = model_path or recipe.model.path
         self.checkpoint_dir = os.path.abspath(checkpoint_dir)
-        self.overrides = list(overrides)
         self.with_rollout = with_rollout
         self.ray_address = ray_address
-        self.calculate_entropy = calculate_entropy
         self.use_critic = recipe.algorithm.name == "sao"
         self.on_cpu = recipe.train.device == "cpu"
         self.step = 0
@@ -166,13 +163,13 @@ class VerlBackend:
             self.model_path = self._materialize_tiny_model()
         self.model_path = str(resolve_model_dir(self.model_path, field="model.path"))
         env = {"TOKENIZERS_PARALLELISM": "false"}
-        extra = list(self.overrides)
+        extra: list[str] = []
         if self.on_cpu:  # verl's real workers on CPU: swerl's platform plugin, gloo, logical GPUs (cpu_platform)
             from swerl.train.backends.verl.cpu_platform import activate, cpu_env, cpu_overrides
 
             activate()
             env.update(cpu_env())
-            extra = cpu_overrides(self.use_critic) + extra
+            extra = cpu_overrides(self.use_critic)
         cfg = self.cfg = build_verl_config(self.recipe, model_path=self.model_path, checkpoint_dir=self.checkpoint_dir,
                                            extra=extra)
         return cfg, env
@@ -438,7 +435,7 @@ class VerlBackend:
 
         from swerl.train.backends.verl.proto import to_worker_tensordict
 
-        out = self.actor_wg.update_actor(to_worker_tensordict(dp, calculate_entropy=self.calculate_entropy))
+        out = self.actor_wg.update_actor(to_worker_tensordict(dp, calculate_entropy=True))
         flag_key = "policy/clip_frac" if self.recipe.algorithm.policy_loss == "ppo" else "policy/dis_masked_frac"
         metrics = _reduce(tu.get(out, "metrics"), "actor", flag_key)
         metrics["policy/steps_skipped"] = float(metrics.get("policy/grad_norm", 1.0) == 0.0)
