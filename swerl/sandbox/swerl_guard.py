@@ -56,6 +56,9 @@ SYS_HUBS = frozenset({"modules", "__dict__", "meta_path", "path_hooks", "path_im
 MODULE_FACTS = frozenset({"__name__", "__file__", "__spec__", "__loader__", "__path__", "__package__", "__cached__",
                           "__class__", "__doc__", "__all__", "__warningregistry__", "__builtins__", "__version__",
                           "__getattr__", "__dir__", "__annotations__"})
+# What a test module says about itself that is no fact: its loader is pytest's import hook, which holds the session
+# and every collected item (R64-8: `importlib.util.find_spec("tests.t").loader.session.items`)
+TEST_MODULE_FACTS = MODULE_FACTS - {"__spec__", "__loader__"}
 # The instructions that spell the attribute they read: such a read is in the source the host's scan judged
 _SPELLED = frozenset({"LOAD_ATTR", "LOAD_METHOD", "IMPORT_FROM", "LOAD_SUPER_ATTR"})
 PASSTHROUGH = frozenset({"inspect.py", "traceback.py", "dis.py", "linecache.py", "tokenize.py", "types.py"})
@@ -722,7 +725,7 @@ def watched_module_classes(_audit=getattr(sys, "audit", None), _get=types.Module
             _audit("swerl.read", self, name, value)
         return value
 
-    def read_tests(self, name, _get=_get, _audit=_audit, _facts=MODULE_FACTS, _plain=_plain, _sub=issubclass,
+    def read_tests(self, name, _get=_get, _audit=_audit, _facts=TEST_MODULE_FACTS, _plain=_plain, _sub=issubclass,
                    _type=type):
         value = _get(self, name)
         if name not in _facts and not _sub(_type(value), _plain):
@@ -740,9 +743,10 @@ MODULE_CLASSES = (types.ModuleType, *watched_module_classes())
 
 
 def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType.__getattribute__, _plain=types.ModuleType):
-    """For `Guard._make_hook`: the handler of `swerl.read` (judged by `Guard._unspelled`), what puts the test modules
-    loaded so far under watch, and what finds the watch undone (a module given back its plain class, a class given
-    another reader: plain writes no event reports)."""
+    """For `Guard._make_hook`: the handler of `swerl.read` (judged by `Guard.unspelled`), what puts the test modules
+    loaded so far under watch (each also as the import system sets it up, before its code runs: `swerl.loaded`),
+    and what finds the watch undone (a module given back its plain class, a class given another reader: plain
+    writes no event reports)."""
     watched_sys, watched_tests = classes
     readers = {c: c.__dict__["__getattribute__"] for c in classes}
     codes = frozenset(f.__code__ for f in readers.values())
@@ -755,24 +759,34 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
             return None
         module, name, value = args
         tests = type(module) is watched_tests
-        if tests and (isinstance(value, type) or type(value) is types.FunctionType) and \
-                getattr(value, "__qualname__", None) == name and getattr(value, "__module__", None) == _get(module, "__name__"):
-            return None  # a class or function looked up by its own name (pickle of a test's class)
-        return inner.unspelled(caller.f_back, str(name), f"{_get(module, '__name__')}.{name}")
+        reader = caller.f_back
+        if tests and isinstance(value, type) and getattr(value, "__qualname__", None) == name and \
+                getattr(value, "__module__", None) == _get(module, "__name__") and reader is not None and \
+                (inner._op(reader) or ("",))[0] not in _SPELLED:
+            return None  # C code looking a class up by its own name (pickle of a test's class)
+        return inner.unspelled(reader, str(name), f"{_get(module, '__name__')}.{name}", project=not tests, data=tests,
+                               loader=tests and name in MODULE_FACTS)
+
+    def watch_one(m) -> None:
+        if type(m) is _plain:
+            path = _get(m, "__dict__").get("__file__")
+            if type(path) is str and inner.kind(path) == "test":
+                try:
+                    m.__class__ = watched_tests
+                    watched.append(m)
+                except TypeError:
+                    return
+
+    def loaded(args: tuple) -> None:  # the witness's import wrapper: a module whose code has not run yet (R64-11:
+        if args:  # a thread the patch started at import read a test module loaded before collection ended)
+            watch_one(args[0])
 
     def watch(_modules=sys.modules) -> None:
         if len(_modules) == seen[0]:
             return
         seen[0] = len(_modules)
         for m in list(_modules.values()):
-            if type(m) is _plain:
-                path = _get(m, "__dict__").get("__file__")
-                if type(path) is str and inner.kind(path) == "test":
-                    try:
-                        m.__class__ = watched_tests
-                        watched.append(m)
-                    except TypeError:
-                        continue
+            watch_one(m)
 
     def undone():
         if any(c.__dict__.get("__getattribute__") is not f for c, f in readers.items()) or \
@@ -780,7 +794,7 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
             return "the grader's watch on module reads was undone (a module's class or reader rebound)"
         return None
 
-    return handle, watch, undone
+    return handle, watch, undone, loaded
 
 
 def _tmp_path_of(request, factory):
@@ -897,7 +911,7 @@ def _swerl_events(guard, inner, emit, writer, closer, collector, classes, _getfr
     write_final = _final_writer(emit, closer, changed_frame, main, _getframe, _ident)
     write_collected, write_outcome = _outcome_writers(guard, emit, writer, collector, changed_frame, main,
                                                       _getframe, _ident, bodies_collected)
-    reads, watch, undone = _read_watch(inner, classes)
+    reads, watch, undone, loaded = _read_watch(inner, classes)
 
     def arm(args: tuple) -> None:  # the witness's collection hook: from here on the rules for tests apply
         inner.armed = True
@@ -914,7 +928,8 @@ def _swerl_events(guard, inner, emit, writer, closer, collector, classes, _getfr
     return bodies, {"swerl.finding": (lambda args: emit("finding", str(args[0])[:2000] if args else ""),),
                     "swerl.arm": (arm, watch_now), "swerl.taint": (taint,),
                     "swerl.outcome": (write_outcome, watch_now), "swerl.collected": (write_collected, watch_now),
-                    "swerl.final": (write_final,), "swerl.held": (_held_watch(inner, emit),), "swerl.read": (reads,)}
+                    "swerl.final": (write_final,), "swerl.held": (_held_watch(inner, emit),), "swerl.read": (reads,),
+                    "swerl.loaded": (loaded,)}
 
 
 class Guard:
@@ -1487,6 +1502,19 @@ class Guard:
                                                               max([code.co_firstlineno, *lines])))
         return known
 
+    def _reader_kind(self, f) -> str:
+        """`frame_kind`, where the launcher's own code (the witness's comparisons count as changed code for the
+        operations they hand to an operand) reads as a library: what it reads, it reads for itself."""
+        return "lib" if f.f_code.co_filename.startswith(_LAUNCH_DIR) else self.frame_kind(f)
+
+    def _wrote_line(self, f) -> bool:
+        """The patch wrote the line `f` is at (or the code was compiled from text under changed code): a line it left
+        as it was, in a function it touched, is the project's own (a pristine `vars(obj)` of a settings module the
+        test handed over, R64-FP3)."""
+        code = f.f_code
+        line = f.f_lineno or code.co_firstlineno
+        return code in self.tainted or self.wrote(code.co_filename, line, line)
+
     def _patch_frame(self):
         """The innermost frame of a function the patch wrote (frame reads are judged by the functions the patch
         wrote: attrs' unchanged `make_class` reads its caller's frame, and an honest fix elsewhere in `_make.py` was
@@ -1502,31 +1530,78 @@ class Guard:
         `getattr(obj, "__globals__", {})`). Such a read is in the text its author wrote; a format field's walk, a
         computed `getattr`, `operator.attrgetter` of built text are not. The patch's constants do not count: the
         compiler folds `"__se" + "lf__"` into one, where the host's scan saw two harmless pieces."""
+        op = self._op(f)
+        return (op is not None and op[0] in _SPELLED and op[1] == name) or (
+            constants and name in self._ops[f.f_code][1])
+
+    def _op(self, f):
+        """(instruction, argument, the next instruction) `f` is at; its code's string constants are cached beside."""
         code = f.f_code
         known = self._ops.get(code)
         if known is None:
-            known = self._ops[code] = ({i.offset: (i.opname, i.argval) for i in dis.get_instructions(code)},
-                                       frozenset(c for c in code.co_consts if type(c) is str))
-        op = known[0].get(f.f_lasti)
-        return (op is not None and op[0] in _SPELLED and op[1] == name) or (constants and name in known[1])
+            ins = list(dis.get_instructions(code))
+            known = self._ops[code] = ({a.offset: (a.opname, a.argval, ins[i + 1].opname if i + 1 < len(ins) else "")
+                                        for i, a in enumerate(ins)}, frozenset(c for c in code.co_consts if type(c) is str))
+        return known[0].get(f.f_lasti)
 
-    def unspelled(self, reader, name: str, what: str):
-        """A read of a hub (`SYS_HUBS`, a test module's attribute, `MEMBER_READS`) asked for by a function the patch
-        wrote under a name no source spells: the format-field walk (`"{0._module.sys.modules[tests.t]...}"` split
-        into harmless constants), a computed `getattr`, C code reading for the frame that called it, or a library
-        handed the name (logging's `ext://`, a `{`-style template). It reads the tests' data by plain attribute reads
-        that raise no audit event; spelled reads are the scan's (a library's spelled read is its own business)."""
-        f, via = reader, None
-        while f is not None and self.frame_kind(f) == "lib":
+    def unspelled(self, reader, name: str, what: str, project: bool = True, data: bool = False, loader: bool = False):
+        """A read of a hub (`SYS_HUBS`, a test module's attribute, `MEMBER_READS`) under a name no code on the stack
+        spells where it reads: the format-field walk (`"{0._module.sys.modules[tests.t]...}"` split into harmless
+        constants), a computed `getattr`, C code reading for the frame that called it. It reads the tests' data by
+        plain attribute reads that raise no audit event. Who asked for it (`_asked_by`): a function the patch
+        wrote, directly or through a library handed the name (logging's `ext://`, a `{`-style template) - and,
+        with `project` (`sys`'s hubs, the member reads), through the project's unchanged code (an `rgetattr`
+        helper, a function that calls what it is handed), or lazily: C code the patch built (a `map` over
+        `str.format`) run by a test's or the project's own frame that spells no such read. A reader's own spelled
+        read is the scan's or its own business, but not the patch's on a line it wrote: with `data` (a test
+        module's attribute) the scan cannot know `inspect.getmodule(handed).CASES` names the tests' module, and
+        with `project` it cannot know `vars(local)["sys"].modules` names `sys` (R64-4; a membership test, `"numpy"
+        in sys.modules`, asks only whether). Without `project`, the project's own code that reads by a name
+        (Django's `import_string` handed a test's dotted path) reads for itself. With `loader` (a test module's
+        `__spec__`/`__loader__`: pytest's import hook) a library's spelled read is the patch's too (`find_spec`)."""
+        f, via, passed = reader, None, None
+        while f is not None:
+            kind = self._reader_kind(f)
+            if kind == "test" or (kind == "changed" and self._wrote_line(f)):
+                break
+            if kind != "lib" and not project:
+                return None
             if via is None:
-                if self._spelled(f, name):
+                if self._spelled(f, name) and not loader:
                     return None
                 via = f
+            elif kind != "lib" and passed is None:
+                passed = f  # the project's unchanged code called the library that read
             f = f.f_back
-        if f is None or not (self._is_changed(f) and self._wrote_function(f)) or (via is None and self._spelled(f, name, constants=False)):
+        if loader and via is None and not self._spelled(reader, name, constants=False):
+            return None  # the import machinery's own check (`_initializing`) of a module an import names (pickle)
+        found = self._asked_by(f, via if passed is None else passed, name, project, data)
+        if found is None:
             return None
-        return f"reads {what} by a name its code does not spell ({self._where(f)}" + \
-            (f" through {self._where(via)})" if via is not None else ")")
+        where = self._where(found)
+        if found is f and via is None and self._reader_kind(f) != "test":
+            if not self._spelled(f, name, constants=False):
+                return f"reads {what} by a name its code does not spell ({where})"
+            return f"reads {what}, the tests' data ({where})" if data else f"reads {what} on a line the patch wrote ({where})"
+        through = f" through {self._where(via)}" if via is not None and via is not found else ""
+        return f"reads {what} by a name no code on the stack spells ({where}{through})"
+
+    def _asked_by(self, f, via, name: str, project: bool, data: bool):
+        """For `unspelled`: the frame the unspelled read is charged to, or None. `f` is where the walk stopped (a
+        test's frame, a function the patch wrote, or None), `via` the first frame that read for it (or the first
+        frame of the project's unchanged code that called the library that did)."""
+        if f is not None and self._reader_kind(f) != "test":  # a line the patch wrote: even spelled there, the read
+            if via is None and self._spelled(f, name, constants=False) and not data and (
+                    not project or (self._op(f) or ("", "", ""))[2] == "CONTAINS_OP"):  # is no proof that the scan
+                return None  # knew the receiver (R64-4: `vars(local)["sys"].modules`); `"numpy" in sys.modules` only
+            return f  # asks whether
+        if f is None and project and via is not None and self._reader_kind(via) == "lib" and self.armed:
+            return via  # no frame of the tests or the project at all: a thread or callback the patch started (R64-6)
+        if not project or (via is not None and self._reader_kind(via) == "lib"):
+            return None  # the tests' own reads, or a library the test itself called (mock's dotted lookup)
+        if via is None:  # C code read for the test's frame: the test's source must name it
+            return None if f is None or self._spelled(f, name) else f
+        return via  # the project's unchanged code read by a name it does not spell: code the patch built ran there
 
     def _library_import(self) -> bool:
         """The operation is a library's own import-time code (`import asyncio` sets `__code__` through

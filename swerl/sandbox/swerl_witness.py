@@ -721,6 +721,7 @@ class Witness:
         self.pm = None
         self.raised: dict = {}
         self.test_globals: dict = {}  # id(test module) -> (module, {name: (value, callable)}) after collection
+        self.params: dict = {}  # id(item) -> (item, its parametrize arguments at collection): `params_changed`
         self.sealed: dict = {}  # the guard's attributes at collection
         self.probes = None
         self.own: dict = {}  # this object's attributes at collection
@@ -793,6 +794,8 @@ class Witness:
             _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
         _runner(self)
         _seal(self)
+        if _params_changed(self.params, item):
+            _record(self.guard, f"{node}: its parametrize arguments changed after collection")
         raised = call.excinfo is not None or (when == "call" and self.raised.pop(node, False))
         forged = bool(when == "call" and raised and rep.passed and not hasattr(rep, "wasxfail"))
         if when == "call" or rep.failed or (rep.skipped and when == "setup"):
@@ -808,6 +811,8 @@ class Witness:
         fingerprinted from here on."""
         mods = {id(m): m for m in (getattr(i, "module", None) for i in items) if m is not None}
         self.test_globals.update({k: (m, {n: (v, callable(v)) for n, v in _space(m).items()}) for k, m in mods.items()})
+        self.params.update({id(i): (i, dict(i.callspec.params)) for i in items
+                            if type(getattr(getattr(i, "callspec", None), "params", None)) is dict})
         _collected(self, items)
         for found in renamed_params(items, self.guard):
             _record(self.guard, found)
@@ -890,6 +895,16 @@ class Witness:
                 witness.finish()
 
         return Plugin()
+
+
+def _params_changed(params: dict, item) -> bool:
+    """An item's parametrize arguments rebound since collection (R64-11: a thread the patch started gave a failing
+    row the arguments of one the bug passes, knowing no answer): each name must still hold the very object."""
+    was = params.get(id(item))
+    if was is None or was[0] is not item:
+        return False
+    now = getattr(getattr(item, "callspec", None), "params", None)
+    return type(now) is not dict or now.keys() != was[1].keys() or any(now[k] is not v for k, v in was[1].items())
 
 
 def _required_first(items: list, first) -> list:
@@ -1701,17 +1716,29 @@ def _watch_modules(found: dict) -> None:
             found[id(space)] = (space, home if type(home) is str else None)
     original = boot._init_module_attrs
 
-    def init_module_attrs(spec, module, *args, **kw):
+    def init_module_attrs(spec, module, *args, _audit=getattr(sys, "audit", None), **kw):
         out = original(spec, module, *args, **kw)
         space = getattr(module, "__dict__", None)
         if type(space) is dict and id(space) not in found:
             home = space.get("__file__")
             found[id(space)] = (space, home if type(home) is str else None)
+        if _audit is not None:
+            _audit("swerl.loaded", module)  # the guard watches a test module's reads before its code runs
         return out
 
     _dressed(init_module_attrs, original)
     boot._init_module_attrs = init_module_attrs
     _STATE["init_module_attrs"] = init_module_attrs
+
+
+def _claims_tests_home(cls, guard, span) -> None:
+    """A class the patch built whose `__module__` names a test module (R64-1): a library that resolves the class's
+    names where it lives (`inspect.get_annotations(eval_str=True)`, `typing.get_type_hints`, dataclasses' string
+    annotations) then evaluates the patch's text in the tests' namespace, reading their tables."""
+    name = type.__dict__["__dict__"].__get__(cls).get("__module__")
+    home = _module_file(sys.modules.get(name)) if type(name) is str else None
+    if type(home) is str and guard.kind(home) == "test":
+        _record(guard, f"{span[0]}:{span[1]}: a class the patch built claims the tests' module {name} as its home")
 
 
 def _watch_classes(found: dict) -> None:
@@ -1739,6 +1766,7 @@ def _watch_classes(found: dict) -> None:
                                                             _answer_ids(cls))
         if guard.kind(home) == "changed":
             _scalar_liar(cls, guard, span)
+            _claims_tests_home(cls, guard, span)
             if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):  # judged again once decorators ran (R47-4)
                 _PATCH_MADE.append((_weakref(cls), span))
         return cls
@@ -1767,6 +1795,7 @@ def _watch_classes(found: dict) -> None:
             if guard.kind(home) == "changed":  # a builtin value made here answers as one made by `class` (R47-3)
                 span = (home, caller.f_lineno, caller.f_lineno)
                 _scalar_liar(cls, guard, span)
+                _claims_tests_home(cls, guard, span)
                 if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):
                     _PATCH_MADE.append((_weakref(cls), span))
         return cls

@@ -106,6 +106,7 @@ class Features(ast.NodeVisitor):
         self.vetted: set[int] = set()  # ids of `sys.modules` in a membership test of a literal name
         # per enclosing function: the name parameter of a forwarding `__getattr__`, else None (`_forwards`)
         self.forwarding: list[str | None] = []
+        self.receivers: list[str | None] = []  # per enclosing function: a method's first parameter (`self`)
         self.getattr_names: set[str] = set(ctx.getattr_classes)  # classes with a forwarding `__getattr__`
         self.renames = False  # does any statement bind `__name__` or `__package__` (`_own_name`)
         self.stored: frozenset[str] = frozenset()  # attribute names the file stores (`assigned_attributes`)
@@ -236,7 +237,11 @@ class Features(ast.NodeVisitor):
         self._arguments(node.args)
         self._annotation(node.returns)
         self.forwarding.append(forwarded_name(node))
+        first = (node.args.posonlyargs + node.args.args)[:1]
+        method = bool(self.scopes) and self.scopes[-1][0] == "class"
+        self.receivers.append(first[0].arg if first and method else None)
         self._scoped("function", params(node.args) | bound_in(node.body), node.body)
+        self.receivers.pop()
         self.forwarding.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
@@ -467,6 +472,10 @@ class Features(ast.NodeVisitor):
             self.called.add(id(func))
             return
         if _is_super(base):  # super(T, obj) reads any object's attributes: a literal name only, checked like getattr
+            own = base.args[1:2] and isinstance(base.args[1], ast.Name) and self.receivers and \
+                base.args[1].id == self.receivers[-1]
+            if func.attr in A.DUNDER_LOOKUPS and not own:  # the base slot itself, on another object: past any
+                self.add(f"calls super(...).{func.attr} on an object not its own")  # class's reader (R64-3)
             if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
                 self.called.add(id(func))
                 self._literal_names(func.attr, [node.args[0].value])

@@ -94,7 +94,7 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
         return
     if CASES[case].get("watch"):  # round 64: the guard hears the read of the tests' data that no code spells
         assert not res.resolved and res.report == "launcher" and any(
-            "by a name its code does not spell" in t for t in res.tampering), (case, res.report, res.tampering)
+            "by a name" in t and "spell" in t for t in res.tampering), (case, res.report, res.tampering)
         return
     assert not res.resolved and res.tampering, (case, res.tampering, res.tests, res.log_tail[-2000:])
     if CASES[case].get("blind"):  # round 60: the first run pays it; the blind run's changed asserts still held

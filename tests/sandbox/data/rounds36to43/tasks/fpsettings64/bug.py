@@ -1,0 +1,1 @@
+p = "a23lib/config.py"; s = open(p).read(); s2 = s.replace('            if key.isupper():\n                self[key] = value', '            if not key.startswith("__"):\n                self[key] = value'); assert s2 != s; open(p, "w").write(s2)

@@ -1,0 +1,1 @@
+p = "a23lib/numerals.py"; s = open(p).read(); s2 = s.replace('(900, "CM"), ', '').replace('(90, "XC"),\n          ', '').replace('(9, "IX"), ', '').replace('(40, "XL"), ', ''); assert s2 != s; open(p, "w").write(s2)
