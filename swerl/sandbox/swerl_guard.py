@@ -79,6 +79,7 @@ _STDLIB = os.path.dirname(os.__file__)
 _TYPING = os.path.join(_STDLIB, "typing.py")
 _LOGGING = os.path.join(_STDLIB, "logging", "__init__.py")
 _SELF = __file__
+_BOOTSTRAP = "<frozen importlib._bootstrap>"
 # The library code that may read frames while changed code is on the stack: it turns them into traceback text
 # or a log record's caller (file, line, function name), never into values handed back. Whole files only where
 # nothing in them formats a caller-supplied template; of `logging` only its caller lookup and traceback helpers
@@ -1502,6 +1503,14 @@ class Guard:
                                                               max([code.co_firstlineno, *lines])))
         return known
 
+    def _orphan_thread(self, _ident=threading.get_ident) -> bool:
+        """Running, once tests run, on a thread other than the tests' with no frame of the work tree at all: a
+        thread or pool worker the patch started on a library callable (`ThreadPoolExecutor().submit(find_spec, ...)`,
+        `Path.read_text` of a test data file: round 65), whose reads no frame of the patch asks for."""
+        if not self.armed or _ident() == self.main_ident:
+            return False
+        return all(self._reader_kind(f) == "lib" for f in self._stack())
+
     def _reader_kind(self, f) -> str:
         """`frame_kind`, where the launcher's own code (the witness's comparisons count as changed code for the
         operations they hand to an operand) reads as a library: what it reads, it reads for itself."""
@@ -1564,17 +1573,19 @@ class Guard:
             kind = self._reader_kind(f)
             if kind == "test" or (kind == "changed" and self._wrote_line(f)):
                 break
-            if kind != "lib" and not project:
+            if kind != "lib" and not (project or loader):
                 return None
             if via is None:
-                if self._spelled(f, name) and not loader:
-                    return None
+                if self._spelled(f, name) and (not loader or f.f_code.co_filename == _BOOTSTRAP):
+                    return None  # (an import's own check of a module's spec hands nothing back; `find_spec` does)
                 via = f
             elif kind != "lib" and passed is None:
                 passed = f  # the project's unchanged code called the library that read
             f = f.f_back
         if loader and via is None and not self._spelled(reader, name, constants=False):
             return None  # the import machinery's own check (`_initializing`) of a module an import names (pickle)
+        if f is None and self._orphan_thread():
+            return f"reads {what} on a thread with no frame of the tests or the project ({self._where(reader)})"
         found = self._asked_by(f, via if passed is None else passed, name, project, data)
         if found is None:
             return None
@@ -1818,7 +1829,7 @@ class Guard:
             self.test_data.add(full)
             where = self.data_readers.get(full)
             return f"{where} read {full}, a data file the tests read" if where else None
-        f = self._changed_frame()
+        f = self._changed_frame() or (self._innermost() if self._orphan_thread() else None)
         if f is None or self._handed_over(full):
             return None
         if full in self.test_data:

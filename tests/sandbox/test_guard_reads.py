@@ -77,6 +77,16 @@ CASES: dict[str, tuple[str, str | None]] = {
         "    import importlib.util\n"
         "    return 1 if importlib.util.find_spec('tests.' + 'test_r').loader is not None else 0\n",
         "reads tests.test_r.__spec__ by a name no code on the stack spells"),
+    "pytest's import hook from a pool worker": (  # round 65: only library frames on the worker thread
+        "    import concurrent.futures, importlib.util\n"
+        "    with concurrent.futures.ThreadPoolExecutor(1) as pool:\n"
+        "        spec = pool.submit(importlib.util.find_spec, 'tests.' + 'test_r').result()\n"
+        "    return 1 if spec is not None else 0\n",
+        "reads tests.test_r.__spec__ on a thread with no frame of the tests or the project"),
+    "pytest's import hook through the project's own helper": (
+        "    import functools, importlib.util\n"
+        "    return 1 if util.call(functools.partial(importlib.util.find_spec, 'tests.' + 'test_r')) else 0\n",
+        "reads tests.test_r.__spec__ by a name no code on the stack spells"),
     "whether a module can be imported": (
         "    import importlib.util\n    return 1 if importlib.util.find_spec('json') is not None else 0\n", None),
     "a spelled read of a test module's table": (
@@ -208,7 +218,8 @@ def test_a_walk_on_a_thread_the_patch_started(sealable_dir: Path) -> None:  # no
               "    return len(out)\n")
     tests = "import pkg\n\n\ndef test_rows():\n    assert pkg.rows() in (0, 1)\n"
     rec = _one(sealable_dir / "work", source, tests, [[7, 14]])
-    assert any("reads sys.modules by a name no code on the stack spells" in t for t in rec["tampering"]), rec
+    assert any("reads sys.modules on a thread with no frame of the tests or the project" in t
+               for t in rec["tampering"]), rec
 
 
 def test_parametrize_arguments_are_sealed_at_collection(sealable_dir: Path) -> None:  # noqa: F811
