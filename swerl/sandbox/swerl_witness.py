@@ -1731,6 +1731,13 @@ def _watch_modules(found: dict) -> None:
     _STATE["init_module_attrs"] = init_module_attrs
 
 
+def _patch_class_made(cls, guard, span) -> None:
+    """What a class the patch just built is judged on at once: a builtin value it subclasses that answers as
+    another (`_scalar_liar`), and the home it claims (`_claims_tests_home`)."""
+    _scalar_liar(cls, guard, span)
+    _claims_tests_home(cls, guard, span)
+
+
 def _claims_tests_home(cls, guard, span) -> None:
     """A class the patch built whose `__module__` names a test module (R64-1): a library that resolves the class's
     names where it lives (`inspect.get_annotations(eval_str=True)`, `typing.get_type_hints`, dataclasses' string
@@ -1765,8 +1772,7 @@ def _watch_classes(found: dict) -> None:
             _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)),
                                                             _answer_ids(cls))
         if guard.kind(home) == "changed":
-            _scalar_liar(cls, guard, span)
-            _claims_tests_home(cls, guard, span)
+            _patch_class_made(cls, guard, span)
             if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):  # judged again once decorators ran (R47-4)
                 _PATCH_MADE.append((_weakref(cls), span))
         return cls
@@ -1794,8 +1800,7 @@ def _watch_classes(found: dict) -> None:
                                                                 _answer_ids(cls))
             if guard.kind(home) == "changed":  # a builtin value made here answers as one made by `class` (R47-3)
                 span = (home, caller.f_lineno, caller.f_lineno)
-                _scalar_liar(cls, guard, span)
-                _claims_tests_home(cls, guard, span)
+                _patch_class_made(cls, guard, span)
                 if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):
                     _PATCH_MADE.append((_weakref(cls), span))
         return cls
