@@ -31,6 +31,7 @@ import pathlib
 import sys
 import threading
 import types
+import weakref
 
 PROCESS = frozenset({"os.fork", "os.forkpty", "os.exec", "os.posix_spawn", "os.spawn", "os.system", "os.startfile",
                      "subprocess.Popen", "os.kill", "os.killpg", "signal.pthread_kill", "pty.spawn"})
@@ -753,6 +754,7 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
     codes = frozenset(f.__code__ for f in readers.values())
     watched: list = []
     seen = [0]
+    made: list = []  # weak references to the classes the patch built (`swerl.patchclass`, from the witness)
 
     def handle(args: tuple):
         caller = _getframe(2)  # this (0), the hook (1), the watched class's `__getattribute__` (2)
@@ -761,6 +763,13 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
         module, name, value = args
         tests = type(module) is watched_tests
         reader = caller.f_back
+        if tests and name == "__dict__":
+            home = _get(module, "__name__")
+            claims = [c for c in (r() for r in made) if c is not None and type.__dict__["__dict__"].__get__(c).get(
+                "__module__") == home]
+            if claims:  # a library resolving the class's names where it claims to live (R65-12: `__module__` set
+                return (f"reads {home}.__dict__ while {claims[0].__qualname__}, a class the patch built, claims "
+                        "it as its home")  # after the class was built, then `inspect.get_annotations`)
         if tests and isinstance(value, type) and getattr(value, "__qualname__", None) == name and \
                 getattr(value, "__module__", None) == _get(module, "__name__") and reader is not None and \
                 (inner._op(reader) or ("",))[0] not in _SPELLED:
@@ -777,6 +786,12 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
                     watched.append(m)
                 except TypeError:
                     return
+
+    def patch_class(args: tuple) -> None:
+        try:
+            made.append(weakref.ref(args[0]))
+        except (TypeError, IndexError):
+            return
 
     def loaded(args: tuple) -> None:  # the witness's import wrapper: a module whose code has not run yet (R64-11:
         if args:  # a thread the patch started at import read a test module loaded before collection ended)
@@ -795,7 +810,7 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
             return "the grader's watch on module reads was undone (a module's class or reader rebound)"
         return None
 
-    return handle, watch, undone, loaded
+    return handle, watch, undone, loaded, patch_class
 
 
 def _tmp_path_of(request, factory):
@@ -912,7 +927,7 @@ def _swerl_events(guard, inner, emit, writer, closer, collector, classes, _getfr
     write_final = _final_writer(emit, closer, changed_frame, main, _getframe, _ident)
     write_collected, write_outcome = _outcome_writers(guard, emit, writer, collector, changed_frame, main,
                                                       _getframe, _ident, bodies_collected)
-    reads, watch, undone, loaded = _read_watch(inner, classes)
+    reads, watch, undone, loaded, patch_class = _read_watch(inner, classes)
 
     def arm(args: tuple) -> None:  # the witness's collection hook: from here on the rules for tests apply
         inner.armed = True
@@ -930,7 +945,7 @@ def _swerl_events(guard, inner, emit, writer, closer, collector, classes, _getfr
                     "swerl.arm": (arm, watch_now), "swerl.taint": (taint,),
                     "swerl.outcome": (write_outcome, watch_now), "swerl.collected": (write_collected, watch_now),
                     "swerl.final": (write_final,), "swerl.held": (_held_watch(inner, emit),), "swerl.read": (reads,),
-                    "swerl.loaded": (loaded,)}
+                    "swerl.loaded": (loaded,), "swerl.patchclass": (patch_class,)}
 
 
 class Guard:

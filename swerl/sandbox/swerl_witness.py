@@ -1731,11 +1731,14 @@ def _watch_modules(found: dict) -> None:
     _STATE["init_module_attrs"] = init_module_attrs
 
 
-def _patch_class_made(cls, guard, span) -> None:
+def _patch_class_made(cls, guard, span, _audit=getattr(sys, "audit", None)) -> None:
     """What a class the patch just built is judged on at once: a builtin value it subclasses that answers as
-    another (`_scalar_liar`), and the home it claims (`_claims_tests_home`)."""
+    another (`_scalar_liar`), and the home it claims (`_claims_tests_home`); the guard keeps it, to see a home
+    claimed later (a `__module__` set after the build: R65-12)."""
     _scalar_liar(cls, guard, span)
     _claims_tests_home(cls, guard, span)
+    if _audit is not None:
+        _audit("swerl.patchclass", cls)
 
 
 def _claims_tests_home(cls, guard, span) -> None:

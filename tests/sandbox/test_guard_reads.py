@@ -89,6 +89,10 @@ CASES: dict[str, tuple[str, str | None]] = {
         "reads tests.test_r.__spec__ by a name no code on the stack spells"),
     "whether a module can be imported": (
         "    import importlib.util\n    return 1 if importlib.util.find_spec('json') is not None else 0\n", None),
+    "a class whose home is changed after it was built": (  # R65-12
+        "    class Probe:\n        x: 'CASES'\n    Probe.__module__ = 'tests.test_r'\n"
+        "    return 1 if inspect.get_annotations(Probe, **{'eval_' + 'str': True}) else 0\n",
+        "a class the patch built, claims it as its home"),
     "a spelled read of a test module's table": (
         "    return 1 if inspect.getmodule(fn).CASES else 0\n", "reads tests.test_r.CASES, the tests' data"),
     # controls: what honest code does with the same objects
