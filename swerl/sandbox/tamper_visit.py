@@ -481,6 +481,10 @@ class Features(ast.NodeVisitor):
                 self._literal_names(func.attr, [node.args[0].value])
             return
         builtin_base = isinstance(base, ast.Name) and base.id in ("object", "type") and self._is_builtin(base.id)
+        if builtin_base and func.attr in A.DUNDER_LOOKUPS and not (
+                node.args and isinstance(node.args[0], ast.Name) and self.receivers and
+                node.args[0].id == self.receivers[-1]):  # the generic slot on another object: past its class's own
+            self.add(f"calls {base.id}.{func.attr} on an object not its own")  # reader (R65-14: a watched module)
         args = node.args[1:] if builtin_base else node.args
         if args and isinstance(args[0], ast.Constant) and isinstance(args[0].value, str):
             self.called.add(id(func))
