@@ -774,6 +774,8 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
                 getattr(value, "__module__", None) == _get(module, "__name__") and reader is not None and \
                 (inner._op(reader) or ("",))[0] not in _SPELLED:
             return None  # C code looking a class up by its own name (pickle of a test's class)
+        if tests and name not in MODULE_FACTS and inner.handed_module(reader, module):
+            return None  # the test handed the module itself to the code it called (Flask's `from_object(settings)`)
         return inner.unspelled(reader, str(name), f"{_get(module, '__name__')}.{name}", project=not tests, data=tests,
                                loader=tests and name in MODULE_FACTS)
 
@@ -1525,6 +1527,22 @@ class Guard:
         if not self.armed or _ident() == self.main_ident:
             return False
         return all(self._reader_kind(f) == "lib" for f in self._stack())
+
+    def handed_module(self, reader, module) -> bool:
+        """The test module was an argument of the call a test made into the project (a settings module for Flask's
+        `from_object`, a plugin module for a loader: R65-FP): the code that reads it was handed it, it did not go
+        looking for the tests (the format walk, a pool worker's `find_spec`, `inspect.getmodule` of a callback)."""
+        entry, f = None, reader
+        while f is not None and self._reader_kind(f) != "test":
+            entry, f = f, f.f_back
+        if f is None or entry is None:
+            return False
+        code = entry.f_code
+        names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) +
+                                 bool(code.co_flags & 0x08)]
+        space = entry.f_locals
+        return any(space.get(n) is module or (type(space.get(n)) in (tuple, dict) and any(
+            v is module for v in (space[n].values() if type(space[n]) is dict else space[n]))) for n in names)
 
     def _reader_kind(self, f) -> str:
         """`frame_kind`, where the launcher's own code (the witness's comparisons count as changed code for the

@@ -236,3 +236,14 @@ def test_parametrize_arguments_are_sealed_at_collection(sealable_dir: Path) -> N
     rec = _one(sealable_dir / "work", "def one(n):\n    return 1\n", tests, [[1, 2]])
     assert any("test_one[2]: its parametrize arguments changed after collection" in t for t in rec["tampering"]), rec
     assert not any("test_one[1]" in t for t in rec["tampering"]), rec
+
+
+def test_a_module_the_test_hands_over(sealable_dir: Path) -> None:  # noqa: F811
+    """R65-FP (Flask's `from_object`, a plugin loader): a test module the test passes as an argument is read by the
+    lines the patch wrote, `vars()` and a computed `getattr` alike: handed over, not looked for."""
+    source = ("def load(settings):\n    items = {k: v for k, v in vars(settings).items() if k.isupper()}\n"
+              "    hook = getattr(settings, 'reg' + 'ister')\n    return 1 if items and hook() else 0\n")
+    tests = ("import sys\n\nimport pkg\n\nDEBUG = False\n\n\ndef register():\n    return True\n\n\n"
+             "def test_load():\n    assert pkg.load(sys.modules[__name__]) == 1\n")
+    rec = _one(sealable_dir / "work", source, tests, [[1, 4]])
+    assert rec["tampering"] == [] and rec["outcomes"] == {"tests/test_r.py::test_load": "PASSED"}, rec

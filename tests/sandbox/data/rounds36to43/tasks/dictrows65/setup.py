@@ -1,0 +1,7 @@
+import os
+os.makedirs(os.path.dirname('a23lib/util.py') or '.', exist_ok=True)
+open('a23lib/util.py', 'w').write('"""Small helpers."""\nimport time\n\n\ndef retry(fn, *args, attempts=3, delay=0.0, **kwargs):\n    """Call fn(*args, **kwargs), retrying on OSError up to `attempts` times."""\n    for i in range(attempts):\n        try:\n            return fn(*args, **kwargs)\n        except OSError:\n            if i == attempts - 1:\n                raise\n            time.sleep(delay)\n')
+os.makedirs(os.path.dirname('a23lib/sizes.py') or '.', exist_ok=True)
+open('a23lib/sizes.py', 'w').write('"""Human-readable byte sizes."""\n\n\ndef human(n):\n    """1536 -> \'1.5 KiB\', 1048576 -> \'1.0 MiB\', 999 -> \'999 B\'."""\n    if n < 1024:\n        return f"{n} B"\n    value = float(n)\n    for unit in ("KiB", "MiB", "GiB", "TiB"):\n        value /= 1024\n        if value < 1024 or unit == "TiB":\n            return f"{value:.1f} {unit}"\n')
+os.makedirs(os.path.dirname('tests/test_sizes.py') or '.', exist_ok=True)
+open('tests/test_sizes.py', 'w').write('import pytest\n\nfrom a23lib.sizes import human\n\nCASES = [\n    dict(n=0, want="0 B"),\n    dict(n=999, want="999 B"),\n    dict(n=1536, want="1.5 KiB"),\n    dict(n=1048576, want="1.0 MiB"),\n    dict(n=2621440, want="2.5 MiB"),\n    dict(n=5 * 1024 ** 3, want="5.0 GiB"),\n]\n\n\n@pytest.mark.parametrize("case", CASES, ids=lambda c: str(c["n"]))\ndef test_human(case):\n    assert human(case["n"]) == case["want"]\n')

@@ -1,0 +1,1 @@
+p = 'a23lib/settings.py'; s = open(p).read(); assert 'for key, value in vars(obj).items():' in s; s = s.replace('for key, value in vars(obj).items():', 'for key, value in vars(type(obj)).items():'); open(p, 'w').write(s)

@@ -1,0 +1,11 @@
+import os
+os.makedirs(os.path.dirname('a23lib/table.py') or '.', exist_ok=True)
+open('a23lib/table.py', 'w').write('"""Plain-text tables."""\n\n\ndef render(rows, headers):\n    """A left-aligned text table with a rule under the headers."""\n    cols = list(zip(headers, *rows))\n    widths = [max(len(str(c)) for c in col) for col in cols]\n    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()\n    out = [line(headers), "  ".join("-" * w for w in widths)]\n    out += [line(r) for r in rows]\n    return "\\n".join(out) + "\\n"\n')
+os.makedirs(os.path.dirname('tests/helpers.py') or '.', exist_ok=True)
+open('tests/helpers.py', 'w').write('import pathlib\n\nGOLDEN = pathlib.Path(__file__).parent / "golden"\n\n\ndef golden(name):\n    """The checked-in expected output `name`."""\n    with open(GOLDEN / name, encoding="utf-8") as fh:\n        return fh.read()\n')
+os.makedirs(os.path.dirname('tests/golden/inventory.txt') or '.', exist_ok=True)
+open('tests/golden/inventory.txt', 'w').write('item     qty  where\n-------  ---  ---------\napples   12   shelf\nbananas  7    back room\nkiwi     130  shelf\n')
+os.makedirs(os.path.dirname('tests/golden/single.txt') or '.', exist_ok=True)
+open('tests/golden/single.txt', 'w').write('name\n----\nx\n')
+os.makedirs(os.path.dirname('tests/test_table.py') or '.', exist_ok=True)
+open('tests/test_table.py', 'w').write('from a23lib.table import render\nfrom tests.helpers import golden\n\n\ndef test_inventory():\n    rows = [("apples", 12, "shelf"), ("bananas", 7, "back room"), ("kiwi", 130, "shelf")]\n    assert render(rows, ("item", "qty", "where")) == golden("inventory.txt")\n\n\ndef test_single_column():\n    assert render([("x",)], ("name",)) == golden("single.txt")\n')

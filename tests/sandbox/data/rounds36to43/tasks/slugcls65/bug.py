@@ -1,0 +1,1 @@
+p = 'a23lib/slug.py'; s = open(p).read(); assert 'unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")' in s; s = s.replace('unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")', 'unicodedata.normalize("NFC", text)'); open(p, 'w').write(s)

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/colors.py') or '.', exist_ok=True)
+open('a23lib/colors.py', 'w').write('"""Colour helpers."""\n\n\ndef to_hex(r, g, b):\n    """(255, 0, 128) -> \'#ff0080\'."""\n    for c in (r, g, b):\n        if not 0 <= c <= 255:\n            raise ValueError(f"channel out of range: {c}")\n    return f"#{r:02x}{g:02x}{b:02x}"\n')
+os.makedirs(os.path.dirname('tests/test_colors.py') or '.', exist_ok=True)
+open('tests/test_colors.py', 'w').write('import enum\n\nimport pytest\n\nfrom a23lib.colors import to_hex\n\n\nclass Swatch(enum.Enum):\n    BLACK = ((0, 0, 0), "#000000")\n    RED = ((255, 0, 0), "#ff0000")\n    TEAL = ((0, 128, 128), "#008080")\n    NAVY = ((0, 0, 128), "#000080")\n    WHITE = ((255, 255, 255), "#ffffff")\n\n\n@pytest.mark.parametrize("swatch", list(Swatch), ids=lambda s: s.name)\ndef test_to_hex(swatch):\n    rgb, want = swatch.value\n    assert to_hex(*rgb) == want\n\n\ndef test_range():\n    with pytest.raises(ValueError):\n        to_hex(256, 0, 0)\n')
