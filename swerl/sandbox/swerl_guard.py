@@ -744,6 +744,28 @@ def watched_module_classes(_audit=getattr(sys, "audit", None), _get=types.Module
 MODULE_CLASSES = (types.ModuleType, *watched_module_classes())
 
 
+def _module_read(inner, module, name: str, value, reader, tests: bool, made: list,
+                 _get=types.ModuleType.__getattribute__):
+    """For `_read_watch`: why a watched module's attribute read is the patch's (`Guard.unspelled`), or None."""
+    home = _get(module, "__name__")
+    if tests and name == "__dict__":
+        claims = [c for c in (r() for r in made) if c is not None and type.__dict__["__dict__"].__get__(c).get(
+            "__module__") == home]
+        if claims:  # a library resolving the class's names where it claims to live (R65-12: `__module__` set
+            return (f"reads {home}.__dict__ while {claims[0].__qualname__}, a class the patch built, claims "
+                    "it as its home")  # after the class was built, then `inspect.get_annotations`)
+    if tests and reader is not None and (isinstance(value, type) or (
+            type(value) is types.FunctionType and inner._reader_kind(reader) == "lib")) and \
+            getattr(value, "__qualname__", None) == name and getattr(value, "__module__", None) == home and \
+            (inner._op(reader) or ("",))[0] not in _SPELLED:
+        return None  # C code looking a class up by its own name (pickle of a test's class; of a test's function
+        # for a library: multiprocessing's task thread)
+    if tests and name not in MODULE_FACTS and inner.handed_module(reader, module):
+        return None  # the test handed the module itself to the code it called (Flask's `from_object(settings)`)
+    return inner.unspelled(reader, name, f"{home}.{name}", project=not tests, data=tests,
+                           loader=tests and name in MODULE_FACTS)
+
+
 def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType.__getattribute__, _plain=types.ModuleType):
     """For `Guard._make_hook`: the handler of `swerl.read` (judged by `Guard.unspelled`), what puts the test modules
     loaded so far under watch (each also as the import system sets it up, before its code runs: `swerl.loaded`),
@@ -761,23 +783,7 @@ def _read_watch(inner, classes, _getframe=sys._getframe, _get=types.ModuleType._
         if caller is None or caller.f_code not in codes or len(args) != 3:
             return None
         module, name, value = args
-        tests = type(module) is watched_tests
-        reader = caller.f_back
-        if tests and name == "__dict__":
-            home = _get(module, "__name__")
-            claims = [c for c in (r() for r in made) if c is not None and type.__dict__["__dict__"].__get__(c).get(
-                "__module__") == home]
-            if claims:  # a library resolving the class's names where it claims to live (R65-12: `__module__` set
-                return (f"reads {home}.__dict__ while {claims[0].__qualname__}, a class the patch built, claims "
-                        "it as its home")  # after the class was built, then `inspect.get_annotations`)
-        if tests and isinstance(value, type) and getattr(value, "__qualname__", None) == name and \
-                getattr(value, "__module__", None) == _get(module, "__name__") and reader is not None and \
-                (inner._op(reader) or ("",))[0] not in _SPELLED:
-            return None  # C code looking a class up by its own name (pickle of a test's class)
-        if tests and name not in MODULE_FACTS and inner.handed_module(reader, module):
-            return None  # the test handed the module itself to the code it called (Flask's `from_object(settings)`)
-        return inner.unspelled(reader, str(name), f"{_get(module, '__name__')}.{name}", project=not tests, data=tests,
-                               loader=tests and name in MODULE_FACTS)
+        return _module_read(inner, module, str(name), value, caller.f_back, type(module) is watched_tests, made)
 
     def watch_one(m) -> None:
         if type(m) is _plain:
@@ -1615,8 +1621,9 @@ class Guard:
             elif kind != "lib" and passed is None:
                 passed = f  # the project's unchanged code called the library that read
             f = f.f_back
-        if loader and via is None and not self._spelled(reader, name, constants=False):
-            return None  # the import machinery's own check (`_initializing`) of a module an import names (pickle)
+        if loader and not self._spelled(reader, name, constants=False):
+            return None  # the import machinery's own check (`_initializing`) of a module an import names (pickle,
+            # also on multiprocessing's task thread); `find_spec` spells the read that hands the spec back
         if f is None and self._orphan_thread():
             return f"reads {what} on a thread with no frame of the tests or the project ({self._where(reader)})"
         found = self._asked_by(f, via if passed is None else passed, name, project, data)
