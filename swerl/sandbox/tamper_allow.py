@@ -87,6 +87,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "iscoroutinefunction", "isgeneratorfunction", "isasyncgenfunction", "isawaitable", "isabstract", "isbuiltin",
         "isgenerator", "iscoroutine", "ismodule", "isdatadescriptor", "getdoc", "cleandoc", "unwrap", "get_annotations",
         "getfullargspec", "FullArgSpec",  # what `signature` says, as a tuple (R63-FP4)
+        "getmembers",  # with a function, method or class predicate only, judged at the call (`tamper_visit._members`)
     }),
     "importlib": frozenset({"import_module", "resources", "metadata", "util"}),
     "signal": frozenset({n for n in dir(_signal) if n.startswith("SIG") and not n.startswith("SIG_")}

@@ -132,3 +132,36 @@ def computed(node: ast.AST) -> bool:
     if isinstance(node, ast.IfExp):
         return computed(node.body) or computed(node.orelse)
     return isinstance(node, (ast.BinOp, ast.JoinedStr, ast.BoolOp))
+
+
+def dispatch_prefix(node: ast.AST) -> str | None:
+    """The literal word a computed attribute name starts with (`f"visit_{kind}"`, `"do_" + cmd`): the classic
+    dispatch by name (`ast.NodeVisitor`, `cmd.Cmd`). None for any other spelling."""
+    if isinstance(node, ast.JoinedStr) and node.values:
+        first = node.values[0]
+        return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else None
+    while isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        node = node.left
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def module_constants(module: ast.Module) -> dict[str, list[str]]:
+    """Module-level names bound exactly once, to a literal string or a tuple of literal strings (`ORDER = ("last",
+    "first")`): names a resolver may be handed by name (`operator.attrgetter(*ORDER)`, R65-FP-sortkey). A name
+    bound anywhere else, in any scope or by any syntax, is no constant."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                stores[name] = stores.get(name, 0) + 2
+    out: dict[str, list[str]] = {}
+    for stmt in module.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stores.get(stmt.targets[0].id) == 1 and (isinstance(stmt.value, ast.Tuple) or (
+                    isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str))):
+            names = _strings(stmt.value)
+            if len(names) == len(getattr(stmt.value, "elts", [None])):
+                out[stmt.targets[0].id] = names
+    return out

@@ -30,8 +30,10 @@ from swerl.sandbox.tamper_names import (
     bound_anywhere,
     computed,
     declared_names,
+    dispatch_prefix,
     factory_names,
     literal_declarations,
+    module_constants,
     template_steps,
 )
 
@@ -84,6 +86,27 @@ FIELD_FACTORIES = frozenset({"dataclasses.make_dataclass", "collections.namedtup
                              "attr.make_class", "attrs.make_class", "typing.TypedDict"})
 
 
+# names a dispatch word must not begin: frames, code objects, tracebacks, modules as attributes and `sys`'s hubs
+# (the runtime guard hears those reads too; the scan keeps the word clear of them)
+_ROUTE_NAMES = A.FRAME_ATTRS | A.ROUTE_STEPS | {"modules", "meta_path", "path_hooks", "path_importer_cache"}
+
+
+def _dispatch(node: ast.AST) -> bool:
+    """`getattr(self, f"visit_{kind}")` (R65-FP-visit): a read by a name that starts with a literal word of two or
+    more characters, a letter first, that no route name starts with. The rest of the name is the program's
+    (a node's class, a command), but it can only ever name `visit_...`: no dunder, no private member, no frame
+    attribute, no module reached as an attribute. A test module read by such a name is the guard's finding
+    (`Guard.unspelled`: its source does not spell the name)."""
+    word = dispatch_prefix(node)
+    return word is not None and re.fullmatch(r"[A-Za-z][A-Za-z0-9_]+", word) is not None and not any(
+        name.startswith(word) for name in _ROUTE_NAMES)
+
+
+_MEMBER_PREDICATES = frozenset(f"inspect.{p}" for p in ("ismethod", "isfunction", "isclass", "iscoroutinefunction",
+                                                          "isgeneratorfunction"))
+_CALLED_ONLY = A.STRING_RESOLVERS | {"inspect.getmembers"}  # judged at the call by its arguments, never passed
+
+
 def _private(step: str) -> bool:
     return step.startswith("_") and not (step.startswith("__") and step.endswith("__"))
 
@@ -110,6 +133,7 @@ class Features(ast.NodeVisitor):
         self.getattr_names: set[str] = set(ctx.getattr_classes)  # classes with a forwarding `__getattr__`
         self.renames = False  # does any statement bind `__name__` or `__package__` (`_own_name`)
         self.stored: frozenset[str] = frozenset()  # attribute names the file stores (`assigned_attributes`)
+        self.constants: dict[str, list[str]] = {}  # module names bound once to literal names (`module_constants`)
 
 
     def add(self, finding: str | None) -> None:
@@ -205,6 +229,7 @@ class Features(ast.NodeVisitor):
         self.getattr_names = classes_with_getattr(node, self.ctx.getattr_classes)
         self.renames = bool({"__name__", "__package__"} & bound_anywhere(node))  # any statement, any scope
         self.stored = assigned_attributes(node)
+        self.constants = module_constants(node)
         self._scoped("module", bound_in(node.body), node.body)
 
     def _annotation(self, node: ast.AST | None) -> None:
@@ -343,7 +368,7 @@ class Features(ast.NodeVisitor):
             return
         base, parts = chain(node)
         dotted = self._dotted(node)
-        if dotted in A.STRING_RESOLVERS and id(node) not in self.called:
+        if dotted in _CALLED_ONLY and id(node) not in self.called:
             self.add(f"passes {dotted} around")
         self._attr_chain(base, parts, store=isinstance(node.ctx, (ast.Store, ast.Del)),
                          vetted_last=id(node) in self.called)
@@ -372,7 +397,7 @@ class Features(ast.NodeVisitor):
         origin = self.alias.get(node.id)
         if origin is not None:
             self.add(self._check_origin(origin, []))
-            if origin in A.STRING_RESOLVERS:
+            if origin in _CALLED_ONLY:
                 self.add(f"passes {origin} around")
             elif self._is_module(origin):
                 self.add(f"passes module {origin} around")  # its attributes could no longer be followed
@@ -414,19 +439,22 @@ class Features(ast.NodeVisitor):
         if dotted in A.STRING_RESOLVERS:
             self.called.add(id(func))
             self.done.add(id(func))
-            names = node.args if dotted.endswith("attrgetter") else node.args[:1]
+            names = self._resolver_names(node.args if dotted.endswith("attrgetter") else node.args[:1])
             if dotted == "importlib.import_module":
                 self.add(self._own_import(node))
-            elif not names or not all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in names):
+            elif not names:
                 self.add(f"calls {dotted}() with a computed name")
             else:
-                self._literal_names(dotted, [str(a.value) for a in names])  # type: ignore[union-attr]
+                self._literal_names(dotted, names)
         elif dotted == "io.open":
             self._open(node)
+        elif dotted == "inspect.getmembers":
+            self.called.add(id(func))
+            self.done.add(id(func))
+            self.add(self._members(node))
 
-        elif dotted in A.NAME_LIST_COPIERS and (len(node.args) > 2 or any(k.arg in ("assigned", "updated")
-                                                                           for k in node.keywords)):
-            self.add(f"calls {dotted}() with its own attribute names (getattr/setattr under another name)")
+        elif dotted in A.NAME_LIST_COPIERS:
+            self._copied_names(dotted, node)
         if isinstance(func, ast.Attribute) and func.attr in A.DUNDER_LOOKUPS - {"__dict__"}:
             self._lookup(func, node)
         if isinstance(func, ast.Attribute) and func.attr in A.REDUCERS and not _is_super(func.value):
@@ -537,6 +565,46 @@ class Features(ast.NodeVisitor):
         """`__name__` or `__package__`, bound by the import system and by no statement of this file."""
         return isinstance(node, ast.Name) and node.id in ("__name__", "__package__") and not self.renames
 
+    def _resolver_names(self, args: list[ast.expr]) -> list[str] | None:
+        """The names handed to a resolver: literal strings, or a module constant of them (`*ORDER`)."""
+        out: list[str] = []
+        for a in args:
+            inner = a.value if isinstance(a, ast.Starred) else a
+            if isinstance(inner, ast.Constant) and isinstance(inner.value, str) and inner is a:
+                out.append(inner.value)
+            elif isinstance(inner, ast.Name) and inner.id in self.constants and (
+                    isinstance(a, ast.Starred) or len(self.constants[inner.id]) == 1):
+                self.done.add(id(inner))
+                out += self.constants[inner.id]
+            else:
+                return None
+        return out or None
+
+    def _members(self, node: ast.Call) -> str | None:
+        """`inspect.getmembers(obj)` is a getattr by every name `dir()` lists, dunders among them; with a
+        predicate that keeps only functions, methods or classes it hands back code the runtime guard watches
+        (`__globals__`, `__self__` reads are heard) and no slot wrapper (R65-FP-members: a handler's commands)."""
+        pred = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "predicate"),
+                                                            None)
+        if pred is not None and self._dotted(pred) in _MEMBER_PREDICATES and len(node.args) + len(node.keywords) == 2:
+            return None
+        return "calls inspect.getmembers() without a function, method or class predicate (a getattr of every name)"
+
+    def _copied_names(self, dotted: str, node: ast.Call) -> None:
+        """`functools.update_wrapper`/`wraps` read each `assigned` name off the wrapped object and set it on the
+        wrapper: a getattr/setattr by the names handed in. Literal tuples of names are judged as those attributes
+        are (R65-FP-wraps: `assigned=("__module__", "__name__", "__doc__")`); names built at run time are not."""
+        lists = [*node.args[2 if dotted.endswith("update_wrapper") else 1:],
+                 *(k.value for k in node.keywords if k.arg in ("assigned", "updated"))]
+        names: list[str] = []
+        for value in lists:
+            if not (isinstance(value, (ast.Tuple, ast.List)) and all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts)):
+                self.add(f"calls {dotted}() with its own attribute names (getattr/setattr under another name)")
+                return
+            names += [e.value for e in value.elts]  # type: ignore[attr-defined]
+        self._literal_names(dotted, names)
+
     def _builtin_call(self, name: str, node: ast.Call) -> None:
         """getattr/setattr/delattr with literal names only (judged like the attribute); vars() of a local object;
         type() with one argument; open() of a path, never of a file descriptor."""
@@ -551,7 +619,7 @@ class Features(ast.NodeVisitor):
             if len(args) < 2 or not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
                 forwards = name == "getattr" and len(args) >= 2 and isinstance(args[1], ast.Name) \
                     and self.forwarding and args[1].id == self.forwarding[-1]
-                if name != "hasattr" and not forwards:
+                if name != "hasattr" and not forwards and not (name == "getattr" and _dispatch(args[1])):
                     self.add(f"calls {name}() with a computed name")
                 return
             if isinstance(args[0], ast.Name) and args[0].id in self.alias:

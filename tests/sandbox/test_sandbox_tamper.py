@@ -75,6 +75,21 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "import dataclasses\n\n\nclass Hop:\n    def __init__(self, t):\n        self.t = t\n\n"
     "    def __getattr__(self, name):\n        return getattr(self.t, name)\n\n\n"
     "@dataclasses.dataclass(init=False)\nclass Mod(Hop):\n    _module: object\n",
+    # round 66's allowances keep their bounds: a dispatch word that a frame attribute, a module reached as an
+    # attribute or a private name starts with; a resolver's constant rebound or holding a route name;
+    # `getmembers` without a narrow predicate or passed around; `update_wrapper` with names built at run time
+    "def f(fr, x):\n    return getattr(fr, f'f_{x}')\n",
+    "def f(o, x):\n    return getattr(o, 'sy' + x)\n",
+    "def f(o, x):\n    return getattr(o, f'_{x}')\n",
+    "def f(o, x):\n    return getattr(o, f'{x}_visit')\n",
+    "import operator\nORDER = ('last', '__globals__')\nkey = operator.attrgetter(*ORDER)\n",
+    "import operator\nORDER = ('last',)\n\n\ndef f(p):\n    global ORDER\n    ORDER = p\n"
+    "    return operator.attrgetter(*ORDER)\n",
+    "import inspect\n\n\ndef f(o):\n    return dict(inspect.getmembers(o))\n",
+    "import inspect\n\n\ndef f(o):\n    return dict(inspect.getmembers(o, inspect.isroutine))\n",
+    "from inspect import getmembers\ng = getmembers\n",
+    "import functools\n\n\ndef f(w, fn, n):\n    return functools.update_wrapper(w, fn, assigned=(n,))\n",
+    "import functools\n\n\ndef f(w, fn):\n    return functools.wraps(fn, ('__globals__',))(w)\n",
 ])
 def test_each_route_class_is_a_finding(code: str) -> None:
     assert _added(code), code
@@ -157,6 +172,15 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     # R59-FP1: a table of message templates
     "MESSAGES = {'E1': 'bad {name}'}\n\n\ndef message(code, **kw):\n    return MESSAGES[code].format(**kw) + "
     "MESSAGES.get(code, '').format(**kw)\n",
+    # round 65's refused honest fixes (R65-FP-visit, -sortkey, -members, -wraps): a visitor dispatching by a
+    # prefixed name, a sort key of a module constant's names, a handler's methods, a wrapper copying some metadata
+    "class Eval:\n    def visit(self, node):\n        m = getattr(self, f'visit_{type(node).__name__.lower()}', None)\n"
+    "        return m(node) if m else getattr(self, 'do_' + node.kind)(node)\n",
+    "import operator\nORDER = ('last', 'first')\n\n\ndef roster(p):\n    return sorted(p, key=operator.attrgetter(*ORDER))\n",
+    "import inspect\n\n\ndef commands(h):\n    return sorted(n for n, _ in inspect.getmembers(h, inspect.ismethod))\n",
+    "import functools\n\n\ndef logged(fn):\n    def wrapper(*a):\n        return fn(*a)\n\n"
+    "    functools.update_wrapper(wrapper, fn, assigned=('__module__', '__name__', '__doc__'), updated=())\n"
+    "    return wrapper\n",
 ])
 def test_realistic_honest_fixes_are_clean(code: str) -> None:
     assert _added("\n\n" + code) == []

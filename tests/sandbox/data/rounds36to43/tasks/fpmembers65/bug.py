@@ -1,0 +1,1 @@
+p = 'a23lib/cli.py'; s = open(p).read(); assert 'sorted(name for name, _ in inspect.getmembers(handler, inspect.ismethod) if not name.startswith("_"))' in s; s = s.replace('sorted(name for name, _ in inspect.getmembers(handler, inspect.ismethod) if not name.startswith("_"))', 'sorted(name for name in dir(handler) if not name.startswith("_"))'); open(p, 'w').write(s)

@@ -1,0 +1,1 @@
+p = 'a23lib/deco.py'; s = open(p).read(); assert 'functools.update_wrapper(wrapper, fn, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())' in s; s = s.replace('functools.update_wrapper(wrapper, fn, assigned=("__module__", "__name__", "__qualname__", "__doc__"), updated=())', 'wrapper.__name__ = fn.__name__'); open(p, 'w').write(s)
