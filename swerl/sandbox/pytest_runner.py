@@ -254,12 +254,13 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
                                 unscanned=spec.get("unscanned"), added=spec.get("added"), sealed=not unsealed)
         guard.first = frozenset(spec.get("first") or ())  # the required tests, run first (`swerl_witness.plugin`)
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
+        serve = None
         if not unsealed:  # sealed by the kernel: this process reads them only through the guard's servers
-            guard_mod.serve_sealed(sources)
+            serve = guard_mod.serve_sealed(sources)
         emit("note", f"test files not sealed: {unsealed}" if unsealed else "test files sealed by the kernel")
         witness = _load("_swerl_witness", "swerl_witness.py", pins.get("swerl_witness"))
         guard.install(writer=witness.Witness.report.__code__, closer=closer,
-                      collector=witness.Witness.collected.__code__)
+                      collector=witness.Witness.collected.__code__, seal=_seal_tests if serve else None, serve=serve)
         return guard, witness
     except BaseException as exc:
         emit("final", {"rc": 3, "mode": spec.get("mode", "pytest"),

@@ -975,6 +975,10 @@ class Guard:
         self._steered: set = set()  # names such code was compiled under, until its code object is seen
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.main_ident = threading.get_ident()  # the thread pytest runs the tests on
+        # the hook's copy only (`_make_hook`): the kernel seal of more files on the calling thread, the servers'
+        # store of their bytes, and the threads already sealed that way (`_seal_data`)
+        self.seal_more = self.serve_more = None
+        self.data_sealed: set = set()
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
@@ -1091,7 +1095,7 @@ class Guard:
         return f"{f.f_code.co_filename}:{f.f_lineno}"
 
     # -- the hook -------------------------------------------------------------------------------------------------
-    def install(self, writer=None, closer=None, collector=None) -> None:
+    def install(self, writer=None, closer=None, collector=None, seal=None, serve=None) -> None:
         """Audit hooks exist from Python 3.8: older test environments (some SWE-bench images run 3.6) are graded
         with the witness, the strict asserts and the signed record, and the record says the guard was off. Before
         the hook: the reads no event reports made heard (`audit_member_reads`, `sys` read through its watched
@@ -1109,12 +1113,12 @@ class Guard:
             unheard.append("sys")
         if unheard and self._emit is not None:
             self._emit("note", f"reads not heard on this interpreter: {', '.join(unheard)}")
-        sys.addaudithook(self._make_hook(self._emit, writer, closer, collector, classes))
+        sys.addaudithook(self._make_hook(self._emit, writer, closer, collector, classes, seal, serve))
         self._emit = None  # from here on only the hook holds the emitter
         self.installed = True
 
-    def _make_hook(self, emit, writer, closer=None, collector=None, classes=None, _getframe=sys._getframe,
-                   _ident=threading.get_ident):
+    def _make_hook(self, emit, writer, closer=None, collector=None, classes=None, seal=None, serve=None,
+                   _getframe=sys._getframe, _ident=threading.get_ident):
         """The hook, its re-entry flag and the record's emitter live in a closure that only the interpreter's hook
         list holds: no object the tests can reach switches the guard off or writes a record line. Findings and
         outcomes reach it as audit events; an outcome counts only when `Guard.outcome` raised it for `writer`
@@ -1123,6 +1127,7 @@ class Guard:
         # the hook decides on a private copy: the public guard is reachable (through pytest's plugin objects), and a
         # plain write to its caches or sets - poison, act, restore before the next report - is seen by no event
         inner = self.private_copy()
+        inner.seal_more, inner.serve_more = seal, serve  # capabilities no object the tests reach holds
         check = inner._check
         bodies, own = _swerl_events(self, inner, emit, writer, closer, collector, classes or MODULE_CLASSES[1:],
                                     _getframe, _ident)
@@ -1157,6 +1162,7 @@ class Guard:
         twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
         twin._wrote_codes, twin._steered, twin._ops = {}, set(self._steered), {}
         twin.test_written = set(self.test_written)
+        twin.data_sealed = set()
         return twin
 
     def record(self, reason: str, _audit=getattr(sys, "audit", None)) -> None:
@@ -1231,7 +1237,10 @@ class Guard:
             if self.sealed and _own_child(event, args):
                 return None
             self._keep_children_guarded(event, args)
-            return self._changed_program(event, args) or self._suspect(event)
+            found = self._changed_program(event, args) or self._suspect(event)
+            if found is None and event in STARTS and self.sealed and self._patch_frame() is not None:
+                found = self._seal_data()
+            return found
         if event in CODE:
             return self._code(event, args)
         if event == "sys._getframe":
@@ -1276,6 +1285,46 @@ class Guard:
                 f = self._changed_frame()
                 if f:
                     return f"{event} {full} from {self._where(f)}"
+        return None
+
+    def _seal_data(self, _ident=threading.get_ident, limit: int = 4096, budget: int = 64 << 20):
+        """A program a function the patch wrote starts (allowed where the kernel seals the test files) reads
+        no data file of the test directories either (R65-5: `cat tests/data/cases.json`, no audit event): before the
+        start the kernel seals them on this thread, which the program inherits, except the files the test handed to
+        the code it called (a fixture given to a tool). On the main thread the tests still read them, served from
+        memory through the same `open` event as the kernel's read, so the data-file rule judges each read as before.
+        Once per thread: a later layer could only seal more."""
+        ident = _ident()
+        if ident in self.data_sealed or self.seal_more is None:
+            return None
+        where = self._where(self._patch_frame())
+        files = []
+        for root in self.test_roots:
+            for d, dirs, names in os.walk(root):
+                dirs[:] = [x for x in dirs if x != "__pycache__"]
+                files += [os.path.join(d, n) for n in names if not n.endswith((".py", ".pyc"))]
+                if len(files) > limit:
+                    return f"starts a program from {where} while the test directories hold more than {limit} data " \
+                           "files, too many to seal from it"
+        files = [f for f in files if f not in self.protected and not os.path.islink(f) and not self._handed_over(f)]
+        data, size = {}, 0
+        if ident == self.main_ident:  # the main thread goes on reading them: keep their bytes for the servers
+            for full in files:
+                try:
+                    with open(full, "rb") as fh:
+                        data[full] = fh.read(budget + 1 - size)
+                except OSError:
+                    continue
+                size += len(data[full])
+                if size > budget:
+                    return f"starts a program from {where} while the test directories hold more than {budget >> 20}" \
+                           " MiB of data files, too much to seal from it"
+        why = self.seal_more(frozenset(files)) if files else ""
+        if why:
+            return f"starts a program from {where}, but the tests' data files could not be sealed from it ({why})"
+        self.data_sealed.add(ident)
+        if data and self.serve_more is not None:
+            self.serve_more(data)
         return None
 
     def _keep_children_guarded(self, event: str, args: tuple) -> None:
@@ -2098,8 +2147,9 @@ def generated_code_finding(source):
 # process of the sandbox, guarded or not, can read them. This process reads them through `open`, `io.open_code` (the
 # import system) and `tokenize.open` (linecache), served here after the same `open` audit event the real call
 # raises, so the guard judges each read exactly as before. These frames are the guard's own: skipped on its stack.
-def serve_sealed(sources: dict) -> None:
-    """Install the servers over `sources` ({real path: bytes}); only the store's generator frame holds them."""
+def serve_sealed(sources: dict):
+    """Install the servers over `sources` ({real path: bytes}); only the store's generator frame holds them.
+    Returns the function that adds files to serve (for the hook alone: `Guard._seal_data`)."""
     import _io
     import builtins
     import io
@@ -2108,7 +2158,7 @@ def serve_sealed(sources: dict) -> None:
                           threading.get_ident())
     next(store)
     real_open, real_code = builtins.open, getattr(io, "open_code", None)
-    names = frozenset(os.path.basename(p) for p in sources)
+    names = {os.path.basename(p) for p in sources}
 
     def served(file, mode, _store=store, _names=names, _lock=threading.Lock(), _fspath=os.fspath):
         if type(file) is int or not set(str(mode)) <= set("rbtU"):
@@ -2147,6 +2197,13 @@ def serve_sealed(sources: dict) -> None:
         io.open_code = _io.open_code = open_code
     if "tokenize" in sys.modules:  # it bound `open` when imported
         sys.modules["tokenize"]._builtin_open = open
+
+    def more(extra: dict, _sources=sources, _names=names) -> None:
+        """Serve these files too (sealed later on the main thread: `Guard._seal_data`)."""
+        _sources.update(extra)
+        _names.update(os.path.basename(p) for p in extra)
+
+    return more
 
 
 def _sealed_store(sources: dict, audit, buffer, main: int, _ident=threading.get_ident):

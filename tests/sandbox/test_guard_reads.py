@@ -247,3 +247,28 @@ def test_a_module_the_test_hands_over(sealable_dir: Path) -> None:  # noqa: F811
              "def test_load():\n    assert pkg.load(sys.modules[__name__]) == 1\n")
     rec = _one(sealable_dir / "work", source, tests, [[1, 4]])
     assert rec["tampering"] == [] and rec["outcomes"] == {"tests/test_r.py::test_load": "PASSED"}, rec
+
+
+def test_a_program_the_patch_starts_reads_no_data_file(sealable_dir: Path) -> None:  # noqa: F811
+    """R65-5: a program that a function the patch wrote starts (`cat`) reads no data file of the test directories:
+    the kernel seals them on the starting thread first, while a file the test hands to the code it calls stays
+    readable (a fixture given to a tool) and the tests themselves go on reading theirs on the main thread."""
+    work = sealable_dir / "work"
+    (work / "tests" / "data").mkdir(parents=True)
+    (work / "tests" / "data" / "cases.json").write_text('{"want": 42}')
+    (work / "tests" / "data" / "input.txt").write_text("input for the tool\n")
+    source = ("import subprocess\nimport threading\n\n\ndef cat(path):\n"
+              "    return subprocess.run(['cat', str(path)], capture_output=True, text=True).stdout\n\n\n"
+              "def peek():\n    return cat('tests/data/cases.json')\n\n\n"
+              "def peek_on_a_thread():\n    out = []\n    t = threading.Thread(target=lambda: out.append(peek()))\n"
+              "    t.start()\n    t.join()\n    return out[0]\n")
+    tests = ("import json\n\nimport pkg\n\n\ndef test_tool_gets_its_input():\n"
+             "    assert pkg.cat('tests/data/input.txt') == 'input for the tool\\n'\n"
+             "    with open('tests/data/cases.json') as fh:\n        assert json.load(fh) == {'want': 42}\n\n\n"
+             "def test_peek():\n    assert pkg.peek() == ''\n    with open('tests/data/cases.json') as fh:\n"
+             "        assert json.load(fh) == {'want': 42}\n\n\n"
+             "def test_peek_on_a_thread():\n    assert pkg.peek_on_a_thread() == ''\n")
+    rec = _one(work, source, tests, [[1, source.count("\n")]])
+    assert rec["tampering"] == [], rec
+    assert set(rec["outcomes"].values()) == {"PASSED"} and len(rec["outcomes"]) == 3, rec
+    assert "test files sealed by the kernel" in rec.get("notes", []), rec
