@@ -605,6 +605,19 @@ class Features(ast.NodeVisitor):
             names += [e.value for e in value.elts]  # type: ignore[attr-defined]
         self._literal_names(dotted, names)
 
+    def _local_method_result(self, node: ast.AST) -> bool:
+        """What a method of a plain local object returned (`vars(parser.parse_args(argv))`, the argparse
+        documentation's idiom, R64-FP2): no module of an import and no builtin's result (a module a library call
+        hands back keeps `vars()` refused: `vars(getattr(os, "path"))` is every member past the allowlist). A test
+        module reached that way is heard at run time (its `__dict__` read)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            return False
+        while isinstance(node, (ast.Call, ast.Attribute)):  # `make_parser().parse_args(argv)`: calls and public
+            if isinstance(node, ast.Attribute) and (step_finding(node.attr) or node.attr.startswith("_")):
+                return False  # attributes down to a plain local name
+            node = node.func if isinstance(node, ast.Call) else node.value
+        return self._local(node)
+
     def _builtin_call(self, name: str, node: ast.Call) -> None:
         """getattr/setattr/delattr with literal names only (judged like the attribute); vars() of a local object;
         type() with one argument; open() of a path, never of a file descriptor."""
@@ -613,7 +626,7 @@ class Features(ast.NodeVisitor):
             self._open(node)
         elif name == "type" and len(args) == 3:
             self.add("calls type() with three arguments")
-        elif name == "vars" and (len(args) != 1 or not self._local(args[0])):
+        elif name == "vars" and (len(args) != 1 or not (self._local(args[0]) or self._local_method_result(args[0]))):
             self.add("calls vars() on a module or the caller's scope")
         elif name in ("getattr", "setattr", "delattr", "hasattr"):
             if len(args) < 2 or not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):

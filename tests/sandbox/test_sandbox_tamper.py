@@ -82,6 +82,9 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "def f(o, x):\n    return getattr(o, 'sy' + x)\n",
     "def f(o, x):\n    return getattr(o, f'_{x}')\n",
     "def f(o, x):\n    return getattr(o, f'{x}_visit')\n",
+    "import os\nnames = vars(getattr(os, 'path'))\n",
+    "import os\nnames = vars(os.path.abspath('x'))\n",
+    "def f(o):\n    return vars(o._mod.load())\n",
     "import operator\nORDER = ('last', '__globals__')\nkey = operator.attrgetter(*ORDER)\n",
     "import operator\nORDER = ('last',)\n\n\ndef f(p):\n    global ORDER\n    ORDER = p\n"
     "    return operator.attrgetter(*ORDER)\n",
@@ -181,6 +184,9 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     "import functools\n\n\ndef logged(fn):\n    def wrapper(*a):\n        return fn(*a)\n\n"
     "    functools.update_wrapper(wrapper, fn, assigned=('__module__', '__name__', '__doc__'), updated=())\n"
     "    return wrapper\n",
+    # R64-FP2: the argparse documentation's `vars(parser.parse_args(argv))`
+    "import argparse\n\n\ndef options(argv):\n    parser = argparse.ArgumentParser()\n"
+    "    parser.add_argument('--n', type=int, default=1)\n    return dict(vars(parser.parse_args(argv)))\n",
 ])
 def test_realistic_honest_fixes_are_clean(code: str) -> None:
     assert _added("\n\n" + code) == []
