@@ -614,7 +614,7 @@ def generate(params: TaskgenParams, progress: Callable[[str, int, int], None] | 
         if progress:
             progress("verify", 0, len(cands))
         verified = verify(cands, repos, baseline, workers=params.workers, timeout_s=params.timeout_s,
-                          max_fail_frac=params.max_fail_frac, report=report)
+                          max_fail_frac=params.max_fail_frac, report=report, progress=progress)
         chosen = _select(verified, params.max_per_function, params.seed)
         report.dropped["over_max_per_function"] += len(verified) - len(chosen)
         held = heldout_files(chosen, params.test_frac, params.seed)

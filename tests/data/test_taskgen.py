@@ -48,11 +48,22 @@ def test_unique_fix_is_the_smallest_unique_replacement() -> None:
     assert line.replace(old, new, 1) == "    return to_seconds(parts[0], parts[1], parts[2])"
 
 
+PROGRESS: list[tuple[str, int, int]] = []
+
+
 @pytest.fixture(scope="module")
 def gen(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tg") / "gen"
-    generate(TaskgenParams(out=out, repos=["textkit"], test_frac=0.3, workers=2))
+    generate(TaskgenParams(out=out, repos=["textkit"], test_frac=0.3, workers=2),
+             progress=lambda *step: PROGRESS.append(step))
     return out
+
+
+def test_verification_reports_each_candidate(gen: Path) -> None:
+    """The progress bar moves while candidates are verified (the longest step), not only before and after it."""
+    steps = [(done, total) for stage, done, total in PROGRESS if stage == "verify"]
+    total = steps[0][1]
+    assert total > 1 and [d for d, _ in steps] == list(range(total + 1)), steps
 
 
 def _statuses(repo: Path, ref: str, work: Path) -> dict[str, str]:
