@@ -291,7 +291,9 @@ HOSTILE: list[Fix] = [(name, *_TARGET, code) for name, code in [
     ("frame walking", "\nimport sys\nframe = sys._getframe(1)\nwhile frame:\n    frame = frame.f_back\n"),
     ("inspect.currentframe", "\nimport inspect\nf = inspect.currentframe().f_back\n"),
     ("atexit printer", "\nimport atexit\natexit.register(print, 'PAS' 'SED')\n"),
-    ("subprocess git", "\nimport subprocess\nsubprocess.run(['git', 'lo' + 'g'])\n"),
+    # `subprocess.run` is an allowed import since round 54 (the guard judges the start; the kernel seals the test
+    # files and, since round 66, their data files from it): the scan's own process routes are `os`'s
+    ("os.system git", "\nimport os\nos.system('git lo' + 'g')\n"),
     ("gc walk", "\nimport gc\nobjs = gc.get_objects()\n"),
     ("subclasses walk", "\nclasses = ().__class__.__base__.__subclasses__()\n"),
     ("lambda globals", "\nb = (lambda: 0).__globals__['__builtins__']\n"),
