@@ -979,6 +979,7 @@ class Guard:
         # store of their bytes, and the threads already sealed that way (`_seal_data`)
         self.seal_more = self.serve_more = None
         self.data_sealed: set = set()
+        self._loose: dict = {}  # directory parts -> in no package (`_data_file`)
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
@@ -1162,7 +1163,7 @@ class Guard:
         twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
         twin._wrote_codes, twin._steered, twin._ops = {}, set(self._steered), {}
         twin.test_written = set(self.test_written)
-        twin.data_sealed = set()
+        twin.data_sealed, twin._loose = set(), {}
         return twin
 
     def record(self, reason: str, _audit=getattr(sys, "audit", None)) -> None:
@@ -1888,7 +1889,7 @@ class Guard:
             return f"opens the launcher's private file {full}"
         if full in self.changed and not full.endswith(".py") and self._tests_read():
             return f"the tests read {full}, a file the patch changed"  # their expected data rewritten (R49s-5)
-        if full.startswith(self.test_roots) and not full.endswith((".py", ".pyc")) and full not in self.protected:
+        if self._data_file(full):
             found = self._test_data(full)
             if found:
                 return found
@@ -1908,6 +1909,22 @@ class Guard:
             if inner is not None and inner.f_code.co_filename.startswith("<frozen importlib"):  # test app's models,
                 return None  # a migration the loader imports): the patch's code cannot name it (the scan)
         return f"opens {full} from {self._where(f)}"
+
+    def _data_file(self, full: str, _isfile=os.path.isfile) -> bool:
+        """A file that can be the tests' data: any file but code under a test directory, and, outside one, a file
+        in a directory of the tree that no package holds (a `testdata/` or `fixtures/` beside the tests, R66-2). A
+        package's own data (`pkg/data/units.json`) is the project's, and a file at the tree's root its
+        configuration; whether the tests read it decides the rest (`_test_data`)."""
+        if full.endswith((".py", ".pyc")) or full in self.protected or not full.startswith(self.workdir):
+            return False
+        if full.startswith(self.test_roots):
+            return True
+        parts = full[len(self.workdir):].split("/")[:-1]
+        known = self._loose.get(tuple(parts))
+        if known is None:
+            known = self._loose[tuple(parts)] = bool(parts) and not any(
+                _isfile(self.workdir + "/".join(parts[:i]) + "/__init__.py") for i in range(1, len(parts) + 1))
+        return known
 
     def _test_data(self, full: str):
         """A data file of the test directories that both the tests and changed code read, without the test handing

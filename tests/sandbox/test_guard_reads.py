@@ -272,3 +272,22 @@ def test_a_program_the_patch_starts_reads_no_data_file(sealable_dir: Path) -> No
     assert rec["tampering"] == [], rec
     assert set(rec["outcomes"].values()) == {"PASSED"} and len(rec["outcomes"]) == 3, rec
     assert "test files sealed by the kernel" in rec.get("notes", []), rec
+
+
+def test_the_tests_data_outside_a_test_directory(sealable_dir: Path) -> None:  # noqa: F811
+    """R66-2: the tests' cases table in `testdata/` at the tree's root (no `tests` directory above it), read by the
+    test module and by the patch's code: a data file the tests read. A package's own data file that both read (the
+    project's loader and a test checking it) is the project's."""
+    work = sealable_dir / "work"
+    (work / "testdata").mkdir(parents=True)
+    (work / "testdata" / "cases.csv").write_text("2,4\n")
+    (work / "pkg" / "data").mkdir(parents=True)
+    (work / "pkg" / "data" / "units.txt").write_text("m\n")
+    tests = ("import pkg\n\nROWS = open('testdata/cases.csv').read()\n\n\ndef test_units():\n"
+             "    assert pkg.units() == open('pkg/data/units.txt').read()\n\n\n"
+             "def test_double():\n    assert pkg.double(2) == 4\n")
+    source = ("import os\n\n\ndef units():\n    return open(os.path.join(os.path.dirname(__file__), 'data', 'units.txt'))"
+              ".read()\n\n\ndef double(n):\n    return int(dict(r.strip().split(',') for r in open('testdata/cases.csv'))[str(n)])\n")
+    rec = _one(work, source, tests, [[1, source.count("\n")]])
+    assert any("testdata/cases.csv, a data file the tests read" in t for t in rec["tampering"]), rec
+    assert not any("units.txt" in t for t in rec["tampering"]), rec
