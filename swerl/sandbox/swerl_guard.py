@@ -78,6 +78,7 @@ PICKLE_BUILTINS = frozenset({"set", "frozenset", "bytearray", "complex", "slice"
 WATCH_MODULES = ("_pytest", "pytest", "pluggy", "unittest", "linecache", "_swerl_guard", "_swerl_witness")
 _STDLIB = os.path.dirname(os.__file__)
 _TYPING = os.path.join(_STDLIB, "typing.py")
+_INSPECT = os.path.join(_STDLIB, "inspect.py")
 _LOGGING = os.path.join(_STDLIB, "logging", "__init__.py")
 _SELF = __file__
 _BOOTSTRAP = "<frozen importlib._bootstrap>"
@@ -1785,11 +1786,42 @@ class Guard:
                 return f"{found} in code generated at run time for {self._where(changed)}" if found else None
         if event in ("exec", "function.__new__") and args:  # `types.FunctionType(code, ...)` runs it as surely (R52-5)
             code = args[0]
+            found = self._evaluated_text(code) if event == "exec" else None
+            if found:
+                return f"{found} for {self._where(changed)}"
             where = getattr(code, "co_filename", None)
             if isinstance(where, str) and (where.startswith("<") or not self._home_of_code(where)):
                 self._taint(code)  # made or loaded for changed code from outside the libraries and the work tree
             return self._loader_check()
         return None
+
+    def _evaluated_text(self, code):
+        """Annotation text a library evaluates while changed code runs (`inspect.get_annotations(**{"eval_str":
+        True})`, typing's forward references): R66-11, 13, 16, 17, 18 put a string into a test's (or pytest's)
+        function's annotations and had it evaluated in that function's namespace - the tests' module globals, a
+        parametrize mark, `_pytest` module objects - by name lookups and attribute reads that raise no event. The
+        namespace it runs in may be no test module's and no test runner's, and the text reads no private attribute
+        (`nodes._pytest.mark.MARK_GEN._config...`): an annotation names a type, not an object's internals."""
+        if not (isinstance(getattr(code, "co_filename", None), str) and code.co_filename.startswith("<")):
+            return None
+        evaluator, f, depth = None, self._innermost(), 0
+        while f is not None and depth < 4 and evaluator is None:
+            name = f.f_code.co_filename
+            if (name == _INSPECT and f.f_code.co_name in ("get_annotations", "<dictcomp>")) or \
+                    (name == _TYPING and f.f_code.co_name in ("_evaluate", "_eval_type", "get_type_hints")):
+                evaluator = f
+            f, depth = f.f_back, depth + 1
+        if evaluator is None:
+            return None
+        for f in (evaluator, evaluator.f_back):
+            for value in list(f.f_locals.values()) if f is not None else ():
+                home = _namespace_of(value)
+                if home is not None and (type(home) is MODULE_CLASSES[2] or home.__name__.split(".")[0] in
+                                         ("_pytest", "pytest", "pluggy", "_swerl_guard", "_swerl_witness")):
+                    return f"evaluates annotation text in the namespace of {home.__name__}"
+        private = sorted({i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_ATTR", "LOAD_METHOD")
+                          and str(i.argval).startswith("_")})
+        return f"evaluates annotation text that reads private attributes ({', '.join(private[:3])})" if private else None
 
     def _parsing_only(self) -> bool:
         """`ast.parse(text)`: source read as data (a linter, a docs tool) is no code until it is compiled, and that
@@ -2137,6 +2169,15 @@ GENERATED_DUNDERS = frozenset({"__class__", "__init__", "__setattr__", "__delatt
                                "__le__", "__gt__", "__ge__", "__hash__", "__repr__", "__qualname__", "__name__",
                                "__post_init__", "__dataclass_fields__", "__dataclass_params__", "__match_args__",
                                "__slots__", "__getstate__", "__setstate__", "__new__", "__doc__", "__module__"})
+
+
+def _namespace_of(value, _modules=sys.modules):
+    """The module whose globals `value` is (a dict that is its `__dict__`), else None."""
+    if type(value) is not dict:
+        return None
+    name = value.get("__name__")
+    mod = _modules.get(name) if type(name) is str else None
+    return mod if mod is not None and getattr(mod, "__dict__", None) is value else None
 
 
 def generated_code_finding(source):

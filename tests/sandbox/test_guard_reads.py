@@ -291,3 +291,30 @@ def test_the_tests_data_outside_a_test_directory(sealable_dir: Path) -> None:  #
     rec = _one(work, source, tests, [[1, source.count("\n")]])
     assert any("testdata/cases.csv, a data file the tests read" in t for t in rec["tampering"]), rec
     assert not any("units.txt" in t for t in rec["tampering"]), rec
+
+
+def test_annotation_text_evaluated_in_a_foreign_namespace(sealable_dir: Path) -> None:  # noqa: F811
+    """R66-11..18: text put into a test function's annotations and evaluated by `inspect.get_annotations` runs in
+    the tests' module globals (`CASES` is a dict lookup, no event); a text reading private attributes walks into a
+    library's internals. A project function's own annotations evaluated by the project's unchanged helper (typing's
+    forward references) are no finding."""
+    util = ("import typing\n\n\ndef hints(fn):\n    return typing.get_type_hints(fn)\n")
+    tests = ("import pkg\n\nCASES = {2: 4}\n\n\ndef helper(x):\n    return x\n\n\n"
+             "def test_run():\n    assert pkg.run(helper) == 1\n")
+    for body, finding in (
+            ("    fn.__annotations__.update({'x': 'CASES'})\n    inspect.get_annotations(fn, **{'eval_' + 'str': True})\n",
+             "evaluates annotation text in the namespace of test_r"),
+            ("    inspect.get_annotations(probe, **{'eval_' + 'str': True})\n",
+             "evaluates annotation text that reads private attributes (_default_decoder)"),
+            ("    util.hints(typed)\n", None)):
+        work = sealable_dir / "work"
+        (work / "pkg").mkdir(parents=True, exist_ok=True)
+        (work / "pkg" / "util.py").write_text(util)
+        source = ("import inspect\nimport json\n\nfrom pkg import util\n\n\ndef probe(x: 'json._default_decoder'):\n"
+                  "    return x\n\n\ndef typed(x: 'int') -> 'str':\n    return str(x)\n\n\ndef run(fn):\n" + body +
+                  "    return 1\n")
+        rec = _one(work, source, tests, [[1, source.count("\n")]])
+        if finding is None:
+            assert rec["tampering"] == [] and rec["outcomes"] == {"tests/test_r.py::test_run": "PASSED"}, rec
+        else:
+            assert any(finding in t for t in rec["tampering"]), (body, rec)
