@@ -68,7 +68,7 @@ PASSTHROUGH = frozenset({"inspect.py", "traceback.py", "dis.py", "linecache.py",
 MOVES = frozenset({"os.rename", "os.remove", "os.rmdir", "os.link", "os.symlink", "os.truncate", "os.chmod",
                    "os.chown", "os.utime", "shutil.copyfile", "shutil.move", "shutil.rmtree"})
 WATCHED = PROCESS | REACH | CODE | MOVES | {"sys._getframe", "object.__getattr__", "open", "pickle.find_class",
-                                    "sys.addaudithook", "object.__setattr__", "object.__delattr__"}
+                                    "sys.addaudithook", "object.__setattr__", "object.__delattr__", "sqlite3.connect"}
 # Writes that change what already-defined code does: a function's code, an object's or a class's type.
 REWIRES = frozenset({"__code__", "__class__", "__bases__", "__defaults__", "__kwdefaults__"})
 PICKLE_SAFE = frozenset({"collections", "datetime", "decimal", "fractions", "copyreg", "_codecs", "numpy", "pathlib",
@@ -1267,6 +1267,8 @@ class Guard:
             return self._open(args)
         if event == "pickle.find_class":
             return self._unpickle(args)
+        if event == "sqlite3.connect":
+            return self._database(args)
         if event in MOVES:
             return self._move(event, args)
         return None
@@ -1941,6 +1943,18 @@ class Guard:
             if inner is not None and inner.f_code.co_filename.startswith("<frozen importlib"):  # test app's models,
                 return None  # a migration the loader imports): the patch's code cannot name it (the scan)
         return f"opens {full} from {self._where(f)}"
+
+    def _database(self, args: tuple):
+        """SQLite opens its file in C, with no `open` event: a database of the tests' data (R66-6: the cases in a
+        fixture `.db` the test module queries) is judged by the data-file rule at `connect` (a `file:` URI too).
+        Not heard: a database `ATTACH`ed by SQL text on a connection already open."""
+        db = _path_text(args[0]) if args else None
+        if type(db) is not str or db in ("", ":memory:"):
+            return None
+        if db.startswith("file:"):
+            db = db[5:].split("?", 1)[0]
+        full, _ = self._target(db)
+        return self._test_data(full) if self._data_file(full) else None
 
     def _data_file(self, full: str, _isfile=os.path.isfile) -> bool:
         """A file that can be the tests' data: any file but code under a test directory, and, outside one, a file

@@ -318,3 +318,26 @@ def test_annotation_text_evaluated_in_a_foreign_namespace(sealable_dir: Path) ->
             assert rec["tampering"] == [] and rec["outcomes"] == {"tests/test_r.py::test_run": "PASSED"}, rec
         else:
             assert any(finding in t for t in rec["tampering"]), (body, rec)
+
+
+def test_a_database_of_the_tests_data(sealable_dir: Path) -> None:  # noqa: F811
+    """R66-6: SQLite opens files in C (no `open` event); the tests' fixture database, queried by the test module and
+    by the patch's code, is judged at `sqlite3.connect` like any data file the tests read. The project's own
+    database in a temporary directory is not."""
+    import sqlite3
+
+    work = sealable_dir / "work"
+    (work / "tests" / "data").mkdir(parents=True)
+    with sqlite3.connect(work / "tests" / "data" / "cases.db") as db:
+        db.execute("create table c (n int, want int)")
+        db.execute("insert into c values (2, 4)")
+    tests = ("import sqlite3\n\nimport pkg\n\nROWS = sqlite3.connect('tests/data/cases.db').execute('select * from c')"
+             ".fetchall()\n\n\ndef test_double(tmp_path):\n    assert pkg.cache(tmp_path) == 1\n"
+             "    assert [pkg.double(n) for n, _ in ROWS] == [w for _, w in ROWS]\n")
+    source = ("import sqlite3\n\n\ndef cache(where):\n    with sqlite3.connect(f'file:{where}/c.db?mode=rwc', uri=True) as db:"
+              "\n        db.execute('create table if not exists k (v int)')\n    return 1\n\n\ndef double(n):\n"
+              "    return dict(sqlite3.connect('file:tests/data/cases.db?mode=ro', uri=True).execute('select * from c')"
+              ".fetchall())[n]\n")
+    rec = _one(work, source, tests, [[1, source.count("\n")]])
+    assert any("tests/data/cases.db, a data file the tests read" in t for t in rec["tampering"]), rec
+    assert not any("c.db," in t and "cases.db" not in t for t in rec["tampering"]), rec
