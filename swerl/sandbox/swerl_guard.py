@@ -1537,10 +1537,18 @@ class Guard:
         if self.frame_kind(f) == "test":
             return None  # the pristine test's own read, even when called back from changed code
         code = f.f_code
+        if code.co_filename in _FORMATTERS and self._captures_locals():
+            changed = self._patch_frame()  # traceback text with every frame's locals is values handed back (R66-12:
+            # `TracebackException(..., capture_locals=True)` of an error the test handed over: the test's `want`)
+            return f"reads .{name} through traceback's capture_locals from {self._where(changed)}" if changed else None
         if name in FUNCTION_PARTS or code.co_filename in _FORMATTERS or (code.co_filename, code.co_name) in _FRAME_READERS:
             return None
         changed = self._patch_frame()
         return f"reads .{name} through {self._where(f)} from {self._where(changed)}" if changed else None
+
+    def _captures_locals(self) -> bool:
+        """A frame of the traceback module on the stack was asked for each frame's locals (`capture_locals`)."""
+        return any(f.f_code.co_filename in _FORMATTERS and f.f_locals.get("capture_locals") for f in self._stack())
 
     def _is_changed(self, f) -> bool:
         return self.frame_kind(f) == "changed"

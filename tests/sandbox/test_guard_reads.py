@@ -341,3 +341,21 @@ def test_a_database_of_the_tests_data(sealable_dir: Path) -> None:  # noqa: F811
     rec = _one(work, source, tests, [[1, source.count("\n")]])
     assert any("tests/data/cases.db, a data file the tests read" in t for t in rec["tampering"]), rec
     assert not any("c.db," in t and "cases.db" not in t for t in rec["tampering"]), rec
+
+
+def test_traceback_locals_of_an_error_the_test_hands_over(sealable_dir: Path) -> None:  # noqa: F811
+    """R66-12: `traceback.TracebackException(..., capture_locals=True)` of an error the test caught hands back the
+    test frame's locals (its expected value) as text; the same traceback's function names are no finding."""
+    tests = ("import pytest\n\nimport pkg\n\n\ndef test_report():\n    want = 'secret'\n"
+             "    with pytest.raises(ValueError) as info:\n        pkg.fail()\n    assert pkg.report(info.value)\n")
+    for body, finding in (
+            ("    t = traceback.TracebackException(type(exc), exc, exc.__traceback__, capture_locals=True)\n"
+             "    return ''.join(t.format())\n", "reads .tb_frame through traceback's capture_locals"),
+            ("    t = traceback.TracebackException(type(exc), exc, exc.__traceback__, lookup_lines=False)\n"
+             "    return ' < '.join(f.name for f in t.stack)\n", None)):
+        source = "import traceback\n\n\ndef fail():\n    raise ValueError('no')\n\n\ndef report(exc):\n" + body
+        rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+        if finding is None:
+            assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+        else:
+            assert any(finding in t for t in rec["tampering"]), (body, rec)
