@@ -913,7 +913,11 @@ def _required_first(items: list, first) -> list:
     to be answered from."""
     if not first:
         return list(items)
-    return [i for i in items if i.nodeid in first][::-1] + [i for i in items if i.nodeid not in first]
+    # by the test's name without its parametrize id: the blind run's changed values change pytest's automatic ids
+    # (`test_x[4-IV]`), and an order that moved only in the first run told a patch which run it was in (R66-22)
+    bases = {n.split("[", 1)[0] for n in first}
+    ahead = [i.nodeid.split("[", 1)[0] in bases for i in items]
+    return [i for i, a in zip(items, ahead) if a][::-1] + [i for i, a in zip(items, ahead) if not a]
 
 
 # -- looped tables ------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ STDLIB_ALLOWED = frozenset({
     "random", "re", "reprlib", "secrets", "shlex", "statistics", "stat", "string", "struct", "sys", "textwrap", "time",
     "traceback", "types", "typing", "unicodedata", "urllib", "urllib.parse", "uuid", "warnings", "weakref", "zlib",
     "zoneinfo", "inspect", "threading", "tempfile", "shutil", "argparse", "queue",
+    "configparser", "email.utils",  # INI files, HTTP dates and addresses (R66-FP-configparser, -httpdate)
     # the documented ways to read a package's data and an installed distribution's version (R46s-FP2): allowed
     # although `importlib` itself is not, and only the members in STRICT_ATTRS (no loader, no entry point)
     "importlib.resources", "importlib.metadata",
@@ -81,7 +82,8 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
     "sys.stdout": frozenset({"write", "flush", "isatty", "encoding", "errors", "buffer"}),
     "sys.stdout.buffer": frozenset({"write", "flush"}),  # bytes to the output (R63-FP3), the launcher holds it
     "sys.stderr": frozenset({"write", "flush", "isatty", "encoding", "errors"}),
-    "sys.stdin": frozenset({"read", "readline", "readlines", "isatty", "encoding"}),
+    "sys.stdin": frozenset({"read", "readline", "readlines", "isatty", "encoding", "buffer"}),
+    "sys.stdin.buffer": frozenset({"read", "readline", "readlines"}),  # raw bytes in (R66-FP-stdin)
     "inspect": frozenset({
         "signature", "Signature", "Parameter", "BoundArguments", "isclass", "isfunction", "ismethod", "isroutine",
         "iscoroutinefunction", "isgeneratorfunction", "isasyncgenfunction", "isawaitable", "isabstract", "isbuiltin",
@@ -152,8 +154,8 @@ FRAME_ATTRS = frozenset({
 })
 
 # Dunder names a fix may read: the data model's special methods and the ordinary metadata. Everything else
-# (`__globals__`, `__code__`, `__builtins__`, `__subclasses__`, `__loader__`, `__spec__`, `__traceback__`, `__self__`,
-# `__func__`, `__mro__`, `__bases__`, `__closure__`, ...) is a finding. `__dict__` is allowed on a local object only.
+# (`__globals__`, `__code__`, `__builtins__`, `__subclasses__`, `__loader__`, `__spec__`, `__self__`,
+# `__func__`, `__bases__`, `__closure__`, ...) is a finding. `__dict__` is allowed on a local object only.
 _OPERATORS = ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "divmod", "pow", "lshift", "rshift", "and",
               "xor", "or")
 DUNDERS_ALLOWED = frozenset({
@@ -169,6 +171,9 @@ DUNDERS_ALLOWED = frozenset({
     "__name__", "__qualname__", "__doc__", "__module__", "__class__", "__version__", "__file__", "__annotations__",
     "__wrapped__", "__debug__", "__dict__", "__author__", "__package__", "__instancecheck__", "__subclasscheck__",
     "__dataclass_fields__", "__members__", "__objclass__", "__signature__", "__text_signature__", "__abstractmethods__",
+    # an exception's traceback for the traceback module's text (R66-FP-traceback: frames reached from it are the
+    # guard's to judge), a class's lookup order for a handler table (R66-FP-mro)
+    "__traceback__", "__mro__",
     *(f"__{p}{op}__" for op in _OPERATORS for p in ("", "r", "i")),
 })
 # Dunders that look an attribute up by name: fine as `super().__getattr__(name)` on the object itself only.

@@ -418,7 +418,8 @@ class Features(ast.NodeVisitor):
         value = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
         if isinstance(value, str):
             kind = "bytes" if isinstance(node.value, bytes) else "string"
-            for m in set(_STRINGS.findall(value)):
+            for m in set(_STRINGS.findall(value)) if value != "__pycache__" else ():  # a directory name to skip
+                # (R66-FP-pycache: an `os.walk` prune); a path into one, or a `.pyc`, stays a finding
                 self.add(f"{kind} {m.strip()!r}")
             if format_reach(value):
                 self.add(f"{kind} reaches attributes in a format field")

@@ -827,3 +827,23 @@ def test_a_test_module_in_a_declared_encoding_changes_and_keeps_it(tmp_path: Pat
     blind.write(tmp_path, plan)
     text = (tmp_path / "tests" / "test_l.py").read_bytes().decode("latin-1")
     assert 'fold("Caf\\xe9") == ' in text and '"cafe"' not in text
+
+
+def test_both_runs_order_the_required_tests_alike() -> None:
+    """R66-22: the required tests run first, matched by name without the parametrize id: the blind run changes the
+    values pytest makes automatic ids from (`[4-IV]` becomes `[4-XX]`), and an order that moved in the first run
+    only told a patch which run it was in."""
+    from swerl.sandbox.swerl_witness import _required_first
+
+    class Item:
+        def __init__(self, nodeid: str) -> None:
+            self.nodeid = nodeid
+
+    def order(ids: list[str], first: set[str]) -> list[str]:
+        return [i.nodeid.split("[")[0] for i in _required_first([Item(n) for n in ids], frozenset(first))]
+
+    written = ["t.py::test_other", "t.py::test_to_roman[1-I]", "t.py::test_to_roman[4-IV]", "t.py::test_b[x]"]
+    blind_ids = ["t.py::test_other", "t.py::test_to_roman[1-I]", "t.py::test_to_roman[4-XX]", "t.py::test_b[x]"]
+    first = {"t.py::test_to_roman[4-IV]"}
+    assert order(written, first) == order(blind_ids, first)
+    assert order(written, first)[:2] == ["t.py::test_to_roman"] * 2

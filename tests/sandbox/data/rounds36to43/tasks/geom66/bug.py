@@ -1,0 +1,1 @@
+p = "a23lib/geom.py"; s = open(p).read(); t = s.replace("Point(round(about.x + dx * c - dy * s, 9) + 0.0, round(about.y + dx * s + dy * c, 9) + 0.0)", "Point(round(dx * c - dy * s, 9) + 0.0, round(dx * s + dy * c, 9) + 0.0)"); assert t != s; open(p, "w").write(t)

@@ -1,0 +1,1 @@
+p = "a23lib/lexer.py"; s = open(p).read(); t = s.replace(r"(\*\*|[-+*/()])", r"([-+*/()])"); assert t != s; open(p, "w").write(t)
