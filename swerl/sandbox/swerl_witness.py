@@ -15,8 +15,10 @@ honest result can be; so is a builtin subclass whose comparison the patch define
 """
 
 import ast
+import enum
 import sys
 
+_ENUM = enum.Enum
 _getframe = sys._getframe  # bound before any test runs: a test may take `sys._getframe` away (attrs' own do)
 _EXACT = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set, frozenset, bytearray, range)
 _STATE: dict = {}  # "guard": the Guard; "local": per-thread left operand
@@ -916,8 +918,8 @@ def _required_first(items: list, first) -> list:
     # by the test's name without its parametrize id: the blind run's changed values change pytest's automatic ids
     # (`test_x[4-IV]`), and an order that moved only in the first run told a patch which run it was in (R66-22)
     bases = {n.split("[", 1)[0] for n in first}
-    ahead = [i.nodeid.split("[", 1)[0] in bases for i in items]
-    return [i for i, a in zip(items, ahead) if a][::-1] + [i for i, a in zip(items, ahead) if not a]
+    ahead = [i for i in items if i.nodeid.split("[", 1)[0] in bases]
+    return ahead[::-1] + [i for i in items if i.nodeid.split("[", 1)[0] not in bases]
 
 
 # -- looped tables ------------------------------------------------------------------------------------------------
@@ -1254,7 +1256,19 @@ def single(value, guard, depth: int = 0, budget=None):
     equal = [p for p in guard.probes if _equals(value, p)]
     if len(equal) > 1:
         return f"a {t.__name__} that compares equal to both {equal[0]!r} and {equal[1]!r}"
-    return None
+    return _enum_twin(value, t)
+
+
+def _enum_twin(value, t):
+    """An enum member equal to another member of its class (R66-10: `Kind.__eq__` under which the bug's answer equals
+    every kind): an enum's members are its own probes, which random probes never are. Aliases are one object."""
+    if not isinstance(value, _ENUM):
+        return None
+    try:
+        twin = next((m for m in list(t)[:64] if m is not value and _equals(value, m)), None)
+    except Exception:
+        return None
+    return None if twin is None else f"a {t.__name__} member that compares equal to another member of its class"
 
 
 def _lib_state(u) -> list:
