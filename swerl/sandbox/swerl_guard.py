@@ -961,6 +961,9 @@ class Guard:
     """Audit-hook rules plus the findings list that the launcher signs."""
 
     canonical = staticmethod(canonical)
+    # the hook's copy only (`_make_hook`): the kernel seal of more files on the calling thread and the servers' store
+    # of their bytes (`_seal_data`)
+    seal_more = serve_more = None
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
                  lines=None, originals=None, tables=None, unscanned=None, added=None, sealed=False) -> None:
@@ -976,11 +979,7 @@ class Guard:
         self._steered: set = set()  # names such code was compiled under, until its code object is seen
         self.child_path = child_path  # the child guard's directory: every Python child starts with it on its path
         self.main_ident = threading.get_ident()  # the thread pytest runs the tests on
-        # the hook's copy only (`_make_hook`): the kernel seal of more files on the calling thread, the servers'
-        # store of their bytes, and the threads already sealed that way (`_seal_data`)
-        self.seal_more = self.serve_more = None
-        self.data_sealed: set = set()
-        self._loose: dict = {}  # directory parts -> in no package (`_data_file`)
+        self.data_sealed, self._loose = set(), {}  # threads `_seal_data` sealed; `_data_file`'s directory cache
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
