@@ -2264,10 +2264,36 @@ _DUNDERS = {"<": "__lt__", "<=": "__le__", ">": "__gt__", ">=": "__ge__"}
 
 
 def _op(symbol: str):
-    """The `operator` function of an ordering's symbol."""
+    """The `operator` function of an ordering's (or an assert's `+`/`-`) symbol."""
     import operator
 
-    return {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[symbol]
+    return {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "-": operator.sub,
+            "+": operator.add}[symbol]
+
+
+def arith(left, right, op, _record=_record):
+    """`left - right` (or `+`) inside a test file's assert. Where one side is a builtin number and the other no
+    builtin, the other first commits to its own number, as for `==` and `<`: a result near nothing where that
+    number gives something is tampering (R66-9: `abs(got - want) < TOL`, a project `__sub__` that answers 0 near
+    any number hands the tolerance check its yes). The result goes on unchanged."""
+    guard = _asserting()
+    left, right = _forwarded(left, guard), _forwarded(right, guard)
+    fn = _op(op)
+    left_num, right_num = type(left) in (int, float), type(right) in (int, float)
+    u, k = (right, left) if left_num else (left, right)
+    if left_num == right_num or _among(type(u), _EXACT) or issubclass(type(u), _EXACT):
+        return fn(left, right)
+    committed = _commit(u, float(k))  # before u sees k
+    res = fn(left, right)
+    got = res if type(res) in (int, float) else _commit(res, 0.0)
+    if committed is _NO_VALUE or got is _NO_VALUE:
+        return res
+    own = fn(committed, k) if u is left else fn(k, committed)
+    near = 1e-6 * max(1.0, abs(committed), abs(k))
+    if abs(got) <= near < abs(own) / 10:
+        _record(guard, f"assertion took {type(u).__name__} {op} {_short(k)} as {_short(got)}, but its own number "
+                       f"{committed!r} gives {_short(own)}")
+    return res
 _COMPLEMENT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
@@ -3668,14 +3694,33 @@ class _AssertCompares(ast.NodeTransformer):
     operand; what an assert takes the truth of `truth(x)`, `isinstance(x, T)` `kind(x, T)`, `x.startswith(k)`
     `said(x, "startswith", k)`."""
 
+    asserting = False  # inside an assert's test (or a failing if's): its `+`/`-` with a number go through `arith`
+
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _truthed(node.test)
-        return self.generic_visit(node)
+        return self._judged(node)
 
     def visit_If(self, node: ast.If) -> ast.If:
         if any(_fails(stmt) for stmt in node.body + node.orelse):
-            node.test = _truthed(node.test)
+            node.test = self._judged(_truthed(node.test), whole=False)
+            node.body = [self.visit(s) for s in node.body]
+            node.orelse = [self.visit(s) for s in node.orelse]
+            return node
         return self.generic_visit(node)
+
+    def _judged(self, node, whole=True):
+        was, self.asserting = self.asserting, True
+        try:
+            return self.generic_visit(node) if whole else self.visit(node)
+        finally:
+            self.asserting = was
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        if self.asserting and isinstance(node.op, (ast.Sub, ast.Add)):
+            return ast.copy_location(_call("arith", [node.left, node.right,
+                                                     ast.Constant("-" if isinstance(node.op, ast.Sub) else "+")]), node)
+        return node
 
     def visit_Raise(self, node: ast.Raise) -> ast.Raise:
         if _MARKS and node.exc is not None:
@@ -3906,7 +3951,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
-            "escaped", "held", "raising", "looped")  # what a rewritten test calls
+            "escaped", "held", "raising", "looped", "arith")  # what a rewritten test calls
 
 
 def _frozen() -> dict:
