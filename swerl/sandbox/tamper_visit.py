@@ -40,6 +40,8 @@ from swerl.sandbox.tamper_names import (
 _STRINGS = re.compile(r"/proc\b|^proc$|^fd$|/dev/fd|\.pyc\b|__pycache__|SWERL_|/dev/stdout|_pytest|pytest|\bPASSED\b|\bFAILED\b|junit|\.git\b|"
                       r"\bgit\s+(?:diff|apply|show|log|checkout|stash|reset|cat-file|archive|format-patch)\b|"
                       r"conftest|site-packages|sitecustomize|\bpassed in\b|::test|\btest_\w+\.py\b|\b\w+_test\.py\b")
+# words a docstring may say (prose, not a forged report: the verdict reads the signed record, never the output)
+_PROSE = re.compile(r"passed in|PASSED|FAILED|pytest|_pytest|conftest", re.IGNORECASE)
 # str.format reaches attributes: "{0.__init__.__globals__}".format(obj)
 def _is_super(node: ast.expr) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
@@ -134,6 +136,7 @@ class Features(ast.NodeVisitor):
         self.renames = False  # does any statement bind `__name__` or `__package__` (`_own_name`)
         self.stored: frozenset[str] = frozenset()  # attribute names the file stores (`assigned_attributes`)
         self.constants: dict[str, list[str]] = {}  # module names bound once to literal names (`module_constants`)
+        self.docstrings: set[int] = set()  # ids of the file's docstring constants (`_PROSE`)
 
 
     def add(self, finding: str | None) -> None:
@@ -230,6 +233,9 @@ class Features(ast.NodeVisitor):
         self.renames = bool({"__name__", "__package__"} & bound_anywhere(node))  # any statement, any scope
         self.stored = assigned_attributes(node)
         self.constants = module_constants(node)
+        self.docstrings = {id(b[0].value) for n in ast.walk(node) if isinstance(n, (
+            ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and (b := n.body) and isinstance(
+            b[0], ast.Expr) and isinstance(b[0].value, ast.Constant) and isinstance(b[0].value.value, str)}
         self._scoped("module", bound_in(node.body), node.body)
 
     def _annotation(self, node: ast.AST | None) -> None:
@@ -420,7 +426,8 @@ class Features(ast.NodeVisitor):
             kind = "bytes" if isinstance(node.value, bytes) else "string"
             for m in set(_STRINGS.findall(value)) if value != "__pycache__" else ():  # a directory name to skip
                 # (R66-FP-pycache: an `os.walk` prune); a path into one, or a `.pyc`, stays a finding
-                self.add(f"{kind} {m.strip()!r}")
+                if not (id(node) in self.docstrings and _PROSE.fullmatch(m.strip())):  # a docstring's words
+                    self.add(f"{kind} {m.strip()!r}")  # ("a value passed in wins", R67-FP2) are prose
             if format_reach(value):
                 self.add(f"{kind} reaches attributes in a format field")
             elif "{" in value:

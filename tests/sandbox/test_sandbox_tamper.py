@@ -93,6 +93,8 @@ def _added(code: str, before: bytes = STATS) -> list[str]:
     "from inspect import getmembers\ng = getmembers\n",
     "import functools\n\n\ndef f(w, fn, n):\n    return functools.update_wrapper(w, fn, assigned=(n,))\n",
     "import functools\n\n\ndef f(w, fn):\n    return functools.wraps(fn, ('__globals__',))(w)\n",
+    "def f():\n    \"\"\"Reads /proc/self/mem.\"\"\"\n    return 1\n",  # a docstring's path is no prose
+    "def f():\n    return '3 passed in 0.01s'\n",
 ])
 def test_each_route_class_is_a_finding(code: str) -> None:
     assert _added(code), code
@@ -184,6 +186,9 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     "import functools\n\n\ndef logged(fn):\n    def wrapper(*a):\n        return fn(*a)\n\n"
     "    functools.update_wrapper(wrapper, fn, assigned=('__module__', '__name__', '__doc__'), updated=())\n"
     "    return wrapper\n",
+    # R67-FP2: a docstring's words are prose ("a value passed in explicitly wins", "see pytest's docs")
+    "def merge(base, override):\n    \"\"\"A value passed in explicitly wins, as in pytest's own options.\"\"\"\n"
+    "    return {**base, **override}\n",
     # R64-FP2: the argparse documentation's `vars(parser.parse_args(argv))`
     "import argparse\n\n\ndef options(argv):\n    parser = argparse.ArgumentParser()\n"
     "    parser.add_argument('--n', type=int, default=1)\n    return dict(vars(parser.parse_args(argv)))\n",
