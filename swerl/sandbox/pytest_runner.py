@@ -308,6 +308,7 @@ def _install(here):
     guard = mod.Guard(cfg["workdir"], cfg["changed"], cfg["tests"], cfg["private"], emit, child_path=here,
                       sealed=cfg.get("sealed") is True)
     guard.armed = True
+    guard.child = True
     guard.install()
 
 

@@ -964,6 +964,7 @@ class Guard:
     # the hook's copy only (`_make_hook`): the kernel seal of more files on the calling thread and the servers' store
     # of their bytes (`_seal_data`)
     seal_more = serve_more = None
+    child = False  # a guard in a Python process the tests started (`pytest_runner._CHILD_BOOT` sets it)
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
                  lines=None, originals=None, tables=None, unscanned=None, added=None, sealed=False) -> None:
@@ -1963,6 +1964,15 @@ class Guard:
         full, _ = self._target(db)
         return self._test_data(full) if self._data_file(full) else None
 
+    def _in_argv(self, full: str, _getcwd=os.getcwd) -> bool:
+        """The process's command line names the file or a directory above it (the input a test gave the CLI)."""
+        for arg in list(sys.argv)[:200]:
+            if type(arg) is str and arg and (not arg.startswith("-") or "=" in arg):
+                given = canonical(arg.split("=", 1)[-1], _getcwd())
+                if full == given or full.startswith(given.rstrip("/") + "/"):
+                    return True
+        return False
+
     def _data_file(self, full: str, _isfile=os.path.isfile) -> bool:
         """A file that can be the tests' data: any file but code under a test directory, and, outside one, a file
         in a directory of the tree that no package holds (a `testdata/` or `fixtures/` beside the tests, R66-2). A
@@ -1984,6 +1994,11 @@ class Guard:
         it over: the tests' own table or golden output, answered from (R63: a CSV of slugs, a JSON loaded by a
         helper, a golden file whose path a variable holds). Either may read first: a golden file is often read
         after the call whose output it checks."""
+        if self.child:  # no test runs here to read it: what the patch's code opens that the command line did not
+            f = self._changed_frame()  # name (a golden file beside the CLI's input, a worker's glob: R67-9, T10)
+            if f is not None and self._wrote_function(f) and not self._in_argv(full):
+                return f"opens {full}, a data file of the tests its command line does not name, from {self._where(f)}"
+            return None
         if self._tests_read():
             self.test_data.add(full)
             where = self.data_readers.get(full)
