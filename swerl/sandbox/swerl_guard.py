@@ -1310,9 +1310,10 @@ class Guard:
                 if len(files) > limit:
                     return f"starts a program from {where} while the test directories hold more than {limit} data " \
                            "files, too many to seal from it"
-        files = [f for f in files if f not in self.protected and not os.path.islink(f) and not self._handed_over(f)]
+        files = [f for f in files if f not in self.protected and not os.path.islink(f) and not self._handed_over(f)
+                 and not (self.child and self._in_argv(f))]  # a child's own input stays its to read
         data, size = {}, 0
-        if ident == self.main_ident:  # the main thread goes on reading them: keep their bytes for the servers
+        if ident == self.main_ident and self.serve_more is not None:  # the tests read them on: keep their bytes
             for full in files:
                 try:
                     with open(full, "rb") as fh:

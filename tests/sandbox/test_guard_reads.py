@@ -359,3 +359,20 @@ def test_traceback_locals_of_an_error_the_test_hands_over(sealable_dir: Path) ->
             assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
         else:
             assert any(finding in t for t in rec["tampering"]), (body, rec)
+
+
+def test_a_program_started_in_a_childs_patch_code_reads_no_data_file(sealable_dir: Path) -> None:  # noqa: F811
+    """Round 67: the test starts a Python child (a CLI); the patch's code there starts `cat` on the tests' data: the
+    child's guard seals the data files on its thread first, except the input its command line names."""
+    work = sealable_dir / "work"
+    (work / "tests" / "data").mkdir(parents=True)
+    (work / "tests" / "data" / "cases.json").write_text('{"want": 42}')
+    (work / "tests" / "data" / "input.txt").write_text("input\n")
+    source = ("import subprocess\nimport sys\n\n\ndef cat(path):\n"
+              "    return subprocess.run(['cat', path], capture_output=True, text=True).stdout\n\n\n"
+              "def main():\n    print(repr((cat(sys.argv[1]), cat('tests/data/cases.json'))))\n")
+    tests = ("import subprocess\nimport sys\n\n\ndef test_cli():\n"
+             "    out = subprocess.run([sys.executable, '-c', 'import sys, pkg; pkg.main()', 'tests/data/input.txt'],"
+             " capture_output=True, text=True).stdout\n    assert out.strip() == repr(('input\\n', ''))\n")
+    rec = _one(work, source, tests, [[1, source.count("\n")]])
+    assert rec["outcomes"] == {"tests/test_r.py::test_cli": "PASSED"}, rec
