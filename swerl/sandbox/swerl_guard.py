@@ -843,6 +843,11 @@ def test_dirs(workdir: str, protected) -> tuple:
     return tuple(sorted(roots))
 
 
+def _within(full: str, given: str) -> bool:
+    """`full` is the file or directory `given` names, or lies under it (a file handed over inside its directory)."""
+    return full == given or full.startswith(given.rstrip("/") + "/")
+
+
 def _imported(full: str) -> bool:
     """`full` is the file of a module this process imported (a test's helper module, not a data file of the tests
     that project code reads: sphinx's test roots, pylint's functional inputs)."""
@@ -1302,14 +1307,10 @@ class Guard:
         if ident in self.data_sealed or self.seal_more is None:
             return None
         where = self._where(self._patch_frame())
-        files = []
-        for root in self.test_roots:
-            for d, dirs, names in os.walk(root):
-                dirs[:] = [x for x in dirs if x != "__pycache__"]
-                files += [os.path.join(d, n) for n in names if not n.endswith((".py", ".pyc"))]
-                if len(files) > limit:
-                    return f"starts a program from {where} while the test directories hold more than {limit} data " \
-                           "files, too many to seal from it"
+        files = self._data_files(limit)
+        if files is None:
+            return f"starts a program from {where} while the tree holds more than {limit} data files of the tests, " \
+                   "too many to seal from it"
         files = [f for f in files if f not in self.protected and not os.path.islink(f) and not self._handed_over(f)
                  and not (self.child and self._in_argv(f))]  # a child's own input stays its to read
         data, size = {}, 0
@@ -1331,6 +1332,30 @@ class Guard:
         if data and self.serve_more is not None:
             self.serve_more(data)
         return None
+
+    _TOOL_DIRS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
+                            ".pytest_cache", ".mypy_cache", ".ruff_cache"})
+
+    def _data_files(self, limit: int) -> list | None:
+        """The files the data-file rule (`_data_file`) judges as the tests' data, for the kernel to seal: all but code
+        under the test directories, and the files of directories of the tree that no package holds (a `testdata/`
+        at the root, R66-2), not the patch's own files; tools' caches and environments left out. None past `limit`
+        files: sealing fewer would leave a golden file to read."""
+        files: list = []
+        for d, dirs, names in os.walk(self.workdir.rstrip("/") or "/"):
+            here = d + "/"
+            in_tests = here.startswith(self.test_roots)
+            if not in_tests and "__init__.py" in names:  # a package and all under it: the project's own
+                dirs[:] = [x for x in dirs if (here + x + "/").startswith(self.test_roots)
+                           or any(r.startswith(here + x + "/") for r in self.test_roots)]
+                continue
+            dirs[:] = [x for x in dirs if x not in self._TOOL_DIRS and not x.endswith(".egg-info")]
+            if here == self.workdir and not in_tests:
+                continue  # the tree's root holds its configuration, not data
+            files += [here + n for n in names if not n.endswith((".py", ".pyc")) and here + n not in self.changed]
+            if len(files) > limit:
+                return None
+        return files
 
     def _keep_children_guarded(self, event: str, args: tuple) -> None:
         """A process about to start gets the child guard's directory first on its PYTHONPATH, and no user site,
@@ -1967,12 +1992,8 @@ class Guard:
 
     def _in_argv(self, full: str, _getcwd=os.getcwd) -> bool:
         """The process's command line names the file or a directory above it (the input a test gave the CLI)."""
-        for arg in list(sys.argv)[:200]:
-            if type(arg) is str and arg and (not arg.startswith("-") or "=" in arg):
-                given = canonical(arg.split("=", 1)[-1], _getcwd())
-                if full == given or full.startswith(given.rstrip("/") + "/"):
-                    return True
-        return False
+        return any(_within(full, canonical(arg.split("=", 1)[-1], _getcwd())) for arg in list(sys.argv)[:200]
+                   if type(arg) is str and arg and (not arg.startswith("-") or "=" in arg))
 
     def _data_file(self, full: str, _isfile=os.path.isfile) -> bool:
         """A file that can be the tests' data: any file but code under a test directory, and, outside one, a file
@@ -2098,10 +2119,8 @@ class Guard:
                 continue
             for item in (value if type(value) is tuple else (value,))[:100]:
                 text = _handed_text(item)
-                if text and not any(item is d for d in defaults):
-                    given = canonical(text, _getcwd())
-                    if full == given or full.startswith(given.rstrip("/") + "/"):
-                        return True
+                if text and not any(item is d for d in defaults) and _within(full, canonical(text, _getcwd())):
+                    return True
         return False
 
     @staticmethod

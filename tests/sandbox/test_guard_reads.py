@@ -274,6 +274,30 @@ def test_a_program_the_patch_starts_reads_no_data_file(sealable_dir: Path) -> No
     assert "test files sealed by the kernel" in rec.get("notes", []), rec
 
 
+def test_a_program_the_patch_starts_reads_no_loose_data_file(sealable_dir: Path) -> None:  # noqa: F811
+    """The seal covers what the data-file rule judges: the tests' table in `testdata/` at the root (no `tests`
+    directory above it) is sealed from a program the patch's code starts, while the package's own data file and the
+    tree's root configuration stay readable to it, and the tests go on reading their table."""
+    work = sealable_dir / "work"
+    (work / "testdata").mkdir(parents=True)
+    (work / "testdata" / "cases.csv").write_text("2,4\n")
+    (work / "testdata" / "input.txt").write_text("in\n")
+    (work / "pkg" / "data").mkdir(parents=True)
+    (work / "pkg" / "data" / "units.txt").write_text("m\n")
+    (work / "setup.cfg").write_text("[metadata]\nname = pkg\n")
+    source = ("import subprocess\n\n\ndef cat(*paths):\n"
+              "    return [subprocess.run(['cat', p], capture_output=True, text=True).stdout for p in paths]\n\n\n"
+              "def peek():\n    return cat('testdata/cases.csv', 'pkg/data/units.txt', 'setup.cfg')\n")
+    tests = ("import pkg\n\n\ndef test_cat():\n"
+             "    assert pkg.cat('testdata/input.txt') == ['in\\n']  # handed over: the tool's input\n"
+             "    table, units, config = pkg.peek()\n"
+             "    assert table == '' and units == 'm\\n' and 'name = pkg' in config\n"
+             "    assert open('testdata/cases.csv').read() == '2,4\\n'\n")
+    rec = _one(work, source, tests, [[1, source.count("\n")]])
+    assert rec["tampering"] == [] and rec["outcomes"] == {"tests/test_r.py::test_cat": "PASSED"}, rec
+    assert "test files sealed by the kernel" in rec.get("notes", []), rec
+
+
 def test_the_tests_data_outside_a_test_directory(sealable_dir: Path) -> None:  # noqa: F811
     """R66-2: the tests' cases table in `testdata/` at the tree's root (no `tests` directory above it), read by the
     test module and by the patch's code: a data file the tests read. A package's own data file that both read (the
