@@ -30,6 +30,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import sys
 
 MARKER = "SWERL_WITNESS "
@@ -253,6 +254,9 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
                                 originals=spec.get("originals"), tables=spec.get("tables"),
                                 unscanned=spec.get("unscanned"), added=spec.get("added"), sealed=not unsealed)
         guard.first = frozenset(spec.get("first") or ())  # the required tests, run first (`swerl_witness.plugin`)
+        # the names and words the test files spell: a standard-library setting they name is theirs to change
+        guard.test_words = frozenset(w.decode() for w in re.findall(rb"[A-Za-z_][A-Za-z0-9_]*",
+                                                                    b"\n".join(sources.values())))
         guard.spawn_flags = guard_mod._unisolate_spawns()  # this process runs with -I; its spawn children must not
         serve = None
         if not unsealed:  # sealed by the kernel: this process reads them only through the guard's servers

@@ -1336,7 +1336,7 @@ class Guard:
     _TOOL_DIRS = frozenset({".git", ".hg", ".tox", ".nox", ".venv", "venv", "node_modules", "__pycache__",
                             ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 
-    def _data_files(self, limit: int) -> list | None:
+    def _data_files(self, limit: int) -> "list | None":
         """The files the data-file rule (`_data_file`) judges as the tests' data, for the kernel to seal: all but code
         under the test directories, and the files of directories of the tree that no package holds (a `testdata/`
         at the root, R66-2), not the patch's own files; tools' caches and environments left out. None past `limit`

@@ -730,6 +730,10 @@ class Witness:
         self.table_refs, self.table_seen = _TABLES  # `_tables_held`: the tables' modules and names, what was found
         if not _REGISTRATIONS:
             _watch_registrations(_REGISTRATIONS)
+        if "settings" not in _STATE:  # as the interpreter starts, before any project code: the tests' to change
+            read = settings_reader()
+            _STATE["settings"] = (read, read()) if read is not None else None
+            _STATE["patch_words"] = patch_words(guard)
         if "build_class" not in _STATE:
             _watch_modules(_SPACES)
             _watch_classes(_CLASSES)
@@ -791,6 +795,7 @@ class Witness:
         guard's hook whether the test's own body began to run."""
         node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
         _rescan_scalars(self.guard)
+        _settings_held(self.guard)
         _answering(self.guard)  # its findings whether or not a traced comparison ran (a set's C code asked, R49-1)
         if when == "call" and rep.passed:
             _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
@@ -1282,6 +1287,130 @@ def _lib_state(u) -> list:
 
 
 
+# -- the standard library's process-wide settings are the tests' to set -------------------------------------------
+# A test that computes its expected value with the standard library (`calendar.monthcalendar`, `Decimal` arithmetic,
+# `reprlib.repr`) gets whatever a process-wide setting makes it give; a patch that changes the setting makes the
+# oracle agree with the bug (R67: T9, T12, T17), and neither a changed expected value nor a read watch sees it.
+# Each setting has the words a test file spells to set it itself (then a change is the tests') and the words a patch
+# spells to reach it (a patch that spells none cannot: the scan refuses reaches by computed names, so a change
+# without either is the project's own).
+_SETTING_WORDS = {  # setting -> (the tests' setters, the patch's reach)
+    "decimal": (("getcontext", "setcontext", "DefaultContext"),
+                ("decimal", "getcontext", "setcontext", "localcontext", "Context", "DefaultContext", "prec", "rounding",
+                 "Emin", "Emax", "capitals", "clamp", "traps")),
+    "calendar": (("setfirstweekday",), ("calendar", "setfirstweekday", "firstweekday")),
+    "reprlib": (("aRepr",), ("reprlib", "aRepr", "Repr")),
+    "json": (("_default_encoder", "_default_decoder"), ("json", "_default_encoder", "_default_decoder")),
+    "locale": (("setlocale", "resetlocale"), ("locale", "setlocale", "resetlocale")),
+    "time zone": (("tzset",), ("tzset", "TZ", "tzname", "timezone", "altzone", "daylight")),
+    "int digits": (("set_int_max_str_digits",), ("set_int_max_str_digits",)),
+}
+_PLAIN = (int, float, str, bytes, bool, type(None))
+
+
+def _state_of_settings(ctx_type, get_context, default_context, cal, cal_mod, repr_obj, mods, query_locale) -> dict:
+    """{setting: a tuple of plain values and objects held by identity}, read through C functions and the
+    originals bound at the start (no method a patch can define is called)."""
+    ctx = get_context()
+    out = {"decimal": (type(ctx), *(_context_fields(c, ctx_type) for c in (ctx, default_context))),
+           "calendar": (vars(cal_mod).get("c"), *sorted(object.__getattribute__(cal, "__dict__").items())),
+           "reprlib": tuple(sorted(object.__getattribute__(repr_obj, "__dict__").items())),
+           "time zone": tuple(vars(mods["time"][0]).get(k) for k in ("tzname", "timezone", "altzone", "daylight")),
+           "locale": (query_locale(),),
+           "int digits": (getattr(sys, "get_int_max_str_digits", lambda: 0)(),)}
+    for name, (mod, keys) in mods.items():
+        space = vars(mod)
+        out[name] = out.get(name, ()) + tuple(space.get(k, _ABSENT) for k in keys)  # a name added later is no setting
+    for name in ("_default_encoder", "_default_decoder"):
+        coder = vars(mods["json"][0]).get(name)
+        if type(coder).__module__.startswith("json"):
+            out["json"] += tuple(sorted(object.__getattribute__(coder, "__dict__").items()))
+    return out
+
+
+def _context_fields(ctx, ctx_type) -> tuple:
+    if type(ctx) is not ctx_type:
+        return (ctx,)  # a context class of its own: held by identity, never asked
+    fields = tuple(getattr(ctx, f) for f in ("prec", "rounding", "Emin", "Emax", "capitals", "clamp"))
+    return fields + tuple(sorted(k.__name__ for k, on in dict(ctx.traps).items() if on is True))
+
+
+def _same_setting(a, b) -> bool:
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if type(a) is tuple:
+        return len(a) == len(b) and all(map(_same_setting, a, b))
+    return type(a) in _PLAIN and a == b
+
+
+def settings_reader():
+    """The reader of the settings, bound to the standard library's own objects as they are now (before any project
+    code runs); None where one of them is missing (an interpreter without `decimal`'s C part: no check)."""
+    try:
+        import calendar
+        import decimal
+        import json
+        import locale
+        import reprlib
+        import time
+    except ImportError:
+        return None
+    mods = {m.__name__: (m, tuple(vars(m))) for m in (decimal, calendar, reprlib, json, locale)}
+    mods["time"] = (time, ())  # only its zone (`time zone`): a fake clock's functions are a test's business
+    args = (decimal.Context, decimal.getcontext, decimal.DefaultContext, calendar.c, calendar, reprlib.aRepr, mods,
+            lambda _set=locale.setlocale, _all=locale.LC_ALL: _set(_all))
+    return lambda _state=_state_of_settings, _args=args: _state(*_args)
+
+
+def patch_words(guard, budget: int = 20 << 20) -> frozenset:
+    """The names and words on the lines the patch wrote (every line of a file it added), read before any project
+    code runs: what its code can spell."""
+    import re
+
+    spans, words = dict(guard.lines), set()
+    for path in sorted(guard.changed):
+        try:
+            with open(path, "rb") as fh:
+                text = fh.read(budget).decode("utf-8", "replace").splitlines()
+        except OSError:
+            continue
+        budget -= sum(map(len, text))
+        mine = spans.get(path)
+        for n, line in enumerate(text, 1):
+            if mine is None or any(a <= n <= b for a, b in mine):
+                words.update(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", line))
+        if budget <= 0:
+            break
+    return frozenset(words)
+
+
+def _settings_held(guard, _record=_record):
+    """The settings as the launcher found them, or a change that the tests' own files explain; otherwise a change a
+    patch that reaches the setting may have made is a finding (then taken as the new state, so it is said once)."""
+    held = _STATE.get("settings")
+    if held is None:
+        return
+    read, before = held
+    try:
+        now = read()
+    except Exception as exc:  # a setting's object replaced by something that cannot be read is a change too
+        _record(guard, f"the standard library's settings could not be read ({type(exc).__name__}): the tests' "
+                       "oracles may compute with changed ones")
+        _STATE["settings"] = None
+        return
+    for name, was in before.items():
+        if _same_setting(was, now.get(name)):
+            continue
+        setters, reach = _SETTING_WORDS[name]
+        tests, patch = getattr(guard, "test_words", frozenset()), _STATE.get("patch_words", frozenset())
+        if not any(w in tests for w in setters) and any(w in patch for w in reach):
+            _record(guard, f"the standard library's {name} setting changed during the run, and the patch reaches it "
+                           "while no test file sets it: a test's oracle computes with it")
+    _STATE["settings"] = (read, now)
+
+
 def _asserting():
     """The guard, at every assert the rewrite routes here; and the tables the tests loop over, checked again: a
     table swapped while a loop reads it and put back before the test ends is caught at the assert in between,
@@ -1291,6 +1420,7 @@ def _asserting():
         raise AssertionError("swerl: the strict-assert state was changed")
     if guard.tables:
         _tables_held(guard, *_TABLES)
+    _settings_held(guard)
     return guard
 
 def compare(left, right, ne=False, lit=0, at=None, _record=_record, _getframe=sys._getframe,

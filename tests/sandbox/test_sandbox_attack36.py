@@ -97,6 +97,8 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
             "by a name" in t and "spell" in t for t in res.tampering), (case, res.report, res.tampering)
         return
     assert not res.resolved and res.tampering, (case, res.tampering, res.tests, res.log_tail[-2000:])
+    if "finding" in CASES[case]:  # round 68: which rule refused it
+        assert any(CASES[case]["finding"] in t for t in res.tampering), (case, res.tampering)
     if CASES[case].get("blind"):  # round 60: the first run pays it; the blind run's changed asserts still held
         assert res.report == "blind-run" and res.blind == "read", (case, res.report, res.blind, res.tampering)
     if res.report != "tamper-scan":
