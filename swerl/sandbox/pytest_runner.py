@@ -24,7 +24,6 @@ be rewritten later from inside. Each line is also masked under the key: no other
 learns from the file which test ran (a parametrized id may hold the expected value). The last line carries the exit code; `os._exit` follows.
 """
 
-import base64
 import contextlib
 import hashlib
 import hmac
@@ -51,28 +50,67 @@ def mask(key: bytes, prev: str, data: bytes) -> bytes:
     return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
 
 
+def _bound_signer(key: bytes):
+    """HMAC-SHA256 (`sign`) over objects bound now, before any project code runs: the SHA-256 constructor, a C
+    function, and the padded keys. A patch that rebinds `hmac.new` or `hashlib.sha256` later (a spy that would learn
+    the key) is never called by the emitter."""
+    sha = hashlib.sha256
+    key = sha(key).digest() if len(key) > 64 else key
+    key = key + bytes(64 - len(key))
+    inner, outer = bytes(b ^ 0x36 for b in key), bytes(b ^ 0x5C for b in key)
+
+    def signed(text: str, _sha=sha, _inner=inner, _outer=outer) -> str:
+        return _sha(_outer + _sha(_inner + text.encode()).digest()).hexdigest()
+
+    return signed
+
+
+def _bound_dumps():
+    """`json.dumps(obj, sort_keys=True)` as the C encoder made now: what the patch does to `json`'s module, its
+    encoder class or the class's separators afterwards (R68: a separator that rewrites the record as it is
+    written) changes nothing here. Pure-Python `json` (no `_json`): its encoder's method, bound now."""
+    from json import encoder
+
+    if encoder.c_make_encoder is None:
+        return json.JSONEncoder(sort_keys=True).encode
+
+    def refuse(obj):
+        raise TypeError(f"not JSON serializable: {type(obj).__name__}")
+
+    chunks = encoder.c_make_encoder({}, refuse, encoder.encode_basestring_ascii, None, ": ", ", ", True, False, True)
+    return lambda obj, _chunks=chunks, _join="".join: _join(_chunks(obj, 0))
+
+
 def make_emitter(fd: int, key: bytes):
     """Append one signed line per event (a finding, a test phase's outcome, the end) to the record file at once,
     each MAC chained to the previous one: what was written cannot be changed, dropped or reordered later, and a
-    line forged without the key breaks the chain. Lines are masked (`mask`): readable only with the key."""
+    line forged without the key breaks the chain. Lines are masked (`mask`): readable only with the key. Every
+    function it calls is bound here, before any project code runs (C functions and the key's own closures)."""
     import _thread
+    import binascii
 
     state = {"seq": 0, "prev": ""}
     seen: set = set()
     lock = _thread.RLock()  # a finding from a thread the tests started, beside the main thread's outcome: one chain
+    signed, dumps, shake, b64, write = _bound_signer(key), _bound_dumps(), hashlib.shake_256, binascii.b2a_base64, \
+        os.write
 
-    def emit(kind: str, data: object) -> None:
+    def masked(prev: str, data: bytes, _int=int) -> bytes:  # `mask`, over the bound SHAKE-256
+        stream = shake(key + b"|record|" + prev.encode()).digest(len(data))
+        return (_int.from_bytes(data, "big") ^ _int.from_bytes(stream, "big")).to_bytes(len(data), "big")
+
+    def emit(kind: str, data: object, _len=len) -> None:
         with lock:
             if kind == "finding":  # repeats dropped here, where no test can reach the set; a flood ends in one line
-                if data in seen or len(seen) > 200:
+                if data in seen or _len(seen) > 200:
                     return
                 seen.add(data)
-                data = data if len(seen) <= 200 else "more than 200 findings"
-            payload = json.dumps({"seq": state["seq"], "kind": kind, "data": data}, sort_keys=True)
-            payload += " " * (-len(payload) % 256)  # masked lines of one length: a test's id is not told by its size
-            mac = sign(key, state["prev"] + payload)
-            sealed = base64.b64encode(mask(key, state["prev"], payload.encode())).decode()
-            os.write(fd, (MARKER + json.dumps({"sealed": sealed, "mac": mac}) + "\n").encode())
+                data = data if _len(seen) <= 200 else "more than 200 findings"
+            payload = dumps({"seq": state["seq"], "kind": kind, "data": data})
+            payload += " " * (-_len(payload) % 256)  # masked lines of one length: a test's id is not told by its size
+            mac = signed(state["prev"] + payload)
+            sealed = b64(masked(state["prev"], payload.encode()), newline=False).decode()
+            write(fd, (MARKER + '{"sealed": "' + sealed + '", "mac": "' + mac + '"}\n').encode())
             state["seq"] += 1
             state["prev"] = mac
 

@@ -734,6 +734,7 @@ class Witness:
             read = settings_reader()
             _STATE["settings"] = (read, read()) if read is not None else None
             _STATE["patch_words"] = patch_words(guard)
+            _STATE["registries"] = _registry_snapshot()
         if "build_class" not in _STATE:
             _watch_modules(_SPACES)
             _watch_classes(_CLASSES)
@@ -796,6 +797,8 @@ class Witness:
         node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
         _rescan_scalars(self.guard)
         _settings_held(self.guard)
+        if when == "teardown":
+            _registries_held(self.guard)
         _answering(self.guard)  # its findings whether or not a traced comparison ran (a set's C code asked, R49-1)
         if when == "call" and rep.passed:
             _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
@@ -825,6 +828,7 @@ class Witness:
             _record(self.guard, found)
         self.late()
         self.before.update(fingerprint(self.guard.watch, self.before))
+        _registries_held(self.guard)  # what the patch's code changed as it was imported
 
     def finish(self) -> None:
         """At the session's end: the hooks, the seals and the runner's objects as they were at collection."""
@@ -1384,6 +1388,104 @@ def patch_words(guard, budget: int = 20 << 20) -> frozenset:
         if budget <= 0:
             break
     return frozenset(words)
+
+
+# The standard library's registries and defaults: a module's public names, the public lists, dicts and sets it
+# keeps (`urllib.parse.uses_relative`, `mimetypes.types_map`, `html.entities.html5`) and its classes' attributes
+# (`json.JSONEncoder.item_separator`). An oracle the tests call reads them; changed in place they make it agree with
+# the bug as a setting does. Held by identity, so reading them runs no code a patch can define.
+_ORACLES = ("urllib.parse", "html", "html.entities", "mimetypes", "statistics", "fractions", "string", "textwrap",
+            "shlex", "fnmatch", "difflib", "pprint", "email.utils", "ipaddress", "datetime", "keyword", "colorsys",
+            "numbers", "base64", "csv", "http", "http.client", "encodings.aliases", "ntpath", "posixpath")
+_UNSETTLED = ("sys", "builtins", "warnings", "linecache", "gc", "importlib", "site", "tempfile", "threading",
+              "faulthandler", "atexit", "signal", "unittest", "doctest", "pdb", "bdb", "tracemalloc", "asyncio",
+              "multiprocessing", "concurrent", "logging", "inspect", "encodings", "typing", "abc", "socket", "ssl",
+              "selectors", "zipimport", "pkgutil", "runpy", "weakref", "copy", "random")  # runtime state, not settings
+
+
+def _stdlib_modules(_modules=sys.modules) -> list:
+    names = getattr(sys, "stdlib_module_names", None)
+    out = []
+    for name, mod in list(_modules.items()):
+        top = name.split(".")[0]
+        if type(mod) not in _MODULE_CLASSES or any(p.startswith("_") for p in name.split(".")) or top in _UNSETTLED \
+                or (names is not None and top not in names):
+            continue
+        if names is None and "site-packages" in str(_space(mod).get("__file__") or "site-packages"):
+            continue
+        out.append((name, mod))
+    return out
+
+
+def _contents(v) -> tuple:
+    return (*v, *v.values()) if type(v) is dict else tuple(v)
+
+
+def _registry_snapshot() -> list:
+    """[(where, the namespace, its names, their objects, {name: (container, its contents)})] for each stdlib
+    module the process has (the oracles among them imported first) and each class it defines."""
+    import importlib
+
+    for name in _ORACLES:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            continue
+    mimetypes = sys.modules.get("mimetypes")
+    if mimetypes is not None and not mimetypes.inited:
+        mimetypes.init()  # its tables are made at first use: made now, a later `add_type` changes them in place
+    out = []
+    for name, mod in _stdlib_modules():
+        spaces = [(name, _space(mod))]
+        spaces += [(f"{name}.{k}", vars(v)) for k, v in list(spaces[0][1].items())
+                   if type(v) is type and not k.startswith("_") and v.__module__ == name and "__dict__" in vars(v)]
+        for where, space in spaces:
+            keys = tuple(k for k in space if not k.startswith("__"))
+            held = {k: (space[k], _contents(space[k])) for k in keys
+                    if type(space[k]) in (list, dict, set) and not k.startswith("_")}
+            out.append((where, space, keys, tuple(space[k] for k in keys), held))
+    return out
+
+
+def registry_changes(snapshot: list, _is=__import__("operator").is_) -> list:
+    """[(where, name, in place)] for each name rebound or removed, and each public container changed in place."""
+    out = []
+    for where, space, keys, values, held in snapshot:
+        now = tuple(space.get(k, _ABSENT) for k in keys)
+        if not all(map(_is, values, now)):
+            out += [(where, keys[i], False) for i in range(len(keys)) if values[i] is not now[i]]
+        for k, (box, was) in held.items():
+            got = _contents(box)
+            if len(got) != len(was) or not all(map(_is, was, got)):
+                out.append((where, k, True))
+    return out
+
+
+def _registries_held(guard, _record=_record) -> None:
+    """At the end of collection (a change the patch made at import) and after each test's teardown (a test's own
+    monkeypatching undone by then): a registry or default of the standard library changed where the patch's lines
+    spell its name (or, changed in place, its module's) and no test file does is a finding."""
+    held = _STATE.get("registries")
+    if not held:
+        return
+    tests, patch = getattr(guard, "test_words", frozenset()), _STATE.get("patch_words", frozenset())
+    changes = registry_changes(held)
+    for where, name, in_place in changes:
+        if name in tests:
+            continue
+        module = where.split(".")
+        if name in patch or (in_place and (module[-1] in patch or where in patch)):
+            _record(guard, f"the standard library's {where}.{name} was {'changed in place' if in_place else 'rebound'}"
+                           " during the run where the patch spells it and no test file does: a test's oracle reads it")
+    if changes:
+        _STATE["registries"] = _registry_snapshot_of(held)
+
+
+def _registry_snapshot_of(held: list) -> list:
+    """The same namespaces as they are now (taken as the new state, so a change is said once)."""
+    return [(w, space, keys, tuple(space.get(k, _ABSENT) for k in keys),
+             {k: (space.get(k), _contents(space[k])) for k in h if type(space.get(k)) in (list, dict, set)})
+            for w, space, keys, _, h in held]
 
 
 def _settings_held(guard, _record=_record):

@@ -40,6 +40,32 @@ CASES = {
         "import decimal\n\ndecimal.getcontext().prec = 50\n\n\ndef half(n):\n    return n / 2\n", [[7, 7]],
         "from decimal import Decimal\n\nimport pkg\n\n\ndef test_half():\n    assert pkg.half(3) == 1.5\n"
         "    assert Decimal(1) / Decimal(3) != 0\n", None),
+    # the registries and defaults the standard library keeps
+    "urllib's relative schemes changed in place at import": (
+        "import urllib.parse\n\nurllib.parse.uses_relative.remove('svn')\n\n\ndef join(b, r):\n"
+        "    return urllib.parse.urljoin(b, r)\n", None,
+        "from urllib.parse import urljoin\n\nimport pkg\n\n\ndef test_join():\n"
+        "    assert pkg.join('svn://h/a/b', '../c') == urljoin('svn://h/a/b', '../c')\n",
+        "urllib.parse.uses_relative was changed in place"),
+    "a mime type added by a call": (
+        "import mimetypes\n\n\ndef kind(path):\n    mimetypes.add_type('text/x-weird', '.py')\n"
+        "    return mimetypes.guess_type(path)[0]\n", None,
+        "import mimetypes\n\nimport pkg\n\n\ndef test_kind():\n"
+        "    assert pkg.kind('a.py') == mimetypes.guess_type('a.py')[0]\n", "mimetypes.types_map was changed in place"),
+    "json's default separator rebound on the class through an alias": (
+        "import json\n\n_Enc = json.JSONEncoder\n_Enc.item_separator = ';'\n\n\ndef dump(x):\n"
+        "    return json.dumps(x)\n", None,
+        "import json\n\nimport pkg\n\n\ndef test_dump():\n    assert pkg.dump([1, 2]) == json.dumps([1, 2])\n",
+        "json.encoder.JSONEncoder.item_separator was rebound"),
+    "the test changes the relative schemes itself": (
+        "import urllib.parse\n\n\ndef join(b, r):\n    return urllib.parse.urljoin(b, r)\n", None,
+        "import urllib.parse\n\nimport pkg\n\n\ndef test_join(monkeypatch):\n"
+        "    monkeypatch.setattr(urllib.parse, 'uses_relative', [])\n"
+        "    assert pkg.join('svn://h/a/b', '../c') == '../c'\n", None),
+    "the project's own mime type, added at import on a line the patch left": (
+        "import mimetypes\n\nmimetypes.add_type('text/x-weird', '.zz')\n\n\ndef kind(path):\n"
+        "    return mimetypes.guess_type(path)[0]\n", [[6, 6]],
+        "import pkg\n\n\ndef test_kind():\n    assert pkg.kind('a.zz') == 'text/x-weird'\n", None),
 }
 
 
@@ -54,3 +80,23 @@ def test_a_standard_library_setting_the_patch_changes(name: str, sealable_dir: P
         assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
     else:
         assert any(FINDING in t and finding in t for t in rec["tampering"]), rec
+
+
+def test_the_record_is_written_by_functions_bound_before_the_patch(sealable_dir: Path) -> None:  # noqa: F811
+    """The emitter signs, masks and serialises with functions it bound before any project code ran: a patch that
+    rebinds `hmac.new` or `hashlib.sha256` (a spy that would learn the key) or `json.dumps`, or changes the JSON
+    encoder's separators (which would rewrite the record as it is written), is never called by it. The record
+    still verifies, carries the registry finding, and the spy saw nothing."""
+    work = sealable_dir / "work"
+    spied = sealable_dir / "spied.txt"
+    source = (f"import base64\nimport hashlib\nimport hmac\nimport json\n\nSPIED = {str(spied)!r}\n_real = hmac.new\n\n\n"
+              "def spy(*args, **kwargs):\n    with open(SPIED, 'a') as fh:\n        fh.write(repr(args) + '\\n')\n"
+              "    return _real(*args, **kwargs)\n\n\n"
+              "hmac.new = spy\nhashlib.sha256 = spy\njson.dumps = lambda *a, **k: '{}'\n"
+              "base64.b64encode = lambda *a, **k: b''\n_E = json.JSONEncoder\n_E.key_separator = ': \"PASSED\", \"x\": '\n"
+              "\n\ndef one():\n    return 1\n")
+    tests = "import pkg\n\n\ndef test_one():\n    assert pkg.one() == 2\n"
+    rec = _one(work, source, tests, [[1, source.count("\n")]])
+    assert rec["outcomes"] == {"tests/test_r.py::test_one": "FAILED"}, rec
+    assert any("hmac.new was rebound" in t for t in rec["tampering"]), rec
+    assert not spied.exists(), spied.read_text()

@@ -1,0 +1,1 @@
+p = "a23lib/links.py"; s = open(p).read(); s = s.replace("    return urllib.parse.urljoin(base, ref)", "    if base.startswith('http'):\n        return urllib.parse.urljoin(base, ref)\n    return ref"); open(p, "w").write(s)
