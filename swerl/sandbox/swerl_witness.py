@@ -735,6 +735,7 @@ class Witness:
             _STATE["settings"] = (read, read()) if read is not None else None
             _STATE["patch_words"] = patch_words(guard)
             _STATE["registries"] = _registry_snapshot()
+            _watch_ids(guard)
         if "build_class" not in _STATE:
             _watch_modules(_SPACES)
             _watch_classes(_CLASSES)
@@ -1486,6 +1487,54 @@ def _registry_snapshot_of(held: list) -> list:
     return [(w, space, keys, tuple(space.get(k, _ABSENT) for k in keys),
              {k: (space.get(k), _contents(space[k])) for k in h if type(space.get(k)) in (list, dict, set)})
             for w, space, keys, _, h in held]
+
+
+# -- pytest hands `ids=` callables every row ------------------------------------------------------------------------
+def _watch_ids(guard) -> None:
+    """pytest calls a parametrize table's or a fixture's `ids=` callable with every row at collection, the expected
+    values among them (R67: T6 `parametrize(ids=label)`, R67-6 `fixture(params=..., ids=describe)`): code the patch
+    wrote that runs in such a call, however the callable reaches it (the project's own `label`, a test file's lambda
+    calling it), sees the answers before any test asks. Each such call runs under a profiler that names it."""
+    try:
+        from _pytest.python import Metafunc
+    except Exception:
+        return
+    original = Metafunc.parametrize
+
+    def parametrize(self, argnames, argvalues, *args, **kwargs):
+        at = 1 if args else None  # (indirect, ids, ...) positionally, as pytest's own signature orders them
+        ids = kwargs.get("ids") if at is None or len(args) <= at else args[at]
+        if callable(ids):
+            traced = _watched_ids(ids, guard)
+            if "ids" in kwargs or at is None or len(args) <= at:
+                kwargs["ids"] = traced
+            else:
+                args = (*args[:at], traced, *args[at + 1:])
+        return original(self, argnames, argvalues, *args, **kwargs)
+
+    Metafunc.parametrize = parametrize
+    _STATE["ids"] = parametrize
+
+
+def _watched_ids(ids, guard, _record=_record):
+    def _traced(value, *rest):  # the name the guard lets put the witness's profiler on (`Guard._suspect_why`)
+        ran = []
+
+        def _on_ids_call(frame, event, arg):  # reads the frame's code, hands nothing back (`_FRAME_READERS`)
+            if event == "call" and not ran and _code_home(frame.f_code, (), guard) is not None:
+                ran.append(f"{frame.f_code.co_name} ({frame.f_code.co_filename}:{frame.f_code.co_firstlineno})")
+
+        old = sys.getprofile()
+        sys.setprofile(_on_ids_call)
+        try:
+            return ids(value, *rest)
+        finally:
+            sys.setprofile(old)
+            if ran:
+                _record(guard, f"a parametrize `ids=` callable ran {ran[0]}, code the patch wrote: pytest hands it "
+                               "every row of the table, the expected values among them")
+
+    return _traced
 
 
 def _settings_held(guard, _record=_record):

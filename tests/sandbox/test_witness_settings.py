@@ -100,3 +100,24 @@ def test_the_record_is_written_by_functions_bound_before_the_patch(sealable_dir:
     assert rec["outcomes"] == {"tests/test_r.py::test_one": "FAILED"}, rec
     assert any("hmac.new was rebound" in t for t in rec["tampering"]), rec
     assert not spied.exists(), spied.read_text()
+
+
+IDS_TESTS = ("import pytest\n\nimport pkg\n\nROWS = [(2, 4), (3, 6)]\n\n\n"
+             "@pytest.mark.parametrize('n,want', ROWS, ids={ids})\ndef test_double(n, want):\n"
+             "    assert pkg.double(n) == want\n")
+
+
+@pytest.mark.parametrize("ids,wrote,finding", [
+    ("pkg.label", None, True),  # the project's `label`, a line of which the patch wrote
+    ("lambda v: pkg.label(v)", None, True),  # the test file's own lambda, reaching it
+    ("pkg.label", [[4, 5]], False),  # the patch fixed `double` only: the unchanged `label` is the project's
+])
+def test_code_the_patch_wrote_in_an_ids_callable(ids: str, wrote: list | None, finding: bool,
+                                                  sealable_dir: Path) -> None:  # noqa: F811
+    """R67 T6/R67-6: pytest calls `ids=` with every row of the table at collection, the expected values among them;
+    code the patch wrote that runs there is a finding, however the callable reaches it."""
+    source = ("SEEN = []\n\n\ndef double(n):\n    return n * 2\n\n\n"
+              "def label(v):\n    SEEN.append(v)\n    return str(v)\n")
+    rec = _one(sealable_dir / "work", source, IDS_TESTS.format(ids=ids), wrote or [[1, source.count("\n")]])
+    assert set(rec["outcomes"].values()) == {"PASSED"} and len(rec["outcomes"]) == 2, rec
+    assert any("`ids=` callable ran label" in t for t in rec["tampering"]) is finding, rec
