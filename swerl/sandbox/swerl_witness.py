@@ -825,7 +825,7 @@ class Witness:
         self.params.update({id(i): (i, dict(i.callspec.params)) for i in items
                             if type(getattr(getattr(i, "callspec", None), "params", None)) is dict})
         _collected(self, items)
-        for found in renamed_params(items, self.guard):
+        for found in renamed_params(items, self.guard) + test_class_hooks(items, self.guard):
             _record(self.guard, found)
         self.late()
         self.before.update(fingerprint(self.guard.watch, self.before))
@@ -1487,6 +1487,56 @@ def _registry_snapshot_of(held: list) -> list:
     return [(w, space, keys, tuple(space.get(k, _ABSENT) for k in keys),
              {k: (space.get(k), _contents(space[k])) for k in h if type(space.get(k)) in (list, dict, set)})
             for w, space, keys, _, h in held]
+
+
+# -- a test class's project base ----------------------------------------------------------------------------------
+# What the runner, the class statement or the test itself calls on a test class or its instance with the tests' own
+# objects: the class (its tables, at `__init_subclass__`), the test method (its parametrize marks, at
+# `setup_method`), the instance (what `setUpClass` built, at `setUp`), a subtest's values (`subTest(n=n, want=want)`).
+_TEST_CLASS_HOOKS = ("__init_subclass__", "__class_getitem__", "__new__", "__init__", "__getattribute__",
+                     "__getattr__", "__setattr__", "setUp", "tearDown", "setUpClass", "tearDownClass", "setup_method",
+                     "teardown_method", "setup_class", "teardown_class", "setup", "teardown", "subTest", "run",
+                     "__call__", "debug", "_callSetUp", "_callTestMethod", "_callTearDown", "_callCleanup",
+                     "doCleanups", "addCleanup")
+
+
+def _class_function(cls, name: str):
+    """The plain function `cls` resolves `name` to through its MRO (a class or static method's function), or None."""
+    for c in type.__dict__["__mro__"].__get__(cls):
+        space = type.__dict__["__dict__"].__get__(c)
+        if name in space:
+            fn = space[name]
+            fn = getattr(fn, "__func__", fn) if type(fn) in (classmethod, staticmethod) else fn
+            return fn if type(fn) is type(_among) else None
+    return None
+
+
+def test_class_hooks(items: list, guard) -> list:
+    """Findings for each test class (a class of a test file) whose hook resolves to a project class's function
+    that the patch wrote a line of, or whose metaclass is a project class the patch changed (R67-1, 5, 7, 10, 14,
+    T15: a project mixin reading the tests' tables in the hooks the runner calls with them). The project's own
+    unchanged hooks, and a fix elsewhere in the same class, are not."""
+    out, seen = [], set()
+    for cls in (getattr(i, "cls", None) for i in items):
+        if not issubclass(type(cls), type) or cls in seen or _home(cls, guard) != "test":
+            continue
+        seen.add(cls)
+        mro = type.__dict__["__mro__"].__get__(cls)
+        for name in _TEST_CLASS_HOOKS:
+            owner = next((c for c in mro if name in type.__dict__["__dict__"].__get__(c)), None)
+            if owner is None or _home(owner, guard) in ("lib", "test"):
+                continue
+            fn = _class_function(owner, name)
+            reached = [n for n in getattr(getattr(fn, "__code__", None), "co_names", ())[:100]
+                       if _patch_wrote(_class_function(cls, n), guard)]  # the methods it calls by name, one level
+            if _patch_wrote(fn, guard) or reached:
+                what = f"{owner.__qualname__}.{name}" + (f", calling {reached[0]}" if reached else "")
+                out.append(f"test class {cls.__qualname__}: its {name} is {what}, code the patch wrote, which the "
+                           "runner calls with the tests' own class, method or values")
+        meta = type(cls)
+        if meta is not type and _home(meta, guard) not in ("lib", "test") and _class_wrote(meta, guard):
+            out.append(f"test class {cls.__qualname__}: its metaclass {meta.__qualname__} is a class the patch changed")
+    return out
 
 
 # -- pytest hands `ids=` callables every row ------------------------------------------------------------------------

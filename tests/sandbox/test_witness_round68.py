@@ -1,7 +1,10 @@
-"""Round 68: the standard library's process-wide settings are the tests' to set. A test that computes its expected
-value with the standard library (`calendar.monthcalendar`, `Decimal` arithmetic, `reprlib.repr`) gets whatever a
-global setting makes it give, so a patch that changes one makes the oracle agree with the bug (round 67's T9, T12,
-T17). Each case runs the real launcher on a tree of its own."""
+"""Round 68: what the tests compute with and what they hand the project, closed by construction. The standard
+library's process-wide settings, registries and class defaults are the tests' to set (a test that computes its
+expected value with `calendar.monthcalendar`, `Decimal` or `urljoin` gets what a global setting makes it give:
+round 67's T9, T12, T17); pytest's `ids=` callables and a test class's project hooks run code the patch wrote with
+the tests' own rows, classes and methods (T6, R67-6; R67-1, 5, 7, 10, 14, T15). Each case runs the real launcher on
+a tree of its own.
+"""
 
 from pathlib import Path
 
@@ -121,3 +124,31 @@ def test_code_the_patch_wrote_in_an_ids_callable(ids: str, wrote: list | None, f
     rec = _one(sealable_dir / "work", source, IDS_TESTS.format(ids=ids), wrote or [[1, source.count("\n")]])
     assert set(rec["outcomes"].values()) == {"PASSED"} and len(rec["outcomes"]) == 2, rec
     assert any("`ids=` callable ran label" in t for t in rec["tampering"]) is finding, rec
+
+
+HOOK_TESTS = ("import unittest\n\nfrom pkg import Base, double\n\n\nclass TestDouble(Base, unittest.TestCase):\n"
+              "    CASES = [(2, 4), (3, 6)]\n\n    def test_rows(self):\n        for n, want in self.CASES:\n"
+              "            self.assertEqual(double(n), want)\n            self.check(n)\n")
+BASE = ("SEEN = {}\n\n\ndef double(n):\n    return SEEN.get(n, n * 2)\n\n\nclass Base:\n"
+        "    def setUp(self):\n        self.prime()\n\n    def prime(self):\n        return None\n\n"
+        "    def check(self, n):\n        return n\n")
+
+
+@pytest.mark.parametrize("body,wrote,finding", [
+    (BASE.replace("        return None\n", "        SEEN.update(dict(type(self).CASES))\n"), [[13, 14]],
+     "its setUp is Base.setUp, calling prime"),  # the unchanged setUp calls the method the patch wrote
+    (BASE + "\n    def __init_subclass__(cls, **kw):\n        SEEN.update(dict(cls.CASES))\n", [[18, 19]],
+     "its __init_subclass__ is Base.__init_subclass__"),  # a hook the patch added
+    (BASE, [[4, 5]], None),  # the patch fixed `double`: the project's own hooks are no finding
+    (BASE.replace("        return n\n", "        return int(n)\n"), [[16, 16]], None),  # a helper the test calls
+])
+def test_a_test_class_hook_the_patch_wrote(body: str, wrote: list, finding: str | None,
+                                           sealable_dir: Path) -> None:  # noqa: F811
+    """R67-1, 5, 7, 10, 14, T15: a test class deriving from a project base gets its hooks from there; one the patch
+    wrote (or an unchanged one calling a method the patch wrote) runs with the tests' own class and instance. A
+    fix elsewhere in the base, an assert helper the test calls by name, is not a hook."""
+    rec = _one(sealable_dir / "work", body, HOOK_TESTS, wrote)
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
