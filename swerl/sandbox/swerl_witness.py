@@ -825,7 +825,8 @@ class Witness:
         self.params.update({id(i): (i, dict(i.callspec.params)) for i in items
                             if type(getattr(getattr(i, "callspec", None), "params", None)) is dict})
         _collected(self, items)
-        for found in renamed_params(items, self.guard) + test_class_hooks(items, self.guard):
+        for found in renamed_params(items, self.guard) + test_class_hooks(items, self.guard) + fixture_handoffs(
+                items, self.guard):
             _record(self.guard, found)
         self.late()
         self.before.update(fingerprint(self.guard.watch, self.before))
@@ -1536,6 +1537,30 @@ def test_class_hooks(items: list, guard) -> list:
         meta = type(cls)
         if meta is not type and _home(meta, guard) not in ("lib", "test") and _class_wrote(meta, guard):
             out.append(f"test class {cls.__qualname__}: its metaclass {meta.__qualname__} is a class the patch changed")
+    return out
+
+
+def fixture_handoffs(items: list, guard) -> list:
+    """Findings for each fixture of the project (a plugin it ships, R67-11) that the patch wrote a line of and to
+    which pytest hands the test's own values: `request` (the test's node, its parameters) or an argument of the
+    test's parametrize table. The tests' own fixtures (conftest) are protected; the project's unchanged ones run
+    as before."""
+    out, seen = [], set()
+    for item in items:
+        defs = getattr(getattr(item, "_fixtureinfo", None), "name2fixturedefs", None)
+        params = getattr(getattr(item, "callspec", None), "params", None)
+        if type(defs) is not dict:
+            continue
+        for fd in [fd for fds in list(defs.values()) for fd in tuple(fds)[:20]]:
+            fn = getattr(fd, "func", None)
+            args = getattr(fd, "argnames", ())
+            if fn in seen or type(args) is not tuple:
+                continue
+            seen.add(fn)
+            handed = [a for a in args if a == "request" or (type(params) is dict and a in params)]
+            if handed and _home(fn, guard) == "changed" and _patch_wrote(fn, guard):
+                out.append(f"fixture {getattr(fn, '__qualname__', '?')} of the project, a line of which the patch "
+                           f"wrote, is handed the test's {handed[0]}")
     return out
 
 

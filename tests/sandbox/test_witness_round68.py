@@ -152,3 +152,31 @@ def test_a_test_class_hook_the_patch_wrote(body: str, wrote: list, finding: str 
         assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
     else:
         assert any(finding in t for t in rec["tampering"]), rec
+
+
+@pytest.mark.parametrize("wrote,finding", [([[7, 8]], True), ([[13, 13]], False)])
+def test_a_project_fixture_handed_the_request(wrote: list, finding: bool,
+                                              sealable_dir: Path) -> None:  # noqa: F811
+    """R67-11: a pytest plugin the project ships (its fixture given the test's `request`, whose node holds the
+    parametrize row) is project code the patch may change: a fixture it wrote a line of and pytest hands the
+    request or a parameter is a finding; the plugin unchanged while the patch fixes another function is not."""
+    work = sealable_dir / "work"
+    (work / "pkg").mkdir(parents=True)
+    (work / "pkg" / "plugin.py").write_text(
+        "import pytest\n\nimport pkg\n\n\n@pytest.fixture\ndef env(request):\n    pkg.SEEN.append(request.node.callspec.params)\n"
+        "    return pkg\n")
+    tests = ("import pytest\n\npytest_plugins = ['pkg.plugin']\n\n\n@pytest.mark.parametrize('n,want', [(2, 4)])\n"
+             "def test_double(env, n, want):\n    assert env.double(n) == want\n")
+    source = "SEEN = []\n\n\ndef double(n):\n    return n * 2\n"
+    (work / "pkg" / "__init__.py").write_text(source)
+    (work / "tests").mkdir(exist_ok=True)
+    (work / "tests" / "test_r.py").write_text(tests)
+    from test_sandbox_launcher import _launch
+
+    lines = {"pkg/plugin.py": wrote} if finding else {"pkg/plugin.py": [[1, 0]], "pkg/__init__.py": [[5, 5]]}
+    spec = {"changed": ["pkg/__init__.py", "pkg/plugin.py"], "tests": ["tests/test_r.py"], "lines": lines,
+            "args": ["-rA", "-q", "-p", "no:cacheprovider", "tests/test_r.py"]}
+    out, rec = _launch(work, spec)
+    assert rec is not None, out[-3000:]
+    assert rec["outcomes"] == {"tests/test_r.py::test_double[2-4]": "PASSED"}, rec
+    assert any("fixture env of the project" in t and "request" in t for t in rec["tampering"]) is finding, rec
