@@ -831,6 +831,7 @@ class Witness:
         self.late()
         self.before.update(fingerprint(self.guard.watch, self.before))
         _registries_held(self.guard)  # what the patch's code changed as it was imported
+        _STATE["oracles"] = oracle_spaces(list(mods.values()))
 
     def finish(self) -> None:
         """At the session's end: the hooks, the seals and the runner's objects as they were at collection."""
@@ -1463,15 +1464,16 @@ def registry_changes(snapshot: list, _is=__import__("operator").is_) -> list:
     return out
 
 
-def _registries_held(guard, _record=_record) -> None:
-    """At the end of collection (a change the patch made at import) and after each test's teardown (a test's own
-    monkeypatching undone by then): a registry or default of the standard library changed where the patch's lines
-    spell its name (or, changed in place, its module's) and no test file does is a finding."""
+def _registries_held(guard, only=None, _record=_record) -> None:
+    """At the end of collection (a change the patch made at import), after each test's teardown, and at each assert
+    for the modules the test modules name (`only`: a change made in the call and undone before the teardown): a
+    registry or default of the standard library changed where the patch's lines spell its name (or, changed in
+    place, its module's) and no test file does is a finding."""
     held = _STATE.get("registries")
     if not held:
         return
     tests, patch = getattr(guard, "test_words", frozenset()), _STATE.get("patch_words", frozenset())
-    changes = registry_changes(held)
+    changes = registry_changes(held if only is None else [held[i] for i in only])
     for where, name, in_place in changes:
         if name in tests:
             continue
@@ -1481,6 +1483,20 @@ def _registries_held(guard, _record=_record) -> None:
                            " during the run where the patch spells it and no test file does: a test's oracle reads it")
     if changes:
         _STATE["registries"] = _registry_snapshot_of(held)
+
+
+def oracle_spaces(modules: list) -> tuple:
+    """The indices of the held namespaces that the test modules name: a standard-library module in their globals, or
+    the module of a function or class there (`from urllib.parse import urljoin`), and that module's classes."""
+    names = set()
+    for mod in modules:
+        for v in list(_space(mod).values()):
+            name = _space(v).get("__name__") if type(v) in _MODULE_CLASSES else v.__module__ if type(
+                v) is type(_among) else type.__dict__["__module__"].__get__(v) if issubclass(type(v), type) else None
+            if type(name) is str:
+                names.add(name)
+    held = _STATE.get("registries") or []
+    return tuple(i for i, entry in enumerate(held) if entry[0] in names or entry[0].rsplit(".", 1)[0] in names)
 
 
 def _registry_snapshot_of(held: list) -> list:
@@ -1646,8 +1662,16 @@ def _asserting():
         raise AssertionError("swerl: the strict-assert state was changed")
     if guard.tables:
         _tables_held(guard, *_TABLES)
-    _settings_held(guard)
+    _stdlib_held(guard)
     return guard
+
+
+def _stdlib_held(guard) -> None:
+    """The standard library's settings, and the registries of the modules the tests name, as they were: the
+    launcher's own state (this function is no frozen copy: `_frozen`), at every assert."""
+    _settings_held(guard)
+    if _STATE.get("oracles"):
+        _registries_held(guard, _STATE["oracles"])
 
 def compare(left, right, ne=False, lit=0, at=None, _record=_record, _getframe=sys._getframe,
             _audit=getattr(sys, "audit", None)):

@@ -22,6 +22,11 @@ CASES = {
     "first weekday set at import": (
         "import calendar\n\ncalendar.setfirstweekday(calendar.SUNDAY)\n\n\n" + GRID, None, CAL_TESTS,
         "calendar setting changed"),
+    "first weekday set in the call and put back before the report": (
+        "import calendar\n\n\ndef grid(y, m):\n    calendar.setfirstweekday(6)\n    return calendar.monthcalendar(y, m)"
+        "\n\n\ndef reset():\n    calendar.setfirstweekday(0)\n", None,
+        "import calendar\n\nimport pkg\n\n\ndef test_grid():\n"
+        "    assert pkg.grid(2024, 2) == calendar.monthcalendar(2024, 2)\n    pkg.reset()\n", "calendar setting changed"),
     "a calendar function rebound through an alias": (
         "import calendar\n\n_c = calendar\n_c.monthcalendar = calendar.TextCalendar(6).monthdayscalendar\n\n\n" + GRID,
         None, CAL_TESTS, "calendar setting changed"),
@@ -49,6 +54,13 @@ CASES = {
         "    return urllib.parse.urljoin(b, r)\n", None,
         "from urllib.parse import urljoin\n\nimport pkg\n\n\ndef test_join():\n"
         "    assert pkg.join('svn://h/a/b', '../c') == urljoin('svn://h/a/b', '../c')\n",
+        "urllib.parse.uses_relative was changed in place"),
+    "urllib's relative schemes changed in the call and put back before the teardown": (
+        "import urllib.parse\n\nAT = urllib.parse.uses_relative.index('svn')\n\n\ndef join(b, r):\n"
+        "    urllib.parse.uses_relative.remove('svn')\n    return urllib.parse.urljoin(b, r)\n\n\n"
+        "def reset():\n    urllib.parse.uses_relative.insert(AT, 'svn')\n",
+        None, "from urllib.parse import urljoin\n\nimport pkg\n\n\ndef test_join():\n"
+        "    assert pkg.join('svn://h/a/b', '../c') == urljoin('svn://h/a/b', '../c')\n    pkg.reset()\n",
         "urllib.parse.uses_relative was changed in place"),
     "a mime type added by a call": (
         "import mimetypes\n\n\ndef kind(path):\n    mimetypes.add_type('text/x-weird', '.py')\n"
