@@ -4302,6 +4302,49 @@ def _rewrite_helpers(rewrite, guard) -> None:
     hook._should_rewrite = _should_rewrite
 
 
+WITHHELD = "(a test's failed assertion: its values are withheld from the code under test)"
+
+
+def _test_caller(guard, depth: int = 2, _getframe=sys._getframe) -> bool:
+    """The first frame above `depth` outside unittest and this file is the tests' code (a test file, conftest, a
+    test helper): the assertion that failed is theirs, not one a project helper or an inner pytest session made."""
+    try:
+        f = _getframe(depth)
+    except ValueError:
+        return False
+    for _ in range(12):
+        if f is None:
+            return False
+        name = f.f_code.co_filename
+        if not (name.endswith(("unittest/case.py", "unittest/util.py")) or name == __file__):
+            return guard.kind(name) == "test"
+        f = f.f_back
+    return False
+
+
+def _withhold_messages(rewrite, case, guard) -> None:
+    """A failed assertion's message holds both sides' values (pytest's explanation of `assert got == want`, its
+    custom message, unittest's `first != second`): project code that catches the AssertionError (a retry helper, a
+    logger it hands the error to: R68-1, R68-4, T16) would read the expected value in it. For an assertion of the
+    tests' code the message holds none; the outcome is the same (inner pytest sessions and project asserts keep
+    theirs)."""
+    for name in ("_saferepr", "_format_assertmsg", "_call_reprcompare"):
+        original = getattr(rewrite, name, None)
+        if original is None:
+            continue
+
+        def withheld(*args, _original=original, _test=_test_caller, _guard=guard, **kwargs):
+            return "..." if _test(_guard) else _original(*args, **kwargs)
+
+        withheld.__name__ = withheld.__qualname__ = name
+        setattr(rewrite, name, withheld)
+    if case is not None:
+        def _formatMessage(self, msg, standard, _original=case._formatMessage, _test=_test_caller, _guard=guard):
+            return WITHHELD if _test(_guard) else _original(self, msg, standard)
+
+        case._formatMessage = _formatMessage
+
+
 _MARKS: dict = {}  # each of `_ENTRIES` -> a per-grade random string constant, bound to the function after compiling
 
 
@@ -4375,7 +4418,7 @@ def _wrap_unittest(frozen: dict) -> None:
 
 
 def _fail(self, msg, what):
-    raise self.failureException(msg or what)
+    raise self.failureException(self._formatMessage(msg, what))  # withheld for the tests' own asserts
 
 
 def _wrap_equal_and_member(case, frozen: dict) -> None:
@@ -4638,6 +4681,7 @@ def install_strict_asserts(guard):
         _wrap_unittest(frozen)
         late = mock_asserts(frozen)
         _rewrite_helpers(rewrite, guard)
+        _withhold_messages(rewrite, __import__("unittest").TestCase, guard)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
 

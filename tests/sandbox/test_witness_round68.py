@@ -192,3 +192,37 @@ def test_a_project_fixture_handed_the_request(wrote: list, finding: bool,
     assert rec is not None, out[-3000:]
     assert rec["outcomes"] == {"tests/test_r.py::test_double[2-4]": "PASSED"}, rec
     assert any("fixture env of the project" in t and "request" in t for t in rec["tampering"]) is finding, rec
+
+
+def test_a_failed_assertion_of_the_tests_carries_no_values(sealable_dir: Path) -> None:  # noqa: F811
+    """R68-1, R68-4, T16: project code that catches a test's AssertionError (a retry helper) reads no value in it:
+    pytest's explanation, a custom message and unittest's `first != second` are withheld for the tests' own
+    asserts, while a project assert keeps its message."""
+    source = ("SEEN = []\n\n\ndef eventually(check):\n    try:\n        check()\n    except AssertionError as exc:\n"
+              "        SEEN.append(str(exc))\n\n\ndef own():\n    try:\n        assert 1 == 2, 'project says 2'\n"
+              "    except AssertionError as exc:\n        return str(exc)\n")
+    tests = ("import unittest\n\nimport pkg\n\n\ndef test_caught():\n    pkg.eventually(lambda: None)\n"
+             "    def check():\n        assert [1, 2] == ['SECRET']\n    pkg.eventually(check)\n"
+             "    def custom():\n        assert 1 == 2, 'want SECRET'\n    pkg.eventually(custom)\n"
+             "    assert not any('SECRET' in s for s in pkg.SEEN) and len(pkg.SEEN) == 2\n"
+             "    assert pkg.own() == 'project says 2'\n\n\n"
+             "class TestCase(unittest.TestCase):\n    def test_caught(self):\n"
+             "        pkg.eventually(lambda: self.assertEqual([1], ['SECRET']))\n"
+             "        self.assertFalse(any('SECRET' in s for s in pkg.SEEN))\n")
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+
+
+@pytest.mark.parametrize("where,finding", [("patch", True), ("test", False), ("project", False)])
+def test_the_working_directory_changed_by_the_patch(where: str, finding: bool,
+                                                     sealable_dir: Path) -> None:  # noqa: F811
+    """R68-10, 11, 12: a function the patch wrote that changes the working directory moves where the tests'
+    relative paths resolve (a golden it wrote itself). The tests' own `monkeypatch.chdir` and the project's
+    unchanged `chdir` (on lines the patch left) are not findings."""
+    source = "import os\n\n\ndef go(d):\n    os.chdir(d)\n\n\ndef one():\n    return 1\n"
+    call = "monkeypatch.chdir(tmp_path)" if where == "test" else "pkg.go(str(tmp_path))"
+    tests = (f"import pkg\n\n\ndef test_go(tmp_path, monkeypatch):\n    monkeypatch.chdir(tmp_path)\n    {call}\n"
+             "    assert pkg.one() == 1\n")
+    rec = _one(sealable_dir / "work", source, tests, [[8, 9]] if where == "project" else [[1, 9]])
+    assert finding or rec["outcomes"] == {"tests/test_r.py::test_go": "PASSED"}, rec  # (refused, the call fails)
+    assert any("changes the working directory" in t for t in rec["tampering"]) is finding, rec
