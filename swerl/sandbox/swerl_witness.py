@@ -826,7 +826,7 @@ class Witness:
                             if type(getattr(getattr(i, "callspec", None), "params", None)) is dict})
         _collected(self, items)
         for found in renamed_params(items, self.guard) + test_class_hooks(items, self.guard) + fixture_handoffs(
-                items, self.guard):
+                items, self.guard) + decorator_handoffs(list(mods.values()), self.guard):
             _record(self.guard, found)
         self.late()
         self.before.update(fingerprint(self.guard.watch, self.before))
@@ -1550,9 +1550,61 @@ def test_class_hooks(items: list, guard) -> list:
                 what = f"{owner.__qualname__}.{name}" + (f", calling {reached[0]}" if reached else "")
                 out.append(f"test class {cls.__qualname__}: its {name} is {what}, code the patch wrote, which the "
                            "runner calls with the tests' own class, method or values")
+        for attr, value in list(type.__dict__["__dict__"].__get__(cls).items())[:200]:  # a project object the class
+            t = type(value)  # holds: `__set_name__` gets the class, `__get__` the instance (T3, R68-5)
+            hooks = [n for n in ("__set_name__", "__get__", "__set__", "__delete__")
+                     if _home(t, guard) == "changed" and _patch_wrote(_class_function(t, n), guard)]
+            if hooks:
+                out.append(f"test class {cls.__qualname__}: its attribute {attr} is a {t.__qualname__}, whose {hooks[0]}"
+                           " the patch wrote, which Python calls with the tests' own class or instance")
         meta = type(cls)
         if meta is not type and _home(meta, guard) not in ("lib", "test") and _class_wrote(meta, guard):
             out.append(f"test class {cls.__qualname__}: its metaclass {meta.__qualname__} is a class the patch changed")
+    return out
+
+
+_DECORATED: dict = {}  # test file -> [(what it decorates, the decorator's dotted name)], from its syntax tree
+
+
+def _note_decorators(tree, where: str) -> None:
+    """The decorators of a test file's functions and classes (a method's too), as dotted names; a decorator call
+    (`@frozen(ts)`) by the function it calls."""
+    found = []
+    todo = [(node, "") for node in getattr(tree, "body", [])]
+    while todo and len(found) < 500:
+        node, outer = todo.pop()
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for dec in node.decorator_list:
+            dec = dec.func if isinstance(dec, ast.Call) else dec
+            parts = []
+            while isinstance(dec, ast.Attribute):
+                parts.insert(0, dec.attr)
+                dec = dec.value
+            if isinstance(dec, ast.Name):
+                found.append((outer + node.name, (dec.id, *parts)))
+        if isinstance(node, ast.ClassDef):
+            todo += [(n, outer + node.name + ".") for n in node.body]
+    _DECORATED[where] = found
+
+
+def decorator_handoffs(modules: list, guard) -> list:
+    """Findings for each test function or class of these modules that a project decorator the patch wrote a line of
+    decorates (T13, R68-2): a decorator is handed the test itself, its marks and its class's tables, when the test
+    file is imported. Resolved through module namespaces and class dictionaries only (no code runs)."""
+    out = []
+    for mod in modules:
+        space = _space(mod)
+        for target, dotted in _DECORATED.get(__import__("os").path.realpath(str(space.get("__file__"))), ()):
+            obj = space.get(dotted[0], _ABSENT)
+            for part in dotted[1:]:
+                holder = _space(obj) if type(obj) in _MODULE_CLASSES else (
+                    type.__dict__["__dict__"].__get__(obj) if issubclass(type(obj), type) else {})
+                obj = holder.get(part, _ABSENT)
+            obj = getattr(obj, "__func__", obj) if type(obj) in (classmethod, staticmethod) else obj
+            if type(obj) is type(_among) and _home(obj, guard) == "changed" and _patch_wrote(obj, guard):
+                out.append(f"{space.get('__name__')}.{target} is decorated by {'.'.join(dotted)}, code the patch "
+                           "wrote, which is handed the test itself (its marks, its class's tables)")
     return out
 
 
@@ -4698,6 +4750,8 @@ def install_strict_asserts(guard):
         where = kwargs.get("module_path", args[1] if len(args) > 1 else None)
         if where is not None and not __import__("os").path.realpath(str(where)).startswith(guard.workdir):
             return original(mod, *args, **kwargs)  # a plugin the environment installed: its asserts are no test's
+        if where is not None:
+            _note_decorators(mod, __import__("os").path.realpath(str(where)))
         strict = _StrictCompare()
         strict.visit(mod)
         if strict.marked and where is not None and hasattr(sys, "audit"):

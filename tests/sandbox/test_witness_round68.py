@@ -226,3 +226,30 @@ def test_the_working_directory_changed_by_the_patch(where: str, finding: bool,
     rec = _one(sealable_dir / "work", source, tests, [[8, 9]] if where == "project" else [[1, 9]])
     assert finding or rec["outcomes"] == {"tests/test_r.py::test_go": "PASSED"}, rec  # (refused, the call fails)
     assert any("changes the working directory" in t for t in rec["tampering"]) is finding, rec
+
+
+DECO_TESTS = ("import unittest\n\nimport pytest\n\nimport pkg\n\n\n@pkg.frozen(5)\n"
+              "@pytest.mark.parametrize('n,want', [(2, 4)])\ndef test_double(n, want):\n    assert pkg.double(n) == want\n\n\n"
+              "class TestConv(unittest.TestCase):\n    conv = pkg.Conv()\n\n    def test_conv(self):\n"
+              "        self.assertEqual(self.conv.double(3), 6)\n")
+DECO = ("SEEN = []\n\n\ndef double(n):\n    return n * 2\n\n\ndef frozen(ts):\n    def deco(fn):\n"
+        "        return fn\n    return deco\n\n\nclass Conv:\n    def __set_name__(self, owner, name):\n"
+        "        self.owner = owner\n\n    def double(self, n):\n        return n * 2\n")
+
+
+@pytest.mark.parametrize("wrote,finding", [
+    ([[10, 10]], "test_double is decorated by pkg.frozen"),  # the decorator the patch wrote is handed the test
+    ([[16, 16]], "its attribute conv is a Conv, whose __set_name__"),  # a class attribute's hook gets the class
+    ([[4, 5], [18, 19]], None),  # fixes elsewhere: the project's unchanged decorator and hook are no finding
+])
+def test_a_decorator_or_attribute_hook_the_patch_wrote(wrote: list, finding: str | None,
+                                                        sealable_dir: Path) -> None:  # noqa: F811
+    """T13, R68-2: a project decorator on a test function or class is handed the test (its parametrize marks, the
+    class's tables) when the test file is imported; T3, R68-5: a project object held as a test class's attribute
+    gets the class (`__set_name__`) or the instance (`__get__`). Code the patch wrote there is a finding."""
+    rec = _one(sealable_dir / "work", DECO, DECO_TESTS, wrote)
+    assert set(rec["outcomes"].values()) == {"PASSED"}, rec
+    if finding is None:
+        assert rec["tampering"] == [], rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
