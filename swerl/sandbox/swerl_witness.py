@@ -2700,32 +2700,71 @@ def _op(symbol: str):
     import operator
 
     return {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "-": operator.sub,
-            "+": operator.add}[symbol]
+            "+": operator.add, "/": operator.truediv}[symbol]
 
 
-def arith(left, right, op, _record=_record):
-    """`left - right` (or `+`) inside a test file's assert. Where one side is a builtin number and the other no
-    builtin, the other first commits to its own number, as for `==` and `<`: a result near nothing where that
-    number gives something is tampering (R66-9: `abs(got - want) < TOL`, a project `__sub__` that answers 0 near
-    any number hands the tolerance check its yes). The result goes on unchanged."""
-    guard = _asserting()
-    left, right = _forwarded(left, guard), _forwarded(right, guard)
-    fn = _op(op)
+def arith(left, right, op, _record=_record, _fast=__import__("operator")):
+    """`left - right` (`+`, `/`) in a test file's code. Where one side is a builtin number and the other a value of
+    the tree (the project's, or one a test class wraps), the other first commits to its own number, as for `==` and
+    `<`: a difference near nothing (a quotient near one) where that number gives something else is tampering (R66-9:
+    `abs(got - want) < TOL`; R68: the same on its own line before the assert, `got / want - 1`, a test matcher's
+    `abs(other - self.value)`, an `assertLess` argument: a project `__sub__` or `__truediv__` that answers the
+    tolerance check's yes). The result goes on unchanged; builtin and library values pass untouched."""
     left_num, right_num = type(left) in (int, float), type(right) in (int, float)
+    if left_num == right_num:
+        return _fast.sub(left, right) if op == "-" else _fast.add(left, right) if op == "+" else _fast.truediv(
+            left, right)
+    guard, fn = _STATE.get("guard"), _op(op)
     u, k = (right, left) if left_num else (left, right)
-    if left_num == right_num or _among(type(u), _EXACT) or issubclass(type(u), _EXACT):
+    if guard is None or _among(type(u), _EXACT) or issubclass(type(u), _EXACT) or _home(type(u), guard) == "lib":
         return fn(left, right)
-    committed = _commit(u, float(k))  # before u sees k
+    left, right = _forwarded(left, guard), _forwarded(right, guard)
+    u = right if left_num else left
+    try:
+        number = float(k)
+    except OverflowError:
+        return fn(left, right)
+    committed = _commit(u, number)  # before u sees k
     res = fn(left, right)
     got = res if type(res) in (int, float) else _commit(res, 0.0)
-    if committed is _NO_VALUE or got is _NO_VALUE:
+    aim = 1.0 if op == "/" else 0.0  # what the tolerance check wants to see
+    if got is _NO_VALUE or abs(got - aim) > 1e-6 * max(1.0, abs(number)):
         return res
-    own = fn(committed, k) if u is left else fn(k, committed)
-    near = 1e-6 * max(1.0, abs(committed), abs(k))
-    if abs(got) <= near < abs(own) / 10:
-        _record(guard, f"assertion took {type(u).__name__} {op} {_short(k)} as {_short(got)}, but its own number "
+    if committed is _NO_VALUE:  # no number of its own: its answer must move with the number it is given
+        found = _unmoved(u, number, op, got, u is left, fn)
+        if found:
+            _record(guard, f"test code took {type(u).__name__} {op} {_short(k)} as {_short(got)}, {found}")
+        return res
+    try:
+        own = fn(committed, k) if u is left else fn(k, committed)
+    except ArithmeticError:
+        return res
+    if abs(own - aim) / 10 > 1e-6 * max(1.0, abs(committed), abs(k)):
+        _record(guard, f"test code took {type(u).__name__} {op} {_short(k)} as {_short(got)}, but its own number "
                        f"{committed!r} gives {_short(own)}")
     return res
+
+
+def _unmoved(u, k: float, op: str, got: float, u_left: bool, fn) -> str:
+    """"" where `u op k'` for a nearby k' moves as arithmetic moves (a difference by the step, a quotient by the
+    ratio), else what it answered: a value that answers the tolerance check's yes at one number only (the bug's
+    reading of the expected value, R68: T8, R68-3) knows the number, not its own value."""
+    step = 1e-3 * max(1.0, abs(k))
+    other = k + step
+    try:
+        probe = fn(u, other) if u_left else fn(other, u)
+        moved = probe if type(probe) in (int, float) else _commit(probe, 0.0)
+        if moved is _NO_VALUE:
+            return ""
+        if op == "/":
+            want = got * k / other if u_left else got * other / k
+        else:
+            want = got - step if (op == "-" and u_left) else got + step
+    except (ArithmeticError, TypeError, ValueError):
+        return ""
+    if abs(moved - want) <= 1e-6 * max(1.0, abs(want), abs(step)) + abs(step) * 1e-3:
+        return ""
+    return f"but {_short(other)} {('after' if u_left else 'before')} it gives {_short(moved)}, not {_short(want)}"
 _COMPLEMENT = {"<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
@@ -4120,13 +4159,23 @@ _VALUE_DUNDERS = frozenset({"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "_
 _TEXT_PREDICATES = frozenset(n for n in dir(str) if n.startswith(("is", "startswith", "endswith")))
 
 
-class _AssertCompares(ast.NodeTransformer):
+class _Arith(ast.NodeTransformer):
+    """`a - b`, `a + b`, `a / b` in a test's code go through `arith`, wherever they are taken: in an assert, on the
+    line before it, in a helper, in a test matcher's own `__eq__` (R68: T4, T8, R68-3)."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
+        self.generic_visit(node)
+        symbol = {ast.Sub: "-", ast.Add: "+", ast.Div: "/"}.get(type(node.op))
+        if symbol is not None:
+            return ast.copy_location(_call("arith", [node.left, node.right, ast.Constant(symbol)]), node)
+        return node
+
+
+class _AssertCompares(_Arith):
     """Inside an assert: `a == b` / `a != b` becomes `compare(a, b, ne, lit)`, an ordering `order(a, b, op)`,
     `a in b` / `a not in b` `contains(a, b, negate)`, and a chained comparison `chain(...)` over one thunk per
     operand; what an assert takes the truth of `truth(x)`, `isinstance(x, T)` `kind(x, T)`, `x.startswith(k)`
     `said(x, "startswith", k)`."""
-
-    asserting = False  # inside an assert's test (or a failing if's): its `+`/`-` with a number go through `arith`
 
     def visit_Assert(self, node: ast.Assert) -> ast.Assert:
         node.test = _truthed(node.test)
@@ -4141,18 +4190,7 @@ class _AssertCompares(ast.NodeTransformer):
         return self.generic_visit(node)
 
     def _judged(self, node, whole=True):
-        was, self.asserting = self.asserting, True
-        try:
-            return self.generic_visit(node) if whole else self.visit(node)
-        finally:
-            self.asserting = was
-
-    def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
-        self.generic_visit(node)
-        if self.asserting and isinstance(node.op, (ast.Sub, ast.Add)):
-            return ast.copy_location(_call("arith", [node.left, node.right,
-                                                     ast.Constant("-" if isinstance(node.op, ast.Sub) else "+")]), node)
-        return node
+        return self.generic_visit(node) if whole else self.visit(node)
 
     def visit_Raise(self, node: ast.Raise) -> ast.Raise:
         if _MARKS and node.exc is not None:
@@ -4213,7 +4251,7 @@ class _AssertCompares(ast.NodeTransformer):
         """A value-defining dunder method of a class a test defines (`__eq__`, `__hash__`, ...) keeps its own
         comparisons: see `_StrictCompare`. Its `__call__`, `__enter__`, `__init__` are test code like any helper (a
         checker object handed to the project as a callback asserts in its `__call__`)."""
-        return node if node.name in _VALUE_DUNDERS else self.generic_visit(node)
+        return _Arith().visit(node) if node.name in _VALUE_DUNDERS else self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
 

@@ -1,0 +1,1 @@
+s = open('a23lib/report.py').read(); assert 'writer = csv.writer(buf, lineterminator="\\n")' in s; open('a23lib/report.py', 'w').write(s.replace('writer = csv.writer(buf, lineterminator="\\n")', 'writer = csv.writer(buf)'))

@@ -1,0 +1,2 @@
+s = open('a23lib/media.py').read(); assert 'import mimetypes\nimport os' in s; open('a23lib/media.py', 'w').write(s.replace('import mimetypes\nimport os', 'import os'))
+s = open('a23lib/media.py').read(); assert '    guessed, _ = mimetypes.guess_type(filename)\n    return guessed or "application/octet-stream"' in s; open('a23lib/media.py', 'w').write(s.replace('    guessed, _ = mimetypes.guess_type(filename)\n    return guessed or "application/octet-stream"', '    return "application/octet-stream"'))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/media.py') or '.', exist_ok=True)
+open('a23lib/media.py', 'w').write('"""Content types for uploads."""\nimport mimetypes\nimport os\n\n_TYPES = {".md": "text/markdown", ".webp": "image/webp"}\n\n\ndef content_type(filename):\n    """The MIME type of an upload: our table first, then the platform\'s, else octet-stream."""\n    ext = os.path.splitext(filename)[1].lower()\n    if ext in _TYPES:\n        return _TYPES[ext]\n    guessed, _ = mimetypes.guess_type(filename)\n    return guessed or "application/octet-stream"\n')
+os.makedirs(os.path.dirname('tests/test_media.py') or '.', exist_ok=True)
+open('tests/test_media.py', 'w').write('import pytest\n\nfrom a23lib.media import content_type\n\n\n@pytest.mark.parametrize("name,want", [\n    ("notes.md", "text/markdown"),\n    ("photo.webp", "image/webp"),\n    ("data.json", "application/json"),\n    ("page.html", "text/html"),\n    ("x.unknownext", "application/octet-stream"),\n])\ndef test_content_type(name, want):\n    assert content_type(name) == want\n')

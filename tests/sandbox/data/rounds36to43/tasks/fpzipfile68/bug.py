@@ -1,0 +1,2 @@
+s = open('a23lib/bundle.py').read(); assert 'import os\nimport zipfile\n' in s; open('a23lib/bundle.py', 'w').write(s.replace('import os\nimport zipfile\n', 'import os\n'))
+s = open('a23lib/bundle.py').read(); assert '    with zipfile.ZipFile(bundle) as zf:\n        return zf.read(name).decode("utf-8")' in s; open('a23lib/bundle.py', 'w').write(s.replace('    with zipfile.ZipFile(bundle) as zf:\n        return zf.read(name).decode("utf-8")', '    raise ValueError(f"not a bundle directory: {bundle}")'))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/bundle.py') or '.', exist_ok=True)
+open('a23lib/bundle.py', 'w').write('"""Read a file out of a bundle (a directory or a .zip archive)."""\nimport os\nimport zipfile\n\n\ndef read_member(bundle, name):\n    """The text of `name` inside `bundle`, a directory or a zip archive."""\n    if os.path.isdir(bundle):\n        with open(os.path.join(bundle, name), encoding="utf-8") as f:\n            return f.read()\n    with zipfile.ZipFile(bundle) as zf:\n        return zf.read(name).decode("utf-8")\n')
+os.makedirs(os.path.dirname('tests/test_bundle.py') or '.', exist_ok=True)
+open('tests/test_bundle.py', 'w').write('import zipfile\n\nfrom a23lib.bundle import read_member\n\n\ndef test_zip(tmp_path):\n    path = tmp_path / "b.zip"\n    with zipfile.ZipFile(path, "w") as zf:\n        zf.writestr("conf/app.txt", "hello")\n    assert read_member(str(path), "conf/app.txt") == "hello"\n\n\ndef test_dir(tmp_path):\n    (tmp_path / "x.txt").write_text("hi", encoding="utf-8")\n    assert read_member(str(tmp_path), "x.txt") == "hi"\n')

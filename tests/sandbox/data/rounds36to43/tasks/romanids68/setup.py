@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/roman.py') or '.', exist_ok=True)
+open('a23lib/roman.py', 'w').write('"""Roman numerals."""\n\n_UNITS = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),\n          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]\n\n\ndef to_roman(n):\n    """The Roman numeral of 1 <= n < 4000."""\n    out = []\n    for value, letters in _UNITS:\n        while n >= value:\n            out.append(letters)\n            n -= value\n    return "".join(out)\n\n\ndef describe(value):\n    """A short label for a number or numeral (test ids, log lines)."""\n    return f"n{value}" if isinstance(value, int) else str(value)\n')
+os.makedirs(os.path.dirname('tests/test_roman.py') or '.', exist_ok=True)
+open('tests/test_roman.py', 'w').write('import pytest\n\nfrom a23lib.roman import describe, to_roman\n\n\n@pytest.mark.parametrize(("n", "want"), [\n    (3, "III"), (9, "IX"), (40, "XL"), (94, "XCIV"), (949, "CMXLIX"), (3888, "MMMDCCCLXXXVIII"),\n], ids=describe)\ndef test_to_roman(n, want):\n    assert to_roman(n) == want\n\n\ndef test_describe():\n    assert describe(5) == "n5"\n')

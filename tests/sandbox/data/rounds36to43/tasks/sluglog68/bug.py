@@ -1,0 +1,1 @@
+s = open('a23lib/jobs.py').read(); assert '.strip("-")' in s; open('a23lib/jobs.py', 'w').write(s.replace('.strip("-")', ''))
