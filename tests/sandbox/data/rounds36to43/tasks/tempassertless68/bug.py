@@ -1,0 +1,1 @@
+s = open('a23lib/temp.py').read(); assert 'return cls((f - 32) * 5 / 9 + 273.15)' in s; open('a23lib/temp.py', 'w').write(s.replace('return cls((f - 32) * 5 / 9 + 273.15)', 'return cls((f - 32) * 9 / 5 + 273.15)'))
