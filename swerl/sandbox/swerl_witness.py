@@ -4374,9 +4374,11 @@ def _test_dirs(guard) -> tuple:
 
 def _rewrite_helpers(rewrite, guard) -> None:
     """pytest rewrites the asserts of test files and conftests only; modules in the test directories are test code
-    whatever their names, so they are rewritten (and so judged) too."""
+    whatever their names, so they are rewritten (and so judged) too. Their failures' messages carry no values
+    (`_withhold_messages`)."""
     import os
 
+    _withhold_messages(rewrite, __import__("unittest").TestCase, guard)
     dirs, names = _test_dirs(guard)
     if not dirs:
         return
@@ -4771,7 +4773,6 @@ def install_strict_asserts(guard):
         _wrap_unittest(frozen)
         late = mock_asserts(frozen)
         _rewrite_helpers(rewrite, guard)
-        _withhold_messages(rewrite, __import__("unittest").TestCase, guard)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set
 
