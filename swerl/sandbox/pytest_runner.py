@@ -77,7 +77,7 @@ def _bound_dumps():
     def refuse(obj):
         raise TypeError(f"not JSON serializable: {type(obj).__name__}")
 
-    chunks = encoder.c_make_encoder({}, refuse, encoder.encode_basestring_ascii, None, ": ", ", ", True, False, True)
+    chunks = encoder.c_make_encoder(None, refuse, encoder.encode_basestring_ascii, None, ": ", ", ", True, False, True)
     return lambda obj, _chunks=chunks, _join="".join: _join(_chunks(obj, 0))
 
 
