@@ -175,7 +175,8 @@ class BwrapSandbox(BackendBase):
         args = [*unshare, "--die-with-parent", "--new-session", "--cap-drop", "ALL", *self._system_args(),
                 "--proc", "/proc", "--dev", "/dev", "--bind", str(fs / "shm"), "/dev/shm",
                 "--bind", str(tmp), "/tmp", "--bind", str(home), "/root",
-                "--ro-bind" if read_only else "--bind", str(work), task.workdir, "--hostname", "sandbox"]
+                "--ro-bind" if read_only else "--bind", str(work), task.workdir, "--hostname", "sandbox",
+                *self._account_args(handle)]
         if read_only or not handle.pristine:  # git unusable for agents and graders alike
             stub = hardening.write_stub(handle.host_dir / "stub")
             args += ["--tmpfs", hardening.GIT_CORE]
@@ -203,6 +204,26 @@ class BwrapSandbox(BackendBase):
             else:
                 log.warning("bwrap exec server did not start (no python3 in the system tree?); one bwrap per command",
                             id=handle.id)
+
+    def _account_args(self, handle: SandboxHandle) -> list[str]:
+        """The sandbox uid as an account inside the sandbox only: `getpass.getuser()`, `pwd.getpwuid(os.getuid())`
+        and `~` work for it as for a login user (a tool that names its user, and its tests), from a passwd and a
+        group file of its own over the system tree's. The host's files are never changed; a uid that has an
+        account there already (a non-root caller's own) keeps it."""
+        out: list[str] = []
+        for name, ident, line in (("passwd", self.uid, f"sandbox:x:{self.uid}:{self.gid}:swerl sandbox:/root:/bin/sh"),
+                                  ("group", self.gid, f"sandbox:x:{self.gid}:")):
+            try:
+                text = ((self.rootfs or Path("/")) / "etc" / name).read_text(errors="replace")
+            except OSError:
+                text = ""
+            if any(row.split(":")[2:3] == [str(ident)] for row in text.splitlines()):
+                continue
+            path = handle.host_dir / f"etc-{name}"
+            path.write_text(text + ("" if not text or text.endswith("\n") else "\n") + line + "\n")
+            path.chmod(0o644)
+            out += ["--ro-bind", str(path), f"/etc/{name}"]
+        return out
 
     def _copy_grade_tree(self, handle: SandboxHandle, grade_tree: Path, work: Path) -> None:
         """Copy the grader's tree into `work`; out of quota, that is the agent's patch's doing (an AgentFault)."""

@@ -323,6 +323,12 @@ def test_sandbox_uid_is_not_a_host_account(rootfs: Path, calc_task: tuple[Any, S
     with sb.session(task) as h:
         assert sb.exec(h, "id -u; id -g").output.split() == [str(SANDBOX_UID)] * 2
         assert os.stat(h.state["work"]).st_uid == SANDBOX_UID
+        # an account inside the sandbox only (R68-FP: `getpass.getuser()` raised KeyError for a tool naming its user)
+        who = sb.exec(h, "python3 -c 'import getpass, grp, os, pwd; print(getpass.getuser(), pwd.getpwuid(os.getuid())"
+                         ".pw_dir, grp.getgrgid(os.getgid()).gr_name)'")
+        assert who.output.split() == ["sandbox", "/root", "sandbox"], who.output
+    with pytest.raises(KeyError):  # and none on the host
+        pwd.getpwuid(SANDBOX_UID)
     account = next(p for p in pwd.getpwall() if p.pw_uid > 0)
     with pytest.raises(SandboxConfigError, match=rf"sandbox.bwrap.uid={account.pw_uid}: uid {account.pw_uid} is "
                                                   rf"the host account '{account.pw_name}'"):

@@ -1,0 +1,2 @@
+s = open('a23lib/whoami.py').read(); assert 'import getpass\nimport os' in s; open('a23lib/whoami.py', 'w').write(s.replace('import getpass\nimport os', 'import os'))
+s = open('a23lib/whoami.py').read(); assert 'return env.get("A23_USER") or getpass.getuser()' in s; open('a23lib/whoami.py', 'w').write(s.replace('return env.get("A23_USER") or getpass.getuser()', 'return env.get("A23_USER") or env.get("USER", "")'))
