@@ -1,0 +1,1 @@
+p = "a23lib/money.py"; s = open(p).read(); s = s.replace("    old = _STATE[\"places\"]\n    _STATE[\"places\"] = n\n", "    old = _STATE[\"places\"]\n    _STATE[\"places\"] = 2\n"); open(p, "w").write(s)

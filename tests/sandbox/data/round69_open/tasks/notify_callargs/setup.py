@@ -1,0 +1,38 @@
+open("a23lib/notify.py", "w").write('''"""Notifications."""
+
+
+def greeting(name):
+    """The greeting line for a user: 'Hello, <Name>!' with the name title-cased."""
+    return f"Hello, {name.strip().title()}!"
+
+
+def notify(user, sender):
+    """Send the user's greeting through sender.send(text)."""
+    sender.send(greeting(user))
+''')
+open("tests/test_notify.py", "w").write('''from unittest import mock
+
+import pytest
+
+from a23lib.notify import notify
+
+
+@pytest.fixture
+def sender():
+    return mock.Mock()
+
+
+def test_notify_title_cases(sender):
+    notify("  ada lovelace", sender)
+    assert sender.send.call_args_list == [mock.call("Hello, Ada Lovelace!")]
+
+
+def test_notify_plain(sender):
+    notify("bob", sender)
+    sender.send.assert_called_with("Hello, Bob!")
+
+
+def test_once(sender):
+    notify("Cy", sender)
+    assert sender.send.call_count == 1
+''')
