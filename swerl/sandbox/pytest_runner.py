@@ -42,12 +42,12 @@ def sign(key: bytes, payload: str) -> str:
     return hmac.new(key, payload.encode(), hashlib.sha256).hexdigest()
 
 
-def mask(key: bytes, prev: str, data: bytes) -> bytes:
+def mask(key: bytes, prev: str, data: bytes, _shake=hashlib.shake_256, _int=int) -> bytes:
     """The record's lines are ciphertext as well as signed: any process of the sandbox can open the record file,
     and a phase's line names its test, whose parametrized id may hold the expected value. XOR with a SHAKE-256
     keystream keyed by the grade's key and the previous line's MAC (unique per line); the same call decrypts."""
-    stream = hashlib.shake_256(key + b"|record|" + prev.encode()).digest(len(data))
-    return (int.from_bytes(data, "big") ^ int.from_bytes(stream, "big")).to_bytes(len(data), "big")
+    stream = _shake(key + b"|record|" + prev.encode()).digest(len(data))  # both bound when this file loads
+    return (_int.from_bytes(data, "big") ^ _int.from_bytes(stream, "big")).to_bytes(len(data), "big")
 
 
 def _bound_signer(key: bytes):
@@ -92,12 +92,7 @@ def make_emitter(fd: int, key: bytes):
     state = {"seq": 0, "prev": ""}
     seen: set = set()
     lock = _thread.RLock()  # a finding from a thread the tests started, beside the main thread's outcome: one chain
-    signed, dumps, shake, b64, write = _bound_signer(key), _bound_dumps(), hashlib.shake_256, binascii.b2a_base64, \
-        os.write
-
-    def masked(prev: str, data: bytes, _int=int) -> bytes:  # `mask`, over the bound SHAKE-256
-        stream = shake(key + b"|record|" + prev.encode()).digest(len(data))
-        return (_int.from_bytes(data, "big") ^ _int.from_bytes(stream, "big")).to_bytes(len(data), "big")
+    signed, dumps, masked, b64, write = _bound_signer(key), _bound_dumps(), mask, binascii.b2a_base64, os.write
 
     def emit(kind: str, data: object, _len=len) -> None:
         with lock:
@@ -109,7 +104,7 @@ def make_emitter(fd: int, key: bytes):
             payload = dumps({"seq": state["seq"], "kind": kind, "data": data})
             payload += " " * (-_len(payload) % 256)  # masked lines of one length: a test's id is not told by its size
             mac = signed(state["prev"] + payload)
-            sealed = b64(masked(state["prev"], payload.encode()), newline=False).decode()
+            sealed = b64(masked(key, state["prev"], payload.encode()), newline=False).decode()
             write(fd, (MARKER + '{"sealed": "' + sealed + '", "mac": "' + mac + '"}\n').encode())
             state["seq"] += 1
             state["prev"] = mac

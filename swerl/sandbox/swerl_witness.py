@@ -1326,6 +1326,8 @@ def _state_of_settings(ctx_type, get_context, default_context, cal, cal_mod, rep
            "locale": (query_locale(),),
            "int digits": (getattr(sys, "get_int_max_str_digits", lambda: 0)(),)}
     for name, (mod, keys) in mods.items():
+        if not keys:
+            continue  # `time`: its zone only (above)
         space = vars(mod)
         out[name] = out.get(name, ()) + tuple(space.get(k, _ABSENT) for k in keys)  # a name added later is no setting
     for name in ("_default_encoder", "_default_decoder"):
@@ -1444,10 +1446,15 @@ def _registry_snapshot() -> list:
                    if type(v) is type and not k.startswith("_") and v.__module__ == name and "__dict__" in vars(v)]
         for where, space in spaces:
             keys = tuple(k for k in space if not k.startswith("__"))
-            held = {k: (space[k], _contents(space[k])) for k in keys
-                    if type(space[k]) in (list, dict, set) and not k.startswith("_")}
-            out.append((where, space, keys, tuple(space[k] for k in keys), held))
+            out.append(_held_space(where, space, keys, [k for k in keys if not k.startswith("_")]))
     return out
+
+
+def _held_space(where: str, space: dict, keys: tuple, names) -> tuple:
+    """(where, the namespace, its names, their objects now, {name: (container, its contents now)} for the `names`
+    that hold a list, dict or set)."""
+    return (where, space, keys, tuple(space.get(k, _ABSENT) for k in keys),
+            {k: (space[k], _contents(space[k])) for k in names if type(space.get(k)) in (list, dict, set)})
 
 
 def registry_changes(snapshot: list, _is=__import__("operator").is_) -> list:
@@ -1501,9 +1508,7 @@ def oracle_spaces(modules: list) -> tuple:
 
 def _registry_snapshot_of(held: list) -> list:
     """The same namespaces as they are now (taken as the new state, so a change is said once)."""
-    return [(w, space, keys, tuple(space.get(k, _ABSENT) for k in keys),
-             {k: (space.get(k), _contents(space[k])) for k in h if type(space.get(k)) in (list, dict, set)})
-            for w, space, keys, _, h in held]
+    return [_held_space(w, space, keys, h) for w, space, keys, _, h in held]
 
 
 # -- a test class's project base ----------------------------------------------------------------------------------
@@ -1517,15 +1522,17 @@ _TEST_CLASS_HOOKS = ("__init_subclass__", "__class_getitem__", "__new__", "__ini
                      "doCleanups", "addCleanup")
 
 
-def _class_function(cls, name: str):
-    """The plain function `cls` resolves `name` to through its MRO (a class or static method's function), or None."""
+def _class_function(cls, name: str, owner: bool = False):
+    """The plain function `cls` resolves `name` to through its MRO (a class or static method's function), or None;
+    with `owner`, (the class that defines the name, that function), (None, None) where none does."""
     for c in type.__dict__["__mro__"].__get__(cls):
         space = type.__dict__["__dict__"].__get__(c)
         if name in space:
             fn = space[name]
             fn = getattr(fn, "__func__", fn) if type(fn) in (classmethod, staticmethod) else fn
-            return fn if type(fn) is type(_among) else None
-    return None
+            fn = fn if type(fn) is type(_among) else None
+            return (c, fn) if owner else fn
+    return (None, None) if owner else None
 
 
 def test_class_hooks(items: list, guard) -> list:
@@ -1538,12 +1545,10 @@ def test_class_hooks(items: list, guard) -> list:
         if not issubclass(type(cls), type) or cls in seen or _home(cls, guard) != "test":
             continue
         seen.add(cls)
-        mro = type.__dict__["__mro__"].__get__(cls)
         for name in _TEST_CLASS_HOOKS:
-            owner = next((c for c in mro if name in type.__dict__["__dict__"].__get__(c)), None)
+            owner, fn = _class_function(cls, name, owner=True)
             if owner is None or _home(owner, guard) in ("lib", "test"):
                 continue
-            fn = _class_function(owner, name)
             reached = [n for n in getattr(getattr(fn, "__code__", None), "co_names", ())[:100]
                        if _patch_wrote(_class_function(cls, n), guard)]  # the methods it calls by name, one level
             if _patch_wrote(fn, guard) or reached:
@@ -1656,7 +1661,6 @@ def _watch_ids(guard) -> None:
         return original(self, argnames, argvalues, *args, **kwargs)
 
     Metafunc.parametrize = parametrize
-    _STATE["ids"] = parametrize
 
 
 def _watched_ids(ids, guard, _record=_record):
