@@ -45,6 +45,23 @@ def _among(t, types: tuple) -> bool:
 # Library types whose whole point is to equal many values (a test may compare with them): never probed.
 # pytest's approx base moved: `_pytest.python_api.ApproxBase` up to 8.x, `_pytest.approx.Approx` from 9 (shown as
 # `pytest.Approx`); every name any task's pytest may carry is listed, a name missing from one version is skipped
+_CARRIED: dict = {}  # id(class) -> (a weak reference to it, {dunder: (the witness's wrapper, the class's own)})
+
+
+def _ns(c, _raw=type.__dict__["__dict__"].__get__):
+    """A class's own namespace as its code made it: a comparison the witness carries (`_carry`) reads as the
+    function the class holds under it, so every rule judges the class's code, never the witness's wrapper."""
+    own = _raw(c)
+    held = _CARRIED.get(id(c))
+    if held is None or held[0]() is not c:
+        return own
+    out = dict(own)
+    for k, (wrapper, fn) in held[1].items():
+        if out.get(k) is wrapper:
+            out[k] = fn
+    return out
+
+
 _MATCHERS = (("unittest.mock", "_ANY"), ("_pytest.python_api", "ApproxBase"), ("_pytest.approx", "ApproxBase"),
              ("_pytest.approx", "Approx"))
 CRITICAL_HOOKS = ("pytest_runtest_makereport", "pytest_pyfunc_call", "pytest_runtest_call", "pytest_runtest_protocol",
@@ -218,7 +235,7 @@ def _home(obj, guard) -> str:
 
 def _has(t: type, name: str) -> bool:
     """`t` or a base defines `name` itself (not its metaclass: an Enum class answers `hasattr(C, "__len__")`)."""
-    return any(name in type.__dict__["__dict__"].__get__(c) for c in type.__dict__["__mro__"].__get__(t))
+    return any(name in _ns(c) for c in type.__dict__["__mro__"].__get__(t))
 
 
 def _held_code(t: type, guard, claim: str) -> str:
@@ -227,7 +244,7 @@ def _held_code(t: type, guard, claim: str) -> str:
     file a test's; C code stored for a value question (`__eq__` a set's `__contains__`) was put there by someone
     unknown, so by the patch."""
     kinds, stored = set(), False
-    for key, v in list(type.__dict__["__dict__"].__get__(t).items())[:200]:
+    for key, v in list(_ns(t).items())[:200]:
         for _ in range(4):  # staticmethod, classmethod, partialmethod, property, `__wrapped__`
             inner = _unwrapped(v)
             if inner is None:
@@ -321,7 +338,7 @@ def _generated_for(fn):
     parts = str(getattr(fn, "__qualname__", "")).split(".")[:-1]
     obj = fn.__globals__.get(parts[0], None) if parts and "<locals>" not in parts else None
     for part in parts[1:]:
-        obj = type.__dict__["__dict__"].__get__(obj).get(part) if issubclass(type(obj), type) else None
+        obj = _ns(obj).get(part) if issubclass(type(obj), type) else None
     made = _CLASSES.get(id(obj)) if issubclass(type(obj), type) else None
     if made is not None and made[0]() is obj:
         return made
@@ -339,7 +356,7 @@ def _class_wrote(cls, guard, whole: bool = False) -> bool:
     if made is not None and made[0]() is cls and guard.wrote(made[2], made[4], made[5], True):
         return True  # a class the patch added: all of its body (a fixed `class` line, a new base, is no new class)
     fns = []
-    for v in list(type.__dict__["__dict__"].__get__(cls).values())[:200]:
+    for v in list(_ns(cls).values())[:200]:
         for _ in range(4):
             if type(v) is type(_among) or _unwrapped(v) is None:
                 break
@@ -357,7 +374,7 @@ def _answers_patch(t: type, name: str, guard) -> bool:
     warnings)."""
     mro = type.__dict__["__mro__"].__get__(t)
     for c in mro:
-        space = type.__dict__["__dict__"].__get__(c)
+        space = _ns(c)
         if name not in space:
             continue
         if _home(c, guard) != "lib":
@@ -414,7 +431,7 @@ def _dunder_edited(t: type, question, guard, names=None) -> bool:
         if _home(c, guard) == "lib":
             continue
         for n in wanted:
-            fn = _innermost_code(type.__dict__["__dict__"].__get__(c).get(n))
+            fn = _innermost_code(_ns(c).get(n))
             if type(fn) is type(_among) and (_patch_wrote(fn, guard) or any(
                     _patch_wrote(f, guard) for f in _exit_reach(fn, t, 8))):
                 return True
@@ -429,7 +446,7 @@ def _class_data(t: type, names, guard) -> list:
     for c in type.__dict__["__mro__"].__get__(t):
         if _home(c, guard) == "lib":
             continue
-        for k, v in type.__dict__["__dict__"].__get__(c).items():
+        for k, v in _ns(c).items():
             if (names is None or k in names) and not k.startswith("__") and type(v) not in (*_PLAIN_SLOTS, property) \
                     and not (_home(type(v), guard) != "lib" and hasattr(type(v), "__get__")):  # a project
                 # descriptor hands out values, judged as values (a liar it hands out answers where the profiler
@@ -544,7 +561,7 @@ def _read_names(t: type, question, guard):
     wanted = _ORDERING if question in _ORDERING else (question if type(question) is tuple else (question,))
     found = False
     for c in type.__dict__["__mro__"].__get__(t):
-        space = type.__dict__["__dict__"].__get__(c)
+        space = _ns(c)
         for n in wanted:
             fn = space.get(n)
             fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
@@ -560,8 +577,8 @@ def _read_names(t: type, question, guard):
                 for f in [fn, *_exit_reach(fn, t, 8)]:
                     names.update(_read_of(f.__code__))
     for n in list(names):  # a descriptor the comparison reads: what its code reads, unless C code decides it
-        held = next((type.__dict__["__dict__"].__get__(c)[n] for c in type.__dict__["__mro__"].__get__(t)
-                     if n in type.__dict__["__dict__"].__get__(c)), None)
+        held = next((_ns(c)[n] for c in type.__dict__["__mro__"].__get__(t)
+                     if n in _ns(c)), None)
         code = _descriptor_code(held, guard) if held is not None else ()
         if code is None:
             return None
@@ -623,7 +640,7 @@ def _descriptor_code(held, guard):
         return (fn,) if type(fn) is type(_among) else None
     if _home(t, guard) == "changed":
         return None
-    fns = [type.__dict__["__dict__"].__get__(c).get(m) for c in type.__dict__["__mro__"].__get__(t)
+    fns = [_ns(c).get(m) for c in type.__dict__["__mro__"].__get__(t)
            for m in ("__get__", "__set__")]
     fns = [f for f in fns if f is not None]
     return tuple(fns) if fns and all(type(f) is type(_among) for f in fns) else None
@@ -642,7 +659,7 @@ def _patch_decides(t: type, name: str, guard, u=None) -> bool:
     # patch wrote (a subclass overriding a helper the unchanged `__eq__` calls) answers as the patch chose
     names = _ORDERING if name in _ORDERING else (name,)  # `functools.total_ordering` fills the rest from one
     for c in type.__dict__["__mro__"].__get__(t):
-        space = type.__dict__["__dict__"].__get__(c)
+        space = _ns(c)
         for n in names:
             fn = space.get(n)
             fn = fn.__func__ if type(fn) in (staticmethod, classmethod) else fn
@@ -797,6 +814,7 @@ class Witness:
         guard's hook whether the test's own body began to run."""
         node, when = getattr(item, "nodeid", "?"), getattr(call, "when", "")
         _rescan_scalars(self.guard)
+        _carry_all(self.guard)
         _settings_held(self.guard)
         if when == "teardown":
             _registries_held(self.guard)
@@ -829,6 +847,7 @@ class Witness:
                 items, self.guard) + decorator_handoffs(list(mods.values()), self.guard):
             _record(self.guard, found)
         self.late()
+        _carry_all(self.guard)
         self.before.update(fingerprint(self.guard.watch, self.before))
         _registries_held(self.guard)  # what the patch's code changed as it was imported
         _STATE["oracles"] = oracle_spaces(list(mods.values()))
@@ -1017,7 +1036,7 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
         head, _, attr = name.partition(".")  # `Registry.CODECS`: a table a class of the module binds
         found = _space(mod).get(head, _NO_VALUE) if mod is not None else _NO_VALUE
         if attr and found is not _NO_VALUE:
-            found = type.__dict__["__dict__"].__get__(found).get(attr, _NO_VALUE) if isinstance(found, type) else _NO_VALUE
+            found = _ns(found).get(attr, _NO_VALUE) if isinstance(found, type) else _NO_VALUE
         objs = [] if found is _NO_VALUE else [found]
         if mod is not None and not objs and (path, name, "gone") not in seen:  # `del CODECS` and a module
             seen.add((path, name, "gone"))  # `__getattr__` serving a filtered copy
@@ -1194,7 +1213,7 @@ def _foreign_meta(t: type, guard) -> bool:
         home = _module_file(sys.modules.get(type.__dict__["__module__"].__get__(m) or ""))
         if isinstance(home, str) and guard.kind(home) in ("lib", "project", "test"):
             continue
-        if _META_PROTOCOL & set(type.__dict__["__dict__"].__get__(m)):
+        if _META_PROTOCOL & set(_ns(m)):
             return True
     return False
 
@@ -1526,7 +1545,7 @@ def _class_function(cls, name: str, owner: bool = False):
     """The plain function `cls` resolves `name` to through its MRO (a class or static method's function), or None;
     with `owner`, (the class that defines the name, that function), (None, None) where none does."""
     for c in type.__dict__["__mro__"].__get__(cls):
-        space = type.__dict__["__dict__"].__get__(c)
+        space = _ns(c)
         if name in space:
             fn = space[name]
             fn = getattr(fn, "__func__", fn) if type(fn) in (classmethod, staticmethod) else fn
@@ -1555,7 +1574,7 @@ def test_class_hooks(items: list, guard) -> list:
                 what = f"{owner.__qualname__}.{name}" + (f", calling {reached[0]}" if reached else "")
                 out.append(f"test class {cls.__qualname__}: its {name} is {what}, code the patch wrote, which the "
                            "runner calls with the tests' own class, method or values")
-        for attr, value in list(type.__dict__["__dict__"].__get__(cls).items())[:200]:  # a project object the class
+        for attr, value in list(_ns(cls).items())[:200]:  # a project object the class
             t = type(value)  # holds: `__set_name__` gets the class, `__get__` the instance (T3, R68-5)
             hooks = [n for n in ("__set_name__", "__get__", "__set__", "__delete__")
                      if _home(t, guard) == "changed" and _patch_wrote(_class_function(t, n), guard)]
@@ -1604,7 +1623,7 @@ def decorator_handoffs(modules: list, guard) -> list:
             obj = space.get(dotted[0], _ABSENT)
             for part in dotted[1:]:
                 holder = _space(obj) if type(obj) in _MODULE_CLASSES else (
-                    type.__dict__["__dict__"].__get__(obj) if issubclass(type(obj), type) else {})
+                    _ns(obj) if issubclass(type(obj), type) else {})
                 obj = holder.get(part, _ABSENT)
             obj = getattr(obj, "__func__", obj) if type(obj) in (classmethod, staticmethod) else obj
             if type(obj) is type(_among) and _home(obj, guard) == "changed" and _patch_wrote(obj, guard):
@@ -1956,7 +1975,7 @@ def _raw_attr(cls, name: str):
     """`cls.name` as the class (or a base) holds it, without running a descriptor: a static or class method's
     function, anything else as it is; None where no class of it holds the name."""
     for c in type.__dict__["__mro__"].__get__(cls) if issubclass(type(cls), type) else ():
-        space = type.__dict__["__dict__"].__get__(c)
+        space = _ns(c)
         if name in space:
             v = space[name]
             return v.__func__ if type(v) in (staticmethod, classmethod) else v
@@ -1976,7 +1995,7 @@ def _called_classes(held: list, guard) -> list:
         for k in type.__dict__["__mro__"].__get__(c):
             if _home(k, guard) != "lib":
                 out += [f.__func__ if type(f) in (staticmethod, classmethod) else f
-                        for f in type.__dict__["__dict__"].__get__(k).values()][:200]
+                        for f in _ns(k).values()][:200]
     return [f for f in out if type(f) is type(_among)]
 
 
@@ -2000,7 +2019,7 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
             found += [v, raw]
             held += [v, raw]
             for c in type.__dict__["__mro__"].__get__(cls) if isinstance(cls, type) else ():
-                raw = type.__dict__["__dict__"].__get__(c).get(name)
+                raw = _ns(c).get(name)
                 dispatcher = getattr(raw, "dispatcher", None) if raw is not None else None
                 if dispatcher is not None:  # `functools.singledispatchmethod`: what its registry runs
                     found += list(getattr(dispatcher, "registry", {}).values())[:1000]
@@ -2132,7 +2151,7 @@ def _by_shape(t: type, types, guard) -> bool:
 
 def _hook_wrote(c: type, guard) -> bool:
     """A `__subclasshook__` in `c`'s own dict (set there by any means) that is code the patch wrote."""
-    hook = type.__dict__["__dict__"].__get__(c).get("__subclasshook__")
+    hook = _ns(c).get("__subclasshook__")
     return hook is not None and bool(_patch_wrote(hook, guard))
 
 
@@ -2199,7 +2218,7 @@ def _claims_tests_home(cls, guard, span) -> None:
     """A class the patch built whose `__module__` names a test module (R64-1): a library that resolves the class's
     names where it lives (`inspect.get_annotations(eval_str=True)`, `typing.get_type_hints`, dataclasses' string
     annotations) then evaluates the patch's text in the tests' namespace, reading their tables."""
-    name = type.__dict__["__dict__"].__get__(cls).get("__module__")
+    name = _ns(cls).get("__module__")
     home = _module_file(sys.modules.get(name)) if type(name) is str else None
     if type(home) is str and guard.kind(home) == "test":
         _record(guard, f"{span[0]}:{span[1]}: a class the patch built claims the tests' module {name} as its home")
@@ -2228,10 +2247,7 @@ def _watch_classes(found: dict) -> None:
             found[id(cls)] = (_weakref(cls), guard.kind(home), home, caller.f_lineno, span[1], span[2])
             _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)),
                                                             _answer_ids(cls))
-        if guard.kind(home) == "changed":
-            _patch_class_made(cls, guard, span)
-            if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):  # judged again once decorators ran (R47-4)
-                _PATCH_MADE.append((_weakref(cls), span))
+        _class_built(cls, guard, home, span)
         return cls
 
     _dressed(build_class, original)
@@ -2255,16 +2271,26 @@ def _watch_classes(found: dict) -> None:
                                   caller.f_lineno)
                 _BY_NAME[(cls.__module__, cls.__qualname__)] = (*found[id(cls)], tuple(map(id, cls.__bases__)),
                                                                 _answer_ids(cls))
-            if guard.kind(home) == "changed":  # a builtin value made here answers as one made by `class` (R47-3)
-                span = (home, caller.f_lineno, caller.f_lineno)
-                _patch_class_made(cls, guard, span)
-                if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):
-                    _PATCH_MADE.append((_weakref(cls), span))
+            _class_built(cls, guard, home, (home, caller.f_lineno, caller.f_lineno))  # a builtin value made here
+            # answers as one made by `class` (R47-3)
         return cls
 
     _dressed(new_class, made_by)
     types.new_class = new_class
     _STATE["new_class"] = new_class
+
+
+def _class_built(cls, guard, home: str, span: tuple) -> None:
+    """What a class of the tree is judged on as it is built: a changed file's at once (`_patch_class_made`) and
+    again once decorators ran where it is a builtin value (R47-4); a project class's answers that the patch
+    decides are carried from the first (`_carry`), so C code asking them on the tests' behalf is judged."""
+    kind = guard.kind(home)
+    if kind == "changed":
+        _patch_class_made(cls, guard, span)
+        if any(b in _SCALAR_BASES for b in cls.__mro__[1:]):
+            _PATCH_MADE.append((__import__("weakref").ref(cls), span))
+    if kind in ("changed", "project") and _STATE.get("carry") is not None:
+        _STATE["carry"](cls)
 
 
 _SCALAR_BASES = (str, bytes, int, float, complex, tuple, frozenset, *(
@@ -2277,7 +2303,7 @@ _EQUALITY = ("__eq__", "__ne__", "__hash__", "__lt__", "__le__", "__gt__", "__ge
 def _answers_of(cls) -> list:
     """(name, held object) for each answering dunder `cls` holds itself: looked up by name, so no number of other
     names in its namespace pushes one out of view (R48-12)."""
-    own = type.__dict__["__dict__"].__get__(cls)
+    own = _ns(cls)
     return [(k, own[k]) for k in _ANSWER if k in own]
 
 
@@ -2313,7 +2339,7 @@ def _scalar_liar(cls, guard, span, whole: bool = False) -> None:
         return
     for name in _EQUALITY:
         for c in mro[:mro.index(base)]:
-            held = type.__dict__["__dict__"].__get__(c).get(name)
+            held = _ns(c).get(name)
             if held is None:
                 continue
             if type(held).__name__ == "wrapper_descriptor" and held.__objclass__ is not object and issubclass(
@@ -2492,7 +2518,7 @@ def _as_original(u, name: str, guard):
     agreed with u's items. None where unknown: the project's methods go on a stand-in class (the class's other
     methods as they are) and are asked about a copy of u's attributes."""
     for c in type.__dict__["__mro__"].__get__(type(u)):
-        if name not in type.__dict__["__dict__"].__get__(c):
+        if name not in _ns(c):
             continue
         own = _original_class(c, guard)
         try:
@@ -2524,11 +2550,11 @@ def _original_class(c: type, guard):
     `_code_span`: the `__code__` and `__globals__` reads here are the witness's own."""
     if not guard.originals:
         return None
-    fns = [v for v in type.__dict__["__dict__"].__get__(c).values() if type(v) is type(_among)]
+    fns = [v for v in _ns(c).values() if type(v) is type(_among)]
     codes = guard.originals_of(fns[0].__code__.co_filename, c.__qualname__) if fns else {}
     if not codes or any(code.co_freevars for code in codes.values()):
         return None
-    space = {k: v for k, v in type.__dict__["__dict__"].__get__(c).items()
+    space = {k: v for k, v in _ns(c).items()
              if type(v) in (type(_among), staticmethod, classmethod, property) or type(v).__name__ == "cached_property"}
     helpers = guard.originals_of(fns[0].__code__.co_filename, "<module>")  # module functions the answer calls
     space_globals = dict(fns[0].__globals__) if helpers else fns[0].__globals__
@@ -2961,7 +2987,7 @@ def _iterates_itself(u, guard) -> bool:
         return False
     lib_type = _home(type(u), guard) == "lib"
     for c in type.__dict__["__mro__"].__get__(type(u)):
-        space = type.__dict__["__dict__"].__get__(c)
+        space = _ns(c)
         if "__next__" in space:  # a project class inheriting a library's `__next__` (or storing `int` there) is not
             # one: `itertools.chain` under a length the patch wrote still reads its items
             if _home(c, guard) == "lib":
@@ -3086,7 +3112,7 @@ def _answering(guard):
             added.append(r[0] or (lambda c=cls: c))
             if r[0] is not None:
                 spans.append((r[2], r[4], r[5], r[0]))
-        own = type.__dict__["__dict__"].__get__(cls)
+        own = _ns(cls)
         for key, held in _answers_of(cls):
             if held is None:
                 continue
@@ -3132,7 +3158,7 @@ def _unwatched(held, code, cls, guard, key: str = "") -> bool:
     if guard.kind(code.co_filename) != "lib" or derived:
         return False  # the tree's code, or the ordering total_ordering derives for it (not any of functools', R45-2)
     mro = type.__dict__["__mro__"].__get__(cls)
-    if any(type.__dict__["__dict__"].__get__(b).get(k) is held for b in mro[1:] for k in ((key,) if key else _ANSWER)):
+    if any(_ns(b).get(k) is held for b in mro[1:] for k in ((key,) if key else _ANSWER)):
         return False  # a method of one of its own bases put back (`__hash__ = Enum.__hash__`, R45-FP1)
     if held is _SET_HASH and any(b is _ABC_SET for b in mro[1:]):
         return False  # `__hash__ = Set._hash`, the recipe `collections.abc` documents for a hashable set (R47-FP1)
@@ -3181,7 +3207,7 @@ def _unrecorded(guard) -> list:
             if not issubclass(type(v), type) or _CLASSES.get(id(v)) is not None or not (
                     type.__dict__["__flags__"].__get__(v) & (1 << 9)):  # a class made at run time (a heap type)
                 continue
-            own = type.__dict__["__dict__"].__get__(v)
+            own = _ns(v)
             key = (own.get("__module__"), type.__dict__["__qualname__"].__get__(v))
             if _replaces(v, key) or _lives_at(v, *key, guard):  # a replaced class, or one imported from where it lives
                 continue
@@ -3199,7 +3225,7 @@ def _replaces(cls, key) -> bool:
     if made is None or made[6] != tuple(map(id, type.__dict__["__bases__"].__get__(cls))) or _held_at(*key) is not cls:
         return False
     first = made[0]() if made[0] is not None else None
-    old = type.__dict__["__dict__"].__get__(first) if issubclass(type(first), type) else {}
+    old = _ns(first) if issubclass(type(first), type) else {}
     for k, v in _answers_of(cls):
         if v is None or (k, id(v)) in made[7] or old.get(k) is v:
             continue
@@ -3298,7 +3324,7 @@ def _project_class(t) -> bool:
     for c in type.__dict__["__mro__"].__get__(t):
         made = _CLASSES.get(id(c))
         if made is None or made[0]() is not c:  # a class a decorator made anew under the recorded name (R44-4)
-            made = _BY_NAME.get((type.__dict__["__dict__"].__get__(c).get("__module__"),
+            made = _BY_NAME.get((_ns(c).get("__module__"),
                                  type.__dict__["__qualname__"].__get__(c)))
         if made is not None and made[1] in ("changed", "project"):
             return True
@@ -3687,7 +3713,7 @@ def _uncompared(t) -> list:
     is a base's (`@dataclass(eq=False)` over a base's comparison, R52-6). An `init=False` field is derived state
     (a cache), unless the class compares no field at all (R50-6) or a constructor of its own fills it."""
     mro = type.__dict__["__mro__"].__get__(t)
-    owner = next((k for k in mro if "__eq__" in type.__dict__["__dict__"].__get__(k)), None)
+    owner = next((k for k in mro if "__eq__" in _ns(k)), None)
     if owner is None:
         return []
     every, kept = _fields_of(t), {n for n, keep, _ in _fields_of(owner) if keep}
@@ -3702,14 +3728,14 @@ def _uncompared(t) -> list:
         fills = post is not None and (name in post.co_names or name in post.co_consts)  # its own code sets it
         if name in kept or not (takes or own_init or not compares or fills):
             continue
-        declared = next((k for k in mro if name in (type.__dict__["__dict__"].__get__(k).get("__annotations__") or {})
+        declared = next((k for k in mro if name in (_ns(k).get("__annotations__") or {})
                          or name in _attrs_names(k)), t)
         out.append((declared, name, not keep))
     return out
 
 
 def _attrs_names(k) -> tuple:
-    own = type.__dict__["__dict__"].__get__(k)
+    own = _ns(k)
     return tuple(getattr(a, "name", "") for a in own.get("__attrs_attrs__", ()) or ()
                  if not getattr(a, "inherited", False))
 
@@ -3790,7 +3816,7 @@ def _hidden_difference(left, right, guard, depth: int = 0, seen=None):
         r = _CLASSES.get(id(k))
         r = r if r is not None and r[0]() is k else None
         whole = id(k) in added or (r is not None and r[1] == "changed" and guard.wrote(r[2], r[4], r[5], True))
-        for name in _left_out(k, type.__dict__["__dict__"].__get__(k)):
+        for name in _left_out(k, _ns(k)):
             if not (whole or (r is not None and r[1] == "changed" and _patch_binds(name, r[2], guard, k.__name__))):
                 continue
             a, b = ours.get(name, _NO_VALUE), theirs.get(name, _NO_VALUE)
@@ -3896,7 +3922,7 @@ def _identity_key(x, guard) -> bool:
     if getattr(t, "__eq__", None) is not object.__eq__:
         return False
     for c in type.__dict__["__mro__"].__get__(t):
-        if "__hash__" in type.__dict__["__dict__"].__get__(c):
+        if "__hash__" in _ns(c):
             return c is object or _home(c, guard) == "lib"
     return False
 
@@ -4466,7 +4492,8 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
-               "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves")
+               "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
+               "_ns", "_carry", "_carrier", "_carried_finding")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
@@ -4645,6 +4672,112 @@ def mock_asserts(frozen: dict):
     return install
 
 
+# -- the patch's answers, wherever the tests' code has them asked --------------------------------------------------
+# Library and C code compare on the tests' behalf where no rewritten assert runs: `got.count(want)`, `list.index`,
+# `operator.countOf`, `all(map(operator.eq, got, want))`, mock's call matching, a dict lookup (R69-1 to R69-20).
+# The carriers are countless; the class is where each of their questions arrives. Each answer of a project class
+# that the patch decides (`_patch_decides`) is held through a wrapper: where the question came from the tests'
+# code through library or C code only, an "equal" (a "holds", a truth) is judged as an assert's operand is.
+_CARRY = ("__eq__", "__ne__", "__contains__", "__bool__")
+_FORWARDERS = frozenset({"judged"})  # the witness's wrapped mock asserts: they hand the recorded calls on, unjudged
+_UNCARRIED: set = set()  # (id(class), dunder, id(function)) the patch does not decide: not asked again
+
+
+def _for_tests(guard, _getframe=sys._getframe) -> bool:
+    """The question reached the class through library or C code only, from the tests' code (a test file, a
+    conftest, a helper beside them). Not where the witness asks (it judges already), nor where the project's code
+    asks: that is the fix's own logic, which the tests judge by its results."""
+    f = _getframe(2)  # above the wrapper: C code has no frame, so this is whoever called it
+    for _ in range(64):
+        if f is None:
+            return False
+        code = f.f_code
+        if code.co_filename == __file__:
+            if code.co_name not in _FORWARDERS:
+                return False
+        else:
+            kind = guard.kind(code.co_filename)
+            if kind != "lib":
+                return kind == "test"
+        f = f.f_back
+    return False
+
+
+def _carried_finding(u, name: str, args: tuple, res, guard):
+    """A finding for the answer `res` that u's `name` gave about `args` on the tests' behalf (`_carry`)."""
+    if name in ("__eq__", "__ne__"):
+        ne = name == "__ne__"
+        return _judge(u, args[0], ne, guard, 0)[1] if len(args) == 1 and _says_equal(res, ne) else None
+    if name == "__contains__":
+        if len(args) != 1 or _truthy(res) is not True:
+            return None
+        found: list = []
+        _contained(args[0], u, False, lambda _guard, text: found.append(text.replace("assertion ", "", 1)))
+        return found[0] if found else None
+    said = _truthy(res)
+    return _truth_views(u, said, guard) if type(said) is bool else None
+
+
+def _carrier(fn, name: str):
+    """`fn` as the class answers with it, its answer unchanged; judged (`_carried_finding`) where the tests' code
+    had it asked through library or C code."""
+    def carried(self, *args, **kwargs):
+        res = fn(self, *args, **kwargs)
+        guard = _STATE.get("guard")
+        if res is NotImplemented or guard is None or not _for_tests(guard):
+            return res
+        try:
+            found = _carried_finding(self, name, args, res, guard)
+        except Exception:
+            found = None
+        if found:
+            _record(guard, f"library or C code asked for the tests ({name}) and found {found}")
+        return res
+
+    return carried
+
+
+def _carry(cls, _raw=type.__dict__["__dict__"].__get__, _setattr=type.__setattr__) -> None:
+    """Each answer (`_CARRY`) `cls` holds itself as a plain function that the patch decides is held through
+    `_carrier`; a function put in place of a wrapper later (a decorator's) is carried in its turn."""
+    guard = _STATE.get("guard")
+    if guard is None:
+        return
+    own = _raw(cls)
+    record = _CARRIED.get(id(cls))
+    held = record[1] if record is not None and record[0]() is cls else {}
+    for name in _CARRY:
+        fn = own.get(name)
+        key = (id(cls), name, id(fn))
+        if type(fn) is not type(_among) or (name in held and held[name][0] is fn) or key in _UNCARRIED:
+            continue
+        if not _patch_decides(cls, name, guard):
+            _UNCARRIED.add(key)
+            continue
+        wrapper = _carrier(fn, name)
+        try:
+            _setattr(cls, name, wrapper)
+        except (TypeError, AttributeError):
+            continue
+        held[name] = (wrapper, fn)
+    if held and (record is None or record[0]() is not cls):
+        _CARRIED[id(cls)] = (__import__("weakref").ref(cls), held)
+
+
+def _carry_all(guard) -> None:
+    """`_carry` for every class of the project's files and each class a changed module holds that no `class`
+    statement made: after collection (decorators have run) and at every report."""
+    carry = _STATE.get("carry")
+    if carry is None:
+        return
+    for record in list(_CLASSES.values()):
+        cls = record[0]()
+        if cls is not None and record[1] in ("changed", "project"):
+            carry(cls)
+    for _record_of, cls in _unrecorded(guard):
+        carry(cls)
+
+
 def _wrap_type_checks(case, frozen: dict) -> None:
     """`assertIsInstance`/`assertNotIsInstance` asked through the same rule as a rewritten `isinstance` (`kind`)."""
     for name in ("assertIsInstance", "assertNotIsInstance"):
@@ -4775,7 +4908,7 @@ def install_strict_asserts(guard):
         codes = tuple(frozen[n].__code__ for n in _COMPARISON if n not in _ENTRIES)
         guard.tainted.update(codes)
         _wrap_unittest(frozen)
-        late = mock_asserts(frozen)
+        late, _STATE["carry"] = mock_asserts(frozen), frozen["_carry"]  # the judged mock asserts; `_carry`
         _rewrite_helpers(rewrite, guard)
         if hasattr(sys, "audit"):
             sys.audit("swerl.taint", codes)  # the hook decides on its own copy of the tainted set

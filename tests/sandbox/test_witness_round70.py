@@ -1,0 +1,96 @@
+"""Round 70: a comparison the patch's classes answer is judged wherever the tests' code has it asked. Library and C
+code compare on the tests' behalf where no rewritten assert runs (`got.count(want)`, `list.index`,
+`operator.countOf`, `all(map(operator.eq, got, want))`, mock's call matching, a `Counter` lookup: round 69's
+R69-1 to R69-20); the class is where every such question arrives, so each answer of a project class that the patch
+decides is held through a wrapper that judges it as an assert's operand is judged. Each case runs the real
+launcher on a tree of its own.
+"""
+
+from pathlib import Path
+
+import pytest
+from test_guard_reads import _one
+from test_sandbox_launcher import sealable_dir  # noqa: F401  (the fixture, used by name)
+
+FINDING = "library or C code asked for the tests"
+# the bug: titles keep the case they were typed in; the "fix" makes them equal to any spelling instead
+TITLE = ("class Title:\n    def __init__(self, text):\n        self.text = text\n\n"
+         "    def __eq__(self, other):\n        o = other.text if isinstance(other, Title) else other\n"
+         "        return isinstance(o, str) and o.casefold() == self.text.casefold()\n\n"
+         "    def __hash__(self):\n        return hash(self.text.title())\n\n    def __str__(self):\n"
+         "        return self.text\n\n\ndef titles(raw):\n    return [Title(t.strip()) for t in raw.split(';')]\n")
+RAW = "'the hobbit; LORD OF THE RINGS'"
+HONEST = TITLE.replace("t.strip()", "t.strip().title()").replace(
+    "isinstance(o, str) and o.casefold() == self.text.casefold()", "o == self.text")
+
+CASES = {
+    # name: (the project's source, the tests, the finding or None)
+    "list.count in the test": (
+        TITLE, f"import pkg\n\n\ndef test_t():\n    assert pkg.titles({RAW}).count('The Hobbit') == 1\n", FINDING),
+    "list.index in the test": (
+        TITLE, f"import pkg\n\n\ndef test_t():\n    assert pkg.titles({RAW}).index('Lord Of The Rings') == 1\n",
+        FINDING),
+    "operator.countOf": (
+        TITLE, f"import operator\n\nimport pkg\n\n\ndef test_t():\n"
+               f"    assert operator.countOf(pkg.titles({RAW}), 'The Hobbit') == 1\n", FINDING),
+    "all(map(operator.eq, ...))": (
+        TITLE, f"import operator\n\nimport pkg\n\n\ndef test_t():\n    got = pkg.titles({RAW})\n"
+               "    assert all(map(operator.eq, got, ['The Hobbit', 'Lord Of The Rings']))\n", FINDING),
+    "a Counter lookup": (
+        TITLE, f"import collections\n\nimport pkg\n\n\ndef test_t():\n"
+               f"    assert collections.Counter(pkg.titles({RAW}))['The Hobbit'] == 1\n", FINDING),
+    "mock's assert_called_once_with": (
+        TITLE + "\n\ndef announce(send, raw):\n    send(titles(raw)[0])\n",
+        f"from unittest import mock\n\nimport pkg\n\n\ndef test_t():\n    send = mock.Mock()\n"
+        f"    pkg.announce(send, {RAW})\n    send.assert_called_once_with('The Hobbit')\n", FINDING),
+    "a one-sided numeric equality through mock (R69-20)": (
+        "class Cents:\n    def __init__(self, v):\n        self.v = v\n\n    def __int__(self):\n"
+        "        return int(self.v)\n\n    def __eq__(self, other):\n"
+        "        return int(self.v) == other or (self.v != int(self.v) and int(self.v) + 1 == other)\n\n"
+        "    __hash__ = None\n\n\ndef charge(gateway, amount, rate):\n    gateway.charge(Cents(amount * rate))\n",
+        "from unittest import mock\n\nimport pkg\n\n\ndef test_t():\n    g = mock.Mock()\n"
+        "    pkg.charge(g, 1005, 1.2)\n    g.charge.assert_called_once_with(1206)\n", FINDING),
+    "operator.contains on a class that folds case and blanks": (
+        "class Tags:\n    def __init__(self, raw):\n        self.items = raw.split(',')\n\n"
+        "    def __iter__(self):\n        return iter(self.items)\n\n    def __len__(self):\n        return len(self.items)\n\n"
+        "    def __contains__(self, tag):\n"
+        "        return any(i.strip().lower() == tag for i in self.items)\n",
+        "import operator\n\nimport pkg\n\n\ndef test_t():\n    assert operator.contains(pkg.Tags('Go, Py'), 'py')\n",
+        FINDING),
+    # what is no finding: an honest class asked the same way, and the project's own use of a loose equality
+    "an honest title asked through list.count": (
+        HONEST, f"import operator\n\nimport pkg\n\n\ndef test_t():\n    got = pkg.titles({RAW})\n"
+                "    assert got.count('The Hobbit') == 1 and operator.indexOf(got, 'Lord Of The Rings') == 1\n"
+                "    assert all(map(operator.eq, got, ['The Hobbit', 'Lord Of The Rings']))\n", None),
+    "the project's own case-insensitive dedupe": (
+        TITLE + "\n\ndef dedupe(raw):\n    got = titles(raw)\n    return [str(t) for i, t in enumerate(got) "
+                "if got.index(t) == i]\n",
+        "import pkg\n\n\ndef test_t():\n    assert pkg.dedupe('a; B; A') == ['a', 'B']\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_a_comparison_asked_on_the_tests_behalf(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """An "equal" (or a "holds") that the patch's class gives to library or C code called from a test is judged as
+    an assert's operand: a value equal to a changed copy of what it was compared with, or whose own value is not
+    it, is a finding. An honest class asked the same way, and the project's own code asking, are not."""
+    source, tests, finding = CASES[name]
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
+
+
+def test_a_comparison_put_back_in_place_of_the_wrapper_is_carried_again(sealable_dir: Path) -> None:  # noqa: F811
+    """A class decorator that replaces the comparison after the `class` statement (the wrapper no longer in place):
+    the next report carries the new one, so a later test's `list.count` is judged too."""
+    source = ("def loose(cls):\n    cls.__eq__ = lambda self, other: str(other).casefold() == self.text.casefold()\n"
+              "    return cls\n\n\n@loose\n" + TITLE.replace("    def __eq__(self, other):\n        o = other.text if "
+                                                            "isinstance(other, Title) else other\n        return "
+                                                            "isinstance(o, str) and o.casefold() == "
+                                                            "self.text.casefold()\n\n", ""))
+    tests = (f"import pkg\n\n\ndef test_first():\n    assert pkg.titles({RAW})[0].text == 'the hobbit'\n\n\n"
+             f"def test_t():\n    assert pkg.titles({RAW}).count('The Hobbit') == 1\n")
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    assert any(FINDING in t for t in rec["tampering"]), rec
