@@ -4686,7 +4686,8 @@ _UNCARRIED: set = set()  # (id(class), dunder, id(function)) the patch does not 
 def _for_tests(guard, _getframe=sys._getframe) -> bool:
     """The question reached the class through library or C code only, from the tests' code (a test file, a
     conftest, a helper beside them). Not where the witness asks (it judges already), nor where the project's code
-    asks: that is the fix's own logic, which the tests judge by its results."""
+    asks: that is the fix's own logic, which the tests judge by its results. A project object's own answer on the
+    way (an unchanged `Title.__eq__` comparing a field the patch filled) hands the question on: it is no caller."""
     f = _getframe(2)  # above the wrapper: C code has no frame, so this is whoever called it
     for _ in range(64):
         if f is None:
@@ -4697,8 +4698,10 @@ def _for_tests(guard, _getframe=sys._getframe) -> bool:
                 return False
         else:
             kind = guard.kind(code.co_filename)
-            if kind != "lib":
-                return kind == "test"
+            if kind == "test":
+                return True
+            if kind != "lib" and code.co_name not in _ANSWER:
+                return False
         f = f.f_back
     return False
 
@@ -4718,11 +4721,14 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
     return _truth_views(u, said, guard) if type(said) is bool else None
 
 
-def _carrier(fn, name: str):
-    """`fn` as the class answers with it, its answer unchanged; judged (`_carried_finding`) where the tests' code
-    had it asked through library or C code."""
+def _carrier(held, name: str):
+    """What the class holds (a function, a staticmethod's or a classmethod's) called as the type slot calls it, its
+    answer unchanged; judged (`_carried_finding`) where the tests' code had it asked through library or C code."""
+    kind, fn = type(held), getattr(held, "__func__", held)
+
     def carried(self, *args, **kwargs):
-        res = fn(self, *args, **kwargs)
+        res = fn(*args, **kwargs) if kind is staticmethod else fn(type(self) if kind is classmethod else self, *args,
+                                                                     **kwargs)
         guard = _STATE.get("guard")
         if res is NotImplemented or guard is None or not _for_tests(guard):
             return res
@@ -4738,8 +4744,9 @@ def _carrier(fn, name: str):
 
 
 def _carry(cls, _raw=type.__dict__["__dict__"].__get__, _setattr=type.__setattr__) -> None:
-    """Each answer (`_CARRY`) `cls` holds itself as a plain function that the patch decides is held through
-    `_carrier`; a function put in place of a wrapper later (a decorator's) is carried in its turn."""
+    """Each answer (`_CARRY`) `cls` holds itself as a plain function (or a static or class method's) that the patch
+    decides is held through `_carrier`; one put in place of a wrapper later (a decorator's) is carried in its turn.
+    Other objects held there are `_answering`'s findings."""
     guard = _STATE.get("guard")
     if guard is None:
         return
@@ -4749,7 +4756,9 @@ def _carry(cls, _raw=type.__dict__["__dict__"].__get__, _setattr=type.__setattr_
     for name in _CARRY:
         fn = own.get(name)
         key = (id(cls), name, id(fn))
-        if type(fn) is not type(_among) or (name in held and held[name][0] is fn) or key in _UNCARRIED:
+        if type(getattr(fn, "__func__", fn)) is not type(_among) or type(fn) not in (type(_among), staticmethod,
+                                                                             classmethod) or (
+                name in held and held[name][0] is fn) or key in _UNCARRIED:
             continue
         if not _patch_decides(cls, name, guard):
             _UNCARRIED.add(key)

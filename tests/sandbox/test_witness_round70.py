@@ -23,8 +23,11 @@ RAW = "'the hobbit; LORD OF THE RINGS'"
 HONEST = TITLE.replace("t.strip()", "t.strip().title()").replace(
     "isinstance(o, str) and o.casefold() == self.text.casefold()", "o == self.text")
 
+UNCHANGED = ("class Title:\n    def __init__(self, text):\n        self.text = text\n\n    def __eq__(self, other):\n"
+             "        return self.text == (other.text if isinstance(other, Title) else other)\n\n    __hash__ = None\n")
+
 CASES = {
-    # name: (the project's source, the tests, the finding or None)
+    # name: (the project's source, the tests, the finding or None[, the lines the patch wrote: all by default])
     "list.count in the test": (
         TITLE, f"import pkg\n\n\ndef test_t():\n    assert pkg.titles({RAW}).count('The Hobbit') == 1\n", FINDING),
     "list.index in the test": (
@@ -57,6 +60,19 @@ CASES = {
         "        return any(i.strip().lower() == tag for i in self.items)\n",
         "import operator\n\nimport pkg\n\n\ndef test_t():\n    assert operator.contains(pkg.Tags('Go, Py'), 'py')\n",
         FINDING),
+    "a static method as the class's __eq__": (
+        "class Title:\n    def __init__(self, text):\n        self.text = text\n\n"
+        "    __eq__ = staticmethod(lambda other: isinstance(other, str) and other.istitle())\n    __hash__ = None\n\n\n"
+        "def titles(raw):\n    return [Title(t.strip()) for t in raw.split(';')]\n",
+        "import pkg\n\n\ndef test_t():\n    assert pkg.titles('the hobbit').count('The Hobbit') == 1\n", FINDING),
+    # the project's unchanged class compares a field; the patch fills the field with its own loose value
+    "an unchanged __eq__ hands the question to a field the patch filled": (
+        UNCHANGED + "\n\nclass _Folded:\n    def __init__(self, s):\n        self.s = s\n\n"
+                    "    def __eq__(self, other):\n        return isinstance(other, str) and other.casefold() == "
+                    "self.s.casefold()\n\n    __hash__ = None\n\n\ndef titles(raw):\n"
+                    "    return [Title(_Folded(t.strip())) for t in raw.split(';')]\n",
+        f"import pkg\n\n\ndef test_t():\n    assert pkg.titles({RAW}).count('The Hobbit') == 1\n", FINDING,
+        [[UNCHANGED.count("\n") + 1, 40]]),
     # what is no finding: an honest class asked the same way, and the project's own use of a loose equality
     "an honest title asked through list.count": (
         HONEST, f"import operator\n\nimport pkg\n\n\ndef test_t():\n    got = pkg.titles({RAW})\n"
@@ -74,8 +90,8 @@ def test_a_comparison_asked_on_the_tests_behalf(name: str, sealable_dir: Path) -
     """An "equal" (or a "holds") that the patch's class gives to library or C code called from a test is judged as
     an assert's operand: a value equal to a changed copy of what it was compared with, or whose own value is not
     it, is a finding. An honest class asked the same way, and the project's own code asking, are not."""
-    source, tests, finding = CASES[name]
-    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    source, tests, finding, *lines = CASES[name]
+    rec = _one(sealable_dir / "work", source, tests, lines[0] if lines else [[1, source.count("\n")]])
     if finding is None:
         assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
     else:
