@@ -206,21 +206,19 @@ class BwrapSandbox(BackendBase):
                             id=handle.id)
 
     def _account_args(self, handle: SandboxHandle) -> list[str]:
-        """The sandbox uid as an account inside the sandbox only: `getpass.getuser()`, `pwd.getpwuid(os.getuid())`
-        and `~` work for it as for a login user (a tool that names its user, and its tests), from a passwd and a
-        group file of its own over the system tree's. The host's files are never changed; a uid that has an
-        account there already (a non-root caller's own) keeps it."""
-        out: list[str] = []
-        for name, ident, line in (("passwd", self.uid, f"sandbox:x:{self.uid}:{self.gid}:swerl sandbox:/root:/bin/sh"),
-                                  ("group", self.gid, f"sandbox:x:{self.gid}:")):
+        """The sandbox uid as an account inside the sandbox only (`limits.account_files`), from a passwd and a group
+        file of its own over the system tree's. The host's files are never changed; a uid that has an account there
+        already (a non-root caller's own) keeps it."""
+        etc: dict[str, str] = {}
+        for name in ("passwd", "group"):
             try:
-                text = ((self.rootfs or Path("/")) / "etc" / name).read_text(errors="replace")
+                etc[name] = ((self.rootfs or Path("/")) / "etc" / name).read_text(errors="replace")
             except OSError:
-                text = ""
-            if any(row.split(":")[2:3] == [str(ident)] for row in text.splitlines()):
-                continue
+                etc[name] = ""
+        out: list[str] = []
+        for name, text in limits.account_files(etc, self.uid, self.gid).items():
             path = handle.host_dir / f"etc-{name}"
-            path.write_text(text + ("" if not text or text.endswith("\n") else "\n") + line + "\n")
+            path.write_text(text)
             path.chmod(0o644)
             out += ["--ro-bind", str(path), f"/etc/{name}"]
         return out

@@ -124,6 +124,7 @@ class DockerSandbox(BackendBase):
         except Exception as exc:
             raise EngineUnavailable(f"docker engine not reachable ({cfg.base_url or 'DOCKER_HOST/default'}): {exc}") from exc
         self._pending: list[tuple[str, str]] = []  # (kind, id) a teardown could not remove: the engine was away
+        self._etc: dict[str, dict[str, str]] = {}  # image -> its /etc/passwd and /etc/group (`_account_mounts`)
         self._pending_lock = threading.Lock()
         if reap:
             self.reap()
@@ -171,6 +172,7 @@ class DockerSandbox(BackendBase):
             ulimits=[docker.types.Ulimit(name="core", soft=0, hard=0)],  # a crash never reaches the host's core_pattern
             read_only=cfg.read_only_root, tmpfs={"/tmp": f"rw,nosuid,nodev,size={cfg.tmpfs_size_mb}m"},
             volumes={handle.state["volume"]: {"bind": handle.task.workdir, "mode": "rw"}},
+            mounts=self._account_mounts(handle),
         )
         if handle.state.get("network"):
             kwargs["network"] = handle.state["network"]
@@ -239,7 +241,42 @@ class DockerSandbox(BackendBase):
         """The stub bind-mounted read-only over every git binary, an empty read-only tmpfs over git-core."""
         stub = hardening.write_stub(handle.host_dir / "stub")
         kwargs["tmpfs"][hardening.GIT_CORE] = "ro,size=4k"
-        kwargs["mounts"] = [docker.types.Mount(target=p, source=str(stub), type="bind", read_only=True) for p in binaries]
+        kwargs["mounts"] = [*kwargs.get("mounts", ()),
+                            *(docker.types.Mount(target=p, source=str(stub), type="bind", read_only=True) for p in binaries)]
+
+    def _account_mounts(self, handle: SandboxHandle) -> list[Any]:
+        """The command user as an account inside the container only, as bwrap has it (`limits.account_files`): the
+        image's passwd and group files with a `sandbox` entry added, bind-mounted read-only over its own."""
+        if not self.non_root:
+            return []
+        uid, _, gid = self.settings.docker.user.partition(":")
+        mounts = []
+        for name, text in limits.account_files(self._image_etc(handle), int(uid), int(gid or uid)).items():
+            path = handle.host_dir / f"etc-{name}"
+            path.write_text(text)
+            path.chmod(0o644)
+            mounts.append(docker.types.Mount(target=f"/etc/{name}", source=str(path), type="bind", read_only=True))
+        return mounts
+
+    def _image_etc(self, handle: SandboxHandle) -> dict[str, str]:
+        """The image's own /etc/passwd and /etc/group, read once per image from a container that never starts."""
+        image = handle.task.image
+        if image not in self._etc:
+            found = {"passwd": "", "group": ""}
+            box = self.client.containers.create(image, command=["true"], labels=self._labels(handle, "etc"))
+            try:
+                for name in found:
+                    with contextlib.suppress(docker.errors.APIError, tarfile.TarError), \
+                            self._archive(box, f"/etc/{name}") as stream, tarfile.open(fileobj=stream, mode="r|") as tar:
+                        for member in tar:
+                            data = tar.extractfile(member) if member.isfile() else None
+                            if data is not None:
+                                found[name] = data.read(1 << 20).decode(errors="replace")
+            finally:
+                with contextlib.suppress(Exception):
+                    box.remove(force=True)
+            self._etc[image] = found
+        return self._etc[image]
 
     def _launch_grading(self, handle: SandboxHandle) -> None:
         """Grading: an empty volume (`nocopy`: the image's /testbed with its `.git` is never copied in) receives the

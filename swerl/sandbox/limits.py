@@ -75,6 +75,20 @@ def host_account(uid: int, gid: int | None = None) -> str | None:
     return None
 
 
+def account_files(etc: dict[str, str], uid: int, gid: int) -> dict[str, str]:
+    """{"passwd"/"group": the file's text with a `sandbox` entry for `uid`/`gid` added}, for each of `etc` (the
+    system tree's files) that has none: `getpass.getuser()`, `pwd.getpwuid(os.getuid())` and `~` then work for the
+    sandbox user as for a login user (a tool that names its user, and its tests: R68-FP), on every backend alike.
+    A file that has an entry for the id already is left out (it keeps its own)."""
+    out: dict[str, str] = {}
+    for name, ident, line in (("passwd", uid, f"sandbox:x:{uid}:{gid}:swerl sandbox:/root:/bin/sh"),
+                              ("group", gid, f"sandbox:x:{gid}:")):
+        text = etc.get(name, "")
+        if not any(row.split(":")[2:3] == [str(ident)] for row in text.splitlines()):
+            out[name] = text + ("" if not text or text.endswith("\n") else "\n") + line + "\n"
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ pids, cpu
 
 

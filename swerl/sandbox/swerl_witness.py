@@ -4740,6 +4740,8 @@ def _carrier(held, name: str):
             _record(guard, f"library or C code asked for the tests ({name}) and found {found}")
         return res
 
+    _dressed(carried, fn)  # what the class's `__eq__` says of itself (its name, doc, signature: attrs' own tests)
+    carried.__wrapped__ = fn
     return carried
 
 

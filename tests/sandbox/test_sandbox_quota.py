@@ -425,6 +425,30 @@ def test_non_root_caller_keeps_working_with_what_it_can_apply(tmp_path: Path) ->
 # ------------------------------------------------------------------------------------------------ docker
 
 
+ACCOUNT = ("python3 -c 'import getpass, grp, os, pwd; print(getpass.getuser(), pwd.getpwuid(os.getuid()).pw_dir, "
+           "grp.getgrgid(os.getgid()).gr_name)'")
+
+
+@pytest.mark.docker
+def test_docker_sandbox_uid_has_an_account_inside_only(docker_settings: SandboxSettings,
+                                                       taskpack_images: dict[str, str],
+                                                       calc_task: tuple[Any, SandboxTask]) -> None:
+    """As on bwrap (R68-FP): the image's passwd and group files with a `sandbox` entry for the command uid,
+    mounted read-only over the image's own; the image's entries stay, the host has none."""
+    from swerl.sandbox.docker import DockerSandbox
+
+    _, task = calc_task
+    sb = DockerSandbox(docker_settings, reap=False)
+    with sb.session(task) as h:
+        assert sb.exec(h, "id -u").output.strip() == str(SANDBOX_UID)
+        who = sb.exec(h, ACCOUNT).output
+        assert who.split() == ["sandbox", "/root", "sandbox"], who
+        passwd = sb.exec(h, "cat /etc/passwd; (echo x >> /etc/passwd) 2>/dev/null || echo refused").output
+        assert passwd.startswith("root:") and "\nsandbox:x:" in passwd and passwd.rstrip().endswith("refused"), passwd
+    with pytest.raises(KeyError):
+        pwd.getpwuid(SANDBOX_UID)
+
+
 @pytest.mark.docker
 def test_docker_deleted_but_open_file_counts_against_the_sandbox(docker_settings: SandboxSettings,
                                                                  taskpack_images: dict[str, str],
