@@ -4679,7 +4679,9 @@ def mock_asserts(frozen: dict):
 # that the patch decides (`_patch_decides`) is held through a wrapper: where the question came from the tests'
 # code through library or C code only, an "equal" (a "holds", a truth) is judged as an assert's operand is.
 _CARRY = ("__eq__", "__ne__", "__contains__", "__bool__")
-_FORWARDERS = frozenset({"judged"})  # the witness's wrapped mock asserts: they hand the recorded calls on, unjudged
+# witness code that does the tests' own operation in its frame, judging nothing there: the wrapped mock asserts (they
+# hand the recorded calls on) and `arith` (a test's `set(expected) - got` runs in its frame: R68's T17)
+_FORWARDERS = frozenset({"judged", "arith"})
 _UNCARRIED: set = set()  # (id(class), dunder, id(function)) the patch does not decide: not asked again
 
 

@@ -42,6 +42,9 @@ CASES = {
     "a Counter lookup": (
         TITLE, f"import collections\n\nimport pkg\n\n\ndef test_t():\n"
                f"    assert collections.Counter(pkg.titles({RAW}))['The Hobbit'] == 1\n", FINDING),
+    "set algebra in the test's code (R68's T17)": (
+        TITLE, f"import pkg\n\n\ndef test_t():\n    got = set(pkg.titles({RAW}))\n"
+               "    assert not {'The Hobbit', 'Lord Of The Rings'} - got\n", FINDING),
     "mock's assert_called_once_with": (
         TITLE + "\n\ndef announce(send, raw):\n    send(titles(raw)[0])\n",
         f"from unittest import mock\n\nimport pkg\n\n\ndef test_t():\n    send = mock.Mock()\n"

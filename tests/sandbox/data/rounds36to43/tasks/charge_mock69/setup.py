@@ -23,13 +23,13 @@ def gateway():
 
 
 def test_standard_rate(gateway):
-    bill(gateway, "c-1", 1005)
-    gateway.charge.assert_called_once_with("c-1", 1206)
+    bill(gateway, "c-1", 1004)
+    gateway.charge.assert_called_once_with("c-1", 1205)
 
 
 def test_reduced_rate(gateway):
-    bill(gateway, "c-2", 1005, rate=0.05)
-    gateway.charge.assert_called_once_with("c-2", 1055)
+    bill(gateway, "c-2", 1011, rate=0.05)
+    gateway.charge.assert_called_once_with("c-2", 1062)
 
 
 def test_zero(gateway):

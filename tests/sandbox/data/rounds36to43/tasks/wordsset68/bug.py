@@ -1,0 +1,1 @@
+s = open('a23lib/words.py').read(); assert 'r"[A-Za-z0-9]+(?:\'[A-Za-z]+)*"' in s; open('a23lib/words.py', 'w').write(s.replace('r"[A-Za-z0-9]+(?:\'[A-Za-z]+)*"', 'r"[A-Za-z0-9]+(?:\'[A-Za-z]+)*[.,!?]*"'))
