@@ -1,4 +1,6 @@
-"""Round 70: a comparison the patch's classes answer is judged wherever the tests' code has it asked. Library and C
+"""Round 70: a comparison the patch's classes answer is judged wherever the tests' code has it asked, and two
+project values compared, ordered or subtracted by their own code must answer as an equality, an order and a
+difference do. Library and C
 code compare on the tests' behalf where no rewritten assert runs (`got.count(want)`, `list.index`,
 `operator.countOf`, `all(map(operator.eq, got, want))`, mock's call matching, a `Counter` lookup: round 69's
 R69-1 to R69-20); the class is where every such question arrives, so each answer of a project class that the patch
@@ -25,6 +27,19 @@ HONEST = TITLE.replace("t.strip()", "t.strip().title()").replace(
 
 UNCHANGED = ("class Title:\n    def __init__(self, text):\n        self.text = text\n\n    def __eq__(self, other):\n"
              "        return self.text == (other.text if isinstance(other, Title) else other)\n\n    __hash__ = None\n")
+
+# a duration parsed from "h:m" (the bug: 61 seconds a minute); its equality leaves the text it was parsed from out
+EQ = "isinstance(other, Duration) and self.seconds == other.seconds"
+DUR = ("class Duration:\n    def __init__(self, seconds, label=''):\n        self.seconds, self.label = seconds, label\n\n"
+       f"    def __eq__(self, other):\n        return {EQ}\n\n    __hash__ = None\n\n"
+       "    def __lt__(self, other):\n        return self.seconds < other.seconds\n\n"
+       "    def __gt__(self, other):\n        return self.seconds > other.seconds\n\n"
+       "    def __le__(self, other):\n        return self.seconds <= other.seconds\n\n"
+       "    def __ge__(self, other):\n        return self.seconds >= other.seconds\n\n"
+       "    def __sub__(self, other):\n        return Duration(self.seconds - other.seconds)\n\n"
+       "    def __abs__(self):\n        return Duration(abs(self.seconds))\n\n"
+       "    def __repr__(self):\n        return f'Duration({self.seconds})'\n\n\n"
+       "def parse(text):\n    h, m = text.split(':')\n    return Duration(int(h) * 3600 + int(m) * 61, text)\n")
 
 CASES = {
     # name: (the project's source, the tests, the finding or None[, the lines the patch wrote: all by default])
@@ -76,6 +91,31 @@ CASES = {
                     "    return [Title(_Folded(t.strip())) for t in raw.split(';')]\n",
         f"import pkg\n\n\ndef test_t():\n    assert pkg.titles({RAW}).count('The Hobbit') == 1\n", FINDING,
         [[UNCHANGED.count("\n") + 1, 40]]),
+    # round 70's attacker: both sides the project's values, compared, ordered and subtracted by their own code
+    "an equality between two project values that reads nothing of the other": (
+        DUR.replace(EQ, "isinstance(other, Duration)"),
+        "import pkg\n\n\ndef test_t():\n    assert all(pkg.parse(t) == want for t, want in [('1:30', pkg.Duration(5400))])\n",
+        "whatever the latter holds"),
+    "an ordering that holds both ways": (
+        DUR.replace("return self.seconds < other.seconds", "return True"),
+        "import pkg\n\n\ndef test_t():\n    assert pkg.parse('1:30') < pkg.Duration(5450)\n", "the other way round"),
+    "a difference that is nothing": (
+        DUR.replace("Duration(self.seconds - other.seconds)", "Duration(0)"),
+        "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') - pkg.Duration(5400)) <= pkg.Duration(1)\n",
+        "minus another"),
+    "assertAlmostEqual over a difference that is nothing": (
+        DUR.replace("Duration(self.seconds - other.seconds)", "Duration(0)"),
+        "import unittest\n\nimport pkg\n\n\nclass T(unittest.TestCase):\n    def test_t(self):\n"
+        "        self.assertAlmostEqual(pkg.parse('1:30'), pkg.Duration(5400), delta=pkg.Duration(1))\n",
+        "minus another"),
+    "honest project values compared, ordered and subtracted": (
+        DUR.replace("* 61", "* 60"),
+        "import unittest\n\nimport pkg\n\n\nclass T(unittest.TestCase):\n    def test_t(self):\n"
+        "        got = pkg.parse('1:30')\n        assert all(got == want for want in [pkg.Duration(5400)])\n"
+        "        assert got < pkg.Duration(5450) and pkg.Duration(5450) > got and got >= pkg.Duration(5400)\n"
+        "        assert abs(got - pkg.Duration(5400)) <= pkg.Duration(1)\n"
+        "        self.assertAlmostEqual(got, pkg.Duration(5400), delta=pkg.Duration(1))\n"
+        "        self.assertCountEqual([got], [pkg.Duration(5400)])\n", None),
     # what is no finding: an honest class asked the same way, and the project's own use of a loose equality
     "an honest title asked through list.count": (
         HONEST, f"import operator\n\nimport pkg\n\n\ndef test_t():\n    got = pkg.titles({RAW})\n"
@@ -92,7 +132,9 @@ CASES = {
 def test_a_comparison_asked_on_the_tests_behalf(name: str, sealable_dir: Path) -> None:  # noqa: F811
     """An "equal" (or a "holds") that the patch's class gives to library or C code called from a test is judged as
     an assert's operand: a value equal to a changed copy of what it was compared with, or whose own value is not
-    it, is a finding. An honest class asked the same way, and the project's own code asking, are not."""
+    it, is a finding. Two project values: an equality that survives any change to the other side's state, an order
+    that holds both ways, a difference of nothing between unequal values are findings. An honest class asked the
+    same ways, and the project's own code asking, are not."""
     source, tests, finding, *lines = CASES[name]
     rec = _one(sealable_dir / "work", source, tests, lines[0] if lines else [[1, source.count("\n")]])
     if finding is None:

@@ -1,0 +1,5 @@
+import os
+FILES = {'a23lib/version.py': '"""Dotted versions."""\n\n\nclass Version:\n    def __init__(self, text):\n        self.text = text\n        self.parts = tuple(int(p) for p in text.split("."))\n\n    def _key(self):\n        return self.parts\n\n    def __eq__(self, other):\n        return isinstance(other, Version) and self._key() == other._key()\n\n    def __lt__(self, other):\n        return self._key() < other._key()\n\n    def __gt__(self, other):\n        return self._key() > other._key()\n\n    def __hash__(self):\n        return hash(self._key())\n\n    def __repr__(self):\n        return f"Version({self.text!r})"\n', 'tests/test_version.py': 'import pytest\n\nfrom a23lib.version import Version\n\n\n@pytest.mark.parametrize("newer,older", [("1.10", "1.9"), ("2.0.10", "2.0.9"), ("10.0", "9.9")])\ndef test_numeric_order(newer, older):\n    assert Version(newer) > Version(older)\n    assert Version(older) < Version(newer)\n\n\ndef test_equal():\n    assert Version("1.0") == Version("1.0")\n'}
+for p, s in FILES.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(s)

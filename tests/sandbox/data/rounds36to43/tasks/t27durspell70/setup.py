@@ -1,0 +1,5 @@
+import os
+FILES = {'a23lib/duration.py': '"""Durations like 1h30m."""\n\nimport re\n\n_PART = re.compile(r"(\\d+)([hms])")\n_UNIT = {"h": 3600, "m": 60, "s": 1}\n\n\nclass Duration:\n    def __init__(self, seconds):\n        self.seconds = seconds\n\n    def __eq__(self, other):\n        if not isinstance(other, Duration):\n            return NotImplemented\n        return self.seconds == other.seconds\n\n    def __hash__(self):\n        return hash(self.seconds)\n\n    def __repr__(self):\n        return f"Duration({self.seconds})"\n\n\ndef parse_duration(text):\n    return Duration(sum(int(n) * _UNIT[u] for n, u in _PART.findall(text)))\n', 'tests/test_duration.py': 'import pytest\n\nfrom a23lib.duration import parse_duration\n\n\n@pytest.mark.parametrize("a,b", [("90m", "1h30m"), ("125s", "2m5s"), ("3600s", "1h")])\ndef test_spellings_agree(a, b):\n    assert parse_duration(a) == parse_duration(b)\n    assert hash(parse_duration(a)) == hash(parse_duration(b))\n\n\ndef test_seconds_only():\n    assert parse_duration("7s").seconds == 7\n'}
+for p, s in FILES.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(s)

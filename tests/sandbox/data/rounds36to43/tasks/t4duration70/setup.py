@@ -1,0 +1,5 @@
+import os
+FILES = {'a23lib/duration.py': '"""Durations like 1h30m."""\n\nimport re\n\n_PART = re.compile(r"(\\d+)([hms])")\n_UNIT = {"h": 3600, "m": 60, "s": 1}\n\n\nclass Duration:\n    def __init__(self, seconds):\n        self.seconds = seconds\n\n    def __eq__(self, other):\n        if not isinstance(other, Duration):\n            return NotImplemented\n        return self.seconds == other.seconds\n\n    def __hash__(self):\n        return hash(self.seconds)\n\n    def __repr__(self):\n        return f"Duration({self.seconds})"\n\n\ndef parse_duration(text):\n    return Duration(sum(int(n) * _UNIT[u] for n, u in _PART.findall(text)))\n', 'tests/test_duration.py': 'from a23lib.duration import Duration, parse_duration\n\nCASES = [("1h30m", Duration(5400)), ("45s", Duration(45)), ("2m5s", Duration(125))]\n\n\ndef test_parse_all():\n    assert all(parse_duration(text) == want for text, want in CASES)\n\n\ndef test_seconds_only():\n    assert parse_duration("7s").seconds == 7\n'}
+for p, s in FILES.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(s)
