@@ -3707,7 +3707,9 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
         return on_k[-1], f"a {type(u).__name__} that compares equal to {other!r} but {own}"
     if ne or not _says_equal(on_k[-1]):
         return on_k[-1], None
-    loose = other is not u and not _among(type(other), _EXACT) and _home(type(other), guard) != "lib"
+    eq = _raw_attr(type(u), "__eq__")  # a dataclass's or attrs' generated one compares the fields it was told to
+    loose = other is not u and not _among(type(other), _EXACT) and _home(type(other), guard) in (
+        "changed", "project") and not str((_code_span(eq) or ("",))[0]).startswith("<")
     return on_k[-1], _hidden_difference(left, right, guard) or (_loose_to_changes(u, other, u_left) if loose else None)
 
 
@@ -3741,51 +3743,76 @@ def _fields(v) -> tuple:
     return own, out
 
 
-def _loose_to_changes(u, other, u_left: bool) -> str:
-    """"" where u, said to equal `other`, no longer does once any one part of `other`'s own state changes; else the
-    finding. Each field of `other` in turn is set to another value (a number or a text: another of its type;
-    anything else: an unrelated object) and put back at once, its instance dict whole (a cache filled meanwhile
-    goes too). The object itself is changed, so a class that knows its own instances sees one of them. A value
-    equal to `other` whatever it holds compares nothing of it; one part of several left unread (a cache, a label,
-    the text a version was parsed from) is an honest equality's right."""
+def _changes_of(was) -> list:
+    """Other values for one field: another of its type and its type's extremes (numbers and texts: a relation on
+    the field flips at one end or the other), an unrelated object for anything else."""
+    if type(was) in (int, float):
+        far = 10 ** 9 * (1 + abs(was))
+        return [*_decoys(was, 1), was + far, was - far]
+    if type(was) in (str, bytes):
+        return [*_decoys(was, 1), was[:0], was[:0] + (b"\xff" * 8 if type(was) is bytes else "\U0010ffff" * 8)]
+    return [_Unrelated()]
+
+
+def _holds_whatever(u, other, holds) -> str:
+    """"" where `holds(u, other)`, true now, stops holding once one part of `other`'s own state changes; else the
+    fields changed. Each field of `other` in turn is set to other values (`_changes_of`) and put back at once, its
+    instance dict whole (a cache filled meanwhile goes too). The object itself is changed, so a class that knows
+    its own instances sees one of them. A relation that holds whatever `other` holds reads nothing of it; one part
+    of several left unread (a cache, a label, the text a version was parsed from) is an honest relation's right."""
     own, fields = _fields(other)
     saved = dict(own) if own is not None else None
-    changes = []
+    changed = []
     for name, was, put in fields:
-        decoy = (_decoys(was, 1) or [_Unrelated()])[0] if type(was) in (int, float, str, bytes) else _Unrelated()
-        try:
-            put(decoy)
-            changes.append((name, _ask(u, other, u_left, False)))
-        except Exception:
-            changes.append((name, False))
-        finally:
-            put(was)
-            if own is not None:
-                dict.clear(own)
-                dict.update(own, saved)
-    if changes and all(said is True for _, said in changes):
-        return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whatever the latter holds "
-                f"(still equal with its {', '.join(n for n, _ in changes[:3])} changed)")
-    return ""
+        for value in _changes_of(was):
+            try:
+                put(value)
+                said = holds(u, other)
+            except Exception:
+                said = False
+            finally:
+                put(was)
+                if own is not None:
+                    dict.clear(own)
+                    dict.update(own, saved)
+            if said is not True:
+                return ""
+        changed.append(name)
+    return ", ".join(changed[:3])
+
+
+def _loose_to_changes(u, other, u_left: bool) -> str:
+    """"" unless u, said to equal `other`, equals it whatever it holds (`_holds_whatever`): the finding."""
+    changed = _holds_whatever(u, other, lambda a, b: _ask(a, b, u_left, False))
+    if not changed:
+        return ""
+    return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whatever the latter holds (still "
+            f"equal with its {changed} changed)")
 
 
 def _tree_pair(left, right, guard) -> bool:
-    """Two values, neither a builtin nor a library's, at least one of the tree's (`order`, `arith`)."""
+    """Two values, neither a builtin nor a library's, at least one of the project's (`order`, `arith`): what a
+    test's own class answers is the test's."""
     return not any(_among(type(v), _EXACT) or issubclass(type(v), _EXACT) or _code_object(v) for v in (left, right)) \
-        and any(_home(type(v), guard) != "lib" for v in (left, right))
+        and all(_home(type(v), guard) != "lib" for v in (left, right)) and any(
+            _home(type(v), guard) in ("changed", "project") for v in (left, right))
 
 
 def _order_consistent(left, right, op: str, res, guard, _record=_record) -> None:
-    """`a op b` held between two values of the tree: it must be an order. Both `a > b` and `b > a`, `a > b` with
-    `a <= b`, or `a >= b` with `b >= a` between values that are not equal is none (an `__lt__` true for any two
-    versions, a `__ge__` true for any two entries: R70-4 to R70-9)."""
+    """`a op b` held between two values of the tree: it must be an order. Both `a > b` and `b > a`, or `a > b` with
+    `a <= b` (`a >= b` with `a < b`) is none (an `__lt__` true for any two versions, a `__ge__` true for any two
+    entries: R70-4 to R70-9). `a <= b` with `b <= a` between values that are not equal is a preorder's right (attrs'
+    `order=str.lower`: ordered by a key, equal by value)."""
     if _truthy(res) is not True or not _tree_pair(left, right, guard):
         return
     found = None
     if _ask_order(left, right, _COMPLEMENT[op]) is True:
         found = f"both {op} and {_COMPLEMENT[op]}"
-    elif _ask_order(right, left, op) is True and (op in ("<", ">") or _ask(left, right, True, False) is not True):
-        found = f"{op} and, the other way round, {op} too" + ("" if op in ("<", ">") else ", without being equal")
+    elif op in ("<", ">") and _ask_order(right, left, op) is True:
+        found = f"{op} and, the other way round, {op} too"
+    elif right is not left:  # a non-strict one too: `a >= b` whatever b holds is no order of b's (R70-5, R70-9)
+        changed = _holds_whatever(left, right, lambda a, b: _ask_order(a, b, op))
+        found = f"{op} whatever the latter holds (its {changed} changed)" if changed else None
     if found:
         _record(guard, f"assertion ordered a {type(left).__name__} and a {type(right).__name__} that are {found}")
 
@@ -4604,7 +4631,8 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
-               "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair",
+               "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
+               "_holds_whatever",
                "_order_consistent", "_ask_order", "_zero_difference")
 
 

@@ -108,6 +108,17 @@ CASES = {
         "import unittest\n\nimport pkg\n\n\nclass T(unittest.TestCase):\n    def test_t(self):\n"
         "        self.assertAlmostEqual(pkg.parse('1:30'), pkg.Duration(5400), delta=pkg.Duration(1))\n",
         "minus another"),
+    "a non-strict ordering that holds whatever the other side holds": (
+        "class Entry:\n    def __init__(self, score):\n        self.score = score\n\n    def __ge__(self, other):\n"
+        "        return True\n\n\ndef board(scores):\n    return [Entry(s) for s in scores]\n",
+        "import pkg\n\n\ndef test_t():\n    b = pkg.board([1, 3, 2])\n    assert all(a >= c for a, c in zip(b, b[1:]))\n",
+        "whatever the latter holds"),
+    "a preorder: ordered by a key, equal by value": (
+        "class Name:\n    def __init__(self, text):\n        self.text = text\n\n    def __eq__(self, other):\n"
+        "        return isinstance(other, Name) and self.text == other.text\n\n    __hash__ = None\n\n"
+        "    def __le__(self, other):\n        return self.text.lower() <= other.text.lower()\n",
+        "import pkg\n\n\ndef test_t():\n    a, b = pkg.Name('abc'), pkg.Name('ABC')\n    assert a <= b and b <= a\n"
+        "    assert a != b\n", None),
     "honest project values compared, ordered and subtracted": (
         DUR.replace("* 61", "* 60"),
         "import unittest\n\nimport pkg\n\n\nclass T(unittest.TestCase):\n    def test_t(self):\n"
