@@ -4877,7 +4877,8 @@ def _carrier(held, name: str):
         res = fn(*args, **kwargs) if kind is staticmethod else fn(type(self) if kind is classmethod else self, *args,
                                                                      **kwargs)
         guard = _STATE.get("guard")
-        if res is NotImplemented or guard is None or not _for_tests(guard):
+        if res is NotImplemented or guard is None or (name != "__bool__" and not _says_equal(res, name == "__ne__")) \
+                or not _for_tests(guard):  # a "no" is judged nowhere: it makes no assert hold
             return res
         try:
             found = _carried_finding(self, name, args, res, guard)
