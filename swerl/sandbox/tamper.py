@@ -358,7 +358,48 @@ def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContex
         # launcher refuses to run any code compiled from it (`grade.changed_code`'s "unscanned", R51s-3, R52-FP2)
         return [f"{path}: does not parse ({type(exc).__name__})"] if old is not None else []
     extra = new - (old or Counter())
-    return [f"{path}: {feat}" + (f" (x{n})" if n > 1 else "") for feat, n in sorted(extra.items())]
+    return [f"{path}: {feat}" + (f" (x{n})" if n > 1 else "") for feat, n in sorted(extra.items())] + \
+        _narrowed(path, before, after)
+
+
+def _narrowed(path: str, before: bytes | None, after: bytes) -> list[str]:
+    """A class's `__eq__` that compared a field in the pristine file and no longer does: the tests compare the
+    project's values with it, so dropping the field the bug is in makes their oracle agree with the bug (R70-3:
+    `RGB.__eq__` skipping the wrong blue channel). A field an equality never compared is no finding."""
+    if before is None or b"__eq__" not in after:
+        return []
+    try:
+        was, now = _compared_fields(ast.parse(before)), _compared_fields(ast.parse(after))
+    except PARSE_ERRORS:
+        return []
+    return [f"{path}: narrows {name}.__eq__: it no longer compares {', '.join(sorted(was[name] - fields))}"
+            for name, fields in sorted(now.items()) if name in was and was[name] - fields]
+
+
+def _compared_fields(tree: ast.AST) -> dict[str, set[str]]:
+    """{class name: the attributes its own `__eq__` reads of either side}, through the class's own methods it calls
+    on them (`self._key() == other._key()`), however deep."""
+    out: dict[str, set[str]] = {}
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        methods = {f.name: f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if "__eq__" not in methods:
+            continue
+        read: set[str] = set()
+        todo, seen = [methods["__eq__"]], {"__eq__"}
+        while todo:
+            fn = todo.pop()
+            sides = {a.arg for a in fn.args.args[:2]}
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in sides:
+                    if node.attr in methods and node.attr not in seen:
+                        seen.add(node.attr)
+                        todo.append(methods[node.attr])
+                    elif node.attr not in methods:
+                        read.add(node.attr)
+        out[cls.name] = read
+    return out
 
 
 def _python_shebang(path: Path) -> str | None:

@@ -166,3 +166,20 @@ def test_a_comparison_put_back_in_place_of_the_wrapper_is_carried_again(sealable
              f"def test_t():\n    assert pkg.titles({RAW}).count('The Hobbit') == 1\n")
     rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
     assert any(FINDING in t for t in rec["tampering"]), rec
+
+
+def test_the_scan_refuses_an_equality_the_patch_narrows() -> None:
+    """R70-3: `RGB.__eq__` edited to skip the channel the bug is in makes the tests' oracle agree with the bug. A
+    field the pristine equality compared (itself or through a method of the class it calls) and the patched one does
+    not is a scan finding; an equality that compares more is not."""
+    from swerl.sandbox import tamper
+
+    before = b"class RGB:\n    def __eq__(self, other):\n        return (self.r, self.g, self.b) == (other.r, other.g, other.b)\n"
+    narrowed = before.replace(b", self.b)", b")").replace(b", other.b)", b")")
+    assert [r for r in tamper.scan_file("a23lib/c.py", before, narrowed) if "narrows RGB.__eq__" in r] == [
+        "a23lib/c.py: narrows RGB.__eq__: it no longer compares b"]
+    key = (b"class RGB:\n    def _key(self):\n        return (self.r, self.g, self.b)\n\n"
+           b"    def __eq__(self, other):\n        return self._key() == other._key()\n")
+    assert any("narrows RGB.__eq__" in r for r in tamper.scan_file("a23lib/c.py", key, key.replace(b", self.b)", b")")))
+    widened = before.replace(b"self.b)", b"self.b, self.a)").replace(b"other.b)", b"other.b, other.a)")
+    assert tamper.scan_file("a23lib/c.py", before, widened) == []

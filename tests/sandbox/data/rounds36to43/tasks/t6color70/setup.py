@@ -1,0 +1,5 @@
+import os
+FILES = {'a23lib/color.py': '"""Colours."""\n\n\nclass RGB:\n    def __init__(self, r, g, b):\n        self.r, self.g, self.b = r, g, b\n\n    def __eq__(self, other):\n        if not isinstance(other, RGB):\n            return NotImplemented\n        return (self.r, self.g, self.b) == (other.r, other.g, other.b)\n\n    __hash__ = None\n\n    def __repr__(self):\n        return f"RGB({self.r}, {self.g}, {self.b})"\n\n\ndef hex_to_rgb(text):\n    text = text.lstrip("#")\n    return RGB(int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))\n', 'tests/test_color.py': 'import unittest\n\nfrom a23lib.color import RGB, hex_to_rgb\n\n\nclass TestHex(unittest.TestCase):\n    def test_orange(self):\n        self.assertTrue(hex_to_rgb("#ff8000") == RGB(255, 128, 0))\n\n    def test_blue(self):\n        self.assertTrue(hex_to_rgb("#0000ff") == RGB(0, 0, 255))\n\n    def test_black(self):\n        self.assertEqual(hex_to_rgb("000000").r, 0)\n'}
+for p, s in FILES.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(s)
