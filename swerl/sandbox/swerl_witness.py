@@ -2746,8 +2746,8 @@ def arith(left, right, op, _record=_record, _fast=__import__("operator")):
     if left_num == right_num:
         res = _fast.sub(left, right) if op == "-" else _fast.add(left, right) if op == "+" else _fast.truediv(
             left, right)
-        found = "" if op != "-" or left_num or _STATE.get("guard") is None else _zero_difference(
-            left, right, res, _STATE["guard"])
+        found = "" if op == "+" or left_num or _STATE.get("guard") is None else _zero_difference(
+            left, right, res, _STATE["guard"], op)
         if found:
             _record(_STATE["guard"], f"test code took {found}")
         return res
@@ -3825,16 +3825,21 @@ def _ask_order(a, b, op: str):
         return None
 
 
-def _zero_difference(a, b, diff, guard) -> str:
-    """"" unless `a - b` (`diff`) answers as `a - a` does, nothing, while a and b are not equal by their own `==`:
-    a `__sub__` that makes any two values close (R70-8, R70-12)."""
+def _zero_difference(a, b, diff, guard, op: str = "-") -> str:
+    """"" unless `a op b` (`diff`: `-`, `/`) reads nothing of b: the same whatever b holds (`_holds_whatever`), or,
+    for `-`, what `a - a` gives while a and b are not equal by their own `==`. A `__sub__` that makes any two
+    values close (R70-8, R70-12) answers either way."""
     if not _tree_pair(a, b, guard) or a is b:
         return ""
+    fn = _op(op)
+    same = _holds_whatever(a, b, lambda x, y: _ask(fn(x, y), diff, True, False))
+    if same:
+        return f"a {type(a).__name__} {op} another that gives the same whatever the latter holds (its {same} changed)"
     try:
-        nothing = a - a
+        nothing = a - a if op == "-" else None
     except Exception:
         return ""
-    if _ask(diff, nothing, True, False) is True and _ask(a, b, True, False) is False:
+    if op == "-" and _ask(diff, nothing, True, False) is True and _ask(a, b, True, False) is False:
         return f"a {type(a).__name__} minus another that is not equal to it gives what it gives minus itself"
     return ""
 

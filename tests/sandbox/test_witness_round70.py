@@ -38,6 +38,7 @@ DUR = ("class Duration:\n    def __init__(self, seconds, label=''):\n        sel
        "    def __ge__(self, other):\n        return self.seconds >= other.seconds\n\n"
        "    def __sub__(self, other):\n        return Duration(self.seconds - other.seconds)\n\n"
        "    def __abs__(self):\n        return Duration(abs(self.seconds))\n\n"
+       "    def __truediv__(self, other):\n        return self.seconds / other.seconds\n\n"
        "    def __repr__(self):\n        return f'Duration({self.seconds})'\n\n\n"
        "def parse(text):\n    h, m = text.split(':')\n    return Duration(int(h) * 3600 + int(m) * 61, text)\n")
 
@@ -102,12 +103,20 @@ CASES = {
     "a difference that is nothing": (
         DUR.replace("Duration(self.seconds - other.seconds)", "Duration(0)"),
         "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') - pkg.Duration(5400)) <= pkg.Duration(1)\n",
-        "minus another"),
+        "another that"),
+    "a difference that is the same whatever the other side holds": (
+        DUR.replace("Duration(self.seconds - other.seconds)", "Duration(1e-9)"),
+        "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') - pkg.Duration(5400)) <= pkg.Duration(1)\n",
+        "gives the same whatever"),
+    "a ratio that is the same whatever the other side holds": (
+        DUR.replace("return self.seconds / other.seconds", "return 1.0"),
+        "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') / pkg.Duration(5400) - 1) < 0.001\n",
+        "gives the same whatever"),
     "assertAlmostEqual over a difference that is nothing": (
         DUR.replace("Duration(self.seconds - other.seconds)", "Duration(0)"),
         "import unittest\n\nimport pkg\n\n\nclass T(unittest.TestCase):\n    def test_t(self):\n"
         "        self.assertAlmostEqual(pkg.parse('1:30'), pkg.Duration(5400), delta=pkg.Duration(1))\n",
-        "minus another"),
+        "another that"),
     "a non-strict ordering that holds whatever the other side holds": (
         "class Entry:\n    def __init__(self, score):\n        self.score = score\n\n    def __ge__(self, other):\n"
         "        return True\n\n\ndef board(scores):\n    return [Entry(s) for s in scores]\n",
@@ -125,6 +134,7 @@ CASES = {
         "        got = pkg.parse('1:30')\n        assert all(got == want for want in [pkg.Duration(5400)])\n"
         "        assert got < pkg.Duration(5450) and pkg.Duration(5450) > got and got >= pkg.Duration(5400)\n"
         "        assert abs(got - pkg.Duration(5400)) <= pkg.Duration(1)\n"
+        "        assert abs(got / pkg.Duration(5400) - 1) < 0.001\n"
         "        self.assertAlmostEqual(got, pkg.Duration(5400), delta=pkg.Duration(1))\n"
         "        self.assertCountEqual([got], [pkg.Duration(5400)])\n", None),
     # what is no finding: an honest class asked the same way, and the project's own use of a loose equality
