@@ -821,6 +821,8 @@ class Witness:
         _answering(self.guard)  # its findings whether or not a traced comparison ran (a set's C code asked, R49-1)
         if when == "call" and rep.passed:
             _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
+            for found in filter(None, [failed_unseen(node)]):
+                _record(self.guard, found)
         _runner(self)
         _seal(self)
         if _params_changed(self.params, item):
@@ -896,6 +898,7 @@ class Witness:
             def pytest_runtest_call(self, item, held=_tables_held):  # (pluggy passes no argument with a default)
                 audit("swerl.call", item.nodeid, getattr(item, "originalname", None) or item.name.split("[")[0],
                       "start")  # the test bodies that run from here on, and whose they are
+                _test_function(item)
                 for found in filter(None, [case_runs_patch(item, witness.guard)]):
                     _record(witness.guard, f"{item.nodeid}: the test runs {found}")
                 held(witness.guard, witness.table_refs, witness.table_seen)
@@ -928,6 +931,15 @@ class Witness:
                 witness.finish()
 
         return Plugin()
+
+
+def _test_function(item) -> None:
+    """The code of the test function the call runs (a unittest method's too), for `_failed_here`; its failures so
+    far (a fixture's) are not the call's."""
+    fn = getattr(item, "obj", None)
+    fn = getattr(fn, "__func__", fn)
+    _STATE["test_code"] = fn.__code__ if type(fn) is type(_among) else None
+    del _FAILED[:]
 
 
 def _params_changed(params: dict, item) -> bool:
@@ -4568,6 +4580,42 @@ def _rewrite_helpers(rewrite, guard) -> None:
 
 
 WITHHELD = "(a test's failed assertion: its values are withheld from the code under test)"
+_FAILED: list = []  # (swallowed elsewhere, where) of each assert of the tests' code that failed in the current call
+# names by which a test function expects a failure itself (not `BaseException`: the rewrite's own `escaped` guard)
+_HANDLES = frozenset({"AssertionError", "Exception", "raises", "assertRaises", "assertRaisesRegex"})
+
+
+def _failed_here(guard, _getframe=sys._getframe) -> None:
+    """An assert of the tests' code failed (its message is being built): noted with whether its failure can have
+    been caught before the test function saw it. It can where a line the patch wrote stands between the failing
+    assert and the test function (a subscriber isolation: the call it wraps in `try` is re-indented, R71-11), or
+    where the test function is not on the stack at all (a callback run on a pool's thread, its failure kept in a
+    future: R71-16). The project's unchanged code in between (a retry helper) and the test's own frames are no
+    such place."""
+    test = _STATE.get("test_code")
+    f, first, between = _getframe(2), None, False
+    while f is not None and f.f_code is not test:
+        name = f.f_code.co_filename
+        kind = "witness" if name == __file__ else guard.kind(name)
+        if first is None and kind == "test":
+            first = f"{name}:{f.f_lineno}"
+        between = between or (first is not None and kind == "changed" and guard.wrote(name, f.f_lineno, f.f_lineno))
+        f = f.f_back
+    if test is not None:
+        _FAILED.append((between or f is None, first or "?"))
+
+
+def failed_unseen(nodeid: str) -> str:
+    """The call report's finding: a test that passed while an assert of its own failed where the failure could be
+    caught before it (`_failed_here`), unless the test function itself names a way to expect one (`pytest.raises`,
+    `assertRaises`, an `except`)."""
+    code, noted = _STATE.get("test_code"), list(_FAILED)
+    del _FAILED[:]
+    if code is None or _HANDLES & set(code.co_names) or not any(swallowed for swallowed, _ in noted):
+        return ""
+    where = next(w for swallowed, w in noted if swallowed)
+    return (f"{nodeid}: an assert of the test failed ({where}) and the test passed: code it called (the patch's, or "
+            "on another thread) kept the failure from it")
 
 
 def _test_caller(guard, depth: int = 2, _getframe=sys._getframe) -> bool:
@@ -4599,13 +4647,19 @@ def _withhold_messages(rewrite, case, guard) -> None:
             continue
 
         def withheld(*args, _original=original, _test=_test_caller, _guard=guard, **kwargs):
-            return "..." if _test(_guard) else _original(*args, **kwargs)
+            if not _test(_guard):
+                return _original(*args, **kwargs)
+            _failed_here(_guard)
+            return "..."
 
         withheld.__name__ = withheld.__qualname__ = name
         setattr(rewrite, name, withheld)
     if case is not None:
         def _formatMessage(self, msg, standard, _original=case._formatMessage, _test=_test_caller, _guard=guard):
-            return WITHHELD if _test(_guard) else _original(self, msg, standard)
+            if not _test(_guard):
+                return _original(self, msg, standard)
+            _failed_here(_guard)
+            return WITHHELD
 
         case._formatMessage = _formatMessage
 

@@ -193,3 +193,41 @@ def test_the_scan_refuses_an_equality_the_patch_narrows() -> None:
     assert any("narrows RGB.__eq__" in r for r in tamper.scan_file("a23lib/c.py", key, key.replace(b", self.b)", b")")))
     widened = before.replace(b"self.b)", b"self.b, self.a)").replace(b"other.b)", b"other.b, other.a)")
     assert tamper.scan_file("a23lib/c.py", before, widened) == []
+
+
+BUS = ("class Bus:\n    def __init__(self):\n        self.subs = []\n\n    def publish(self, payload):\n"
+       "        for h in self.subs:\n            h(payload)\n")
+ISOLATED = BUS.replace("            h(payload)\n", "            try:\n                h(payload)\n"
+                                                     "            except Exception:\n                pass\n")
+POOLED = ("import concurrent.futures\n\n\nclass Bus:\n    def __init__(self):\n        self.subs = []\n\n"
+          "    def publish(self, payload):\n        with concurrent.futures.ThreadPoolExecutor(2) as pool:\n"
+          "            for h in self.subs:\n                pool.submit(h, payload)\n")
+HANDLER = ("import pkg\n\n\ndef test_t():\n    bus = pkg.Bus()\n\n    def handler(event):\n"
+           "        assert event == {'id': 7}\n\n    bus.subs.append(handler)\n    bus.publish({'id': 8})\n")
+RETRY = ("_seen = []\n\n\ndef poll():\n    _seen.append(1)\n    return len(_seen)\n\n\n"
+         "def eventually(check, tries=3):\n    for i in range(tries):\n        try:\n            return check()\n"
+         "        except AssertionError:\n            if i == tries - 1:\n                raise\n")
+FAILED = {
+    # name: (the project's source, the lines the patch wrote, the tests, a finding expected)
+    "a subscriber isolation the patch wrote": (ISOLATED, None, HANDLER, True),
+    "handlers run on a pool's threads": (POOLED, None, HANDLER, True),
+    "the project's unchanged retry helper": (RETRY, [[4, 6]], "import pkg\n\n\ndef _check():\n"
+                                             "    assert pkg.poll() >= 2\n\n\ndef test_t():\n    pkg.eventually(_check)\n",
+                                             False),
+    "the test expects the failure itself": (BUS, None, "import pytest\n\nimport pkg\n\n\ndef test_t():\n"
+                                            "    bus = pkg.Bus()\n\n    def handler(event):\n"
+                                            "        assert event == {'id': 7}\n\n    bus.subs.append(handler)\n"
+                                            "    with pytest.raises(AssertionError):\n        bus.publish({'id': 8})\n",
+                                            False),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILED))
+def test_a_test_whose_assert_failed_does_not_pass(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R71-11, R71-16: an assert of the test's own (in a handler it hands over) fails, and code the patch wrote
+    catches the AssertionError (or it stays on a pool's thread): the test passes, and that is a finding. The
+    project's unchanged retry helper and the test's own `pytest.raises` are not."""
+    source, lines, tests, finding = FAILED[name]
+    rec = _one(sealable_dir / "work", source, tests, lines or [[1, source.count("\n")]])
+    assert set(rec["outcomes"].values()) == {"PASSED"}, rec
+    assert any("an assert of the test failed" in t for t in rec["tampering"]) is finding, rec

@@ -1,0 +1,1 @@
+p = "a23lib/bus.py"; s = open(p).read(); s = s.replace("        payload = json.loads(raw)\n", "        payload = json.loads(raw)\n        if isinstance(payload, dict):\n            payload = {k: v for k, v in payload.items() if not isinstance(v, list)}\n"); open(p, "w").write(s)
