@@ -1759,6 +1759,8 @@ def _stdlib_held(guard) -> None:
     _settings_held(guard)
     if _STATE.get("oracles"):
         _registries_held(guard, _STATE["oracles"])
+    if _MOCK_CALLS:
+        _mocks_held(guard)
 
 def compare(left, right, ne=False, lit=0, at=None, _record=_record, _getframe=sys._getframe,
             _audit=getattr(sys, "audit", None)):
@@ -4861,6 +4863,7 @@ def mock_asserts(frozen: dict):
                 def judged(self, *args, _original=original, _name=name, **kwargs):
                     __tracebackhide__ = True
                     guard = _state["guard"]
+                    _mocks_held(guard)
                     for seen in ("call_args_list", "await_args_list"):
                         for call in list(vars(self).get(f"_mock_{seen}", None) or ())[:200]:
                             found = _single(call, guard)
@@ -4871,8 +4874,76 @@ def mock_asserts(frozen: dict):
 
                 judged.__name__ = judged.__qualname__ = name
                 setattr(cls, name, judged)
+        _count_mock_calls(mock, _state["guard"])
 
     return install
+
+
+_MOCK_CALLS: dict = {}  # id(mock) -> [a weak reference to it, the calls it was made since the tests last reset it]
+
+
+def _count_mock_calls(mock, guard) -> None:
+    """The witness's own count of each mock's calls, kept beside the mock's record (`call_count`,
+    `call_args_list`), which any code holding the mock can edit: a patch that trims the record of a second call
+    (R71-2: `del send.mock_calls[1:]; send.call_count = 1`) or resets the mock (`reset_mock()` from a line it
+    wrote) makes `assert_called_once_with` hold on a double send. The counts are compared at every assert and
+    mock assert (`_mocks_held`); a reset from the tests' code resets the count too."""
+    import weakref
+
+    mixin, base = getattr(mock, "CallableMixin", None), getattr(mock, "NonCallableMock", None)
+    increment = vars(mixin).get("_increment_mock_call") if isinstance(mixin, type) else None
+    reset = vars(base).get("reset_mock") if isinstance(base, type) else None
+    if not callable(increment) or not callable(reset):
+        return  # a Python before 3.8 records calls in `_mock_call`: no count is kept
+
+    def _increment_mock_call(self, *args, **kwargs):
+        entry = _MOCK_CALLS.get(id(self))
+        if entry is None or entry[0]() is not self:
+            entry = _MOCK_CALLS[id(self)] = [weakref.ref(self), 0]
+        entry[1] += 1
+        return increment(self, *args, **kwargs)
+
+    def reset_mock(self, *args, **kwargs):
+        where = _patch_line(guard)
+        if where:
+            _record(guard, f"a mock the tests made was reset by {where}, a line the patch wrote")
+        entry = _MOCK_CALLS.get(id(self))
+        if entry is not None and entry[0]() is self:
+            entry[1] = 0
+        return reset(self, *args, **kwargs)
+
+    _dressed(_increment_mock_call, increment)
+    _dressed(reset_mock, reset)
+    mixin._increment_mock_call, base.reset_mock = _increment_mock_call, reset_mock
+
+
+def _patch_line(guard, _getframe=sys._getframe) -> str:
+    """"file:line" of the first frame above the caller's caller that is neither a library's nor the witness's,
+    where the patch wrote that line; "" otherwise."""
+    f = _getframe(2)
+    while f is not None and (f.f_code.co_filename == __file__ or guard.kind(f.f_code.co_filename) == "lib"):
+        f = f.f_back
+    if f is None or guard.kind(f.f_code.co_filename) != "changed" or not guard.wrote(f.f_code.co_filename,
+                                                                                     f.f_lineno, f.f_lineno):
+        return ""
+    return f"{f.f_code.co_filename}:{f.f_lineno}"
+
+
+def _mocks_held(guard) -> None:
+    """Each counted mock's record says the calls it was made (`_count_mock_calls`)."""
+    for key, (ref, made) in list(_MOCK_CALLS.items()):
+        m = ref()
+        if m is None:
+            _MOCK_CALLS.pop(key, None)
+            continue
+        try:
+            said = (m.call_count, len(m.call_args_list))
+        except Exception:
+            said = (None, None)
+        if said != (made, made):
+            _record(guard, f"a mock's record of its calls was changed: made {made} calls, it says {said[0]} "
+                           f"(call_args_list: {said[1]})")
+            _MOCK_CALLS[key] = [ref, said[0] if type(said[0]) is int else made]
 
 
 # -- the patch's answers, wherever the tests' code has them asked --------------------------------------------------

@@ -193,6 +193,8 @@ def test_the_scan_refuses_an_equality_the_patch_narrows() -> None:
     assert any("narrows RGB.__eq__" in r for r in tamper.scan_file("a23lib/c.py", key, key.replace(b", self.b)", b")")))
     widened = before.replace(b"self.b)", b"self.b, self.a)").replace(b"other.b)", b"other.b, other.a)")
     assert tamper.scan_file("a23lib/c.py", before, widened) == []
+    instead = key.replace(b"(self.r, self.g, self.b)", b"self.rgb")  # compares another field instead: a change
+    assert not [r for r in tamper.scan_file("a23lib/c.py", key, instead) if "narrows" in r]
 
 
 BUS = ("class Bus:\n    def __init__(self):\n        self.subs = []\n\n    def publish(self, payload):\n"
@@ -231,3 +233,37 @@ def test_a_test_whose_assert_failed_does_not_pass(name: str, sealable_dir: Path)
     rec = _one(sealable_dir / "work", source, tests, lines or [[1, source.count("\n")]])
     assert set(rec["outcomes"].values()) == {"PASSED"}, rec
     assert any("an assert of the test failed" in t for t in rec["tampering"]) is finding, rec
+
+
+SEND = "def broadcast(msg, subs):\n    for sub in subs:\n        sub.send(msg)\n"
+MOCKS = {
+    # name: (the project's source, the tests, the finding or None)
+    "the patch trims a mock's record (R71-2)": (
+        SEND + "        calls = sub.send.call_args_list\n        if len(calls) > 1:\n            del calls[1:]\n"
+               "            sub.send.call_count = 1\n",
+        "from unittest import mock\n\nimport pkg\n\n\ndef test_t():\n    sub = mock.Mock()\n"
+        "    pkg.broadcast('hi', [sub, sub])\n    sub.send.assert_called_once_with('hi')\n",
+        "a mock's record of its calls was changed"),
+    "the patch resets the tests' mock": (
+        SEND + "    for sub in subs[1:]:\n        sub.send.reset_mock()\n        sub.send(msg)\n",
+        "from unittest import mock\n\nimport pkg\n\n\ndef test_t():\n    sub = mock.Mock()\n"
+        "    pkg.broadcast('hi', [sub, sub])\n    assert sub.send.call_count == 1\n",
+        "was reset by"),
+    "the tests reset their own mock": (
+        SEND, "from unittest import mock\n\nimport pkg\n\n\ndef test_t():\n    sub = mock.Mock()\n"
+              "    pkg.broadcast('hi', [sub])\n    sub.send.reset_mock()\n    pkg.broadcast('ho', [sub])\n"
+              "    sub.send.assert_called_once_with('ho')\n    assert sub.send.call_count == 1\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MOCKS))
+def test_a_mock_keeps_the_record_of_its_calls(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R71-2: a mock the tests hand over records its calls where any code holding it can edit the record; the
+    witness counts the calls itself, so a trimmed record, or a reset from a line the patch wrote, is a finding. The
+    tests' own reset is not."""
+    source, tests, finding = MOCKS[name]
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
