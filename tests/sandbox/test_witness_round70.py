@@ -267,3 +267,34 @@ def test_a_mock_keeps_the_record_of_its_calls(name: str, sealable_dir: Path) -> 
         assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
     else:
         assert any(finding in t for t in rec["tampering"]), rec
+
+
+LOGS = {
+    # name: (the project's source, the tests, the finding or None)
+    "the patch pops a record from the log capture (R71-6)": (
+        "import logging\n\nlog = logging.getLogger('pkg')\n\n\ndef run():\n    log.warning('retrying')\n"
+        "    for h in logging.getLogger().handlers:\n        if getattr(h, 'records', None):\n            h.records.pop()\n",
+        "import pkg\n\n\ndef test_t(caplog):\n    pkg.run()\n    assert not caplog.records\n",
+        "log capture lost what it took"),
+    "the patch resets the log capture": (
+        "import logging\n\nlog = logging.getLogger('pkg')\n\n\ndef run():\n    log.warning('retrying')\n"
+        "    for h in logging.getLogger().handlers:\n        if hasattr(h, 'records'):\n            h.reset()\n",
+        "import pkg\n\n\ndef test_t(caplog):\n    pkg.run()\n    assert not caplog.records\n", "was reset by"),
+    "the tests clear their own capture": (
+        "import logging\n\nlog = logging.getLogger('pkg')\n\n\ndef run():\n    log.warning('retrying')\n",
+        "import pkg\n\n\ndef test_t(caplog):\n    pkg.run()\n    assert len(caplog.records) == 1\n    caplog.clear()\n"
+        "    assert not caplog.records\n    pkg.run()\n    assert 'retrying' in caplog.text\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOGS))
+def test_the_log_capture_keeps_what_it_took(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R71-6: pytest's capture handler holds the records where the code under test reaches them; the witness counts
+    what each handler took, so a record the patch pops, or a reset from a line it wrote, is a finding. The tests'
+    own `caplog.clear()` is not."""
+    source, tests, finding = LOGS[name]
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
