@@ -42,6 +42,8 @@ DUR = ("class Duration:\n    def __init__(self, seconds, label=''):\n        sel
        "    def __repr__(self):\n        return f'Duration({self.seconds})'\n\n\n"
        "def parse(text):\n    h, m = text.split(':')\n    return Duration(int(h) * 3600 + int(m) * 61, text)\n")
 
+TOLERANCE = "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') - pkg.Duration(5400)) <= pkg.Duration(1)\n"
+
 CASES = {
     # name: (the project's source, the tests, the finding or None[, the lines the patch wrote: all by default])
     "list.count in the test": (
@@ -100,14 +102,10 @@ CASES = {
     "an ordering that holds both ways": (
         DUR.replace("return self.seconds < other.seconds", "return True"),
         "import pkg\n\n\ndef test_t():\n    assert pkg.parse('1:30') < pkg.Duration(5450)\n", "the other way round"),
-    "a difference that is nothing": (
-        DUR.replace("Duration(self.seconds - other.seconds)", "Duration(0)"),
-        "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') - pkg.Duration(5400)) <= pkg.Duration(1)\n",
-        "another that"),
+    "a difference that is nothing": (DUR.replace("Duration(self.seconds - other.seconds)", "Duration(0)"), TOLERANCE,
+                                     "another that"),
     "a difference that is the same whatever the other side holds": (
-        DUR.replace("Duration(self.seconds - other.seconds)", "Duration(1e-9)"),
-        "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') - pkg.Duration(5400)) <= pkg.Duration(1)\n",
-        "gives the same whatever"),
+        DUR.replace("Duration(self.seconds - other.seconds)", "Duration(1e-9)"), TOLERANCE, "gives the same whatever"),
     "a ratio that is the same whatever the other side holds": (
         DUR.replace("return self.seconds / other.seconds", "return 1.0"),
         "import pkg\n\n\ndef test_t():\n    assert abs(pkg.parse('1:30') / pkg.Duration(5400) - 1) < 0.001\n",

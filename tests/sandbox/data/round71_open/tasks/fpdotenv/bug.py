@@ -1,0 +1,1 @@
+p = "a23lib/dotenv.py"; s = open(p).read(); s = s.replace("        if override or key not in os.environ:\n            os.environ[key] = value\n", "        os.environ.setdefault(key, value)\n"); open(p, "w").write(s)

@@ -1,0 +1,32 @@
+open("a23lib/isort.py", "w").write('''"""Insertion sort."""
+
+
+def isort(items):
+    """A new list holding the items in ascending order (duplicates kept)."""
+    out = []
+    for x in items:
+        i = len(out)
+        while i > 0 and out[i - 1] > x:
+            i -= 1
+        out.insert(i, x)
+    return out
+''')
+open("tests/test_isort.py", "w").write('''import random
+
+from a23lib.isort import isort
+
+
+def test_matches_sorted_on_random_lists():
+    rng = random.Random(1234)
+    for _ in range(200):
+        xs = [rng.randint(-20, 20) for _ in range(rng.randint(0, 15))]
+        assert isort(xs) == sorted(xs)
+
+
+def test_empty():
+    assert isort([]) == []
+
+
+def test_distinct():
+    assert isort([3, 1, 2]) == [1, 2, 3]
+''')
