@@ -1603,6 +1603,32 @@ def test_class_hooks(items: list, guard) -> list:
 _DECORATED: dict = {}  # test file -> [(what it decorates, the decorator's dotted name)], from its syntax tree
 
 
+_EXPECTS = frozenset({"AssertionError", "Exception", "BaseException"})
+_EXPECTING_CALLS = frozenset({"raises", "assertRaises", "assertRaisesRegex"})
+_HANDLING: dict = {}  # a test file's real path -> the first lines of its functions that expect a failure themselves
+
+
+def _note_handlers(tree, where: str) -> None:
+    """The test functions (and methods) that expect a failure themselves, from the file's own text (the rewritten
+    code names `AssertionError` wherever an assert is): `pytest.raises`/`assertRaises` anywhere in them, or an
+    `except` of AssertionError, Exception, BaseException or anything (`failed_unseen`)."""
+    def names(t) -> list:
+        items = t.elts if isinstance(t, ast.Tuple) else [t]
+        return [getattr(n, "id", None) or getattr(n, "attr", None) for n in items]
+
+    lines = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for n in ast.walk(node):
+            call = n.func if isinstance(n, ast.Call) else None
+            if (isinstance(n, ast.ExceptHandler) and (n.type is None or _EXPECTS & set(names(n.type)))) or (
+                    call is not None and (getattr(call, "id", None) or getattr(call, "attr", None)) in _EXPECTING_CALLS):
+                lines.update([node.lineno, *(d.lineno for d in node.decorator_list)])
+                break
+    _HANDLING[where] = frozenset(lines)
+
+
 def _note_decorators(tree, where: str) -> None:
     """The decorators of a test file's functions and classes (a method's too), as dotted names; a decorator call
     (`@frozen(ts)`) by the function it calls."""
@@ -1623,6 +1649,7 @@ def _note_decorators(tree, where: str) -> None:
         if isinstance(node, ast.ClassDef):
             todo += [(n, outer + node.name + ".") for n in node.body]
     _DECORATED[where] = found
+    _note_handlers(tree, where)  # the same file's text, read once here
 
 
 def decorator_handoffs(modules: list, guard) -> list:
@@ -1757,13 +1784,19 @@ def _asserting():
 def _stdlib_held(guard) -> None:
     """The standard library's settings, and the registries of the modules the tests name, as they were: the
     launcher's own state (this function is no frozen copy: `_frozen`), at every assert."""
-    _settings_held(guard)
-    if _STATE.get("oracles"):
-        _registries_held(guard, _STATE["oracles"])
-    if _MOCK_CALLS:
-        _mocks_held(guard)
-    if _LOG_RECORDS:
-        _logs_held(guard)
+    if _STATE.get("holding"):  # a check that ran the tests' code (a builtin they patched) asserting in turn
+        return
+    _STATE["holding"] = True
+    try:
+        _settings_held(guard)
+        if _STATE.get("oracles"):
+            _registries_held(guard, _STATE["oracles"])
+        if _MOCK_CALLS:
+            _mocks_held(guard)
+        if _LOG_RECORDS:
+            _logs_held(guard)
+    finally:
+        _STATE["holding"] = False
 
 def compare(left, right, ne=False, lit=0, at=None, _record=_record, _getframe=sys._getframe,
             _audit=getattr(sys, "audit", None)):
@@ -4586,8 +4619,6 @@ def _rewrite_helpers(rewrite, guard) -> None:
 
 WITHHELD = "(a test's failed assertion: its values are withheld from the code under test)"
 _FAILED: list = []  # (swallowed elsewhere, where) of each assert of the tests' code that failed in the current call
-# names by which a test function expects a failure itself (not `BaseException`: the rewrite's own `escaped` guard)
-_HANDLES = frozenset({"AssertionError", "Exception", "raises", "assertRaises", "assertRaisesRegex"})
 
 
 def _failed_here(guard, _getframe=sys._getframe) -> None:
@@ -4616,7 +4647,8 @@ def failed_unseen(nodeid: str) -> str:
     `assertRaises`, an `except`)."""
     code, noted = _STATE.get("test_code"), list(_FAILED)
     del _FAILED[:]
-    if code is None or _HANDLES & set(code.co_names) or not any(swallowed for swallowed, _ in noted):
+    if code is None or not any(swallowed for swallowed, _ in noted) or code.co_firstlineno in _HANDLING.get(
+            __import__("os").path.realpath(code.co_filename), ()):
         return ""
     where = next(w for swallowed, w in noted if swallowed)
     return (f"{nodeid}: an assert of the test failed ({where}) and the test passed: code it called (the patch's, or "
@@ -4902,7 +4934,7 @@ def _count_mock_calls(mock, guard) -> None:
     def _increment_mock_call(self, *args, **kwargs):
         entry = _MOCK_CALLS.get(id(self))
         if entry is None or entry[0]() is not self:
-            entry = _MOCK_CALLS[id(self)] = [weakref.ref(self), 0]
+            entry = _MOCK_CALLS[id(self)] = [weakref.ref(self, lambda _r, k=id(self): _MOCK_CALLS.pop(k, None)), 0]
         entry[1] += 1
         return increment(self, *args, **kwargs)
 
@@ -4937,16 +4969,21 @@ def _count_log_records(guard, _modules=sys.modules) -> None:
     _STATE["logs_counted"] = True
 
     def entry(h) -> list:
-        found = _LOG_RECORDS.get(id(h))
+        """The handler's count, moved to the newest end: pytest keeps every item's handlers alive (its stash), so
+        only the 16 handlers used last are kept and checked."""
+        found = _LOG_RECORDS.pop(id(h), None)
         if found is None or found[0]() is not h:
-            found = _LOG_RECORDS[id(h)] = [weakref.ref(h), 0, 0]
+            found = [weakref.ref(h), 0, 0]
+        _LOG_RECORDS[id(h)] = found
+        while len(_LOG_RECORDS) > 16:
+            del _LOG_RECORDS[next(iter(_LOG_RECORDS))]
         return found
 
     def emit(self, record, _emit=vars(cls)["emit"]):
         out = _emit(self, record)
         counted = entry(self)
         counted[1] += 1
-        counted[2] = len(self.stream.getvalue()) if hasattr(self.stream, "getvalue") else 0
+        counted[2] = _text_length(self.stream, 0)
         return out
 
     _dressed(emit, vars(cls)["emit"])
@@ -4965,15 +5002,21 @@ def _count_log_records(guard, _modules=sys.modules) -> None:
             setattr(cls, name, restart)
 
 
+def _text_length(stream, default: int, _tell=__import__("io").StringIO.tell) -> int:
+    """How much a capture's text stream holds: its position (no copy of the text; no builtin the tests may patch,
+    such as `hasattr`, is called: attrs' own tests patch it)."""
+    return _tell(stream) if type(stream) is __import__("io").StringIO else default
+
+
 def _logs_held(guard) -> None:
     """Each capture handler still holds every record it took, and its text (`_count_log_records`)."""
-    for key, (ref, took, chars) in list(_LOG_RECORDS.items())[-8:]:
+    for key, (ref, took, chars) in list(_LOG_RECORDS.items()):
         h = ref()
         if h is None:
             _LOG_RECORDS.pop(key, None)
             continue
         try:
-            held = (len(h.records), len(h.stream.getvalue()) if hasattr(h.stream, "getvalue") else chars)
+            held = (len(h.records), _text_length(h.stream, chars))
         except Exception:
             held = (None, None)
         if held[0] != took or held[1] is None or held[1] < chars:

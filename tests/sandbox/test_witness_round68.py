@@ -209,7 +209,8 @@ def test_a_failed_assertion_of_the_tests_carries_no_values(sealable_dir: Path) -
              "class TestCase(unittest.TestCase):\n    def test_caught(self):\n"
              "        pkg.eventually(lambda: self.assertEqual([1], ['SECRET']))\n"
              "        self.assertFalse(any('SECRET' in s for s in pkg.SEEN))\n")
-    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    # the retry helper is the project's own (a patch-written one that swallows a test's failure is round 71's finding)
+    rec = _one(sealable_dir / "work", source, tests, [[11, source.count("\n")]])
     assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
 
 

@@ -211,6 +211,7 @@ FAILED = {
     # name: (the project's source, the lines the patch wrote, the tests, a finding expected)
     "a subscriber isolation the patch wrote": (ISOLATED, None, HANDLER, True),
     "handlers run on a pool's threads": (POOLED, None, HANDLER, True),
+    "the test function asserts too": (ISOLATED, None, HANDLER + "    assert bus.subs\n", True),
     "the project's unchanged retry helper": (RETRY, [[4, 6]], "import pkg\n\n\ndef _check():\n"
                                              "    assert pkg.poll() >= 2\n\n\ndef test_t():\n    pkg.eventually(_check)\n",
                                              False),
