@@ -941,6 +941,9 @@ def _test_function(item) -> None:
     fn = getattr(fn, "__func__", fn)
     _STATE["test_code"] = fn.__code__ if type(fn) is type(_among) else None
     del _FAILED[:]
+    del _CALLS[:]
+    _RETURNED.clear()
+    _DERIVED.clear()
 
 
 def _params_changed(params: dict, item) -> bool:
@@ -1898,6 +1901,368 @@ def _read_on(keys: list, mapping, pairs: bool):
         if k not in mapping:  # as a dict's own iterator would: its size changed under the loop
             raise RuntimeError("dictionary changed size during iteration")
         yield (k, mapping[k]) if pairs else mapping[k]
+
+
+# -- a test's inputs, read as the test made them -------------------------------------------------------------------
+# A test that hands a list, dict or set to the project and then computes its expected value from the same object
+# (`assert isort(xs) == sorted(xs)`, a comprehension over a setUp dict, a round trip `decode(encode(p)) == p`, a
+# module constant another test handed over, `os.environ` after the call) reads whatever the project left there: a
+# patch that writes its own answer back into the input makes the oracle agree with the bug (R71-1, 5, 7, 10, 12,
+# 14). Each call the tests' code makes into project code is watched: a builtin container it handed over whose items
+# the call removed or changed is kept with its content from before. At an `==` of the tests whose expected side can
+# be read again (builtins and reads only), that side is read once more with those inputs as the test made them; an
+# assert that holds only with the rewritten input, against a value the project gave, is a finding.
+_CALLS: list = []  # [watched?, [(object, its content before the call), ...]] of each call in progress
+_REWRITTEN: dict = {}  # id(object) -> (object, its content before project code first changed it, the callee's name)
+_RETURNED: dict = {}  # id(value) -> value: what the current test's calls into project code returned
+_DERIVED: dict = {}  # id(value) -> (value, its thunk): containers the current test bound a name to by a read
+_PROJECT_CODE: dict = {}  # code object or class -> is it the project's
+_MUTABLE = (list, dict, set, bytearray)
+_ENVIRON = __import__("os").environ
+_METHOD = type(_among.__get__(0))
+
+
+def _project_callable(f) -> bool:
+    """f runs the project's code first: a function or method defined in the project's files, a project class, or an
+    instance of one (read by type: nothing of f's own is asked)."""
+    t = type(f)
+    if t is _METHOD:  # a bound method
+        f, t = f.__func__, type(f.__func__)
+    if t is type(_among):
+        code = f.__code__
+        known = _PROJECT_CODE.get(code)
+        if known is None:
+            guard = _STATE.get("guard")
+            known = _PROJECT_CODE[code] = guard is not None and guard.kind(code.co_filename) in ("changed", "project")
+        return known
+    if t is type(len) or t is type(str.join) or t is type([].append):
+        return False
+    return _project_class(f if issubclass(t, type) else t)
+
+
+def callee(f, _calls=_CALLS, _data=getattr(_ENVIRON, "_data", None)):
+    """The tests' code is about to call f; its arguments follow (`passed`), then `answered` with what it returned."""
+    try:
+        watched = _project_callable(f)
+    except Exception:
+        watched = False
+    held = [(_ENVIRON, dict(_data))] if watched and type(_data) is dict and len(_data) < 5000 else []
+    _calls.append([watched, held])
+    return len(_calls) - 1
+
+
+def passed(value, _calls=_CALLS):
+    """An argument of the call being made: a builtin container handed to project code is kept as it is now."""
+    if _calls and _calls[-1][0] and _among(type(value), _MUTABLE):
+        content = _copy_pure(value, [20000])
+        if content is not _NO_VALUE:
+            _calls[-1][1].append((value, content))
+    return value
+
+
+def answered(at, value, _calls=_CALLS):
+    """The call made at `at` returned value: what it removed or changed in the containers handed to it is noted."""
+    if type(at) is int and at < len(_calls):
+        watched, held = _calls[at]
+        del _calls[at:]
+        if watched:
+            try:
+                _note_rewritten(held, value)
+            except Exception:  # a container that cannot be read now: not noted
+                return value
+    return value
+
+
+def _note_rewritten(held: list, value) -> None:
+    if len(_RETURNED) < 512 and not _among(type(value), _SCALARS) and _small_pure(value):  # builtin containers
+        # only: no object of anyone's is kept alive, and no scalar stands in for every equal one
+        _RETURNED[id(value)] = value
+    for obj, before in held:
+        if id(obj) not in _REWRITTEN and _rewrites(obj, before):
+            if len(_REWRITTEN) >= 64:
+                del _REWRITTEN[next(iter(_REWRITTEN))]
+            _REWRITTEN[id(obj)] = (obj, before)
+
+
+def _rewrites(obj, before) -> bool:
+    """obj lost or changed what it held before the call (a list that only grew, a dict or set that only gained
+    keys, was added to: a registry the project fills is not a rewritten input)."""
+    now = _copy_pure(obj._data if obj is _ENVIRON else obj, [20000])
+    if now is _NO_VALUE:
+        return True
+    if type(before) in (list, bytearray):
+        return now[:len(before)] != before
+    if type(before) is dict:
+        return any(k not in now or now[k] != v for k, v in before.items())
+    return not before <= now
+
+
+def _small_pure(x, budget: int = 2000) -> bool:
+    """x is a builtin container of builtin scalars (nested), of at most `budget` items: keeping it holds no object of
+    anyone's alive (a test of weak references or reference counts sees what it would without the witness)."""
+    todo = [x]
+    while todo:
+        budget -= 1
+        v = todo.pop()
+        t = type(v)
+        if budget < 0 or not (_among(t, _SCALARS) or _among(t, _COLLECTIONS)):
+            return False
+        if t is dict:
+            todo += [*v.keys(), *v.values()]
+        elif not _among(t, _SCALARS):
+            todo += list(v)
+    return True
+
+
+def _copy_pure(x, budget: list):
+    """A copy of x when it is builtin scalars and containers of them all the way down (comparing it runs no code of
+    the project's), within `budget` items; `_NO_VALUE` otherwise."""
+    budget[0] -= 1
+    t = type(x)
+    if _among(t, _SCALARS):
+        return x
+    if budget[0] < 0 or not _among(t, (*_COLLECTIONS, bytearray)):
+        return _NO_VALUE
+    if t is dict:
+        out = {}
+        for k, v in list(x.items()):
+            k, v = _copy_pure(k, budget), _copy_pure(v, budget)
+            if k is _NO_VALUE or v is _NO_VALUE:
+                return _NO_VALUE
+            out[k] = v
+        return out
+    if t is bytearray:
+        return bytearray(x)
+    items = [_copy_pure(e, budget) for e in list(x)]
+    return _NO_VALUE if any(e is _NO_VALUE for e in items) else t(items)
+
+
+def reread(sides: int, left, right, _record=_record):
+    """`left == right` of the tests' code, each side a thunk evaluated here in order; `sides` says of each side
+    whether it only reads (builtins and lookups: it can be read again) or is a constant (`_reread_sides`)."""
+    a = left()
+    b = right()
+    if _REWRITTEN:
+        try:
+            found = _input_reread(a, b, sides, left, right)
+        except Exception:
+            found = None
+        if found:
+            _record(_STATE.get("guard"), found)
+    return a, b
+
+
+def derived(thunk, _derived=_DERIVED):
+    """`name = <a read of the test's values>` in the tests' code: a builtin container it gives is remembered with
+    its thunk, so an `==` that compares the name (`assertEqual(got, want)`) reads it again as if written there."""
+    value = thunk()
+    if _among(type(value), _COLLECTIONS) and len(_derived) < 512 and _small_pure(value):
+        _derived[id(value)] = (value, thunk)
+    return value
+
+
+def _input_reread(a, b, sides: int, left, right):
+    """A finding when one side reads an input project code rewrote and the other is the project's answer, the two
+    are equal, and reading the first again with the input as the test made it makes them differ."""
+    for value, other, thunk, other_thunk, mine, theirs in ((a, b, left, right, sides & 3, sides >> 2),
+                                                           (b, a, right, left, sides >> 2, sides & 3)):
+        made = _DERIVED.get(id(value))
+        if made is not None and made[0] is value:
+            thunk = made[1]  # a name the test bound to a read: read as the line that bound it
+        elif mine != 1:
+            continue
+        if value is other or theirs == 2:  # the same object, or a constant: the project gave neither side
+            continue
+        inputs = _inputs_read(thunk)
+        if not inputs or (theirs == 1 and not _from_project(other, other_thunk)):
+            continue
+        now, answer = _copy_pure(value, [20000]), _copy_pure(other, [20000])
+        if now is _NO_VALUE or answer is _NO_VALUE or now != answer:
+            continue
+        then = _read_as_made(thunk, inputs)
+        if then is _NO_VALUE or then != answer:
+            names = ", ".join(sorted({type(o).__name__ for o, _ in inputs}))
+            return (f"an == of the tests' code holds only with an input project code rewrote ({names}): read as "
+                    "the test made it, its expected side differs from the project's answer")
+    return None
+
+
+def _read_values(fn) -> list:
+    """The values a test's thunk reads by name: its closure's cells, the globals its code names, and the attributes
+    of those it names (`self.a`, `os.environ`), read from instance, class and module dicts."""
+    code = fn.__code__
+    names, todo = set(), [code]
+    while todo:
+        c = todo.pop()
+        names.update(c.co_names)
+        todo += [k for k in c.co_consts if type(k) is type(code)]
+    if names & _READ_CALLS and (names & _READ_CALLS & set(fn.__globals__) or set(code.co_freevars) & _READ_CALLS):
+        return []  # a builtin the side calls is rebound: it is not read again
+    values = [cell.cell_contents for cell in fn.__closure__ or () if _filled(cell)]
+    values += [fn.__globals__[n] for n in names if n in fn.__globals__]
+    out = list(values)
+    for v in values:
+        for space in _spaces(v):
+            out += [space[n] for n in names if n in space]
+    return out
+
+
+def _filled(cell) -> bool:
+    try:
+        return cell.cell_contents is not _filled
+    except ValueError:
+        return False
+
+
+def _spaces(v) -> list:
+    t = type(v)
+    if _among(t, _MODULE_CLASSES):
+        return [_space(v)]
+    try:
+        own = object.__getattribute__(v, "__dict__")
+    except Exception:
+        own = None
+    classes = type.__dict__["__mro__"].__get__(v if issubclass(t, type) else t)[:8]
+    return [s for s in (own if type(own) is dict else None, *(_ns(c) for c in classes)) if s]
+
+
+def _inputs_read(thunk) -> list:
+    """(object, its content before) of each rewritten input the thunk reads."""
+    out, seen = [], set()
+    for v in _read_values(thunk):
+        kept = _REWRITTEN.get(id(v))
+        if kept is not None and kept[0] is v and id(v) not in seen:
+            seen.add(id(v))
+            out.append(kept)
+    return out
+
+
+def _from_project(value, thunk) -> bool:
+    """The side is a value project code returned to the test, or reads one by name."""
+    if _RETURNED.get(id(value), _NO_VALUE) is value:
+        return True
+    return any(_RETURNED.get(id(v), _NO_VALUE) is v for v in _read_values(thunk))
+
+
+def _read_as_made(thunk, inputs: list):
+    """A copy of the thunk's value with each input holding its content from before the call; `_NO_VALUE` where
+    reading it raises or gives no builtin value. The inputs hold their current items again afterwards."""
+    now = []
+    try:
+        for obj, before in inputs:
+            now.append((obj, _swap(obj, _copy_pure(before, [1 << 30]))))
+        try:
+            return _copy_pure(thunk(), [20000])  # a copy: the value may be the input itself, put back below
+        except Exception:
+            return _NO_VALUE
+    finally:
+        for obj, items in reversed(now):
+            _swap(obj, items)
+
+
+def _swap(obj, items):
+    """obj's items replaced in place by items; its items as they were."""
+    if obj is _ENVIRON:
+        obj = obj._data
+    if type(obj) in (list, bytearray):
+        was = obj[:]
+        obj[:] = items
+        return was
+    was = obj.copy()
+    obj.clear()
+    obj.update(items)
+    return was
+
+
+_READ_CALLS = frozenset(("sorted", "len", "list", "dict", "set", "frozenset", "tuple", "sum", "min", "max", "abs",
+                         "round", "str", "int", "float", "bool", "repr", "reversed", "enumerate", "zip", "range", "any",
+                         "all", "chr", "ord", "divmod", "bytes"))
+_READ_METHODS = frozenset(("get", "keys", "values", "items", "copy", "count", "index", "lower", "upper", "strip",
+                           "lstrip", "rstrip", "split", "rsplit", "join", "startswith", "endswith", "replace",
+                           "format", "casefold", "splitlines", "partition", "rpartition", "encode", "decode",
+                           "fromkeys"))
+_READ_MODULES = frozenset(("os.path", "posixpath", "math"))
+_NOT_THUNKED = frozenset(("super", "__class__", "locals", "vars", "dir", "globals", "eval", "exec"))
+_UNWATCHED = _NOT_THUNKED | _READ_CALLS | {"isinstance", "issubclass", "print", "getattr", "setattr", "hasattr",
+                                           "type", "id", "iter", "next", "callable", "open"}
+
+
+def _dotted(e: ast.expr) -> str:
+    """`a.b.c` as text, '' for anything but names and attributes."""
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Attribute):
+        head = _dotted(e.value)
+        return f"{head}.{e.attr}" if head else ""
+    return ""
+
+
+def _reads_only(e: ast.expr) -> int:
+    """1 where reading e runs builtins and lookups only and reads a name (it can be read again), 2 where it reads no
+    name (a constant), 0 otherwise."""
+    names = False
+    for n in ast.walk(e):
+        if isinstance(n, ast.Name):
+            names = True
+        elif isinstance(n, ast.Call):
+            f = _dotted(n.func)
+            head, _, attr = f.rpartition(".")
+            if not (f in _READ_CALLS or (head and attr in _READ_METHODS) or head in _READ_MODULES) or not f:
+                return 0
+        elif not isinstance(n, _READ_NODES):
+            return 0
+    return 1 if names else 2
+
+
+_READ_NODES = (ast.Constant, ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Set, ast.Dict,
+               ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.comprehension, ast.BinOp, ast.UnaryOp,
+               ast.BoolOp, ast.Compare, ast.IfExp, ast.JoinedStr, ast.FormattedValue, ast.Starred, ast.keyword,
+               ast.expr_context, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.Name, ast.Store,
+               *(getattr(ast, n) for n in ("Index", "Num", "Str", "Bytes", "NameConstant") if hasattr(ast, n)))
+
+
+def _thunkable(e: ast.expr) -> bool:
+    """e can become a lambda's body with the same meaning where it stands."""
+    return not any(isinstance(n, (ast.Await, ast.Yield, ast.YieldFrom, getattr(ast, "NamedExpr", ast.Await)))
+                   or (isinstance(n, ast.Name) and n.id in _NOT_THUNKED) for n in ast.walk(e))
+
+
+def _thunk(e: ast.expr) -> ast.expr:
+    args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None, defaults=[])
+    return ast.copy_location(ast.Lambda(args=args, body=e), e)
+
+
+def _reread_sides(left: ast.expr, right: ast.expr) -> int:
+    """`_reads_only` of each side, the left's in bits 0-1 and the right's in bits 2-3; 0 where either side cannot
+    become a thunk or neither reads a name."""
+    if isinstance(left, ast.Starred) or isinstance(right, ast.Starred) or not (_thunkable(left) and _thunkable(right)):
+        return 0
+    sides = _reads_only(left) | _reads_only(right) << 2
+    return sides if sides & 5 else 0
+
+
+def _reread_pair(left: ast.expr, right: ast.expr, sides: int) -> ast.expr:
+    """`*reread(sides, lambda: left, lambda: right)`: both sides in their order, the pair unpacked where it stood."""
+    return ast.copy_location(ast.Starred(value=_call("reread", [ast.Constant(sides), _thunk(left), _thunk(right)]),
+                                         ctx=ast.Load()), left)
+
+
+def _watched_call(node: ast.Call) -> ast.expr:
+    """`f(x, key=y)` of the tests' code -> `answered(callee(f), f(passed(x), key=passed(y)))` where f is a name or a
+    dotted name (read twice: a lookup); the call is made from the same frame. A call handing over nothing is watched
+    too: the process environment is an input of every call."""
+    f = _dotted(node.func)
+    if not f or f.split(".")[0] in _UNWATCHED or f.rpartition(".")[2].startswith(("assert", "fail")):
+        return node
+    plain = (ast.Name, ast.Attribute, ast.Subscript)
+    node.args = [_call("passed", [a]) if isinstance(a, plain) else a for a in node.args]
+    for k in node.keywords:
+        if isinstance(k.value, plain):
+            k.value = _call("passed", [k.value])
+    import copy
+
+    at = _call("callee", [copy.deepcopy(node.func)])
+    return ast.copy_location(_call("answered", [at, node]), node)
 
 
 _ITEMS = 1000  # a `with` item's key: its statement's line times this, plus its place among the statement's items
@@ -3679,9 +4044,12 @@ def _honoured(u, ctx) -> bool:
 
 def _nameable(frame) -> frozenset:
     """The matchers the asserting test code can name (`approx` or `pytest.approx`; `ANY` or `mock.ANY`): in its
-    module's namespace or its locals (a local `from unittest import mock`). Not its code object: reading `f_code`
-    is an audited frame read, and an assert in a callback that changed code runs would make it one."""
-    space, local = frame.f_globals, frame.f_locals
+    module's namespace or its local names (a local `from unittest import mock`). The names come from its code, not
+    `f_locals`: on Pythons before 3.13 that is a snapshot the frame keeps, holding every local alive (a test that
+    deletes its last reference and checks a weak reference would fail). A frame reader of the guard's list, never
+    one of the frozen comparison functions: an assert in a callback that changed code runs reads the frame too."""
+    code = frame.f_code
+    space, local = frame.f_globals, {*code.co_varnames, *code.co_cellvars, *code.co_freevars}
     known = {w for w in ("approx", "pytest", "ANY", "mock", "unittest") if w in space or w in local}
     return frozenset(({"approx"} if known & {"approx", "pytest"} else set()) |
                      ({"ANY"} if known & {"ANY", "mock", "unittest"} else set()))
@@ -4427,12 +4795,12 @@ class _AssertCompares(_Arith):
             isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and (getattr(n.value.func, "attr", None) or getattr(
                 n.value.func, "id", "")).startswith("assert"))}))  # the lines of the body's asserts, before rewriting
         asserts = ast.Tuple(elts=[ast.Constant(n) for n in lines], ctx=ast.Load())
-        node = self.generic_visit(node)
+        funcs = [i.context_expr.func if isinstance(i.context_expr, ast.Call) else None for i in node.items]
+        names = [f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else "" for f in funcs]
+        node = self.generic_visit(node)  # (a watched call is `answered(...)`: the names are read before)
         if _MARKS:
             for i, item in enumerate(node.items):
-                e = item.context_expr
-                f = e.func if isinstance(e, ast.Call) else None
-                name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                e, name = item.context_expr, names[i]
                 if not name.endswith(("aises", "suppress", "warns", "subTest")):  # each item its own key: a sibling
                     # item of the same `with` that exits cleanly has not completed what another one swallowed
                     item.context_expr = ast.copy_location(_call("held", [
@@ -4459,7 +4827,11 @@ class _AssertCompares(_Arith):
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in _TRUTH_ASSERTS and node.args:
             node.args[0] = _truthed(node.args[0])
+        sides = _reread_sides(node.args[0], node.args[1]) if _MARKS and isinstance(f, ast.Attribute) and \
+            f.attr in _UNITTEST_EQUAL and len(node.args) >= 2 else 0
         self.generic_visit(node)
+        if sides:  # `self.assertEqual(a, b)`: its two sides read as an assert's `==` (`reread`)
+            node.args[:2] = [_reread_pair(node.args[0], node.args[1], sides)]
         if isinstance(f, ast.Name) and f.id == "isinstance" and len(node.args) == 2 and not node.keywords:
             return ast.copy_location(_call("kind", list(node.args)), node)
         if isinstance(f, ast.Name) and f.id == "len" and len(node.args) == 1 and not node.keywords \
@@ -4468,6 +4840,15 @@ class _AssertCompares(_Arith):
         if isinstance(f, ast.Attribute) and f.attr in _TEXT_PREDICATES and len(node.args) <= 3 \
                 and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args):
             return ast.copy_location(_call("said", [f.value, ast.Constant(f.attr), *node.args]), node)
+        return _watched_call(node) if _MARKS else node
+
+    def visit_Assign(self, node: ast.Assign) -> ast.Assign:
+        """`want = <a read>`: through `derived` (its value remembered with how it was read)."""
+        read = _MARKS and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _thunkable(
+            node.value) and _reads_only(node.value) == 1
+        node = self.generic_visit(node)
+        if read:
+            node.value = _call("derived", [_thunk(node.value)])
         return node
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
@@ -4484,13 +4865,15 @@ class _AssertCompares(_Arith):
         return node
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
+        eq = len(node.ops) == 1 and isinstance(node.ops[0], ast.Eq)
+        sides = _reread_sides(node.left, node.comparators[0]) if eq and _MARKS else 0
         self.generic_visit(node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
             ne = isinstance(node.ops[0], ast.NotEq)
             lit = _lit_bits(node.left, node.comparators[0])
             at = ast.Constant((node.lineno, node.col_offset))  # where this `==` is written (`_held_watch`)
-            return ast.copy_location(_call("compare", [node.left, node.comparators[0], ast.Constant(ne),
-                                                       ast.Constant(lit), at]), node)
+            pair = [_reread_pair(node.left, node.comparators[0], sides)] if sides else [node.left, node.comparators[0]]
+            return ast.copy_location(_call("compare", [*pair, ast.Constant(ne), ast.Constant(lit), at]), node)
         if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
             at = ast.Constant((node.lineno, node.col_offset))  # where this `in` is written (`_held_watch`)
             return ast.copy_location(_call("contains", [node.left, node.comparators[0],
@@ -4723,7 +5106,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_innermost_code", "_class_data", "_code_object", "_dunder_edited", "_library_holds", "looped", "compare", "order", "contains", "_contained", "chain", "subject", "entered", "escaped", "_is_failure", "held", "raising", "_swallowed", "truth", "_truth_views", "_truth_as_original", "_as_original", "kind", "said", "size", "_home", "_patch_wrote", "_class_wrote", "_answers_patch", "_ordered_as_said", "_consistent", "_iterated", "_is_iterator", "_expectation", "_payload_items", "_library_container", "_first_items", "_integral",
                "_commit_items", "_short", "_pure", "_snapshot", "_snapshot_finding", "_leaf_value", "_lib_decoys",
                "_matched", "_same_kind", "_order_library", "_answers_itself", "_judge", "_among", "_foreign_meta",
-               "_defined_in", "_commit", "_honoured", "_nameable", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
+               "_defined_in", "_commit", "_honoured", "_questions", "_ask", "_quiet_single", "single", "_registered", "_by_shape", "_hook_wrote", "_op", "_patch_decides", "_patch_state", "_held_code", "_unwrapped", "_has", "_read_on", "_patch_class", "_membership_judged", "_own_text", "_identity_key", "_patch_orders", "_pairs", "_elementwise", "_iterates_itself", "_items_twice",
                "_equals", "_says_equal", "_genuine_lib", "_lib_state", "_matcher", "_overrides_compare", "_perturbed", "_truthy",
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
@@ -4733,7 +5116,8 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
-            "escaped", "held", "raising", "looped", "arith")  # what a rewritten test calls
+            "escaped", "held", "raising", "looped", "arith", "callee", "passed", "answered", "reread",
+            "derived")  # what a rewritten test calls
 
 
 def _frozen() -> dict:
