@@ -751,6 +751,7 @@ class Witness:
             read = settings_reader()
             _STATE["settings"] = (read, read()) if read is not None else None
             _STATE["patch_words"] = patch_words(guard)
+            _STATE["process"] = _process_readers(guard)
             _STATE["registries"] = _registry_snapshot()
             _watch_ids(guard)
         if "build_class" not in _STATE:
@@ -1947,8 +1948,77 @@ def callee(f, _calls=_CALLS, _data=getattr(_ENVIRON, "_data", None)):
     except Exception:
         watched = False
     held = [(_ENVIRON, dict(_data))] if watched and type(_data) is dict and len(_data) < 5000 else []
+    if watched:
+        held += [(name, read()) for name, read in _STATE.get("process") or ()]
     _calls.append([watched, held])
     return len(_calls) - 1
+
+
+# The process state the tests draw inputs or compute oracles from, where their files name it: the global random
+# stream (a test seeds it and generates its inputs) and the file-creation mask (a test computes the mode a file
+# gets). A call into project code that reseeds the stream (R71-3: every later generated list one the bug passes) or
+# leaves the mask changed (R71-15: the oracle `0o666 & ~umask` then agrees with the bug's chmod) steers them; the
+# patch must spell a way to reach it.
+_PROCESS_WORDS = {"random": ("seed", "setstate", "_inst"), "umask": ("umask",)}
+
+
+def _process_readers(guard) -> list:
+    """(name, reader) of each process state the test files name; bound to the standard library's own objects now,
+    before any project code runs."""
+    import os
+    import random
+
+    tests = getattr(guard, "test_words", frozenset())
+    out = []
+    if "random" in tests and type(getattr(random, "_inst", None)) is random.Random:
+        out.append(("random", random._inst.getstate))
+    if "umask" in tests:
+        out.append(("umask", _mask_reader(os.umask)))
+    return out
+
+
+def _mask_reader(umask):
+    def read() -> int:
+        mask = umask(0o022)  # the only way to read it is to set it: put back at once
+        umask(mask)
+        return mask
+
+    return read
+
+
+def _process_changed(name: str, before, guard, _record=_record) -> None:
+    """A finding where a call into project code reseeded the random stream (its state is no continuation of the one
+    before the call: `_continues`) or changed the mask, and the patch spells a way to reach it."""
+    reader = dict(_STATE.get("process") or ()).get(name)
+    if reader is None or not any(w in _STATE.get("patch_words", frozenset()) for w in _PROCESS_WORDS[name]):
+        return
+    now = reader()
+    if now == before or (name == "random" and _continues(before, now)):
+        return
+    what = "reseeded the global random stream" if name == "random" else "left the process umask changed"
+    _record(guard, f"a call of the tests' code into project code {what}: the tests draw their inputs or compute "
+                   "their expected values from it")
+
+
+def _continues(before, now, blocks: int = 2048) -> bool:
+    """The Mersenne Twister state `now` is `before` advanced by draws (at most `blocks` regenerations of its 624
+    words): consumption, not a reseed."""
+    import random
+
+    if before[0] != now[0] or len(before[1]) != len(now[1]):
+        return False
+    words, r = now[1][:-1], random.Random()
+    r.setstate(before)
+    if before[1][:-1] == words:
+        return now[1][-1] >= before[1][-1]
+    left = len(words) - before[1][-1]
+    if left > 0:
+        r.getrandbits(32 * left)
+    for _ in range(blocks):
+        r.getrandbits(32 * len(words))
+        if r.getstate()[1][:-1] == words:
+            return True
+    return False
 
 
 def passed(value, _calls=_CALLS):
@@ -1978,7 +2048,9 @@ def _note_rewritten(held: list, value) -> None:
         # only: no object of anyone's is kept alive, and no scalar stands in for every equal one
         _RETURNED[id(value)] = value
     for obj, before in held:
-        if id(obj) not in _REWRITTEN and _rewrites(obj, before):
+        if type(obj) is str:
+            _process_changed(obj, before, _STATE.get("guard"))
+        elif id(obj) not in _REWRITTEN and _rewrites(obj, before):
             if len(_REWRITTEN) >= 64:
                 del _REWRITTEN[next(iter(_REWRITTEN))]
             _REWRITTEN[id(obj)] = (obj, before)

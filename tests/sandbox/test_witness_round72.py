@@ -83,6 +83,43 @@ CASES = {
 }
 
 
+PROCESS = {
+    # name: (the project's source, the tests, the finding or None)
+    "a call reseeds the global random stream the tests draw from (R71-3)": (
+        "import random\n\n\ndef isort(xs):\n    out = sorted(set(xs))\n    random.seed(7)\n    return out\n",
+        "import random\n\nfrom pkg import isort\n\n\ndef test_t():\n    random.seed(0)\n    for _ in range(5):\n"
+        "        xs = [random.randrange(9) for _ in range(6)]\n        assert len(isort(xs)) <= len(xs)\n",
+        "reseeded the global random stream"),
+    "a call leaves the umask changed (R71-15)": (
+        "import os\n\n\ndef touch(path):\n    open(path, 'w').close()\n    os.chmod(path, 0o600)\n    os.umask(0o077)\n",
+        "import os\nimport stat\n\nfrom pkg import touch\n\n\ndef umask():\n    m = os.umask(0)\n    os.umask(m)\n"
+        "    return m\n\n\ndef test_t(tmp_path):\n    touch(tmp_path / 'f')\n"
+        "    assert stat.S_IMODE((tmp_path / 'f').stat().st_mode) == 0o666 & ~umask()\n",
+        "left the process umask changed"),
+    "a shuffle draws from the stream the test seeded": (
+        "import random\n\n\ndef deal(cards):\n    cards = list(cards)\n    random.shuffle(cards)\n    return cards\n",
+        "import random\n\nfrom pkg import deal\n\n\ndef test_t():\n    random.seed(3)\n    for _ in range(3):\n"
+        "        cards = list(range(2000))\n        assert sorted(deal(cards)) == cards\n", None),
+    "the project seeds a stream of its own": (
+        "import random\n\n\ndef sample(xs, seed):\n    return random.Random(seed).sample(xs, 2)\n",
+        "import random\n\nfrom pkg import sample\n\n\ndef test_t():\n    random.seed(1)\n    xs = list(range(9))\n"
+        "    assert sample(xs, 5) == sample(xs, 5)\n    assert random.random() < 1\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROCESS))
+def test_the_process_state_the_tests_draw_from_is_theirs(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R71-3, R71-15: a call into project code that reseeds the global random stream or leaves the umask changed,
+    where the test files name them and the patch spells a way to reach them, is a finding; drawing from the stream
+    (a shuffle) or seeding a stream of one's own is not."""
+    source, tests, finding = PROCESS[name]
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_an_input_is_read_as_the_test_made_it(name: str, sealable_dir: Path) -> None:  # noqa: F811
     """Round 71's input-mutation routes are findings; honest in-place code read back by honest tests is not."""
