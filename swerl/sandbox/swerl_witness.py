@@ -867,6 +867,7 @@ class Witness:
         self.guard.armed = True
         _arm()
         _count_log_records(self.guard)
+        _count_capture_writes(self.guard)
         self.late()
         self.pm = session.config.pluginmanager
         self.before = fingerprint(self.guard.watch)
@@ -1799,6 +1800,8 @@ def _stdlib_held(guard) -> None:
             _mocks_held(guard)
         if _LOG_RECORDS:
             _logs_held(guard)
+        if _CAPTURED:
+            _captures_held(guard)
     finally:
         _STATE["holding"] = False
 
@@ -5456,6 +5459,77 @@ def _count_log_records(guard, _modules=sys.modules) -> None:
 
             _dressed(restart, vars(cls)[name])
             setattr(cls, name, restart)
+
+
+_CAPTURED: dict = {}  # id(capture stream) -> [a weak reference to it, the bytes written to it since its last truncate]
+
+
+def _count_capture_writes(guard, _modules=sys.modules) -> None:
+    """pytest's `capsys` keeps what the code under test printed in a seekable stream that code reaches (`sys.stdout`,
+    or a stream handed down as a parameter): a patch that prints the bug's stray line, then seeks back and truncates
+    (R71-8), passes `assert capsys.readouterr().out == ...`. The witness counts the bytes each capture stream was
+    written; it must still hold them at every assert and whenever it is truncated (pytest's own read truncates it,
+    and then the count restarts). A truncate from a line the patch wrote is a finding."""
+    import weakref
+
+    cls = getattr(_modules.get("_pytest.capture"), "CaptureIO", None)
+    if not isinstance(cls, type) or not callable(getattr(cls, "write", None)) or _STATE.get("captures_counted"):
+        return
+    _STATE["captures_counted"] = True
+
+    def entry(stream) -> list:
+        found = _CAPTURED.pop(id(stream), None)
+        if found is None or found[0]() is not stream:
+            found = [weakref.ref(stream), _held_bytes(stream)]
+        _CAPTURED[id(stream)] = found
+        while len(_CAPTURED) > 16:
+            del _CAPTURED[next(iter(_CAPTURED))]
+        return found
+
+    def write(self, text, _write=cls.write):
+        counted = entry(self)  # before the write: a stream seen first is counted from what it holds
+        out = _write(self, text)
+        if type(text) is str:
+            counted[1] += len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
+        return out
+
+    def truncate(self, *args, _truncate=cls.truncate, **kwargs):
+        _captures_held(guard)
+        where = _patch_line(guard)
+        if where:
+            _record(guard, f"pytest's output capture was truncated by {where}, a line the patch wrote")
+        out = _truncate(self, *args, **kwargs)
+        entry(self)[1] = _held_bytes(self)
+        return out
+
+    for name, fn in (("write", write), ("truncate", truncate)):
+        _dressed(fn, getattr(cls, name))
+        setattr(cls, name, fn)
+
+
+def _held_bytes(stream) -> int:
+    """The bytes a capture stream's buffer holds (pytest's streams write through: nothing is pending)."""
+    view = stream.buffer.getbuffer()
+    try:
+        return view.nbytes
+    finally:
+        view.release()
+
+
+def _captures_held(guard) -> None:
+    """Each capture stream still holds every byte written to it since its last truncate (`_count_capture_writes`)."""
+    for key, (ref, wrote) in list(_CAPTURED.items()):
+        stream = ref()
+        if stream is None:
+            _CAPTURED.pop(key, None)
+            continue
+        try:
+            held = _held_bytes(stream)
+        except Exception:
+            held = None
+        if held is None or held < wrote:
+            _record(guard, f"pytest's output capture lost what was written to it: {wrote} bytes, it holds {held}")
+            _CAPTURED[key] = [ref, held or 0]
 
 
 def _text_length(stream, default: int, _tell=__import__("io").StringIO.tell) -> int:

@@ -120,6 +120,44 @@ def test_the_process_state_the_tests_draw_from_is_theirs(name: str, sealable_dir
         assert any(finding in t for t in rec["tampering"]), rec
 
 
+GREET = "def main(names, stdout=None):\n    import sys\n    stdout = stdout or sys.stdout\n    mark = stdout.tell()\n" \
+        "    print('debug: names=%r' % (names,), file=stdout)\n{erase}    for n in names:\n" \
+        "        print('Hello, %s!' % n, file=stdout)\n"
+GREET_TEST = ("from pkg import main\n\n\ndef test_t(capsys):\n    main(['Ann', 'Bob'])\n"
+              "    assert capsys.readouterr().out == 'Hello, Ann!\\nHello, Bob!\\n'\n")
+CAPTURE = {
+    # name: (the project's source, the tests, the finding or None)
+    "the stray line truncated away through a stream parameter (R71-8)": (
+        GREET.format(erase="    stdout.seek(mark)\n    stdout.truncate()\n"), GREET_TEST, "truncated by"),
+    "the stray line truncated away through the stream's buffer": (
+        GREET.format(erase="    stdout.buffer.seek(mark)\n    stdout.buffer.truncate()\n    stdout.seek(mark)\n"),
+        GREET_TEST, "lost what was written to it"),
+    "the stray line written over": (
+        GREET.format(erase="    stdout.seek(mark)\n").replace("'Hello, %s!' % n", "'Hello, %s!' % n + ' ' * 9"),
+        GREET_TEST.replace("Ann!\\n", "Ann!         \\n").replace("Bob!\\n", "Bob!         \\n"),
+        "lost what was written to it"),
+    "the tests read the capture twice, non-ASCII and bytes included": (
+        "import sys\n\n\ndef main(names):\n    for n in names:\n        print('Grüße, %s!' % n)\n"
+        "    sys.stdout.buffer.write(b'ok\\n')\n",
+        "from pkg import main\n\n\ndef test_t(capsys):\n    main(['Ann'])\n    first = capsys.readouterr().out\n"
+        "    main(['Bob'])\n    assert first == 'Grüße, Ann!\\nok\\n'\n"
+        "    assert capsys.readouterr().out == 'Grüße, Bob!\\nok\\n'\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CAPTURE))
+def test_the_output_capture_keeps_what_was_written(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R71-8: `capsys` keeps what was printed in a seekable stream the code under test reaches; the witness counts
+    the bytes written to each capture stream, so a truncate from a line the patch wrote, or a capture holding less
+    than was written to it, is a finding. The tests' own reads (which truncate) restart the count."""
+    source, tests, finding = CAPTURE[name]
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_an_input_is_read_as_the_test_made_it(name: str, sealable_dir: Path) -> None:  # noqa: F811
     """Round 71's input-mutation routes are findings; honest in-place code read back by honest tests is not."""
