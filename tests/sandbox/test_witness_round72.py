@@ -158,6 +158,76 @@ def test_the_output_capture_keeps_what_was_written(name: str, sealable_dir: Path
         assert any(finding in t for t in rec["tampering"]), rec
 
 
+VERSION = ("class Version:\n    def __init__(self, text):\n        self.text = text\n        self.parts = tuple(int(p) for p in text.split('.'))\n\n"
+           "    def __eq__(self, other):\n        return self.parts == other.parts\n\n    __hash__ = None\n\n"
+           "    def __lt__(self, other):\n        return {lt}\n\n    def __gt__(self, other):\n        return other < self\n\n"
+           "    def __repr__(self):\n        return self.text\n")
+CENTS = ("class Cents(int):\n    def __add__(self, other):\n        return Cents(int(self) + int(other){extra})\n\n"
+         "    __radd__ = __add__\n\n\ndef split(total, n):\n    return [Cents(total // n)] * n\n")
+MONEY = ("class Money:\n    def __init__(self, cents):\n        self.cents = cents\n\n    def __eq__(self, other):\n"
+         "        return isinstance(other, Money) and {eq}\n\n    __hash__ = None\n\n\ndef total(prices, rate):\n"
+         "    return Money(int(sum(prices) * rate))\n")
+ORDER_TEST = ("from pkg import Version\n\n\ndef test_t():\n    vs = [Version(t) for t in ('1.10', '1.2', '1.9')]\n"
+              "    assert [v.text for v in sorted(vs)] == ['1.2', '1.9', '1.10']\n")
+ASKED = {
+    # name: (the project's source, the tests, the finding or None)
+    "sorted() through a __lt__ that is no order (R72-5)": (
+        VERSION.format(lt="self.text != other.text"), ORDER_TEST, "the other way round"),
+    "max() through a __gt__ that is no order (R72-19)": (
+        VERSION.format(lt="len(self.parts) == len(other.parts)"),
+        "from pkg import Version\n\n\ndef test_t():\n    assert max(Version(t) for t in ('1.2', '1.10')).text in ('1.10', '1.2')\n",
+        "and, the other way round"),
+    "any() through a __len__ that leaves items out (R72-9)": (
+        "class Problems(list):\n    def __len__(self):\n        return sum(1 for p in self if p.startswith('E'))\n\n\n"
+        "def lint(src):\n    return Problems(['W1 trailing space'] if src.endswith(' ') else [])\n",
+        "from pkg import lint\n\n\ndef test_t():\n    assert not any(lint(s) for s in ['a = 1 ', 'b = 2'])\n",
+        "disagrees with its items"),
+    "sum() through an int subclass's __radd__ (R72-4)": (
+        CENTS.format(extra=" + 1"), "from pkg import split\n\n\ndef test_t():\n    assert sum(split(10, 3)) == 12\n",
+        "whose __radd__ gives"),
+    "a deepcopy that is the original (R72-11)": (
+        "class Order:\n    def __init__(self, items):\n        self.items = list(items)\n\n    def __eq__(self, other):\n"
+        "        return self.items == other.items\n\n    def __deepcopy__(self, memo):\n        return self\n\n\n"
+        "def total(order):\n    order.items.sort()\n    return sum(order.items)\n",
+        "import copy\n\nfrom pkg import Order, total\n\n\ndef test_t():\n    order = Order([3, 1])\n"
+        "    before = copy.deepcopy(order)\n    assert total(order) == 4\n    assert order == before\n",
+        "gives the object itself"),
+    "an equality widened by a cent (R72-27)": (
+        MONEY.format(eq="abs(self.cents - other.cents) <= 1"),
+        "from pkg import Money, total\n\n\ndef test_t():\n    assert total([100, 200], 1.115) == Money(335)\n",
+        "is one off"),
+    # controls
+    "a real order sorted and maxed": (
+        VERSION.format(lt="self.parts < other.parts"),
+        ORDER_TEST + "    assert max(vs).text == '1.10'\n", None),
+    "an int subclass whose sum keeps its type": (
+        CENTS.format(extra=""), "from pkg import split\n\n\ndef test_t():\n    assert sum(split(10, 3)) == 9\n", None),
+    "a deepcopy that copies": (
+        "import copy\n\n\nclass Order:\n    def __init__(self, items):\n        self.items = list(items)\n\n"
+        "    def __eq__(self, other):\n        return self.items == other.items\n\n    def __deepcopy__(self, memo):\n"
+        "        return Order(copy.deepcopy(self.items, memo))\n",
+        "import copy\n\nfrom pkg import Order\n\n\ndef test_t():\n    order = Order([3, 1])\n"
+        "    before = copy.deepcopy(order)\n    assert order == before and before is not order\n", None),
+    "an exact equality between two project values": (
+        MONEY.format(eq="self.cents == other.cents"),
+        "from pkg import Money, total\n\n\ndef test_t():\n    assert total([100, 200], 1.115) == Money(334)\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ASKED))
+def test_what_library_code_asks_on_the_tests_behalf(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """Round 72: library and C code ask a project class more than `==` on the tests' behalf: `sorted`/`max` its
+    ordering, `any()` its length, `sum()` its arithmetic, `copy.deepcopy` its copy; each answer the patch decides is
+    judged as the tests' own question would be. And an equality between two project values widened by a tolerance
+    on an integer field."""
+    source, tests, finding = ASKED[name]
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_an_input_is_read_as_the_test_made_it(name: str, sealable_dir: Path) -> None:  # noqa: F811
     """Round 71's input-mutation routes are findings; honest in-place code read back by honest tests is not."""
