@@ -156,6 +156,8 @@ def _path_text(value):
         return os.fsdecode(value)
     if type(value) in _PATHLIB:
         return str(value)
+    if type(value) is os.DirEntry:  # `shutil.copytree` copies each entry of its `scandir` (R72-FP3): a C type
+        return os.fsdecode(value.path)
     if isinstance(value, str):
         return value
     return _OPAQUE if hasattr(type(value), "__fspath__") else None

@@ -2505,7 +2505,7 @@ def _exit_reach(exit_fn, cls, levels: int = 2) -> list:
         for name in code.co_names[:100]:
             v = space.get(name)
             if type(v) in _MODULE_CLASSES:  # a module: the attributes the exit reads of it
-                found += [getattr(v, n, None) for n in code.co_names[:100]]
+                found += [_space(v).get(n) for n in code.co_names[:100]]  # its dict, read as the witness's
             raw = _raw_attr(cls, name)  # as the class holds it: a lookup would run a descriptor's own code
             found += [v, raw]
             held += [v, raw]

@@ -276,6 +276,8 @@ def _judging_code(tree: ast.AST, judges: frozenset[str]) -> list[str]:
     `__subclasshook__`, an exception class with a metaclass, `X.register(Y)` on an ABC, an exception name bound to
     another class) that makes `pytest.raises(ProjectError)` accept any exception; a test-runner hook."""
     found: list[tuple[str, str, ast.AST]] = [*_runner_hooks(tree), *_rebindings(tree)]
+    decorating = {id(d) for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for d in n.decorator_list}  # `@status_for.register(PermissionError)`: a dispatch table (R72-FP1)
     for node in ast.walk(tree):
         name, what = "", ""
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -288,7 +290,7 @@ def _judging_code(tree: ast.AST, judges: frozenset[str]) -> list[str]:
                 _exception_name(b) for b in node.bases):
             name, what = node.name, "a type check (an exception class with a metaclass)"
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "register" \
-                and len(node.args) == 1 and _exception_name(node.args[0]):  # not `@singledispatch_f.register(int)`
+                and len(node.args) == 1 and _exception_name(node.args[0]) and id(node) not in decorating:
             name, what = _exception_name(node.args[0]), "a type check (an exception registered as a subclass)"
         if what:
             found.append((name, what, node))

@@ -74,6 +74,10 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         # they touch (MOVES) and which file a descriptor is open on (`fdopen` of a guarded file is a finding)
         "chmod", "utime",  # a script the fix writes made executable (R62-FP4), a file touched (R63-FP5): the guard
         # judges what they touch (MOVES)
+        "open", "O_RDONLY", "O_WRONLY", "O_RDWR", "O_CREAT", "O_EXCL", "O_TRUNC", "O_APPEND", "O_NOFOLLOW",
+        "O_CLOEXEC",  # a lock file made exclusively (R72-FP4): `os.open` raises the same `open` audit event the guard
+        # judges for `open()`
+        "sched_getaffinity",  # the CPUs a worker pool may use (R72-FP7), as `cpu_count`
     }),
     "os.environ": frozenset({"get", "copy", "items", "keys", "values"}),
     "sys": frozenset({
@@ -116,7 +120,8 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
                             "main_thread"}),  # a thread as a pool's worker is (R55-FP5): the guard judges both
     "shutil": frozenset({"copy", "copy2", "copyfile", "copytree", "rmtree", "move", "which", "get_terminal_size",
                          "copyfileobj",  # between file objects the code opened (R63-FP2): the guard judged the opens
-                         "disk_usage", "make_archive", "unpack_archive", "Error", "SameFileError"}),
+                         "disk_usage", "make_archive", "unpack_archive", "Error", "SameFileError",
+                         "ignore_patterns"}),  # a `copytree` filter of globs (R72-FP3)
     "io": frozenset({
         "StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "BufferedWriter", "IOBase", "RawIOBase",
         "BufferedIOBase", "TextIOBase", "SEEK_SET", "SEEK_CUR", "SEEK_END", "DEFAULT_BUFFER_SIZE",

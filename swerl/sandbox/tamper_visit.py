@@ -37,6 +37,7 @@ from swerl.sandbox.tamper_names import (
     template_steps,
 )
 
+_SKIPPED = frozenset({"__pycache__", "*.pyc", "*.py[co]", "*.py[cod]", "*.pyo"})
 _STRINGS = re.compile(r"/proc\b|^proc$|^fd$|/dev/fd|\.pyc\b|__pycache__|SWERL_|/dev/stdout|_pytest|pytest|\bPASSED\b|\bFAILED\b|junit|\.git\b|"
                       r"\bgit\s+(?:diff|apply|show|log|checkout|stash|reset|cat-file|archive|format-patch)\b|"
                       r"conftest|site-packages|sitecustomize|\bpassed in\b|::test|\btest_\w+\.py\b|\b\w+_test\.py\b")
@@ -424,8 +425,9 @@ class Features(ast.NodeVisitor):
         value = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
         if isinstance(value, str):
             kind = "bytes" if isinstance(node.value, bytes) else "string"
-            for m in set(_STRINGS.findall(value)) if value != "__pycache__" else ():  # a directory name to skip
-                # (R66-FP-pycache: an `os.walk` prune); a path into one, or a `.pyc`, stays a finding
+            for m in set(_STRINGS.findall(value)) if value not in _SKIPPED else ():  # a directory name or glob to
+                # skip (R66-FP-pycache: an `os.walk` prune; R72-FP3: `ignore_patterns("*.pyc")`); a path into one, or
+                # a `.pyc` file, stays a finding
                 if not (id(node) in self.docstrings and _PROSE.fullmatch(m.strip())):  # a docstring's words
                     self.add(f"{kind} {m.strip()!r}")  # ("a value passed in wins", R67-FP2) are prose
             if format_reach(value):
