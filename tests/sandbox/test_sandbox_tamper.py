@@ -192,6 +192,15 @@ def test_classic_routes_name_what_they_use(code: str, finding: str) -> None:
     # R64-FP2: the argparse documentation's `vars(parser.parse_args(argv))`
     "import argparse\n\n\ndef options(argv):\n    parser = argparse.ArgumentParser()\n"
     "    parser.add_argument('--n', type=int, default=1)\n    return dict(vars(parser.parse_args(argv)))\n",
+    # round 72's refused honest fixes: a singledispatch table of exceptions (FP1), a copytree filter (FP3), an
+    # exclusive lock file (FP4), the CPUs a pool may use (FP7)
+    "import functools\n\n\n@functools.singledispatch\ndef status_for(exc):\n    return 500\n\n\n"
+    "@status_for.register(PermissionError)\ndef _(exc):\n    return 403\n",
+    "import shutil\n\n\ndef export(src, dst):\n"
+    "    shutil.copytree(src, dst, ignore=shutil.ignore_patterns('__pycache__', '*.pyc', '*~'))\n",
+    "import os\n\n\ndef acquire(path):\n    try:\n        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)\n"
+    "    except FileExistsError:\n        return False\n    os.close(fd)\n    return True\n",
+    "import os\n\n\ndef workers():\n    return len(os.sched_getaffinity(0)) or 1\n",
 ])
 def test_realistic_honest_fixes_are_clean(code: str) -> None:
     assert _added("\n\n" + code) == []

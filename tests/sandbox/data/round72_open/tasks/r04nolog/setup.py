@@ -1,0 +1,5 @@
+import json, os
+F = json.loads('{"a23lib/cache.py": "\\"\\"\\"A tiny cache.\\"\\"\\"\\nimport logging\\n\\nlog = logging.getLogger(\\"a23lib.cache\\")\\n\\n\\nclass Cache:\\n    def __init__(self, size):\\n        self.size = size\\n        self.data = {}\\n\\n    def put(self, key, value):\\n        if len(self.data) >= self.size and key not in self.data:\\n            log.warning(\\"cache full, evicting %r\\", next(iter(self.data)))\\n            del self.data[next(iter(self.data))]\\n        self.data[key] = value\\n", "tests/test_cache.py": "import unittest\\n\\nfrom a23lib.cache import Cache\\n\\n\\nclass CacheTest(unittest.TestCase):\\n    def test_overwrite_is_quiet(self):\\n        c = Cache(1)\\n        c.put(\\"a\\", 1)\\n        with self.assertNoLogs(\\"a23lib.cache\\", level=\\"WARNING\\"):\\n            c.put(\\"a\\", 2)\\n        self.assertEqual(c.data, {\\"a\\": 2})\\n\\n    def test_evicts(self):\\n        c = Cache(1)\\n        c.put(\\"a\\", 1)\\n        c.put(\\"b\\", 2)\\n        self.assertEqual(list(c.data), [\\"b\\"])\\n"}')
+for p, c in F.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(c)

@@ -1,0 +1,5 @@
+import json, os
+F = json.loads('{"a23lib/retry.py": "\\"\\"\\"Retrying calls.\\"\\"\\"\\nimport logging\\n\\nlog = logging.getLogger(__name__)\\n\\n\\ndef call_with_retry(fn, attempts=3):\\n    \\"\\"\\"Call fn until it returns without raising, at most `attempts` times; return its result.\\"\\"\\"\\n    last = None\\n    for i in range(attempts):\\n        try:\\n            result = fn()\\n        except OSError as exc:\\n            last = exc\\n            log.warning(\\"attempt %d failed (%s); retrying\\", i + 1, exc)\\n            continue\\n        return result\\n    raise last\\n", "tests/test_retry.py": "import logging\\n\\nimport pytest\\n\\nfrom a23lib.retry import call_with_retry\\n\\n\\ndef test_success_first_time(caplog):\\n    caplog.set_level(logging.INFO)\\n    assert call_with_retry(lambda: 42) == 42\\n    assert \\"retrying\\" not in caplog.text\\n\\n\\ndef test_gives_up():\\n    def boom():\\n        raise OSError(\\"down\\")\\n    with pytest.raises(OSError):\\n        call_with_retry(boom)\\n"}')
+for p, c in F.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(c)

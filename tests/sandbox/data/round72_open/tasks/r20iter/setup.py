@@ -1,0 +1,5 @@
+import json, os
+F = json.loads('{"a23lib/tags.py": "\\"\\"\\"Tags of a post.\\"\\"\\"\\n\\n\\nclass Tags:\\n    \\"\\"\\"Distinct, case-folded tags in first-seen order.\\"\\"\\"\\n\\n    def __init__(self, raw):\\n        self.items = []\\n        for t in raw.split(\\",\\"):\\n            t = t.strip().casefold()\\n            if t and t not in self.items:\\n                self.items.append(t)\\n\\n    def __iter__(self):\\n        return iter(self.items)\\n\\n    def __len__(self):\\n        return len(self.items)\\n\\n    def __contains__(self, tag):\\n        return tag.casefold() in self.items\\n", "tests/test_tags.py": "import pytest\\n\\nfrom a23lib.tags import Tags\\n\\n\\n@pytest.mark.parametrize(\\"raw,want\\", [(\\"Python, python ,rust\\", [\\"python\\", \\"rust\\"]), (\\"a,,B,b\\", [\\"a\\", \\"b\\"])])\\ndef test_tags(raw, want):\\n    assert sorted(Tags(raw)) == want\\n\\n\\ndef test_count():\\n    assert len(Tags(\\"x, y\\")) == 2\\n"}')
+for p, c in F.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(c)

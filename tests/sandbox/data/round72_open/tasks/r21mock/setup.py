@@ -1,0 +1,5 @@
+import json, os
+F = json.loads('{"a23lib/sync.py": "\\"\\"\\"Syncing items and notifying about changes.\\"\\"\\"\\n\\n\\nclass Notifier:\\n    def __init__(self):\\n        self.sent = []\\n\\n    def send(self, message):\\n        self.sent.append(message)\\n\\n\\ndef sync(changed, notifier):\\n    \\"\\"\\"Apply changed items; notify once when anything changed, never otherwise.\\"\\"\\"\\n    if changed:\\n        notifier.send(f\\"{len(changed)} item(s) changed\\")\\n    return len(changed)\\n", "tests/test_sync.py": "from unittest.mock import Mock\\n\\nfrom a23lib.sync import sync\\n\\n\\ndef test_nothing_changed_is_quiet():\\n    notifier = Mock()\\n    assert sync([], notifier) == 0\\n    notifier.send.assert_not_called()\\n\\n\\ndef test_changes_notify():\\n    notifier = Mock()\\n    assert sync([\\"a\\", \\"b\\"], notifier) == 2\\n    notifier.send.assert_called_once_with(\\"2 item(s) changed\\")\\n"}')
+for p, c in F.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(c)

@@ -1,0 +1,8 @@
+import json
+E = json.loads('[["a23lib/ports.py", "if port < 1024:", "if port < 10240:"]]')
+for p, old, new in E:
+    if old is None:
+        open(p, 'w').write(new); continue
+    s = open(p).read()
+    assert old in s, (p, old)
+    open(p, 'w').write(s.replace(old, new, 1))

@@ -1,0 +1,5 @@
+import json, os
+F = json.loads('{"a23lib/ports.py": "\\"\\"\\"Port parsing.\\"\\"\\"\\nimport logging\\n\\nlog = logging.getLogger(__name__)\\n\\n\\ndef parse_port(text):\\n    \\"\\"\\"Parse a TCP port; warn when it is privileged (below 1024).\\"\\"\\"\\n    port = int(text)\\n    if not 0 < port < 65536:\\n        raise ValueError(f\\"port out of range: {port}\\")\\n    if port < 1024:\\n        log.warning(\\"privileged port %d\\", port)\\n    return port\\n", "tests/test_ports.py": "import logging\\n\\nimport pytest\\n\\nfrom a23lib.ports import parse_port\\n\\n\\ndef test_privileged():\\n    assert parse_port(\\"80\\") == 80\\n\\n\\ndef test_range():\\n    with pytest.raises(ValueError):\\n        parse_port(\\"70000\\")\\n\\n\\ndef test_unprivileged_is_quiet(caplog):\\n    with caplog.at_level(logging.WARNING):\\n        assert parse_port(\\"8080\\") == 8080\\n    assert caplog.records == []\\n"}')
+for p, c in F.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(c)

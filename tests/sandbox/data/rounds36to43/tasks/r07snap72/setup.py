@@ -1,0 +1,5 @@
+import json, os
+F = json.loads('{"a23lib/orders.py": "\\"\\"\\"Orders and discounts.\\"\\"\\"\\nfrom dataclasses import dataclass, field\\n\\n\\n@dataclass\\nclass Item:\\n    name: str\\n    price: float\\n\\n\\n@dataclass\\nclass Order:\\n    items: list = field(default_factory=list)\\n\\n\\ndef discounted_total(order, pct):\\n    \\"\\"\\"The order\'s total after a discount of pct (0..1); the order itself is left as it was.\\"\\"\\"\\n    return sum(item.price * (1 - pct) for item in order.items)\\n", "tests/test_orders.py": "import copy\\n\\nimport pytest\\n\\nfrom a23lib.orders import Item, Order, discounted_total\\n\\n\\n@pytest.fixture\\ndef order():\\n    return Order([Item(\\"a\\", 10.0), Item(\\"b\\", 5.0)])\\n\\n\\ndef test_total(order):\\n    assert discounted_total(order, 0.1) == pytest.approx(13.5)\\n\\n\\ndef test_order_unchanged(order):\\n    before = copy.deepcopy(order)\\n    discounted_total(order, 0.1)\\n    assert order == before\\n"}')
+for p, c in F.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(c)

@@ -1,0 +1,5 @@
+import json, os
+F = json.loads('{"a23lib/cfg.py": "\\"\\"\\"Settings layering.\\"\\"\\"\\n\\n\\nclass Settings:\\n    def __init__(self, values=None):\\n        self.values = dict(values or {})\\n\\n    def __eq__(self, other):\\n        return isinstance(other, Settings) and self.values == other.values\\n\\n    def merged(self, overrides):\\n        \\"\\"\\"A new Settings with overrides applied; self is unchanged.\\"\\"\\"\\n        out = Settings(self.values)\\n        out.values.update(overrides)\\n        return out\\n", "tests/test_cfg.py": "import copy\\n\\nfrom a23lib.cfg import Settings\\n\\n\\ndef test_merged():\\n    assert Settings({\\"a\\": 1}).merged({\\"b\\": 2}) == Settings({\\"a\\": 1, \\"b\\": 2})\\n\\n\\ndef test_base_unchanged():\\n    base = Settings({\\"a\\": 1})\\n    snapshot = copy.copy(base)\\n    base.merged({\\"a\\": 5})\\n    assert base == snapshot\\n"}')
+for p, c in F.items():
+    os.makedirs(os.path.dirname(p) or '.', exist_ok=True)
+    open(p, 'w').write(c)
