@@ -868,6 +868,7 @@ class Witness:
         _arm()
         _count_log_records(self.guard)
         _count_capture_writes(self.guard)
+        _watch_dropped_logs(self.guard)
         self.late()
         self.pm = session.config.pluginmanager
         self.before = fingerprint(self.guard.watch)
@@ -946,6 +947,7 @@ def _test_function(item) -> None:
     del _CALLS[:]
     _RETURNED.clear()
     _DERIVED.clear()
+    _LOG_SEEN.clear()
     _STATE["asked"] = 0
 
 
@@ -1803,6 +1805,8 @@ def _stdlib_held(guard) -> None:
             _logs_held(guard)
         if _CAPTURED:
             _captures_held(guard)
+        if _STATE.get("drops_watched"):
+            _loggers_silenced(guard)
     finally:
         _STATE["holding"] = False
 
@@ -5490,6 +5494,97 @@ def _count_log_records(guard, _modules=sys.modules) -> None:
             setattr(cls, name, restart)
 
 
+_LOG_SEEN: set = set()  # (logger name, message template) of the records that reached handlers in the current test
+_CAPTURES = ("LogCaptureHandler", "_CapturingHandler")  # pytest's `caplog`, unittest's `assertLogs`/`assertNoLogs`
+_DROPS = {"disabled": ("disabled", "disable"), "filtered": ("addFilter", "filters", "Filter", "filter"),
+          "kept from propagating": ("propagate",)}  # how a record is dropped -> what the patch spells to make it so
+
+
+def _watch_dropped_logs(guard, _modules=sys.modules) -> None:
+    """A record the code under test logs at a level the tests' log capture takes must reach it: a logger the patch
+    disabled (R72-1), a filter it added (R72-8, R72-10) or a `propagate = False` it set would keep the bug's warning
+    from `caplog` and `assertNoLogs`. `Logger.handle` (after the level check) and `callHandlers` are watched, no
+    filter is asked twice (a "warn once" filter counts what it sees): a record dropped on its way to a capture
+    handler, while the patch spells the way it was dropped, is a finding."""
+    logging = _modules.get("logging")
+    cls = getattr(logging, "Logger", None)
+    if not isinstance(cls, type) or "handle" not in vars(cls) or "callHandlers" not in vars(cls) or _STATE.get(
+            "drops_watched"):
+        return
+    _STATE["drops_watched"] = True
+    reached: set = set()
+
+    def dropped(logger, record, how: str) -> None:
+        if any(w in _STATE.get("patch_words", frozenset()) for w in _DROPS[how]):
+            _record(guard, f"a record of the logger {logger.name!r} that the tests' log capture takes was {how} on "
+                           "its way there, as the patch spells it")
+
+    def handle(self, record, _handle=vars(cls)["handle"]):
+        out = _handle(self, record)
+        if id(record) in reached:
+            reached.discard(id(record))
+        elif (self.disabled or (self.name, str(record.msg)) not in _LOG_SEEN) and _captured_above(self, record, False):
+            dropped(self, record, "disabled" if self.disabled else "filtered")  # (a message that got through
+            # before, dropped again, is a "warn once" filter's right)
+        return out
+
+    def call_handlers(self, record, _call=vars(cls)["callHandlers"]):
+        reached.add(id(record))
+        if len(_LOG_SEEN) < 4096:
+            _LOG_SEEN.add((self.name, str(record.msg)))
+        if len(reached) > 64:
+            reached.clear()
+            reached.add(id(record))
+        if _captured_above(self, record, True):
+            dropped(self, record, "kept from propagating")
+        return _call(self, record)
+
+    for name, fn in (("handle", handle), ("callHandlers", call_handlers)):
+        _dressed(fn, vars(cls)[name])
+        setattr(cls, name, fn)
+
+
+def _loggers_silenced(guard, _modules=sys.modules) -> None:
+    """While a capture handler is on the root logger (`caplog`): a logger of the project's packages disabled, or
+    logging disabled process-wide, where the patch spells it and no test file does, is a finding (a disabled logger
+    drops its records before `Logger.handle`: R72-1)."""
+    logging = _modules.get("logging")
+    root = getattr(logging, "root", None)
+    if root is None or not any(type(h).__name__ in _CAPTURES for h in list(root.handlers)):
+        return
+    words, tests = _STATE.get("patch_words", frozenset()), getattr(guard, "test_words", frozenset())
+    if not any(w in words for w in _DROPS["disabled"]) or any(w in tests for w in _DROPS["disabled"]):
+        return
+    tops = _STATE.get("log_tops")
+    if tops is None:
+        root_dir = str(getattr(guard, "workdir", "")).rstrip("/") + "/"
+        tops = _STATE["log_tops"] = tuple({p[len(root_dir):].split("/")[0].rsplit(".py", 1)[0]
+                                           for p in getattr(guard, "changed", ()) if p.startswith(root_dir)})
+    found = [n for n, lg in list(root.manager.loggerDict.items()) if n.split(".")[0] in tops and getattr(
+        lg, "disabled", False) is True]
+    if found or getattr(root.manager, "disable", 0):
+        what = f"the logger {found[0]!r}" if found else "logging, process-wide,"
+        _record(guard, f"{what} was disabled while the tests' log capture listens, as the patch spells it")
+        root.manager.disable = 0
+        for n in found:
+            root.manager.loggerDict[n].disabled = False  # said once; the tests go on hearing it
+
+
+def _captured_above(logger, record, stopped: bool) -> bool:
+    """A capture handler that takes the record's level is on the logger's chain (with `stopped`: only above a logger
+    that does not propagate, where the record never arrives). Plain attribute reads: no filter runs."""
+    c, past = logger, False
+    while c is not None:
+        if any(type(h).__name__ in _CAPTURES and record.levelno >= h.level for h in c.handlers):
+            return past or not stopped  # (a capture the record reaches first: `assertLogs` stops propagation itself)
+        if not c.propagate:
+            if not stopped or past:
+                return False
+            past = True
+        c = c.parent
+    return False
+
+
 _CAPTURED: dict = {}  # id(capture stream) -> [a weak reference to it, the bytes written to it since its last truncate]
 
 
@@ -5519,7 +5614,7 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
         counted = entry(self)  # before the write: a stream seen first is counted from what it holds
         out = _write(self, text)
         if type(text) is str:
-            counted[1] += len(text) if text.isascii() else len(text.encode("utf-8", "surrogateescape"))
+            counted[1] += len(text.encode("utf-8", "surrogateescape"))
         return out
 
     def truncate(self, *args, _truncate=cls.truncate, **kwargs):

@@ -228,6 +228,47 @@ def test_what_library_code_asks_on_the_tests_behalf(name: str, sealable_dir: Pat
         assert any(finding in t for t in rec["tampering"]), rec
 
 
+WARN = "import logging\n\nlog = logging.getLogger('pkg')\n{setup}\n\ndef port(text):\n" \
+       "    log.warning('odd port %s', text)\n    return int(text)\n"
+LOGS = {
+    # name: (the project's source, the tests, the finding or None)
+    "the project's logger disabled (R72-1)": (
+        WARN.format(setup="log.disabled = True\n"),
+        "from pkg import port\n\n\ndef test_t(caplog):\n    assert port('80') == 80\n    assert not caplog.records\n",
+        "was disabled while the tests' log capture listens"),
+    "a filter drops what assertNoLogs listens for (R72-8)": (
+        WARN.format(setup="log.addFilter(lambda r: r.levelno >= logging.ERROR)\n"),
+        "import unittest\n\nfrom pkg import port\n\n\nclass T(unittest.TestCase):\n    def test_t(self):\n"
+        "        with self.assertNoLogs('pkg', 'WARNING'):\n            self.assertEqual(port('80'), 80)\n",
+        "was filtered on its way there"),
+    # controls
+    "a warn-once filter": (
+        "import logging\n\nlog = logging.getLogger('pkg')\n_seen = set()\n\n\ndef _once(record):\n"
+        "    if record.msg in _seen:\n        return False\n    _seen.add(record.msg)\n    return True\n\n\n"
+        "log.addFilter(_once)\n\n\ndef port(text):\n    log.warning('ports are numbers')\n    return int(text)\n",
+        "from pkg import port\n\n\ndef test_t(caplog):\n    assert port('80') + port('81') == 161\n"
+        "    assert len(caplog.records) == 1\n", None),
+    "assertLogs on the project's logger": (
+        WARN.format(setup=""),
+        "import unittest\n\nfrom pkg import port\n\n\nclass T(unittest.TestCase):\n    def test_t(self):\n"
+        "        with self.assertLogs('pkg', 'WARNING') as cm:\n            self.assertEqual(port('80'), 80)\n"
+        "        self.assertEqual(len(cm.records), 1)\n", None),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOGS))
+def test_the_log_capture_hears_what_is_logged(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R72-1, 8, 10: a record logged at a level the tests' capture takes must reach it: the project's logger
+    disabled, or a filter the patch spells that keeps it away, is a finding. A warn-once filter
+    (a message that got through before) and the tests' own `assertLogs` are not."""
+    source, tests, finding = LOGS[name]
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_an_input_is_read_as_the_test_made_it(name: str, sealable_dir: Path) -> None:  # noqa: F811
     """Round 71's input-mutation routes are findings; honest in-place code read back by honest tests is not."""
