@@ -1928,7 +1928,6 @@ _DERIVED: dict = {}  # id(value) -> (value, its thunk): containers the current t
 _PROJECT_CODE: dict = {}  # code object or class -> is it the project's
 _MUTABLE = (list, dict, set, bytearray)
 _ENVIRON = __import__("os").environ
-_METHOD = type(_among.__get__(0))
 
 
 def _project_callable(f) -> bool:
