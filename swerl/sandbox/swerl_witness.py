@@ -5639,13 +5639,20 @@ def _held_bytes(stream) -> int:
         view.release()
 
 
+def _alive(table: dict):
+    """(key, weak reference, object, the rest of its entry) of each entry of a counting table whose object is alive;
+    the dead ones are dropped."""
+    for key, (ref, *rest) in list(table.items()):
+        obj = ref()
+        if obj is None:
+            table.pop(key, None)
+        else:
+            yield key, ref, obj, rest
+
+
 def _captures_held(guard) -> None:
     """Each capture stream still holds every byte written to it since its last truncate (`_count_capture_writes`)."""
-    for key, (ref, wrote) in list(_CAPTURED.items()):
-        stream = ref()
-        if stream is None:
-            _CAPTURED.pop(key, None)
-            continue
+    for key, ref, stream, (wrote,) in _alive(_CAPTURED):
         try:
             held = _held_bytes(stream)
         except Exception:
@@ -5663,11 +5670,7 @@ def _text_length(stream, default: int, _tell=__import__("io").StringIO.tell) -> 
 
 def _logs_held(guard) -> None:
     """Each capture handler still holds every record it took, and its text (`_count_log_records`)."""
-    for key, (ref, took, chars) in list(_LOG_RECORDS.items()):
-        h = ref()
-        if h is None:
-            _LOG_RECORDS.pop(key, None)
-            continue
+    for key, ref, h, (took, chars) in _alive(_LOG_RECORDS):
         try:
             held = (len(h.records), _text_length(h.stream, chars))
         except Exception:
@@ -5691,11 +5694,7 @@ def _patch_line(guard, _getframe=sys._getframe) -> str:
 
 def _mocks_held(guard) -> None:
     """Each counted mock's record says the calls it was made (`_count_mock_calls`)."""
-    for key, (ref, made) in list(_MOCK_CALLS.items()):
-        m = ref()
-        if m is None:
-            _MOCK_CALLS.pop(key, None)
-            continue
+    for key, ref, m, (made,) in _alive(_MOCK_CALLS):
         try:
             said = (m.call_count, len(m.call_args_list))
         except Exception:

@@ -13,6 +13,16 @@ import pytest
 from test_guard_reads import _one
 from test_sandbox_launcher import sealable_dir  # noqa: F401  (the fixture, used by name)
 
+
+def _check(source: str, tests: str, finding: str | None, sealable_dir: Path) -> None:  # noqa: F811
+    """The tree graded by the real launcher: the finding among its tampering, or (a control) none and every test
+    passed."""
+    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
+    if finding is None:
+        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
+    else:
+        assert any(finding in t for t in rec["tampering"]), rec
+
 FINDING = "holds only with an input project code rewrote"
 ISORT = "def isort(xs):\n    out = sorted(set(xs))\n    xs[:] = out\n    return out\n"  # the bug: drops duplicates
 MERGE = ("def merge_counts(a, b):\n    out = dict(a)\n    out.update(b)\n    for k in b:\n        if k in a:\n"
@@ -112,12 +122,7 @@ def test_the_process_state_the_tests_draw_from_is_theirs(name: str, sealable_dir
     """R71-3, R71-15: a call into project code that reseeds the global random stream or leaves the umask changed,
     where the test files name them and the patch spells a way to reach them, is a finding; drawing from the stream
     (a shuffle) or seeding a stream of one's own is not."""
-    source, tests, finding = PROCESS[name]
-    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
-    if finding is None:
-        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
-    else:
-        assert any(finding in t for t in rec["tampering"]), rec
+    _check(*PROCESS[name], sealable_dir)
 
 
 GREET = "def main(names, stdout=None):\n    import sys\n    stdout = stdout or sys.stdout\n    mark = stdout.tell()\n" \
@@ -150,12 +155,7 @@ def test_the_output_capture_keeps_what_was_written(name: str, sealable_dir: Path
     """R71-8: `capsys` keeps what was printed in a seekable stream the code under test reaches; the witness counts
     the bytes written to each capture stream, so a truncate from a line the patch wrote, or a capture holding less
     than was written to it, is a finding. The tests' own reads (which truncate) restart the count."""
-    source, tests, finding = CAPTURE[name]
-    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
-    if finding is None:
-        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
-    else:
-        assert any(finding in t for t in rec["tampering"]), rec
+    _check(*CAPTURE[name], sealable_dir)
 
 
 VERSION = ("class Version:\n    def __init__(self, text):\n        self.text = text\n        self.parts = tuple(int(p) for p in text.split('.'))\n\n"
@@ -220,12 +220,7 @@ def test_what_library_code_asks_on_the_tests_behalf(name: str, sealable_dir: Pat
     ordering, `any()` its length, `sum()` its arithmetic, `copy.deepcopy` its copy; each answer the patch decides is
     judged as the tests' own question would be. And an equality between two project values widened by a tolerance
     on an integer field."""
-    source, tests, finding = ASKED[name]
-    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
-    if finding is None:
-        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
-    else:
-        assert any(finding in t for t in rec["tampering"]), rec
+    _check(*ASKED[name], sealable_dir)
 
 
 WARN = "import logging\n\nlog = logging.getLogger('pkg')\n{setup}\n\ndef port(text):\n" \
@@ -261,20 +256,10 @@ def test_the_log_capture_hears_what_is_logged(name: str, sealable_dir: Path) -> 
     """R72-1, 8, 10: a record logged at a level the tests' capture takes must reach it: the project's logger
     disabled, or a filter the patch spells that keeps it away, is a finding. A warn-once filter
     (a message that got through before) and the tests' own `assertLogs` are not."""
-    source, tests, finding = LOGS[name]
-    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
-    if finding is None:
-        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
-    else:
-        assert any(finding in t for t in rec["tampering"]), rec
+    _check(*LOGS[name], sealable_dir)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_an_input_is_read_as_the_test_made_it(name: str, sealable_dir: Path) -> None:  # noqa: F811
     """Round 71's input-mutation routes are findings; honest in-place code read back by honest tests is not."""
-    source, tests, finding = CASES[name]
-    rec = _one(sealable_dir / "work", source, tests, [[1, source.count("\n")]])
-    if finding is None:
-        assert rec["tampering"] == [] and set(rec["outcomes"].values()) == {"PASSED"}, rec
-    else:
-        assert any(finding in t for t in rec["tampering"]), rec
+    _check(*CASES[name], sealable_dir)
