@@ -1922,10 +1922,10 @@ def _read_on(keys: list, mapping, pairs: bool):
 # be read again (builtins and reads only), that side is read once more with those inputs as the test made them; an
 # assert that holds only with the rewritten input, against a value the project gave, is a finding.
 _CALLS: list = []  # [watched?, [(object, its content before the call), ...]] of each call in progress
-_REWRITTEN: dict = {}  # id(object) -> (object, its content before project code first changed it, the callee's name)
+_REWRITTEN: dict = {}  # id(object) -> (object, its content before project code first changed it)
 _RETURNED: dict = {}  # id(value) -> value: what the current test's calls into project code returned
 _DERIVED: dict = {}  # id(value) -> (value, its thunk): containers the current test bound a name to by a read
-_PROJECT_CODE: dict = {}  # code object or class -> is it the project's
+_PROJECT_CODE: dict = {}  # code object -> is it the project's
 _MUTABLE = (list, dict, set, bytearray)
 _ENVIRON = __import__("os").environ
 
@@ -1956,7 +1956,7 @@ def callee(f, _calls=_CALLS, _data=getattr(_ENVIRON, "_data", None)):
         watched = False
     held = [(_ENVIRON, dict(_data))] if watched and type(_data) is dict and len(_data) < 5000 else []
     if watched:
-        held += [(name, read()) for name, read in _STATE.get("process") or ()]
+        held += [(name, read()) for name, read in (_STATE.get("process") or {}).items()]
     _calls.append([watched, held])
     return len(_calls) - 1
 
@@ -1969,18 +1969,18 @@ def callee(f, _calls=_CALLS, _data=getattr(_ENVIRON, "_data", None)):
 _PROCESS_WORDS = {"random": ("seed", "setstate", "_inst"), "umask": ("umask",)}
 
 
-def _process_readers(guard) -> list:
-    """(name, reader) of each process state the test files name; bound to the standard library's own objects now,
+def _process_readers(guard) -> dict:
+    """{name: reader} of each process state the test files name; bound to the standard library's own objects now,
     before any project code runs."""
     import os
     import random
 
     tests = getattr(guard, "test_words", frozenset())
-    out = []
+    out = {}
     if "random" in tests and type(getattr(random, "_inst", None)) is random.Random:
-        out.append(("random", random._inst.getstate))
+        out["random"] = random._inst.getstate
     if "umask" in tests:
-        out.append(("umask", _mask_reader(os.umask)))
+        out["umask"] = _mask_reader(os.umask)
     return out
 
 
@@ -1996,7 +1996,7 @@ def _mask_reader(umask):
 def _process_changed(name: str, before, guard, _record=_record) -> None:
     """A finding where a call into project code reseeded the random stream (its state is no continuation of the one
     before the call: `_continues`) or changed the mask, and the patch spells a way to reach it."""
-    reader = dict(_STATE.get("process") or ()).get(name)
+    reader = (_STATE.get("process") or {}).get(name)
     if reader is None or not any(w in _STATE.get("patch_words", frozenset()) for w in _PROCESS_WORDS[name]):
         return
     now = reader()
@@ -2338,9 +2338,7 @@ def _watched_call(node: ast.Call) -> ast.expr:
     for k in node.keywords:
         if isinstance(k.value, plain):
             k.value = _call("passed", [k.value])
-    import copy
-
-    at = _call("callee", [copy.deepcopy(node.func)])
+    at = _call("callee", [__import__("copy").deepcopy(node.func)])
     return ast.copy_location(_call("answered", [at, node]), node)
 
 
@@ -4262,20 +4260,25 @@ def _holds_whatever(u, other, holds) -> str:
     changed = []
     for name, was, put in fields:
         for value in _changes_of(was):
-            try:
-                put(value)
-                said = holds(u, other)
-            except Exception:
-                said = False
-            finally:
-                put(was)
-                if own is not None:
-                    dict.clear(own)
-                    dict.update(own, saved)
-            if said is not True:
+            if _field_set(own, saved, put, value, was, lambda: holds(u, other)) is not True:
                 return ""
         changed.append(name)
     return ", ".join(changed[:3])
+
+
+def _field_set(own, saved, put, value, was, ask):
+    """`ask()` with one field of an object set to value (`_fields`' setter); the field, and the instance dict whole
+    (a cache filled meanwhile goes too), put back at once. False where asking raises."""
+    try:
+        put(value)
+        return ask()
+    except Exception:
+        return False
+    finally:
+        put(was)
+        if own is not None:
+            dict.clear(own)
+            dict.update(own, saved)
 
 
 def _loose_to_changes(u, other, u_left: bool, guard=None) -> str:
@@ -4298,16 +4301,7 @@ def _one_off(u, other, holds) -> str:
     saved = dict(own) if own is not None else None
 
     def holds_with(put, value, was) -> bool:
-        try:
-            put(value)
-            return holds(u, other) is True
-        except Exception:
-            return False
-        finally:
-            put(was)
-            if own is not None:
-                dict.clear(own)
-                dict.update(own, saved)
+        return _field_set(own, saved, put, value, was, lambda: holds(u, other)) is True
 
     for name, was, put in fields:
         if type(was) is int and any(holds_with(put, was + d, was) for d in (1, -1)) and not holds_with(
@@ -5219,7 +5213,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
-               "_holds_whatever",
+               "_holds_whatever", "_field_set", "_one_off",
                "_order_consistent", "_ask_order", "_zero_difference")
 
 
@@ -5431,9 +5425,7 @@ def _count_mock_calls(mock, guard) -> None:
         return increment(self, *args, **kwargs)
 
     def reset_mock(self, *args, **kwargs):
-        where = _patch_line(guard)
-        if where:
-            _record(guard, f"a mock the tests made was reset by {where}, a line the patch wrote")
+        _by_patch(guard, "a mock the tests made was reset")
         entry = _MOCK_CALLS.get(id(self))
         if entry is not None and entry[0]() is self:
             entry[1] = 0
@@ -5453,23 +5445,13 @@ def _count_log_records(guard, _modules=sys.modules) -> None:
     (R71-6) passes `assert not caplog.records`. The witness counts what each capture handler took; the record and
     the text must still hold it at every assert (`_logs_held`). A reset from a line the patch wrote is a finding;
     pytest's own resets and the tests' `caplog.clear()` restart the count."""
-    import weakref
-
     cls = getattr(_modules.get("_pytest.logging"), "LogCaptureHandler", None)
     if not isinstance(cls, type) or "emit" not in vars(cls) or _STATE.get("logs_counted"):
         return
     _STATE["logs_counted"] = True
 
     def entry(h) -> list:
-        """The handler's count, moved to the newest end: pytest keeps every item's handlers alive (its stash), so
-        only the 16 handlers used last are kept and checked."""
-        found = _LOG_RECORDS.pop(id(h), None)
-        if found is None or found[0]() is not h:
-            found = [weakref.ref(h), 0, 0]
-        _LOG_RECORDS[id(h)] = found
-        while len(_LOG_RECORDS) > 16:
-            del _LOG_RECORDS[next(iter(_LOG_RECORDS))]
-        return found
+        return _counted(_LOG_RECORDS, h, lambda: (0, 0))
 
     def emit(self, record, _emit=vars(cls)["emit"]):
         out = _emit(self, record)
@@ -5483,9 +5465,7 @@ def _count_log_records(guard, _modules=sys.modules) -> None:
     for name in ("reset", "clear"):
         if callable(vars(cls).get(name)):
             def restart(self, *args, _orig=vars(cls)[name], **kwargs):
-                where = _patch_line(guard)
-                if where:
-                    _record(guard, f"pytest's log capture was reset by {where}, a line the patch wrote")
+                _by_patch(guard, "pytest's log capture was reset")
                 out = _orig(self, *args, **kwargs)
                 entry(self)[1:] = [0, 0]
                 return out
@@ -5594,21 +5574,13 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
     (R71-8), passes `assert capsys.readouterr().out == ...`. The witness counts the bytes each capture stream was
     written; it must still hold them at every assert and whenever it is truncated (pytest's own read truncates it,
     and then the count restarts). A truncate from a line the patch wrote is a finding."""
-    import weakref
-
     cls = getattr(_modules.get("_pytest.capture"), "CaptureIO", None)
     if not isinstance(cls, type) or not callable(getattr(cls, "write", None)) or _STATE.get("captures_counted"):
         return
     _STATE["captures_counted"] = True
 
     def entry(stream) -> list:
-        found = _CAPTURED.pop(id(stream), None)
-        if found is None or found[0]() is not stream:
-            found = [weakref.ref(stream), _held_bytes(stream)]
-        _CAPTURED[id(stream)] = found
-        while len(_CAPTURED) > 16:
-            del _CAPTURED[next(iter(_CAPTURED))]
-        return found
+        return _counted(_CAPTURED, stream, lambda: (_held_bytes(stream),))
 
     def write(self, text, _write=cls.write):
         counted = entry(self)  # before the write: a stream seen first is counted from what it holds
@@ -5619,9 +5591,7 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
 
     def truncate(self, *args, _truncate=cls.truncate, **kwargs):
         _captures_held(guard)
-        where = _patch_line(guard)
-        if where:
-            _record(guard, f"pytest's output capture was truncated by {where}, a line the patch wrote")
+        _by_patch(guard, "pytest's output capture was truncated")
         out = _truncate(self, *args, **kwargs)
         entry(self)[1] = _held_bytes(self)
         return out
@@ -5629,6 +5599,27 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
     for name, fn in (("write", write), ("truncate", truncate)):
         _dressed(fn, getattr(cls, name))
         setattr(cls, name, fn)
+
+
+def _counted(table: dict, obj, fresh) -> list:
+    """obj's entry of a counting table, moved to the newest end (made with `fresh()` for an object seen first):
+    pytest keeps every item's handlers and streams alive (its stash), so only the 16 used last are kept and
+    checked."""
+    found = table.pop(id(obj), None)
+    if found is None or found[0]() is not obj:
+        found = [__import__("weakref").ref(obj), *fresh()]
+    table[id(obj)] = found
+    while len(table) > 16:
+        del table[next(iter(table))]
+    return found
+
+
+def _by_patch(guard, what: str) -> None:
+    """A finding where the caller's caller (past library and witness frames) is a line the patch wrote: a reset
+    of the tests' mock or capture done by the patch (`_patch_line`)."""
+    where = _patch_line(guard)
+    if where:
+        _record(guard, f"{what} by {where}, a line the patch wrote")
 
 
 def _held_bytes(stream) -> int:
@@ -5725,6 +5716,8 @@ _TRUTHS = ("__bool__", "__len__")  # answers judged whatever they say: a "no" (f
 _NUMBER_OPS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
                "__floordiv__", "__rfloordiv__", "__mod__", "__neg__", "__abs__", "__float__", "__int__", "__index__")
 _NUMBERS = (int, float, complex)
+_ANY_ANSWER = frozenset((*_TRUTHS, *_NUMBER_OPS, *_COPIES))  # judged whatever they say
+_BUDGETED = frozenset((*_CARRIED_ORDER, *_TRUTHS, *_NUMBER_OPS))  # judged within `_budget`
 # witness code that does the tests' own operation in its frame once it has judged it: the wrapped mock asserts (they
 # hand the recorded calls on), `arith` (a test's `set(expected) - got` runs in its frame: R68's T17) and the wrapped
 # unittest asserts, which call unittest's own (its `Counter` of both sides in `assertCountEqual`: R70-10)
@@ -5808,7 +5801,7 @@ def _number_value(v):
 def _budget(name: str, first: int = 64, then: int = 16) -> bool:
     """Whether this answer is judged: every one of the first `first` orderings and truths of a test, then one in
     `then` (a sort of thousands of project values asks as many questions; a non-order shows within any few)."""
-    if name not in _CARRIED_ORDER and name not in _TRUTHS and name not in _NUMBER_OPS:
+    if name not in _BUDGETED:
         return True
     n = _STATE["asked"] = _STATE.get("asked", 0) + 1
     return n <= first or n % then == 0
@@ -5823,8 +5816,7 @@ def _carrier(held, name: str):
         res = fn(*args, **kwargs) if kind is staticmethod else fn(type(self) if kind is classmethod else self, *args,
                                                                      **kwargs)
         guard = _STATE.get("guard")
-        if res is NotImplemented or guard is None or (name not in (*_TRUTHS, *_NUMBER_OPS, *_COPIES) and not
-                                                      _says_equal(res, name == "__ne__")) \
+        if res is NotImplemented or guard is None or (name not in _ANY_ANSWER and not _says_equal(res, name == "__ne__")) \
                 or not _for_tests(guard) or not _budget(name):  # a "no" is judged nowhere: it makes no assert hold
             return res
         try:
