@@ -59,6 +59,8 @@ def _ns(c, _raw=type.__dict__["__dict__"].__get__):
     for k, (wrapper, fn) in held[1].items():
         if out.get(k) is wrapper:
             out[k] = fn
+            if fn is None:  # a slot the witness added (an identity `__hash__`): the class holds none
+                del out[k]
     return out
 
 
@@ -948,6 +950,7 @@ def _test_function(item) -> None:
     _RETURNED.clear()
     _DERIVED.clear()
     _LOG_SEEN.clear()
+    _HASHED.clear()
     _STATE["asked"] = 0
 
 
@@ -5214,7 +5217,8 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
                "_holds_whatever", "_field_set", "_one_off",
-               "_order_consistent", "_ask_order", "_zero_difference")
+               "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
+               "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
@@ -5716,8 +5720,12 @@ _TRUTHS = ("__bool__", "__len__")  # answers judged whatever they say: a "no" (f
 _NUMBER_OPS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
                "__floordiv__", "__rfloordiv__", "__mod__", "__neg__", "__abs__", "__float__", "__int__", "__index__")
 _NUMBERS = (int, float, complex)
-_ANY_ANSWER = frozenset((*_TRUTHS, *_NUMBER_OPS, *_COPIES))  # judged whatever they say
-_BUDGETED = frozenset((*_CARRIED_ORDER, *_TRUTHS, *_NUMBER_OPS))  # judged within `_budget`
+# a collection's items as library or C code reads them (`sorted(tags)`, `set(x)`, json's encoder calling a dict
+# subclass's `items()`) agree with its other view of them: the builtin storage it is, or its length (R72-23, R72-31)
+_ITERATION = ("__iter__", "items", "keys", "values")
+_ANY_ANSWER = frozenset((*_TRUTHS, *_NUMBER_OPS, *_COPIES, *_ITERATION))  # judged whatever they say
+_BUDGETED = frozenset((*_CARRIED_ORDER, *_TRUTHS, *_NUMBER_OPS, *_ITERATION))  # judged within `_budget`
+_HASHED: dict = {}  # per test: (id(class), its fields) -> a weak reference to the first value hashed for the tests
 # witness code that does the tests' own operation in its frame once it has judged it: the wrapped mock asserts (they
 # hand the recorded calls on), `arith` (a test's `set(expected) - got` runs in its frame: R68's T17) and the wrapped
 # unittest asserts, which call unittest's own (its `Counter` of both sides in `assertCountEqual`: R70-10)
@@ -5781,6 +5789,115 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
     return _truth_views(u, said, guard) if type(said) is bool else None
 
 
+def _read_through(u, name: str, res, guard):
+    """u's iteration read for the tests, judged where u has another view of its items (`_iteration_view`); an
+    iterator it gave is read through and handed on as a fresh one over the same items (an error where it raised)."""
+    try:
+        view = None if res is u else _iteration_view(u, name)
+        it = iter(res) if view is not None else None
+    except Exception:
+        return res
+    if it is None:
+        return res
+    got, error = [], None
+    try:
+        for x in it:
+            got.append(x)
+            if len(got) > 10000:
+                break
+    except Exception as exc:
+        error = exc
+    if error is None and len(got) <= 10000:
+        try:
+            found = _iteration_disagrees(u, name, got, view)
+        except Exception:
+            found = None
+        if found:
+            _record(guard, f"library or C code asked for the tests ({name}) and found {found}")
+    return _handed(got, it, error) if it is res else res
+
+
+def _handed(got: list, rest, error):
+    """The items an iterator gave the witness, then whatever it has left, as it would have given them."""
+    yield from got
+    if error is not None:
+        raise error
+    yield from rest
+
+
+def _iteration_view(u, name: str):
+    """What u's `name` must agree with: (the builtin collection u is, the items it holds, read by the builtin's own
+    methods), or (None, u's length) for a sized class's `__iter__` or a mapping's keys, items and values. None
+    where u has no other view (an `Order` whose `items()` lists lines while its length counts units)."""
+    t = type(u)
+    mro = type.__dict__["__mro__"].__get__(t)
+    if _among(dict, mro):
+        return dict, list({"items": dict.items, "values": dict.values}.get(name, dict.keys)(u))
+    for base in (list, tuple, set, frozenset):
+        if _among(base, mro):
+            return (base, list(base.__iter__(u))) if name == "__iter__" else None
+    sized = (name == "__iter__" or _among(__import__("collections.abc").abc.Mapping, mro)) and _has(t, "__len__")
+    return (None, len(u)) if sized else None
+
+
+def _iteration_disagrees(u, name: str, got: list, view: tuple):
+    """A finding where the items u's `name` gave are not those of its other view (`_iteration_view`)."""
+    base, held = view
+    if base is None:
+        if type(held) is int and held != len(got):
+            return f"a {type(u).__name__} whose {name} gives {len(got)} items but whose length is {held}"
+        return None
+    if _same_items(got, held):
+        return None
+    return f"a {type(u).__name__}, a {base.__name__}, whose {name} gives {_short(got)} where it holds {_short(held)}"
+
+
+def _same_items(a: list, b: list) -> bool:
+    """a and b hold equal items, in any order (a dict subclass may list its keys sorted); past 500 items only the
+    counts are compared."""
+    if len(a) != len(b):
+        return False
+    rest = list(b) if len(a) <= 500 else []
+    for x in a if rest else ():
+        at = next((i for i, y in enumerate(rest) if x is y or x == y), None)
+        if at is None:
+            return False
+        del rest[at]
+    return True
+
+
+def _identity_valued(cls, guard) -> bool:
+    """A class the patch wrote whose values are equal only to themselves (`object`'s `__eq__` and `__hash__`):
+    where the tests count distinct values (`len(set(ids))`, dict keys), two of them holding the same fields are
+    two only by identity (R72-2, R72-6), so its hash is asked through `_identity_hash`."""
+    mro = type.__dict__["__mro__"].__get__(cls)
+    own = [c for c in mro if "__eq__" in _ns(c) or "__hash__" in _ns(c)]
+    return bool(own) and own[0] is object and _patch_class(cls, guard)
+
+
+def _identity_hash(self):
+    """`object`'s hash of a value of an identity-valued class (`_identity_valued`); where the tests' code asked it
+    through a set or dict, a second value of the class holding the same plain fields is a finding."""
+    res = object.__hash__(self)
+    guard = _STATE.get("guard")
+    if guard is None or not _for_tests(guard):  # a lookup per hash: every one is judged
+        return res
+    try:
+        state = _state_of(self)
+        fields = tuple(sorted((k, v) for k, v in state.items() if type(v) in (str, int, float, bytes, bool)))
+        key = (id(type(self)), fields) if fields and len(fields) == len(state) else None
+        first = _HASHED.get(key) if key is not None else None
+        other = first() if first is not None else None
+        if key is not None and first is None:
+            _HASHED[key] = __import__("weakref").ref(self)
+    except Exception:
+        return res
+    if other is not None and other is not self:
+        _record(guard, f"library or C code hashed for the tests two {type(self).__name__} values holding the same "
+                       f"fields {_short(dict(fields))}, distinct only by identity")
+    return res
+
+
 def _number_base(t):
     """The builtin number (int, float, complex) a class derives from, None for others (bool is int's own)."""
     mro = type.__dict__["__mro__"].__get__(t)
@@ -5819,6 +5936,8 @@ def _carrier(held, name: str):
         if res is NotImplemented or guard is None or (name not in _ANY_ANSWER and not _says_equal(res, name == "__ne__")) \
                 or not _for_tests(guard) or not _budget(name):  # a "no" is judged nowhere: it makes no assert hold
             return res
+        if name in _ITERATION:
+            return _read_through(self, name, res, guard)
         try:
             found = _carried_finding(self, name, args, res, guard)
         except Exception:
@@ -5832,10 +5951,11 @@ def _carrier(held, name: str):
     return carried
 
 
-def _carry(cls, _raw=type.__dict__["__dict__"].__get__, _setattr=type.__setattr__) -> None:
+def _carry(cls, settled: bool = False, _raw=type.__dict__["__dict__"].__get__, _setattr=type.__setattr__) -> None:
     """Each answer (`_CARRY`) `cls` holds itself as a plain function (or a static or class method's) that the patch
     decides is held through `_carrier`; one put in place of a wrapper later (a decorator's) is carried in its turn.
-    Other objects held there are `_answering`'s findings."""
+    Other objects held there are `_answering`'s findings. An identity-valued class's hash is held only once its
+    decorators ran (`settled`): a dataclass keeps a `__hash__` it finds in the class's own dict."""
     guard = _STATE.get("guard")
     if guard is None:
         return
@@ -5843,7 +5963,7 @@ def _carry(cls, _raw=type.__dict__["__dict__"].__get__, _setattr=type.__setattr_
     record = _CARRIED.get(id(cls))
     held = record[1] if record is not None and record[0]() is cls else {}
     number = _number_base(cls) is not None
-    for name in (*_CARRY, *_NUMBER_OPS) if number else _CARRY:
+    for name in (*_CARRY, *_ITERATION, *_NUMBER_OPS) if number else (*_CARRY, *_ITERATION):
         fn = own.get(name)
         key = (id(cls), name, id(fn))
         if type(getattr(fn, "__func__", fn)) is not type(_among) or type(fn) not in (type(_among), staticmethod,
@@ -5859,6 +5979,12 @@ def _carry(cls, _raw=type.__dict__["__dict__"].__get__, _setattr=type.__setattr_
         except (TypeError, AttributeError):
             continue
         held[name] = (wrapper, fn)
+    if settled and "__hash__" not in held and _identity_valued(cls, guard):
+        try:
+            _setattr(cls, "__hash__", _identity_hash)
+            held["__hash__"] = (_identity_hash, None)
+        except (TypeError, AttributeError):
+            pass
     if held and (record is None or record[0]() is not cls):
         _CARRIED[id(cls)] = (__import__("weakref").ref(cls), held)
 
@@ -5872,9 +5998,9 @@ def _carry_all(guard) -> None:
     for record in list(_CLASSES.values()):
         cls = record[0]()
         if cls is not None and record[1] in ("changed", "project"):
-            carry(cls)
+            carry(cls, True)
     for _record_of, cls in _unrecorded(guard):
-        carry(cls)
+        carry(cls, True)
 
 
 def _wrap_type_checks(case, frozen: dict) -> None:

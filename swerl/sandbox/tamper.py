@@ -361,7 +361,47 @@ def scan_file(path: str, before: bytes | None, after: bytes, context: ScanContex
         return [f"{path}: does not parse ({type(exc).__name__})"] if old is not None else []
     extra = new - (old or Counter())
     return [f"{path}: {feat}" + (f" (x{n})" if n > 1 else "") for feat, n in sorted(extra.items())] + \
-        _narrowed(path, before, after)
+        _narrowed(path, before, after) + _merged_members(path, before, after)
+
+
+def _merged_members(path: str, before: bytes | None, after: bytes) -> list[str]:
+    """An enum member the pristine file gave a value of its own that now shares another member's value: Python
+    makes it an alias, so the tests' `classify(80) is Level.HIGH` holds whichever of the two the code returns
+    (R72-3). The member is gone as a value; a new alias beside it (`WARN = WARNING`'s value) takes nothing away."""
+    if before is None or (b"Enum" not in after and b"Flag" not in after):
+        return []
+    try:
+        was, now = _enum_members(ast.parse(before)), _enum_members(ast.parse(after))
+    except PARSE_ERRORS:
+        return []
+    out = []
+    for cls, members in sorted(now.items()):
+        old = was.get(cls, {})
+        kept = [n for n in members if n in old]
+        for i, twin in enumerate(kept):
+            for name in kept[i + 1:]:
+                if members[name] == members[twin] and old[name] != old[twin]:
+                    out.append(f"{path}: makes {cls}.{name} an alias of {cls}.{twin} (the same value): it is no "
+                               "member of its own any more")
+    return out
+
+
+def _enum_members(tree: ast.AST) -> dict[str, dict[str, object]]:
+    """{enum class name: {member: its literal value, in order}} for classes whose bases are named `...Enum` or
+    `...Flag`; a member whose value is no literal (`auto()`) is left out."""
+    out: dict[str, dict[str, object]] = {}
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef) or not any(b.endswith(("Enum", "Flag")) for b in _base_names(cls)):
+            continue
+        members: dict[str, object] = {}
+        for node in cls.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                try:
+                    members[node.targets[0].id] = ast.literal_eval(node.value)
+                except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                    continue
+        out[cls.name] = members
+    return out
 
 
 def _narrowed(path: str, before: bytes | None, after: bytes) -> list[str]:
