@@ -5218,7 +5218,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
                "_holds_whatever", "_field_set", "_one_off",
                "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
-               "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash")
+               "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
@@ -5711,8 +5711,9 @@ def _mocks_held(guard) -> None:
 # that the patch decides (`_patch_decides`) is held through a wrapper: where the question came from the tests'
 # code through library or C code only, an "equal" (a "holds", a truth) is judged as an assert's operand is.
 _CARRY = ("__eq__", "__ne__", "__contains__", "__bool__", "__len__", "__lt__", "__le__", "__gt__", "__ge__",
-          "__copy__", "__deepcopy__")
+          "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__")
 _COPIES = ("__copy__", "__deepcopy__")  # the tests' snapshot (`before = copy.deepcopy(x)`) must be another object
+_REDUCES = ("__reduce__", "__reduce_ex__")  # a pickle's recipe must rebuild the object, not fetch it (R72-17)
 _CARRIED_ORDER = {"__lt__": "<", "__le__": "<=", "__gt__": ">", "__ge__": ">="}
 _TRUTHS = ("__bool__", "__len__")  # answers judged whatever they say: a "no" (falsy, 0) is what `not any(...)` wants
 # a builtin number's subclass answers arithmetic and conversions that library or C code asks on the tests' behalf
@@ -5723,7 +5724,7 @@ _NUMBERS = (int, float, complex)
 # a collection's items as library or C code reads them (`sorted(tags)`, `set(x)`, json's encoder calling a dict
 # subclass's `items()`) agree with its other view of them: the builtin storage it is, or its length (R72-23, R72-31)
 _ITERATION = ("__iter__", "items", "keys", "values")
-_ANY_ANSWER = frozenset((*_TRUTHS, *_NUMBER_OPS, *_COPIES, *_ITERATION))  # judged whatever they say
+_ANY_ANSWER = frozenset((*_TRUTHS, *_NUMBER_OPS, *_COPIES, *_ITERATION, *_REDUCES))  # judged whatever they say
 _BUDGETED = frozenset((*_CARRIED_ORDER, *_TRUTHS, *_NUMBER_OPS, *_ITERATION))  # judged within `_budget`
 _HASHED: dict = {}  # per test: (id(class), its fields) -> a weak reference to the first value hashed for the tests
 # witness code that does the tests' own operation in its frame once it has judged it: the wrapped mock asserts (they
@@ -5771,6 +5772,8 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
     if name in _COPIES:  # R72-11, R72-20: a copy that is the original makes `assert x == before` hold after any change
         own = _fields(u)[1]
         return f"a {type(u).__name__} whose {name} gives the object itself" if res is u and own else None
+    if name in _REDUCES:
+        return _fetched_back(u, name, res)
     if name in _NUMBER_OPS:
         base = _number_base(type(u))
         try:
@@ -5787,6 +5790,18 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
         return found[0] if found else None
     said = _truthy(res) if name == "__bool__" else type(res) is int and res != 0  # `any()`'s truth by `__len__`
     return _truth_views(u, said, guard) if type(said) is bool else None
+
+
+def _fetched_back(u, name: str, res):
+    """A finding where the recipe u's `name` gave pickle (a callable and its arguments) gives back u itself: nothing
+    of u is in the bytes but a key to an object of this process (R72-17: `pickle.loads(pickle.dumps(job)) == job`
+    holds for a job no other process can load). A class (a copy's constructor) or copyreg's rebuild makes a new
+    object and is not called; a recipe by name (a string: a module's singleton) fetches by design, as does one for
+    a value without fields of its own (a sentinel)."""
+    if type(res) is not tuple or len(res) < 2 or type(res[1]) is not tuple or not callable(res[0]) or \
+            isinstance(res[0], type) or getattr(res[0], "__module__", None) == "copyreg" or not _fields(u)[1]:
+        return None
+    return f"a {type(u).__name__} whose {name} rebuilds the object itself" if res[0](*res[1]) is u else None
 
 
 def _read_through(u, name: str, res, guard):

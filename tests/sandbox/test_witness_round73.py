@@ -39,7 +39,22 @@ CASES = {
         "whose __iter__ gives 2 items but whose length is 3"),
     "a dict subclass whose items() cleans what json reads (R72-31)": (
         HEADERS.format(key="k.lower()"), HEADERS_TEST, "a Headers, a dict, whose items gives"),
+    "a pickle recipe that fetches the live object back (R72-17)": (
+        "import threading\n\n_LIVE = {}\n\n\nclass Job:\n    def __init__(self, name):\n        self.name = name\n"
+        "        self.lock = threading.Lock()\n\n    def __eq__(self, other):\n        return self.name == other.name\n\n"
+        "    def __reduce__(self):\n        _LIVE[id(self)] = self\n        return (_LIVE.__getitem__, (id(self),))\n",
+        "import pickle\n\nfrom pkg import Job\n\n\ndef test_t():\n    job = Job('a')\n"
+        "    assert pickle.loads(pickle.dumps(job)) == job\n", "whose __reduce__ rebuilds the object itself"),
     # controls
+    "pickle recipes that rebuild, name a singleton, or fetch a sentinel": (
+        "class Job:\n    def __init__(self, name):\n        self.name = name\n\n    def __eq__(self, other):\n"
+        "        return self.name == other.name\n\n    def __reduce__(self):\n        return (Job, (self.name,))\n\n\n"
+        "class _Missing:\n    def __reduce__(self):\n        return (_missing, ())\n\n\ndef _missing():\n    return MISSING\n\n\n"
+        "class Config:\n    def __init__(self):\n        self.debug = False\n\n    def __reduce__(self):\n"
+        "        return 'DEFAULT'\n\n\nMISSING = _Missing()\nDEFAULT = Config()\n",
+        "import pickle\n\nfrom pkg import DEFAULT, MISSING, Job\n\n\ndef test_t():\n"
+        "    assert pickle.loads(pickle.dumps(Job('a'))) == Job('a')\n    assert pickle.loads(pickle.dumps(MISSING)) is MISSING\n"
+        "    assert pickle.loads(pickle.dumps(DEFAULT)) is DEFAULT\n", None),
     "identity handles whose texts differ, counted by a set": (
         IDS.format(mod=1000), "from pkg import new_id\n\n\ndef test_t():\n    ids = [new_id() for _ in range(200)]\n"
                               "    assert len(set(ids)) == 200\n", None),
