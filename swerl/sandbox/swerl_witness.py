@@ -1930,6 +1930,8 @@ _RETURNED: dict = {}  # id(value) -> value: what the current test's calls into p
 _DERIVED: dict = {}  # id(value) -> (value, its thunk): containers the current test bound a name to by a read
 _PROJECT_CODE: dict = {}  # code object -> is it the project's
 _MUTABLE = (list, dict, set, bytearray)
+# the standard library's dicts a test hands over as it does a dict (R73-8: a `Counter` of words), read as one
+_MAPPINGS = tuple(getattr(__import__("collections"), n) for n in ("Counter", "OrderedDict", "defaultdict"))
 _ENVIRON = __import__("os").environ
 
 
@@ -1964,6 +1966,18 @@ def callee(f, _calls=_CALLS, _data=getattr(_ENVIRON, "_data", None)):
     return len(_calls) - 1
 
 
+def mark(_calls=_CALLS) -> int:
+    """Where the call about to be made will stand among the calls in progress (`through`)."""
+    return len(_calls)
+
+
+def through(f):
+    """`callee` for a callee the tests' code makes as it calls it (`Sorter().sort(data)`): f itself, to be called
+    from the same frame."""
+    callee(f)
+    return f
+
+
 # The process state the tests draw inputs or compute oracles from, where their files name it: the global random
 # stream (a test seeds it and generates its inputs) and the file-creation mask (a test computes the mode a file
 # gets). A call into project code that reseeds the stream (R71-3: every later generated list one the bug passes) or
@@ -1996,18 +2010,26 @@ def _mask_reader(umask):
     return read
 
 
-def _process_changed(name: str, before, guard, _record=_record) -> None:
+def _process_changed(name: str, before, guard, seeds: list = (), _record=_record) -> None:
     """A finding where a call into project code reseeded the random stream (its state is no continuation of the one
-    before the call: `_continues`) or changed the mask, and the patch spells a way to reach it."""
+    before the call: `_continues`, nor of a seed the test handed the call) or changed the mask, and the patch spells
+    a way to reach it."""
     reader = (_STATE.get("process") or {}).get(name)
     if reader is None or not any(w in _STATE.get("patch_words", frozenset()) for w in _PROCESS_WORDS[name]):
         return
     now = reader()
-    if now == before or (name == "random" and _continues(before, now)):
+    if now == before or (name == "random" and any(_continues(b, now) for b in (before, *map(_seeded, seeds)))):
         return
     what = "reseeded the global random stream" if name == "random" else "left the process umask changed"
     _record(guard, f"a call of the tests' code into project code {what}: the tests draw their inputs or compute "
                    "their expected values from it")
+
+
+def _seeded(seed):
+    """The Mersenne Twister state `random.seed(seed)` gives."""
+    import random
+
+    return random.Random(seed).getstate()
 
 
 def _continues(before, now, blocks: int = 2048) -> bool:
@@ -2032,44 +2054,52 @@ def _continues(before, now, blocks: int = 2048) -> bool:
 
 
 def passed(value, _calls=_CALLS):
-    """An argument of the call being made: a builtin container handed to project code is kept as it is now."""
-    if _calls and _calls[-1][0] and _among(type(value), _MUTABLE):
-        content = _copy_pure(value, [20000])
+    """An argument of the call being made: a builtin container handed to project code is kept as it is now; an int
+    or text is kept as a seed the call may be asked to use (R73-FP1: `draw(tickets, seed=7)`)."""
+    if _calls and _calls[-1][0] and _among(type(value), (*_MUTABLE, *_MAPPINGS)):
+        content = _copy_pure(_plain(value), [20000])
         if content is not _NO_VALUE:
             _calls[-1][1].append((value, content))
+    elif _calls and _calls[-1][0] and _among(type(value), (int, str, bytes)) and len(_calls[-1]) < 3 + 8:
+        _calls[-1].append(value)
     return value
 
 
 def answered(at, value, _calls=_CALLS):
     """The call made at `at` returned value: what it removed or changed in the containers handed to it is noted."""
     if type(at) is int and at < len(_calls):
-        watched, held = _calls[at]
+        watched, held, *seeds = _calls[at]
         del _calls[at:]
         if watched:
             try:
-                _note_rewritten(held, value)
+                _note_rewritten(held, value, seeds)
             except Exception:  # a container that cannot be read now: not noted
                 return value
     return value
 
 
-def _note_rewritten(held: list, value) -> None:
+def _note_rewritten(held: list, value, seeds: list) -> None:
     if len(_RETURNED) < 512 and not _among(type(value), _SCALARS) and _small_pure(value):  # builtin containers
         # only: no object of anyone's is kept alive, and no scalar stands in for every equal one
         _RETURNED[id(value)] = value
     for obj, before in held:
         if type(obj) is str:
-            _process_changed(obj, before, _STATE.get("guard"))
+            _process_changed(obj, before, _STATE.get("guard"), seeds)
         elif id(obj) not in _REWRITTEN and _rewrites(obj, before):
             if len(_REWRITTEN) >= 64:
                 del _REWRITTEN[next(iter(_REWRITTEN))]
             _REWRITTEN[id(obj)] = (obj, before)
 
 
+def _plain(obj):
+    """What a handed object holds as the builtin it stands for: the environment's dict, a `Counter`'s as a dict."""
+    return obj._data if obj is _ENVIRON else dict(obj) if _among(type(obj), _MAPPINGS) else obj
+
+
 def _rewrites(obj, before) -> bool:
     """obj lost or changed what it held before the call (a list that only grew, a dict or set that only gained
     keys, was added to: a registry the project fills is not a rewritten input)."""
-    now = _copy_pure(obj._data if obj is _ENVIRON else obj, [20000])
+    now = _copy_pure(_plain(obj), [20000])
     if now is _NO_VALUE:
         return True
     if type(before) in (list, bytearray):
@@ -2153,7 +2183,8 @@ def _input_reread(a, b, sides: int, left, right):
             thunk = made[1]  # a name the test bound to a read: read as the line that bound it
         elif mine != 1:
             continue
-        if value is other or theirs == 2:  # the same object, or a constant: the project gave neither side
+        if (value is other and not _among(type(value), _SCALARS)) or theirs == 2:  # the same object (a word is
+            # the same str wherever it was read from: R73-8), or a constant: the project gave neither side
             continue
         inputs = _inputs_read(thunk)
         if not inputs or (theirs == 1 and not _from_project(other, other_thunk)):
@@ -2260,6 +2291,7 @@ _READ_CALLS = frozenset(("sorted", "len", "list", "dict", "set", "frozenset", "t
                          "round", "str", "int", "float", "bool", "repr", "reversed", "enumerate", "zip", "range", "any",
                          "all", "chr", "ord", "divmod", "bytes"))
 _READ_METHODS = frozenset(("get", "keys", "values", "items", "copy", "count", "index", "lower", "upper", "strip",
+                           "most_common", "elements", "total",  # a `Counter`'s reads (R73-8)
                            "lstrip", "rstrip", "split", "rsplit", "join", "startswith", "endswith", "replace",
                            "format", "casefold", "splitlines", "partition", "rpartition", "encode", "decode",
                            "fromkeys"))
@@ -2334,14 +2366,19 @@ def _watched_call(node: ast.Call) -> ast.expr:
     dotted name (read twice: a lookup); the call is made from the same frame. A call handing over nothing is watched
     too: the process environment is an input of every call."""
     f = _dotted(node.func)
-    if not f or f.split(".")[0] in _UNWATCHED or f.rpartition(".")[2].startswith(("assert", "fail")):
+    made = not f and isinstance(node.func, (ast.Attribute, ast.Subscript, ast.Call))  # `Sorter().sort(x)` (R73-7)
+    if not made and (not f or f.split(".")[0] in _UNWATCHED or f.rpartition(".")[2].startswith(("assert", "fail"))):
         return node
-    plain = (ast.Name, ast.Attribute, ast.Subscript)
-    node.args = [_call("passed", [a]) if isinstance(a, plain) else a for a in node.args]
+    plain = lambda a: isinstance(a, (ast.Name, ast.Attribute, ast.Subscript)) or (  # noqa: E731
+        isinstance(a, ast.Constant) and type(a.value) in (int, str, bytes))  # a literal: a seed it may be asked to use
+    node.args = [_call("passed", [a]) if plain(a) else a for a in node.args]
     for k in node.keywords:
-        if isinstance(k.value, plain):
+        if plain(k.value):
             k.value = _call("passed", [k.value])
-    at = _call("callee", [__import__("copy").deepcopy(node.func)])
+    if made:  # a callee read once: `answered(mark(), through(F)(...))`, F's own calls answered before it is pushed
+        at, node.func = _call("mark", [], node), _call("through", [node.func])
+    else:
+        at = _call("callee", [__import__("copy").deepcopy(node.func)])
     return ast.copy_location(_call("answered", [at, node]), node)
 
 
@@ -5192,11 +5229,11 @@ def _withhold_messages(rewrite, case, guard) -> None:
 _MARKS: dict = {}  # each of `_ENTRIES` -> a per-grade random string constant, bound to the function after compiling
 
 
-def _call(name: str, args: list) -> ast.expr:
+def _call(name: str, args: list, at=None) -> ast.expr:
     mark = _MARKS.get(name)
     func = ast.Constant(value=mark) if mark else ast.Attribute(value=ast.Name(id="@swerl_witness", ctx=ast.Load()),
                                                                attr=name, ctx=ast.Load())
-    return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), args[0])
+    return ast.copy_location(ast.Call(func=func, args=args, keywords=[]), args[0] if at is None else at)
 
 
 def _bind(co, table: dict):
@@ -5218,11 +5255,11 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
                "_holds_whatever", "_field_set", "_one_off",
                "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
-               "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back")
+               "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back", "_immutable")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
-            "escaped", "held", "raising", "looped", "arith", "callee", "passed", "answered", "reread",
+            "escaped", "held", "raising", "looped", "arith", "callee", "passed", "answered", "reread", "mark", "through",
             "derived")  # what a rewritten test calls
 
 
@@ -5770,8 +5807,9 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
         _contained(args[0], u, False, keep)
         return found[0] if found else None
     if name in _COPIES:  # R72-11, R72-20: a copy that is the original makes `assert x == before` hold after any change
-        own = _fields(u)[1]
-        return f"a {type(u).__name__} whose {name} gives the object itself" if res is u and own else None
+        own = _fields(u)[1]  # an immutable value's copy is itself, as a tuple's is (R73-FP2)
+        return f"a {type(u).__name__} whose {name} gives the object itself" if res is u and own and not _immutable(
+            u, own) else None
     if name in _REDUCES:
         return _fetched_back(u, name, res)
     if name in _NUMBER_OPS:
@@ -5790,6 +5828,21 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
         return found[0] if found else None
     said = _truthy(res) if name == "__bool__" else type(res) is int and res != 0  # `any()`'s truth by `__len__`
     return _truth_views(u, said, guard) if type(said) is bool else None
+
+
+def _immutable(u, own: list) -> bool:
+    """u refuses attribute writes (its class's `__setattr__`: a frozen dataclass's, attrs', its own) and holds only
+    immutable builtin values: nothing can change it after a copy."""
+    if getattr(type(u), "__setattr__", object.__setattr__) is object.__setattr__:
+        return False
+    todo = [v for _, v, _ in own]
+    while todo:
+        v = todo.pop()
+        if _among(type(v), (tuple, frozenset)):
+            todo += list(v)[:100]
+        elif not _among(type(v), _SCALARS):
+            return False
+    return True
 
 
 def _fetched_back(u, name: str, res):
