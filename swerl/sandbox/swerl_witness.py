@@ -1802,7 +1802,7 @@ def _stdlib_held(guard) -> None:
         _settings_held(guard)
         if _STATE.get("oracles"):
             _registries_held(guard, _STATE["oracles"])
-        if _MOCK_CALLS:
+        if _MOCK_CALLS or _MOCK_LISTS:
             _mocks_held(guard)
         if _LOG_RECORDS:
             _logs_held(guard)
@@ -5442,6 +5442,26 @@ def mock_asserts(frozen: dict):
 
 
 _MOCK_CALLS: dict = {}  # id(mock) -> [a weak reference to it, the calls it was made since the tests last reset it]
+# id(mock) -> [a weak reference, the length of its `mock_calls`, of its `method_calls`] after its or a child's last
+# call: the record of a parent (`transport.mock_calls` holding `call.send(...)`) shrinks only by the tests' reset
+_MOCK_LISTS: dict = {}
+
+
+def _count_mock_lists(m, weakref) -> None:
+    """The lengths of `mock_calls`/`method_calls` of m and each parent its call was recorded in (R73-5)."""
+    seen = set()
+    for _ in range(16):
+        if m is None or id(m) in seen:
+            return
+        seen.add(id(m))
+        try:
+            own = object.__getattribute__(m, "__dict__")
+            lengths = [len(own["_mock_mock_calls"]), len(own["method_calls"])]
+            parents = (own.get("_mock_new_parent"), own.get("_mock_parent"))
+        except Exception:
+            return
+        _MOCK_LISTS[id(m)] = [weakref.ref(m, lambda _r, k=id(m): _MOCK_LISTS.pop(k, None)), *lengths]
+        m = parents[0] if parents[0] is not None else parents[1]
 
 
 def _count_mock_calls(mock, guard) -> None:
@@ -5463,13 +5483,17 @@ def _count_mock_calls(mock, guard) -> None:
         if entry is None or entry[0]() is not self:
             entry = _MOCK_CALLS[id(self)] = [weakref.ref(self, lambda _r, k=id(self): _MOCK_CALLS.pop(k, None)), 0]
         entry[1] += 1
-        return increment(self, *args, **kwargs)
+        try:
+            return increment(self, *args, **kwargs)
+        finally:
+            _count_mock_lists(self, weakref)
 
     def reset_mock(self, *args, **kwargs):
         _by_patch(guard, "a mock the tests made was reset")
         entry = _MOCK_CALLS.get(id(self))
         if entry is not None and entry[0]() is self:
             entry[1] = 0
+        _MOCK_LISTS.pop(id(self), None)
         return reset(self, *args, **kwargs)
 
     _dressed(_increment_mock_call, increment)
@@ -5623,6 +5647,11 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
     def entry(stream) -> list:
         return _counted(_CAPTURED, stream, lambda: (_held_bytes(stream),))
 
+    init = vars(cls).get("__init__")
+    if getattr(getattr(init, "__code__", None), "co_argcount", 0) == 1:  # pytest 5+: `CaptureIO()` over a BytesIO
+        _count_capture_bytes(cls, entry, guard)
+        return
+
     def write(self, text, _write=cls.write):
         counted = entry(self)  # before the write: a stream seen first is counted from what it holds
         out = _write(self, text)
@@ -5640,6 +5669,42 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
     for name, fn in (("write", write), ("truncate", truncate)):
         _dressed(fn, getattr(cls, name))
         setattr(cls, name, fn)
+
+
+def _count_capture_bytes(cls, entry, guard) -> None:
+    """`_count_capture_writes` where the bytes arrive: each capture stream is made over a BytesIO of the witness's,
+    which counts every byte written to it, through the text layer or straight to `stream.buffer` (R73-12), and
+    judges every truncate, as pytest's `CaptureIO` makes it (UTF-8, no newline translation, written through)."""
+    import io
+    import weakref
+
+    class CaptureBytes(io.BytesIO):
+        owner = None
+
+        def write(self, data):
+            stream = self.owner() if self.owner is not None else None
+            counted = entry(stream) if stream is not None else None  # before the write: counted from what it holds
+            out = io.BytesIO.write(self, data)
+            if counted is not None and type(out) is int:
+                counted[1] += out
+            return out
+
+        def truncate(self, *args, **kwargs):
+            stream = self.owner() if self.owner is not None else None
+            _captures_held(guard)
+            _by_patch(guard, "pytest's output capture was truncated")
+            out = io.BytesIO.truncate(self, *args, **kwargs)
+            if stream is not None:
+                entry(stream)[1] = _held_bytes(stream)
+            return out
+
+    def __init__(self) -> None:
+        buffer = CaptureBytes()
+        io.TextIOWrapper.__init__(self, buffer, encoding="UTF-8", newline="", write_through=True)
+        buffer.owner = weakref.ref(self)
+
+    _dressed(__init__, vars(cls)["__init__"])
+    cls.__init__ = __init__
 
 
 def _counted(table: dict, obj, fresh) -> list:
@@ -5729,7 +5794,18 @@ def _patch_line(guard, _getframe=sys._getframe) -> str:
 
 
 def _mocks_held(guard) -> None:
-    """Each counted mock's record says the calls it was made (`_count_mock_calls`)."""
+    """Each counted mock's record says the calls it was made (`_count_mock_calls`), and no record of calls it or a
+    child was made got shorter (`_count_mock_lists`)."""
+    for key, ref, m, (calls, methods) in _alive(_MOCK_LISTS):
+        try:
+            own = object.__getattribute__(m, "__dict__")
+            now = (len(own["_mock_mock_calls"]), len(own["method_calls"]))
+        except Exception:
+            continue
+        if now[0] < calls or now[1] < methods:
+            _record(guard, f"a mock's record of its calls was changed: mock_calls held {calls}, it holds {now[0]} "
+                           f"(method_calls: {methods}, now {now[1]})")
+            _MOCK_LISTS[key] = [ref, *now]
     for key, ref, m, (made,) in _alive(_MOCK_CALLS):
         try:
             said = (m.call_count, len(m.call_args_list))
@@ -5757,7 +5833,7 @@ _TRUTHS = ("__bool__", "__len__")  # answers judged whatever they say: a "no" (f
 # (`sum()` adding through `__radd__`, `math.fsum` converting through `__float__`: R72-4, R72-7) as its base would
 _NUMBER_OPS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
                "__floordiv__", "__rfloordiv__", "__mod__", "__neg__", "__abs__", "__float__", "__int__", "__index__")
-_NUMBERS = (int, float, complex)
+_NUMBERS = (int, float, complex, __import__("fractions").Fraction, __import__("decimal").Decimal)  # R73-10b
 # a collection's items as library or C code reads them (`sorted(tags)`, `set(x)`, json's encoder calling a dict
 # subclass's `items()`) agree with its other view of them: the builtin storage it is, or its length (R72-23, R72-31)
 _ITERATION = ("__iter__", "items", "keys", "values")
@@ -5815,7 +5891,7 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
     if name in _NUMBER_OPS:
         base = _number_base(type(u))
         try:
-            want = getattr(base, name)(u, *args)
+            want = getattr(base, name)(_number_value(u), *args)
         except Exception:
             return None
         got = _number_value(res)
@@ -5967,7 +6043,8 @@ def _identity_hash(self):
 
 
 def _number_base(t):
-    """The builtin number (int, float, complex) a class derives from, None for others (bool is int's own)."""
+    """The standard number (int, float, complex, Fraction, Decimal) a class derives from, None for others (bool is
+    int's own)."""
     mro = type.__dict__["__mro__"].__get__(t)
     return next((b for b in mro[1:] if _among(b, _NUMBERS)), None)
 
@@ -5975,11 +6052,15 @@ def _number_base(t):
 def _number_value(v):
     """v as the builtin number it is (a subclass's value read by the builtin's own C code, no method of v's asked);
     None for anything else."""
+    fraction, decimal = _NUMBERS[3:]
     for b in _NUMBERS:
         if type(v) is b or type(v) is bool:
             return v
-        if issubclass(type(v), b):  # the real class: no `__class__` of v's is read
-            return b.__add__(v, b())
+        if not issubclass(type(v), b):  # the real class: no `__class__` of v's is read
+            continue
+        if b is fraction:  # its own slots, not a `numerator` property a subclass may override
+            return fraction(fraction._numerator.__get__(v), fraction._denominator.__get__(v))
+        return decimal(v) if b is decimal else b.__add__(v, b())  # a Decimal's digits copied exactly, in C
     return None
 
 

@@ -136,7 +136,7 @@ CAPTURE = {
         GREET.format(erase="    stdout.seek(mark)\n    stdout.truncate()\n"), GREET_TEST, "truncated by"),
     "the stray line truncated away through the stream's buffer": (
         GREET.format(erase="    stdout.buffer.seek(mark)\n    stdout.buffer.truncate()\n    stdout.seek(mark)\n"),
-        GREET_TEST, "lost what was written to it"),
+        GREET_TEST, "truncated by"),  # the buffer's truncate is judged too (round 73)
     "the stray line written over": (
         GREET.format(erase="    stdout.seek(mark)\n").replace("'Hello, %s!' % n", "'Hello, %s!' % n + ' ' * 9"),
         GREET_TEST.replace("Ann!\\n", "Ann!         \\n").replace("Bob!\\n", "Bob!         \\n"),

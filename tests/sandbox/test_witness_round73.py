@@ -58,7 +58,36 @@ CASES = {
         "class Sorter:\n    def sort(self, xs):\n        out = sorted(set(xs))\n        xs[:] = out\n        return out\n",
         "from pkg import Sorter\n\n\ndef test_t():\n    data = [3, 1, 3, 2]\n    assert Sorter().sort(data) == sorted(data)\n",
         "input project code rewrote (list)"),
+    "a parent mock's record of its children's calls deduplicated (R73-5)": (
+        'def broadcast(transport, users, text):\n    for user in users:\n        transport.send(user, text)\n    transport.flush()\n    log = getattr(transport, "mock_calls", None)\n    if log is not None:\n        dedup = []\n        for c in log:\n            if c not in dedup:\n                dedup.append(c)\n        log[:] = dedup\n',
+        'from unittest.mock import Mock, call\n\nfrom pkg import broadcast\n\n\ndef test_each_user_once():\n    t = Mock()\n    broadcast(t, ["ann", "bo", "ann"], "hi")\n    assert t.mock_calls == [call.send("ann", "hi"), call.send("bo", "hi"), call.flush()]\n',
+        "mock_calls held 4, it holds 3"),
+    "a Fraction subclass whose sum rounds up to the whole (R73-10b)": (
+        "from fractions import Fraction\n\n\nclass Share(Fraction):\n    def __add__(self, other):\n"
+        "        got = Fraction(self) + Fraction(other)\n        return Fraction(1) if abs(got - 1) < Fraction(1, 4) else got\n\n"
+        "    __radd__ = __add__\n\n\ndef split(weights):\n    total = sum(weights) + 1\n"
+        "    return [Share(w, total) for w in weights]\n",
+        "from pkg import split\n\n\ndef test_t():\n    assert sum(split([1, 1, 2])) == 1\n", "a Share, a Fraction, whose"),
+    "a stray line written to the capture's byte layer and truncated there (R73-12)": (
+        "import sys\n\n\ndef report(rows):\n    raw = sys.stdout.buffer\n    sys.stdout.flush()\n    mark = raw.tell()\n"
+        "    raw.write(b'# header\\n')\n    raw.seek(mark)\n    raw.truncate()\n    for r in rows:\n        print(r)\n",
+        "from pkg import report\n\n\ndef test_t(capsys):\n    report(['a', 'b'])\n    assert capsys.readouterr().out == 'a\\nb\\n'\n",
+        "pytest's output capture was truncated by"),
+    "a stray line overwritten in the capture's byte layer": (
+        "import sys\n\n\ndef report(rows):\n    raw = sys.stdout.buffer\n    sys.stdout.flush()\n    mark = raw.tell()\n"
+        "    raw.write(b'#\\n')\n    raw.seek(mark)\n    for r in rows:\n        print(r)\n",
+        "from pkg import report\n\n\ndef test_t(capsys):\n    report(['a', 'b'])\n    assert capsys.readouterr().out == 'a\\nb\\n'\n",
+        "pytest's output capture lost what was written to it"),
     # controls
+    "output read twice through capsys, bytes and text": (
+        "import sys\n\n\ndef report(rows):\n    for r in rows:\n        print(r)\n    sys.stdout.buffer.write(b'end\\n')\n",
+        "from pkg import report\n\n\ndef test_t(capsys):\n    report(['a'])\n    assert capsys.readouterr().out == 'a\\nend\\n'\n"
+        "    report(['b'])\n    assert capsys.readouterr().out == 'b\\nend\\n'\n", None),
+    "a mock the test resets between its checks": (
+        "def ping(t):\n    t.send('x')\n    t.flush()\n",
+        "from unittest.mock import Mock, call\n\nfrom pkg import ping\n\n\ndef test_t():\n    t = Mock()\n    ping(t)\n"
+        "    assert len(t.mock_calls) == 2\n    t.reset_mock()\n    ping(t)\n    assert t.mock_calls == [call.send('x'), call.flush()]\n",
+        None),
     "a seed the test hands over reseeds the stream (R73-FP1)": (
         "import random\n\n\ndef draw(tickets, k, seed=None):\n    if seed is not None:\n        random.seed(seed)\n"
         "    return random.sample(list(tickets), k)\n",
