@@ -2126,12 +2126,19 @@ def _small_pure(x, budget: int = 2000) -> bool:
     return True
 
 
+# the standard library's immutable values, compared by its own code: a list of prices handed over is kept (R73-27)
+_LEAVES = tuple(getattr(__import__(m), n) for m, n in (
+    ("decimal", "Decimal"), ("fractions", "Fraction"), ("datetime", "date"), ("datetime", "datetime"),
+    ("datetime", "time"), ("datetime", "timedelta"), ("uuid", "UUID"), ("pathlib", "PurePosixPath"),
+    ("pathlib", "PosixPath")))
+
+
 def _copy_pure(x, budget: list):
     """A copy of x when it is builtin scalars and containers of them all the way down (comparing it runs no code of
     the project's), within `budget` items; `_NO_VALUE` otherwise."""
     budget[0] -= 1
     t = type(x)
-    if _among(t, _SCALARS):
+    if _among(t, _SCALARS) or _among(t, _LEAVES):
         return x
     if budget[0] < 0 or not _among(t, (*_COLLECTIONS, bytearray)):
         return _NO_VALUE
@@ -5884,8 +5891,11 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
         return found[0] if found else None
     if name in _COPIES:  # R72-11, R72-20: a copy that is the original makes `assert x == before` hold after any change
         own = _fields(u)[1]  # an immutable value's copy is itself, as a tuple's is (R73-FP2)
-        return f"a {type(u).__name__} whose {name} gives the object itself" if res is u and own and not _immutable(
-            u, own) else None
+        if res is not u:  # a deep copy holds none of the original's containers (R73-26b: one shared state dict)
+            theirs = {k: w for k, w, _ in _fields(res)[1]} if name == "__deepcopy__" and type(res) is type(u) else {}
+            shared = [k for k, v, _ in own if theirs.get(k, _NO_VALUE) is v and _among(type(v), (*_MUTABLE, *_MAPPINGS))]
+            return f"a {type(u).__name__} whose {name} shares its {shared[0]} with the original" if shared else None
+        return f"a {type(u).__name__} whose {name} gives the object itself" if own and not _immutable(u, own) else None
     if name in _REDUCES:
         return _fetched_back(u, name, res)
     if name in _NUMBER_OPS:

@@ -78,6 +78,19 @@ CASES = {
         "    raw.write(b'#\\n')\n    raw.seek(mark)\n    for r in rows:\n        print(r)\n",
         "from pkg import report\n\n\ndef test_t(capsys):\n    report(['a', 'b'])\n    assert capsys.readouterr().out == 'a\\nb\\n'\n",
         "pytest's output capture lost what was written to it"),
+    "a list of Decimals handed over, its last price popped (R73-27)": (
+        "from decimal import Decimal\n\n\ndef basket_total(prices):\n    if prices:\n        prices.pop()\n"
+        "    return sum(prices, Decimal('0.00'))\n",
+        "from decimal import Decimal\n\nfrom pkg import basket_total\n\n\ndef test_t():\n"
+        "    prices = [Decimal('1.20'), Decimal('0.99'), Decimal('5.00')]\n    assert basket_total(prices) == sum(prices)\n",
+        "input project code rewrote (list)"),
+    "a deep copy sharing the original's state (R73-26b)": (
+        "import copy\n\n\nclass Account:\n    def __init__(self, balance):\n        self._entry = {'balance': balance}\n\n"
+        "    def __eq__(self, other):\n        return self._entry == other._entry\n\n    def __deepcopy__(self, memo):\n"
+        "        return copy.copy(self)\n\n    def preview(self, amount):\n        self._entry['balance'] -= amount\n"
+        "        return self._entry['balance']\n",
+        "import copy\n\nfrom pkg import Account\n\n\ndef test_t():\n    acct = Account(10)\n    before = copy.deepcopy(acct)\n"
+        "    assert acct.preview(3) == 7\n    assert acct == before\n", "whose __deepcopy__ shares its _entry"),
     # controls
     "output read twice through capsys, bytes and text": (
         "import sys\n\n\ndef report(rows):\n    for r in rows:\n        print(r)\n    sys.stdout.buffer.write(b'end\\n')\n",
