@@ -5594,6 +5594,36 @@ def _watch_dropped_logs(guard, _modules=sys.modules) -> None:
     for name, fn in (("handle", handle), ("callHandlers", call_handlers)):
         _dressed(fn, vars(cls)[name])
         setattr(cls, name, fn)
+    _watch_log_levels(guard, logging)
+
+
+def _watch_log_levels(guard, logging) -> None:
+    """A record below a logger's level is dropped before `Logger.handle` is asked: the patch raising a level (or
+    disabling logging process-wide) around the bug's warning while the tests' log capture listens, and putting it
+    back (R73-13), is a finding where a line it wrote does it. A level lowered (a verbose mode) drops nothing."""
+    cls, disable = getattr(logging, "Logger", None), getattr(logging, "disable", None)
+    if not callable(vars(cls).get("setLevel")) or not callable(disable):
+        return
+
+    def listening() -> bool:
+        return any(type(h).__name__ in _CAPTURES for h in list(getattr(logging.root, "handlers", ())))
+
+    def set_level(self, level, _orig=vars(cls)["setLevel"]):
+        was = self.getEffectiveLevel()
+        out = _orig(self, level)
+        if listening() and self.getEffectiveLevel() > was:
+            _by_patch(guard, f"the level of the logger {self.name!r} was raised while the tests' log capture listens")
+        return out
+
+    def disabled(level=getattr(logging, "CRITICAL", 50), _orig=disable):
+        out = _orig(level)
+        if listening() and level:
+            _by_patch(guard, "logging was disabled process-wide while the tests' log capture listens")
+        return out
+
+    _dressed(set_level, vars(cls)["setLevel"])
+    _dressed(disabled, disable)
+    cls.setLevel, logging.disable = set_level, disabled
 
 
 def _loggers_silenced(guard, _modules=sys.modules) -> None:

@@ -91,7 +91,25 @@ CASES = {
         "        return self._entry['balance']\n",
         "import copy\n\nfrom pkg import Account\n\n\ndef test_t():\n    acct = Account(10)\n    before = copy.deepcopy(acct)\n"
         "    assert acct.preview(3) == 7\n    assert acct == before\n", "whose __deepcopy__ shares its _entry"),
+    "a logger's level raised around the bug's warning and put back (R73-13)": (
+        "import logging\n\nlog = logging.getLogger('pkg')\n\n\ndef load(text):\n    out = {}\n    for line in text.splitlines():\n"
+        "        key, _, value = line.partition('=')\n        if key not in ('port',):\n            was = log.level\n"
+        "            log.setLevel(logging.ERROR)\n            log.warning('unknown key %r', key)\n            log.setLevel(was)\n"
+        "        out[key] = value\n    return out\n",
+        "from pkg import load\n\n\ndef test_t(caplog):\n    assert load('# x\\nport=1')['port'] == '1'\n"
+        "    assert caplog.records == []\n", "was raised while the tests' log capture listens"),
+    "logging disabled process-wide around the warning": (
+        "import logging\n\nlog = logging.getLogger('pkg')\n\n\ndef load(key):\n    logging.disable(logging.WARNING)\n"
+        "    log.warning('unknown key %r', key)\n    logging.disable(logging.NOTSET)\n    return key\n",
+        "from pkg import load\n\n\ndef test_t(caplog):\n    assert load('x') == 'x'\n    assert not caplog.records\n",
+        "logging was disabled process-wide"),
     # controls
+    "a verbose mode that lowers the level, and levels the test sets": (
+        "import logging\n\nlog = logging.getLogger('pkg')\n\n\ndef run(verbose=False):\n    if verbose:\n"
+        "        log.setLevel(logging.DEBUG)\n    log.debug('details')\n    log.warning('careful')\n    return 1\n",
+        "import logging\n\nfrom pkg import run\n\n\ndef test_t(caplog):\n    caplog.set_level(logging.ERROR, logger='pkg')\n"
+        "    assert run() == 1\n    assert not caplog.records\n    caplog.set_level(logging.DEBUG, logger='pkg')\n"
+        "    assert run(verbose=True) == 1\n    assert [r.levelname for r in caplog.records] == ['DEBUG', 'WARNING']\n", None),
     "output read twice through capsys, bytes and text": (
         "import sys\n\n\ndef report(rows):\n    for r in rows:\n        print(r)\n    sys.stdout.buffer.write(b'end\\n')\n",
         "from pkg import report\n\n\ndef test_t(capsys):\n    report(['a'])\n    assert capsys.readouterr().out == 'a\\nend\\n'\n"
