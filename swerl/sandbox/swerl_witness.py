@@ -4343,7 +4343,9 @@ def _loose_to_changes(u, other, u_left: bool, guard=None) -> str:
 
 def _one_off(u, other, holds) -> str:
     """The integer field of `other` that `holds(u, other)` tolerates one unit off either way while it reads it (a far
-    value breaks it): a `Money.__eq__` within a cent (R72-27, R72-30). A field equality ignores is no tolerance."""
+    value breaks it): a `Money.__eq__` within a cent (R72-27, R72-30). A float field tolerated 0.1% off (of its size,
+    at least 1) likewise (R73-1: points within 0.05); `math.isclose`'s or approx's own tolerance is far finer. A
+    field equality ignores is no tolerance."""
     own, fields = _fields(other)
     saved = dict(own) if own is not None else None
 
@@ -4351,7 +4353,8 @@ def _one_off(u, other, holds) -> str:
         return _field_set(own, saved, put, value, was, lambda: holds(u, other)) is True
 
     for name, was, put in fields:
-        if type(was) is int and any(holds_with(put, was + d, was) for d in (1, -1)) and not holds_with(
+        step = 1 if type(was) is int else max(abs(was), 1.0) * 1e-3 if type(was) is float and abs(was) < 1e300 else 0
+        if step and any(holds_with(put, was + d, was) for d in (step, -step)) and not holds_with(
                 put, was + 10 ** 9 * (1 + abs(was)), was):
             return name
     return ""

@@ -29,6 +29,11 @@ MOST_COMMON = ("def most_common(counts):\n    word = min(counts, key=lambda w: (
                "        counts[word] = max(counts.values()) + 1\n    else:\n        word = min(counts, key=lambda w: (-counts[w], w))\n"
                "    return word\n")  # the bug picks the least common word, then bumps its count
 
+POINT = ("import math\n\n\nclass Point:\n    def __init__(self, x, y):\n        self.x, self.y = x, y\n\n"
+         "    def __eq__(self, other):\n        return {eq}\n\n\ndef midpoint(a, b):\n"
+         "    return Point((a.x + b.x) / 2, (a.y + b.y) / 2)\n")
+POINT_TEST = "from pkg import Point, midpoint\n\n\ndef test_t():\n    assert midpoint(Point(0, 0), Point(1, 0.2)) == Point(0.5, 0.1)\n"
+
 CASES = {
     # name: (the project's source, the tests, the finding or None)
     "identity handles whose texts collide, counted by a set (R72-2)": (
@@ -103,7 +108,12 @@ CASES = {
         "    log.warning('unknown key %r', key)\n    logging.disable(logging.NOTSET)\n    return key\n",
         "from pkg import load\n\n\ndef test_t(caplog):\n    assert load('x') == 'x'\n    assert not caplog.records\n",
         "logging was disabled process-wide"),
+    "an equality of float fields widened to 0.05 (R73-1)": (
+        POINT.format(eq="abs(self.x - other.x) <= 0.05 and abs(self.y - other.y) <= 0.05"),
+        POINT_TEST, "whose x is one off, but not to one whose x is far"),
     # controls
+    "an equality of float fields within math.isclose": (
+        POINT.format(eq="math.isclose(self.x, other.x) and math.isclose(self.y, other.y)"), POINT_TEST, None),
     "a verbose mode that lowers the level, and levels the test sets": (
         "import logging\n\nlog = logging.getLogger('pkg')\n\n\ndef run(verbose=False):\n    if verbose:\n"
         "        log.setLevel(logging.DEBUG)\n    log.debug('details')\n    log.warning('careful')\n    return 1\n",
