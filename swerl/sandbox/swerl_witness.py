@@ -948,6 +948,7 @@ def _test_function(item) -> None:
     del _FAILED[:]
     del _CALLS[:]
     _RETURNED.clear()
+    _HANDED.clear()
     _DERIVED.clear()
     _LOG_SEEN.clear()
     _HASHED.clear()
@@ -1927,6 +1928,7 @@ def _read_on(keys: list, mapping, pairs: bool):
 _CALLS: list = []  # [watched?, [(object, its content before the call), ...]] of each call in progress
 _REWRITTEN: dict = {}  # id(object) -> (object, its content before project code first changed it)
 _RETURNED: dict = {}  # id(value) -> value: what the current test's calls into project code returned
+_HANDED: dict = {}  # id(container) -> container: the first 8 the current test handed to project code
 _DERIVED: dict = {}  # id(value) -> (value, its thunk): containers the current test bound a name to by a read
 _PROJECT_CODE: dict = {}  # code object -> is it the project's
 _MUTABLE = (list, dict, set, bytearray)
@@ -1962,6 +1964,7 @@ def callee(f, _calls=_CALLS, _data=getattr(_ENVIRON, "_data", None)):
     held = [(_ENVIRON, dict(_data))] if watched and type(_data) is dict and len(_data) < 5000 else []
     if watched:
         held += [(name, read()) for name, read in (_STATE.get("process") or {}).items()]
+        held += _handed_before()
     _calls.append([watched, held])
     return len(_calls) - 1
 
@@ -2053,6 +2056,17 @@ def _continues(before, now, blocks: int = 2048) -> bool:
     return False
 
 
+def _handed_before() -> list:
+    """(object, its content now) of each small container the current test handed an earlier call: the project may
+    keep a reference and rewrite it from a later call (R73-6: `Leaderboard(scores)`, then `board.top(2)`)."""
+    out = []
+    for obj in list(_HANDED.values()):
+        content = _copy_pure(_plain(obj), [256])
+        if content is not _NO_VALUE:
+            out.append((obj, content))
+    return out
+
+
 def passed(value, _calls=_CALLS):
     """An argument of the call being made: a builtin container handed to project code is kept as it is now; an int
     or text is kept as a seed the call may be asked to use (R73-FP1: `draw(tickets, seed=7)`)."""
@@ -2060,6 +2074,8 @@ def passed(value, _calls=_CALLS):
         content = _copy_pure(_plain(value), [20000])
         if content is not _NO_VALUE:
             _calls[-1][1].append((value, content))
+            if len(_HANDED) < 8:
+                _HANDED[id(value)] = value
     elif _calls and _calls[-1][0] and _among(type(value), (int, str, bytes)) and len(_calls[-1]) < 3 + 8:
         _calls[-1].append(value)
     return value

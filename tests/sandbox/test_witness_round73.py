@@ -111,7 +111,17 @@ CASES = {
     "an equality of float fields widened to 0.05 (R73-1)": (
         POINT.format(eq="abs(self.x - other.x) <= 0.05 and abs(self.y - other.y) <= 0.05"),
         POINT_TEST, "whose x is one off, but not to one whose x is far"),
+    "a list a constructor kept, rewritten by a later call (R73-6)": (
+        "class Board:\n    def __init__(self, scores):\n        self.scores = scores\n\n    def top(self, k):\n"
+        "        del self.scores[0]\n        return sorted(self.scores, reverse=True)[:k]\n",
+        "from pkg import Board\n\n\ndef test_t():\n    scores = [99, 1, 2, 3]\n    board = Board(scores)\n"
+        "    assert board.top(2) == sorted(scores, reverse=True)[:2]\n", "input project code rewrote (list)"),
     # controls
+    "a queue over the test's list, popped by later calls": (
+        "class Queue:\n    def __init__(self, items):\n        self.items = items\n\n    def pop(self):\n"
+        "        return self.items.pop(0)\n",
+        "from pkg import Queue\n\n\ndef test_t():\n    items = [1, 2, 3]\n    q = Queue(items)\n    assert q.pop() == 1\n"
+        "    assert items == [2, 3]\n    assert q.pop() == 2\n", None),
     "an equality of float fields within math.isclose": (
         POINT.format(eq="math.isclose(self.x, other.x) and math.isclose(self.y, other.y)"), POINT_TEST, None),
     "a verbose mode that lowers the level, and levels the test sets": (
