@@ -4263,7 +4263,7 @@ def _both_objects(left, right, ne: bool, guard, ctx: tuple = (frozenset(), 0)):
                                                                                                   True, False) is not True):
         own = "has no number" if committed is _NO_VALUE else f"whose own value is {committed!r}"
         return on_k[-1], f"a {type(u).__name__} that compares equal to {other!r} but {own}"
-    if ne or not _says_equal(on_k[-1]):
+    if not _says_equal(on_k[-1], ne):  # a `!=` that says "equal" (`if got != want: fail()`) is an `==` (R73-34b)
         return on_k[-1], None
     eq = _raw_attr(type(u), "__eq__")  # a dataclass's or attrs' generated one compares the fields it was told to
     loose = other is not u and not _among(type(other), _EXACT) and _home(type(other), guard) in (
@@ -4370,8 +4370,9 @@ def _one_off(u, other, holds) -> str:
 
     for name, was, put in fields:
         step = 1 if type(was) is int else max(abs(was), 1.0) * 1e-3 if type(was) is float and abs(was) < 1e300 else 0
-        if step and any(holds_with(put, was + d, was) for d in (step, -step)) and not holds_with(
-                put, was + 10 ** 9 * (1 + abs(was)), was):
+        far = 10 ** 9 * (1 + abs(was)) if step else 0  # either side: an equality of signs holds far above (R73-35)
+        if step and any(holds_with(put, was + d, was) for d in (step, -step)) and not all(
+                holds_with(put, was + d, was) for d in (far, -far)):
             return name
     return ""
 
@@ -5699,6 +5700,14 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
     if not isinstance(cls, type) or not callable(getattr(cls, "write", None)) or _STATE.get("captures_counted"):
         return
     _STATE["captures_counted"] = True
+    encoded = getattr(_modules.get("_pytest.capture"), "EncodedFile", None)  # capfd's file (T11): its truncate too
+    if isinstance(encoded, type) and issubclass(encoded, __import__("io").TextIOWrapper):
+        def truncate_file(self, *args, _truncate=encoded.truncate, **kwargs):
+            _by_patch(guard, "pytest's output capture was truncated")
+            return _truncate(self, *args, **kwargs)
+
+        _dressed(truncate_file, encoded.truncate)
+        encoded.truncate = truncate_file
 
     def entry(stream) -> list:
         return _counted(_CAPTURED, stream, lambda: (_held_bytes(stream),))
@@ -5888,7 +5897,10 @@ _TRUTHS = ("__bool__", "__len__")  # answers judged whatever they say: a "no" (f
 # a builtin number's subclass answers arithmetic and conversions that library or C code asks on the tests' behalf
 # (`sum()` adding through `__radd__`, `math.fsum` converting through `__float__`: R72-4, R72-7) as its base would
 _NUMBER_OPS = ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__rtruediv__",
-               "__floordiv__", "__rfloordiv__", "__mod__", "__neg__", "__abs__", "__float__", "__int__", "__index__")
+               "__floordiv__", "__rfloordiv__", "__mod__", "__rmod__", "__divmod__", "__rdivmod__", "__pow__",
+               "__rpow__", "__neg__", "__pos__", "__abs__", "__float__", "__int__", "__index__", "__complex__",
+               "__round__", "__trunc__", "__floor__", "__ceil__",  # `round()`, `math.floor` (R73-20)
+               "as_integer_ratio")  # `statistics.mean`'s exact arithmetic (R73-21)
 _NUMBERS = (int, float, complex, __import__("fractions").Fraction, __import__("decimal").Decimal)  # R73-10b
 # a collection's items as library or C code reads them (`sorted(tags)`, `set(x)`, json's encoder calling a dict
 # subclass's `items()`) agree with its other view of them: the builtin storage it is, or its length (R72-23, R72-31)
@@ -5953,7 +5965,8 @@ def _carried_finding(u, name: str, args: tuple, res, guard):
             want = getattr(base, name)(_number_value(u), *args)
         except Exception:
             return None
-        got = _number_value(res)
+        got = tuple(map(_number_value, res)) if type(res) is tuple else _number_value(res)  # `divmod`'s pair
+        want = tuple(map(_number_value, want)) if type(want) is tuple else want
         if want is NotImplemented or got is None or got == want or (got != got and want != want):
             return None
         return f"a {type(u).__name__}, a {base.__name__}, whose {name} gives {got!r} where its {base.__name__} value gives {want!r}"

@@ -116,6 +116,17 @@ CASES = {
         "        del self.scores[0]\n        return sorted(self.scores, reverse=True)[:k]\n",
         "from pkg import Board\n\n\ndef test_t():\n    scores = [99, 1, 2, 3]\n    board = Board(scores)\n"
         "    assert board.top(2) == sorted(scores, reverse=True)[:2]\n", "input project code rewrote (list)"),
+    "a float subclass whose round() hides the bug (R73-20)": (
+        "class Celsius(float):\n    def __round__(self, n=None):\n        return round(float(self) - 10 / 9, n)\n\n\n"
+        "def from_fahrenheit(f):\n    return Celsius((f - 30) * 5 / 9)\n",
+        "from pkg import from_fahrenheit\n\n\ndef test_t():\n    assert round(from_fahrenheit(212), 1) == 100.0\n",
+        "whose __round__ gives"),
+    "an equality of signs, asked through `!=` before pytest.fail (R73-34b)": (
+        "class Duration:\n    def __init__(self, minutes):\n        self.minutes = minutes\n\n    def __eq__(self, other):\n"
+        "        return (self.minutes >= 0) == (other.minutes >= 0)\n\n\ndef parse(text):\n    h, _, m = text.partition('h')\n"
+        "    return Duration(int(h) * 100 + int(m or 0))\n",
+        "import pytest\n\nfrom pkg import Duration, parse\n\n\ndef test_t():\n    got = parse('1h30')\n"
+        "    if got != Duration(90):\n        pytest.fail('wrong')\n", "whose minutes is one off"),
     # controls
     "a queue over the test's list, popped by later calls": (
         "class Queue:\n    def __init__(self, items):\n        self.items = items\n\n    def pop(self):\n"
