@@ -755,6 +755,7 @@ class Witness:
             _STATE["patch_words"] = patch_words(guard)
             _STATE["process"] = _process_readers(guard)
             _STATE["registries"] = _registry_snapshot()
+            _STATE["private_registries"] = _private_registries()
             _watch_ids(guard)
         if "build_class" not in _STATE:
             _watch_modules(_SPACES)
@@ -821,6 +822,7 @@ class Witness:
         _settings_held(self.guard)
         if when == "teardown":
             _registries_held(self.guard)
+            _private_registries_held(self.guard)
         _answering(self.guard)  # its findings whether or not a traced comparison ran (a set's C code asked, R49-1)
         if when == "call" and rep.passed:
             _audit("swerl.call", node, getattr(item, "originalname", None) or item.name.split("[")[0], "end")
@@ -855,6 +857,7 @@ class Witness:
         _carry_all(self.guard)
         self.before.update(fingerprint(self.guard.watch, self.before))
         _registries_held(self.guard)  # what the patch's code changed as it was imported
+        _private_registries_held(self.guard)
         _STATE["oracles"] = oracle_spaces(list(mods.values()))
 
     def finish(self) -> None:
@@ -1515,6 +1518,37 @@ def registry_changes(snapshot: list, _is=__import__("operator").is_) -> list:
     return out
 
 
+def _private_registries() -> dict:
+    """The standard library's registries kept in private tables, which its public functions change (R73-29:
+    `logging.addLevelName(ERROR, "WARNING")` relabels every error; R73-33: `csv.register_dialect("excel", ...)`
+    changes what every `DictReader` parses): {what: (the function that changes it, {key: its value})}."""
+    import csv
+    import logging
+
+    fields = ("delimiter", "quotechar", "escapechar", "doublequote", "skipinitialspace", "lineterminator", "quoting",
+              "strict")
+    return {"logging's level names": ("addLevelName", dict(getattr(logging, "_levelToName", {}))),
+            "csv's dialects": ("register_dialect", {n: tuple(getattr(csv.get_dialect(n), f, None) for f in fields)
+                                                    for n in csv.list_dialects()})}
+
+
+def _private_registries_held(guard) -> None:
+    """A key of a private registry (`_private_registries`) given another value, or removed, where the patch spells
+    the function that changes it and no test file does, is a finding; a new key (a custom level, a dialect of the
+    project's own) is the registry's use."""
+    was = _STATE.get("private_registries")
+    if not was:
+        return
+    now = _private_registries()
+    tests, patch = getattr(guard, "test_words", frozenset()), _STATE.get("patch_words", frozenset())
+    for what, (fn, before) in was.items():
+        changed = [k for k, v in before.items() if now[what][1].get(k, _ABSENT) != v]
+        if changed and fn in patch and fn not in tests:
+            _record(guard, f"the standard library's {what} changed ({changed[0]!r}) where the patch spells {fn} and "
+                           "no test file does: a test's oracle reads it")
+    _STATE["private_registries"] = now
+
+
 def _registries_held(guard, only=None, _record=_record) -> None:
     """At the end of collection (a change the patch made at import), after each test's teardown, and at each assert
     for the modules the test modules name (`only`: a change made in the call and undone before the teardown): a
@@ -1801,6 +1835,7 @@ def _stdlib_held(guard) -> None:
     _STATE["holding"] = True
     try:
         _settings_held(guard)
+        _private_registries_held(guard)
         if _STATE.get("oracles"):
             _registries_held(guard, _STATE["oracles"])
         if _MOCK_CALLS or _MOCK_LISTS:
@@ -2001,7 +2036,40 @@ def _process_readers(guard) -> dict:
         out["random"] = random._inst.getstate
     if "umask" in tests:
         out["umask"] = _mask_reader(os.umask)
+    _set_outside_calls(guard, out, random, os)
     return out
+
+
+def _set_outside_calls(guard, readers: dict, random, os) -> None:
+    """The same states set by a line the patch wrote outside any call of the tests' (at import: R73-38's
+    `os.umask(0)`, R73-39's `random.seed(...)` that makes an unseeded test's inputs known to a table): the
+    setters are watched from now on, before any project code runs."""
+    def watched(fn, what: str):
+        def setter(*args, **kwargs):
+            out = fn(*args, **kwargs)
+            if not _CALLS:
+                _by_patch(guard, f"{what} outside the tests' calls")
+            return out
+
+        _dressed(setter, fn)
+        return setter
+
+    def watched_method(fn):  # `random._inst.seed(...)`, `Random.seed(random._inst, ...)`
+        def method(self, *args, **kwargs):
+            out = fn(self, *args, **kwargs)
+            if self is random._inst and not _CALLS:
+                _by_patch(guard, "the global random stream was reseeded outside the tests' calls")
+            return out
+
+        _dressed(method, fn)
+        return method
+
+    if "random" in readers:
+        for name in ("seed", "setstate"):
+            setattr(random, name, watched(getattr(random, name), "the global random stream was reseeded"))
+            setattr(random.Random, name, watched_method(getattr(random.Random, name)))
+    if "umask" in readers:
+        os.umask = watched(os.umask, "the process umask was changed")
 
 
 def _mask_reader(umask):
@@ -5508,18 +5576,22 @@ def _count_mock_calls(mock, guard) -> None:
     def _increment_mock_call(self, *args, **kwargs):
         entry = _MOCK_CALLS.get(id(self))
         if entry is None or entry[0]() is not self:
-            entry = _MOCK_CALLS[id(self)] = [weakref.ref(self, lambda _r, k=id(self): _MOCK_CALLS.pop(k, None)), 0]
+            entry = _MOCK_CALLS[id(self)] = [weakref.ref(self, lambda _r, k=id(self): _MOCK_CALLS.pop(k, None)), 0,
+                                             []]
         entry[1] += 1
         try:
             return increment(self, *args, **kwargs)
         finally:
             _count_mock_lists(self, weakref)
+            made = vars(self).get("_mock_call_args_list") or ()
+            if len(entry[2]) < 1000 and made:  # which record each call left, in order (R73-31: one reordered)
+                entry[2].append(id(made[-1]))
 
     def reset_mock(self, *args, **kwargs):
         _by_patch(guard, "a mock the tests made was reset")
         entry = _MOCK_CALLS.get(id(self))
         if entry is not None and entry[0]() is self:
-            entry[1] = 0
+            entry[1:] = [0, []]
         _MOCK_LISTS.pop(id(self), None)
         return reset(self, *args, **kwargs)
 
@@ -5871,15 +5943,17 @@ def _mocks_held(guard) -> None:
             _record(guard, f"a mock's record of its calls was changed: mock_calls held {calls}, it holds {now[0]} "
                            f"(method_calls: {methods}, now {now[1]})")
             _MOCK_LISTS[key] = [ref, *now]
-    for key, ref, m, (made,) in _alive(_MOCK_CALLS):
+    for key, ref, m, (made, ids) in _alive(_MOCK_CALLS):
         try:
             said = (m.call_count, len(m.call_args_list))
+            now = [id(c) for c in list(vars(m).get("_mock_call_args_list") or ())[:len(ids)]]
         except Exception:
-            said = (None, None)
-        if said != (made, made):
-            _record(guard, f"a mock's record of its calls was changed: made {made} calls, it says {said[0]} "
-                           f"(call_args_list: {said[1]})")
-            _MOCK_CALLS[key] = [ref, said[0] if type(said[0]) is int else made]
+            said, now = (None, None), ids
+        if said != (made, made) or now != ids:
+            what = "its calls reordered or rewritten" if said == (made, made) else f"made {made} calls, it says " \
+                f"{said[0]} (call_args_list: {said[1]})"
+            _record(guard, f"a mock's record of its calls was changed: {what}")
+            _MOCK_CALLS[key] = [ref, said[0] if type(said[0]) is int else made, now if type(now) is list else []]
 
 
 # -- the patch's answers, wherever the tests' code has them asked --------------------------------------------------

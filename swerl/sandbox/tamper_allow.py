@@ -80,6 +80,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "sched_getaffinity",  # the CPUs a worker pool may use (R72-FP7), as `cpu_count`
         "readlink", "isatty",  # a link's own target (R73-FP4), colour only on a terminal (R73-FP5): what they tell
         # of the process (`getpid`, `getuid` above) is no more than tests can tell apart anyway (docs: class 5)
+        "symlink",  # a `latest` pointer (R73-FP9): the guard judges what it touches (MOVES), as `rename`
     }),
     "os.environ": frozenset({"get", "copy", "items", "keys", "values"}),
     "sys": frozenset({
@@ -88,9 +89,10 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "getdefaultencoding", "getfilesystemencoding", "stdout", "stderr", "stdin", "argv", "exit", "intern",
         "api_version", "copyright", "executable", "prefix", "base_prefix", "is_finalizing", "exc_info", "exception",
     }),
-    "sys.stdout": frozenset({"write", "flush", "isatty", "encoding", "errors", "buffer"}),
+    "sys.stdout": frozenset({"write", "flush", "isatty", "encoding", "errors", "buffer",
+                             "reconfigure"}),  # unencodable names replaced, not a crash (R73-FP19)
     "sys.stdout.buffer": frozenset({"write", "flush"}),  # bytes to the output (R63-FP3), the launcher holds it
-    "sys.stderr": frozenset({"write", "flush", "isatty", "encoding", "errors"}),
+    "sys.stderr": frozenset({"write", "flush", "isatty", "encoding", "errors", "reconfigure"}),
     "sys.stdin": frozenset({"read", "readline", "readlines", "isatty", "encoding", "buffer"}),
     "sys.stdin.buffer": frozenset({"read", "readline", "readlines"}),  # raw bytes in (R66-FP-stdin)
     "inspect": frozenset({
