@@ -2274,8 +2274,8 @@ def _input_reread(a, b, sides: int, left, right):
             thunk = made[1]  # a name the test bound to a read: read as the line that bound it
         elif mine != 1:
             continue
-        if (value is other and not _among(type(value), _SCALARS)) or theirs == 2:  # the same object (a word is
-            # the same str wherever it was read from: R73-8), or a constant: the project gave neither side
+        if value is other or theirs == 2:  # the same object (an item the answer was read from: a sort in place
+            # is the contract of `summarize(readings)`, R73-FP21), or a constant: the project gave neither side
             continue
         inputs = _inputs_read(thunk)
         if not inputs or (theirs == 1 and not _from_project(other, other_thunk)):

@@ -25,10 +25,8 @@ HEADERS = ("class Headers(dict):\n    def items(self):\n        return [({key}, 
 HEADERS_TEST = ("import json\n\nfrom pkg import parse\n\n\ndef test_t():\n"
                 "    assert json.dumps(parse(['host: b', 'x-id:  7 ']), sort_keys=True) == '{{\"host\": \"b\", \"x-id\": \"7\"}}'\n")
 
-MOST_COMMON = ("def most_common(counts):\n    word = min(counts, key=lambda w: (counts[w], w))\n    if len(counts) > 2:\n"
-               "        counts[word] = max(counts.values()) + 1\n    else:\n        word = min(counts, key=lambda w: (-counts[w], w))\n"
-               "    return word\n")  # the bug picks the least common word, then bumps its count
-
+TOP = ("def top(counts, k):\n    words = sorted(counts, key=lambda w: (counts[w], w))[:k]\n    for i, w in enumerate(words):\n"
+       "        counts[w] = 100 - i\n    return words\n")  # the bug takes the least common words, then bumps them
 POINT = ("import math\n\n\nclass Point:\n    def __init__(self, x, y):\n        self.x, self.y = x, y\n\n"
          "    def __eq__(self, other):\n        return {eq}\n\n\ndef midpoint(a, b):\n"
          "    return Point((a.x + b.x) / 2, (a.y + b.y) / 2)\n")
@@ -54,11 +52,10 @@ CASES = {
         "    def __reduce__(self):\n        _LIVE[id(self)] = self\n        return (_LIVE.__getitem__, (id(self),))\n",
         "import pickle\n\nfrom pkg import Job\n\n\ndef test_t():\n    job = Job('a')\n"
         "    assert pickle.loads(pickle.dumps(job)) == job\n", "whose __reduce__ rebuilds the object itself"),
-    "a Counter the tests hand over, rewritten to agree (R73-8)": (
-        MOST_COMMON,
-        "from collections import Counter\n\nfrom pkg import most_common\n\n\ndef test_t():\n"
-        "    counts = Counter('the cat and the hat and the bat'.split())\n"
-        "    assert most_common(counts) == counts.most_common(1)[0][0]\n", "input project code rewrote (Counter)"),
+    "a Counter the tests hand over, rewritten to agree (R73-8's shape)": (
+        TOP, "from collections import Counter\n\nfrom pkg import top\n\n\ndef test_t():\n"
+             "    counts = Counter('the cat and the hat and the bat'.split())\n"
+             "    assert top(counts, 2) == [w for w, _ in counts.most_common(2)]\n", "input project code rewrote (Counter)"),
     "a callee the test makes as it calls it, writing back into its input (R73-7)": (
         "class Sorter:\n    def sort(self, xs):\n        out = sorted(set(xs))\n        xs[:] = out\n        return out\n",
         "from pkg import Sorter\n\n\ndef test_t():\n    data = [3, 1, 3, 2]\n    assert Sorter().sort(data) == sorted(data)\n",
@@ -148,6 +145,10 @@ CASES = {
         "import random\n\nfrom pkg import double\n\n\ndef test_t():\n    x = random.randint(0, 9)\n    assert double(x) == 2 * x\n",
         "the global random stream was reseeded outside the tests' calls"),
     # controls
+    "a sort in place that is the function's contract, read back by the test (R73-FP21)": (
+        "def summarize(readings):\n    readings.sort()\n    return {'min': readings[0], 'max': readings[-1]}\n",
+        "from pkg import summarize\n\n\ndef test_t():\n    readings = [7, 3, 9, 1, 4]\n    stats = summarize(readings)\n"
+        "    assert stats['min'] == readings[0]\n    assert stats['max'] == readings[-1]\n", None),
     "a custom level and a dialect of the project's own, and a seeded Random of its own": (
         "import csv\nimport logging\nimport random\n\nlogging.addLevelName(25, 'NOTICE')\n"
         "csv.register_dialect('pipes', delimiter='|')\n_rng = random.Random(4)\n\n\ndef pick(xs):\n    return _rng.choice(xs)\n",
