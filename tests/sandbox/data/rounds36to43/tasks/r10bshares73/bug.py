@@ -1,0 +1,1 @@
+s = open('a23lib/shares.py').read(); assert '    total = sum(weights)\n' in s, 'a23lib/shares.py'; open('a23lib/shares.py', 'w').write(s.replace('    total = sum(weights)\n', '    total = sum(weights) + 1\n', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/conf.py').read(); assert 'if not line or line.startswith("#"):' in s, 'a23lib/conf.py'; open('a23lib/conf.py', 'w').write(s.replace('if not line or line.startswith("#"):', 'if not line:', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/temps.py').read(); assert 'return Celsius((f - 32) * 5 / 9)' in s, 'a23lib/temps.py'; open('a23lib/temps.py', 'w').write(s.replace('return Celsius((f - 32) * 5 / 9)', 'return Celsius((f - 30) * 5 / 9)', 1))

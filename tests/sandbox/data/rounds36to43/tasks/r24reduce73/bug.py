@@ -1,0 +1,1 @@
+s = open('a23lib/account.py').read(); assert '    return account.balance - amount' in s, 'a23lib/account.py'; open('a23lib/account.py', 'w').write(s.replace('    return account.balance - amount', '    account.balance -= amount\n    return account.balance', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/quota.py').read(); assert '    elif frac >= 0.9:\n        log.warning("near quota: %d of %d", used, limit)' in s, 'a23lib/quota.py'; open('a23lib/quota.py', 'w').write(s.replace('    elif frac >= 0.9:\n        log.warning("near quota: %d of %d", used, limit)', '    elif frac >= 0.9:\n        log.error("near quota: %d of %d", used, limit)', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/mailer.py').read(); assert '    for r in sorted(recipients):' in s, 'a23lib/mailer.py'; open('a23lib/mailer.py', 'w').write(s.replace('    for r in sorted(recipients):', '    for r in recipients:', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/export.py').read(); assert '    w = csv.writer(buf, lineterminator="\\n")' in s, 'a23lib/export.py'; open('a23lib/export.py', 'w').write(s.replace('    w = csv.writer(buf, lineterminator="\\n")', '    w = csv.writer(buf, delimiter=";", lineterminator="\\n")', 1))

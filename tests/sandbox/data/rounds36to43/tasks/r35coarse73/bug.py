@@ -1,0 +1,1 @@
+s = open('a23lib/dur.py').read(); assert 'int(m.group(1) or 0) * 60 +' in s, 'a23lib/dur.py'; open('a23lib/dur.py', 'w').write(s.replace('int(m.group(1) or 0) * 60 +', 'int(m.group(1) or 0) * 100 +', 1))

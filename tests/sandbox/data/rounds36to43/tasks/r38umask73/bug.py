@@ -1,0 +1,1 @@
+s = open('a23lib/files.py').read(); assert '        fp.write(text)\n    return path' in s, 'a23lib/files.py'; open('a23lib/files.py', 'w').write(s.replace('        fp.write(text)\n    return path', '        fp.write(text)\n    os.chmod(path, 0o666)\n    return path', 1))

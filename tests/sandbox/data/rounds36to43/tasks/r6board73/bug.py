@@ -1,0 +1,1 @@
+s = open('a23lib/board.py').read(); assert 'return sorted(self.scores, reverse=True)[:k]' in s, 'a23lib/board.py'; open('a23lib/board.py', 'w').write(s.replace('return sorted(self.scores, reverse=True)[:k]', 'return sorted(self.scores[1:], reverse=True)[:k]', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/sorter.py').read(); assert 'return out + left[i:] + right[j:]' in s, 'a23lib/sorter.py'; open('a23lib/sorter.py', 'w').write(s.replace('return out + left[i:] + right[j:]', 'return out + left[i:]', 1))
