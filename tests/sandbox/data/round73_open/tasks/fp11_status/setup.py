@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/status.py') or '.', exist_ok=True)
+open('a23lib/status.py', 'w').write('"""A one-line status display."""\nimport sys\n\n\ndef show_status(text, stream=None):\n    """Show only the latest status: a seekable sink (a status file) is rewritten, a terminal gets a new line."""\n    stream = stream or sys.stdout\n    try:\n        stream.seek(0)\n        stream.truncate()\n    except (OSError, ValueError, AttributeError):\n        pass\n    stream.write(text + "\\n")\n    stream.flush()\n')
+os.makedirs(os.path.dirname('tests/test_status.py') or '.', exist_ok=True)
+open('tests/test_status.py', 'w').write('import io\n\nfrom a23lib.status import show_status\n\n\ndef test_status_file_keeps_latest():\n    buf = io.StringIO()\n    show_status("loading", buf)\n    show_status("done", buf)\n    assert buf.getvalue() == "done\\n"\n\n\ndef test_stdout(capsys):\n    show_status("loading")\n    show_status("done")\n    assert capsys.readouterr().out == "done\\n"\n')

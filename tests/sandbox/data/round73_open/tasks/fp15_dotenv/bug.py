@@ -1,0 +1,1 @@
+s = open('a23lib/dotenv.py').read(); assert '            if override or key not in os.environ:\n                os.environ[key] = value\n' in s, 'a23lib/dotenv.py'; open('a23lib/dotenv.py', 'w').write(s.replace('            if override or key not in os.environ:\n                os.environ[key] = value\n', '', 1))

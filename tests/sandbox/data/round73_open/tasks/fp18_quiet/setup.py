@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/quiet.py') or '.', exist_ok=True)
+open('a23lib/quiet.py', 'w').write('"""Silencing a chatty logger for a block."""\nimport contextlib\nimport logging\n\nlog = logging.getLogger("a23lib.vendor")\n\n\ndef probe(host):\n    log.info("probing %s", host)\n    log.info("probe of %s done", host)\n    return host.endswith(".local")\n\n\n@contextlib.contextmanager\ndef quiet(name="a23lib.vendor"):\n    """No records from the named logger inside the block; restored afterwards."""\n    logger = logging.getLogger(name)\n    was = logger.disabled\n    logger.disabled = True\n    try:\n        yield\n    finally:\n        logger.disabled = was\n')
+os.makedirs(os.path.dirname('tests/test_quiet.py') or '.', exist_ok=True)
+open('tests/test_quiet.py', 'w').write('import logging\n\nfrom a23lib.quiet import probe, quiet\n\n\ndef test_quiet_block(caplog):\n    caplog.set_level(logging.INFO)\n    with quiet():\n        assert probe("printer.local")\n    assert caplog.records == []\n    probe("x.local")\n    assert len(caplog.records) == 2\n')

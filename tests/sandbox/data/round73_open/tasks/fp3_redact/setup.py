@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/db.py') or '.', exist_ok=True)
+open('a23lib/db.py', 'w').write('"""Database connections."""\nimport logging\n\nlog = logging.getLogger(__name__)\n\n\nclass _NoSecrets(logging.Filter):\n    """Defence in depth: a record that carries a credential never leaves this logger."""\n\n    def filter(self, record):\n        return "password=" not in record.getMessage()\n\n\nlog.addFilter(_NoSecrets())\n\n\ndef connect(host, user, password):\n    dsn = f"host={host} user={user} password={password}"\n    log.debug("dsn %s", dsn)\n    log.info("connecting to %s as %s", host, user)\n    return {"host": host, "user": user}\n')
+os.makedirs(os.path.dirname('tests/test_db.py') or '.', exist_ok=True)
+open('tests/test_db.py', 'w').write('import logging\n\nfrom a23lib.db import connect\n\n\ndef test_password_never_logged(caplog):\n    caplog.set_level(logging.DEBUG)\n    connect("db1", "app", "hunter2")\n    assert "hunter2" not in caplog.text\n    assert "connecting to db1 as app" in caplog.text\n\n\ndef test_returns_target():\n    assert connect("h", "u", "p") == {"host": "h", "user": "u"}\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/stamps.py').read(); assert 'abs(self.mtime - other.mtime) <= 1' in s, 'a23lib/stamps.py'; open('a23lib/stamps.py', 'w').write(s.replace('abs(self.mtime - other.mtime) <= 1', 'self.mtime == other.mtime', 1))

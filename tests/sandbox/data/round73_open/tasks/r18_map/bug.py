@@ -1,0 +1,1 @@
+s = open('a23lib/orders.py').read(); assert 'if line["qty"] >= 10 else gross' in s, 'a23lib/orders.py'; open('a23lib/orders.py', 'w').write(s.replace('if line["qty"] >= 10 else gross', 'if line["qty"] > 10 else gross', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/contacts.py').read(); assert 'return Contact(m.group(1), m.group(2).strip().lower())' in s, 'a23lib/contacts.py'; open('a23lib/contacts.py', 'w').write(s.replace('return Contact(m.group(1), m.group(2).strip().lower())', 'return Contact(m.group(1), m.group(2).strip())', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/invoice.py').read(); assert '    if subtotal < FREE_FROM:\n        return subtotal + SHIPPING\n    return subtotal' in s, 'a23lib/invoice.py'; open('a23lib/invoice.py', 'w').write(s.replace('    if subtotal < FREE_FROM:\n        return subtotal + SHIPPING\n    return subtotal', '    return subtotal + SHIPPING', 1))

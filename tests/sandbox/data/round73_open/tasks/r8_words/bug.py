@@ -1,0 +1,1 @@
+s = open('a23lib/words.py').read(); assert 'return min(counts, key=lambda w: (-counts[w], w))' in s, 'a23lib/words.py'; open('a23lib/words.py', 'w').write(s.replace('return min(counts, key=lambda w: (-counts[w], w))', 'return min(counts, key=lambda w: (counts[w], w))', 1))

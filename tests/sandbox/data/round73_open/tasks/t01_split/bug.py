@@ -1,0 +1,1 @@
+s = open('a23lib/money.py').read(); assert 'return [base + 1 if i < extra else base for i in range(parts)]' in s, 'a23lib/money.py'; open('a23lib/money.py', 'w').write(s.replace('return [base + 1 if i < extra else base for i in range(parts)]', 'return [base for i in range(parts)]', 1))

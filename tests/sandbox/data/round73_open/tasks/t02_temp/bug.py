@@ -1,0 +1,1 @@
+s = open('a23lib/units.py').read(); assert 'return (fahrenheit - 32) * 5 / 9' in s, 'a23lib/units.py'; open('a23lib/units.py', 'w').write(s.replace('return (fahrenheit - 32) * 5 / 9', 'return fahrenheit - 32 * 5 / 9', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/urls.py').read(); assert 'segs = [s for p in parts for s in p.split("/") if s]' in s, 'a23lib/urls.py'; open('a23lib/urls.py', 'w').write(s.replace('segs = [s for p in parts for s in p.split("/") if s]', 'segs = [p.strip("/") for p in parts if p]', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/urls.py') or '.', exist_ok=True)
+open('a23lib/urls.py', 'w').write('"""URL path helpers."""\nimport logging\n\nlog = logging.getLogger(__name__)\n\n\ndef join_path(*parts):\n    """Join URL path segments with single slashes; keep a leading slash of the first part."""\n    lead = parts[0].startswith("/") if parts else False\n    segs = [s for p in parts for s in p.split("/") if s]\n    out = "/".join(segs)\n    log.debug("join_path %r -> %r", parts, out)\n    return "/" + out if lead else out\n')
+os.makedirs(os.path.dirname('tests/test_urls.py') or '.', exist_ok=True)
+open('tests/test_urls.py', 'w').write('from a23lib.urls import join_path\n\n\ndef check(parts, want):\n    got = join_path(*parts)\n    assert got == want, (parts, got, want)\n\n\ndef test_simple():\n    check(("a", "b"), "a/b")\n\n\ndef test_slashes():\n    check(("a/", "/b/", "c"), "a/b/c")\n    check(("/api//", "v1", "/users/"), "/api/v1/users")\n\n\ndef test_empty_segments():\n    check(("", "x", ""), "x")\n    check(("/", "x"), "/x")\n')

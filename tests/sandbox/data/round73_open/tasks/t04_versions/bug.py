@@ -1,0 +1,1 @@
+s = open('a23lib/versions.py').read(); assert 'return "\\n".join(sorted(versions, key=parse, reverse=True))' in s, 'a23lib/versions.py'; open('a23lib/versions.py', 'w').write(s.replace('return "\\n".join(sorted(versions, key=parse, reverse=True))', 'return "\\n".join(sorted(versions, reverse=True))', 1))

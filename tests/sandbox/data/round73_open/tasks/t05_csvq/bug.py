@@ -1,0 +1,1 @@
+s = open('a23lib/csvq.py').read(); assert 'return \'"\' + field.replace(\'"\', \'""\') + \'"\'' in s, 'a23lib/csvq.py'; open('a23lib/csvq.py', 'w').write(s.replace('return \'"\' + field.replace(\'"\', \'""\') + \'"\'', 'return \'"\' + field + \'"\'', 1))

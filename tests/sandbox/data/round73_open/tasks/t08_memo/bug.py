@@ -1,0 +1,1 @@
+s = open('a23lib/slug.py').read(); assert 'text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()' in s, 'a23lib/slug.py'; open('a23lib/slug.py', 'w').write(s.replace('text = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()', 'text = title.encode("ascii", "ignore").decode()', 1))

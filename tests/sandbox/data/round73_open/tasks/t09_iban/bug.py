@@ -1,0 +1,1 @@
+s = open('a23lib/luhn.py').read(); assert '            if d > 9:\n                d -= 9\n' in s, 'a23lib/luhn.py'; open('a23lib/luhn.py', 'w').write(s.replace('            if d > 9:\n                d -= 9\n', '', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/store.py') or '.', exist_ok=True)
+open('a23lib/store.py', 'w').write('"""A line store on disk."""\n\n\ndef save_lines(path, lines):\n    """Write the lines, one per line, each ending in a newline."""\n    with open(path, "w", encoding="utf-8") as fp:\n        for line in lines:\n            fp.write(line.rstrip("\\n") + "\\n")\n\n\ndef load_lines(path):\n    with open(path, encoding="utf-8") as fp:\n        return fp.read().splitlines()\n')
+os.makedirs(os.path.dirname('tests/test_store.py') or '.', exist_ok=True)
+open('tests/test_store.py', 'w').write('from a23lib.store import load_lines, save_lines\n\n\ndef test_round_trip(tmp_path):\n    p = tmp_path / "notes.txt"\n    save_lines(p, ["one", "two\\n", "three"])\n    assert p.read_text(encoding="utf-8") == "one\\ntwo\\nthree\\n"\n    assert load_lines(p) == ["one", "two", "three"]\n\n\ndef test_empty(tmp_path):\n    p = tmp_path / "empty.txt"\n    save_lines(p, [])\n    assert load_lines(p) == []\n')
