@@ -1668,8 +1668,13 @@ def _note_handlers(tree, where: str) -> None:
             continue
         for n in ast.walk(node):
             call = n.func if isinstance(n, ast.Call) else None
+            expected = n.args[0] if call is not None and n.args else None  # `pytest.raises(ValueError)` expects no
+            # failed assert (R73-32); a name it cannot read (a variable, a tuple of them) may
             if (isinstance(n, ast.ExceptHandler) and (n.type is None or _EXPECTS & set(names(n.type)))) or (
-                    call is not None and (getattr(call, "id", None) or getattr(call, "attr", None)) in _EXPECTING_CALLS):
+                    call is not None and (getattr(call, "id", None) or getattr(call, "attr", None)) in _EXPECTING_CALLS
+                    and (expected is None or _EXPECTS & set(names(expected)) or not all(
+                        isinstance(e, (ast.Name, ast.Attribute)) for e in (
+                            expected.elts if isinstance(expected, ast.Tuple) else [expected])))):
                 lines.update([node.lineno, *(d.lineno for d in node.decorator_list)])
                 break
     _HANDLING[where] = frozenset(lines)

@@ -144,6 +144,14 @@ CASES = {
         "import random\n\nrandom.seed(4)\n\n\ndef double(x):\n    return x * 2\n",
         "import random\n\nfrom pkg import double\n\n\ndef test_t():\n    x = random.randint(0, 9)\n    assert double(x) == 2 * x\n",
         "the global random stream was reseeded outside the tests' calls"),
+    "a handler's failed assert swallowed in a test that also expects a ValueError (R73-32)": (
+        "class Bus:\n    def __init__(self):\n        self.seq, self.handlers = 0, []\n\n    def publish(self, topic):\n"
+        "        if not topic:\n            raise ValueError('topic')\n        self.seq += 2\n        for h in self.handlers:\n"
+        "            try:\n                h({'seq': self.seq})\n            except Exception:\n                pass\n",
+        "import pytest\n\nfrom pkg import Bus\n\n\ndef test_t():\n    bus = Bus()\n    seen = []\n\n    def handler(evt):\n"
+        "        assert evt['seq'] == len(seen) + 1\n        seen.append(evt)\n\n    bus.handlers.append(handler)\n"
+        "    bus.publish('a')\n    with pytest.raises(ValueError):\n        bus.publish('')\n",
+        "an assert of the test failed"),
     # controls
     "a sort in place that is the function's contract, read back by the test (R73-FP21)": (
         "def summarize(readings):\n    readings.sort()\n    return {'min': readings[0], 'max': readings[-1]}\n",
