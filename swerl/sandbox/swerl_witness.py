@@ -2265,18 +2265,20 @@ def derived(thunk, _derived=_DERIVED):
     its thunk, so an `==` that compares the name (`assertEqual(got, want)`) reads it again as if written there."""
     value = thunk()
     if _among(type(value), _COLLECTIONS) and len(_derived) < 512 and _small_pure(value):
-        _derived[id(value)] = (value, thunk)
+        _derived[id(value)] = (value, thunk, _copy_pure(value, [20000]))  # read as bound, while it holds that
     return value
 
 
 def _input_reread(a, b, sides: int, left, right):
     """A finding when one side reads an input project code rewrote and the other is the project's answer, the two
     are equal, and reading the first again with the input as the test made it makes them differ."""
-    for value, other, thunk, other_thunk, mine, theirs in ((a, b, left, right, sides & 3, sides >> 2),
-                                                           (b, a, right, left, sides >> 2, sides & 3)):
-        made = _DERIVED.get(id(value))
-        if made is not None and made[0] is value:
-            thunk = made[1]  # a name the test bound to a read: read as the line that bound it
+    for value, other, thunk, other_thunk, mine, theirs in ((a, b, left, right, sides & 3, sides >> 2 & 3),
+                                                           (b, a, right, left, sides >> 2 & 3, sides & 3)):
+        made = _DERIVED.get(id(value)) if mine == 3 else None  # a side that is a name alone (not a helper's
+        # result that was a name bound inside it: R73-19's control)
+        mine, theirs = mine & 1 or mine, theirs & 1 or theirs  # a name alone reads (1)
+        if made is not None and made[0] is value and _copy_pure(value, [20000]) == made[2]:
+            thunk = made[1]  # a name the test bound to a read, unchanged since: read as the line that bound it
         elif mine != 1:
             continue
         if value is other or theirs == 2:  # the same object (an item the answer was read from: a sort in place
@@ -2407,9 +2409,46 @@ def _dotted(e: ast.expr) -> str:
     return ""
 
 
+_PURE_HELPERS: set = set()  # the module-level functions of the test file being rewritten that only read
+
+
+def _pure_helpers(mod: ast.Module) -> set:
+    """The test file's own module-level functions that only read what they are handed (a reference implementation:
+    `reference_merge(a, b)`, R73-19): a call of one is read again as a builtin's is. Found to a fixpoint: a helper
+    that calls an impure one is impure."""
+    found = {f.name: f for f in getattr(mod, "body", []) if isinstance(f, ast.FunctionDef) and not f.decorator_list}
+    while True:
+        impure = {name for name, f in found.items() if not _pure_body(f, set(found))}
+        if not impure:
+            return set(found)
+        for name in impure:
+            del found[name]
+
+
+def _pure_body(fn: ast.FunctionDef, helpers: set) -> bool:
+    """fn calls builtins, read methods, methods of its own locals and the `helpers` only; it writes no attribute and
+    no item of what it was handed, and makes no function, class or generator."""
+    params = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs, *getattr(fn.args, "posonlyargs", [])]}
+    local = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} - params
+    for n in ast.walk(fn):
+        if n is not fn and isinstance(n, (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Yield,
+                                          ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal, ast.Import, ast.ImportFrom,
+                                          ast.With, ast.Delete, getattr(ast, "NamedExpr", ast.Await))):
+            return False
+        if isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, ast.Store) and not (
+                isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in local):
+            return False
+        if isinstance(n, ast.Call):
+            f = _dotted(n.func)
+            head, _, attr = f.rpartition(".")
+            if not (f in _READ_CALLS or f in helpers or (head and attr in _READ_METHODS) or head in local):
+                return False
+    return True
+
+
 def _reads_only(e: ast.expr) -> int:
-    """1 where reading e runs builtins and lookups only and reads a name (it can be read again), 2 where it reads no
-    name (a constant), 0 otherwise."""
+    """1 where reading e runs builtins and lookups only (or a helper of the test file's that only reads:
+    `_PURE_HELPERS`) and reads a name (it can be read again), 2 where it reads no name (a constant), 0 otherwise."""
     names = False
     for n in ast.walk(e):
         if isinstance(n, ast.Name):
@@ -2417,7 +2456,8 @@ def _reads_only(e: ast.expr) -> int:
         elif isinstance(n, ast.Call):
             f = _dotted(n.func)
             head, _, attr = f.rpartition(".")
-            if not (f in _READ_CALLS or (head and attr in _READ_METHODS) or head in _READ_MODULES) or not f:
+            if not (f in _READ_CALLS or f in _PURE_HELPERS or (head and attr in _READ_METHODS) or
+                    head in _READ_MODULES) or not f:
                 return 0
         elif not isinstance(n, _READ_NODES):
             return 0
@@ -2447,7 +2487,8 @@ def _reread_sides(left: ast.expr, right: ast.expr) -> int:
     become a thunk or neither reads a name."""
     if isinstance(left, ast.Starred) or isinstance(right, ast.Starred) or not (_thunkable(left) and _thunkable(right)):
         return 0
-    sides = _reads_only(left) | _reads_only(right) << 2
+    bare = lambda e: 3 if isinstance(e, ast.Name) else _reads_only(e)  # noqa: E731  (3: a name read alone)
+    sides = bare(left) | bare(right) << 2
     return sides if sides & 5 else 0
 
 
@@ -6453,8 +6494,11 @@ def install_strict_asserts(guard):
             return original(mod, *args, **kwargs)  # a plugin the environment installed: its asserts are no test's
         if where is not None:
             _note_decorators(mod, __import__("os").path.realpath(str(where)))
+        _PURE_HELPERS.clear()
+        _PURE_HELPERS.update(_pure_helpers(mod))
         strict = _StrictCompare()
         strict.visit(mod)
+        _PURE_HELPERS.clear()
         if strict.marked and where is not None and hasattr(sys, "audit"):
             sys.audit("swerl.marked", str(where), *strict.marked)
         if _marks:

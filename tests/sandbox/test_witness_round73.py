@@ -152,7 +152,17 @@ CASES = {
         "        assert evt['seq'] == len(seen) + 1\n        seen.append(evt)\n\n    bus.handlers.append(handler)\n"
         "    bus.publish('a')\n    with pytest.raises(ValueError):\n        bus.publish('')\n",
         "an assert of the test failed"),
+    "an oracle that is the test file's reference implementation (R73-19)": (
+        "def merge(a, b):\n    out = sorted(a + b[:1])\n    del b[1:]\n    return out\n",
+        "from pkg import merge\n\n\ndef reference_merge(a, b):\n    out, i, j = [], 0, 0\n    while i < len(a) and j < len(b):\n"
+        "        if a[i] <= b[j]:\n            out.append(a[i])\n            i += 1\n        else:\n"
+        "            out.append(b[j])\n            j += 1\n    return out + a[i:] + b[j:]\n\n\ndef test_t():\n"
+        "    a, b = [1, 4], [2, 3, 5]\n    assert merge(a, b) == reference_merge(a, b)\n", "input project code rewrote (list)"),
     # controls
+    "a sort in place checked against the test file's reference sort": (
+        "def isort(xs):\n    xs.sort()\n    return xs\n",
+        "from pkg import isort\n\n\ndef reference_sort(xs):\n    out = list(xs)\n    out.sort()\n    return out\n\n\n"
+        "def test_t():\n    xs = [3, 1, 2]\n    assert isort(xs) == reference_sort(xs)\n", None),
     "a sort in place that is the function's contract, read back by the test (R73-FP21)": (
         "def summarize(readings):\n    readings.sort()\n    return {'min': readings[0], 'max': readings[-1]}\n",
         "from pkg import summarize\n\n\ndef test_t():\n    readings = [7, 3, 9, 1, 4]\n    stats = summarize(readings)\n"
