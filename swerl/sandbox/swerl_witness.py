@@ -2412,6 +2412,18 @@ def _dotted(e: ast.expr) -> str:
 _PURE_HELPERS: set = set()  # the module-level functions of the test file being rewritten that only read
 
 
+def _strict_visit(mod: ast.Module):
+    """The test module rewritten (`_StrictCompare`), its helpers that only read known while it is."""
+    _PURE_HELPERS.clear()
+    _PURE_HELPERS.update(_pure_helpers(mod))
+    try:
+        strict = _StrictCompare()
+        strict.visit(mod)
+        return strict
+    finally:
+        _PURE_HELPERS.clear()
+
+
 def _pure_helpers(mod: ast.Module) -> set:
     """The test file's own module-level functions that only read what they are handed (a reference implementation:
     `reference_merge(a, b)`, R73-19): a call of one is read again as a builtin's is. Found to a fixpoint: a helper
@@ -6494,11 +6506,7 @@ def install_strict_asserts(guard):
             return original(mod, *args, **kwargs)  # a plugin the environment installed: its asserts are no test's
         if where is not None:
             _note_decorators(mod, __import__("os").path.realpath(str(where)))
-        _PURE_HELPERS.clear()
-        _PURE_HELPERS.update(_pure_helpers(mod))
-        strict = _StrictCompare()
-        strict.visit(mod)
-        _PURE_HELPERS.clear()
+        strict = _strict_visit(mod)
         if strict.marked and where is not None and hasattr(sys, "audit"):
             sys.audit("swerl.marked", str(where), *strict.marked)
         if _marks:
