@@ -5408,7 +5408,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
                "_holds_whatever", "_field_set", "_one_off",
                "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
-               "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back", "_immutable")
+               "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back", "_immutable", "_carried_said")
 
 
 _ENTRIES = ("compare", "order", "contains", "chain", "subject", "truth", "kind", "said", "size", "entered",
@@ -6156,13 +6156,18 @@ def _read_through(u, name: str, res, guard):
     except Exception as exc:
         error = exc
     if error is None and len(got) <= 10000:
-        try:
-            found = _iteration_disagrees(u, name, got, view)
-        except Exception:
-            found = None
-        if found:
-            _record(guard, f"library or C code asked for the tests ({name}) and found {found}")
+        _carried_said(guard, name, lambda: _iteration_disagrees(u, name, got, view))
     return _handed(got, it, error) if it is res else res
+
+
+def _carried_said(guard, name: str, find) -> None:
+    """`find()`'s finding about an answer carried for the tests (`_carrier`), recorded; none where it raises."""
+    try:
+        found = find()
+    except Exception:
+        found = None
+    if found:
+        _record(guard, f"library or C code asked for the tests ({name}) and found {found}")
 
 
 def _handed(got: list, rest, error):
@@ -6291,12 +6296,7 @@ def _carrier(held, name: str):
             return res
         if name in _ITERATION:
             return _read_through(self, name, res, guard)
-        try:
-            found = _carried_finding(self, name, args, res, guard)
-        except Exception:
-            found = None
-        if found:
-            _record(guard, f"library or C code asked for the tests ({name}) and found {found}")
+        _carried_said(guard, name, lambda: _carried_finding(self, name, args, res, guard))
         return res
 
     _dressed(carried, fn)  # what the class's `__eq__` says of itself (its name, doc, signature: attrs' own tests)
