@@ -6233,7 +6233,7 @@ def _identity_hash(self):
     through a set or dict, a second value of the class holding the same plain fields is a finding."""
     res = object.__hash__(self)
     guard = _STATE.get("guard")
-    if guard is None or not _for_tests(guard):  # a lookup per hash: every one is judged
+    if guard is None or len(_HASHED) > 4096:
         return res
     try:
         state = _state_of(self)
@@ -6245,7 +6245,7 @@ def _identity_hash(self):
             _HASHED[key] = __import__("weakref").ref(self)
     except Exception:
         return res
-    if other is not None and other is not self:
+    if other is not None and other is not self and _for_tests(guard):  # the frames walked only for a pair
         _record(guard, f"library or C code hashed for the tests two {type(self).__name__} values holding the same "
                        f"fields {_short(dict(fields))}, distinct only by identity")
     return res
@@ -6292,7 +6292,8 @@ def _carrier(held, name: str):
                                                                      **kwargs)
         guard = _STATE.get("guard")
         if res is NotImplemented or guard is None or (name not in _ANY_ANSWER and not _says_equal(res, name == "__ne__")) \
-                or not _for_tests(guard) or not _budget(name):  # a "no" is judged nowhere: it makes no assert hold
+                or (name in _ITERATION and not _budget(name)) or not _for_tests(guard) or (
+                name not in _ITERATION and not _budget(name)):  # a "no" is judged nowhere: it makes no assert hold
             return res
         if name in _ITERATION:
             return _read_through(self, name, res, guard)
@@ -6332,12 +6333,14 @@ def _carry(cls, settled: bool = False, _raw=type.__dict__["__dict__"].__get__, _
         except (TypeError, AttributeError):
             continue
         held[name] = (wrapper, fn)
-    if settled and "__hash__" not in held and _identity_valued(cls, guard):
-        try:
-            _setattr(cls, "__hash__", _identity_hash)
-            held["__hash__"] = (_identity_hash, None)
-        except (TypeError, AttributeError):
-            pass
+    if settled and "__hash__" not in held and (id(cls), "__hash__", 0) not in _UNCARRIED:
+        _UNCARRIED.add((id(cls), "__hash__", 0))  # asked once per class: after its decorators, at the first report
+        if _identity_valued(cls, guard):
+            try:
+                _setattr(cls, "__hash__", _identity_hash)
+                held["__hash__"] = (_identity_hash, None)
+            except (TypeError, AttributeError):
+                pass
     if held and (record is None or record[0]() is not cls):
         _CARRIED[id(cls)] = (__import__("weakref").ref(cls), held)
 
