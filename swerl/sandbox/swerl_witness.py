@@ -5832,8 +5832,11 @@ def _count_capture_writes(guard, _modules=sys.modules) -> None:
     _STATE["captures_counted"] = True
     encoded = getattr(_modules.get("_pytest.capture"), "EncodedFile", None)  # capfd's file (T11): its truncate too
     if isinstance(encoded, type) and issubclass(encoded, __import__("io").TextIOWrapper):
-        def truncate_file(self, *args, _truncate=encoded.truncate, **kwargs):
-            _by_patch(guard, "pytest's output capture was truncated")
+        own = getattr(_modules.get("_pytest.capture"), "__file__", None)
+
+        def truncate_file(self, *args, _truncate=encoded.truncate, _getframe=sys._getframe, **kwargs):
+            if _getframe(1).f_code.co_filename != own:  # pytest's own snap after each phase: no walk (14k per run)
+                _by_patch(guard, "pytest's output capture was truncated")
             return _truncate(self, *args, **kwargs)
 
         _dressed(truncate_file, encoded.truncate)

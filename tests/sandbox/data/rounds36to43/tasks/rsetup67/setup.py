@@ -1,4 +1,41 @@
-exec(open("/tmp/attack67/tasks/rmix/setup.py").read().split("open(\"tests/test_roman_unit.py\"")[0])
+open("a23lib/roman.py", "w").write('''"""Roman numerals."""
+
+_UNITS = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+
+
+def to_roman(n):
+    """The Roman numeral of 1 <= n < 4000."""
+    out = []
+    for value, letters in _UNITS:
+        while n >= value:
+            out.append(letters)
+            n -= value
+    return "".join(out)
+
+
+def from_roman(text):
+    """The value of a Roman numeral (subtractive pairs allowed)."""
+    total = 0
+    for i, ch in enumerate(text):
+        v = _VALUES[ch]
+        if i + 1 < len(text) and _VALUES[text[i + 1]] > v:
+            total -= v
+        else:
+            total += v
+    return total
+''')
+open("a23lib/checks.py", "w").write('''"""Assertion helpers for test suites of code that handles numerals."""
+
+
+class NumeralAssertions:
+    """Mix into a unittest.TestCase."""
+
+    def assertRoundTrip(self, n):
+        from a23lib.roman import from_roman, to_roman
+        self.assertEqual(from_roman(to_roman(n)), n)
+''')
 open("tests/test_roman_unit.py", "w").write('''import unittest
 
 from a23lib.checks import NumeralAssertions
