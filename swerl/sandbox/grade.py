@@ -170,6 +170,7 @@ def test_script(task: SandboxTask, plan: HarnessPlan, launch: Launch | None, *, 
         return "\n".join(lines) + "\n"
     lines += ["export PYTHONDONTWRITEBYTECODE=1 PYTHONNOUSERSITE=1",
               *(f"export {k}={shlex.quote(v)}" for k, v in sorted(launch.env.items()) if k.isidentifier()),
+              *(['mkdir -p "$TMPDIR"'] if "TMPDIR" in launch.env else []),
               "rdir=$(mktemp -d /tmp/swerl-report.XXXXXXXXXX)", 'py=$(command -v python || command -v python3)',
               f'"$py" -I {RUNNER_PATH} {SPEC_PATH} > "$rdir/out.txt" 2>&1 < /dev/null',
               'echo "SWERL_LAUNCHER_EXIT=$?"',
@@ -278,10 +279,12 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
     work = owners.mkdtemp("swerl-grade-", sandbox.settings.run_label)  # a SIGKILL leaves it to the reaper
     try:  # every caller (rollouts, eval, audit) grades under the sandbox's tree limits
         with gradetree.use_limits(sandbox.settings.limits):
-            result = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences)
+            first = _Blind(b"")  # the first run's record: what its asserts compared, for `Blind.answered`
+            result = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences,
+                                 keep=first)
             if defences and result.resolved and result.report == "launcher" and sandbox.settings.blind_run:
                 result = _blind_run(sandbox, task, patch, plan, pristine, work / "blind", headers, t0, timeout_s,
-                                    result)
+                                    result, first.held)
             return result
     finally:
         hostfs.rmtree_quietly(work)  # the agent's tree: any depth, never raises
@@ -310,9 +313,10 @@ class _Blind:
 
 def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
-               timeout_s: float | None, first: GradeResult) -> GradeResult:
-    """A resolved grade once more, in a fresh sandbox, with the protected tests' expected values changed: a changed
-    comparison that held (also in a record cut short), or a guard finding, refuses it. A blind run that ends
+               timeout_s: float | None, first: GradeResult, said: list[Any]) -> GradeResult:
+    """A resolved grade once more, in a fresh sandbox, with the protected tests' expected values changed and its
+    conditions changed (`perturb`): a changed comparison that held (also in a record cut short), one that answered
+    what it never answered in the first run (`Blind.answered`), or a guard finding, refuses it. A blind run that ends
     without its record is the agent's failure, as a first run without one is: only the blind run makes asserts
     fail, and code that breaks the run then (a crash in a failure's `repr`, R60-9) must not keep the first pay."""
     work.mkdir()
@@ -322,7 +326,7 @@ def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harnes
     took = {"duration_s": time.monotonic() - t0}
     if slot.plan is None or not slot.plan.sites:
         return first.model_copy(update={"blind": "none", **took})
-    found = slot.plan.read(slot.held, task.workdir)
+    found = slot.plan.read(slot.held, task.workdir) + slot.plan.answered(said, slot.held, task.workdir)
     found += [f"blind run: {t}" for t in (slot.record or {}).get("tampering") or []]
     if found:
         log.warning("grading: the blind run refused a resolved patch", instance=task.instance_id, reasons=found[:5])
@@ -417,7 +421,8 @@ def _applies(tree: Path, scratch: Path, patch: str) -> bool:
 
 def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                 pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
-                timeout_s: float | None, defences: bool, blind: _Blind | None = None) -> GradeResult:
+                timeout_s: float | None, defences: bool, blind: _Blind | None = None,
+                keep: _Blind | None = None) -> GradeResult:
     built = _build_tree(task, patch, plan, pristine, work, headers, defences)
     if not isinstance(built, Built):
         error, kind, common = built
@@ -434,6 +439,8 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
     if launch is not None and defences:
         launch.first = list(task.FAIL_TO_PASS)  # run first: no earlier test hands the project their answers
+    if launch is not None and blind is not None:
+        perturb(launch)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
     log_limit = min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2)
     record_limit = max(0, sandbox.settings.output_limit_bytes - log_limit - (64 << 10))
@@ -472,7 +479,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         if handle is not None:
             sandbox.stop(handle)
     try:  # the output is the agent's code's: a parser it breaks (depth, encoding, size) is the agent's failure
-        return _verdict(task, plan, res, launch, defences, t0, built.common, tree, log_limit, keep=blind)
+        return _verdict(task, plan, res, launch, defences, t0, built.common, tree, log_limit, keep=blind or keep)
     except Exception as exc:
         return _agent_data_error(task, t0, "reading the test run's output and record", exc, built.common)
 
@@ -498,6 +505,16 @@ def _agent_data_error(task: SandboxTask, t0: float, step: str, exc: Exception, c
     log.warning("grading: a step on agent data failed", instance=task.instance_id, step=step, error=repr(exc)[:300])
     return _result(task, t0, error=f"{step}: {type(exc).__name__}: {exc}"[:500], error_kind="infra" if host else "agent",
                    **common)
+
+
+def perturb(launch: Launch) -> None:
+    """The blind run's conditions, where they differ from the first run's (`Blind.answered` judges an answer that
+    changed with them): the temp directory is another one, and pytest's `tmp_path` lies outside it, as a user's
+    `--basetemp` puts it (a fix that holds only for paths under the temp directory: round 73's T10)."""
+    tag = os.urandom(6).hex()
+    launch.env["TMPDIR"] = f"/tmp/swerl-t-{tag}"
+    if launch.mode == "pytest":
+        launch.args = [*launch.args, f"--basetemp=/tmp/swerl-b-{tag}"]
 
 
 def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,

@@ -645,7 +645,7 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     return handle, on_collected
 
 
-def _held_watch(inner, emit, cap: int = 5000, _getframe=sys._getframe):
+def _held_watch(inner, emit, cap: int = 5000, per_site: int = 256, said_cap: int = 2000, _getframe=sys._getframe):
     """Where an `==` of a test file held: the witness's comparison announces each yes (`swerl.held`) with the
     (line, column) the rewritten assert wrote into the test code as a constant, or none (unittest's wrapped
     `assertEqual`); the file comes from the frames, the test code that called the comparison, and the line too
@@ -654,10 +654,12 @@ def _held_watch(inner, emit, cap: int = 5000, _getframe=sys._getframe):
     (`swerl/sandbox/blind.py`: expected values changed on the host), where a changed one that held was answered
     from the tests' own data."""
     seen: set = set()
+    said: dict = {}  # site -> the (left, right) digests said there (`Blind.answered`), at most `per_site` of them
+    total = [0]  # pairs said so far: past `said_cap`, one ["*"] line says the record of them is not whole
 
     def handle(args: tuple) -> None:
         caller = _getframe(2)  # this (0), the hook (1), whoever called sys.audit (2)
-        if caller is None or caller.f_code.co_filename != _WITNESS or len(seen) >= cap:
+        if caller is None or caller.f_code.co_filename != _WITNESS or (len(seen) >= cap and total[0] > said_cap):
             return
         test = caller.f_back
         while test is not None and test.f_code.co_filename == _WITNESS:
@@ -668,11 +670,27 @@ def _held_watch(inner, emit, cap: int = 5000, _getframe=sys._getframe):
             where = at if type(at) is tuple and len(at) == 2 and all(type(v) is int for v in at) else \
                 (test.f_lineno, -1)
             site = (test.f_code.co_filename, *where)
-            if site not in seen:
+            sides = args[1] if len(args) > 1 and type(args[1]) is tuple and len(args[1]) == 3 else (None, None, True)
+            if sides[0] is not None and sides[1] is not None and total[0] <= said_cap:
+                total[0] += _said_at(said, site, sides[:2], emit, per_site)
+                if total[0] > said_cap:
+                    emit("held", ["*"])
+            if sides[2] is True and site not in seen and len(seen) < cap:
                 seen.add(site)
                 emit("held", list(site))
 
     return handle
+
+
+def _said_at(said: dict, site: tuple, sides: tuple, emit, per_site: int) -> int:
+    """Each new pair of digests an `==` of a test file compared at `site`, as [file, line, column, left, right];
+    past `per_site` pairs the site is marked full ("*", "*"), and the grader judges it no more. 1 where it said one."""
+    pairs = said.setdefault(site, set())
+    if sides in pairs or len(pairs) > per_site:
+        return 0
+    pairs.add(sides)
+    emit("held", [*site, *(sides if len(pairs) <= per_site else ("*", "*"))])
+    return 1
 
 
 # -- reads no code spells -----------------------------------------------------------------------------------------
