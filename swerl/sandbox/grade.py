@@ -434,13 +434,10 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
     if blind is not None and not blind.change(tree, built.protected, pristine.tip, built.changed):
         return _result(task, t0, **built.common)
     try:  # writes the trusted config over the agent's tree: what stands in its way is the agent's
-        setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences)
+        setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences, task.FAIL_TO_PASS,
+                                       blind is not None)
     except Exception as exc:
         return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
-    if launch is not None and defences:
-        launch.first = list(task.FAIL_TO_PASS)  # run first: no earlier test hands the project their answers
-    if launch is not None and blind is not None:
-        perturb(launch)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
     log_limit = min(LOG_LIMIT, sandbox.settings.output_limit_bytes // 2)
     record_limit = max(0, sandbox.settings.output_limit_bytes - log_limit - (64 << 10))
@@ -517,9 +514,11 @@ def perturb(launch: Launch) -> None:
         launch.args = [*launch.args, f"--basetemp=/tmp/swerl-b-{tag}"]
 
 
-def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
-              defences: bool) -> tuple[list[str], list[str], Launch | None]:
-    """(shell set-up lines, project code to run before the tests, the launcher's plan or None for text-only)."""
+def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str, defences: bool, first: list[str],
+              blind: bool) -> tuple[list[str], list[str], Launch | None]:
+    """(shell set-up lines, project code to run before the tests, the launcher's plan or None for text-only). The
+    required tests (`first`) run first: no earlier test hands the project their answers; the blind run's launch is
+    perturbed (`perturb`)."""
     if not defences:
         return [], [], None
     setup, pre, command = _test_command(plan)
@@ -533,6 +532,9 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str,
     if launch.mode == "pytest":
         launch.args = [*launch.args, *launch_mod.install_trusted_config(pristine, tree, workdir, launch.args),
                        "-p", "no:cacheprovider"]
+    launch.first = list(first)
+    if blind:
+        perturb(launch)
     return setup, pre, launch
 
 
