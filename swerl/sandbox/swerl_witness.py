@@ -1529,7 +1529,30 @@ def _private_registries() -> dict:
               "strict")
     return {"logging's level names": ("addLevelName", dict(getattr(logging, "_levelToName", {}))),
             "csv's dialects": ("register_dialect", {n: tuple(getattr(csv.get_dialect(n), f, None) for f in fields)
-                                                    for n in csv.list_dialects()})}
+                                                    for n in csv.list_dialects()}),
+            "logging's record factory": ("setLogRecordFactory", _records_made(logging))}
+
+
+def _records_made(logging) -> dict:
+    """{"relabelled": the records the record factory makes otherwise than logging's own would}: level name and
+    number, logger name and message, for each logger there is (up to 64) at four levels. A factory that adds context
+    fields makes the same records; one that relabels a level (R74-5: INFO records made "WARNING" for the tests'
+    caplog) does not. Logging's own factory is not asked."""
+    factory = logging.getLogRecordFactory()
+    if factory is logging.LogRecord:
+        return {"relabelled": ()}
+    out = []
+    for name in ["root", *sorted(k for k in logging.Logger.manager.loggerDict if type(k) is str)[:63]]:
+        for level in (logging.DEBUG, logging.INFO, logging.WARNING, logging.ERROR):
+            args = (name, level, __file__, 1, "m %s", ("x",), None)
+            try:
+                r, own = factory(*args), logging.LogRecord(*args)
+                made = (str(r.levelname), int(r.levelno), str(r.name), str(r.getMessage()))
+            except Exception as exc:
+                made, own = type(exc).__name__, None
+            if own is None or made != (own.levelname, own.levelno, own.name, own.getMessage()):
+                out.append((name, level, made))
+    return {"relabelled": tuple(out)}
 
 
 def _private_registries_held(guard) -> None:
@@ -4522,16 +4545,18 @@ def _loose_to_changes(u, other, u_left: bool, guard=None) -> str:
         return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whatever the latter holds "
                 f"(still equal with its {changed} changed)")
     # a tolerance the project's own `==` has is its design (a reading within the sensor's accuracy: R38's f5reading)
-    near = _one_off(u, other, holds) if guard is not None and _patch_decides(type(u), "__eq__", guard, u) else ""
-    return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whose {near} is one off, but not to "
-            f"one whose {near} is far: an equality widened by a tolerance") if near else ""
+    near = _one_off(u, other, holds) if guard is not None and _patch_decides(type(u), "__eq__", guard, u) else ()
+    return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whose {near[0]} {near[1]}, but not "
+            f"to one whose {near[0]} is far: an equality widened by a tolerance") if near else ""
 
 
-def _one_off(u, other, holds) -> str:
-    """The integer field of `other` that `holds(u, other)` tolerates one unit off either way while it reads it (a far
-    value breaks it): a `Money.__eq__` within a cent (R72-27, R72-30). A float field tolerated 0.1% off (of its size,
-    at least 1) likewise (R73-1: points within 0.05); `math.isclose`'s or approx's own tolerance is far finer. A
-    field equality ignores is no tolerance."""
+def _one_off(u, other, holds) -> tuple:
+    """(the field of `other` that `holds(u, other)` tolerates a little off while it reads it, how) or (): a far value
+    breaks it. An integer field one unit off either way: a `Money.__eq__` within a cent (R72-27, R72-30). A float
+    field 0.1% or 0.001% off (of its size, at least 1: R73-1's points within 0.05, R74-7's distances within 0.01%);
+    `math.isclose`'s or approx's own tolerance is far finer. A text field in the other letter case or with spaces
+    around it (R73-2: an address compared casefolded); a list or tuple field reversed (R74-4: lines compared
+    sorted). A field equality ignores is no tolerance."""
     own, fields = _fields(other)
     saved = dict(own) if own is not None else None
 
@@ -4539,12 +4564,26 @@ def _one_off(u, other, holds) -> str:
         return _field_set(own, saved, put, value, was, lambda: holds(u, other)) is True
 
     for name, was, put in fields:
-        step = 1 if type(was) is int else max(abs(was), 1.0) * 1e-3 if type(was) is float and abs(was) < 1e300 else 0
-        far = 10 ** 9 * (1 + abs(was)) if step else 0  # either side: an equality of signs holds far above (R73-35)
-        if step and any(holds_with(put, was + d, was) for d in (step, -step)) and not all(
-                holds_with(put, was + d, was) for d in (far, -far)):
-            return name
-    return ""
+        how, near, far = _near_values(was)
+        if near and any(holds_with(put, v, was) for v in near) and not all(holds_with(put, v, was) for v in far):
+            return name, how
+    return ()
+
+
+def _near_values(was) -> tuple:
+    """(how, values a little off `was`, values far from it) for the kinds of field `_one_off` tries."""
+    t = type(was)
+    if t is int or (t is float and abs(was) < 1e300):
+        size = 1 if t is int else max(abs(was), 1.0)
+        steps = (1,) if t is int else (size * 1e-3, size * 1e-5)
+        far = 10 ** 9 * (1 + abs(was))  # either side: an equality of signs holds far above (R73-35)
+        return "is one off", [was + d for step in steps for d in (step, -step)], [was + far, was - far]
+    if t is str and was:
+        near = [v for v in (str.swapcase(was), " " + was + " ") if v != was]
+        return "differs in letter case or spaces", near, [was + "\u2063" + was[::-1] + "~"]
+    if (t is list or t is tuple) and len(was) >= 2 and any(was[i] is not was[-1 - i] for i in range(len(was))):
+        return "is reordered", [was[::-1]], [was[:-1]]
+    return "", [], []
 
 
 def _tree_pair(left, right, guard) -> bool:
@@ -5450,7 +5489,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
-               "_holds_whatever", "_field_set", "_one_off",
+               "_holds_whatever", "_field_set", "_one_off", "_near_values",
                "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
                "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back", "_immutable", "_carried_said", "_digest")
 
