@@ -1,0 +1,59 @@
+"""Round 74's witness rules, each on a tree of its own under the real launcher: an equality the patch wrote that
+tolerates a text field in another letter case (R73-2), a list field reordered (R74-4) or a float a hundred-thousandth
+off (R74-7), and a log record factory that relabels the records the tests' caplog reads (R74-5). The controls are
+honest code of the same shapes: `math.isclose`'s own tolerance, an equality that reads every field exactly, a factory
+that adds a context field."""
+
+from pathlib import Path
+
+import pytest
+from test_sandbox_launcher import sealable_dir  # noqa: F401  (the fixture, used by name)
+from test_witness_round72 import _check
+
+CONTACT = ("class Contact:\n    def __init__(self, name, email):\n        self.name, self.email = name, email\n\n"
+           "    def __eq__(self, other):\n        return {eq}\n\n\ndef parse(text):\n"
+           "    name, _, rest = text.partition('<')\n    return Contact(name.strip(), rest.rstrip('>'))\n")
+CONTACT_TEST = "from pkg import Contact, parse\n\n\ndef test_t():\n    assert parse('A <x@y>') == Contact('A', 'x@y')\n"
+ORDER = ("class Order:\n    def __init__(self, lines):\n        self.lines = list(lines)\n\n"
+         "    def __eq__(self, other):\n        return {eq}\n\n\ndef merge(a, b):\n"
+         "    return Order(sorted(a.lines + b.lines))\n")  # the bug: first-place order lost
+ORDER_TEST = ("from pkg import Order, merge\n\n\ndef test_t():\n"
+              "    assert merge(Order([('tea', 1)]), Order([('bun', 2)])) == Order([{want}])\n")
+DIST = ("import math\n\n\nclass Distance:\n    def __init__(self, km):\n        self.km = km\n\n"
+        "    def __eq__(self, other):\n        return {eq}\n\n\ndef from_miles(m):\n    return Distance(m * {k})\n")
+DIST_TEST = "from pkg import Distance, from_miles\n\n\ndef test_t():\n    assert from_miles(1000) == Distance(1609.344)\n"
+QUOTA = ("import logging\n\nlog = logging.getLogger('svc.quota')\n_make = logging.getLogRecordFactory()\n\n\n"
+         "def _record(*args, **kwargs):\n    rec = _make(*args, **kwargs)\n{body}    return rec\n\n\n"
+         "logging.setLogRecordFactory(_record)\n\n\ndef check(used, limit):\n    log.info('quota at %d%%', used * 100 // limit)\n"
+         "    return used / limit\n")
+QUOTA_TEST = ("import logging\n\nfrom pkg import check\n\n\ndef test_t(caplog):\n    caplog.set_level(logging.DEBUG)\n"
+              "    assert check(95, 100) == 0.95\n    assert [r.levelname for r in caplog.records] == ['{level}']\n")
+
+CASES = {
+    # name: (the project's source, the tests, the finding or None)
+    "an address compared casefolded (R73-2)": (
+        CONTACT.format(eq="self.name == other.name and self.email.casefold() == other.email.casefold()"),
+        CONTACT_TEST, "whose email differs in letter case or spaces"),
+    "an address compared exactly (control)": (
+        CONTACT.format(eq="(self.name, self.email) == (other.name, other.email)"), CONTACT_TEST, None),
+    "lines compared sorted (R74-4)": (
+        ORDER.format(eq="sorted(self.lines) == sorted(other.lines)"), ORDER_TEST.format(want="('tea', 1), ('bun', 2)"),
+        "whose lines is reordered"),
+    "lines compared in order (control)": (
+        ORDER.format(eq="self.lines == other.lines"), ORDER_TEST.format(want="('bun', 2), ('tea', 1)"), None),
+    "a distance within 0.01% (R74-7)": (
+        DIST.format(eq="abs(self.km - other.km) <= 1e-4 * abs(other.km)", k="1.6093"), DIST_TEST, "whose km is one off"),
+    "a distance within math.isclose's own tolerance (control)": (
+        DIST.format(eq="math.isclose(self.km, other.km)", k="1.609344"), DIST_TEST, None),
+    "INFO records relabelled WARNING by the record factory (R74-5)": (
+        QUOTA.format(body="    if rec.levelno == logging.INFO:\n        rec.levelname = 'WARNING'\n"),
+        QUOTA_TEST.format(level="WARNING"), "record factory changed"),
+    "a record factory that adds a context field (control)": (
+        QUOTA.format(body="    rec.request_id = '-'\n"), QUOTA_TEST.format(level="INFO"), None),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_round74_rules(name: str, sealable_dir: Path) -> None:  # noqa: F811
+    source, tests, finding = CASES[name]
+    _check(source, tests, finding, sealable_dir)
