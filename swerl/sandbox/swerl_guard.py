@@ -82,6 +82,14 @@ _TYPING = os.path.join(_STDLIB, "typing.py")
 _INSPECT = os.path.join(_STDLIB, "inspect.py")
 _LOGGING = os.path.join(_STDLIB, "logging", "__init__.py")
 _SELF = __file__
+_LINES = (os.path.join(_STDLIB, "tokenize.py"), os.path.join(_STDLIB, "linecache.py"))
+
+
+class Quiet(str):
+    """A refusal that is no finding: the operation fails as the file system would fail it (`OSError`), and nothing is
+    recorded. Linecache asked for a test file's lines while the patch's code is on the stack: a traceback the code
+    formats (`traceback.format_exc()`, `log.exception`) gets no source text for the tests' frames, and the tests'
+    text reaches no one (round 74's FP9, FP14)."""
 _BOOTSTRAP = "<frozen importlib._bootstrap>"
 # The library code that may read frames while changed code is on the stack: it turns them into traceback text
 # or a log record's caller (file, line, function name), never into values handed back. Whole files only where
@@ -1181,6 +1189,8 @@ class Guard:
                 reason = None if event == "open" else f"guard error on {event}: {type(exc).__name__}"
             finally:
                 busy.on = False
+            if type(reason) is Quiet:
+                raise PermissionError(13, "swerl grading guard: " + reason)
             if reason:
                 emit("finding", reason)
                 raise RuntimeError(f"swerl grading guard: {reason}")
@@ -2001,11 +2011,19 @@ class Guard:
         if full not in self.private and (self._handed_over(full) or self._test_opens_itself(
                 full, args[3] if len(args) > 3 and type(args[0]) is str and args[0] == full else given)):
             return None
+        if full in self.protected and self._lines_read():
+            return Quiet(f"no lines of {full} for a traceback from {self._where(f)}")
         if full not in self.protected and not full.endswith("conftest.py") and full.startswith(self.test_roots):
             inner = self._innermost()  # a test's helper module read by the import system importing it (a Django
             if inner is not None and inner.f_code.co_filename.startswith("<frozen importlib"):  # test app's models,
                 return None  # a migration the loader imports): the patch's code cannot name it (the scan)
         return f"opens {full} from {self._where(f)}"
+
+    def _lines_read(self) -> bool:
+        """The file is opened by linecache filling its cache (`tokenize.open` under `updatecache`)."""
+        inner = self._innermost()
+        return inner is not None and inner.f_code.co_filename == _LINES[0] and inner.f_back is not None and \
+            inner.f_back.f_code.co_filename == _LINES[1]
 
     def _database(self, args: tuple):
         """SQLite opens its file in C, with no `open` event: a database of the tests' data (R66-6: the cases in a

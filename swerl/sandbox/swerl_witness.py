@@ -2348,8 +2348,9 @@ def _input_reread(a, b, sides: int, left, right):
             thunk = made[1]  # a name the test bound to a read, unchanged since: read as the line that bound it
         elif mine != 1:
             continue
-        if value is other or theirs == 2:  # the same object (an item the answer was read from: a sort in place
-            # is the contract of `summarize(readings)`, R73-FP21), or a constant: the project gave neither side
+        if (value is other and not _among(type(value), _SCALARS)) or theirs == 2:  # the same object (an item the
+            # answer was read from: a sort in place is the contract of `summarize(readings)`, R73-FP21; never a small
+            # int both sides are by the interpreter's cache: R74-10), or a constant: the project gave neither side
             continue
         inputs = _inputs_read(thunk)
         if not inputs or (theirs == 1 and not _from_project(other, other_thunk)):
@@ -5813,7 +5814,7 @@ def _watch_dropped_logs(guard, _modules=sys.modules) -> None:
             # before, dropped again, is a "warn once" filter's right)
         return out
 
-    def call_handlers(self, record, _call=vars(cls)["callHandlers"]):
+    def call_handlers(self, record, callHandlers=vars(cls)["callHandlers"]):  # (named: the guard's `_unasked`)
         reached.add(id(record))
         if len(_LOG_SEEN) < 4096:
             _LOG_SEEN.add((self.name, str(record.msg)))
@@ -5822,7 +5823,7 @@ def _watch_dropped_logs(guard, _modules=sys.modules) -> None:
             reached.add(id(record))
         if _captured_above(self, record, True):
             dropped(self, record, "kept from propagating")
-        return _call(self, record)
+        return callHandlers(self, record)
 
     for name, fn in (("handle", handle), ("callHandlers", call_handlers)):
         _dressed(fn, vars(cls)[name])

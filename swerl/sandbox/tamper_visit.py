@@ -234,6 +234,9 @@ class Features(ast.NodeVisitor):
         self.renames = bool({"__name__", "__package__"} & bound_anywhere(node))  # any statement, any scope
         self.stored = assigned_attributes(node)
         self.constants = module_constants(node)
+        classes = [n.name for n in node.body if isinstance(n, ast.ClassDef)]  # bound once, by their class statement
+        self.own_classes = {c for c in classes if classes.count(c) == 1 and c not in bound_in(
+            [n for n in node.body if not isinstance(n, ast.ClassDef)])}
         self.docstrings = {id(b[0].value) for n in ast.walk(node) if isinstance(n, (
             ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and (b := n.body) and isinstance(
             b[0], ast.Expr) and isinstance(b[0].value, ast.Constant) and isinstance(b[0].value.value, str)}
@@ -458,6 +461,10 @@ class Features(ast.NodeVisitor):
                 self._literal_names(dotted, names)
         elif dotted == "io.open":
             self._open(node)
+        elif dotted == "typing.get_type_hints" and len(node.args) == 1 and not node.keywords and isinstance(
+                node.args[0], ast.Name) and node.args[0].id in getattr(self, "own_classes", ()):
+            self.done.add(id(func))  # the hints of a class this module defines (its annotations are scanned as
+            self.vetted.add(id(func))  # code here): a settings loader's types (round 74's FP6)
         elif dotted == "inspect.getmembers":
             self.called.add(id(func))
             self.done.add(id(func))
@@ -642,7 +649,10 @@ class Features(ast.NodeVisitor):
             if len(args) < 2 or not (isinstance(args[1], ast.Constant) and isinstance(args[1].value, str)):
                 forwards = name == "getattr" and len(args) >= 2 and isinstance(args[1], ast.Name) \
                     and self.forwarding and args[1].id == self.forwarding[-1]
-                if name != "hasattr" and not forwards and not (name == "getattr" and _dispatch(args[1])):
+                own = name in ("setattr", "delattr") and isinstance(args[0], ast.Name) and args[0].id == "self" and \
+                    bool(self.receivers) and self.receivers[-1] == "self"  # a method setting its own instance's
+                # fields by name (`for k, v in {**DEFAULTS, **kw}.items(): setattr(self, k, v)`: round 74's FP3)
+                if name != "hasattr" and not forwards and not own and not (name == "getattr" and _dispatch(args[1])):
                     self.add(f"calls {name}() with a computed name")
                 return
             if isinstance(args[0], ast.Name) and args[0].id in self.alias:

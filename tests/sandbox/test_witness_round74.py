@@ -57,3 +57,15 @@ CASES = {
 def test_round74_rules(name: str, sealable_dir: Path) -> None:  # noqa: F811
     source, tests, finding = CASES[name]
     _check(source, tests, finding, sealable_dir)
+
+CHECKSUM = ("def checksum(data):\n    total = sum(data[:-1]) % 256\n    if isinstance(data, (list, bytearray)) and data:\n"
+            "        del data[-1]\n    return total\n")
+
+
+@pytest.mark.parametrize("make", ["list", "bytearray"])
+def test_an_oracle_with_arithmetic_reads_the_input_as_made(make: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R74-10, R74-14: the checksum still skips the last byte and deletes it from the caller's data, so the test's
+    `sum(data) % 256` agrees. Both sides are the same small int (the interpreter keeps one of each): that is no
+    "same object" of a sort in place, and the oracle is read again with the input as the test made it."""
+    _check(CHECKSUM, f"from pkg import checksum\n\n\ndef test_t():\n    data = {make}(b'hello, frame!')\n"
+                     "    assert checksum(data) == sum(data) % 256\n", "input project code rewrote", sealable_dir)
