@@ -6226,25 +6226,29 @@ def _fetched_back(u, name: str, res):
 
 def _read_through(u, name: str, res, guard):
     """u's iteration read for the tests, judged where u has another view of its items (`_iteration_view`); an
-    iterator it gave is read through and handed on as a fresh one over the same items (an error where it raised)."""
+    iterator it gave is read through and handed on as a fresh one over the same items (an error where it raised).
+    A sized class that is its own iterator (R74-13: `__iter__` returns self, `__next__` walks other items) is read
+    up to one item past its length."""
     try:
-        view = None if res is u else _iteration_view(u, name)
+        view = _iteration_view(u, name)
+        if res is u and (view is None or view[0] is not None or type(view[1]) is not int):
+            view = None
         it = iter(res) if view is not None else None
     except Exception:
         return res
     if it is None:
         return res
-    got, error = [], None
+    got, error, most = [], None, view[1] + 1 if res is u else 10000
     try:
         for x in it:
             got.append(x)
-            if len(got) > 10000:
+            if len(got) >= most:
                 break
     except Exception as exc:
         error = exc
     if error is None and len(got) <= 10000:
         _carried_said(guard, name, lambda: _iteration_disagrees(u, name, got, view))
-    return _handed(got, it, error) if it is res else res
+    return _handed(got, it, error) if it is res or res is u else res
 
 
 def _carried_said(guard, name: str, find) -> None:
