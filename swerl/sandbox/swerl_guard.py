@@ -111,7 +111,7 @@ _FRAME_READERS = _FRAME_READERS | {(_LAUNCH_DIR + "swerl_witness.py", n) for n i
                                                                                   "_for_tests", "_failed_here",
                                                                                   "_patch_line", "_read_values",
                                                                                   "_filled", "_project_callable",
-                                                                                  "_nameable", "truncate_file")}
+                                                                                  "_nameable", "truncate_file", "_inputs_read")}
 # What the code that performs an operation names (a part of one of its identifiers or string constants). A C
 # callable that C code runs (a weakref callback, a `functools.partial` in a class slot) has no frame: the innermost
 # frame is then whatever was running when it fired, and that code never asked for the operation.

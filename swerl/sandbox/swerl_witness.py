@@ -952,6 +952,7 @@ def _test_function(item) -> None:
     del _CALLS[:]
     _RETURNED.clear()
     _HANDED.clear()
+    _HANDED_SEEN.clear()
     _DERIVED.clear()
     _LOG_SEEN.clear()
     _HASHED.clear()
@@ -2036,6 +2037,8 @@ _CALLS: list = []  # [watched?, [(object, its content before the call), ...]] of
 _REWRITTEN: dict = {}  # id(object) -> (object, its content before project code first changed it)
 _RETURNED: dict = {}  # id(value) -> value: what the current test's calls into project code returned
 _HANDED: dict = {}  # id(container) -> container: the first 8 the current test handed to project code
+_HANDED_SEEN: dict = {}  # id(container) -> what it held when the last watched call of the tests' code ended
+_TEST_MUTATED: set = set()  # names the test modules' code changes in place (`xs.append`, `xs[0] =`, `del xs[0]`)
 _DERIVED: dict = {}  # id(value) -> (value, its thunk): containers the current test bound a name to by a read
 _PROJECT_CODE: dict = {}  # code object -> is it the project's
 _MUTABLE = (list, dict, set, bytearray)
@@ -2207,6 +2210,20 @@ def _handed_before() -> list:
     return out
 
 
+def _changed_unwatched(values: list, names: set) -> list:
+    """(object, what it held) of each container the current test handed an earlier call that changed since the last
+    watched call ended, where the tests' code changes no name the oracle reads in place: project code reached
+    without a call of the tests' (a property read: R74-11's `cart.total` popping from the caller's list) rewrote it."""
+    if names & _TEST_MUTATED:
+        return []
+    out = []
+    for v in values:
+        seen = _HANDED_SEEN.get(id(v), _NO_VALUE)
+        if _HANDED.get(id(v)) is v and seen is not _NO_VALUE and _rewrites(v, seen):
+            out.append((v, seen))
+    return out
+
+
 def passed(value, _calls=_CALLS):
     """An argument of the call being made: a builtin container handed to project code is kept as it is now; an int
     or text is kept as a seed the call may be asked to use (R73-FP1: `draw(tickets, seed=7)`)."""
@@ -2216,6 +2233,7 @@ def passed(value, _calls=_CALLS):
             _calls[-1][1].append((value, content))
             if len(_HANDED) < 8:
                 _HANDED[id(value)] = value
+                _HANDED_SEEN[id(value)] = content
     elif _calls and _calls[-1][0] and _among(type(value), (int, str, bytes)) and len(_calls[-1]) < 3 + 8:
         _calls[-1].append(value)
     return value
@@ -2229,6 +2247,7 @@ def answered(at, value, _calls=_CALLS):
         if watched:
             try:
                 _note_rewritten(held, value, seeds)
+                _HANDED_SEEN.update(_handed_before())
             except Exception:  # a container that cannot be read now: not noted
                 return value
     return value
@@ -2317,7 +2336,7 @@ def reread(sides: int, left, right, _record=_record):
     whether it only reads (builtins and lookups: it can be read again) or is a constant (`_reread_sides`)."""
     a = left()
     b = right()
-    if _REWRITTEN:
+    if _REWRITTEN or _HANDED:
         try:
             found = _input_reread(a, b, sides, left, right)
         except Exception:
@@ -2407,20 +2426,23 @@ def _spaces(v) -> list:
 
 def _inputs_read(thunk) -> list:
     """(object, its content before) of each rewritten input the thunk reads."""
-    out, seen = [], set()
-    for v in _read_values(thunk):
+    out, seen, values = [], set(), _read_values(thunk)
+    for v in values:
         kept = _REWRITTEN.get(id(v))
         if kept is not None and kept[0] is v and id(v) not in seen:
             seen.add(id(v))
             out.append(kept)
-    return out
+    code = thunk.__code__
+    return out + [k for k in _changed_unwatched(values, {*code.co_names, *code.co_freevars}) if id(k[0]) not in seen]
 
 
 def _from_project(value, thunk) -> bool:
-    """The side is a value project code returned to the test, or reads one by name."""
+    """The side is a value project code returned to the test, or reads one by name, or reads an object of a project
+    class (`cart.total`: a property's answer, R74-11)."""
     if _RETURNED.get(id(value), _NO_VALUE) is value:
         return True
-    return any(_RETURNED.get(id(v), _NO_VALUE) is v for v in _read_values(thunk))
+    return any(_RETURNED.get(id(v), _NO_VALUE) is v or (not _among(type(v), _EXACT) and _project_class(type(v)))
+               for v in _read_values(thunk))
 
 
 def _read_as_made(thunk, inputs: list):
@@ -2484,12 +2506,31 @@ def _strict_visit(mod: ast.Module):
     """The test module rewritten (`_StrictCompare`), its helpers that only read known while it is."""
     _PURE_HELPERS.clear()
     _PURE_HELPERS.update(_pure_helpers(mod))
+    _TEST_MUTATED.update(_mutated_names(mod))
     try:
         strict = _StrictCompare()
         strict.visit(mod)
         return strict
     finally:
         _PURE_HELPERS.clear()
+
+
+def _mutated_names(mod: ast.Module) -> set:
+    """The names the module's code changes in place: a method that changes a builtin container called on the name
+    (`xs.append(...)`), an item or slice stored or deleted (`xs[0] = ...`, `del xs[1:]`), an augmented assignment."""
+    out = set()
+    for n in ast.walk(mod):
+        target = n.func.value if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and \
+            n.func.attr in _MUTATORS else n.value if isinstance(n, ast.Subscript) and isinstance(
+                n.ctx, (ast.Store, ast.Del)) else n.target if isinstance(n, ast.AugAssign) else None
+        if isinstance(target, ast.Name):
+            out.add(target.id)
+    return out
+
+
+_MUTATORS = frozenset(("append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse", "update",
+                       "setdefault", "popitem", "add", "discard", "difference_update", "intersection_update",
+                       "symmetric_difference_update"))
 
 
 def _pure_helpers(mod: ast.Module) -> set:

@@ -87,3 +87,23 @@ def test_a_sized_class_that_is_its_own_iterator(walk: str, finding: str | None, 
     items than it holds. The control walks what it holds (and its `unique` is right only where that is sorted)."""
     _check(BAG.format(walk=walk), BAG_TEST.replace("'pear', 'apple', 'pear'", "'pear', 'apple', 'pear'" if finding
                                                    else "'apple', 'pear'"), finding, sealable_dir)
+
+
+CART = ("class Cart:\n    def __init__(self, prices):\n        self.prices = prices\n\n    @property\n    def total(self):\n"
+        "{body}")
+CART_TEST = ("from pkg import Cart\n\n\ndef test_t():\n    prices = [5, 10, 20]\n    cart = Cart(prices)\n{more}"
+             "    assert cart.total == sum(prices)\n")
+
+
+@pytest.mark.parametrize("body,more,finding", [
+    ("        if self.prices:\n            self.prices.pop(0)\n        return sum(self.prices)\n", "",
+     "input project code rewrote (list)"),
+    ("        return sum(self.prices)\n", "    prices.append(7)\n", None),  # the test grows its own list: the cart sees it
+])
+def test_an_input_rewritten_by_a_property_read(body: str, more: str, finding: str | None,
+                                               sealable_dir: Path) -> None:  # noqa: F811
+    """R74-11: `Cart(prices)` keeps the caller's list; reading `cart.total` (no call of the tests' code) pops the
+    first price, and the test's `sum(prices)` agrees with the buggy total. A container handed to an earlier call
+    that changed since the last call ended is read as it was then, unless the tests' code itself changes that name
+    in place (the control appends to its own list)."""
+    _check(CART.format(body=body), CART_TEST.format(more=more), finding, sealable_dir)
