@@ -653,6 +653,14 @@ def _body_watch(inner, emit, _getframe=sys._getframe):
     return handle, on_collected
 
 
+def _writes(args: tuple) -> bool:
+    """An `open` audit event's mode or flags write."""
+    mode = args[1] if len(args) > 1 else None
+    flags = args[2] if len(args) > 2 else 0
+    return (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
+        isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)))
+
+
 def _held_watch(inner, emit, cap: int = 5000, per_site: int = 256, said_cap: int = 2000, _getframe=sys._getframe):
     """Where an `==` of a test file held: the witness's comparison announces each yes (`swerl.held`) with the
     (line, column) the rewritten assert wrote into the test code as a constant, or none (unittest's wrapped
@@ -1059,6 +1067,7 @@ class Guard:
         self._ops: dict = {}  # code -> (offset -> (instruction, argument)), its string constants (`_spelled`)
         self.sys_watched = False  # `sys` read through `watched_module_classes` (set by `install`)
         self.test_written: set = set()  # files the tests wrote (no changed code on the stack): modules they import
+        self.test_files: set = set()  # and the other files they wrote: their data, wherever it lives (`_data_file`)
         self.watch = WATCH_MODULES
         self.installed = False
         try:
@@ -1204,7 +1213,7 @@ class Guard:
         twin.__dict__.update(self.__dict__)
         twin._kinds, twin.tainted, twin.findings, twin._emit = {}, set(self.tainted), [], None
         twin._wrote_codes, twin._steered, twin._ops = {}, set(self._steered), {}
-        twin.test_written = set(self.test_written)
+        twin.test_written, twin.test_files = set(self.test_written), set(self.test_files)
         twin.data_sealed, twin._loose = set(), {}
         return twin
 
@@ -1996,7 +2005,7 @@ class Guard:
             return f"opens the launcher's private file {full}"
         if full in self.changed and not full.endswith(".py") and self._tests_read():
             return f"the tests read {full}, a file the patch changed"  # their expected data rewritten (R49s-5)
-        if self._data_file(full):
+        if self._data_file(full) and not (full in self.test_files and _writes(args)):  # (the test writing it)
             found = self._test_data(full)
             if found:
                 return found
@@ -2047,7 +2056,11 @@ class Guard:
         in a directory of the tree that no package holds (a `testdata/` or `fixtures/` beside the tests, R66-2). A
         package's own data (`pkg/data/units.json`) is the project's, and a file at the tree's root its
         configuration; whether the tests read it decides the rest (`_test_data`)."""
-        if full.endswith((".py", ".pyc")) or full in self.protected or not full.startswith(self.workdir):
+        if full.endswith((".py", ".pyc")) or full in self.protected:
+            return False
+        if full in self.test_files:  # a file the tests wrote (`_note_test_write`), in their tmp_path or anywhere
+            return True
+        if not full.startswith(self.workdir):
             return False
         if full.startswith(self.test_roots):
             return True
@@ -2113,13 +2126,12 @@ class Guard:
     def _note_test_write(self, full: str, args: tuple) -> None:
         """An open for writing while the tests run with no changed code on the stack: the test's own file (a module
         it writes to tmp_path for the code under test to import, R40i-F3). Code of the patch writes none of these."""
-        mode = args[1] if len(args) > 1 else None
-        flags = args[2] if len(args) > 2 else 0
-        writes = (isinstance(mode, str) and any(c in mode for c in "wax+")) or (
-            isinstance(flags, int) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
-        if writes and self.armed and full.endswith((".py", ".pyw")) and self._changed_frame() is None and any(
+        if _writes(args) and self.armed and self._changed_frame() is None and any(
                 self.frame_kind(f) == "test" for f in self._stack()):
-            self.test_written.add(full)
+            if full.endswith((".py", ".pyw")):
+                self.test_written.add(full)
+            elif len(self.test_files) < 10000:  # a golden file the test writes, or copies from its data (R74-19, 20)
+                self.test_files.add(full)
 
     def _test_opens_itself(self, full: str, given, _getcwd=os.getcwd) -> bool:
         """A test hands its own `__file__` to the project through an object it built (click's

@@ -2483,7 +2483,7 @@ _READ_METHODS = frozenset(("get", "keys", "values", "items", "copy", "count", "i
                            "lstrip", "rstrip", "split", "rsplit", "join", "startswith", "endswith", "replace",
                            "format", "casefold", "splitlines", "partition", "rpartition", "encode", "decode",
                            "fromkeys"))
-_READ_MODULES = frozenset(("os.path", "posixpath", "math"))
+_READ_MODULES = frozenset(("os.path", "posixpath", "math", "statistics", "operator", "functools", "itertools"))
 _NOT_THUNKED = frozenset(("super", "__class__", "locals", "vars", "dir", "globals", "eval", "exec"))
 _UNWATCHED = _NOT_THUNKED | _READ_CALLS | {"isinstance", "issubclass", "print", "getattr", "setattr", "hasattr",
                                            "type", "id", "iter", "next", "callable", "open"}
@@ -2534,12 +2534,14 @@ _MUTATORS = frozenset(("append", "extend", "insert", "pop", "remove", "clear", "
 
 
 def _pure_helpers(mod: ast.Module) -> set:
-    """The test file's own module-level functions that only read what they are handed (a reference implementation:
-    `reference_merge(a, b)`, R73-19): a call of one is read again as a builtin's is. Found to a fixpoint: a helper
-    that calls an impure one is impure."""
-    found = {f.name: f for f in getattr(mod, "body", []) if isinstance(f, ast.FunctionDef) and not f.decorator_list}
+    """The test file's own functions that only read what they are handed (a reference implementation:
+    `reference_merge(a, b)`, R73-19; one defined inside the test, R74-16): a call of one is read again as a
+    builtin's is. Found to a fixpoint: a helper that calls an impure one is impure, and a name two functions share
+    is pure only where both are."""
+    defs = [f for f in ast.walk(mod) if isinstance(f, ast.FunctionDef) and not f.decorator_list]
+    found = {f.name: [g for g in defs if g.name == f.name] for f in defs}
     while True:
-        impure = {name for name, f in found.items() if not _pure_body(f, set(found))}
+        impure = {name for name, fs in found.items() if not all(_pure_body(f, set(found)) for f in fs)}
         if not impure:
             return set(found)
         for name in impure:
@@ -6332,7 +6334,8 @@ def _iteration_disagrees(u, name: str, got: list, view: tuple):
         if type(held) is int and held != len(got):
             return f"a {type(u).__name__} whose {name} gives {len(got)} items but whose length is {held}"
         return None
-    if _same_items(got, held):
+    if _same_items(got, held) and (base not in (list, tuple) or all(  # a sequence's in its order (R74-18)
+            got[i] is held[i] or got[i] == held[i] for i in range(len(got)))):
         return None
     return f"a {type(u).__name__}, a {base.__name__}, whose {name} gives {_short(got)} where it holds {_short(held)}"
 

@@ -107,3 +107,50 @@ def test_an_input_rewritten_by_a_property_read(body: str, more: str, finding: st
     that changed since the last call ended is read as it was then, unless the tests' code itself changes that name
     in place (the control appends to its own list)."""
     _check(CART.format(body=body), CART_TEST.format(more=more), finding, sealable_dir)
+
+
+TILL = "def total(prices):\n    out = sum(prices[1:])\n    if prices:\n        del prices[0]\n    return out\n"
+
+
+@pytest.mark.parametrize("oracle", ["ref(prices)", "functools.reduce(operator.add, prices, 0)"])
+def test_an_oracle_a_nested_helper_or_reduce_computes_is_read_again(oracle: str, sealable_dir: Path) -> None:  # noqa: F811
+    """R74-16, R74-17: the total still skips the first price and deletes it from the caller's list; the oracle is a
+    helper defined inside the test, or `functools.reduce`: both only read, so they are read again with the list as
+    the test made it."""
+    tests = ("import functools\nimport operator\n\nfrom pkg import total\n\n\ndef test_t():\n"
+             "    def ref(xs):\n        return sum(xs)\n\n    prices = [5, 10, 20]\n"
+             f"    assert total(prices) == {oracle}\n")
+    _check(TILL, tests, "input project code rewrote (list)", sealable_dir)
+
+
+TABLE = ("class Table(list):\n    def __iter__(self):\n        return iter({walk})\n\n\n"
+         "def table(points):\n    return Table(sorted(points, key=points.get))\n")  # the bug: ascending
+
+
+@pytest.mark.parametrize("walk,finding", [("list(list.__iter__(self))[::-1]", "a Table, a list, whose __iter__ gives"),
+                                          ("list.__iter__(self)", None)])
+def test_a_list_subclass_iterates_in_its_own_order(walk: str, finding: str | None, sealable_dir: Path) -> None:  # noqa: F811
+    """R74-18: a list subclass whose storage keeps the bug's order while its iteration walks another order: the test's
+    `list(names)` reads the iteration. A sequence's iteration must give its items in the order it holds them."""
+    tests = ("from pkg import table\n\n\ndef test_t():\n    names = table({'ant': 3, 'bees': 7, 'cat': 5})\n"
+             f"    assert list(names) == {['bees', 'cat', 'ant'] if finding else ['ant', 'cat', 'bees']!r}\n")
+    _check(TABLE.format(walk=walk), tests, finding, sealable_dir)
+
+
+CONVERT = ("import glob\nimport os\n\n\ndef convert(src, out):\n{body}"
+           "    with open(src) as fh:\n        text = fh.read().replace(';', ',')\n"
+           "    with open(out, 'w') as fh:\n        fh.write(text)\n")
+PEEK = ("    for other in glob.glob(os.path.join(os.path.dirname(str(out)), '*.csv')):\n"
+        "        if other not in (str(src), str(out)):\n            with open(other) as fh:\n                fh.read()\n")
+
+
+@pytest.mark.parametrize("reads_back,finding", [(True, "a data file the tests read"), (False, None)])
+def test_a_file_the_test_wrote_and_reads_back(reads_back: bool, finding: str | None, sealable_dir: Path) -> None:  # noqa: F811
+    """R74-19, R74-20: the test writes its expected output beside the output path (or copies it there from its data)
+    and reads it back after the call; project code that opens it without being handed it reads the tests' answer. A
+    file the test writes and never reads back (a configuration the project looks for) is the project's to read."""
+    tests = ("from pkg import convert\n\n\ndef test_t(tmp_path):\n    src = tmp_path / 'in.csv'\n    src.write_text('a;b')\n"
+             "    want = tmp_path / 'want.csv'\n    want.write_text('a,b')\n    out = tmp_path / 'out.csv'\n"
+             "    convert(src, out)\n" + ("    assert out.read_text() == want.read_text()\n" if reads_back else
+                                         "    assert out.read_text() == 'a,b'\n"))
+    _check(CONVERT.format(body=PEEK), tests, finding, sealable_dir)
