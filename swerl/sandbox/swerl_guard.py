@@ -1066,8 +1066,9 @@ class Guard:
         self._wrote_codes: dict = {}  # code -> the patch wrote a line of it (`_wrote_function`)
         self._ops: dict = {}  # code -> (offset -> (instruction, argument)), its string constants (`_spelled`)
         self.sys_watched = False  # `sys` read through `watched_module_classes` (set by `install`)
-        self.test_written: set = set()  # files the tests wrote (no changed code on the stack): modules they import
-        self.test_files: set = set()  # and the other files they wrote: their data, wherever it lives (`_data_file`)
+        # files the tests wrote (no changed code on the stack): modules they import, and their other files (their
+        # data, wherever it lives: `_data_file`)
+        self.test_written, self.test_files = set(), set()
         self.watch = WATCH_MODULES
         self.installed = False
         try:
