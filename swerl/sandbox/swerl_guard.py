@@ -1066,9 +1066,7 @@ class Guard:
         self._wrote_codes: dict = {}  # code -> the patch wrote a line of it (`_wrote_function`)
         self._ops: dict = {}  # code -> (offset -> (instruction, argument)), its string constants (`_spelled`)
         self.sys_watched = False  # `sys` read through `watched_module_classes` (set by `install`)
-        # files the tests wrote (no changed code on the stack): modules they import, and their other files (their
-        # data, wherever it lives: `_data_file`)
-        self.test_written, self.test_files = set(), set()
+        self.test_written, self.test_files = set(), set()  # what the tests wrote: modules, other files (`_data_file`)
         self.watch = WATCH_MODULES
         self.installed = False
         try:
