@@ -461,6 +461,9 @@ class Features(ast.NodeVisitor):
                 self._literal_names(dotted, names)
         elif dotted == "io.open":
             self._open(node)
+        elif dotted in ("json.dump", "json.dumps", "json.JSONEncoder"):  # `default=vars`: an object's fields as its
+            self.done.update(id(k.value) for k in node.keywords if k.arg == "default" and isinstance(  # JSON (FP33)
+                k.value, ast.Name) and k.value.id == "vars" and self._is_builtin("vars"))
         elif dotted == "typing.get_type_hints" and len(node.args) == 1 and not node.keywords and isinstance(
                 node.args[0], ast.Name) and node.args[0].id in getattr(self, "own_classes", ()):
             self.done.add(id(func))  # the hints of a class this module defines (its annotations are scanned as
