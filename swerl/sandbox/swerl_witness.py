@@ -953,6 +953,7 @@ def _test_function(item) -> None:
     _RETURNED.clear()
     _HANDED.clear()
     _HANDED_SEEN.clear()
+    _BETWEEN.clear()
     _DERIVED.clear()
     _LOG_SEEN.clear()
     _HASHED.clear()
@@ -2038,6 +2039,7 @@ _REWRITTEN: dict = {}  # id(object) -> (object, its content before project code 
 _RETURNED: dict = {}  # id(value) -> value: what the current test's calls into project code returned
 _HANDED: dict = {}  # id(container) -> container: the first 8 the current test handed to project code
 _HANDED_SEEN: dict = {}  # id(container) -> what it held when the last watched call of the tests' code ended
+_BETWEEN: dict = {}  # id(container) -> (it, what it held before): rewritten between two watched calls
 _TEST_MUTATED: set = set()  # names the test modules' code changes in place (`xs.append`, `xs[0] =`, `del xs[0]`)
 _DERIVED: dict = {}  # id(value) -> (value, its thunk): containers the current test bound a name to by a read
 _PROJECT_CODE: dict = {}  # code object -> is it the project's
@@ -2075,6 +2077,7 @@ def callee(f, _calls=_CALLS, _data=getattr(_ENVIRON, "_data", None)):
     if watched:
         held += [(name, read()) for name, read in (_STATE.get("process") or {}).items()]
         held += _handed_before()
+        _note_unwatched(held)
     _calls.append([watched, held])
     return len(_calls) - 1
 
@@ -2210,6 +2213,15 @@ def _handed_before() -> list:
     return out
 
 
+def _note_unwatched(held: list) -> None:
+    """A handed container rewritten since the last watched call ended, before the next one (a `with` block's exit:
+    R74-21), kept for `_changed_unwatched` with what it held then."""
+    for obj, _ in held:
+        seen = _HANDED_SEEN.get(id(obj), _NO_VALUE)
+        if type(obj) is not str and id(obj) not in _BETWEEN and seen is not _NO_VALUE and _rewrites(obj, seen):
+            _BETWEEN[id(obj)] = (obj, seen)
+
+
 def _changed_unwatched(values: list, names: set) -> list:
     """(object, what it held) of each container the current test handed an earlier call that changed since the last
     watched call ended, where the tests' code changes no name the oracle reads in place: project code reached
@@ -2218,8 +2230,10 @@ def _changed_unwatched(values: list, names: set) -> list:
         return []
     out = []
     for v in values:
-        seen = _HANDED_SEEN.get(id(v), _NO_VALUE)
-        if _HANDED.get(id(v)) is v and seen is not _NO_VALUE and _rewrites(v, seen):
+        seen, kept = _HANDED_SEEN.get(id(v), _NO_VALUE), _BETWEEN.get(id(v))
+        if kept is not None and kept[0] is v:
+            out.append(kept)
+        elif _HANDED.get(id(v)) is v and seen is not _NO_VALUE and _rewrites(v, seen):
             out.append((v, seen))
     return out
 

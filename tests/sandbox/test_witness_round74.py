@@ -189,3 +189,22 @@ def test_a_traceback_of_a_test_function_is_formatted_without_its_source(sealable
              "    failed = run({'a': boom})\n    assert 'ValueError: x' in failed['a']\n"
              "    assert [r.levelname for r in caplog.records] == ['ERROR']\n")
     _check(TRACE, tests, None, sealable_dir)
+
+
+BOARD = ("class Board:\n    def __init__(self, scores):\n        self.scores = scores\n\n    def __enter__(self):\n"
+         "        return self\n\n    def __exit__(self, *exc):\n{exit}        return False\n\n"
+         "    def best(self):\n        return sorted(self.scores)[-2] if len(self.scores) > 1 else self.scores[0]\n")
+
+
+@pytest.mark.parametrize("exit,finding", [("        self.scores.remove(max(self.scores))\n        self.scores.append(max(self.scores))\n",
+                                           "input project code rewrote"),
+                                          ("        self.scores.append(0)\n", None)])
+def test_an_input_rewritten_between_two_calls(exit: str, finding: str | None, sealable_dir: Path) -> None:  # noqa: F811
+    """A `with` block's exit (no call of the tests' code) replaces the caller's best score by the second best, so the
+    buggy `best()` (the second best) agrees with the test's `max(scores)`: the change between two watched calls is kept and the oracle
+    is read as the list was. A list that only grew there (a closing entry) is no rewrite."""
+    tests = ("from pkg import Board\n\n\ndef test_t():\n    scores = [3, 9, 5]\n    with Board(scores) as b:\n        pass\n"
+             "    assert b.best() == max(scores)\n")
+    source = BOARD.format(exit=exit) if finding else BOARD.format(exit=exit).replace("sorted(self.scores)[-2]",
+                                                                                      "max(self.scores)")
+    _check(source, tests, finding, sealable_dir)
