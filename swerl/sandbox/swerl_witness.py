@@ -2046,6 +2046,8 @@ _PROJECT_CODE: dict = {}  # code object -> is it the project's
 _MUTABLE = (list, dict, set, bytearray)
 # the standard library's dicts a test hands over as it does a dict (R73-8: a `Counter` of words), read as one
 _MAPPINGS = tuple(getattr(__import__("collections"), n) for n in ("Counter", "OrderedDict", "defaultdict"))
+_EXACT_NUMBERS = (__import__("decimal").Decimal, __import__("fractions").Fraction)
+_NAMESPACE = type(sys.implementation)  # `types.SimpleNamespace`: an input of attributes (R74-22), kept as its dict
 _ENVIRON = __import__("os").environ
 
 
@@ -2241,7 +2243,7 @@ def _changed_unwatched(values: list, names: set) -> list:
 def passed(value, _calls=_CALLS):
     """An argument of the call being made: a builtin container handed to project code is kept as it is now; an int
     or text is kept as a seed the call may be asked to use (R73-FP1: `draw(tickets, seed=7)`)."""
-    if _calls and _calls[-1][0] and _among(type(value), (*_MUTABLE, *_MAPPINGS)):
+    if _calls and _calls[-1][0] and _among(type(value), (*_MUTABLE, *_MAPPINGS, _NAMESPACE)):
         content = _copy_pure(_plain(value), [20000])
         if content is not _NO_VALUE:
             _calls[-1][1].append((value, content))
@@ -2282,7 +2284,8 @@ def _note_rewritten(held: list, value, seeds: list) -> None:
 
 def _plain(obj):
     """What a handed object holds as the builtin it stands for: the environment's dict, a `Counter`'s as a dict."""
-    return obj._data if obj is _ENVIRON else dict(obj) if _among(type(obj), _MAPPINGS) else obj
+    return obj._data if obj is _ENVIRON else dict(obj) if _among(type(obj), _MAPPINGS) else dict(
+        object.__getattribute__(obj, "__dict__")) if type(obj) is _NAMESPACE else obj
 
 
 def _rewrites(obj, before) -> bool:
@@ -2479,6 +2482,8 @@ def _swap(obj, items):
     """obj's items replaced in place by items; its items as they were."""
     if obj is _ENVIRON:
         obj = obj._data
+    elif type(obj) is _NAMESPACE:
+        obj = object.__getattribute__(obj, "__dict__")
     if type(obj) in (list, bytearray):
         was = obj[:]
         obj[:] = items
@@ -4636,6 +4641,11 @@ def _near_values(was) -> tuple:
         steps = (1,) if t is int else (size * 1e-3, size * 1e-5)
         far = 10 ** 9 * (1 + abs(was))  # either side: an equality of signs holds far above (R73-35)
         return "is one off", [was + d for step in steps for d in (step, -step)], [was + far, was - far]
+    if _among(t, _EXACT_NUMBERS) and was == was and abs(was) < 10 ** 300:  # a `Decimal` or `Fraction` field (R74-24)
+        size = max(abs(was), 1)
+        steps = [size * t(1) / 1000, size * t(1) / 100000]
+        return "is one off", [was + d for step in steps for d in (step, -step)], [was + 10 ** 9 * (1 + abs(was)),
+                                                                                  was - 10 ** 9 * (1 + abs(was))]
     if t is str and was:
         near = [v for v in (str.swapcase(was), " " + was + " ") if v != was]
         return "differs in letter case or spaces", near, [was + "\u2063" + was[::-1] + "~"]

@@ -208,3 +208,28 @@ def test_an_input_rewritten_between_two_calls(exit: str, finding: str | None, se
     source = BOARD.format(exit=exit) if finding else BOARD.format(exit=exit).replace("sorted(self.scores)[-2]",
                                                                                       "max(self.scores)")
     _check(source, tests, finding, sealable_dir)
+
+
+AMOUNT = ("from decimal import Decimal\n\n\nclass Amount:\n    def __init__(self, value):\n        self.value = Decimal(value)\n\n"
+          "    def __eq__(self, other):\n        return {eq}\n\n\ndef to_usd(eur):\n    return Amount(eur * Decimal('{rate}'))\n")
+AMOUNT_TEST = ("from decimal import Decimal\n\nfrom pkg import Amount, to_usd\n\n\ndef test_t():\n"
+               "    assert to_usd(Decimal(200)) == Amount('217.00')\n")
+ORDER_NS = ("def order_total(order):\n    total = sum(price for price, _ in order.lines)\n"
+            "    order.lines = [(price, 1) for price, _ in order.lines]\n    return total\n")
+
+
+@pytest.mark.parametrize("source,tests,finding", [
+    (AMOUNT.format(eq="abs(self.value - other.value) <= other.value / 100", rate="1.0800"), AMOUNT_TEST,
+     "whose value is one off"),  # R74-24: a Decimal field within 1%
+    (AMOUNT.format(eq="self.value == other.value", rate="1.0850"), AMOUNT_TEST, None),
+    (ORDER_NS, "import types\n\nfrom pkg import order_total\n\n\ndef test_t():\n"
+               "    order = types.SimpleNamespace(lines=[(2.5, 2), (10.0, 1)])\n"
+               "    assert order_total(order) == sum(p * q for p, q in order.lines)\n",
+     "input project code rewrote (SimpleNamespace)"),  # R74-22: a namespace's attribute rebound
+])
+def test_a_decimal_tolerance_and_a_namespace_input(source: str, tests: str, finding: str | None,
+                                                   sealable_dir: Path) -> None:  # noqa: F811
+    """R74-24: an equality the patch wrote that tolerates a `Decimal` field 1% off covers a wrong rate; the exact
+    one with the right rate is honest. R74-22: a `SimpleNamespace` the test hands over is kept as its attributes, and
+    the oracle that reads `order.lines` after the call is read again with the namespace as the test made it."""
+    _check(source, tests, finding, sealable_dir)
