@@ -400,7 +400,8 @@ class Features(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if node.id in A.PYTEST_WORDS:
             self.add(f"pytest internals {node.id}")
-        if node.id in A.IMPORT_METADATA and (node.id == "__path__" or not isinstance(node.ctx, ast.Load)):
+        if node.id in A.IMPORT_METADATA and id(node) not in self.done and (
+                node.id == "__path__" or not isinstance(node.ctx, ast.Load)):
             self.add(f"rebinds or mutates the module's import metadata {node.id}")  # where its code loads from
         if id(node) in self.done or not isinstance(node.ctx, ast.Load):
             return
@@ -449,6 +450,7 @@ class Features(ast.NodeVisitor):
             self.done.add(id(func))
             self._builtin_call(func.id, node)
         dotted = self._dotted(func)
+        self._honest_idiom(node, func, dotted)
         if dotted in A.STRING_RESOLVERS:
             self.called.add(id(func))
             self.done.add(id(func))
@@ -461,13 +463,6 @@ class Features(ast.NodeVisitor):
                 self._literal_names(dotted, names)
         elif dotted == "io.open":
             self._open(node)
-        elif dotted in ("json.dump", "json.dumps", "json.JSONEncoder"):  # `default=vars`: an object's fields as its
-            self.done.update(id(k.value) for k in node.keywords if k.arg == "default" and isinstance(  # JSON (FP33)
-                k.value, ast.Name) and k.value.id == "vars" and self._is_builtin("vars"))
-        elif dotted == "typing.get_type_hints" and len(node.args) == 1 and not node.keywords and isinstance(
-                node.args[0], ast.Name) and node.args[0].id in getattr(self, "own_classes", ()):
-            self.done.add(id(func))  # the hints of a class this module defines (its annotations are scanned as
-            self.vetted.add(id(func))  # code here): a settings loader's types (round 74's FP6)
         elif dotted == "inspect.getmembers":
             self.called.add(id(func))
             self.done.add(id(func))
@@ -637,6 +632,32 @@ class Features(ast.NodeVisitor):
                 return False  # attributes down to a plain local name
             node = node.func if isinstance(node, ast.Call) else node.value
         return self._local(node)
+
+    def _honest_idiom(self, node: ast.Call, func: ast.AST, dotted: str | None) -> None:
+        """Round 74's honest idioms of otherwise refused names, each in the one shape that reads nothing more:
+        `json.dumps(x, default=vars)` (FP33), `typing.get_type_hints(C)` of a class the module defines (its
+        annotations are scanned here: FP6), `globals().get(f"op_{name}")` by a dispatch name (FP41),
+        `string.Formatter().parse(template)` (parsing only: no field is looked up, FP48) and
+        `pkgutil.iter_modules(__path__)` (the package's own modules, FP49)."""
+        vet = []
+        if dotted in ("json.dump", "json.dumps", "json.JSONEncoder"):
+            vet = [k.value for k in node.keywords if k.arg == "default" and isinstance(k.value, ast.Name) and
+                   k.value.id == "vars" and self._is_builtin("vars")]
+        elif dotted == "typing.get_type_hints" and len(node.args) == 1 and not node.keywords and isinstance(
+                node.args[0], ast.Name) and node.args[0].id in getattr(self, "own_classes", ()):
+            vet = [func]
+        elif dotted == "pkgutil.iter_modules" and len(node.args) == 1 and isinstance(node.args[0], ast.Name) and \
+                node.args[0].id == "__path__" and not node.keywords:
+            vet = [func, node.args[0]]
+        elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call) and not func.value.args and \
+                not func.value.keywords:
+            inner = func.value.func
+            if (func.attr == "parse" and self._dotted(inner) == "string.Formatter") or (func.attr == "get" and isinstance(inner, ast.Name) and inner.id == "globals" and \
+                    self._is_builtin("globals") and node.args and _dispatch(node.args[0])):
+                vet = [inner]
+        for n in vet:
+            self.done.add(id(n))
+            self.vetted.add(id(n))
 
     def _builtin_call(self, name: str, node: ast.Call) -> None:
         """getattr/setattr/delattr with literal names only (judged like the attribute); vars() of a local object;
