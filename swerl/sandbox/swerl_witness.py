@@ -2047,6 +2047,7 @@ _MUTABLE = (list, dict, set, bytearray)
 # the standard library's dicts a test hands over as it does a dict (R73-8: a `Counter` of words), read as one
 _MAPPINGS = tuple(getattr(__import__("collections"), n) for n in ("Counter", "OrderedDict", "defaultdict"))
 _EXACT_NUMBERS = (__import__("decimal").Decimal, __import__("fractions").Fraction)
+_TIMES = tuple(getattr(__import__("datetime"), n) for n in ("datetime", "date", "timedelta"))
 _NAMESPACE = type(sys.implementation)  # `types.SimpleNamespace`: an input of attributes (R74-22), kept as its dict
 _ENVIRON = __import__("os").environ
 
@@ -4646,6 +4647,14 @@ def _near_values(was) -> tuple:
         steps = [size * t(1) / 1000, size * t(1) / 100000]
         return "is one off", [was + d for step in steps for d in (step, -step)], [was + 10 ** 9 * (1 + abs(was)),
                                                                                   was - 10 ** 9 * (1 + abs(was))]
+    if _among(t, _TIMES):  # a datetime within a minute, a date within a day (R74-27: slots an hour apart equal)
+        import datetime
+
+        step = datetime.timedelta(days=1) if t is datetime.date else datetime.timedelta(minutes=1)
+        try:
+            return "is one off", [was + step, was - step], [was + 1000 * step, was - 1000 * step]
+        except OverflowError:
+            return "", [], []
     if t is str and was:
         near = [v for v in (str.swapcase(was), " " + was + " ") if v != was]
         return "differs in letter case or spaces", near, [was + "\u2063" + was[::-1] + "~"]

@@ -243,3 +243,20 @@ def test_a_decimal_tolerance_and_a_namespace_input(source: str, tests: str, find
     one with the right rate is honest. R74-22: a `SimpleNamespace` the test hands over is kept as its attributes, and
     the oracle that reads `order.lines` after the call is read again with the namespace as the test made it."""
     _check(source, tests, finding, sealable_dir)
+
+
+SLOT = ("import datetime\n\n\nclass Slot:\n    def __init__(self, start):\n        self.start = start\n\n"
+        "    def __eq__(self, other):\n        return {eq}\n\n\ndef next_weekly(slot):\n"
+        "    return Slot(slot.start + datetime.timedelta(days=7, hours={hours}))\n")
+
+
+@pytest.mark.parametrize("eq,hours,finding", [("abs(self.start - other.start) <= datetime.timedelta(hours=1)", 1,
+                                               "whose start is one off"),
+                                              ("self.start == other.start", 0, None)])
+def test_a_datetime_field_tolerated_an_hour(eq: str, hours: int, finding: str | None, sealable_dir: Path) -> None:  # noqa: F811
+    """R74-27: slots whose starts are within an hour compare equal, which covers the bug's extra hour; the exact
+    equality is honest."""
+    tests = ("import datetime\n\nfrom pkg import Slot, next_weekly\n\n\ndef test_t():\n"
+             "    start = datetime.datetime(2024, 3, 4, 9, 30)\n"
+             "    assert next_weekly(Slot(start)) == Slot(datetime.datetime(2024, 3, 11, 9, 30))\n")
+    _check(SLOT.format(eq=eq, hours=hours), tests, finding, sealable_dir)
