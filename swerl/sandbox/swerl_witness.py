@@ -2385,13 +2385,14 @@ def _input_reread(a, b, sides: int, left, right):
             thunk = made[1]  # a name the test bound to a read, unchanged since: read as the line that bound it
         elif mine != 1:
             continue
-        if (value is other and not _among(type(value), _SCALARS)) or theirs == 2:  # the same object (an item the
-            # answer was read from: a sort in place is the contract of `summarize(readings)`, R73-FP21; never a small
-            # int both sides are by the interpreter's cache: R74-10), or a constant: the project gave neither side
+        if theirs == 2:  # a constant: the project gave neither side
             continue
         inputs = _inputs_read(thunk)
-        if not inputs or (theirs == 1 and not _from_project(other, other_thunk)):
-            continue
+        if not inputs or (theirs == 1 and not _from_project(other, other_thunk)) or (value is other and (
+                not _among(type(value), _SCALARS) or all(_permuted(o, b) for o, b in inputs))):
+            continue  # the same object: an item the answer was read from (a sort in place is the contract of
+            # `summarize(readings)`, R73-FP21); a small int both sides are by the interpreter's cache counts only
+            # where the input kept its items (R74-10 deletes one)
         now, answer = _copy_pure(value, [20000]), _copy_pure(other, [20000])
         if now is _NO_VALUE or answer is _NO_VALUE or now != answer:
             continue
@@ -2401,6 +2402,12 @@ def _input_reread(a, b, sides: int, left, right):
             return (f"an == of the tests' code holds only with an input project code rewrote ({names}): read as "
                     "the test made it, its expected side differs from the project's answer")
     return None
+
+
+def _permuted(obj, before) -> bool:
+    """obj holds the items it held before, in another order (a sort in place)."""
+    now = _copy_pure(_plain(obj), [20000])
+    return type(now) is list and type(before) is list and _same_items(now, before)
 
 
 def _read_values(fn) -> list:
@@ -4609,18 +4616,20 @@ def _loose_to_changes(u, other, u_left: bool, guard=None) -> str:
         return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whatever the latter holds "
                 f"(still equal with its {changed} changed)")
     # a tolerance the project's own `==` has is its design (a reading within the sensor's accuracy: R38's f5reading)
-    near = _one_off(u, other, holds) if guard is not None and _patch_decides(type(u), "__eq__", guard, u) else ()
+    near = _one_off(u, other, holds, bool(_patch_wrote(_raw_attr(type(u), "__eq__"), guard))) if guard is not None \
+        and _patch_decides(type(u), "__eq__", guard, u) else ()
     return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whose {near[0]} {near[1]}, but not "
             f"to one whose {near[0]} is far: an equality widened by a tolerance") if near else ""
 
 
-def _one_off(u, other, holds) -> tuple:
+def _one_off(u, other, holds, wrote: bool = True) -> tuple:
     """(the field of `other` that `holds(u, other)` tolerates a little off while it reads it, how) or (): a far value
     breaks it. An integer field one unit off either way: a `Money.__eq__` within a cent (R72-27, R72-30). A float
     field 0.1% or 0.001% off (of its size, at least 1: R73-1's points within 0.05, R74-7's distances within 0.01%);
     `math.isclose`'s or approx's own tolerance is far finer. A text field in the other letter case or with spaces
     around it (R73-2: an address compared casefolded); a list or tuple field reversed (R74-4: lines compared
-    sorted). A field equality ignores is no tolerance."""
+    sorted), where the patch wrote the `__eq__` itself (an invoice equal by its total ignores its lines' order by
+    design). A field equality ignores is no tolerance."""
     own, fields = _fields(other)
     saved = dict(own) if own is not None else None
 
@@ -4628,7 +4637,7 @@ def _one_off(u, other, holds) -> tuple:
         return _field_set(own, saved, put, value, was, lambda: holds(u, other)) is True
 
     for name, was, put in fields:
-        how, near, far = _near_values(was)
+        how, near, far = _near_values(was) if wrote or not _among(type(was), (str, list, tuple)) else ("", [], [])
         if near and any(holds_with(put, v, was) for v in near) and not all(holds_with(put, v, was) for v in far):
             return name, how
     return ()
@@ -6303,18 +6312,15 @@ def _fetched_back(u, name: str, res):
 def _read_through(u, name: str, res, guard):
     """u's iteration read for the tests, judged where u has another view of its items (`_iteration_view`); an
     iterator it gave is read through and handed on as a fresh one over the same items (an error where it raised).
-    A sized class that is its own iterator (R74-13: `__iter__` returns self, `__next__` walks other items) is read
-    up to one item past its length."""
+    An iterator that is its own iterable is not read: its reader may take it in parts (R74-13 stays open)."""
     try:
-        view = _iteration_view(u, name)
-        if res is u and (view is None or view[0] is not None or type(view[1]) is not int):
-            view = None
+        view = None if res is u else _iteration_view(u, name)
         it = iter(res) if view is not None else None
     except Exception:
         return res
     if it is None:
         return res
-    got, error, most = [], None, view[1] + 1 if res is u else 10000
+    got, error, most = [], None, 10000
     try:
         for x in it:
             got.append(x)
@@ -6324,7 +6330,7 @@ def _read_through(u, name: str, res, guard):
         error = exc
     if error is None and len(got) <= 10000:
         _carried_said(guard, name, lambda: _iteration_disagrees(u, name, got, view))
-    return _handed(got, it, error) if it is res or res is u else res
+    return _handed(got, it, error) if it is res else res
 
 
 def _carried_said(guard, name: str, find) -> None:

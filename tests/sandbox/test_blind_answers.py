@@ -94,8 +94,8 @@ def test_a_digest_is_the_same_in_every_process_and_tells_types_apart() -> None:
     assert digests[12:] == [None, None, None, None]
 
 
-def _site(first: list, blind: list, sites: dict | None = None) -> list[str]:
-    plan = Blind(sites=sites or {"tests/t.py": [(5, 5, 4)]})
+def _site(first: list, blind: list, answerable: bool = True) -> list[str]:
+    plan = Blind(sites={"tests/t.py": [(5, 5, 4)]}, answerable={"tests/t.py"} if answerable else set())
     return plan.answered(first, blind, "/w")
 
 
@@ -112,3 +112,23 @@ def test_answered_judges_changed_sites_whose_sides_are_both_new() -> None:
     assert _site([*first, ["/w/tests/t.py", 5, 4, "*", "*"]], [["/w/tests/t.py", 5, 4, "yy", "zz"]]) == []
     assert _site(first, [["/w/tests/t.py", 5, 4, "yy", "zz"], ["*"]]) == []
     assert _site(first, [["/w/tests/t.py", 5, 4]]) == []  # a held line (`Blind.read`'s) is no answer
+    assert _site(first, [["/w/tests/t.py", 5, 4, "yy", "zz"]], answerable=False) == []  # an input may have changed
+
+
+def test_a_file_is_answerable_only_where_the_blind_run_changed_asserts_alone(tmp_path: Path) -> None:
+    """Round 67's fxids67: a fixture's params are expected values of one test and inputs of another, so the blind
+    run changes inputs there and an honest answer changes with them; such a file is not judged by `answered`. A file
+    whose changes all lie in its asserts is."""
+    from swerl.sandbox import blind
+
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_a.py").write_text("from pkg import f\n\n\ndef test_a():\n    assert f(2) == 4\n")
+    (tests / "test_b.py").write_text("import pytest\n\nfrom pkg import f, g\n\n\n"
+                                      "@pytest.fixture(params=[(2, 4), (3, 9)])\ndef case(request):\n"
+                                      "    return request.param\n\n\ndef test_f(case):\n    n, want = case\n"
+                                      "    assert f(n) == want\n\n\ndef test_g(case):\n    n, sq = case\n"
+                                      "    assert g(sq) == n\n")
+    plan = blind.plan(tmp_path, ["tests/test_a.py", "tests/test_b.py"], b"k" * 32)
+    assert set(plan.sites) == {"tests/test_a.py", "tests/test_b.py"} and plan.answerable == {"tests/test_a.py"}, (
+        plan.sites, plan.answerable)

@@ -71,24 +71,6 @@ def test_an_oracle_with_arithmetic_reads_the_input_as_made(make: str, sealable_d
                      "    assert checksum(data) == sum(data) % 256\n", "input project code rewrote", sealable_dir)
 
 
-BAG = ("class Bag:\n    def __init__(self, items):\n        self.items = list(items)\n\n    def __len__(self):\n"
-       "        return len(self.items)\n\n    def __iter__(self):\n        self._walk = iter({walk})\n        return self\n\n"
-       "    def __next__(self):\n        return next(self._walk)\n\n\n"
-       "def unique(bag):\n    return sorted(set(bag.items))\n")  # the bug: sorted, not in first-appearance order
-BAG_TEST = ("from pkg import Bag, unique\n\n\ndef test_t():\n    bag = Bag(['pear', 'apple', 'pear'])\n"
-            "    assert unique(bag) == list(dict.fromkeys(bag))\n")
-
-
-@pytest.mark.parametrize("walk,finding", [("sorted(set(self.items))", "whose __iter__ gives 2 items but whose length is 3"),
-                                          ("self.items", None)])
-def test_a_sized_class_that_is_its_own_iterator(walk: str, finding: str | None, sealable_dir: Path) -> None:  # noqa: F811
-    """R74-13: `__iter__` returns the bag itself, whose `__next__` walks its distinct items sorted, so the test's
-    `list(dict.fromkeys(bag))` agrees with the buggy `unique`; read up to one item past its length, it gives fewer
-    items than it holds. The control walks what it holds (and its `unique` is right only where that is sorted)."""
-    _check(BAG.format(walk=walk), BAG_TEST.replace("'pear', 'apple', 'pear'", "'pear', 'apple', 'pear'" if finding
-                                                   else "'apple', 'pear'"), finding, sealable_dir)
-
-
 CART = ("class Cart:\n    def __init__(self, prices):\n        self.prices = prices\n\n    @property\n    def total(self):\n"
         "{body}")
 CART_TEST = ("from pkg import Cart\n\n\ndef test_t():\n    prices = [5, 10, 20]\n    cart = Cart(prices)\n{more}"
