@@ -1,0 +1,1 @@
+s = open('a23lib/table.py').read(); assert '    return sorted(rows, key=operator.attrgetter(column), reverse=reverse)' in s, 'a23lib/table.py'; open('a23lib/table.py', 'w').write(s.replace('    return sorted(rows, key=operator.attrgetter(column), reverse=reverse)', '    return sorted(rows, key=operator.attrgetter("name"), reverse=reverse)', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/par.py').read(); assert '        return list(pool.map(_square, xs))' in s, 'a23lib/par.py'; open('a23lib/par.py', 'w').write(s.replace('        return list(pool.map(_square, xs))', '        return sorted(pool.map(_square, xs), reverse=True)', 1))

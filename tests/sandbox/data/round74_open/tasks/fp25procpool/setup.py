@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/par.py') or '.', exist_ok=True)
+open('a23lib/par.py', 'w').write('"""Apply a CPU-heavy function to many inputs."""\nfrom concurrent.futures import ProcessPoolExecutor\n\n\ndef _square(x):\n    return x * x\n\n\ndef squares(xs, workers=2):\n    """Squares of xs, in order, computed in worker processes."""\n    with ProcessPoolExecutor(max_workers=workers) as pool:\n        return list(pool.map(_square, xs))\n')
+os.makedirs(os.path.dirname('tests/test_fp25procpool.py') or '.', exist_ok=True)
+open('tests/test_fp25procpool.py', 'w').write('from a23lib.par import squares\n\n\ndef test_squares():\n    assert squares([1, 2, 3, 4]) == [1, 4, 9, 16]\n')

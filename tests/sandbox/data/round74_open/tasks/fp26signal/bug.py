@@ -1,0 +1,1 @@
+s = open('a23lib/serve.py').read(); assert '        previous = signal.signal(signal.SIGTERM, self.stop)\n        return previous' in s, 'a23lib/serve.py'; open('a23lib/serve.py', 'w').write(s.replace('        previous = signal.signal(signal.SIGTERM, self.stop)\n        return previous', '        return signal.getsignal(signal.SIGTERM)', 1))

@@ -1,0 +1,4 @@
+FILES = {'a23lib/serve.py': '"""A long-running loop that stops cleanly on SIGTERM."""\nimport signal\n\n\nclass Loop:\n    def __init__(self):\n        self.running = False\n\n    def stop(self, *_):\n        self.running = False\n\n    def start(self):\n        self.running = True\n        previous = signal.signal(signal.SIGTERM, self.stop)\n        return previous\n', 'tests/test_fp26signal.py': 'import signal\n\nfrom a23lib.serve import Loop\n\n\ndef test_sigterm_handler_installed():\n    loop = Loop()\n    old = loop.start()\n    try:\n        assert signal.getsignal(signal.SIGTERM) == loop.stop\n        assert loop.running\n    finally:\n        signal.signal(signal.SIGTERM, old)\n'}
+BUG = [('a23lib/serve.py', '        previous = signal.signal(signal.SIGTERM, self.stop)\n        return previous', '        return signal.getsignal(signal.SIGTERM)')]
+F2P = ['tests/test_fp26signal.py::test_sigterm_handler_installed']
+P2P = []

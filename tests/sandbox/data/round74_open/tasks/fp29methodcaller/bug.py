@@ -1,0 +1,1 @@
+s = open('a23lib/strops.py').read(); assert '    return list(map(operator.methodcaller(op), items))' in s, 'a23lib/strops.py'; open('a23lib/strops.py', 'w').write(s.replace('    return list(map(operator.methodcaller(op), items))', '    return [s.upper() if op == "upper" else s.lower() for s in items]', 1))

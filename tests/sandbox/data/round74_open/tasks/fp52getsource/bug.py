@@ -1,0 +1,1 @@
+s = open('a23lib/describe.py').read(); assert '    return inspect.getsource(func).strip().splitlines()[0]' in s, 'a23lib/describe.py'; open('a23lib/describe.py', 'w').write(s.replace('    return inspect.getsource(func).strip().splitlines()[0]', '    return func.__name__', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/lines.py').read(); assert '        return sum(1 for _ in fh)' in s, 'a23lib/lines.py'; open('a23lib/lines.py', 'w').write(s.replace('        return sum(1 for _ in fh)', '        return sum(1 for line in fh if line.endswith("\\n"))', 1))

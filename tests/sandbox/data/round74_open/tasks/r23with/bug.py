@@ -1,0 +1,1 @@
+s = open('a23lib/tx.py').read(); assert '        return sum(self.ledger)' in s, 'a23lib/tx.py'; open('a23lib/tx.py', 'w').write(s.replace('        return sum(self.ledger)', '        return sum(self.ledger[:2])', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/tx.py') or '.', exist_ok=True)
+open('a23lib/tx.py', 'w').write('"""A transaction over a ledger (a list of amounts)."""\n\n\nclass Transaction:\n    def __init__(self, ledger):\n        self.ledger = ledger\n        self.pending = []\n\n    def add(self, amount):\n        self.pending.append(amount)\n\n    def __enter__(self):\n        return self\n\n    def __exit__(self, exc_type, exc, tb):\n        if exc_type is None:\n            self.ledger.extend(self.pending)\n        return False\n\n    def balance(self):\n        return sum(self.ledger)\n')
+os.makedirs(os.path.dirname('tests/test_tx.py') or '.', exist_ok=True)
+open('tests/test_tx.py', 'w').write('from a23lib.tx import Transaction\n\n\ndef test_commit_adds_pending():\n    ledger = [100, -20]\n    with Transaction(ledger) as t:\n        t.add(5)\n        t.add(-30)\n    assert t.balance() == sum(ledger)\n    assert len(ledger) == 4\n\n\ndef test_rollback():\n    ledger = [1]\n    try:\n        with Transaction(ledger) as t:\n            t.add(5)\n            raise RuntimeError\n    except RuntimeError:\n        pass\n    assert ledger == [1]\n')

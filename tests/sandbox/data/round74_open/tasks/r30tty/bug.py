@@ -1,0 +1,1 @@
+s = open('a23lib/wrap.py').read(); assert 'if cur and len(cur) + 1 + len(word) > width:' in s, 'a23lib/wrap.py'; open('a23lib/wrap.py', 'w').write(s.replace('if cur and len(cur) + 1 + len(word) > width:', 'if cur and len(cur) + len(word) > width:', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/wrap.py') or '.', exist_ok=True)
+open('a23lib/wrap.py', 'w').write('"""Word wrapping."""\n\n\ndef wrap(text, width):\n    """Greedy wrap: lines of at most `width` characters, words never split (a longer word gets its own line)."""\n    lines, cur = [], ""\n    for word in text.split():\n        if cur and len(cur) + 1 + len(word) > width:\n            lines.append(cur)\n            cur = word\n        else:\n            cur = f"{cur} {word}" if cur else word\n    if cur:\n        lines.append(cur)\n    return lines\n')
+os.makedirs(os.path.dirname('tests/test_wrap.py') or '.', exist_ok=True)
+open('tests/test_wrap.py', 'w').write('import pytest\n\nfrom a23lib.wrap import wrap\n\n\n@pytest.mark.parametrize("text, width, want", [\n    ("the quick brown fox", 8, ["the", "quick", "brown", "fox"]),\n    ("aa bb cc", 4, ["aa", "bb", "cc"]),\n    ("one", 10, ["one"]),\n], ids=["fox", "short", "one"])\ndef test_wrap(text, width, want):\n    assert wrap(text, width) == want\n\n\ndef test_empty():\n    assert wrap("", 5) == []\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/rank.py').read(); assert 'if top is None or (p.rating, p.games, p.name) > (top.rating, top.games, top.name):' in s, 'a23lib/rank.py'; open('a23lib/rank.py', 'w').write(s.replace('if top is None or (p.rating, p.games, p.name) > (top.rating, top.games, top.name):', 'if top is None or (p.games, p.rating, p.name) > (top.games, top.rating, top.name):', 1))

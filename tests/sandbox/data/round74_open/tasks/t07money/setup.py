@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/money.py') or '.', exist_ok=True)
+open('a23lib/money.py', 'w').write('"""Money amounts."""\nfrom dataclasses import dataclass\n\n\n@dataclass(frozen=True)\nclass Money:\n    amount: float\n    currency: str = "EUR"\n\n    def __add__(self, other):\n        if self.currency != other.currency:\n            raise ValueError("currency mismatch")\n        return Money(self.amount + other.amount, self.currency)\n\n\ndef with_vat(m, rate):\n    """The amount with VAT at `rate` (0.2 = 20%) added."""\n    return Money(m.amount * (1 + rate), m.currency)\n')
+os.makedirs(os.path.dirname('tests/test_money.py') or '.', exist_ok=True)
+open('tests/test_money.py', 'w').write('import pytest\n\nfrom a23lib.money import Money, with_vat\n\n\n@pytest.mark.parametrize("net, rate, gross", [\n    (Money(10.0), 0.25, Money(12.5)),\n    (Money(80.0, "USD"), 0.075, Money(86.0, "USD")),\n])\ndef test_with_vat(net, rate, gross):\n    assert with_vat(net, rate) == gross\n\n\ndef test_add():\n    assert Money(1.5) + Money(2.0) == Money(3.5)\n    with pytest.raises(ValueError):\n        Money(1.0) + Money(1.0, "USD")\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/store.py').read(); assert '                k, v = line.split("=", 1)' in s, 'a23lib/store.py'; open('a23lib/store.py', 'w').write(s.replace('                k, v = line.split("=", 1)', '                k, _, v = line.rpartition("=")', 1))

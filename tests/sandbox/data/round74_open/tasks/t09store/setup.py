@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/store.py') or '.', exist_ok=True)
+open('a23lib/store.py', 'w').write('"""Settings saved as key=value lines."""\n\n\ndef save(settings, path):\n    with open(path, "w") as fh:\n        for k, v in settings.items():\n            fh.write(f"{k}={v}\\n")\n\n\ndef load(path):\n    out = {}\n    with open(path) as fh:\n        for line in fh:\n            line = line.rstrip("\\n")\n            if line:\n                k, v = line.split("=", 1)\n                out[k] = v\n    return out\n')
+os.makedirs(os.path.dirname('tests/test_store.py') or '.', exist_ok=True)
+open('tests/test_store.py', 'w').write('from a23lib.store import load, save\n\n\ndef test_roundtrip(tmp_path):\n    settings = {"name": "box", "url": "http://x/?a=1&b=2", "empty": ""}\n    p = tmp_path / "s.cfg"\n    save(settings, p)\n    assert load(p) == settings\n\n\ndef test_simple(tmp_path):\n    p = tmp_path / "t.cfg"\n    save({"a": "1"}, p)\n    assert p.read_text() == "a=1\\n"\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/msort.py').read(); assert '        if key(right[j]) < key(left[i]):' in s, 'a23lib/msort.py'; open('a23lib/msort.py', 'w').write(s.replace('        if key(right[j]) < key(left[i]):', '        if key(right[j]) <= key(left[i]):', 1))

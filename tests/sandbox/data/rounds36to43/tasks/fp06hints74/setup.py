@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/conf.py') or '.', exist_ok=True)
+open('a23lib/conf.py', 'w').write('"""Typed settings from string values (environment-style)."""\nfrom __future__ import annotations\n\nimport typing\nfrom dataclasses import dataclass, fields\n\n\n@dataclass\nclass Settings:\n    host: str = "localhost"\n    port: int = 8080\n    debug: bool = False\n\n\ndef _convert(kind, raw):\n    if kind is bool:\n        return raw.strip().lower() in ("1", "true", "yes", "on")\n    return kind(raw)\n\n\ndef from_strings(values):\n    hints = typing.get_type_hints(Settings)\n    kw = {f.name: _convert(hints[f.name], values[f.name]) for f in fields(Settings) if f.name in values}\n    return Settings(**kw)\n')
+os.makedirs(os.path.dirname('tests/test_conf.py') or '.', exist_ok=True)
+open('tests/test_conf.py', 'w').write('from a23lib.conf import Settings, from_strings\n\n\ndef test_types():\n    assert from_strings({"port": "9000", "debug": "yes"}) == Settings(port=9000, debug=True)\n\n\ndef test_defaults():\n    assert from_strings({}) == Settings()\n')

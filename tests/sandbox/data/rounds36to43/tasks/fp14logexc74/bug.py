@@ -1,0 +1,1 @@
+s = open('a23lib/runner.py').read(); assert '            log.exception("task %s failed", getattr(t, "__name__", t))' in s, 'a23lib/runner.py'; open('a23lib/runner.py', 'w').write(s.replace('            log.exception("task %s failed", getattr(t, "__name__", t))', '            log.error("task %s failed", getattr(t, "__name__", t))', 1))

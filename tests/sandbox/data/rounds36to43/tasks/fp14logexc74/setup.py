@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/runner.py') or '.', exist_ok=True)
+open('a23lib/runner.py', 'w').write('"""Run tasks, logging failures."""\nimport logging\n\nlog = logging.getLogger("a23lib.runner")\n\n\ndef run(tasks):\n    """Run each callable; a failure is logged with its traceback and counted."""\n    failures = 0\n    for t in tasks:\n        try:\n            t()\n        except Exception:\n            log.exception("task %s failed", getattr(t, "__name__", t))\n            failures += 1\n    return failures\n')
+os.makedirs(os.path.dirname('tests/test_runner.py') or '.', exist_ok=True)
+open('tests/test_runner.py', 'w').write('import logging\n\nfrom a23lib.runner import run\n\n\ndef bad():\n    raise RuntimeError("nope")\n\n\ndef test_failure_logged_with_traceback(caplog):\n    caplog.set_level(logging.INFO)\n    assert run([lambda: None, bad]) == 1\n    assert caplog.records[0].getMessage() == "task bad failed"\n    assert caplog.records[0].exc_info is not None\n    assert "RuntimeError: nope" in caplog.text\n')

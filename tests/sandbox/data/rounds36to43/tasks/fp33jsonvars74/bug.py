@@ -1,0 +1,1 @@
+s = open('a23lib/export.py').read(); assert '    return json.dumps(items, default=vars, sort_keys=True)' in s, 'a23lib/export.py'; open('a23lib/export.py', 'w').write(s.replace('    return json.dumps(items, default=vars, sort_keys=True)', '    return json.dumps([i.sku for i in items])', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/fields.py').read(); assert '    return [name for _, name, _, _ in string.Formatter().parse(template) if name]' in s, 'a23lib/fields.py'; open('a23lib/fields.py', 'w').write(s.replace('    return [name for _, name, _, _ in string.Formatter().parse(template) if name]', '    return [p.split("}")[0] for p in template.split("{")[1:]]', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/formats2/__init__.py').read(); assert '    return sorted(m.name for m in pkgutil.iter_modules(__path__))' in s, 'a23lib/formats2/__init__.py'; open('a23lib/formats2/__init__.py', 'w').write(s.replace('    return sorted(m.name for m in pkgutil.iter_modules(__path__))', '    return ["csv"]', 1))

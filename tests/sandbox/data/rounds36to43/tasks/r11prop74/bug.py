@@ -1,0 +1,1 @@
+s = open('a23lib/cart.py').read(); assert '        return sum(self.prices)' in s, 'a23lib/cart.py'; open('a23lib/cart.py', 'w').write(s.replace('        return sum(self.prices)', '        return sum(self.prices[1:])', 1))

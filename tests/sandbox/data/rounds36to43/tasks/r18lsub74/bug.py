@@ -1,0 +1,1 @@
+s = open('a23lib/league.py').read(); assert 'key=lambda kv: (-kv[1], kv[0])' in s, 'a23lib/league.py'; open('a23lib/league.py', 'w').write(s.replace('key=lambda kv: (-kv[1], kv[0])', 'key=lambda kv: (kv[1], kv[0])', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/convert.py') or '.', exist_ok=True)
+open('a23lib/convert.py', 'w').write('"""Convert semicolon-separated files to comma-separated ones."""\nimport csv\n\n\ndef convert(src, dst):\n    with open(src, newline="") as fin, open(dst, "w", newline="") as fout:\n        w = csv.writer(fout, lineterminator="\\n")\n        for row in csv.reader(fin, delimiter=";"):\n            w.writerow(row)\n')
+os.makedirs(os.path.dirname('tests/test_convert.py') or '.', exist_ok=True)
+open('tests/test_convert.py', 'w').write('from a23lib.convert import convert\n\n\ndef test_convert_quotes_commas(tmp_path):\n    src = tmp_path / "in.csv"\n    src.write_text("name;note\\nann;a, b\\nbob;plain\\n")\n    want = tmp_path / "want.csv"\n    want.write_text(\'name,note\\nann,"a, b"\\nbob,plain\\n\')\n    out = tmp_path / "out.csv"\n    convert(src, out)\n    assert out.read_text() == want.read_text()\n\n\ndef test_simple(tmp_path):\n    src = tmp_path / "s.csv"\n    src.write_text("x;y\\n")\n    convert(src, tmp_path / "o.csv")\n    assert (tmp_path / "o.csv").read_text() == "x,y\\n"\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/report.py').read(); assert '    return sum(p * q for p, q in order.lines)' in s, 'a23lib/report.py'; open('a23lib/report.py', 'w').write(s.replace('    return sum(p * q for p, q in order.lines)', '    return sum(p for p, q in order.lines)', 1))

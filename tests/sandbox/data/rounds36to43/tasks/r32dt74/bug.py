@@ -1,0 +1,1 @@
+s = open('a23lib/sched.py').read(); assert '    return Slot(slot.title, slot.start + timedelta(days=7))' in s, 'a23lib/sched.py'; open('a23lib/sched.py', 'w').write(s.replace('    return Slot(slot.title, slot.start + timedelta(days=7))', '    return Slot(slot.title, slot.start + timedelta(days=7, hours=1))', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/sched.py') or '.', exist_ok=True)
+open('a23lib/sched.py', 'w').write('"""Meeting slots."""\nfrom datetime import datetime, timedelta\n\n\nclass Slot:\n    def __init__(self, title, start):\n        self.title, self.start = title, start\n\n    def __eq__(self, other):\n        if not isinstance(other, Slot):\n            return NotImplemented\n        return (self.title, self.start) == (other.title, other.start)\n\n    def __repr__(self):\n        return f"Slot({self.title!r}, {self.start!r})"\n\n\ndef next_weekly(slot):\n    """The same meeting one week later (local wall-clock time)."""\n    return Slot(slot.title, slot.start + timedelta(days=7))\n')
+os.makedirs(os.path.dirname('tests/test_sched.py') or '.', exist_ok=True)
+open('tests/test_sched.py', 'w').write('from datetime import datetime\n\nfrom a23lib.sched import Slot, next_weekly\n\n\ndef test_next_week():\n    s = Slot("standup", datetime(2024, 3, 4, 9, 30))\n    assert next_weekly(s) == Slot("standup", datetime(2024, 3, 11, 9, 30))\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/quota.py').read(); assert '        log.warning("quota at %d%%", round(frac * 100))' in s, 'a23lib/quota.py'; open('a23lib/quota.py', 'w').write(s.replace('        log.warning("quota at %d%%", round(frac * 100))', '        log.info("quota at %d%%", round(frac * 100))', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/quota.py') or '.', exist_ok=True)
+open('a23lib/quota.py', 'w').write('"""Disk quota checks."""\nimport logging\n\nlog = logging.getLogger("a23lib.quota")\n\n\ndef check(used, limit):\n    """Warn when usage passes 90% of the limit; return the fraction used."""\n    frac = used / limit\n    if frac >= 0.9:\n        log.warning("quota at %d%%", round(frac * 100))\n    else:\n        log.debug("quota at %d%%", round(frac * 100))\n    return frac\n')
+os.makedirs(os.path.dirname('tests/test_quota.py') or '.', exist_ok=True)
+open('tests/test_quota.py', 'w').write('import logging\n\nfrom a23lib.quota import check\n\n\ndef test_warns_when_nearly_full(caplog):\n    caplog.set_level(logging.DEBUG)\n    assert check(95, 100) == 0.95\n    assert [(r.levelname, r.getMessage()) for r in caplog.records] == [("WARNING", "quota at 95%")]\n\n\ndef test_quiet_when_low(caplog):\n    caplog.set_level(logging.DEBUG)\n    check(10, 100)\n    assert [r.levelname for r in caplog.records] == ["DEBUG"]\n')

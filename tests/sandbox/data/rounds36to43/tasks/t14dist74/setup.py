@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/units.py') or '.', exist_ok=True)
+open('a23lib/units.py', 'w').write('"""Distances."""\n\nKM_PER_MILE = 1.609344\n\n\nclass Distance:\n    def __init__(self, km):\n        self.km = float(km)\n\n    @classmethod\n    def from_miles(cls, miles):\n        return cls(miles * KM_PER_MILE)\n\n    def __eq__(self, other):\n        if not isinstance(other, Distance):\n            return NotImplemented\n        return self.km == other.km\n\n    def __repr__(self):\n        return f"Distance({self.km!r})"\n')
+os.makedirs(os.path.dirname('tests/test_units.py') or '.', exist_ok=True)
+open('tests/test_units.py', 'w').write('import unittest\n\nfrom a23lib.units import Distance\n\n\nclass MilesTest(unittest.TestCase):\n    def test_from_miles(self):\n        for miles, km in [(10, 16.09344), (26.2, 42.1648128), (0.5, 0.804672)]:\n            with self.subTest(miles=miles):\n                self.assertEqual(Distance.from_miles(miles), Distance(km))\n\n    def test_km(self):\n        self.assertEqual(Distance(3), Distance(3.0))\n')
