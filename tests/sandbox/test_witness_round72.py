@@ -13,6 +13,10 @@ import pytest
 from test_guard_reads import _one
 from test_sandbox_launcher import sealable_dir  # noqa: F401  (the fixture, used by name)
 
+# `make test-full` runs these (`make test` keeps its 20-minute budget with the two newest rounds' launcher cases:
+# `test_witness_round73.py`, `test_witness_round74.py`); `_check` serves them all
+pytestmark = pytest.mark.slow
+
 
 def _check(source: str, tests: str, finding: str | None, sealable_dir: Path) -> None:  # noqa: F811
     """The tree graded by the real launcher: the finding among its tampering, or (a control) none and every test
