@@ -83,6 +83,9 @@ _INSPECT = os.path.join(_STDLIB, "inspect.py")
 _LOGGING = os.path.join(_STDLIB, "logging", "__init__.py")
 _SELF = __file__
 _LINES = (os.path.join(_STDLIB, "tokenize.py"), os.path.join(_STDLIB, "linecache.py"))
+_TRACEBACK = os.path.join(_STDLIB, "traceback.py")
+_EXCEPTION_TEXT = frozenset(("format_exc", "print_exc", "format_exception", "print_exception", "format_tb", "print_tb",
+                             "extract_tb", "format_exception_only"))
 
 
 class Quiet(str):
@@ -2028,10 +2031,20 @@ class Guard:
         return f"opens {full} from {self._where(f)}"
 
     def _lines_read(self) -> bool:
-        """The file is opened by linecache filling its cache (`tokenize.open` under `updatecache`)."""
-        inner = self._innermost()
-        return inner is not None and inner.f_code.co_filename == _LINES[0] and inner.f_back is not None and \
-            inner.f_back.f_code.co_filename == _LINES[1]
+        """The file is opened by linecache filling its cache (`tokenize.open` under `updatecache`) for traceback's
+        formatting of an error's traceback (`format_exc`, `print_exception`: what `log.exception` runs). linecache
+        asked directly, for the live stack (`extract_stack`) or by `warnings`' formatting is the caller's read,
+        judged as any open."""
+        f = self._innermost()
+        if f is None or f.f_code.co_filename != _LINES[0]:
+            return False
+        while f is not None and f.f_code.co_filename in _LINES:
+            f = f.f_back
+        if f is None or f.f_code.co_filename != _TRACEBACK:
+            return False
+        while f is not None and f.f_code.co_filename == _TRACEBACK and f.f_code.co_name not in _EXCEPTION_TEXT:
+            f = f.f_back
+        return f is not None and f.f_code.co_name in _EXCEPTION_TEXT  # an error's traceback, never the live stack
 
     def _database(self, args: tuple):
         """SQLite opens its file in C, with no `open` event: a database of the tests' data (R66-6: the cases in a
