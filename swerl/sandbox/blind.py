@@ -64,7 +64,7 @@ class Blind:
                 continue
             path = str(item[0])
             rel = path[len(root):] if path.startswith(root) else path
-            if any(a <= item[1] <= b and col == item[2] for a, b, col in self.sites.get(rel, ())):
+            if self._changed((rel, item[1], item[2])):
                 out.append(f"{rel}:{item[1]}: an assert held with its expected value changed by the grader "
                            "(the code under test answered from the tests' own data)")
         return sorted(set(out))[:20]
@@ -73,7 +73,7 @@ class Blind:
         """Findings: a changed `==` whose two sides in the blind run were both new to it. The record says, per assert
         line, the digests of what each side was (`swerl_witness._digest`, builtins only); an honest fix answers in the
         blind run what it answered in the first run, so one side is one the first run saw there. A fix that holds
-        only under the first run's conditions (which the blind run changes: `perturbation`), or that answers by
+        only under the first run's conditions (which the blind run changes: `grade.perturb`), or that answers by
         which run it is in, answers otherwise. Sites either run stopped counting are not judged, nor files where the
         blind run changed anything but an assert's own expected value (`_only_in`): there an input may have changed."""
         before, after = _said(first, workdir), _said(held, workdir)
