@@ -20,7 +20,6 @@ from pydantic import BaseModel
 import swerl
 from swerl.config import Recipe
 
-SANDBOX_BUSY = "sandbox room busy this round"
 # "module.Class.field" -> why this restatement of a recipe field is not a second declaration of the setting
 ALLOWED = {
     "swerl.gateway.schema.ChatCompletionRequest.model": "OpenAI wire model: the request's own `model` field",
@@ -36,10 +35,10 @@ ALLOWED = {
     "swerl.data.taskgen.TaskgenParams.seed": "a different setting: the seed of `data taskgen`'s sampling",
     "swerl.rollout.context.WorkerOptions.overrides": "a different setting: `--set` recipe edits, not verl.overrides",
     "swerl.train.sft.SftParams.overrides": "a different setting: `--set` recipe edits, not verl.overrides",
-    "swerl.rollout.k8s.JobTemplate.namespace": SANDBOX_BUSY,  # vs sandbox.kubernetes.namespace
-    "swerl.rollout.k8s.JobTemplate.image_pull_policy": SANDBOX_BUSY,  # vs sandbox.kubernetes.image_pull_policy
-    "swerl.sandbox.launch.Launch.env": SANDBOX_BUSY,  # vs sandbox.env
-    "swerl.sandbox.minisweagent_env.SwerlEnvironmentConfig.env": SANDBOX_BUSY,  # vs sandbox.env
+    "swerl.sandbox.launch.Launch.env": "a parse result, not a setting: the `VAR=value` prefix of a task's test "
+                                       "command",
+    "swerl.sandbox.minisweagent_env.SwerlEnvironmentConfig.env": "the harness's own config (mini-swe-agent's "
+        "`environment.env` in its YAML, which runs unchanged): the agent's commands get it on top of sandbox.env",
 }
 
 

@@ -115,7 +115,6 @@ def controller_cmd(
     until_done: bool = typer.Option(False, "--until-done", help="Exit once nothing is queued, running or retryable."),
     logs: Path | None = typer.Option(None, "--logs", help="process launcher: one log file per worker here."),
     image: str | None = typer.Option(None, "--image", help="kubernetes: the worker image (has swerl installed)."),
-    namespace: str = typer.Option("swerl", "--namespace", help="kubernetes: namespace of the worker Jobs."),
     token_secret: str = typer.Option("swerl-admin-token", "--token-secret",
                                      help="kubernetes: Secret (key 'token') with the admin token."),
     gateway: str | None = GATEWAY, admin_token_file: Path | None = TOKEN, recipe: str = RECIPE, set_: list[str] = SET,
@@ -129,7 +128,7 @@ def controller_cmd(
     ctx = WorkerContext(worker_options(recipe, set_, dataset, split, repos, rootfs, trajectories, gateway,
                                        admin_token_file))
     client = _client(ctx.recipe)
-    lnch = _launcher(launcher, ctx, client, logs, image, namespace, token_secret)
+    lnch = _launcher(launcher, ctx, client, logs, image, token_secret)
     ctl = Controller(client, lnch, concurrency=concurrency or ctx.recipe.rollout.concurrency, rate=rate,
                      deadline_s=ctx.recipe.sandbox.rollout_timeout_s, grace_s=grace, poll_s=poll)
     try:
@@ -142,10 +141,10 @@ def controller_cmd(
         client.close()
 
 
-def _launcher(kind: str, ctx: Any, client: Any, logs: Path | None, image: str | None, namespace: str,
-              token_secret: str) -> Any:
+def _launcher(kind: str, ctx: Any, client: Any, logs: Path | None, image: str | None, token_secret: str) -> Any:
     """How the controller starts an attempt; a launched worker gets the controller's own flags (`argv()`, the
-    gateway's `--set` items included), so it runs with exactly this setup."""
+    gateway's `--set` items included), so it runs with exactly this setup; Kubernetes Jobs run in the namespace of
+    the sandbox pods they create (`sandbox.kubernetes.namespace`)."""
     from swerl.rollout.launchers import ProcessLauncher, ThreadLauncher
 
     if kind == "thread":
@@ -163,7 +162,7 @@ def _launcher(kind: str, ctx: Any, client: Any, logs: Path | None, image: str | 
 
         if not image:
             raise SwerlError("--launcher kubernetes needs --image (a worker image with swerl installed)")
-        tpl = JobTemplate(image=image, namespace=namespace, gateway_url=ctx.recipe.gateway.url,
+        tpl = JobTemplate(image=image, cluster=ctx.recipe.sandbox.kubernetes, gateway_url=ctx.recipe.gateway.url,
                           token_secret=token_secret,
                           worker_args=ctx.opts.argv(), deadline_s=ctx.recipe.sandbox.rollout_timeout_s)
         return JobLauncher(tpl)

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from swerl.log import get_logger
 from swerl.rollout.launchers import Finished
 from swerl.sandbox.k8s_manifests import _slug, validate
+from swerl.sandbox.schema import KubernetesSettings
 
 log = get_logger(__name__)
 
@@ -28,7 +29,9 @@ class JobTemplate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     image: str
-    namespace: str = "swerl"
+    cluster: KubernetesSettings = Field(default_factory=KubernetesSettings, description=(
+        "The recipe's `sandbox.kubernetes`: the worker Jobs run in its namespace with its pull policy, beside the "
+        "sandbox pods they create."))
     gateway_url: str
     token_secret: str = Field("swerl-admin-token", description="Secret with key `token` = the admin token.")
     worker_args: list[str] = Field(default_factory=list, description="run-one flags: --recipe, --set, --dataset...")
@@ -38,7 +41,6 @@ class JobTemplate(BaseModel):
     cpu: str = "1"
     memory: str = "2Gi"
     ttl_seconds_after_finished: int = 600
-    image_pull_policy: str = "IfNotPresent"
 
 
 def job_name(rollout_id: str, attempt: int) -> str:
@@ -61,7 +63,7 @@ def job_manifest(tpl: JobTemplate, rollout_id: str, attempt: int) -> dict[str, A
                             "runAsGroup": 1000, "fsGroup": 1000},
         "terminationGracePeriodSeconds": 30,
         "containers": [{
-            "name": "worker", "image": tpl.image, "imagePullPolicy": tpl.image_pull_policy, "command": argv,
+            "name": "worker", "image": tpl.image, "imagePullPolicy": tpl.cluster.image_pull_policy, "command": argv,
             "env": [{"name": "HOME", "value": "/tmp"}, {"name": "SWERL_LOG_JSON", "value": "1"},
                     {"name": "SWERL_CACHE_DIR", "value": "/tmp/swerl-cache"}],
             "securityContext": security,
@@ -78,7 +80,7 @@ def job_manifest(tpl: JobTemplate, rollout_id: str, attempt: int) -> dict[str, A
         pod["serviceAccountName"] = tpl.service_account
     return {
         "apiVersion": "batch/v1", "kind": "Job",
-        "metadata": {"name": job_name(rollout_id, attempt), "namespace": tpl.namespace, "labels": labels,
+        "metadata": {"name": job_name(rollout_id, attempt), "namespace": tpl.cluster.namespace, "labels": labels,
                      "annotations": {ROLLOUT_ANNOTATION: rollout_id}},
         "spec": {"backoffLimit": 0, "activeDeadlineSeconds": int(tpl.deadline_s + tpl.grace_s),
                  "ttlSecondsAfterFinished": tpl.ttl_seconds_after_finished,
@@ -121,14 +123,14 @@ class JobLauncher:
         manifest = job_manifest(self.tpl, rollout_id, attempt)
         validate(manifest)
         try:
-            self.batch.create_namespaced_job(self.tpl.namespace, manifest)
+            self.batch.create_namespaced_job(self.tpl.cluster.namespace, manifest)
         except ApiException as exc:
             if exc.status != 409:  # 409: this very attempt was launched already (controller restart)
                 raise
         log.info("worker job created", rollout=rollout_id, attempt=attempt, job=manifest["metadata"]["name"])
 
     def _jobs(self) -> list[Any]:
-        return list(self.batch.list_namespaced_job(self.tpl.namespace,
+        return list(self.batch.list_namespaced_job(self.tpl.cluster.namespace,
                                                    label_selector=f"app.kubernetes.io/name={APP}").items)
 
     @staticmethod
@@ -163,7 +165,7 @@ class JobLauncher:
         for job in self._jobs():
             if self._ident(job)[0] == rollout_id:
                 try:
-                    self.batch.delete_namespaced_job(job.metadata.name, self.tpl.namespace,
+                    self.batch.delete_namespaced_job(job.metadata.name, self.tpl.cluster.namespace,
                                                      propagation_policy="Background")
                 except ApiException as exc:
                     if exc.status != 404:

@@ -16,9 +16,10 @@ from typing import Any
 import pytest
 
 from swerl.rollout.k8s import APP, TOKEN_DIR, JobLauncher, JobTemplate, job_manifest, job_name, validate
+from swerl.sandbox.schema import KubernetesSettings
 
-NS = "swerl"
-TPL = JobTemplate(image="registry.local/swerl:1", namespace=NS, gateway_url="http://swerl-gateway:8900",
+NS = "swerl-rl"  # not the default: the Jobs run where the recipe's sandbox.kubernetes says
+TPL = JobTemplate(image="registry.local/swerl:1", cluster=KubernetesSettings(namespace=NS, image_pull_policy="Always"), gateway_url="http://swerl-gateway:8900",
                   worker_args=["--recipe", "tiny", "--set", "sandbox.backend=kubernetes"], deadline_s=900, grace_s=60)
 
 
@@ -41,6 +42,7 @@ def test_job_manifest_is_strict_valid_and_runs_run_one() -> None:
     assert pod["volumes"][0]["secret"]["secretName"] == "swerl-admin-token"
     assert c["securityContext"]["allowPrivilegeEscalation"] is False and pod["restartPolicy"] == "Never"
     assert m["metadata"]["annotations"]["swerl.io/rollout-id"] == rid
+    assert m["metadata"]["namespace"] == NS and c["imagePullPolicy"] == "Always"  # the recipe's, declared once
 
 
 class KMock:
