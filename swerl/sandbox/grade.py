@@ -564,17 +564,24 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
     with what the project's own answered. A new, unreadable or very long file is absent: all of it is the patch's.
     "tables": the project tables the `tests` loop over, as their modules define them (`tamper_tables.held_tables`);
     "unscanned": the changed `.py` files the host's parser cannot read (the scan could clear nothing in them: the
-    launcher refuses to run their code, R51s-3)."""
+    launcher refuses to run their code, R51s-3); "doctests", the doctests of each changed file and which of them
+    the patch edited (`tamper.doctest_map`)."""
     lines: dict[str, Any] = {}
     originals: dict[str, Any] = {}
+    doctests: dict[str, Any] = {}
     unscanned = [rel for rel in changed if rel.endswith(".py") and not _parses(tree / rel)]
     added = _added_lines(pristine, tree, changed)
     for rel in changed:
         try:
-            if not rel.endswith(".py") or not (pristine / rel).is_file():
+            if not rel.endswith(".py") or not (tree / rel).is_file():
                 continue
-            old, new = (pristine / rel).read_bytes(), (tree / rel).read_bytes()
+            old = (pristine / rel).read_bytes() if (pristine / rel).is_file() else None
+            new = (tree / rel).read_bytes()
         except OSError:
+            continue
+        if b">>>" in new or (old is not None and b">>>" in old):
+            doctests[rel] = tamper.doctest_map(old, new)
+        if old is None:
             continue
         a, b = old.splitlines(), new.splitlines()
         if len(a) + len(b) > 50_000:
@@ -585,7 +592,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
         if edited:
             originals[rel] = edited
     return {"lines": lines, "originals": originals, "tables": tamper_tables.held_tables(pristine, tree, tests),
-            "unscanned": unscanned, "added": added}
+            "unscanned": unscanned, "added": added, "doctests": {k: v for k, v in doctests.items() if v}}
 
 
 _QUOTED = re.compile(r"""(['"])((?:(?!\1).){12,})\1""")

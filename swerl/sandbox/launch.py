@@ -58,6 +58,7 @@ class Launch:
                 "private": [SPEC_PATH, self.record], "lines": (code or {}).get("lines", {}),
                 "originals": (code or {}).get("originals", {}), "tables": (code or {}).get("tables", {}),
                 "unscanned": (code or {}).get("unscanned", []), "added": (code or {}).get("added", []),
+                "doctests": (code or {}).get("doctests", {}),
                 "first": list(self.first)}
 
 

@@ -285,7 +285,8 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
         guard = guard_mod.Guard(spec["workdir"], spec.get("changed", []), spec.get("tests", []), spec.get("private", []),
                                 emit, child_path=spec.get("child_dir"), lines=spec.get("lines"),
                                 originals=spec.get("originals"), tables=spec.get("tables"),
-                                unscanned=spec.get("unscanned"), added=spec.get("added"), sealed=not unsealed)
+                                unscanned=spec.get("unscanned"), added=spec.get("added"), sealed=not unsealed,
+                                doctests=spec.get("doctests"))
         guard.first = frozenset(spec.get("first") or ())  # the required tests, run first (`swerl_witness.plugin`)
         # the names and words the test files spell: a standard-library setting they name is theirs to change
         guard.test_words = frozenset(w.decode() for w in re.findall(rb"[A-Za-z_][A-Za-z0-9_]*",

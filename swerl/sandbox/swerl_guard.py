@@ -1017,7 +1017,8 @@ class Guard:
     child = False  # a guard in a Python process the tests started (`pytest_runner._CHILD_BOOT` sets it)
 
     def __init__(self, workdir: str, changed: list, tests: list, private: list, emit=None, child_path=None,
-                 lines=None, originals=None, tables=None, unscanned=None, added=None, sealed=False) -> None:
+                 lines=None, originals=None, tables=None, unscanned=None, added=None, sealed=False,
+                 doctests=None) -> None:
         self.workdir = os.path.realpath(workdir).rstrip("/") + "/"
         # the kernel seals the test files from every process of the sandbox, the record is masked and the tests'
         # output held in memory: a program the patch starts reads nothing changed code may not (R49s-FP2)
@@ -1034,14 +1035,7 @@ class Guard:
         self.children_channel = None  # the launcher's: (findings file descriptor, its identity, [offset read])
         self._made = {}  # code file name -> compiled at run time (`_made_at_run_time`)
         self.changed = frozenset(canonical(self.workdir + c) for c in changed)
-        # the lines of a changed file the patch wrote ((first, last) ranges); a changed file not named: all of it
-        # (a tuple: nothing the tests reach can edit it in place)
-        self.lines = tuple((canonical(self.workdir + k), tuple((int(r[0]), int(r[1])) for r in v))
-                           for k, v in sorted(dict(lines or {}).items()))
-        # the project's own code of each `__len__`/`__bool__` the patch edited, and of the methods it reaches
-        self.originals = _own_functions(self.workdir, originals)
-        # the project tables the tests loop over, as their modules' literals define them (`_held_tables`)
-        self.tables = _held_tables(self.workdir, tables)
+        self._host_code(lines, originals, tables, doctests)
         self.protected = frozenset(canonical(self.workdir + t) for t in tests)
         # the test directories (the outermost `tests`, `test` or `testing` directory above a protected file): the
         # modules the tests import from there (`tests/cases.py` with the expected values, R47s-2, also above a
@@ -1076,6 +1070,20 @@ class Guard:
             self.roots = frozenset(n[:-3] if n.endswith(".py") else n for n in os.listdir(self.workdir))
         except OSError:
             self.roots = frozenset()
+
+    def _host_code(self, lines, originals, tables, doctests) -> None:
+        """What the host read of the changed code (`grade.changed_code`), as tuples: nothing the tests reach can
+        edit it in place."""
+        # the lines of a changed file the patch wrote ((first, last) ranges); a changed file not named: all of it
+        self.lines = tuple((canonical(self.workdir + k), tuple((int(r[0]), int(r[1])) for r in v))
+                           for k, v in sorted(dict(lines or {}).items()))
+        # the project's own code of each `__len__`/`__bool__` the patch edited, and of the methods it reaches
+        self.originals = _own_functions(self.workdir, originals)
+        # the project tables the tests loop over, as their modules' literals define them (`_held_tables`)
+        self.tables = _held_tables(self.workdir, tables)
+        # each changed file's doctests, which of them the patch edited or removed (`tamper.doctest_map`)
+        self.doctests = tuple((canonical(self.workdir + k), tuple(tuple(x) for x in v.get("spans", ())),
+                               tuple(v.get("removed", ()))) for k, v in sorted(dict(doctests or {}).items()))
 
     # -- classification ---------------------------------------------------------------------------------------
     def wrote(self, filename: str, first: int, last: int, whole: bool = False) -> bool:

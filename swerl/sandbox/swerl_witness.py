@@ -761,6 +761,7 @@ class Witness:
             _watch_modules(_SPACES)
             _watch_classes(_CLASSES)
             _watch_display()
+            _watch_doctests()
 
     def seal(self) -> None:
         self.sealed, self.probes = self.guard.seal(), self.guard.probes
@@ -783,6 +784,9 @@ class Witness:
             out.append("the import system's module set-up was replaced")
         if not sys.displayhook is sys.__displayhook__ is _STATE.get("displayhook"):
             out.append("sys.displayhook was replaced")
+        if _space(getattr(sys.modules.get("doctest"), "DocTestRunner", object)).get("run") is not _STATE.get(
+                "doctest_run"):
+            out.append("doctest's runner was replaced")
         if getattr(sys.modules.get("types"), "new_class", None) is not _STATE.get("new_class"):
             out.append("types.new_class was replaced")
         for change in out:
@@ -3199,6 +3203,55 @@ def _watch_display() -> None:
     _dressed(displayhook, original)
     sys.displayhook = sys.__displayhook__ = displayhook  # doctest's runner puts `__displayhook__` in place
     _STATE["displayhook"] = displayhook
+
+
+def _watch_doctests() -> None:
+    """A doctest's expected output is the test's, wherever it is written: a test that runs a changed module's
+    doctests (`doctest.testmod(module)`, a `DocTestSuite`, `run_docstring_examples`) goes through
+    `DocTestRunner.run`, where each one is judged (`_doctest_judged`). Replacing it is a finding (`check_seal`)."""
+    import doctest
+
+    run = doctest.DocTestRunner.run  # called by its name: the guard asks the caller of a library's code to name it
+
+    def judged(self, test, *args, **kwargs):
+        guard = _STATE.get("guard")
+        if guard is not None:
+            _doctest_judged(test, guard)
+        return run(self, test, *args, **kwargs)
+
+    _dressed(judged, run)
+    doctest.DocTestRunner.run = judged
+    _STATE["doctest_run"] = judged
+
+
+def _doctest_judged(test, guard, _record=_record) -> None:
+    """A doctest of a changed file whose examples the patch edited or added, text no docstring of that file spells
+    (a `__doc__` set at run time), or a file whose examples the patch removed: the tests' expectation is then the
+    patch's (round 74's T3: the docstring's expected output edited to the bug's)."""
+    name = getattr(test, "filename", None)
+    if type(name) is not str or not getattr(test, "examples", None) or guard.kind(name) != "changed":
+        return
+    path = guard.canonical(name)
+    spans, removed = next(((s, r) for f, s, r in guard.doctests if f == path), ((), ()))
+    where = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
+    if removed:
+        _record(guard, f"the tests ran doctests of {where}, whose examples the patch removed or replaced: "
+                       f"{', '.join(removed)}")
+    import hashlib
+    import inspect
+
+    doc = test.docstring if type(test.docstring) is str else ""
+    digest = hashlib.sha256(inspect.cleandoc(doc).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    line = test.lineno + 1 if type(test.lineno) is int else None  # where doctest found the object's docstring
+    at = [x for x in spans if x[0] == line]  # a docstring with examples there: the text must be that one (a
+    # `functools.wraps` hands a function another's docstring), else any docstring of the file with its text
+    mine = [x for x in at or spans if x[3] == digest]
+    if not mine:
+        _record(guard, f"the tests ran the doctest {test.name} of {where}, whose text is not the file's docstring "
+                       "there (a doctest's expected output is the test's)")
+    elif any(x[2] for x in mine):
+        _record(guard, f"the tests ran the doctest {test.name} of {where}, whose examples the patch wrote (a "
+                       "doctest's expected output is the test's)")
 
 
 def _displayed(value, guard, _record=_record):

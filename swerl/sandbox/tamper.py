@@ -518,6 +518,57 @@ def _docstrings(source: bytes | None) -> dict[str, str | None]:
     return out
 
 
+def _doc_nodes(source: bytes | None) -> dict[str, tuple[str, int, int]]:
+    """Qualified name -> (docstring, first line, last line) of each docstring with doctest examples."""
+    try:
+        tree = ast.parse(source) if source is not None else None
+    except PARSE_ERRORS:
+        return {}
+    out: dict[str, tuple[str, int, int]] = {}
+    todo: list[tuple[str, ast.AST]] = [("", tree)] if tree is not None else []
+    while todo:
+        name, node = todo.pop()
+        body = getattr(node, "body", [])
+        doc = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
+        if doc and ">>>" in doc and _examples(doc):
+            out[name] = (doc, body[0].lineno, body[0].end_lineno or body[0].lineno)
+        todo += [(f"{name}.{c.name}" if name else c.name, c) for c in body
+                 if isinstance(c, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
+    return out
+
+
+def _examples(doc: str) -> list[tuple[str, str, tuple]]:
+    """A docstring's doctest examples as doctest reads them (source, expected output, option directives)."""
+    import doctest
+
+    try:
+        return [(e.source, e.want, tuple(sorted(e.options.items()))) for e in doctest.DocTestParser().get_examples(doc)]
+    except ValueError:  # a malformed example: doctest fails it whatever the fix
+        return [(doc, "", ())]
+
+
+def doctest_map(before: bytes | None, after: bytes) -> dict[str, list] | None:
+    """What the witness needs to judge a doctest a test runs (`doctest.testmod(module)`, a `DocTestSuite`) from a
+    changed file: each docstring with examples as [first line, last line, whether the patch changed its examples,
+    digest of its text]; "removed", the docstrings whose examples the patch deleted (or `__doc__` when the patch
+    assigns more docstrings at run time than the project did). A doctest's expected output is the test's, wherever
+    it is written. None where the file has no doctest before or after."""
+    old, new = _doc_nodes(before), _doc_nodes(after)
+    removed = [q or "the module" for q in old if q not in new]
+    if _doc_writes(after) > _doc_writes(before):
+        removed.append("a `__doc__` assigned at run time")
+    spans = [[a, b, before is None or q not in old or _examples(old[q][0]) != _examples(doc), doc_digest(doc)]
+             for q, (doc, a, b) in sorted(new.items())]
+    return {"spans": spans, "removed": removed} if spans or removed else None
+
+
+def doc_digest(doc: str) -> str:
+    """A docstring's text, its indentation left out (Python 3.13 strips it from `__doc__`)."""
+    import inspect
+
+    return hashlib.sha256(inspect.cleandoc(doc).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
 def doctests_changed(pristine: Path, tree: Path, test_ids: Sequence[str]) -> list[str]:
     """A doctest the task runs lives in a project module, which the fix may change: its docstring may not (the
     expected output is the test). A doctest whose target is gone or renamed counts as changed."""
@@ -551,5 +602,5 @@ def _doc_writes(source: bytes | None) -> int:
                or (isinstance(n, ast.Constant) and n.value == "__doc__")) if tree is not None else 0
 
 
-__all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for", "doctests_changed",
-           "features", "scan_file", "scan_tree", "shrunk_tables", "tests_read", "walk_real"]
+__all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for",
+           "doc_digest", "doctest_map", "doctests_changed", "features", "scan_file", "scan_tree", "shrunk_tables", "tests_read", "walk_real"]
