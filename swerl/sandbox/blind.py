@@ -62,10 +62,9 @@ class Blind:
         for item in held:
             if not (isinstance(item, list) and len(item) == 3 and all(type(v) is int for v in item[1:])):
                 continue
-            path = str(item[0])
-            rel = path[len(root):] if path.startswith(root) else path
-            if self._changed((rel, item[1], item[2])):
-                out.append(f"{rel}:{item[1]}: an assert held with its expected value changed by the grader "
+            site = _record_site(item, root)
+            if self._changed(site):
+                out.append(f"{site[0]}:{item[1]}: an assert held with its expected value changed by the grader "
                            "(the code under test answered from the tests' own data)")
         return sorted(set(out))[:20]
 
@@ -115,11 +114,15 @@ def _said(held: Iterable[object], workdir: str) -> dict[tuple, set] | None:
             return None
         if not (isinstance(item, list) and len(item) == 5 and all(type(v) is int for v in item[1:3])):
             continue
-        path = str(item[0])
-        site = (path[len(root):] if path.startswith(root) else path, item[1], item[2])
-        pairs = out.setdefault(site, set())
+        pairs = out.setdefault(_record_site(item, root), set())
         pairs.add((str(item[3]), str(item[4])))
     return out
+
+
+def _record_site(item: list, root: str) -> tuple[str, int, int]:
+    """(file relative to the work tree, line, column) of a record's line."""
+    path = str(item[0])
+    return path[len(root):] if path.startswith(root) else path, item[1], item[2]
 
 
 def plan(tree: Path, files: Iterable[str], key: bytes, seen: Path | None = None, changed: Iterable[str] = ()
