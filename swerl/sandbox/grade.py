@@ -285,6 +285,9 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
             if defences and result.resolved and result.report == "launcher" and sandbox.settings.blind_run:
                 result = _blind_run(sandbox, task, patch, plan, pristine, work / "blind", headers, t0, timeout_s,
                                     result, first.held)
+                if result.resolved:
+                    result = _conditions_run(sandbox, task, patch, plan, pristine, work / "conditions", headers, t0,
+                                             timeout_s, result)
             return result
     finally:
         hostfs.rmtree_quietly(work)  # the agent's tree: any depth, never raises
@@ -339,6 +342,33 @@ def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harnes
                                         "blind": f"ended early ({kind})", **took})
     return first.model_copy(update={"blind": f"clean ({sum(len(v) for v in slot.plan.sites.values())} asserts)",
                                     **took})
+
+
+def _conditions_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
+                    pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
+                    timeout_s: float | None, first: GradeResult) -> GradeResult:
+    """A resolved grade once more, the tests unchanged, under other conditions (`perturb`: another temp directory,
+    `tmp_path` outside it): every required test must pass again. A fix that holds only under the grading run's
+    conditions fails there, whatever its asserts compare (a project object, an `is`, the test's own input as the
+    expected value: round 75's first tries), which the blind run's answers (`Blind.answered`) could judge only at a
+    changed `==` of builtins. The same tests in the same order, so nothing but the conditions tells it from the first
+    run; a finding of its guard refuses as the first run's would."""
+    work.mkdir()
+    again = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, time.monotonic(), timeout_s, True,
+                        perturbed=True)
+    took = {"duration_s": time.monotonic() - t0}
+    if again.error_kind == "infra":
+        return first.model_copy(update={"resolved": False, "error": f"the conditions run: {again.error}"[:500],
+                                        "error_kind": "infra", **took})
+    found = [f"conditions run: {t}" for t in again.tampering]
+    found += [f"{t}: failed when the tests ran again with another temp directory and tmp_path outside it (a fix that "
+              "holds only under the grading run's conditions)" for t in task.FAIL_TO_PASS
+              if again.tests.get(t) != "PASSED"][:20]
+    if found:
+        log.warning("grading: the conditions run refused a resolved patch", instance=task.instance_id,
+                    reasons=found[:5])
+        return first.model_copy(update={"resolved": False, "tampering": found, "report": "conditions-run", **took})
+    return first.model_copy(update=took)
 
 
 @dataclass
@@ -422,7 +452,7 @@ def _applies(tree: Path, scratch: Path, patch: str) -> bool:
 def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                 pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
                 timeout_s: float | None, defences: bool, blind: _Blind | None = None,
-                keep: _Blind | None = None) -> GradeResult:
+                keep: _Blind | None = None, perturbed: bool = False) -> GradeResult:
     built = _build_tree(task, patch, plan, pristine, work, headers, defences)
     if not isinstance(built, Built):
         error, kind, common = built
@@ -435,7 +465,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         return _result(task, t0, **built.common)
     try:  # writes the trusted config over the agent's tree: what stands in its way is the agent's
         setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences, task.FAIL_TO_PASS,
-                                       blind is not None)
+                                       blind is not None or perturbed)
     except Exception as exc:
         return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
@@ -515,10 +545,10 @@ def perturb(launch: Launch) -> None:
 
 
 def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str, defences: bool, first: list[str],
-              blind: bool) -> tuple[list[str], list[str], Launch | None]:
+              perturbed: bool) -> tuple[list[str], list[str], Launch | None]:
     """(shell set-up lines, project code to run before the tests, the launcher's plan or None for text-only). The
-    required tests (`first`) run first: no earlier test hands the project their answers; the blind run's launch is
-    perturbed (`perturb`)."""
+    required tests (`first`) run first: no earlier test hands the project their answers; the blind run's and the
+    conditions run's launches are perturbed (`perturb`)."""
     if not defences:
         return [], [], None
     setup, pre, command = _test_command(plan)
@@ -533,7 +563,7 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str, defen
         launch.args = [*launch.args, *launch_mod.install_trusted_config(pristine, tree, workdir, launch.args),
                        "-p", "no:cacheprovider"]
     launch.first = list(first)
-    if blind:
+    if perturbed:
         perturb(launch)
     return setup, pre, launch
 
