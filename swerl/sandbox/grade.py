@@ -351,8 +351,9 @@ def _conditions_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: H
     `tmp_path` outside it): every required test must pass again. A fix that holds only under the grading run's
     conditions fails there, whatever its asserts compare (a project object, an `is`, the test's own input as the
     expected value: round 75's first tries), which the blind run's answers (`Blind.answered`) could judge only at a
-    changed `==` of builtins. The same tests in the same order, so nothing but the conditions tells it from the first
-    run; a finding of its guard refuses as the first run's would."""
+    changed `==` of builtins. The required tests alone, collected and ordered as in the first run, where they run
+    first: until they end nothing but the conditions tells this run from the first. A finding of its guard refuses as
+    the first run's would."""
     work.mkdir()
     again = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, time.monotonic(), timeout_s, True,
                         perturbed=True)
@@ -465,7 +466,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         return _result(task, t0, **built.common)
     try:  # writes the trusted config over the agent's tree: what stands in its way is the agent's
         setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences, task.FAIL_TO_PASS,
-                                       blind is not None or perturbed)
+                                       blind is not None or perturbed, only_first=perturbed)
     except Exception as exc:
         return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
@@ -545,10 +546,10 @@ def perturb(launch: Launch) -> None:
 
 
 def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str, defences: bool, first: list[str],
-              perturbed: bool) -> tuple[list[str], list[str], Launch | None]:
+              perturbed: bool, only_first: bool = False) -> tuple[list[str], list[str], Launch | None]:
     """(shell set-up lines, project code to run before the tests, the launcher's plan or None for text-only). The
-    required tests (`first`) run first: no earlier test hands the project their answers; the blind run's and the
-    conditions run's launches are perturbed (`perturb`)."""
+    required tests (`first`) run first (`only_first`: alone): no earlier test hands the project their answers; the
+    blind run's and the conditions run's launches are perturbed (`perturb`)."""
     if not defences:
         return [], [], None
     setup, pre, command = _test_command(plan)
@@ -562,7 +563,7 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str, defen
     if launch.mode == "pytest":
         launch.args = [*launch.args, *launch_mod.install_trusted_config(pristine, tree, workdir, launch.args),
                        "-p", "no:cacheprovider"]
-    launch.first = list(first)
+    launch.first, launch.only_first = list(first), only_first
     if perturbed:
         perturb(launch)
     return setup, pre, launch

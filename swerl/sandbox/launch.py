@@ -48,6 +48,7 @@ class Launch:
     # in /tmp itself (sticky, writable by the tests' uid): the launch dir may belong to root (docker copies)
     record: str = field(default_factory=lambda: f"/tmp/swerl-record-{secrets.token_hex(8)}.txt")
     first: list[str] = field(default_factory=list)  # the required tests (FAIL_TO_PASS): pytest runs them first
+    only_first: bool = False  # the conditions run: pytest runs the required tests alone
 
     def spec(self, workdir: str, changed: list[str], tests: list[str],
              code: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
@@ -59,7 +60,7 @@ class Launch:
                 "originals": (code or {}).get("originals", {}), "tables": (code or {}).get("tables", {}),
                 "unscanned": (code or {}).get("unscanned", []), "added": (code or {}).get("added", []),
                 "doctests": (code or {}).get("doctests", {}),
-                "first": list(self.first)}
+                "first": list(self.first), "only_first": self.only_first}
 
 
 def pytest_args(test_cmd: str) -> list[str] | None:

@@ -288,6 +288,7 @@ def _start(spec: dict, closer, sources: dict, unsealed: str) -> tuple:
                                 unscanned=spec.get("unscanned"), added=spec.get("added"), sealed=not unsealed,
                                 doctests=spec.get("doctests"))
         guard.first = frozenset(spec.get("first") or ())  # the required tests, run first (`swerl_witness.plugin`)
+        guard.only_first = spec.get("only_first") is True  # the conditions run: those alone (`grade._conditions_run`)
         # the names and words the test files spell: a standard-library setting they name is theirs to change
         guard.test_words = frozenset(w.decode() for w in re.findall(rb"[A-Za-z_][A-Za-z0-9_]*",
                                                                     b"\n".join(sources.values())))

@@ -886,7 +886,7 @@ class Witness:
 
     def plugin(self, pytest):
         witness, hookimpl, report, done, first_order = self, pytest.hookimpl, Witness.report, Witness.collection_done, \
-            _required_first
+            _order_items
         runs_patch, case_runs_patch, audit = stand_in, _case_stand_in, getattr(sys, "audit", lambda *a: None)
 
         class Plugin:
@@ -896,7 +896,7 @@ class Witness:
 
             @hookimpl(trylast=True)
             def pytest_collection_modifyitems(self, session, config, items):  # the required tests first (R62-1)
-                items[:] = first_order(items, getattr(witness.guard, "first", None))
+                first_order(witness.guard, config, items)
 
             @hookimpl(trylast=True)
             def pytest_collection_finish(self, session):
@@ -974,17 +974,29 @@ def _params_changed(params: dict, item) -> bool:
     return type(now) is not dict or now.keys() != was[1].keys() or any(now[k] is not v for k, v in was[1].items())
 
 
-def _required_first(items: list, first) -> list:
+def _order_items(guard, config, items: list) -> None:
+    """The collected items in the order they run (`_required_first`); in the conditions run the others are
+    deselected, as pytest's `-k` would."""
+    kept = _required_first(items, getattr(guard, "first", None), getattr(guard, "only_first", False) is True)
+    ids = {id(i) for i in kept}
+    dropped = [i for i in items if id(i) not in ids]
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+    items[:] = kept
+
+
+def _required_first(items: list, first, only: bool = False) -> list:
     """The required tests (FAIL_TO_PASS) first, last collected first, then the rest in their order: what an earlier
     test handed the project (a round trip's inputs to the inverse function, R62-1) is not there for a required test
-    to be answered from."""
+    to be answered from. `only`: the required tests alone (the conditions run: until they end, it runs as the first
+    run does)."""
     if not first:
         return list(items)
     # by the test's name without its parametrize id: the blind run's changed values change pytest's automatic ids
     # (`test_x[4-IV]`), and an order that moved only in the first run told a patch which run it was in (R66-22)
     bases = {n.split("[", 1)[0] for n in first}
     ahead = [i for i in items if i.nodeid.split("[", 1)[0] in bases]
-    return ahead[::-1] + [i for i in items if i.nodeid.split("[", 1)[0] not in bases]
+    return ahead[::-1] + ([] if only else [i for i in items if i.nodeid.split("[", 1)[0] not in bases])
 
 
 # -- looped tables ------------------------------------------------------------------------------------------------
