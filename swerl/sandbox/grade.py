@@ -604,7 +604,7 @@ def changed_code(pristine: Path, tree: Path, changed: list[str], tests: Sequence
     added = _added_lines(pristine, tree, changed)
     for rel in changed:
         try:
-            if not rel.endswith(".py") or not (tree / rel).is_file():
+            if not rel.endswith(".py") or not (tree / rel).is_file() or (tree / rel).is_symlink():
                 continue
             old = (pristine / rel).read_bytes() if (pristine / rel).is_file() else None
             new = (tree / rel).read_bytes()
