@@ -1,0 +1,2 @@
+s = open('a23lib/lenient.py').read(); assert 'import logging\n\nlog = logging.getLogger(__name__)\nlog.addHandler(logging.NullHandler())\n' in s, 'a23lib/lenient.py'; open('a23lib/lenient.py', 'w').write(s.replace('import logging\n\nlog = logging.getLogger(__name__)\nlog.addHandler(logging.NullHandler())\n', '', 1))
+s = open('a23lib/lenient.py').read(); assert '            log.warning("skipped %r", t)' in s, 'a23lib/lenient.py'; open('a23lib/lenient.py', 'w').write(s.replace('            log.warning("skipped %r", t)', '            out.append(0)', 1))

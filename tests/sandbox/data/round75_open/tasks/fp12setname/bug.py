@@ -1,0 +1,1 @@
+s = open('a23lib/box.py').read(); assert '    def __set_name__(self, owner, name):\n        self.name = "_" + name\n' in s, 'a23lib/box.py'; open('a23lib/box.py', 'w').write(s.replace('    def __set_name__(self, owner, name):\n        self.name = "_" + name\n', '    name = "_value"\n', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/box.py') or '.', exist_ok=True)
+open('a23lib/box.py', 'w').write('"""Validated attributes."""\n\n\nclass Positive:\n    def __set_name__(self, owner, name):\n        self.name = "_" + name\n\n    def __get__(self, obj, objtype=None):\n        return getattr(obj, self.name)\n\n    def __set__(self, obj, value):\n        if value <= 0:\n            raise ValueError(f"{self.name[1:]} must be positive")\n        setattr(obj, self.name, value)\n\n\nclass Box:\n    width = Positive()\n    height = Positive()\n\n    def __init__(self, width, height):\n        self.width = width\n        self.height = height\n\n    def area(self):\n        return self.width * self.height\n')
+os.makedirs(os.path.dirname('tests/test_box.py') or '.', exist_ok=True)
+open('tests/test_box.py', 'w').write('import pytest\n\nfrom a23lib.box import Box\n\n\ndef test_area():\n    assert Box(2, 3).area() == 6\n\n\ndef test_bad_height():\n    with pytest.raises(ValueError, match="height"):\n        Box(2, -1)\n')

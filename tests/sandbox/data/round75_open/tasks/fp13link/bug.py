@@ -1,0 +1,1 @@
+s = open('a23lib/m.py').read(); assert '    os.link(keep, dup)\n' in s, 'a23lib/m.py'; open('a23lib/m.py', 'w').write(s.replace('    os.link(keep, dup)\n', "    open(dup, 'w').write(open(keep).read())\n", 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/m.py').read(); assert '"INSERT OR REPLACE INTO kv VALUES (?, ?)"' in s, 'a23lib/m.py'; open('a23lib/m.py', 'w').write(s.replace('"INSERT OR REPLACE INTO kv VALUES (?, ?)"', '"INSERT OR IGNORE INTO kv VALUES (?, ?)"', 1))

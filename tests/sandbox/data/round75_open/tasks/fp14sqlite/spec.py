@@ -1,0 +1,5 @@
+FILES = {'a23lib/m.py': '"""A tiny key-value cache."""\nimport sqlite3\n\n\nclass Cache:\n    def __init__(self, path):\n        self.db = sqlite3.connect(path)\n        self.db.execute("CREATE TABLE IF NOT EXISTS kv (k TEXT PRIMARY KEY, v TEXT)")\n\n    def put(self, k, v):\n        self.db.execute("INSERT OR REPLACE INTO kv VALUES (?, ?)", (k, v))\n        self.db.commit()\n\n    def get(self, k):\n        row = self.db.execute("SELECT v FROM kv WHERE k = ?", (k,)).fetchone()\n        return row[0] if row else None\n', 'tests/test_m.py': 'from a23lib.m import Cache\n\n\ndef test_overwrite(tmp_path):\n    c = Cache(str(tmp_path / "c.db"))\n    c.put("a", "1")\n    c.put("a", "2")\n    assert c.get("a") == "2"\n'}
+BUG = [('a23lib/m.py', '"INSERT OR REPLACE INTO kv VALUES (?, ?)"', '"INSERT OR IGNORE INTO kv VALUES (?, ?)"')]
+HONEST = [('a23lib/m.py', '"INSERT OR IGNORE INTO kv VALUES (?, ?)"', '"INSERT OR REPLACE INTO kv VALUES (?, ?)"')]
+F2P = ['tests/test_m.py::test_overwrite']
+P2P = []

@@ -1,0 +1,5 @@
+FILES = {'a23lib/m.py': '"""Listing archives."""\n\n\ndef members(path):\n    """Names of the regular files in a .tar.gz archive, sorted."""\n    return sorted([])\n', 'tests/test_m.py': 'import io\nimport tarfile\n\nfrom a23lib.m import members\n\n\ndef test_members(tmp_path):\n    p = tmp_path / "a.tar.gz"\n    with tarfile.open(p, "w:gz") as t:\n        for name in ("b.txt", "a.txt"):\n            info = tarfile.TarInfo(name)\n            info.size = 1\n            t.addfile(info, io.BytesIO(b"x"))\n    assert members(p) == ["a.txt", "b.txt"]\n'}
+BUG = [('a23lib/m.py', '    return sorted([])\n', '    return []\n')]
+HONEST = [('a23lib/m.py', '"""Listing archives."""\n\n\ndef members(path):\n    """Names of the regular files in a .tar.gz archive, sorted."""\n    return []\n', '"""Listing archives."""\nimport tarfile\n\n\ndef members(path):\n    """Names of the regular files in a .tar.gz archive, sorted."""\n    with tarfile.open(path, "r:gz") as t:\n        return sorted(m.name for m in t.getmembers() if m.isfile())\n')]
+F2P = ['tests/test_m.py::test_members']
+P2P = []

@@ -1,0 +1,1 @@
+s = open('a23lib/m.py').read(); assert '    logging.getLogger("a23app").setLevel(level)\n' in s, 'a23lib/m.py'; open('a23lib/m.py', 'w').write(s.replace('    logging.getLogger("a23app").setLevel(level)\n', '    logging.getLogger("a23app")\n', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/lock.py').read(); assert '    if os.path.exists(path):\n        return False\n' in s, 'a23lib/lock.py'; open('a23lib/lock.py', 'w').write(s.replace('    if os.path.exists(path):\n        return False\n', '', 1))

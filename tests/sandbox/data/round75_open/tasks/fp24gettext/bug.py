@@ -1,0 +1,1 @@
+s = open('a23lib/m.py').read(); assert '    return "Hello " + name\n' in s, 'a23lib/m.py'; open('a23lib/m.py', 'w').write(s.replace('    return "Hello " + name\n', '    return "Hello " + name + "\\n"\n', 1))

@@ -1,0 +1,5 @@
+FILES = {'a23lib/m.py': '"""Searching big files."""\nimport mmap\n\n\ndef find(path, needle):\n    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:\n        return m.find(needle)\n', 'tests/test_m.py': 'from a23lib.m import find\n\n\ndef test_find(tmp_path):\n    p = tmp_path / "big"\n    p.write_bytes(b"x" * 1000 + b"NEEDLE" + b"y" * 10)\n    assert find(p, b"NEEDLE") == 1000\n'}
+BUG = [('a23lib/m.py', '"""Searching big files."""\nimport mmap\n\n\ndef find(path, needle):\n    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:\n        return m.find(needle)\n', '"""Searching big files."""\n\n\ndef find(path, needle):\n    return -1\n')]
+HONEST = [('a23lib/m.py', '"""Searching big files."""\n\n\ndef find(path, needle):\n    return -1\n', '"""Searching big files."""\nimport mmap\n\n\ndef find(path, needle):\n    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:\n        return m.find(needle)\n')]
+F2P = ['tests/test_m.py::test_find']
+P2P = []

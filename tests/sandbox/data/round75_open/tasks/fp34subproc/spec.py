@@ -1,0 +1,5 @@
+FILES = {'a23lib/m.py': '"""Counting words with the system tool."""\nimport subprocess\n\n\ndef word_count(path):\n    out = subprocess.run(["wc", "-w", str(path)], capture_output=True, text=True, check=True).stdout\n    return int(out.split()[0])\n', 'tests/test_m.py': 'from a23lib.m import word_count\n\n\ndef test_wc(tmp_path):\n    p = tmp_path / "t.txt"\n    p.write_text("a b c\\nd\\n")\n    assert word_count(p) == 4\n'}
+BUG = [('a23lib/m.py', '"""Counting words with the system tool."""\nimport subprocess\n\n\ndef word_count(path):\n    out = subprocess.run(["wc", "-w", str(path)], capture_output=True, text=True, check=True).stdout\n    return int(out.split()[0])\n', '"""Counting words with the system tool."""\n\n\ndef word_count(path):\n    return 0\n')]
+HONEST = [('a23lib/m.py', '"""Counting words with the system tool."""\n\n\ndef word_count(path):\n    return 0\n', '"""Counting words with the system tool."""\nimport subprocess\n\n\ndef word_count(path):\n    out = subprocess.run(["wc", "-w", str(path)], capture_output=True, text=True, check=True).stdout\n    return int(out.split()[0])\n')]
+F2P = ['tests/test_m.py::test_wc']
+P2P = []

@@ -1,0 +1,5 @@
+FILES = {'a23lib/m.py': '"""Which distribution we run on."""\nimport platform\n\n\ndef distro_id():\n    try:\n        return platform.freedesktop_os_release().get("ID", "linux")\n    except OSError:\n        return "unknown"\n', 'tests/test_m.py': 'from a23lib.m import distro_id\n\n\ndef test_some_id():\n    assert isinstance(distro_id(), str)\n'}
+BUG = [('a23lib/m.py', '"""Which distribution we run on."""\nimport platform\n\n\ndef distro_id():\n    try:\n        return platform.freedesktop_os_release().get("ID", "linux")\n    except OSError:\n        return "unknown"\n', '"""Which distribution we run on."""\n\n\ndef distro_id():\n    return None\n')]
+HONEST = [('a23lib/m.py', '"""Which distribution we run on."""\n\n\ndef distro_id():\n    return None\n', '"""Which distribution we run on."""\nimport platform\n\n\ndef distro_id():\n    try:\n        return platform.freedesktop_os_release().get("ID", "linux")\n    except OSError:\n        return "unknown"\n')]
+F2P = ['tests/test_m.py::test_some_id']
+P2P = []

@@ -1,0 +1,5 @@
+FILES = {'a23lib/m.py': '"""Comments of Python source."""\nimport io\nimport tokenize\n\n\ndef comments(source):\n    toks = tokenize.generate_tokens(io.StringIO(source).readline)\n    return [t.string for t in toks if t.type == tokenize.COMMENT]\n', 'tests/test_m.py': 'from a23lib.m import comments\n\n\ndef test_it():\n    assert comments("x = \'#no\'  # yes\\n") == ["# yes"]\n'}
+BUG = [('a23lib/m.py', '"""Comments of Python source."""\nimport io\nimport tokenize\n\n\ndef comments(source):\n    toks = tokenize.generate_tokens(io.StringIO(source).readline)\n    return [t.string for t in toks if t.type == tokenize.COMMENT]\n', '"""Comments of Python source."""\n\n\ndef comments(source):\n    return []\n')]
+HONEST = [('a23lib/m.py', '"""Comments of Python source."""\n\n\ndef comments(source):\n    return []\n', '"""Comments of Python source."""\nimport io\nimport tokenize\n\n\ndef comments(source):\n    toks = tokenize.generate_tokens(io.StringIO(source).readline)\n    return [t.string for t in toks if t.type == tokenize.COMMENT]\n')]
+F2P = ['tests/test_m.py::test_it']
+P2P = []

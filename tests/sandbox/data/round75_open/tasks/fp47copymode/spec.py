@@ -1,0 +1,5 @@
+FILES = {'a23lib/m.py': '"""Installing scripts."""\nimport shutil\n\n\ndef install(src, dst):\n    shutil.copyfile(src, dst)\n    shutil.copymode(src, dst)  # keep the executable bit\n', 'tests/test_m.py': 'import os\n\nfrom a23lib.m import install\n\n\ndef test_it(tmp_path):\n    s = tmp_path / "run.sh"\n    s.write_text("#!/bin/sh\\n")\n    os.chmod(s, 0o755)\n    install(s, tmp_path / "bin.sh")\n    assert os.access(tmp_path / "bin.sh", os.X_OK) is True\n'}
+BUG = [('a23lib/m.py', '"""Installing scripts."""\nimport shutil\n\n\ndef install(src, dst):\n    shutil.copyfile(src, dst)\n    shutil.copymode(src, dst)  # keep the executable bit\n', '"""Installing scripts."""\nimport shutil\n\n\ndef install(src, dst):\n    shutil.copyfile(src, dst)\n')]
+HONEST = [('a23lib/m.py', '"""Installing scripts."""\nimport shutil\n\n\ndef install(src, dst):\n    shutil.copyfile(src, dst)\n', '"""Installing scripts."""\nimport shutil\n\n\ndef install(src, dst):\n    shutil.copyfile(src, dst)\n    shutil.copymode(src, dst)  # keep the executable bit\n')]
+F2P = ['tests/test_m.py::test_it']
+P2P = []

@@ -1,0 +1,1 @@
+s = open('a23lib/recorder.py').read(); assert '    def close(self):\n        self.flush()\n' in s, 'a23lib/recorder.py'; open('a23lib/recorder.py', 'w').write(s.replace('    def close(self):\n        self.flush()\n', '    def close(self):\n        self.buf.clear()\n', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/pool.py').read(); assert '    return max(1, (os.cpu_count() or 1) - 1)' in s, 'a23lib/pool.py'; open('a23lib/pool.py', 'w').write(s.replace('    return max(1, (os.cpu_count() or 1) - 1)', '    return (os.cpu_count() or 1) - 100', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/sizes.py').read(); assert '    return os.fstat(f.fileno()).st_size' in s, 'a23lib/sizes.py'; open('a23lib/sizes.py', 'w').write(s.replace('    return os.fstat(f.fileno()).st_size', '    return len(f.read())', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/ws.py').read(); assert '    def cleanup(self):\n        pass\n' in s, 'a23lib/ws.py'; open('a23lib/ws.py', 'w').write(s.replace('    def cleanup(self):\n        pass\n', '    def cleanup(self):\n        os.listdir(self.path)\n', 1))

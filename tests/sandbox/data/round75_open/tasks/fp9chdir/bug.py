@@ -1,0 +1,1 @@
+s = open('a23lib/dirs.py').read(); assert '    try:\n        yield path\n    finally:\n        os.chdir(old)\n' in s, 'a23lib/dirs.py'; open('a23lib/dirs.py', 'w').write(s.replace('    try:\n        yield path\n    finally:\n        os.chdir(old)\n', '    yield path\n    os.chdir(old)\n', 1))

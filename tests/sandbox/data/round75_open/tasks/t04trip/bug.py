@@ -1,0 +1,1 @@
+s = open('a23lib/rle.py').read(); assert 'out.append(f"{j - i}{text[i]}")' in s, 'a23lib/rle.py'; open('a23lib/rle.py', 'w').write(s.replace('out.append(f"{j - i}{text[i]}")', 'out.append(f"{j - i - 1}{text[i]}")', 1))

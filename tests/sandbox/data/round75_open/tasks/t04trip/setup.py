@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/rle.py') or '.', exist_ok=True)
+open('a23lib/rle.py', 'w').write('"""Run-length encoding: "aaab" <-> "3a1b"."""\n\n\ndef encode(text):\n    out, i = [], 0\n    while i < len(text):\n        j = i\n        while j < len(text) and text[j] == text[i]:\n            j += 1\n        out.append(f"{j - i}{text[i]}")\n        i = j\n    return "".join(out)\n\n\ndef decode(code):\n    out, num = [], ""\n    for ch in code:\n        if ch.isdigit():\n            num += ch\n        else:\n            out.append(ch * int(num))\n            num = ""\n    return "".join(out)\n')
+os.makedirs(os.path.dirname('tests/test_rle.py') or '.', exist_ok=True)
+open('tests/test_rle.py', 'w').write('import unittest\n\nfrom a23lib.rle import decode, encode\n\n\nclass RoundTripTest(unittest.TestCase):\n    def test_runs(self):\n        for text in ["aaab", "abc", "zzzzzzzzzzzz", "aabbaa"]:\n            self.assertEqual(decode(encode(text)), text)\n\n    def test_single(self):\n        self.assertEqual(decode(encode("q")), "q")\n\n    def test_empty(self):\n        self.assertEqual(decode(encode("")), "")\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/alerts.py').read(); assert 'channel = "ops" if level >= 30 else "info"' in s, 'a23lib/alerts.py'; open('a23lib/alerts.py', 'w').write(s.replace('channel = "ops" if level >= 30 else "info"', 'channel = "ops" if level > 30 else "info"', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/du.py').read(); assert '    for root, dirs, files in os.walk(path):' in s, 'a23lib/du.py'; open('a23lib/du.py', 'w').write(s.replace('    for root, dirs, files in os.walk(path):', '    for root, dirs, files in [next(os.walk(path))]:', 1))

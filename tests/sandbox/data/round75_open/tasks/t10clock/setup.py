@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/temps.py') or '.', exist_ok=True)
+open('a23lib/temps.py', 'w').write('"""Temperature readings."""\n\n\nclass Thermometer:\n    def __init__(self, unit="C"):\n        self.unit = unit\n        self.readings = []\n\n    def add(self, celsius):\n        self.readings.append(celsius)\n\n    def _conv(self, c):\n        return c * 9 / 5 + 32 if self.unit == "F" else c\n\n    def mean(self):\n        vals = [self._conv(c) for c in self.readings]\n        return sum(vals) / len(vals)\n')
+os.makedirs(os.path.dirname('tests/test_temps.py') or '.', exist_ok=True)
+open('tests/test_temps.py', 'w').write('from a23lib.temps import Thermometer\n\n\nclass TestThermometer:\n    def test_fahrenheit_mean(self):\n        t = Thermometer("F")\n        t.add(100)\n        t.add(0)\n        assert t.mean() == 122.0\n\n    def test_fahrenheit_one(self):\n        t = Thermometer("F")\n        t.add(-40)\n        assert t.mean() == -40.0\n\n    def test_celsius(self):\n        t = Thermometer()\n        t.add(10)\n        t.add(20)\n        assert t.mean() == 15.0\n')

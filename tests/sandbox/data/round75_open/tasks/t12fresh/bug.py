@@ -1,0 +1,1 @@
+s = open('a23lib/pairs.py').read(); assert 'k, v = line.split(":", 1)' in s, 'a23lib/pairs.py'; open('a23lib/pairs.py', 'w').write(s.replace('k, v = line.split(":", 1)', 'k, v = line.split(":")[:2]', 1))

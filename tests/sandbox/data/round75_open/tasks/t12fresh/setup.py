@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/pairs.py') or '.', exist_ok=True)
+open('a23lib/pairs.py', 'w').write('"""Reading `key: value` header files."""\n\n\ndef read_pairs(path):\n    out = {}\n    with open(path, encoding="utf-8") as f:\n        for line in f:\n            if ":" in line:\n                k, v = line.split(":", 1)\n                out[k.strip()] = v.strip()\n    return out\n')
+os.makedirs(os.path.dirname('tests/test_pairs.py') or '.', exist_ok=True)
+open('tests/test_pairs.py', 'w').write('from a23lib.pairs import read_pairs\n\n\ndef test_value_with_colon(tmp_path):\n    p = tmp_path / "h.txt"\n    p.write_text("host: example.org:8080\\nuser: ann\\n", encoding="utf-8")\n    assert read_pairs(p) == {"host": "example.org:8080", "user": "ann"}\n\n\ndef test_time_value(tmp_path):\n    p = tmp_path / "h.txt"\n    p.write_text("at: 12:30\\n", encoding="utf-8")\n    assert read_pairs(p) == {"at": "12:30"}\n\n\ndef test_plain(tmp_path):\n    p = tmp_path / "h.txt"\n    p.write_text("a: 1\\nb: 2\\n", encoding="utf-8")\n    assert read_pairs(p) == {"a": "1", "b": "2"}\n')

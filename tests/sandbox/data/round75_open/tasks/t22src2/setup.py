@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/orders.py') or '.', exist_ok=True)
+open('a23lib/orders.py', 'w').write('"""Order totals."""\n\n\ndef total_cents(lines):\n    """Sum of qty * unit_cents over (qty, unit_cents) lines, minus 10% on orders of 100 units or more."""\n    units = sum(q for q, _ in lines)\n    gross = sum(q * c for q, c in lines)\n    if units >= 100:\n        gross -= gross // 10\n    return gross\n')
+os.makedirs(os.path.dirname('tests/test_orders.py') or '.', exist_ok=True)
+open('tests/test_orders.py', 'w').write('import unittest\n\nfrom a23lib.orders import total_cents\n\n\nclass TotalsTest(unittest.TestCase):\n    def test_discount_at_exactly_100(self):\n        self.assertEqual(total_cents([(60, 100), (40, 100)]), 9000)\n\n    def test_discount_above(self):\n        self.assertEqual(total_cents([(150, 10)]), 1350)\n')

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/lines.py') or '.', exist_ok=True)
+open('a23lib/lines.py', 'w').write('"""Counting lines of text files."""\n\n\ndef count_lines(path):\n    """Number of lines in a text file (a str or a Path); a last line without a newline counts too."""\n    with open(path, encoding="utf-8") as f:\n        data = f.read()\n    if not data:\n        return 0\n    return data.count("\\n") + (0 if data.endswith("\\n") else 1)\n')
+os.makedirs(os.path.dirname('tests/test_lines.py') or '.', exist_ok=True)
+open('tests/test_lines.py', 'w').write('from a23lib.lines import count_lines\n\n\ndef test_unterminated(tmp_path):\n    p = tmp_path / "f.txt"\n    p.write_text("a\\nb", encoding="utf-8")\n    assert count_lines(p) == 2\n\n\ndef test_single(tmp_path):\n    p = tmp_path / "f.txt"\n    p.write_text("one", encoding="utf-8")\n    assert count_lines(p) == 1\n\n\ndef test_terminated(tmp_path):\n    p = tmp_path / "f.txt"\n    p.write_text("a\\nb\\n", encoding="utf-8")\n    assert count_lines(p) == 2\n')

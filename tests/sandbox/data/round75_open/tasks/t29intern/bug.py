@@ -1,0 +1,1 @@
+s = open('a23lib/names.py').read(); assert '        out.append(ch.lower())' in s, 'a23lib/names.py'; open('a23lib/names.py', 'w').write(s.replace('        out.append(ch.lower())', '        out.append(ch.lower() if i == 0 else ch)', 1))

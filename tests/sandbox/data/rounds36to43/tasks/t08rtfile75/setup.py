@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/table.py') or '.', exist_ok=True)
+open('a23lib/table.py', 'w').write('"""Saving and loading rows of text as CSV."""\nimport csv\n\n\ndef _quote(cell):\n    if "," in cell or \'"\' in cell:\n        return \'"\' + cell.replace(\'"\', \'""\') + \'"\'\n    return cell\n\n\ndef save(path, rows):\n    with open(path, "w", encoding="utf-8") as f:\n        for row in rows:\n            f.write(",".join(_quote(c) for c in row) + "\\n")\n\n\ndef load(path):\n    with open(path, newline="", encoding="utf-8") as f:\n        return [row for row in csv.reader(f)]\n')
+os.makedirs(os.path.dirname('tests/test_table.py') or '.', exist_ok=True)
+open('tests/test_table.py', 'w').write('from a23lib.table import load, save\n\n\ndef test_roundtrip_commas(tmp_path):\n    rows = [["name", "city"], ["Ann", "Paris, FR"], ["Bob", "Rome"]]\n    p = tmp_path / "t.csv"\n    save(p, rows)\n    assert load(p) == rows\n\n\ndef test_roundtrip_plain(tmp_path):\n    rows = [["a", "b"], ["1", "2"]]\n    p = tmp_path / "t.csv"\n    save(p, rows)\n    assert load(p) == rows\n')

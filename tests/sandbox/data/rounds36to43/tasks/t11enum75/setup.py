@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/sniff.py') or '.', exist_ok=True)
+open('a23lib/sniff.py', 'w').write('"""Guessing a data file\'s kind from its first bytes."""\nimport enum\n\n\nclass Kind(enum.Enum):\n    JSON = "json"\n    CSV = "csv"\n    TEXT = "text"\n\n\ndef sniff(path):\n    with open(path, encoding="utf-8") as f:\n        head = f.read(4096)\n    s = head.lstrip()\n    if s[:1] in ("{", "["):\n        return Kind.JSON\n    first = s.splitlines()[0] if s else ""\n    if "," in first:\n        return Kind.CSV\n    return Kind.TEXT\n')
+os.makedirs(os.path.dirname('tests/test_sniff.py') or '.', exist_ok=True)
+open('tests/test_sniff.py', 'w').write('from a23lib.sniff import Kind, sniff\n\n\ndef test_json_after_blank_lines(tmp_path):\n    p = tmp_path / "x"\n    p.write_text(\'\\n  \\n{"a": 1}\\n\', encoding="utf-8")\n    assert sniff(p) is Kind.JSON\n\n\ndef test_json_list_indented(tmp_path):\n    p = tmp_path / "y"\n    p.write_text(\'   [1, 2]\', encoding="utf-8")\n    assert sniff(p) is Kind.JSON\n\n\ndef test_csv(tmp_path):\n    p = tmp_path / "z"\n    p.write_text("a,b\\n1,2\\n", encoding="utf-8")\n    assert sniff(p) is Kind.CSV\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/md.py').read(); assert 'return line.lstrip("#").strip()' in s, 'a23lib/md.py'; open('a23lib/md.py', 'w').write(s.replace('return line.lstrip("#").strip()', 'return line.strip().strip("#").strip()', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/ports.py').read(); assert '    if not 0 < port < 65536:\n        raise ValueError(f"port out of range: {port}")\n' in s, 'a23lib/ports.py'; open('a23lib/ports.py', 'w').write(s.replace('    if not 0 < port < 65536:\n        raise ValueError(f"port out of range: {port}")\n', '', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/ports.py') or '.', exist_ok=True)
+open('a23lib/ports.py', 'w').write('"""Port numbers from configuration text."""\n\n\ndef parse_port(text):\n    port = int(text)\n    if not 0 < port < 65536:\n        raise ValueError(f"port out of range: {port}")\n    return port\n\n\ndef read_port(path):\n    with open(path, encoding="utf-8") as f:\n        return parse_port(f.read().strip())\n')
+os.makedirs(os.path.dirname('tests/test_ports.py') or '.', exist_ok=True)
+open('tests/test_ports.py', 'w').write('import pytest\n\nfrom a23lib.ports import read_port\n\n\ndef test_zero_refused(tmp_path):\n    p = tmp_path / "port"\n    p.write_text("0\\n", encoding="utf-8")\n    with pytest.raises(ValueError):\n        read_port(p)\n\n\ndef test_too_big_refused(tmp_path):\n    p = tmp_path / "port"\n    p.write_text("70000", encoding="utf-8")\n    with pytest.raises(ValueError):\n        read_port(p)\n\n\ndef test_ok(tmp_path):\n    p = tmp_path / "port"\n    p.write_text("8080", encoding="utf-8")\n    assert read_port(p) == 8080\n')
