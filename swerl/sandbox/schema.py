@@ -109,7 +109,9 @@ class SandboxSettings(_Model):
     limits: TreeLimits = Field(default_factory=TreeLimits)
     blind_run: bool = Field(True, description="Run a resolved grade's tests once more with their expected values "
                             "changed (docs/sandbox.md, the blind run): an assert that still holds answered from the "
-                            "tests' own data. A second test run, for resolved grades only.")
+                            "tests' own data; then its required tests a third time under other conditions (the "
+                            "conditions run): a fix that holds only under the grading run's fails. For resolved "
+                            "grades only.")
     interpreter: list[str] = Field(default_factory=lambda: ["bash", "-lc"])
     env: dict[str, str] = Field(default_factory=dict, description="Extra environment for every command (never secrets).")
     run_label: str | None = Field(None, max_length=63, pattern=r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$",
