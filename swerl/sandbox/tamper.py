@@ -592,13 +592,14 @@ def doctests_changed(pristine: Path, tree: Path, test_ids: Sequence[str]) -> lis
 
 
 def _doc_writes(source: bytes | None) -> int:
-    """Assignments to a `__doc__` (`to_meters.__doc__ = ...`, `setattr(f, "__doc__", ...)`) in a module."""
+    """Assignments to a `__doc__` (`to_meters.__doc__ = ...`, `setattr(f, "__doc__", ...)`, a class body's
+    `__doc__ = TEXT`) in a module."""
     try:
         tree = ast.parse(source) if source is not None else None
     except PARSE_ERRORS:
         return 0
-    return sum(1 for n in ast.walk(tree) if (isinstance(n, ast.Attribute) and n.attr == "__doc__"
-                                              and isinstance(n.ctx, ast.Store))
+    return sum(1 for n in ast.walk(tree) if (isinstance(n, (ast.Attribute, ast.Name)) and getattr(
+        n, "attr", getattr(n, "id", None)) == "__doc__" and isinstance(n.ctx, ast.Store))
                or (isinstance(n, ast.Constant) and n.value == "__doc__")) if tree is not None else 0
 
 
