@@ -785,8 +785,9 @@ class Witness:
         if not sys.displayhook is sys.__displayhook__ is _STATE.get("displayhook"):
             out.append("sys.displayhook was replaced")
         if _space(getattr(sys.modules.get("doctest"), "DocTestRunner", object)).get("run") is not _STATE.get(
-                "doctest_run"):
-            out.append("doctest's runner was replaced")
+                "doctest_run") or _space(getattr(sys.modules.get("doctest"), "DocTestFinder", object)).get(
+                "find") is not _STATE.get("doctest_find"):
+            out.append("doctest's runner or finder was replaced")
         if getattr(sys.modules.get("types"), "new_class", None) is not _STATE.get("new_class"):
             out.append("types.new_class was replaced")
         for change in out:
@@ -3234,6 +3235,93 @@ def _watch_doctests() -> None:
     _dressed(judged, run)
     doctest.DocTestRunner.run = judged
     _STATE["doctest_run"] = judged
+    find = doctest.DocTestFinder.find  # called by its name, as `run` above
+
+    def found(self, obj, *args, **kwargs):
+        tests = find(self, obj, *args, **kwargs)
+        guard = _STATE.get("guard")
+        if guard is not None and type(tests) is list and _asked_by_test(guard):
+            _doctests_hidden(obj, tests, guard)
+        return tests
+
+    _dressed(found, find)
+    doctest.DocTestFinder.find = found
+    _STATE["doctest_find"] = found
+
+
+def _asked_by_test(guard, _getframe=sys._getframe) -> bool:
+    """A protected test's own code is on the stack (`doctest.testmod(module)` in a test), not pytest's collector."""
+    f = _getframe(1)
+    while f is not None:
+        if guard.kind(f.f_code.co_filename) == "test":
+            return True
+        f = f.f_back
+    return False
+
+
+_PLAIN_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "cached_property", "setter", "getter"})
+
+
+def _doctests_hidden(module, tests: list, guard, _record=_record) -> None:
+    """A test's doctest run of a project module must find each docstring with examples of the module's file: a
+    top-level function or class, or a method, that no decorator the project wrote hides (round 75b: a memo object
+    bound in the function's place, `__module__` set to another module, the hidden doctest padded with copies of an
+    unchanged one). Which it found is read from the texts of what it found, so a second name for one function counts
+    once."""
+    path = _module_file(module)
+    if type(path) is not str or guard.kind(path) not in ("changed", "project"):
+        return
+    import ast
+    import linecache
+
+    try:
+        tree = ast.parse("".join(linecache.getlines(path)))
+    except (SyntaxError, ValueError):
+        return
+    seen = {_doc_digest(t.docstring) for t in tests if type(getattr(t, "docstring", None)) is str and t.examples}
+    todo, missing = [("", tree)], []
+    while todo:
+        name, node = todo.pop()
+        doc = ast.get_docstring(node, clean=False)
+        if doc and ">>>" in doc and _doc_digest(doc) not in seen and _has_examples(doc) and \
+                _doctest_expected(node, path, guard):
+            missing.append(name or "the module")
+        todo += [(f"{name}.{c.name}" if name else c.name, c) for c in getattr(node, "body", ())
+                 if isinstance(c, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and
+                 not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if missing:
+        where = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
+        _record(guard, f"a test ran the doctests of {where}, which did not find the examples of "
+                       f"{', '.join(sorted(missing)[:5])} (hidden at run time: a doctest's expected output is the test's)")
+
+
+def _doc_digest(doc: str) -> str:
+    """A docstring's text, its indentation left out (the host's `tamper.doc_digest`)."""
+    import hashlib
+    import inspect
+
+    return hashlib.sha256(inspect.cleandoc(doc).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def _has_examples(doc: str) -> bool:
+    import doctest
+
+    try:
+        return bool(doctest.DocTestParser().get_examples(doc))
+    except ValueError:
+        return True
+
+
+def _doctest_expected(node, path: str, guard) -> bool:
+    """doctest finds this docstring unless a decorator the project wrote stands in the function's place (one the
+    patch wrote does not count: it is the patch's doing)."""
+    import ast
+
+    for d in getattr(node, "decorator_list", ()):
+        word = d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else None
+        if word not in _PLAIN_DECORATORS and not guard.wrote(path, d.lineno, getattr(d, "end_lineno", d.lineno)):
+            return False
+    return True
 
 
 def _doctest_judged(test, guard, _record=_record) -> None:
@@ -3251,11 +3339,7 @@ def _doctest_judged(test, guard, _record=_record) -> None:
     if removed:
         _record(guard, f"the tests ran doctests of {where}, whose examples the patch removed or replaced: "
                        f"{', '.join(removed)}")
-    import hashlib
-    import inspect
-
-    doc = test.docstring if type(test.docstring) is str else ""
-    digest = hashlib.sha256(inspect.cleandoc(doc).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    digest = _doc_digest(test.docstring if type(test.docstring) is str else "")
     if any(x[2] and x[3] == digest for x in spans):
         _record(guard, f"the tests ran the doctest {test.name} of {where}, whose examples the patch wrote (a "
                        "doctest's expected output is the test's)")
