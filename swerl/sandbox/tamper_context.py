@@ -13,17 +13,19 @@ import importlib.util
 import sys
 import threading
 import types
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from swerl.sandbox import tamper_allow as A
+from swerl.sandbox.tamper_names import words_of
 
 _SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "venv", "node_modules", ".tox", ".nox", "build", "dist",
                         ".eggs", "site-packages"})
 _TEST_DIRS = frozenset({"tests", "test", "testing"})
 _MAX_FILE = 2_000_000
-_CACHE: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+_CACHE: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
 _LOCK = threading.Lock()
 MISSING = object()
 
@@ -37,6 +39,13 @@ class ScanContext:
     modules: frozenset[str] | None = None
     imports: frozenset[str] = frozenset()
     getattr_classes: frozenset[str] = frozenset()  # the project's classes with a forwarding `__getattr__`
+    # what could reach a module's name from elsewhere (`Features._sealed_whitelist`): identifiers spelled in two or
+    # more changed files, identifier-like strings of any changed file, and the names the pristine tree's non-test
+    # code reaches on a module or object (`mod.X`, `from m import X`)
+    shared: frozenset[str] = frozenset()
+    texts: frozenset[str] = frozenset()
+    reached: frozenset[str] = frozenset()
+    wholesale: bool = False  # a changed file reads some namespace whole (`vars()`, `.__dict__`, `globals()`)
 
     def is_own(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.own
@@ -84,19 +93,25 @@ def _py_files(root: Path) -> list[Path]:
     return out
 
 
-def _facts_of(source: bytes) -> tuple[set[str], set[str]]:
-    """(modules the file imports, its classes with a forwarding `__getattr__`), from one parse."""
+def _facts_of(source: bytes) -> tuple[set[str], set[str], set[str]]:
+    """(modules the file imports, its classes with a forwarding `__getattr__`, the names it reaches on a module
+    or object: `x.name`, `from m import name`), from one parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return set(), set()
+        return set(), set(), set()
     found: set[str] = set()
+    reached: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            found.add(node.module)
-    return found, classes_with_getattr(tree) if b"__getattr__" in source else set()
+        elif isinstance(node, ast.ImportFrom):
+            reached.update(a.name for a in node.names)
+            if node.level == 0 and node.module:
+                found.add(node.module)
+        elif isinstance(node, ast.Attribute):
+            reached.add(node.attr)
+    return found, classes_with_getattr(tree) if b"__getattr__" in source else set(), reached
 
 
 def pristine_imports(pristine: Path) -> frozenset[str]:
@@ -104,27 +119,30 @@ def pristine_imports(pristine: Path) -> frozenset[str]:
     return _pristine_facts(pristine)[0]
 
 
-def _pristine_facts(pristine: Path) -> tuple[frozenset[str], frozenset[str]]:
-    """(`pristine_imports`, the names of its non-test classes with a `__getattr__`), read once per root."""
+def _pristine_facts(pristine: Path) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(`pristine_imports`, the names of its non-test classes with a `__getattr__`, the names its non-test code
+    reaches on a module or object), read once per root."""
     key = str(pristine.resolve())
     with _LOCK:
         if key in _CACHE:
             return _CACHE[key]
     found: set[str] = set()
     proxies: set[str] = set()
+    reached: set[str] = set()
     for p in _py_files(pristine):
         rel = p.relative_to(pristine)
         if _is_test(rel) or p.stat().st_size > _MAX_FILE:
             continue
-        imports, forwarding = _facts_of(p.read_bytes())
+        imports, forwarding, names = _facts_of(p.read_bytes())
         found |= imports
         proxies |= forwarding
+        reached |= names
     allowed = frozenset(m for m in found if not {".".join(m.split(".")[:i]) for i in range(1, m.count(".") + 2)}
                         & A.HARD_DENY)
     with _LOCK:
         if len(_CACHE) > 256:
             _CACHE.clear()
-        _CACHE[key] = (allowed, frozenset(proxies))
+        _CACHE[key] = (allowed, frozenset(proxies), frozenset(reached))
     return _CACHE[key]
 
 
@@ -205,7 +223,9 @@ def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget:
     hands a library's lookup by field name to it, R58-3). Reads at most `budget` bytes of changed files and parses
     none over `max_file` or without `__getattr__`: the scan's own bounds (`ScanTooCostly`) stay its bounds."""
     own, modules = project_modules(tree)
-    imports, proxies = _pristine_facts(pristine)
+    imports, proxies, reached = _pristine_facts(pristine)
+    seen: Counter[str] = Counter()
+    texts: set[str] = set()
     for rel in changed:
         p = tree / rel
         if not (rel.endswith((".py", ".pyw")) and p.is_file() and not p.is_symlink()):
@@ -216,10 +236,17 @@ def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget:
             break
         if size > max_file:  # refused unparsed by the scan (`ScanTooCostly`)
             continue
-        source = p.read_bytes()
-        if b"__getattr__" in source:  # parsed only where it can matter: the scan's bounds stay the bounds
-            proxies |= classes_with_getattr(source)
-    return ScanContext(own=own, modules=modules, imports=imports, getattr_classes=proxies)
+        try:
+            parsed = ast.parse(p.read_bytes())
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue  # the scan reports it
+        proxies |= classes_with_getattr(parsed)
+        names, strings = words_of(parsed)
+        seen.update(names | strings)
+        texts |= strings
+    return ScanContext(own=own, modules=modules, imports=imports, getattr_classes=frozenset(proxies),
+                       shared=frozenset(w for w, n in seen.items() if n > 1), texts=frozenset(texts),
+                       reached=reached, wholesale=bool({"vars", "__dict__", "globals"} & seen.keys()))
 
 
 def chain(node: ast.AST) -> tuple[ast.AST, list[str]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import _string  # type: ignore[import-not-found]  # the parser behind str.format's field names
 import ast
+import re
 import string
 from collections.abc import Iterator
 
@@ -164,4 +165,131 @@ def module_constants(module: ast.Module) -> dict[str, list[str]]:
             names = _strings(stmt.value)
             if len(names) == len(getattr(stmt.value, "elts", [None])):
                 out[stmt.targets[0].id] = names
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def words_of(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """(every identifier a file spells - names, attributes, imports, definitions, keywords -, every string constant
+    that is one or the start of one): what a file could reach a module's name by (`strops.ALLOWED`, `from strops
+    import ALLOWED`, `getattr(strops, "ALL" + x)`: a lookup by a built name is a finding unless it begins with
+    such a literal word), for `Features._sealed_whitelist`."""
+    names: set[str] = set()
+    texts: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.alias):
+            names.update(node.name.split("."))
+            names.update([node.asname] if node.asname else [])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.add(node.arg)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _WORD.fullmatch(node.value):
+            texts.add(node.value)  # a whole string: the literal word a dispatch lookup begins with, or a name
+    return names, texts
+
+
+def literal_container(node: ast.AST | None) -> tuple[list[str], bool] | None:
+    """(names, immutable) of a literal container of strings - `{"a", "b"}`, `("a",)`, `["a"]`,
+    `frozenset({"a"})`, `set(("a",))` -, or None for anything else."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("frozenset", "set", "tuple") \
+            and len(node.args) == 1 and not node.keywords:
+        inner = literal_container(node.args[0])
+        return None if inner is None else (inner[0], node.func.id != "set")
+    if not isinstance(node, (ast.Set, ast.Tuple, ast.List)):
+        return None
+    if not all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return None
+    return [e.value for e in node.elts], isinstance(node, ast.Tuple)  # type: ignore[attr-defined]
+
+
+def module_whitelists(module: ast.Module) -> dict[str, tuple[list[str], bool]]:
+    """Module-level names bound exactly once (no other store, `global` or `nonlocal` anywhere) to a literal
+    container of strings: {name: (names, immutable)}."""
+    stores: dict[str, int] = {}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for name in node.names:
+                stores[name] = stores.get(name, 0) + 2
+    out: dict[str, tuple[list[str], bool]] = {}
+    for stmt in module.body:
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
+            stmt.target if isinstance(stmt, ast.AnnAssign) else None
+        if isinstance(target, ast.Name) and stores.get(target.id) == 1:
+            found = literal_container(stmt.value)  # type: ignore[union-attr]
+            if found is not None:
+                out[target.id] = found
+    return out
+
+
+def only_tested(module: ast.Module, name: str) -> bool:
+    """Every read of the module-level `name` is the right side of an `in`/`not in` test, and no string of the file
+    begins its spelling (`globals().get("ALL" + x)`, `getattr(me, "ALLOWED")`): nothing of this file can reach the
+    container itself, so nothing of it can add a name to it."""
+    tested = {id(c) for n in ast.walk(module) if isinstance(n, ast.Compare)
+              for op, c in zip(n.ops, n.comparators, strict=True) if isinstance(op, (ast.In, ast.NotIn))}
+    for node in ast.walk(module):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and id(node) not in tested:
+            return False
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value and name.startswith(node.value):
+            return False
+    return True
+
+
+def unbound_parameter(fn: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> bool:
+    """`name` is a parameter of `fn` that nothing in its body rebinds, in any nested scope or by any syntax (an
+    assignment, a walrus, a loop or `with` target, `nonlocal`, a nested function's parameter of the same name)."""
+    every = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+    if name not in {a.arg for a in every}:
+        return False
+    body = fn.body if isinstance(fn.body, list) else [ast.Expr(fn.body)]
+    return name not in bound_anywhere(ast.Module(body=body, type_ignores=[]))
+
+
+def guard_container(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str, at: ast.AST) -> ast.expr | None:
+    """The container `C` of a statement `if name not in C: raise ...` (or `return ...`) of `fn`'s own body that
+    runs before the statement holding `at`; None where there is none. A statement of the body itself (not inside a
+    loop, branch or `try`) runs once, before every later one, on each call."""
+    for stmt in fn.body:
+        if any(n is at for n in ast.walk(stmt)):
+            return None
+        if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1 and isinstance(
+                stmt.body[0], (ast.Raise, ast.Return)) and isinstance(stmt.test, ast.Compare) and len(
+                stmt.test.ops) == 1 and isinstance(stmt.test.ops[0], ast.NotIn) and isinstance(
+                stmt.test.left, ast.Name) and stmt.test.left.id == name:
+            return stmt.test.comparators[0]
+    return None
+
+
+def module_functions(module: ast.Module) -> set[str]:
+    """Names of the module's top-level functions that nothing else in the file binds (no assignment, import,
+    `global`, second definition or parameter of the same name, in any scope): the name is that function wherever
+    the file reads it."""
+    defs = [n.name for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    rest = [n for n in module.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    inner = [s for n in module.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for s in n.body]
+    args = {a.arg for n in ast.walk(module) if isinstance(n, ast.arguments)
+            for a in [*n.posonlyargs, *n.args, *n.kwonlyargs, *(x for x in (n.vararg, n.kwarg) if x)]}
+    other = bound_anywhere(ast.Module(body=rest + inner, type_ignores=[])) | args
+    return {d for d in defs if defs.count(d) == 1 and d not in other}
+
+
+def main_block(module: ast.Module) -> set[int]:
+    """Ids of every node under the module's own `if __name__ == "__main__":` blocks: code that runs only when the
+    file is the program, never when a test imports it."""
+    out: set[int] = set()
+    for stmt in module.body:
+        test = stmt.test if isinstance(stmt, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" and len(
+                test.ops) == 1 and isinstance(test.ops[0], ast.Eq) and isinstance(test.comparators[0], ast.Constant) \
+                and test.comparators[0].value == "__main__":
+            out.update(id(n) for s in stmt.body for n in ast.walk(s))  # type: ignore[union-attr]
     return out

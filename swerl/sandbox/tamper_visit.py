@@ -32,9 +32,17 @@ from swerl.sandbox.tamper_names import (
     declared_names,
     dispatch_prefix,
     factory_names,
+    guard_container,
+    literal_container,
     literal_declarations,
+    main_block,
     module_constants,
+    module_functions,
+    module_whitelists,
+    only_tested,
     template_steps,
+    unbound_parameter,
+    words_of,
 )
 
 _SKIPPED = frozenset({"__pycache__", "*.pyc", "*.py[co]", "*.py[cod]", "*.pyo"})
@@ -138,6 +146,12 @@ class Features(ast.NodeVisitor):
         self.stored: frozenset[str] = frozenset()  # attribute names the file stores (`assigned_attributes`)
         self.constants: dict[str, list[str]] = {}  # module names bound once to literal names (`module_constants`)
         self.docstrings: set[int] = set()  # ids of the file's docstring constants (`_PROSE`)
+        self.functions: list[ast.AST] = []  # the enclosing function definitions and lambdas, innermost last
+        self.module: ast.Module | None = None
+        self.whitelists: dict[str, tuple[list[str], bool]] = {}  # `module_whitelists`
+        self.hooks: set[str] = set()  # `module_functions`: top-level functions nothing else binds
+        self.main_block: set[int] = set()  # `main_block`: nodes under `if __name__ == "__main__":`
+        self.imported: set[str] = set()  # every name an import statement of the file binds ("*" for a star import)
 
 
     def add(self, finding: str | None) -> None:
@@ -234,6 +248,10 @@ class Features(ast.NodeVisitor):
         self.renames = bool({"__name__", "__package__"} & bound_anywhere(node))  # any statement, any scope
         self.stored = assigned_attributes(node)
         self.constants = module_constants(node)
+        self.module, self.whitelists, self.hooks = node, module_whitelists(node), module_functions(node)
+        self.main_block = main_block(node) if not self.renames else set()
+        self.imported = {a.asname or a.name.split(".")[0] for n in ast.walk(node)
+                         if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
         classes = [n.name for n in node.body if isinstance(n, ast.ClassDef)]  # bound once, by their class statement
         self.own_classes = {c for c in classes if classes.count(c) == 1 and c not in bound_in(
             [n for n in node.body if not isinstance(n, ast.ClassDef)])}
@@ -275,7 +293,9 @@ class Features(ast.NodeVisitor):
         first = (node.args.posonlyargs + node.args.args)[:1]
         method = bool(self.scopes) and self.scopes[-1][0] == "class"
         self.receivers.append(first[0].arg if first and method else None)
+        self.functions.append(node)
         self._scoped("function", params(node.args) | bound_in(node.body), node.body)
+        self.functions.pop()
         self.receivers.pop()
         self.forwarding.pop()
 
@@ -284,7 +304,9 @@ class Features(ast.NodeVisitor):
     def visit_Lambda(self, node: ast.Lambda) -> None:
         self._arguments(node.args)
         self.forwarding.append(None)
+        self.functions.append(node)
         self._scoped("function", params(node.args), [node.body])
+        self.functions.pop()
         self.forwarding.pop()
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -306,6 +328,7 @@ class Features(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> None:
+        self._crash_printer(node)
         if isinstance(node.value, ast.Attribute) and self._dotted(node.value) in A.MUTABLE_STATE:
             self.add(f"aliases {self._dotted(node.value)} (writes through the alias are not followed)")
         for target in node.targets:  # `f.__annotations__[k] = text`: code that singledispatch/inspect evaluate
@@ -455,6 +478,7 @@ class Features(ast.NodeVisitor):
             self.called.add(id(func))
             self.done.add(id(func))
             names = self._resolver_names(node.args if dotted.endswith("attrgetter") else node.args[:1])
+            names = names or (self._guarded_names(node, dotted) if dotted != "importlib.import_module" else None)
             if dotted == "importlib.import_module":
                 self.add(self._own_import(node))
             elif not names:
@@ -659,6 +683,93 @@ class Features(ast.NodeVisitor):
             self.done.add(id(n))
             self.vetted.add(id(n))
 
+    def _guarded_names(self, node: ast.Call, dotted: str) -> list[str] | None:
+        """The names a resolver (`operator.attrgetter`/`methodcaller`) handed a computed name can ever get, where
+        the name is checked against a whitelist first (FP29: `if op not in ALLOWED: raise ValueError(op)` then
+        `methodcaller(op)`): each name argument is a parameter of the enclosing function that nothing in it
+        rebinds, and a statement of the function's own body before the call leaves it (`raise`/`return`) unless
+        the name is in a literal container of strings - written in the check itself, or a module-level name bound
+        once to one that nothing can add to (`_whitelist`). Those names are then judged as literal ones are: a
+        whitelist holding `"__class__"` is a finding. A name that is no whitelisted one never reaches the
+        resolver, so a name built at run time (`"_" * 2 + "globals__"`) gains nothing. (A `str` subclass that
+        answers `in` for any text is a finding of its own: `_answering_values`.) A plain parameter without such a
+        check stays a computed name (FP23): whoever calls the function, the patch's own code through any route
+        to it included, chooses the name."""
+        fn = self.functions[-1] if self.functions else None
+        args = node.args if dotted.endswith("attrgetter") else node.args[:1]
+        if not args or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        out: list[str] = []
+        for arg in args:
+            if not (isinstance(arg, ast.Name) and unbound_parameter(fn, arg.id)):
+                return None
+            names = self._whitelist(guard_container(fn, arg.id, node))
+            if names is None:
+                return None
+            out += names
+        return out or None
+
+    def _whitelist(self, container: ast.expr | None) -> list[str] | None:
+        """The names of a whitelist: a literal container written in the check itself (evaluated afresh each
+        time), or a module-level name bound once to one - immutable (a tuple, a frozenset), or a set or list
+        no code can reach but the check (`_sealed_whitelist`). A local or parameter of that name is no whitelist."""
+        found = literal_container(container)
+        if found is not None:
+            return found[0]
+        if not isinstance(container, ast.Name) or container.id not in self.whitelists or any(
+                container.id in names for kind, names in self.scopes if kind != "module"):
+            return None
+        names, frozen = self.whitelists[container.id]
+        return names if frozen or self._sealed_whitelist(container.id) else None
+
+    def _sealed_whitelist(self, name: str) -> bool:
+        """A mutable module-level whitelist no code of the patch can add a name to: no code reaches the set
+        object but the file's own `in` tests. Reaching it takes its name (this file's reads other than `in`
+        tests: `only_tested`; an identifier another changed file spells, `strops.ALLOWED.add(...)`; one the
+        project's other code reaches as an attribute or import), a string that begins its name (`getattr(m,
+        "ALL" + x)`, `vars(m)["ALLOWED"]`), or a whole namespace read (`vars(m)`, `m.__dict__`, `globals()`:
+        walking every value, a set among them) in any changed file."""
+        assert self.module is not None
+        names, _ = words_of(self.module)
+        return only_tested(self.module, name) and not ({"vars", "__dict__", "globals"} & names) and not (
+            self.ctx.wholesale or name in self.ctx.shared or name in self.ctx.reached
+            or any(name.startswith(t) for t in self.ctx.texts))
+
+    def _own_module_dispatch(self, target: ast.AST, key: ast.AST) -> bool:
+        """`getattr(<one of the project's own modules>, f"area_{kind}", None)` (FP30: dispatch by name in the
+        project's module, `import a23lib.shapes as me`). The dispatch word (`_dispatch`) keeps the name off
+        dunders, private members, frames and modules reached as attributes; what else a project module holds
+        under `area_...` is its own functions and values, which the same chain spelled (`me.area_square`) reaches
+        too, judged by name (`_check_origin`). A module no import of the project's own names (a test module: an
+        import of one is a finding) is never the target. One condition: no import of this file binds a name
+        starting with the word (`import os as area_os` would hand out a module whose attributes are no longer
+        followed), nor a star import (names it binds are unknown)."""
+        origin = self._origin(target)
+        word = dispatch_prefix(key)
+        return origin is not None and word is not None and self.ctx.is_own_module(origin) and \
+            "*" not in self.imported and not any(n.startswith(word) for n in self.imported)
+
+    def _crash_printer(self, node: ast.Assign) -> None:
+        """`sys.excepthook = _hook` in a command-line `main()` (FP32: short "error: ..." lines for users instead of
+        a traceback), or under `if __name__ == "__main__":`. The interpreter calls `sys.excepthook` only for an
+        exception nothing caught at a program's top: the launcher catches every exception and ends with
+        `os._exit`, and `threading` calls it only when its own hook (pytest's) fails, with that failure. So in the
+        tests' process the hook never runs, and in a program the tests start it prints that program's own crash,
+        which the patch's code decides anyway. Conditions: the hook is a top-level function of this file that
+        nothing else binds (its body is scanned like the rest; a lambda or another module's callable stays a
+        finding), and it is installed by the program's entry point, not at import (every importer's process would
+        carry it). `threading.excepthook` and `sys.unraisablehook` stay findings: both run in the tests' process,
+        where a hook would hear (and could swallow) a test's failure on another thread."""
+        target, value = (node.targets[0], node.value) if len(node.targets) == 1 else (None, None)
+        if target is None or self._dotted(target) != "sys.excepthook" or not isinstance(value, ast.Name):
+            return
+        fn = self.functions[-1] if self.functions else None
+        in_main = id(node) in self.main_block or (isinstance(fn, ast.FunctionDef) and fn.name == "main" and [
+            kind for kind, _ in self.scopes] == ["module", "function"])  # the module's own `main`, not a method
+        local = any(value.id in names for kind, names in self.scopes if kind != "module")
+        if in_main and value.id in self.hooks and not local:
+            self.vetted.add(id(target))
+
     def _builtin_call(self, name: str, node: ast.Call) -> None:
         """getattr/setattr/delattr with literal names only (judged like the attribute); vars() of a local object;
         type() with one argument; open() of a path, never of a file descriptor."""
@@ -678,6 +789,8 @@ class Features(ast.NodeVisitor):
                 # fields by name (`for k, v in {**DEFAULTS, **kw}.items(): setattr(self, k, v)`: round 74's FP3)
                 if name != "hasattr" and not forwards and not own and not (name == "getattr" and _dispatch(args[1])):
                     self.add(f"calls {name}() with a computed name")
+                elif name == "getattr" and _dispatch(args[1]) and self._own_module_dispatch(args[0], args[1]):
+                    self.done.add(id(args[0]))  # the module is no value passed around here
                 return
             if isinstance(args[0], ast.Name) and args[0].id in self.alias:
                 self.done.add(id(args[0]))  # judged with its attribute below, not as a module passed around

@@ -271,3 +271,165 @@ def test_strict_modules_allow_only_their_listed_members() -> None:
     assert tamper.walk_real(["json", "decoder", "JSONDecodeError"]) is None
     assert tamper.walk_real(["logging", "config"]) == "reaches module logging.config via logging.config"
     assert tamper.walk_real(["typing", "sys", "version_info"]) is None  # sys is allowed, member by member
+
+
+# -- round 75: round 74's refused honest fixes (FP23, FP26, FP29, FP30, FP32, FP43) -------------------------------
+
+STROPS = ('"""Apply a named string operation to each item."""\nimport operator\n\n'
+          'ALLOWED = {"upper", "lower", "title", "strip"}\n\n\ndef apply_all(items, op):\n    if op not in ALLOWED:\n'
+          '        raise ValueError(op)\n    return list(map(operator.methodcaller(op), items))\n')
+CHECK = "    if op not in ALLOWED:\n        raise ValueError(op)\n"
+TABLE = ('import operator\n\n\ndef sort_by(rows, column, reverse=False):\n'
+         '    return sorted(rows, key=operator.attrgetter(column), reverse=reverse)\n')
+
+
+@pytest.mark.parametrize(("after", "refused"), [
+    (STROPS, False),  # FP29: the name checked against a module-level whitelist first
+    (STROPS.replace("ALLOWED = {", "ALLOWED = frozenset({").replace('"strip"}', '"strip"})'), False),
+    (STROPS.replace("in ALLOWED:", 'in ("upper", "title"):'), False),  # a whitelist written in the check
+    ('"""A named operation."""\n' + STROPS, False),  # a docstring beginning with the whitelist's first letter
+    (STROPS.replace("operator.methodcaller(op)", "operator.methodcaller(op, 'x', maxsplit=1)"), False),
+    (TABLE.replace("    return sorted", "    if column not in ('name', 'age'):\n        return []\n    return sorted"),
+     False),  # FP23 written with a check: attrgetter too
+    (TABLE, True),  # FP23 as written: a plain parameter is whatever any caller (the patch's own code) hands in
+    (STROPS.replace('"strip"}', '"strip", "__subclasses__"}'), True),  # the whitelist's names judged as spelled
+    (STROPS.replace('"strip"}', '"_strip"}'), True),
+    (STROPS.replace(CHECK, ""), True),  # no check
+    (STROPS.replace(CHECK, CHECK + "    op = '__' + op\n"), True),  # the name rebuilt after the check
+    (STROPS.replace(CHECK, CHECK + "    op, = [o for o in ('__subclasses__',)]\n"), True),
+    (STROPS.replace(CHECK, "    for _ in (1,):\n    " + CHECK.replace("\n    ", "\n        ")), True),  # in a loop
+    (STROPS.replace(CHECK + "    return list(map(operator.methodcaller(op), items))",
+                    "    f = operator.methodcaller(op)\n" + CHECK + "    return list(map(f, items))"), True),  # before it
+    (STROPS.replace("raise ValueError(op)", "print(op)"), True),  # a check that goes on
+    (STROPS.replace("op not in ALLOWED", "op not in 'upper lower'"), True),  # a substring test
+    (STROPS.replace("def apply_all(items, op):", "def apply_all(items, op, ALLOWED=('__subclasses__',)):"), True),
+    (STROPS + "\n\ndef allow(name):\n    ALLOWED.add(name)\n", True),  # the set grown by the file itself
+    (STROPS + "\n\ndef allow(name):\n    globals().get('ALLOWED').add(name)\n", True),
+    (STROPS + "\n\ndef allow(name):\n    globals().get('ALL' + name)\n", True),
+    (STROPS + "\n\nEXTRA = ALLOWED\n", True),  # an alias of the set
+    (STROPS.replace("ALLOWED = {", "ALLOWED: set = {") + "\nALLOWED = {'__subclasses__'}\n", True),  # bound twice
+    (STROPS + "\n\ndef allow(name):\n    global ALLOWED\n    ALLOWED = {name}\n", True),
+])
+def test_a_resolver_takes_a_computed_name_only_through_a_whitelist(after: str, refused: bool) -> None:
+    """FP29: `operator.methodcaller(op)` (and `attrgetter`) with a computed name resolves where a statement of the
+    function's own body first leaves unless the name, a parameter nothing rebinds, is in a literal whitelist; the
+    whitelist's names are judged as if spelled. A mutable whitelist no code can reach but the `in` test. FP23's
+    plain parameter stays a computed name: the patch can call the function with a name it builds at run time."""
+    before = b"import operator\n"
+    assert bool(tamper.scan_file("a23lib/strops.py", before, after.encode())) is refused, \
+        tamper.scan_file("a23lib/strops.py", before, after.encode())
+
+
+@pytest.mark.parametrize(("extra", "refused"), [
+    ('"""Unrelated."""\n\n\ndef double(x):\n    return 2 * x\n', False),
+    ('from a23lib import strops\n\nstrops.ALLOWED.add("_" * 2 + "subclasses" + "_" * 2)\n', True),
+    ('from a23lib.strops import ALLOWED as A\n\nA.add("x")\n', True),
+    ('import a23lib.strops as s\n\ngetattr(s, "ALL" + "OWED").add("x")\n', True),
+    ('from . import strops\n\nfor v in list(vars(strops).values()):\n    if isinstance(v, set):\n'
+     '        v.add("_" * 2 + "subclasses" + "_" * 2)\n', True),
+    ('from . import strops\n\nfor v in list(strops.__dict__.values()):\n    v.add("x")\n', True),
+])
+def test_a_whitelist_another_changed_file_can_reach_is_no_whitelist(tmp_path: Path, extra: str, refused: bool) -> None:
+    """H29b/H29c: a set another changed file grows (by its name, a string that begins it, or a walk over the
+    module's namespace) holds whatever that file puts in it at run time: the resolver's name is computed again."""
+    pristine, tree = tmp_path / "pristine", tmp_path / "tree"
+    for root in (pristine, tree):
+        (root / "a23lib").mkdir(parents=True)
+        (root / "a23lib/__init__.py").write_text("")
+        (root / "a23lib/strops.py").write_text(STROPS.replace(CHECK + "    return list(map(operator.methodcaller(op), "
+                                                               "items))", "    return items"))
+    (tree / "a23lib/strops.py").write_text(STROPS)
+    (tree / "a23lib/extra.py").write_text(extra)
+    reasons = tamper.scan_tree(["a23lib/strops.py", "a23lib/extra.py"], pristine, tree)
+    assert ("a23lib/strops.py: calls operator.methodcaller() with a computed name" in reasons) is refused, reasons
+
+
+def test_a_whitelist_the_projects_other_code_reaches_is_no_whitelist(tmp_path: Path) -> None:
+    """The project's unchanged code that spells the whitelist's name on a module (`strops.ALLOWED.add(name)` in a
+    registry) can grow it with a name the patch hands it: a mutable whitelist is sealed only where it does not."""
+    pristine, tree = tmp_path / "pristine", tmp_path / "tree"
+    for root in (pristine, tree):
+        (root / "a23lib").mkdir(parents=True)
+        (root / "a23lib/__init__.py").write_text("")
+        (root / "a23lib/reg.py").write_text("from a23lib import strops\n\n\ndef register(n):\n"
+                                            "    strops.ALLOWED.add(n)\n")
+        (root / "a23lib/strops.py").write_text(STROPS.replace("operator.methodcaller(op)", "str"))
+    (tree / "a23lib/strops.py").write_text(STROPS)
+    assert tamper.scan_tree(["a23lib/strops.py"], pristine, tree) == [
+        "a23lib/strops.py: calls operator.methodcaller() with a computed name"]
+
+
+SHAPES = ('"""Shape areas by name."""\nimport math\n\n\ndef area_circle(r):\n    return math.pi * r * r\n\n\n'
+          'def area_square(s):\n    return s * s\n\n\ndef area(kind, size):\n    import a23lib.shapes as me\n\n'
+          '    fn = getattr(me, f"area_{kind}", None)\n    if fn is None:\n        raise ValueError(kind)\n'
+          '    return fn(size)\n')
+OWN = tamper.ScanContext(own=frozenset({"a23lib"}), modules=frozenset({"a23lib", "a23lib.shapes", "a23lib.cmds"}))
+
+
+@pytest.mark.parametrize(("after", "refused"), [
+    (SHAPES, False),  # FP30: dispatch by a prefixed name in the project's own module
+    (SHAPES.replace("import a23lib.shapes as me", "from a23lib import cmds as me"), False),  # another own module
+    (SHAPES.replace("import math\n", "import math\nimport os as area_os\n"), True),  # a module under the word
+    (SHAPES.replace("import math\n", "import math\nfrom a23lib.cmds import *\n"), True),  # names unknown
+    (SHAPES.replace('f"area_{kind}"', "kind"), True),  # no dispatch word
+    (SHAPES.replace('f"area_{kind}"', '"sy" + kind'), True),  # a word that begins a route (`sys`)
+    (SHAPES.replace('f"area_{kind}"', 'f"__{kind}"'), True),
+    (SHAPES.replace("import a23lib.shapes as me", "import json as me"), True),  # no module of the project
+    (SHAPES.replace("import a23lib.shapes as me", "import tests.test_shapes as me"), True),  # a test module
+    (SHAPES.replace("    fn = getattr", "    keep = me\n    fn = getattr"), True),  # the module passed around
+])
+def test_a_dispatch_by_name_may_read_the_projects_own_module(after: str, refused: bool) -> None:
+    """FP30: `getattr(<own module>, f"area_{kind}", None)` reads what the same chain spelled reads; a module bound
+    under the dispatch word, a name without the word and a module that is not the project's stay refused."""
+    before = b'"""Shape areas by name."""\nimport math\n'
+    reasons = tamper.scan_file("a23lib/shapes.py", before, after.encode(), OWN)
+    assert bool(reasons) is refused, reasons
+
+
+APP = ('"""Command-line entry point."""\nimport sys\n\n\ndef _hook(exc_type, exc, tb):\n'
+       '    sys.stderr.write(f"error: {exc}\\n")\n\n\ndef main(argv):\n    sys.excepthook = _hook\n    return len(argv)\n')
+
+
+@pytest.mark.parametrize(("after", "refused"), [
+    (APP, False),  # FP32: the program's entry point sets how its own crashes print
+    (APP.replace("    sys.excepthook = _hook\n", "") + '\n\nif __name__ == "__main__":\n    sys.excepthook = _hook\n',
+     False),
+    (APP.replace("    sys.excepthook = _hook\n", "") + "\n\nsys.excepthook = _hook\n", True),  # at import
+    (APP.replace("sys.excepthook = _hook", "sys.excepthook = lambda *a: _hook(*a)"), True),  # no function of the file
+    (APP.replace("sys.excepthook = _hook", "sys.excepthook = print"), True),
+    (APP + "\n\n_hook = print\n", True),  # the name rebound
+    (APP.replace("def main(argv):\n", "def main(argv, _hook=print):\n"), True),  # a parameter of that name
+    (APP.replace("def main(argv):\n    sys.excepthook", "def main(argv):\n    def inner():\n        sys.excepthook")
+     .replace("    return len(argv)", "    inner()\n    return len(argv)"), True),  # not the entry point's own body
+    (APP.replace("def main(argv):", "def run(argv):"), True),  # a function the tests call as any other
+    (APP.replace("def main(argv):\n", "class App:\n    def main(self, argv):\n").replace(
+        "    sys.excepthook = _hook\n    return len(argv)", "        sys.excepthook = _hook\n        return len(argv)"),
+     True),  # a method named `main`
+    (APP.replace("sys.excepthook = _hook", "sys.unraisablehook = _hook"), True),  # runs in the tests' process
+    (APP.replace("import sys\n", "import sys\nimport threading\n").replace("sys.excepthook = _hook",
+                                                                              "threading.excepthook = _hook"), True),
+    (APP.replace("    return len(argv)", "    return sys.excepthook"), True),  # reading it stays a finding
+])
+def test_a_programs_entry_point_may_install_its_crash_printer(after: str, refused: bool) -> None:
+    """FP32: `sys.excepthook = _hook` in `main()` or under `if __name__ == "__main__":`; the interpreter never calls
+    it in the tests' process (the launcher catches everything and ends with `os._exit`). At import, a callable that
+    is no top-level function of the file, and the hooks that do run in the tests' process stay refused."""
+    before = b'"""Command-line entry point."""\nimport sys\n'
+    reasons = tamper.scan_file("a23lib/app.py", before, after.encode())
+    assert bool(reasons) is refused, reasons
+
+
+@pytest.mark.parametrize(("after", "finding"), [
+    # FP26: a Python signal handler runs the patch's code at any instruction of the main thread (the witness's own
+    # judging code included, where an exception it raises is caught as "cannot be read now"), handed the frame it
+    # interrupted; `self.stop` is whatever the instance or a subclass holds then (`loop.stop = int` raises), and a
+    # program the patch starts can send the signal. No condition on the handler's source bounds that.
+    ("import signal\n\n\nclass Loop:\n    def stop(self, *_):\n        self.running = False\n\n"
+     "    def start(self):\n        return signal.signal(signal.SIGTERM, self.stop)\n", "uses signal.signal"),
+    # FP43: the runtime guard refuses every `__class__` write from changed code (`object.__setattr__ __class__`,
+    # REWIRES): relaxing the scan alone would not pay the fix, so both stay
+    ("class Connection:\n    def open(self):\n        self.__class__ = Open\n\n\nclass Open(Connection):\n    pass\n",
+     "assigns .__class__"),
+])
+def test_round74s_refused_fixes_that_stay_refused(after: str, finding: str) -> None:
+    assert f"a23lib/x.py: {finding}" in tamper.scan_file("a23lib/x.py", b"", after.encode())
