@@ -26,6 +26,7 @@ _SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "venv", "node_modules", 
 _TEST_DIRS = frozenset({"tests", "test", "testing"})
 _MAX_FILE = 2_000_000
 _CACHE: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
+_HANDED: dict[str, frozenset[str]] = {}
 _LOCK = threading.Lock()
 MISSING = object()
 
@@ -39,13 +40,16 @@ class ScanContext:
     modules: frozenset[str] | None = None
     imports: frozenset[str] = frozenset()
     getattr_classes: frozenset[str] = frozenset()  # the project's classes with a forwarding `__getattr__`
-    # what could reach a module's name from elsewhere (`Features._sealed_whitelist`): identifiers spelled in two or
-    # more changed files, identifier-like strings of any changed file, and the names the pristine tree's non-test
-    # code reaches on a module or object (`mod.X`, `from m import X`)
+    # what could reach a module's name from elsewhere (`Features._sealed_whitelist`, `_sealed_function`):
+    # identifiers spelled in two or more changed files, identifier-like strings of any changed file, the names the
+    # pristine tree's non-test code reaches on a module or object (`mod.X`, `from m import X`), and what its tests
+    # hand on
     shared: frozenset[str] = frozenset()
     texts: frozenset[str] = frozenset()
     reached: frozenset[str] = frozenset()
-    wholesale: bool = False  # a changed file reads some namespace whole (`vars()`, `.__dict__`, `globals()`)
+    handed: frozenset[str] = frozenset({"*"})  # names the tests use other than as a call's function; "*": unknown
+    # a changed file reads some namespace whole (`vars()`, `.__dict__`, `globals()`, `inspect.getmembers`)
+    wholesale: bool = False
 
     def is_own(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.own
@@ -95,7 +99,8 @@ def _py_files(root: Path) -> list[Path]:
 
 def _facts_of(source: bytes) -> tuple[set[str], set[str], set[str]]:
     """(modules the file imports, its classes with a forwarding `__getattr__`, the names it reaches on a module
-    or object: `x.name`, `from m import name`), from one parse."""
+    or object: `x.name`, `from m import name`, and every name of a file with a star import, which binds another
+    module's names unspelled), from one parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -111,7 +116,21 @@ def _facts_of(source: bytes) -> tuple[set[str], set[str], set[str]]:
                 found.add(node.module)
         elif isinstance(node, ast.Attribute):
             reached.add(node.attr)
+    if "*" in reached:
+        reached.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
     return found, classes_with_getattr(tree) if b"__getattr__" in source else set(), reached
+
+
+def _handed_of(source: bytes) -> set[str]:
+    """The names a test file uses other than as what it calls (`sort_by(rows, "age")` calls; `process(rows,
+    sorter=sort_by)`, `f = table.sort_by` hand the function on to code that may call it with other arguments)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"*"}  # unknown: every name may be handed on
+    called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(tree) if id(n) not in called and (
+        (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)) or isinstance(n, ast.Attribute))}
 
 
 def pristine_imports(pristine: Path) -> frozenset[str]:
@@ -144,6 +163,24 @@ def _pristine_facts(pristine: Path) -> tuple[frozenset[str], frozenset[str], fro
             _CACHE.clear()
         _CACHE[key] = (allowed, frozenset(proxies), frozenset(reached))
     return _CACHE[key]
+
+
+def _pristine_handed(pristine: Path) -> frozenset[str]:
+    """The names the pristine tree's test files hand on (`_handed_of`; "*" where a file cannot be read), read once
+    per root and only when a changed file may need them (the tests' files are many: most grades never ask)."""
+    key = str(pristine.resolve())
+    with _LOCK:
+        if key in _HANDED:
+            return _HANDED[key]
+    handed: set[str] = set()
+    for p in _py_files(pristine):
+        if _is_test(p.relative_to(pristine)):
+            handed |= {"*"} if p.stat().st_size > _MAX_FILE else _handed_of(p.read_bytes())
+    with _LOCK:
+        if len(_HANDED) > 256:
+            _HANDED.clear()
+        _HANDED[key] = frozenset(handed)
+    return _HANDED[key]
 
 
 def project_modules(tree: Path) -> tuple[frozenset[str], frozenset[str]]:
@@ -220,10 +257,12 @@ def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget:
                 max_file: int = _MAX_FILE) -> ScanContext:
     """The scan context of one grade: the patched tree's own modules, the pristine tree's imports, and the classes
     with a `__getattr__` of the pristine tree and of the changed files (a class declaring fields on top of one
-    hands a library's lookup by field name to it, R58-3). Reads at most `budget` bytes of changed files and parses
-    none over `max_file` or without `__getattr__`: the scan's own bounds (`ScanTooCostly`) stay its bounds."""
+    hands a library's lookup by field name to it, R58-3), and what could reach a module's name from elsewhere
+    (`ScanContext.shared` ... `wholesale`). Reads at most `budget` bytes of changed files and parses none over
+    `max_file`: the scan's own bounds (`ScanTooCostly`) stay its bounds."""
     own, modules = project_modules(tree)
     imports, proxies, reached = _pristine_facts(pristine)
+    resolvers = False
     seen: Counter[str] = Counter()
     texts: set[str] = set()
     for rel in changed:
@@ -236,8 +275,10 @@ def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget:
             break
         if size > max_file:  # refused unparsed by the scan (`ScanTooCostly`)
             continue
+        source = p.read_bytes()
+        resolvers = resolvers or b"attrgetter" in source
         try:
-            parsed = ast.parse(p.read_bytes())
+            parsed = ast.parse(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue  # the scan reports it
         proxies |= classes_with_getattr(parsed)
@@ -246,7 +287,8 @@ def context_for(pristine: Path, tree: Path, changed: Iterable[str] = (), budget:
         texts |= strings
     return ScanContext(own=own, modules=modules, imports=imports, getattr_classes=frozenset(proxies),
                        shared=frozenset(w for w, n in seen.items() if n > 1), texts=frozenset(texts),
-                       reached=reached, wholesale=bool({"vars", "__dict__", "globals"} & seen.keys()))
+                       reached=reached, handed=_pristine_handed(pristine) if resolvers else frozenset({"*"}),
+                       wholesale=bool({"vars", "__dict__", "globals", "getmembers"} & seen.keys()))
 
 
 def chain(node: ast.AST) -> tuple[ast.AST, list[str]]:

@@ -293,3 +293,14 @@ def main_block(module: ast.Module) -> set[int]:
                 and test.comparators[0].value == "__main__":
             out.update(id(n) for s in stmt.body for n in ast.walk(s))  # type: ignore[union-attr]
     return out
+
+
+def only_named(module: ast.Module, name: str) -> bool:
+    """The file spells `name` only where it defines it: no read of it (`sort_by`, `x.sort_by`) and no string that
+    begins it (`getattr(me, "sort_" + how)`, `globals().get("sort_by")`)."""
+    for node in ast.walk(module):
+        if (isinstance(node, ast.Name) and node.id == name) or (isinstance(node, ast.Attribute) and node.attr == name):
+            return False
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value and name.startswith(node.value):
+            return False
+    return True

@@ -39,6 +39,7 @@ from swerl.sandbox.tamper_names import (
     module_constants,
     module_functions,
     module_whitelists,
+    only_named,
     only_tested,
     template_steps,
     unbound_parameter,
@@ -152,6 +153,7 @@ class Features(ast.NodeVisitor):
         self.hooks: set[str] = set()  # `module_functions`: top-level functions nothing else binds
         self.main_block: set[int] = set()  # `main_block`: nodes under `if __name__ == "__main__":`
         self.imported: set[str] = set()  # every name an import statement of the file binds ("*" for a star import)
+        self.sort_keys: set[int] = set()  # ids of the `key=` values of builtin sorted/min/max calls
 
 
     def add(self, finding: str | None) -> None:
@@ -466,6 +468,8 @@ class Features(ast.NodeVisitor):
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
+        if isinstance(func, ast.Name) and func.id in ("sorted", "min", "max") and self._is_builtin(func.id):
+            self.sort_keys.update(id(k.value) for k in node.keywords if k.arg == "key")  # `sorted(rows, key=...)`
         if any(k.arg == "eval_str" for k in node.keywords):  # evaluates annotation strings: an eval by another name
             self.add("passes eval_str= (annotation strings evaluated as code)")
         if isinstance(func, ast.Name) and func.id not in self.alias and self._is_builtin(func.id) and \
@@ -481,10 +485,10 @@ class Features(ast.NodeVisitor):
             names = names or (self._guarded_names(node, dotted) if dotted != "importlib.import_module" else None)
             if dotted == "importlib.import_module":
                 self.add(self._own_import(node))
-            elif not names:
+            elif not names and not self._sealed_sort_key(node, dotted):
                 self.add(f"calls {dotted}() with a computed name")
             else:
-                self._literal_names(dotted, names)
+                self._literal_names(dotted, names or [])
         elif dotted == "io.open":
             self._open(node)
         elif dotted == "inspect.getmembers":
@@ -693,8 +697,8 @@ class Features(ast.NodeVisitor):
         whitelist holding `"__class__"` is a finding. A name that is no whitelisted one never reaches the
         resolver, so a name built at run time (`"_" * 2 + "globals__"`) gains nothing. (A `str` subclass that
         answers `in` for any text is a finding of its own: `_answering_values`.) A plain parameter without such a
-        check stays a computed name (FP23): whoever calls the function, the patch's own code through any route
-        to it included, chooses the name."""
+        check is a computed name - whoever calls the function chooses it, the patch's own code included - unless
+        only the tests can call the function (`_sealed_sort_key`, FP23)."""
         fn = self.functions[-1] if self.functions else None
         args = node.args if dotted.endswith("attrgetter") else node.args[:1]
         if not args or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -708,6 +712,30 @@ class Features(ast.NodeVisitor):
                 return None
             out += names
         return out or None
+
+    def _sealed_sort_key(self, node: ast.Call, dotted: str) -> bool:
+        """FP23: `sorted(rows, key=operator.attrgetter(column))` in `def sort_by(rows, column)`, a function only the
+        tests can call. Where the patch's code can call the function it chooses the name (a computed one, built at
+        run time), and a row of its own whose attribute compares with the others' (`__lt__`) hands it what the
+        others hold under that name; so the function must be out of the patch's reach: a top-level function of
+        this file, undecorated, bound once, whose name this file never reads and no other changed file, no other
+        code of the project and no test (other than by calling it: `_handed_of`) spells, with no string beginning
+        its name (a dispatch lookup) and no whole-namespace read (`vars()`, `__dict__`, `globals()`,
+        `inspect.getmembers`) in any changed file. The name is a parameter nothing rebinds, and what the getter
+        reads goes only to the builtin sort's comparisons (`key=` of sorted/min/max), never to code of the patch's
+        (a `.sort` method may be the patch's own). So a name the tests hand in reads what the tests' rows hold."""
+        fn = self.functions[-1] if len(self.functions) == 1 else None
+        arg = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        if not (dotted == "operator.attrgetter" and id(node) in self.sort_keys and isinstance(arg, ast.Name)
+                and isinstance(fn, ast.FunctionDef) and not fn.decorator_list and fn.name in self.hooks
+                and [kind for kind, _ in self.scopes] == ["module", "function"] and unbound_parameter(fn, arg.id)):
+            return False
+        assert self.module is not None
+        name = fn.name
+        words, _ = words_of(self.module)
+        return not (not only_named(self.module, name) or {"vars", "__dict__", "globals", "getmembers"} & words
+                    or self.ctx.wholesale or name in self.ctx.shared or name in self.ctx.reached
+                    or {name, "*"} & self.ctx.handed or any(name.startswith(t) for t in self.ctx.texts))
 
     def _whitelist(self, container: ast.expr | None) -> list[str] | None:
         """The names of a whitelist: a literal container written in the check itself (evaluated afresh each

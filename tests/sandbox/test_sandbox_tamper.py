@@ -291,7 +291,7 @@ TABLE = ('import operator\n\n\ndef sort_by(rows, column, reverse=False):\n'
     (STROPS.replace("operator.methodcaller(op)", "operator.methodcaller(op, 'x', maxsplit=1)"), False),
     (TABLE.replace("    return sorted", "    if column not in ('name', 'age'):\n        return []\n    return sorted"),
      False),  # FP23 written with a check: attrgetter too
-    (TABLE, True),  # FP23 as written: a plain parameter is whatever any caller (the patch's own code) hands in
+    (TABLE, True),  # FP23 without the tree: whether only the tests call it is unknown (see the sort-key test)
     (STROPS.replace('"strip"}', '"strip", "__subclasses__"}'), True),  # the whitelist's names judged as spelled
     (STROPS.replace('"strip"}', '"_strip"}'), True),
     (STROPS.replace(CHECK, ""), True),  # no check
@@ -314,7 +314,7 @@ def test_a_resolver_takes_a_computed_name_only_through_a_whitelist(after: str, r
     """FP29: `operator.methodcaller(op)` (and `attrgetter`) with a computed name resolves where a statement of the
     function's own body first leaves unless the name, a parameter nothing rebinds, is in a literal whitelist; the
     whitelist's names are judged as if spelled. A mutable whitelist no code can reach but the `in` test. FP23's
-    plain parameter stays a computed name: the patch can call the function with a name it builds at run time."""
+    plain parameter is a computed name unless the tree shows only the tests can call the function (next tests)."""
     before = b"import operator\n"
     assert bool(tamper.scan_file("a23lib/strops.py", before, after.encode())) is refused, \
         tamper.scan_file("a23lib/strops.py", before, after.encode())
@@ -344,19 +344,87 @@ def test_a_whitelist_another_changed_file_can_reach_is_no_whitelist(tmp_path: Pa
     assert ("a23lib/strops.py: calls operator.methodcaller() with a computed name" in reasons) is refused, reasons
 
 
-def test_a_whitelist_the_projects_other_code_reaches_is_no_whitelist(tmp_path: Path) -> None:
-    """The project's unchanged code that spells the whitelist's name on a module (`strops.ALLOWED.add(name)` in a
-    registry) can grow it with a name the patch hands it: a mutable whitelist is sealed only where it does not."""
+@pytest.mark.parametrize("registry", [
+    "from a23lib import strops\n\n\ndef register(n):\n    strops.ALLOWED.add(n)\n",
+    "from a23lib.strops import *\n\n\ndef register(n):\n    ALLOWED.add(n)\n",
+])
+def test_a_whitelist_the_projects_other_code_reaches_is_no_whitelist(tmp_path: Path, registry: str) -> None:
+    """The project's unchanged code that reaches the whitelist by its name (`strops.ALLOWED.add(name)` in a
+    registry, or through a star import) can grow it with a name the patch hands it: a mutable whitelist is sealed
+    only where no such code exists."""
     pristine, tree = tmp_path / "pristine", tmp_path / "tree"
     for root in (pristine, tree):
         (root / "a23lib").mkdir(parents=True)
         (root / "a23lib/__init__.py").write_text("")
-        (root / "a23lib/reg.py").write_text("from a23lib import strops\n\n\ndef register(n):\n"
-                                            "    strops.ALLOWED.add(n)\n")
+        (root / "a23lib/reg.py").write_text(registry)
         (root / "a23lib/strops.py").write_text(STROPS.replace("operator.methodcaller(op)", "str"))
     (tree / "a23lib/strops.py").write_text(STROPS)
     assert tamper.scan_tree(["a23lib/strops.py"], pristine, tree) == [
         "a23lib/strops.py: calls operator.methodcaller() with a computed name"]
+
+
+TABLE_TEST = ("from types import SimpleNamespace as NS\n\nfrom a23lib.table import sort_by\n\n\n"
+              "def test_by_age():\n    assert sort_by([NS(age=3), NS(age=1)], 'age')[0].age == 1\n")
+SPY = ("class Spy:\n    seen = []\n\n    def __lt__(self, other):\n        Spy.seen.append(other)\n"
+       "        return True\n\n\nclass Row:\n    def __getattr__(self, name):\n        return Spy()\n\n\n")
+NAME = "'_' * 2 + 'subclasses' + '_' * 2"
+
+
+def _sort_tree(tmp_path: Path, table: str, extra: str | None = None, test: str = TABLE_TEST,
+               other: str | None = None) -> list[str]:
+    """FP23's task as a tree: `a23lib/table.py` changed to `table`, optionally a new changed `a23lib/extra.py` and an
+    unchanged `a23lib/other.py`, and the test file; the scan's findings."""
+    pristine, tree = tmp_path / "pristine", tmp_path / "tree"
+    for root in (pristine, tree):
+        for rel, text in {"a23lib/__init__.py": "", "tests/__init__.py": "", "tests/test_t.py": test,
+                          "a23lib/table.py": TABLE.replace("attrgetter(column)", "attrgetter('name')"),
+                          **({"a23lib/other.py": other} if other else {})}.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+    (tree / "a23lib/table.py").write_text(table)
+    if extra is not None:
+        (tree / "a23lib/extra.py").write_text(extra)
+    return tamper.scan_tree(["a23lib/table.py", *(["a23lib/extra.py"] if extra is not None else [])], pristine, tree)
+
+
+COMPUTED = "a23lib/table.py: calls operator.attrgetter() with a computed name"
+
+
+@pytest.mark.parametrize(("table", "extra", "test", "other", "refused"), [
+    (TABLE, None, TABLE_TEST, None, False),  # FP23: only the tests call it, with their own names
+    (TABLE, '"""Unrelated."""\n\n\ndef double(x):\n    return 2 * x\n', TABLE_TEST, None, False),
+    # the patch's own code reaches the function and hands it a built name and a row of its own (H23a-d)
+    (TABLE, SPY + f"def peek(victim):\n    from a23lib.table import sort_by\n\n    sort_by([Row(), victim], {NAME})\n",
+     TABLE_TEST, None, True),
+    (TABLE + f"\n\ndef peek(victim, spy):\n    return sort_by([spy, victim], {NAME})\n", None, TABLE_TEST, None, True),
+    (TABLE, SPY + f"def peek(v, how='by'):\n    from a23lib import table\n\n    getattr(table, 'sort_' + how)([Row(), v], {NAME})\n",
+     TABLE_TEST, None, True),
+    (TABLE, SPY + "def peek(v):\n    from . import table\n\n    for fn in list(vars(table).values()):\n"
+     f"        fn([Row(), v], {NAME})\n", TABLE_TEST, None, True),
+    (TABLE, "import inspect\n\nfrom a23lib import table\n\nF = inspect.getmembers(table, inspect.isfunction)\n", TABLE_TEST,
+     None, True),
+    (TABLE + "\n\nBY = globals().get('sort_by')\n", None, TABLE_TEST, None, True),
+    # the project's other code calls it, or the tests hand it to code that may call it with other names
+    (TABLE, None, TABLE_TEST, "from a23lib.table import sort_by\n\n\ndef by(rows, c):\n    return sort_by(rows, c)\n", True),
+    (TABLE, None, TABLE_TEST.replace("sort_by([NS(age=3), NS(age=1)], 'age')", "run(sort_by)"), None, True),
+    # the getter handed to code (kept, or a `.sort` method of the patch's), a name rebuilt, a decorated function
+    (TABLE.replace("    return sorted(rows, key=operator.attrgetter(column), reverse=reverse)",
+                   "    key = operator.attrgetter(column)\n    KEYS.append(key)\n    return sorted(rows, key=key)")
+     + "\n\nKEYS = []\n", None, TABLE_TEST, None, True),
+    (TABLE.replace("    return sorted(rows, key=operator.attrgetter(column), reverse=reverse)",
+                   "    rows.sort(key=operator.attrgetter(column))\n    return rows"), None, TABLE_TEST, None, True),
+    (TABLE.replace("reverse=False):\n", "reverse=False):\n    column = '__' + column\n"), None, TABLE_TEST, None, True),
+    (TABLE.replace("def sort_by", "@staticmethod\ndef sort_by"), None, TABLE_TEST, None, True),
+])
+def test_a_sort_key_by_a_named_column_only_the_tests_can_name(tmp_path: Path, table: str, extra: str | None,
+                                                             test: str, other: str | None, refused: bool) -> None:
+    """FP23: `sorted(rows, key=operator.attrgetter(column))` in a function no code of the patch can reach: the name
+    is always the tests' own. Wherever the patch's code can call the function (by its name, a dispatch word, a
+    namespace walk, the project's other code, the tests handing it on) it builds the name and hands in a row whose
+    attribute compares with the others' (`Spy.__lt__` gets `object.__subclasses__`): refused. A getter that
+    reaches code instead of the sort is refused too."""
+    reasons = _sort_tree(tmp_path, table, extra, test, other)
+    assert (COMPUTED in reasons) is refused, reasons
 
 
 SHAPES = ('"""Shape areas by name."""\nimport math\n\n\ndef area_circle(r):\n    return math.pi * r * r\n\n\n'
