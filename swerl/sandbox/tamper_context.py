@@ -99,8 +99,8 @@ def _py_files(root: Path) -> list[Path]:
 
 def _facts_of(source: bytes) -> tuple[set[str], set[str], set[str]]:
     """(modules the file imports, its classes with a forwarding `__getattr__`, the names it reaches on a module
-    or object: `x.name`, `from m import name`, and every name of a file with a star import, which binds another
-    module's names unspelled), from one parse."""
+    or object: `x.name`, `from m import name`, every name of a file with a star import, which binds another
+    module's names unspelled, and "**" for a file that walks a namespace: `_walks_namespace`), from one parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -118,7 +118,23 @@ def _facts_of(source: bytes) -> tuple[set[str], set[str], set[str]]:
             reached.add(node.attr)
     if "*" in reached:
         reached.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
+    if any(_walks_namespace(n) for n in ast.walk(tree)):
+        reached.add("**")  # what it finds there it may call with any arguments (a registry of a module's functions)
     return found, classes_with_getattr(tree) if b"__getattr__" in source else set(), reached
+
+
+def _walks_namespace(node: ast.AST) -> bool:
+    """A read of some object's whole namespace - `dir(m)`, `vars(m)`, `m.__dict__`, `globals()`,
+    `inspect.getmembers(m)` - on anything but the method's own `self`."""
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        return not (isinstance(node.value, ast.Name) and node.value.id == "self")
+    if not isinstance(node, ast.Call):
+        return False
+    name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(
+        node.func, ast.Attribute) else ""
+    first = node.args[0] if node.args else None
+    own = isinstance(first, ast.Name) and first.id == "self"
+    return name in ("getmembers", "globals") or (name in ("dir", "vars") and first is not None and not own)
 
 
 def _handed_of(source: bytes) -> set[str]:

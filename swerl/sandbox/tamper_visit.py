@@ -721,7 +721,8 @@ class Features(ast.NodeVisitor):
         this file, undecorated, bound once, whose name this file never reads and no other changed file, no other
         code of the project and no test (other than by calling it: `_handed_of`) spells, with no string beginning
         its name (a dispatch lookup) and no whole-namespace read (`vars()`, `__dict__`, `globals()`,
-        `inspect.getmembers`) in any changed file. The name is a parameter nothing rebinds, and what the getter
+        `inspect.getmembers`) in any changed file, nor one in the project's other code (a registry of a module's
+        functions would hand it on unnamed). The name is a parameter nothing rebinds, and what the getter
         reads goes only to the builtin sort's comparisons (`key=` of sorted/min/max), never to code of the patch's
         (a `.sort` method may be the patch's own). So a name the tests hand in reads what the tests' rows hold."""
         fn = self.functions[-1] if len(self.functions) == 1 else None
@@ -734,7 +735,7 @@ class Features(ast.NodeVisitor):
         name = fn.name
         words, _ = words_of(self.module)
         return not (not only_named(self.module, name) or {"vars", "__dict__", "globals", "getmembers"} & words
-                    or self.ctx.wholesale or name in self.ctx.shared or name in self.ctx.reached
+                    or self.ctx.wholesale or name in self.ctx.shared or {name, "**"} & self.ctx.reached
                     or {name, "*"} & self.ctx.handed or any(name.startswith(t) for t in self.ctx.texts))
 
     def _whitelist(self, container: ast.expr | None) -> list[str] | None:
