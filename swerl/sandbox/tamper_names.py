@@ -171,11 +171,17 @@ def module_constants(module: ast.Module) -> dict[str, list[str]]:
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def begins(name: str, text: str) -> bool:
+    """`text` can name `name` for a lookup: it is the name (`getattr(m, "ALLOWED")`), or a word a dispatch lookup
+    may begin with (`getattr(m, "ALL" + x)`: two or more characters, a letter first, `tamper_visit._dispatch`)."""
+    return text == name or (len(text) >= 2 and text[0].isalpha() and name.startswith(text))
+
+
 def words_of(tree: ast.AST) -> tuple[set[str], set[str]]:
     """(every identifier a file spells - names, attributes, imports, definitions, keywords -, every string constant
     that is one or the start of one): what a file could reach a module's name by (`strops.ALLOWED`, `from strops
     import ALLOWED`, `getattr(strops, "ALL" + x)`: a lookup by a built name is a finding unless it begins with
-    such a literal word), for `Features._sealed_whitelist`."""
+    such a literal word), for `Features._sealed_whitelist` and `_sealed_sort_key`."""
     names: set[str] = set()
     texts: set[str] = set()
     for node in ast.walk(tree):
@@ -239,7 +245,7 @@ def only_tested(module: ast.Module, name: str) -> bool:
     for node in ast.walk(module):
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load) and id(node) not in tested:
             return False
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value and name.startswith(node.value):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and begins(name, node.value):
             return False
     return True
 
@@ -301,6 +307,6 @@ def only_named(module: ast.Module, name: str) -> bool:
     for node in ast.walk(module):
         if (isinstance(node, ast.Name) and node.id == name) or (isinstance(node, ast.Attribute) and node.attr == name):
             return False
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value and name.startswith(node.value):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and begins(name, node.value):
             return False
     return True

@@ -27,6 +27,7 @@ from swerl.sandbox.tamper_context import (
 )
 from swerl.sandbox.tamper_names import (
     assigned_attributes,
+    begins,
     bound_anywhere,
     computed,
     declared_names,
@@ -736,7 +737,7 @@ class Features(ast.NodeVisitor):
         words, _ = words_of(self.module)
         return not (not only_named(self.module, name) or {"vars", "__dict__", "globals", "getmembers"} & words
                     or self.ctx.wholesale or name in self.ctx.shared or {name, "**"} & self.ctx.reached
-                    or {name, "*"} & self.ctx.handed or any(name.startswith(t) for t in self.ctx.texts))
+                    or {name, "*"} & self.ctx.handed or any(begins(name, t) for t in self.ctx.texts))
 
     def _whitelist(self, container: ast.expr | None) -> list[str] | None:
         """The names of a whitelist: a literal container written in the check itself (evaluated afresh each
@@ -762,7 +763,7 @@ class Features(ast.NodeVisitor):
         names, _ = words_of(self.module)
         return only_tested(self.module, name) and not ({"vars", "__dict__", "globals"} & names) and not (
             self.ctx.wholesale or name in self.ctx.shared or name in self.ctx.reached
-            or any(name.startswith(t) for t in self.ctx.texts))
+            or any(begins(name, t) for t in self.ctx.texts))
 
     def _own_module_dispatch(self, target: ast.AST, key: ast.AST) -> bool:
         """`getattr(<one of the project's own modules>, f"area_{kind}", None)` (FP30: dispatch by name in the
