@@ -505,3 +505,13 @@ def test_a_programs_entry_point_may_install_its_crash_printer(after: str, refuse
 ])
 def test_round74s_refused_fixes_that_stay_refused(after: str, finding: str) -> None:
     assert f"a23lib/x.py: {finding}" in tamper.scan_file("a23lib/x.py", b"", after.encode())
+
+
+def test_a_sort_key_is_no_sealed_one_where_the_tests_are_too_many_to_read(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' handed names are read from a bounded amount of test files; beyond it they are unknown and FP23's
+    computed name stays a finding (a grade's context never reads an unbounded tree)."""
+    from swerl.sandbox import tamper_context
+
+    monkeypatch.setattr(tamper_context, "_HANDED_BYTES", 10)
+    assert COMPUTED in _sort_tree(tmp_path, TABLE)
