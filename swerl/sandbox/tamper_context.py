@@ -41,7 +41,7 @@ class ScanContext:
     modules: frozenset[str] | None = None
     imports: frozenset[str] = frozenset()
     getattr_classes: frozenset[str] = frozenset()  # the project's classes with a forwarding `__getattr__`
-    # what could reach a module's name from elsewhere (`Features._sealed_whitelist`, `_sealed_function`):
+    # what could reach a module's name from elsewhere (`Features._sealed_whitelist`, `_sealed_sort_key`):
     # identifiers spelled in two or more changed files, identifier-like strings of any changed file, the names the
     # pristine tree's non-test code reaches on a module or object (`mod.X`, `from m import X`), and what its tests
     # hand on
@@ -146,8 +146,11 @@ def _handed_of(source: bytes) -> set[str]:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"*"}  # unknown: every name may be handed on
     called = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
-    return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(tree) if id(n) not in called and (
+    out = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(tree) if id(n) not in called and (
         (isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)) or isinstance(n, ast.Attribute))}
+    renamed = {a.asname: a.name.rsplit(".", 1)[-1] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))
+               for a in n.names if a.asname}  # `from table import sort_by as sb`: handing `sb` hands `sort_by`
+    return out | {renamed[n] for n in out & renamed.keys()}
 
 
 def pristine_imports(pristine: Path) -> frozenset[str]:

@@ -407,6 +407,8 @@ COMPUTED = "a23lib/table.py: calls operator.attrgetter() with a computed name"
     # the project's other code calls it, or the tests hand it to code that may call it with other names
     (TABLE, None, TABLE_TEST, "from a23lib.table import sort_by\n\n\ndef by(rows, c):\n    return sort_by(rows, c)\n", True),
     (TABLE, None, TABLE_TEST.replace("sort_by([NS(age=3), NS(age=1)], 'age')", "run(sort_by)"), None, True),
+    (TABLE, None, TABLE_TEST.replace("import sort_by", "import sort_by as sb").replace(
+        "sort_by([NS(age=3), NS(age=1)], 'age')", "run(sb)"), None, True),  # handed under another name
     (TABLE, None, TABLE_TEST, "import inspect\n\nfrom a23lib import table\n\n"
      "COMMANDS = dict(inspect.getmembers(table, inspect.isfunction))\n", True),  # a registry hands it on unnamed
     (TABLE, None, TABLE_TEST, "class Opts:\n    def __init__(self, **kw):\n        self.__dict__.update(kw)\n"
