@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import re
 import sys
 import threading
 import types
@@ -29,6 +30,7 @@ _CACHE: dict[str, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
 _HANDED: dict[str, frozenset[str]] = {}
 _HANDED_BYTES = 16 << 20  # the test files `_pristine_handed` reads at most (parsed at ~0.4 s per MiB)
 _LOCK = threading.Lock()
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9_]+")  # a word a dispatch lookup may begin with (`tamper_visit._dispatch`)
 MISSING = object()
 
 
@@ -101,7 +103,8 @@ def _py_files(root: Path) -> list[Path]:
 def _facts_of(source: bytes) -> tuple[set[str], set[str], set[str]]:
     """(modules the file imports, its classes with a forwarding `__getattr__`, the names it reaches on a module
     or object: `x.name`, `from m import name`, every name of a file with a star import, which binds another
-    module's names unspelled, and "**" for a file that walks a namespace: `_walks_namespace`), from one parse."""
+    module's names unspelled, `'word` for each string that is a word a lookup by name may begin with, and "**"
+    for a file that walks a namespace: `_walks_namespace`), from one parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -117,6 +120,8 @@ def _facts_of(source: bytes) -> tuple[set[str], set[str], set[str]]:
                 found.add(node.module)
         elif isinstance(node, ast.Attribute):
             reached.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _WORDS.fullmatch(node.value):
+            reached.add(f"'{node.value}")  # a word it may look a name up by (`getattr(table, "sort_" + how)`)
     if "*" in reached:
         reached.update(n.id for n in ast.walk(tree) if isinstance(n, ast.Name))
     if any(_walks_namespace(n) for n in ast.walk(tree)):

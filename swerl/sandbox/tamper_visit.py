@@ -737,7 +737,7 @@ class Features(ast.NodeVisitor):
         words, _ = words_of(self.module)
         return not (not only_named(self.module, name) or {"vars", "__dict__", "globals", "getmembers"} & words
                     or self.ctx.wholesale or name in self.ctx.shared or {name, "**"} & self.ctx.reached
-                    or {name, "*"} & self.ctx.handed or any(begins(name, t) for t in self.ctx.texts))
+                    or {name, "*"} & self.ctx.handed or self._spelled_begins(name))
 
     def _whitelist(self, container: ast.expr | None) -> list[str] | None:
         """The names of a whitelist: a literal container written in the check itself (evaluated afresh each
@@ -762,8 +762,14 @@ class Features(ast.NodeVisitor):
         assert self.module is not None
         names, _ = words_of(self.module)
         return only_tested(self.module, name) and not ({"vars", "__dict__", "globals"} & names) and not (
-            self.ctx.wholesale or name in self.ctx.shared or name in self.ctx.reached
-            or any(begins(name, t) for t in self.ctx.texts))
+            self.ctx.wholesale or name in self.ctx.shared or name in self.ctx.reached or self._spelled_begins(name))
+
+    def _spelled_begins(self, name: str) -> bool:
+        """A string of a changed file, or of the project's other code (`'word` in `ScanContext.reached`), that
+        can name `name` for a lookup (`begins`): the project's unchanged `getattr(table, "sort_" + how)` hands a
+        caller's arguments to whatever it finds."""
+        return any(begins(name, t) for t in self.ctx.texts) or any(
+            w.startswith("'") and begins(name, w[1:]) for w in self.ctx.reached)
 
     def _own_module_dispatch(self, target: ast.AST, key: ast.AST) -> bool:
         """`getattr(<one of the project's own modules>, f"area_{kind}", None)` (FP30: dispatch by name in the

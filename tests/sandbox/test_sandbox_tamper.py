@@ -409,6 +409,8 @@ COMPUTED = "a23lib/table.py: calls operator.attrgetter() with a computed name"
     (TABLE, None, TABLE_TEST.replace("sort_by([NS(age=3), NS(age=1)], 'age')", "run(sort_by)"), None, True),
     (TABLE, None, TABLE_TEST.replace("import sort_by", "import sort_by as sb").replace(
         "sort_by([NS(age=3), NS(age=1)], 'age')", "run(sb)"), None, True),  # handed under another name
+    (TABLE, None, TABLE_TEST, "from a23lib import table\n\n\ndef run(how, rows, col):\n"
+     "    return getattr(table, 'sort_' + how)(rows, col)\n", True),  # the project's own dispatch hands it on
     (TABLE, None, TABLE_TEST, "import inspect\n\nfrom a23lib import table\n\n"
      "COMMANDS = dict(inspect.getmembers(table, inspect.isfunction))\n", True),  # a registry hands it on unnamed
     (TABLE, None, TABLE_TEST, "class Opts:\n    def __init__(self, **kw):\n        self.__dict__.update(kw)\n"
