@@ -1,4 +1,0 @@
-FILES = {'a23lib/strops.py': '"""Apply a named string operation to each item."""\nimport operator\n\nALLOWED = {"upper", "lower", "title", "strip"}\n\n\ndef apply_all(items, op):\n    if op not in ALLOWED:\n        raise ValueError(op)\n    return list(map(operator.methodcaller(op), items))\n', 'tests/test_fp29methodcaller.py': 'from a23lib.strops import apply_all\n\n\ndef test_title():\n    assert apply_all(["ann lee", "bo"], "title") == ["Ann Lee", "Bo"]\n\n\ndef test_upper():\n    assert apply_all(["a"], "upper") == ["A"]\n'}
-BUG = [('a23lib/strops.py', '    return list(map(operator.methodcaller(op), items))', '    return [s.upper() if op == "upper" else s.lower() for s in items]')]
-F2P = ['tests/test_fp29methodcaller.py::test_title']
-P2P = ['tests/test_fp29methodcaller.py::test_upper']

@@ -1,4 +1,0 @@
-FILES = {'a23lib/shapes.py': '"""Shape areas by name."""\nimport math\n\n\ndef area_circle(r):\n    return math.pi * r * r\n\n\ndef area_square(s):\n    return s * s\n\n\ndef area(kind, size):\n    import a23lib.shapes as me\n\n    fn = getattr(me, f"area_{kind}", None)\n    if fn is None:\n        raise ValueError(kind)\n    return fn(size)\n', 'tests/test_fp30modgetattr.py': 'from a23lib.shapes import area\n\n\ndef test_square():\n    assert area("square", 3) == 9\n\n\ndef test_circle():\n    assert round(area("circle", 1), 5) == 3.14159\n'}
-BUG = [('a23lib/shapes.py', '    import a23lib.shapes as me\n\n    fn = getattr(me, f"area_{kind}", None)\n    if fn is None:\n        raise ValueError(kind)\n    return fn(size)', '    if kind == "circle":\n        return area_circle(size)\n    raise ValueError(kind)')]
-F2P = ['tests/test_fp30modgetattr.py::test_square']
-P2P = ['tests/test_fp30modgetattr.py::test_circle']
