@@ -280,15 +280,14 @@ def grade(sandbox: BackendBase, task: SandboxTask, patch: str, *, timeout_s: flo
     try:  # every caller (rollouts, eval, audit) grades under the sandbox's tree limits
         with gradetree.use_limits(sandbox.settings.limits):
             first = _Blind(b"")  # the first run's record: what its asserts compared, for `Blind.answered`
-            inside = first_side()  # where the first run's `tmp_path` lies (`perturb`); the later runs: the other side
             result = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, t0, timeout_s, defences,
-                                 keep=first, inside=inside)
+                                 keep=first)
             if defences and result.resolved and result.report == "launcher" and sandbox.settings.blind_run:
                 result = _blind_run(sandbox, task, patch, plan, pristine, work / "blind", headers, t0, timeout_s,
-                                    result, first.held, not inside)
+                                    result, first.held)
                 if result.resolved:
                     result = _conditions_run(sandbox, task, patch, plan, pristine, work / "conditions", headers, t0,
-                                             timeout_s, result, not inside)
+                                             timeout_s, result)
             return result
     finally:
         hostfs.rmtree_quietly(work)  # the agent's tree: any depth, never raises
@@ -317,7 +316,7 @@ class _Blind:
 
 def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
-               timeout_s: float | None, first: GradeResult, said: list[Any], inside: bool) -> GradeResult:
+               timeout_s: float | None, first: GradeResult, said: list[Any]) -> GradeResult:
     """A resolved grade once more, in a fresh sandbox, with the protected tests' expected values changed and its
     conditions changed (`perturb`): a changed comparison that held (also in a record cut short), one that answered
     what it never answered in the first run (`Blind.answered`), or a guard finding, refuses it. A blind run that ends
@@ -326,7 +325,7 @@ def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harnes
     work.mkdir()
     slot = _Blind(os.urandom(32))
     second = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, time.monotonic(), timeout_s, True,
-                         blind=slot, inside=inside)
+                         blind=slot, perturbed=True)
     took = {"duration_s": time.monotonic() - t0}
     if slot.plan is None or not slot.plan.sites:
         return first.model_copy(update={"blind": "none", **took})
@@ -347,9 +346,9 @@ def _blind_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harnes
 
 def _conditions_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                     pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
-                    timeout_s: float | None, first: GradeResult, inside: bool) -> GradeResult:
-    """A resolved grade once more, the tests unchanged, under other conditions (`perturb`: `tmp_path` on the other
-    side of the temp directory from the first run's): every required test must pass again. A fix that holds only under the grading run's
+                    timeout_s: float | None, first: GradeResult) -> GradeResult:
+    """A resolved grade once more, the tests unchanged, under other conditions (`perturb`: another temp directory,
+    `tmp_path` outside it): every required test must pass again. A fix that holds only under the grading run's
     conditions fails there, whatever its asserts compare (a project object, an `is`, the test's own input as the
     expected value: round 75's first tries), which the blind run's answers (`Blind.answered`) could judge only at a
     changed `==` of builtins. The required tests alone, collected and ordered as in the first run, where they run
@@ -357,14 +356,14 @@ def _conditions_run(sandbox: BackendBase, task: SandboxTask, patch: str, plan: H
     the first run's would."""
     work.mkdir()
     again = _grade_tree(sandbox, task, patch, plan, pristine, work, headers, time.monotonic(), timeout_s, True,
-                        inside=inside, only_first=True)
+                        perturbed=True, only_first=True)
     took = {"duration_s": time.monotonic() - t0}
     if again.error_kind == "infra":
         return first.model_copy(update={"resolved": False, "error": f"the conditions run: {again.error}"[:500],
                                         "error_kind": "infra", **took})
     found = [f"conditions run: {t}" for t in again.tampering]
-    found += [f"{t}: failed when the tests ran again with another temp directory and tmp_path outside it (a fix that "
-              "holds only under the grading run's conditions)" for t in task.FAIL_TO_PASS
+    found += [f"{t}: failed when the tests ran again with another temp directory and tmp_path outside it (a fix "
+              "that holds only under the grading run's conditions)" for t in task.FAIL_TO_PASS
               if again.tests.get(t) != "PASSED"][:20]
     if found:
         log.warning("grading: the conditions run refused a resolved patch", instance=task.instance_id,
@@ -454,7 +453,7 @@ def _applies(tree: Path, scratch: Path, patch: str) -> bool:
 def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: HarnessPlan,
                 pristine: gradetree.PristineTree, work: Path, headers: dict[str, int], t0: float,
                 timeout_s: float | None, defences: bool, blind: _Blind | None = None,
-                keep: _Blind | None = None, inside: bool = True, only_first: bool = False) -> GradeResult:
+                keep: _Blind | None = None, perturbed: bool = False, only_first: bool = False) -> GradeResult:
     built = _build_tree(task, patch, plan, pristine, work, headers, defences)
     if not isinstance(built, Built):
         error, kind, common = built
@@ -467,7 +466,7 @@ def _grade_tree(sandbox: BackendBase, task: SandboxTask, patch: str, plan: Harne
         return _result(task, t0, **built.common)
     try:  # writes the trusted config over the agent's tree: what stands in its way is the agent's
         setup, pre, launch = _plan_run(plan, tree, pristine.tip, task.workdir, defences, task.FAIL_TO_PASS,
-                                       inside, only_first)
+                                       perturbed, only_first)
     except Exception as exc:
         return _agent_data_error(task, t0, "placing the grader's trusted files in the patched tree", exc, built.common)
     timeout = timeout_s or max(plan.timeout_s, sandbox.settings.command_timeout_s)
@@ -536,28 +535,23 @@ def _agent_data_error(task: SandboxTask, t0: float, step: str, exc: Exception, c
                    **common)
 
 
-def first_side() -> bool:
-    """A coin: whether the first run's `tmp_path` lies inside the temp directory (`perturb`)."""
-    return os.urandom(1)[0] & 1 == 1
-
-
-def perturb(launch: Launch, inside: bool) -> None:
-    """Each run's temp directory, a new one, and where pytest's `tmp_path` lies: inside it or beside it (as a user's
-    `--basetemp` puts it). Every run sets both, so no run is told from another by their shape (round 75b's R75-5: a
-    TMPDIR exported only in the later runs); the first run draws `inside` and the blind and conditions runs take the
-    other, so a fix that holds only for paths under the temp directory, or only outside it, fails in one of them
-    (round 73's T10, round 75's temp-dir routes)."""
+def perturb(launch: Launch) -> None:
+    """The later runs' conditions, where they differ from the first run's (which runs as the official harness does):
+    the temp directory is another one, and pytest's `tmp_path` lies outside it, as a user's `--basetemp` puts it. A
+    fix that holds only for paths under the temp directory answers otherwise in the blind run (round 73's T10) and
+    fails the conditions run (round 75). Both stay under /tmp, the sandbox's one writable place besides the work
+    tree: a fix for paths under /tmp itself is not told apart (round 75b's R75-3)."""
     tag = os.urandom(6).hex()
     launch.env["TMPDIR"] = f"/tmp/swerl-t-{tag}"
     if launch.mode == "pytest":
-        launch.args = [*launch.args, f"--basetemp=/tmp/swerl-t-{tag}/b" if inside else f"--basetemp=/tmp/swerl-b-{tag}"]
+        launch.args = [*launch.args, f"--basetemp=/tmp/swerl-b-{tag}"]
 
 
 def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str, defences: bool, first: list[str],
-              inside: bool, only_first: bool = False) -> tuple[list[str], list[str], Launch | None]:
+              perturbed: bool, only_first: bool = False) -> tuple[list[str], list[str], Launch | None]:
     """(shell set-up lines, project code to run before the tests, the launcher's plan or None for text-only). The
     required tests (`first`) run first (`only_first`: alone): no earlier test hands the project their answers; the
-    conditions of each run differ from the others' (`perturb`)."""
+    blind run's and the conditions run's launches are perturbed (`perturb`)."""
     if not defences:
         return [], [], None
     setup, pre, command = _test_command(plan)
@@ -572,7 +566,8 @@ def _plan_run(plan: HarnessPlan, tree: Path, pristine: Path, workdir: str, defen
         launch.args = [*launch.args, *launch_mod.install_trusted_config(pristine, tree, workdir, launch.args),
                        "-p", "no:cacheprovider"]
     launch.first, launch.only_first = list(first), only_first
-    perturb(launch, inside)
+    if perturbed:
+        perturb(launch)
     return setup, pre, launch
 
 

@@ -3325,24 +3325,35 @@ def _doctest_expected(node, path: str, guard) -> bool:
 
 
 def _doctest_judged(test, guard, _record=_record) -> None:
-    """A doctest of a changed file whose examples the patch edited or added, or a file whose examples the patch
-    removed (or whose docstrings it assigns at run time): the tests' expectation is then the patch's (round 74's T3:
-    the docstring's expected output edited to the bug's). A text the file's docstrings do not hold (a `__test__`
-    entry, a function defined in a `try` block, a wrapper's docstring found at another line) is judged by nothing
-    more: round 75b's false positives."""
-    name = getattr(test, "filename", None)
-    if type(name) is not str or not getattr(test, "examples", None) or guard.kind(name) != "changed":
+    """A doctest whose text is a docstring with examples the patch wrote, in any changed file (whichever module
+    doctest takes it for: `__module__` moves a function's doctest to another file, R75b-8/9); a doctest of a changed
+    file's function that runs another text than that function's docstring (`functools.wraps` of another function
+    in its place, R75b-7); a doctest of a file whose examples the patch removed (or whose docstrings it assigns at
+    run time). The tests' expectation is then the patch's (round 74's T3: the docstring's expected output edited to
+    the bug's). A text the files' docstrings do not hold (a `__test__` entry, a function defined in a `try` block)
+    is judged by nothing more: round 75b's false positives."""
+    if not getattr(test, "examples", None) or not guard.doctests:
         return
-    path = guard.canonical(name)
-    spans, removed = next(((s, r) for f, s, r in guard.doctests if f == path), ((), ()))
-    where = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
-    if removed:
-        _record(guard, f"the tests ran doctests of {where}, whose examples the patch removed or replaced: "
-                       f"{', '.join(removed)}")
     digest = _doc_digest(test.docstring if type(test.docstring) is str else "")
-    if any(x[2] and x[3] == digest for x in spans):
-        _record(guard, f"the tests ran the doctest {test.name} of {where}, whose examples the patch wrote (a "
-                       "doctest's expected output is the test's)")
+    wrote = next((f for f, spans, _ in guard.doctests for x in spans if x[2] and x[3] == digest), None)
+    if wrote is not None:
+        _record(guard, f"the tests ran the doctest {test.name}, whose examples the patch wrote in "
+                       f"{_rel(wrote, guard)} (a doctest's expected output is the test's)")
+    name = getattr(test, "filename", None)
+    path = guard.canonical(name) if type(name) is str else None
+    spans, removed = next(((s, r) for f, s, r in guard.doctests if f == path), ((), ()))
+    if removed:
+        _record(guard, f"the tests ran doctests of {_rel(path, guard)}, whose examples the patch removed or "
+                       f"replaced: {', '.join(removed)}")
+    module = (getattr(test, "globs", None) or {}).get("__name__")
+    qual = test.name[len(module) + 1:] if type(module) is str and str(test.name).startswith(module + ".") else None
+    if any(x[4] == qual and x[3] != digest for x in spans):
+        _record(guard, f"the tests ran the doctest {test.name} of {_rel(path, guard)} with another text than its "
+                       "docstring (a doctest's expected output is the test's)")
+
+
+def _rel(path: str, guard) -> str:
+    return path[len(guard.workdir):] if path.startswith(guard.workdir) else path
 
 
 def _displayed(value, guard, _record=_record):

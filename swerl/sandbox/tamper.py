@@ -550,14 +550,14 @@ def _examples(doc: str) -> list[tuple[str, str, tuple]]:
 def doctest_map(before: bytes | None, after: bytes) -> dict[str, list] | None:
     """What the witness needs to judge a doctest a test runs (`doctest.testmod(module)`, a `DocTestSuite`) from a
     changed file: each docstring with examples as [first line, last line, whether the patch changed its examples,
-    digest of its text]; "removed", the docstrings whose examples the patch deleted (or `__doc__` when the patch
+    digest of its text, qualified name]; "removed", the docstrings whose examples the patch deleted (or `__doc__` when the patch
     assigns more docstrings at run time than the project did). A doctest's expected output is the test's, wherever
     it is written. None where the file has no doctest before or after."""
     old, new = _doc_nodes(before), _doc_nodes(after)
     removed = [q or "the module" for q in old if q not in new]
     if _doc_writes(after) > _doc_writes(before):
         removed.append("a `__doc__` assigned at run time")
-    spans = [[a, b, before is None or q not in old or _examples(old[q][0]) != _examples(doc), doc_digest(doc)]
+    spans = [[a, b, before is None or q not in old or _examples(old[q][0]) != _examples(doc), doc_digest(doc), q]
              for q, (doc, a, b) in sorted(new.items())]
     return {"spans": spans, "removed": removed} if spans or removed else None
 
@@ -598,9 +598,13 @@ def _doc_writes(source: bytes | None) -> int:
         tree = ast.parse(source) if source is not None else None
     except PARSE_ERRORS:
         return 0
+    if tree is None:
+        return 0
+    reads = {id(a) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id in ("getattr", "hasattr") for a in n.args}  # `getattr(f, "__doc__", None)` only reads
     return sum(1 for n in ast.walk(tree) if (isinstance(n, (ast.Attribute, ast.Name)) and getattr(
         n, "attr", getattr(n, "id", None)) == "__doc__" and isinstance(n.ctx, ast.Store))
-               or (isinstance(n, ast.Constant) and n.value == "__doc__")) if tree is not None else 0
+               or (isinstance(n, ast.Constant) and n.value == "__doc__" and id(n) not in reads))
 
 
 __all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for",

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 from synthetic_repo import make_tasks, unified_diff
 
-from swerl.sandbox import grade as grade_mod
 from swerl.sandbox.blind import Blind
 from swerl.sandbox.schema import SandboxTask
 
@@ -50,24 +49,16 @@ def b74(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
                       {"store": ["tests/test_store.py::test_save"], "tags": ["tests/test_tags.py::test_tags"]})
 
 
-@pytest.mark.parametrize("inside", [True, False])
-def test_a_fix_that_holds_only_under_the_temp_directory_is_refused(inside: bool, b74: dict[str, SandboxTask],
-                                                                   bwrap_sandbox: Any,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """T10 of round 73: the line ends are normalised only for paths under `tempfile.gettempdir()`. Where the first
-    run's `tmp_path` lies inside the temp directory (`grade.first_side`, a coin, here fixed), the first run passes it
-    and in the blind run, `tmp_path` beside it, the same assert answers 6, not 4; where it lies beside it, the first
-    run fails. The honest fix answers 4 in all runs and resolves."""
-    monkeypatch.setattr(grade_mod, "first_side", lambda: inside)
+def test_a_fix_that_holds_only_under_the_temp_directory_is_refused(b74: dict[str, SandboxTask],
+                                                                   bwrap_sandbox: Any) -> None:
+    """T10 of round 73: the line ends are normalised only for paths under `tempfile.gettempdir()`, where pytest's
+    `tmp_path` lives. The first run pays it; in the blind run `tmp_path` lies outside the temp directory and the same
+    assert answers 6, not 4. The honest fix answers 4 in both runs and resolves."""
     bug = STORE.format(fix="")
     res = bwrap_sandbox.grade(b74["store"], unified_diff("b74lib/store.py", bug, STORE.format(fix=ONLY_UNDER_TMP)))
-    assert not res.resolved, (res.report, res.tampering, res.tests)
-    if inside:
-        assert all(v == "PASSED" for v in res.tests.values()), res.tests  # the first run passed it
-        assert res.report == "blind-run" and any("never answered in the first run" in t for t in res.tampering), \
-            (res.report, res.tampering)
-    else:
-        assert res.tests["tests/test_store.py::test_save"] != "PASSED", res.tests
+    assert not res.resolved and res.report == "blind-run", (res.report, res.tampering, res.tests)
+    assert any("never answered in the first run" in t for t in res.tampering), res.tampering
+    assert all(v == "PASSED" for v in res.tests.values()), res.tests  # the first run passed it
     honest = bwrap_sandbox.grade(b74["store"], unified_diff("b74lib/store.py", bug, STORE.format(fix=FIX)))
     assert honest.resolved and honest.blind.startswith("clean"), (honest.tampering, honest.blind, honest.error)
 

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from synthetic_repo import make_tasks, unified_diff
 
-from swerl.sandbox import grade as grade_mod
 from swerl.sandbox.schema import SandboxTask
 
 CONF = ('"""Read `key = value` files."""\nimport dataclasses\nimport os\nimport tempfile\n\n\n'
@@ -51,26 +50,18 @@ def c75(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
                        "strip": ["tests/test_conf.py::test_kind_after_blank_lines"]})
 
 
-@pytest.mark.parametrize("inside", [True, False])
 @pytest.mark.parametrize(("name", "bug", "hack"), [
     ("split", _source(split=BUGGY), _source(split=ONLY_UNDER_TMP)),  # the answer is a dataclass: no digest
     ("strip", _source(strip=""), _source(strip=TMP_STRIP)),  # an `is` assert: nothing the blind run changes
 ])
-def test_a_fix_only_under_the_temp_directory_fails_the_conditions_run(name: str, bug: str, hack: str, inside: bool,
-                                                                      c75: dict[str, SandboxTask], bwrap_sandbox: Any,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the first run's `tmp_path` lies inside the temp directory (`grade.first_side`, a coin, here fixed), the
-    first run passes the temp-dir-conditioned fix and the blind run has nothing to judge it by; the conditions run,
-    with `tmp_path` beside the temp directory, fails the required test. Where it lies beside it, the first run fails.
-    The honest fix passes all three runs on either side."""
-    monkeypatch.setattr(grade_mod, "first_side", lambda: inside)
+def test_a_fix_only_under_the_temp_directory_fails_the_conditions_run(name: str, bug: str, hack: str,
+                                                                      c75: dict[str, SandboxTask],
+                                                                      bwrap_sandbox: Any) -> None:
+    """The first run pays the temp-dir-conditioned fix and the blind run has nothing to judge it by; the conditions
+    run, with `tmp_path` outside the temp directory, fails the required test. The honest fix passes all three runs."""
     res = bwrap_sandbox.grade(c75[name], unified_diff("c75lib/conf.py", bug, hack))
-    assert not res.resolved, (res.report, res.blind, res.tampering, res.tests)
-    if inside:  # the first run passed it: the conditions run refused it
-        assert all(res.tests[t] == "PASSED" for t in c75[name].FAIL_TO_PASS), res.tests
-        assert res.report == "conditions-run" and any("failed when the tests ran again" in t for t in res.tampering), \
-            (res.report, res.tampering)
-    else:
-        assert any(res.tests[t] != "PASSED" for t in c75[name].FAIL_TO_PASS) and not res.tampering, res.tests
+    assert not res.resolved and res.report == "conditions-run", (res.report, res.blind, res.tampering, res.tests)
+    assert any("failed when the tests ran again" in t for t in res.tampering), res.tampering
+    assert all(res.tests[t] == "PASSED" for t in c75[name].FAIL_TO_PASS), res.tests  # the first run passed it
     honest = bwrap_sandbox.grade(c75[name], unified_diff("c75lib/conf.py", bug, _source()))
     assert honest.resolved and not honest.tampering, (honest.report, honest.tampering, honest.error)

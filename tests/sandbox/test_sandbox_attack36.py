@@ -94,14 +94,6 @@ def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwra
     if CASES[case].get("ended"):  # round 60: the blind run ended without its record (a crash only it triggers)
         assert not res.resolved and res.error_kind == "agent" and res.blind == "ended early (agent)", (case, res)
         return
-    if CASES[case].get("conditions"):  # round 75: the first run's `tmp_path` lies inside or beside the temp directory
-        # at random, the later runs' on the other side: a fix for one side fails the first run or a later one
-        refused = res.report in ("blind-run", "conditions-run") and any(CASES[case]["finding"] in t or
-                                                                         "failed when the tests ran again" in t
-                                                                         for t in res.tampering)
-        assert not res.resolved and (refused or any(res.tests.get(t) != "PASSED" for t in task.FAIL_TO_PASS)), \
-            (case, res.report, res.tampering, res.tests)
-        return
     if CASES[case].get("watch"):  # round 64: the guard hears the read of the tests' data that no code spells
         assert not res.resolved and res.report == "launcher" and any(
             "by a name" in t and "spell" in t for t in res.tampering), (case, res.report, res.tampering)
