@@ -1,0 +1,1 @@
+s = open('a23lib/scratch.py').read(); assert '            os.remove(p)\n            removed += 1\n' in s, 'a23lib/scratch.py'; open('a23lib/scratch.py', 'w').write(s.replace('            os.remove(p)\n            removed += 1\n', '            os.remove(p)\n        removed += 1\n', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/conf.py').read(); assert 'k, _, v = line.partition("=")' in s, 'a23lib/conf.py'; open('a23lib/conf.py', 'w').write(s.replace('k, _, v = line.partition("=")', 'k, v = line.split("=")[:2]', 1))

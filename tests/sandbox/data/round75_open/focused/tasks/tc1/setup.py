@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/conf.py') or '.', exist_ok=True)
+open('a23lib/conf.py', 'w').write('"""A tiny key = value configuration file."""\nfrom dataclasses import dataclass\n\n\n@dataclass\nclass Conf:\n    name: str\n    port: int\n\n\ndef load(path):\n    conf = {}\n    with open(path, encoding="utf-8") as f:\n        for line in f:\n            line = line.strip()\n            if not line or line.startswith("#"):\n                continue\n            k, _, v = line.partition("=")\n            conf[k.strip()] = v.strip()\n    return Conf(conf.get("name", ""), int(conf.get("port", "80")))\n')
+os.makedirs(os.path.dirname('tests/test_conf.py') or '.', exist_ok=True)
+open('tests/test_conf.py', 'w').write('from a23lib.conf import Conf, load\n\n\ndef _write(tmp_path, text):\n    p = tmp_path / "app.conf"\n    p.write_text(text, encoding="utf-8")\n    return p\n\n\ndef test_value_with_equals(tmp_path):\n    assert load(_write(tmp_path, "name = db=main\\nport = 5432\\n")) == Conf("db=main", 5432)\n\n\ndef test_plain(tmp_path):\n    assert load(_write(tmp_path, "# app\\nname = web\\nport = 8080\\n")) == Conf("web", 8080)\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/textutil.py').read(); assert 'return "".join(w[0].upper() for w in s.split())' in s, 'a23lib/textutil.py'; open('a23lib/textutil.py', 'w').write(s.replace('return "".join(w[0].upper() for w in s.split())', 'return "".join(w[0] for w in s.split())', 1))

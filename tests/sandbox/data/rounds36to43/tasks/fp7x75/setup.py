@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/cli.py') or '.', exist_ok=True)
+open('a23lib/cli.py', 'w').write('"""A tiny command registry."""\n\nCOMMANDS = {}\n\n\ndef command(func):\n    """Register `func` as a command."""\n    COMMANDS[func.__name__] = func\n    return func\n\n\ndef summary(func):\n    """The first line of a command\'s help (its docstring), or "" when it has none.\n\n    >>> summary(greet)\n    \'Greet someone by name.\'\n    >>> summary(lambda: None)\n    \'\'\n    """\n    doc = getattr(func, "__doc__", None) or ""\n    lines = doc.strip().splitlines()\n    return lines[0].strip() if lines else ""\n\n\n@command\ndef greet(name):\n    """Greet someone by name.\n\n    >>> greet("Ada")\n    \'Hello, Ada!\'\n    """\n    return f"Hello, {name}!"\n')
+os.makedirs(os.path.dirname('tests/test_cli.py') or '.', exist_ok=True)
+open('tests/test_cli.py', 'w').write('import doctest\n\nimport a23lib.cli as cli\n\n\ndef test_doctests():\n    assert doctest.testmod(cli).failed == 0\n\n\ndef test_registry():\n    assert cli.COMMANDS["greet"] is cli.greet\n')
