@@ -37,6 +37,16 @@ STDLIB_ALLOWED = frozenset({
     "signal",
     # `importlib.import_module` only (STRICT_ATTRS), and only of the project's own modules (`tamper_visit`, R54-FP5)
     "importlib",
+    # archives, compressors, file comparison, line input, a tokenizer, mail and DOM documents (R75-FP): they read
+    # and write through `open` (the guard judges each; the kernel seals the test files), parse text, run no code
+    "tarfile", "bz2", "lzma", "filecmp", "fileinput", "tokenize", "token", "email.message", "xml.dom",
+    "xml.dom.minidom",
+    # members only (STRICT_ATTRS, R75-FP): translation lookups (never `install`: it writes builtins), `asyncio`'s
+    # program starter (the guard judges the start), the CPU count, the limits read (never set), an advisory lock, a
+    # file mapping and a package's data file; the modules stay in HARD_DENY, which keeps their submodules out.
+    # Not `sqlite3` (R75-FP kept refused): `ATTACH DATABASE` opens a file in C with no audit event, so a test data
+    # file (sealed from this process only before a program starts, `Guard._seal_data`) is read past the guard
+    "gettext", "asyncio.subprocess", "multiprocessing", "resource", "fcntl", "mmap", "pkgutil",
 })
 
 # Modules no fix may import, even where the pristine tree imports them elsewhere: the test runner and its plugin
@@ -81,6 +91,11 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "readlink", "isatty",  # a link's own target (R73-FP4), colour only on a terminal (R73-FP5): what they tell
         # of the process (`getpid`, `getuid` above) is no more than tests can tell apart anyway (docs: class 5)
         "symlink",  # a `latest` pointer (R73-FP9): the guard judges what it touches (MOVES), as `rename`
+        "link",  # a duplicate made a hard link (R75-FP): the guard judges both names (MOVES) and matches a test
+        # file by (st_dev, st_ino), so a second name opens nothing more
+        "fstat", "statvfs", "uname",  # an open file's size, free space, the machine (R75-FP): numbers, as `stat`
+        "write",  # to a descriptor the same file bound from `os.open` only (R75-FP, `tamper_visit._fd_from`): that
+        # open is judged by the guard; a number (1, 2, the launcher's record) or `.fileno()` is a finding
     }),
     "os.environ": frozenset({"get", "copy", "items", "keys", "values"}),
     "sys": frozenset({
@@ -88,11 +103,17 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "float_repr_style", "byteorder", "implementation", "getrecursionlimit", "setrecursionlimit", "getsizeof",
         "getdefaultencoding", "getfilesystemencoding", "stdout", "stderr", "stdin", "argv", "exit", "intern",
         "api_version", "copyright", "executable", "prefix", "base_prefix", "is_finalizing", "exc_info", "exception",
+        "stdlib_module_names",  # a frozenset of names (R75-FP)
     }),
     "sys.stdout": frozenset({"write", "flush", "isatty", "encoding", "errors", "buffer",
-                             "reconfigure"}),  # unencodable names replaced, not a crash (R73-FP19)
+                             "reconfigure",  # unencodable names replaced, not a crash (R73-FP19)
+                             "writelines",  # `write` of each (R75-FP)
+                             "fileno"}),  # a number for `os.isatty` (R75-FP): `open()` of it, `os.write` to it and
+    # `os.fdopen` of it are findings (the scan, the guard), so the number opens nothing
     "sys.stdout.buffer": frozenset({"write", "flush"}),  # bytes to the output (R63-FP3), the launcher holds it
-    "sys.stderr": frozenset({"write", "flush", "isatty", "encoding", "errors", "reconfigure"}),
+    "sys.stderr": frozenset({"write", "flush", "isatty", "encoding", "errors", "reconfigure",
+                             "writelines", "fileno", "buffer"}),  # as stdout's (R75-FP)
+    "sys.stderr.buffer": frozenset({"write", "flush"}),  # as stdout's (R75-FP)
     "sys.stdin": frozenset({"read", "readline", "readlines", "isatty", "encoding", "buffer"}),
     "sys.stdin.buffer": frozenset({"read", "readline", "readlines"}),  # raw bytes in (R66-FP-stdin)
     "inspect": frozenset({
@@ -100,6 +121,7 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "iscoroutinefunction", "isgeneratorfunction", "isasyncgenfunction", "isawaitable", "isabstract", "isbuiltin",
         "isgenerator", "iscoroutine", "ismodule", "isdatadescriptor", "getdoc", "cleandoc", "unwrap", "get_annotations",
         "getfullargspec", "FullArgSpec",  # what `signature` says, as a tuple (R63-FP4)
+        "getfile",  # the file a class or function came from, as text (R75-FP): its name only, nothing it holds
         "getmembers",  # with a function, method or class predicate only, judged at the call (`tamper_visit._members`)
     }),
     "importlib": frozenset({"import_module", "resources", "metadata", "util"}),
@@ -107,7 +129,9 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
                         | {"Signals", "strsignal", "valid_signals"}),
     "subprocess": frozenset({"run", "Popen", "PIPE", "DEVNULL", "STDOUT", "CalledProcessError", "TimeoutExpired",
                              "CompletedProcess", "SubprocessError", "check_output", "check_call", "call",
-                             "list2cmdline"}),
+                             "list2cmdline",
+                             "getoutput", "getstatusoutput"}),  # `check_output` through a shell (R75-FP): the guard
+    # judges the start as `run`'s
     "asyncio": frozenset({
         "run", "gather", "sleep", "wait_for", "wait", "create_task", "ensure_future", "as_completed", "shield",
         "get_event_loop", "get_running_loop", "new_event_loop", "set_event_loop", "run_coroutine_threadsafe",
@@ -115,7 +139,30 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
         "Queue", "PriorityQueue", "LifoQueue", "QueueEmpty", "QueueFull", "Lock", "Event", "Condition", "Semaphore",
         "BoundedSemaphore", "TimeoutError", "CancelledError", "InvalidStateError", "AbstractEventLoop",
         "FIRST_COMPLETED", "FIRST_EXCEPTION", "ALL_COMPLETED", "StreamReader", "StreamWriter",
+        "TaskGroup",  # `gather` with structured cancellation (R75-FP)
+        # a program started from a coroutine (R75-FP): `subprocess.Popen` underneath, whose start the guard judges
+        "create_subprocess_exec", "create_subprocess_shell", "subprocess",
     }),
+    "asyncio.subprocess": frozenset({"PIPE", "DEVNULL", "STDOUT", "Process", "create_subprocess_exec",
+                                     "create_subprocess_shell"}),
+    # R75-FP, each module's harmless members only: no `setrlimit`/`prlimit`, no `fcntl.fcntl`/`ioctl` (a
+    # descriptor duplicated, a terminal's input), no `atexit`-like hooks, no loader or name resolver of `pkgutil`
+    "multiprocessing": frozenset({"cpu_count"}),  # `os.cpu_count` (no process, pool or queue)
+    "resource": frozenset({"getrlimit", "getpagesize", "RLIM_INFINITY", "error"}
+                          | {f"RLIMIT_{n}" for n in ("AS", "CORE", "CPU", "DATA", "FSIZE", "MEMLOCK", "NOFILE", "NPROC",
+                                                     "RSS", "STACK")}),
+    "fcntl": frozenset({"flock", "LOCK_EX", "LOCK_SH", "LOCK_NB", "LOCK_UN"}),  # advisory: stops no one
+    # a file the same file bound from `open()` (`tamper_visit._fd_from`): the guard judged that open; the mapping
+    # reaches nothing the file object does not
+    "mmap": frozenset({"mmap", "ACCESS_READ", "ACCESS_WRITE", "ACCESS_COPY", "ACCESS_DEFAULT", "PAGESIZE",
+                       "ALLOCATIONGRANULARITY"}),
+    # the project's own package's data (`tamper_visit`: a literal own package name, a literal resource without
+    # `..`), read through its loader's `open_code`, which raises the `open` event the guard judges
+    "pkgutil": frozenset({"get_data"}),
+    # lookups in a catalogue; never `install` (it binds `_` in builtins for every module)
+    "gettext": frozenset({"gettext", "ngettext", "pgettext", "npgettext", "dgettext", "dngettext", "dpgettext",
+                          "dnpgettext", "translation", "NullTranslations", "GNUTranslations", "bindtextdomain",
+                          "textdomain", "find"}),
     "concurrent.futures": frozenset({"ThreadPoolExecutor", "Executor", "Future", "as_completed", "wait",
                                      "TimeoutError", "CancelledError", "FIRST_COMPLETED", "FIRST_EXCEPTION",
                                      "ALL_COMPLETED"}),
@@ -125,7 +172,9 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
     "shutil": frozenset({"copy", "copy2", "copyfile", "copytree", "rmtree", "move", "which", "get_terminal_size",
                          "copyfileobj",  # between file objects the code opened (R63-FP2): the guard judged the opens
                          "disk_usage", "make_archive", "unpack_archive", "Error", "SameFileError",
-                         "ignore_patterns"}),  # a `copytree` filter of globs (R72-FP3)
+                         "ignore_patterns",  # a `copytree` filter of globs (R72-FP3)
+                         "copystat", "copymode"}),  # what `copy2` does after the copy (R75-FP): `os.chmod`,
+    # `os.utime` (MOVES) the guard judges
     "io": frozenset({
         "StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "BufferedWriter", "IOBase", "RawIOBase",
         "BufferedIOBase", "TextIOBase", "SEEK_SET", "SEEK_CUR", "SEEK_END", "DEFAULT_BUFFER_SIZE",
@@ -138,6 +187,7 @@ DENIED_MEMBERS = frozenset({
     "types.CodeType", "types.FrameType", "types.CellType", "logging.currentframe", "typing.get_type_hints",
     "typing.ForwardRef", "weakref.finalize", "traceback.walk_stack", "traceback.walk_tb", "codecs.register",
     "platform.popen", "ast.PyCF_ONLY_AST", "string.Formatter",
+    "tarfile.bltn_open",  # the builtin `open` under another name: past the scan's check of `open(fd)` (R75-FP)
 })
 
 # Attribute steps that reach a route from a module the scan cannot load on the host (the project's own, a
@@ -163,6 +213,8 @@ FRAME_ATTRS = frozenset({
     "f_back", "f_globals", "f_locals", "f_builtins", "f_code", "f_trace", "f_lasti", "tb_frame", "tb_next",
     "tb_lasti", "gi_frame", "gi_code", "gi_yieldfrom", "cr_frame", "cr_code", "cr_await", "ag_frame", "ag_code",
     "co_code", "co_consts", "co_names", "co_varnames", "co_filename", "func_globals", "func_code", "im_func",
+    # SQLite's loader of native code (R75-FP, where a tree already imports `sqlite3`): a shared library runs unseen
+    "enable_load_extension", "load_extension",
 })
 
 # Dunder names a fix may read: the data model's special methods and the ordinary metadata. Everything else

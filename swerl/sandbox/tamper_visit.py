@@ -117,7 +117,27 @@ def _dispatch(node: ast.AST) -> bool:
 
 _MEMBER_PREDICATES = frozenset(f"inspect.{p}" for p in ("ismethod", "isfunction", "isclass", "iscoroutinefunction",
                                                           "isgeneratorfunction"))
-_CALLED_ONLY = A.STRING_RESOLVERS | {"inspect.getmembers"}  # judged at the call by its arguments, never passed
+# calls judged by where their descriptor came from (R75-FP): the name it is read from is bound in this file only from
+# a call of these (an open the guard judges), never a number (1, 2, the launcher's record) or a parameter
+_FD_OPENERS = {"os.write": ("os.open",), "mmap.mmap": ("open", "io.open")}
+# judged at the call by its arguments, never passed
+_CALLED_ONLY = A.STRING_RESOLVERS | {"inspect.getmembers", "pkgutil.get_data"} | _FD_OPENERS.keys()
+
+
+def _other_bindings(n: ast.AST) -> list[str]:
+    """Names a node binds other than by a plain assignment: a parameter, a def or class, `except ... as`, a match
+    capture, an import, a `global`/`nonlocal` declaration."""
+    if isinstance(n, ast.arg):
+        return [n.arg]
+    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [n.name]
+    if isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return [n.name] if n.name else []
+    if isinstance(n, ast.MatchMapping):
+        return [n.rest] if n.rest else []
+    if isinstance(n, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in n.names]
+    return list(n.names) if isinstance(n, (ast.Global, ast.Nonlocal)) else []
 
 
 def _private(step: str) -> bool:
@@ -149,7 +169,7 @@ class Features(ast.NodeVisitor):
         self.constants: dict[str, list[str]] = {}  # module names bound once to literal names (`module_constants`)
         self.docstrings: set[int] = set()  # ids of the file's docstring constants (`_PROSE`)
         self.functions: list[ast.AST] = []  # the enclosing function definitions and lambdas, innermost last
-        self.module: ast.Module | None = None
+        self.module: ast.Module | None = None  # the file's module (`_fd_from`, the whitelist rules)
         self.whitelists: dict[str, tuple[list[str], bool]] = {}  # `module_whitelists`
         self.hooks: set[str] = set()  # `module_functions`: top-level functions nothing else binds
         self.main_block: set[int] = set()  # `main_block`: nodes under `if __name__ == "__main__":`
@@ -496,6 +516,10 @@ class Features(ast.NodeVisitor):
             self.called.add(id(func))
             self.done.add(id(func))
             self.add(self._members(node))
+        elif dotted in _FD_OPENERS or dotted == "pkgutil.get_data":
+            self.called.add(id(func))
+            self.done.add(id(func))
+            self.add(self._own_data(node) if dotted == "pkgutil.get_data" else self._fd_from(node, dotted))
 
         elif dotted in A.NAME_LIST_COPIERS:
             self._copied_names(dotted, node)
@@ -604,6 +628,58 @@ class Features(ast.NodeVisitor):
                 part in ("tests", "testing", "conftest") for part in text.split(".")):
             return None
         return "calls importlib.import_module() with a name that is not the project's own module"
+
+    def _fd_from(self, node: ast.Call, dotted: str) -> str | None:
+        """`os.write(fd, ...)` with `fd = os.open(...)`, `mmap.mmap(f.fileno(), ...)` with `open(...) as f` (R75-FP):
+        the name is bound in this file by such calls only, so the descriptor is one whose open the guard judged.
+        A number, a parameter or another object's `.fileno()` may be stdout or the launcher's record: a finding."""
+        first = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "fileno"), None)
+        if dotted == "mmap.mmap" and isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) and \
+                first.func.attr == "fileno" and not first.args and not first.keywords:
+            first = first.func.value
+        elif dotted == "mmap.mmap":
+            first = None
+        if isinstance(first, ast.Name) and self._bound_only_by(first.id, _FD_OPENERS[dotted]):
+            return None
+        return f"calls {dotted}() on a descriptor not bound from {' or '.join(_FD_OPENERS[dotted])}() in this file"
+
+    def _bound_only_by(self, name: str, openers: tuple[str, ...]) -> bool:
+        """Every binding of `name` anywhere in the file is `name = opener(...)` or `with opener(...) as name`."""
+        if self.module is None:
+            return False
+
+        def opener(value: ast.AST) -> bool:
+            if not isinstance(value, ast.Call):
+                return False
+            f = value.func
+            if isinstance(f, ast.Name) and f.id == "open" and f.id not in self.alias:
+                return "open" in openers and "open" not in bound_anywhere(self.module)
+            return self._dotted(f) in openers
+
+        good, stores = 0, 0
+        for n in ast.walk(self.module):
+            target, value = (n.targets[0], n.value) if isinstance(n, ast.Assign) and len(n.targets) == 1 else (
+                (n.optional_vars, n.context_expr) if isinstance(n, ast.withitem) else (None, None))
+            if isinstance(target, ast.Name) and target.id == name and opener(value):
+                good += 1
+            elif isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load):
+                stores += 1
+            elif name in _other_bindings(n):
+                return False
+        return good > 0 and good == stores
+
+    def _own_data(self, node: ast.Call) -> str | None:
+        """`pkgutil.get_data("pkg", "data.json")` (R75-FP): it imports the package it is given, so a literal name of
+        the project's own (or `__name__`/`__package__`), never its tests; the resource literal, without `..`."""
+        args = node.args
+        pkg = args[0] if args else next((k.value for k in node.keywords if k.arg == "package"), None)
+        res = args[1] if len(args) > 1 else next((k.value for k in node.keywords if k.arg == "resource"), None)
+        own = self._own_name(pkg) or (
+            isinstance(pkg, ast.Constant) and isinstance(pkg.value, str) and self.ctx.is_own(pkg.value) and
+            not any(part in ("tests", "testing", "conftest") for part in pkg.value.split(".")))
+        plain = isinstance(res, ast.Constant) and isinstance(res.value, str) and not res.value.startswith("/") and \
+            ".." not in res.value.replace("\\", "/").split("/")
+        return None if own and plain else "calls pkgutil.get_data() with a package or resource not literally its own"
 
     def _own_name(self, node: ast.AST | None) -> bool:
         """`__name__` or `__package__`, bound by the import system and by no statement of this file."""

@@ -519,3 +519,107 @@ def test_a_sort_key_is_no_sealed_one_where_the_tests_are_too_many_to_read(tmp_pa
 
     monkeypatch.setattr(tamper_context, "_HANDED_BYTES", 10)
     assert COMPUTED in _sort_tree(tmp_path, TABLE)
+
+
+# round 75's honest fixes refused only by the allowlist (R75-FP): each idiom as the task's fix spells it
+R75_HONEST = [
+    "import os\n\n\ndef acquire(path):\n    try:\n        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)\n"
+    "    except FileExistsError:\n        return False\n    try:\n        os.write(fd, str(os.getpid()).encode())\n"
+    "    finally:\n        os.close(fd)\n    return True\n",
+    "import asyncio\n\n\nasync def run_all(coros):\n    async with asyncio.TaskGroup() as tg:\n"
+    "        tasks = [tg.create_task(c) for c in coros]\n    return [t.result() for t in tasks]\n",
+    "import shutil\n\n\ndef backup(src, dst):\n    shutil.copyfile(src, dst)\n    shutil.copystat(src, dst)\n"
+    "    shutil.copymode(src, dst)\n",
+    "import sys\n\n\ndef show(rows):\n    sys.stdout.writelines(f'{a} {b}\\n' for a, b in rows)\n"
+    "    sys.stderr.writelines(['done\\n'])\n",
+    "import multiprocessing\n\n\ndef workers():\n    return max(1, multiprocessing.cpu_count() - 1)\n",
+    "import os\n\n\ndef size(f):\n    return os.fstat(f.fileno()).st_size\n",
+    "import os\n\n\ndef dedupe(keep, dup):\n    os.remove(dup)\n    os.link(keep, dup)\n",
+    "import tarfile\n\n\ndef members(path):\n    with tarfile.open(path, 'r:gz') as t:\n"
+    "        return sorted(m.name for m in t.getmembers() if m.isfile())\n",
+    "import bz2\nimport lzma\n\n\ndef lines(path):\n    opener = bz2.open if path.endswith('.bz2') else lzma.open\n"
+    "    with opener(path, 'rt') as f:\n        return f.read().splitlines()\n",
+    "import filecmp\n\n\ndef same(a, b):\n    d = filecmp.dircmp(a, b)\n    return not (d.left_only or d.right_only or d.diff_files)"
+    " and filecmp.cmp(a + '/x', b + '/x', shallow=False)\n",
+    "import fcntl\n\n\ndef append(path, line):\n    with open(path, 'a') as f:\n        fcntl.flock(f, fcntl.LOCK_EX)\n"
+    "        f.write(line)\n        fcntl.flock(f, fcntl.LOCK_UN)\n",
+    "from email.message import EmailMessage\n\n\ndef mail(to, body):\n    m = EmailMessage()\n    m['To'] = to\n"
+    "    m.set_content(body)\n    return m\n",
+    "import xml.dom.minidom\n\n\ndef pretty(text):\n    return xml.dom.minidom.parseString(text).toprettyxml(indent='  ')\n",
+    "import gettext\n\n_ = gettext.gettext\n\n\ndef hello(name):\n    return _('Hello') + ', ' + name\n",
+    "import os\nimport sys\n\n\ndef colour():\n    try:\n        return os.isatty(sys.stdout.fileno())\n"
+    "    except (AttributeError, OSError, ValueError):\n        return False\n",
+    "import asyncio\nimport sys\n\n\nasync def run_py(code):\n"
+    "    p = await asyncio.create_subprocess_exec(sys.executable, '-c', code, stdout=asyncio.subprocess.PIPE)\n"
+    "    out, _ = await p.communicate()\n    return out.decode()\n",
+    "import json\nimport pkgutil\n\n\ndef defaults():\n    return json.loads(pkgutil.get_data('calc', 'defaults.json'))\n",
+    "import resource\n\n\ndef batch():\n    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)\n    return max(1, soft // 4)\n",
+    "import mmap\n\n\ndef find(path, needle):\n    with open(path, 'rb') as f, mmap.mmap(f.fileno(), 0, "
+    "access=mmap.ACCESS_READ) as m:\n        return m.find(needle)\n",
+    "import fileinput\n\n\ndef read_all(paths):\n    with fileinput.input(files=paths, encoding='utf-8') as f:\n"
+    "        return ''.join(f)\n",
+    "import io\nimport tokenize\n\n\ndef comments(src):\n    toks = tokenize.generate_tokens(io.StringIO(src).readline)\n"
+    "    return [t.string for t in toks if t.type == tokenize.COMMENT]\n",
+    "import os\n\n\ndef free(path):\n    st = os.statvfs(path)\n    return st.f_bavail * st.f_frsize, os.uname().machine\n",
+    "import sys\n\n\ndef is_stdlib(name):\n    return name.split('.')[0] in sys.stdlib_module_names\n",
+    "import shlex\nimport subprocess\n\n\ndef echo(word):\n    return subprocess.getoutput('echo ' + shlex.quote(word))\n",
+    "import inspect\nimport os\n\n\ndef home(cls):\n    return os.path.dirname(inspect.getfile(cls))\n",
+    "import sys\n\n\ndef dump(data):\n    sys.stderr.buffer.write(data)\n    sys.stderr.buffer.flush()\n",
+]
+
+
+@pytest.mark.parametrize("code", R75_HONEST)
+def test_round_75_honest_fixes_are_clean(code: str) -> None:
+    assert _added("\n\n" + code) == []
+
+
+@pytest.mark.parametrize(("code", "finding"), [
+    # a descriptor that is a number, a parameter or another object's: stdout, stderr, the launcher's record
+    ("import os\nos.write(1, b'x')\n", "calls os.write() on a descriptor not bound from os.open() in this file"),
+    ("import os\nfor fd in range(3, 64):\n    os.write(fd, b'x')\n", "calls os.write() on a descriptor not bound"
+     " from os.open() in this file"),
+    ("import os\n\n\ndef say(fd):\n    os.write(fd, b'x')\n", "calls os.write() on a descriptor not bound from "
+     "os.open() in this file"),
+    ("import os\nimport sys\nfd = sys.stdout.fileno()\nos.write(fd, b'x')\n", "calls os.write() on a descriptor not"
+     " bound from os.open() in this file"),
+    ("import os\nfd = os.open('x', os.O_WRONLY)\nfd = 2\nos.write(fd, b'x')\n", "calls os.write() on a descriptor"
+     " not bound from os.open() in this file"),  # every binding of the name counts
+    ("from os import write\nw = write\n", "passes os.write around"),
+    ("import mmap\nimport sys\nout = sys.stdout\nm = mmap.mmap(out.fileno(), 0)\n", "calls mmap.mmap() on a "
+     "descriptor not bound from open or io.open() in this file"),
+    ("import mmap\nm = mmap.mmap(5, 0)\n", "calls mmap.mmap() on a descriptor not bound from open or io.open() in "
+     "this file"),
+    ("import mmap\nimport os\nf = os.fdopen(5)\nm = mmap.mmap(f.fileno(), 0)\n", "calls mmap.mmap() on a descriptor"
+     " not bound from open or io.open() in this file"),
+    # a package's data: the project's own, by a literal name, never its tests or a path out of it
+    ("import pkgutil\nx = pkgutil.get_data('calc', '../tests/__init__.py')\n", "calls pkgutil.get_data() with a "
+     "package or resource not literally its own"),
+    ("import pkgutil\nx = pkgutil.get_data('tests', 'data.json')\n", "calls pkgutil.get_data() with a package or "
+     "resource not literally its own"),
+    ("import pkgutil\nx = pkgutil.get_data('calc', '/etc/passwd')\n", "calls pkgutil.get_data() with a package or "
+     "resource not literally its own"),
+    ("import pkgutil\nx = pkgutil.get_data(name, 'data.json')\n", "calls pkgutil.get_data() with a package or "
+     "resource not literally its own"),
+    ("import pkgutil\nx = pkgutil.resolve_name('os:system')\n", "uses pkgutil.resolve_name"),
+    # each module's other members stay findings
+    ("import resource\nresource.setrlimit(resource.RLIMIT_NOFILE, (3, 3))\n", "uses resource.setrlimit"),
+    ("import fcntl\nfd = fcntl.fcntl(1, fcntl.F_DUPFD)\n", "uses fcntl.fcntl"),
+    ("import fcntl\nfcntl.ioctl(0, 0)\n", "uses fcntl.ioctl"),
+    ("import multiprocessing\np = multiprocessing.Process(target=print)\n", "uses multiprocessing.Process"),
+    ("import multiprocessing.pool\n", "import multiprocessing.pool"),
+    ("import gettext\ngettext.install('app')\n", "uses gettext.install"),
+    ("import sqlite3\ndb = sqlite3.connect(':memory:')\n", "import sqlite3"),  # ATTACH reads files unheard
+    ("import sqlite3\ndb = sqlite3.connect(':memory:')\ndb.enable_load_extension(True)\n",
+     "introspects .enable_load_extension"),
+    ("import tarfile\nf = tarfile.bltn_open(1, 'w')\n", "uses tarfile.bltn_open"),
+    ("import atexit\natexit.register(print)\n", "import atexit"),
+    ("import weakref\nweakref.finalize(object(), print)\n", "uses weakref.finalize"),
+    ("import logging.config\nlogging.config.dictConfig({'version': 1})\n",
+     "reaches module logging.config via logging.config"),
+    ("import string\nclass F(string.Formatter):\n    pass\n", "uses string.Formatter"),
+    ("import asyncio\nasyncio.subprocess.subprocess.Popen(['x'])\n", "uses asyncio.subprocess.subprocess"),
+    ("import os\nos.fstatvfs(1)\n", "uses os.fstatvfs"),
+    ("import sys\nsys.stdout.fileno = None\n", "patches sys.stdout.fileno"),
+])
+def test_round_75_hostile_members_stay_findings(code: str, finding: str) -> None:
+    assert f"calc/stats.py: {finding}" in _added("\n\n" + code)
