@@ -152,8 +152,8 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
                           | {f"RLIMIT_{n}" for n in ("AS", "CORE", "CPU", "DATA", "FSIZE", "MEMLOCK", "NOFILE", "NPROC",
                                                      "RSS", "STACK")}),
     "fcntl": frozenset({"flock", "LOCK_EX", "LOCK_SH", "LOCK_NB", "LOCK_UN"}),  # advisory: stops no one
-    # a file the same file bound from `open()` (`tamper_visit._fd_from`): the guard judged that open; the mapping
-    # reaches nothing the file object does not
+    # a mapping of a file object the same source file bound from `open()` only (`tamper_visit._fd_from`): the guard
+    # judged that open, and the mapping reaches nothing the file object does not
     "mmap": frozenset({"mmap", "ACCESS_READ", "ACCESS_WRITE", "ACCESS_COPY", "ACCESS_DEFAULT", "PAGESIZE",
                        "ALLOCATIONGRANULARITY"}),
     # the project's own package's data (`tamper_visit`: a literal own package name, a literal resource without
