@@ -146,10 +146,9 @@ def dispatch_prefix(node: ast.AST) -> str | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def module_constants(module: ast.Module) -> dict[str, list[str]]:
-    """Module-level names bound exactly once, to a literal string or a tuple of literal strings (`ORDER = ("last",
-    "first")`): names a resolver may be handed by name (`operator.attrgetter(*ORDER)`, R65-FP-sortkey). A name
-    bound anywhere else, in any scope or by any syntax, is no constant."""
+def _stores(module: ast.Module) -> dict[str, int]:
+    """How often each name is bound anywhere in the module (a `global` or `nonlocal` counts twice: it binds from
+    another scope)."""
     stores: dict[str, int] = {}
     for node in ast.walk(module):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -157,6 +156,14 @@ def module_constants(module: ast.Module) -> dict[str, list[str]]:
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             for name in node.names:
                 stores[name] = stores.get(name, 0) + 2
+    return stores
+
+
+def module_constants(module: ast.Module) -> dict[str, list[str]]:
+    """Module-level names bound exactly once, to a literal string or a tuple of literal strings (`ORDER = ("last",
+    "first")`): names a resolver may be handed by name (`operator.attrgetter(*ORDER)`, R65-FP-sortkey). A name
+    bound anywhere else, in any scope or by any syntax, is no constant."""
+    stores = _stores(module)
     out: dict[str, list[str]] = {}
     for stmt in module.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
@@ -218,13 +225,7 @@ def literal_container(node: ast.AST | None) -> tuple[list[str], bool] | None:
 def module_whitelists(module: ast.Module) -> dict[str, tuple[list[str], bool]]:
     """Module-level names bound exactly once (no other store, `global` or `nonlocal` anywhere) to a literal
     container of strings: {name: (names, immutable)}."""
-    stores: dict[str, int] = {}
-    for node in ast.walk(module):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            stores[node.id] = stores.get(node.id, 0) + 1
-        elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            for name in node.names:
-                stores[name] = stores.get(name, 0) + 2
+    stores = _stores(module)
     out: dict[str, tuple[list[str], bool]] = {}
     for stmt in module.body:
         target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else \
