@@ -3259,7 +3259,8 @@ def _asked_by_test(guard, _getframe=sys._getframe) -> bool:
     return False
 
 
-_PLAIN_DECORATORS = frozenset({"property", "staticmethod", "classmethod", "cached_property", "setter", "getter"})
+_PLAIN_DECORATORS = frozenset({"property", "staticmethod", "classmethod"})  # doctest finds what they hold (not a
+# `cached_property`, nor a property's setter, whose own docstring it never reads)
 
 
 def _doctests_hidden(module, tests: list, guard, _record=_record) -> None:

@@ -4,6 +4,11 @@ doctest examples, and which of them the patch edited, added or removed. The laun
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
+from synthetic_repo import make_tasks, unified_diff
+
 from swerl.sandbox.tamper import doc_digest, doctest_map
 
 OLD = b'''"""Helpers."""
@@ -59,3 +64,33 @@ def test_removed_examples_and_run_time_docstrings_are_listed() -> None:
 
 def test_the_digest_ignores_indentation_only() -> None:
     assert doc_digest("A.\n\n    >>> 1\n    1\n") == doc_digest("A.\n\n>>> 1\n1\n") != doc_digest("A.\n\n>>> 1\n2\n")
+
+
+LIB = ('"""Text helpers.\n\n>>> shout("a")\n\'A!\'\n"""\nimport functools\n\n\n'
+       'def _logged(fn):\n    """A decorator object that does not copy the function\'s docstring."""\n'
+       '    return type("Logged", (), {"__call__": staticmethod(fn)})()\n\n\n'
+       '@_logged\ndef hidden(s):\n    """Never run by doctest: a decorator object stands in its place.\n\n'
+       '    >>> hidden("x")\n    \'nope\'\n    """\n    return s\n\n\n'
+       'class Word:\n    def __init__(self, s):\n        self.s = s\n\n'
+       '    @functools.cached_property\n    def loud(self):\n        """Not found by doctest either.\n\n'
+       '        >>> Word("a").loud\n        \'nope\'\n        """\n        return self.s.upper()\n\n\n'
+       'def shout(s):\n    """Upper-case with a bang.\n\n    >>> shout("hi")\n    \'HI!\'\n    """\n'
+       '    return s.upper() + "!"\n')
+
+
+def test_docstrings_doctest_never_finds_stay_honest(tmp_path: Path, bwrap_sandbox: Any) -> None:
+    """A test's `doctest.testmod` of a module whose pristine code hides two docstrings from doctest (a decorator
+    object of the project's, a `cached_property`) does not make those the patch's: the honest fix resolves, and a
+    patch that hides `shout`'s doctest itself does not."""
+    files = {"d75lib/__init__.py": "", "tests/__init__.py": "", "d75lib/text.py": LIB,
+             "tests/test_text.py": "import doctest\n\nimport d75lib.text as text\n\n\ndef test_doctests():\n"
+                                   "    assert doctest.testmod(text).failed == 0\n"}
+    bug = LIB.replace('s.upper() + "!"', 's.upper() + "?"')
+    task = make_tasks(tmp_path / "repo", "d75", files, {"shout": ("d75lib/text.py", bug)},
+                      {"shout": ["tests/test_text.py::test_doctests"]})["shout"]
+    honest = bwrap_sandbox.grade(task, unified_diff("d75lib/text.py", bug, LIB))
+    assert honest.resolved and not honest.tampering, (honest.tampering, honest.error, honest.log_tail[-1500:])
+    hide = bug.replace("\ndef shout(s):", "\n@_logged\ndef shout(s):")
+    res = bwrap_sandbox.grade(task, unified_diff("d75lib/text.py", bug, hide))
+    assert not res.resolved and any("did not find the examples of shout" in t for t in res.tampering), \
+        (res.tampering, res.tests)
