@@ -38,7 +38,8 @@ def _round(case: str) -> int:
 # conditions run, a doctest a test runs; round 74's own rules keep their launcher tests, `test_witness_round74.py`,
 # and `test_blind_answers.py`).
 _NEWEST = 75
-_OLD = {t for t in TASKS if all(_round(k) < _NEWEST for k, v in CASES.items() if v["task"] == t)}
+# a newest-round case marked "slow" repeats a class another case of the round already grades in `make test`
+_OLD = {t for t in TASKS if all(_round(k) < _NEWEST or v.get("slow") for k, v in CASES.items() if v["task"] == t)}
 
 
 def _params(ids: list[str], old) -> list:
@@ -74,7 +75,7 @@ def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
     return tasks
 
 
-@pytest.mark.parametrize("case", _params(ROUTES, lambda c: _round(c) < _NEWEST))
+@pytest.mark.parametrize("case", _params(ROUTES, lambda c: _round(c) < _NEWEST or CASES[c].get("slow")))
 def test_round36_routes_are_refused(case: str, r36: dict[str, SandboxTask], bwrap_sandbox: Any) -> None:
     """Each route as an agent's patch: the bug stays and the listed tests would pass, and a finding refuses the
     pay (the scan's, before any test runs, for the spellings of a `__file__` rebinding it reads: R36-7 to 10)."""
