@@ -46,20 +46,23 @@ def _params(ids: list[str], old) -> list:
     return [pytest.param(i, marks=pytest.mark.slow) if old(i) else i for i in ids]
 
 
-@pytest.fixture(scope="module")
-def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
-    """One repository, a branch per task: the task's correct code and tests, then its bug."""
-    repo = tmp_path_factory.mktemp("r36") / "repo"
-    (repo / "a23lib").mkdir(parents=True)
-    (repo / "tests").mkdir()
-    (repo / "a23lib" / "__init__.py").write_text("")
-    (repo / "tests" / "__init__.py").write_text("")
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "main")
-    tasks = {}
-    for name in TASKS:
-        iid = f"attack23__a23lib.{name}"
+class _Branches(dict):
+    """One repository, a branch per task (the task's correct code and tests, then its bug), each made the first
+    time a test asks for it: `make test` grades a few dozen of the hundreds of tasks, and each worker builds its own."""
+
+    def __init__(self, repo: Path) -> None:
+        super().__init__()
+        self.repo = repo
+        (repo / "a23lib").mkdir(parents=True)
+        (repo / "tests").mkdir()
+        (repo / "a23lib" / "__init__.py").write_text("")
+        (repo / "tests" / "__init__.py").write_text("")
+        git(repo, "init", "-q", "-b", "main")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "main")
+
+    def __missing__(self, name: str) -> SandboxTask:
+        repo, iid = self.repo, f"attack23__a23lib.{name}"
         git(repo, "checkout", "-q", "-b", iid, "main")
         for step in ("setup.py", "bug.py"):
             subprocess.run([sys.executable, str(DATA / "tasks" / name / step)], cwd=repo, check=True)
@@ -68,11 +71,17 @@ def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
         row = json.loads((DATA / "tasks" / name / "row.json").read_text())
         row["PASS_TO_PASS"] = [t for t in row["PASS_TO_PASS"] if (repo / t.split("::")[0]).is_file()]
         cmd = row.pop("test_cmd", None)  # a task's own command (R51s-1: SWE-smith's verbose one)
-        tasks[name] = task_from_row({"instance_id": iid, "repo": "attack23/a23lib", "patch": "", **row,
-                                     "problem_statement": name, "image_name": "attack23/a23lib:latest"},
-                                    repo_dir=repo, test_cmd=cmd)
-    git(repo, "checkout", "-q", "main")
-    return tasks
+        task = task_from_row({"instance_id": iid, "repo": "attack23/a23lib", "patch": "", **row,
+                              "problem_statement": name, "image_name": "attack23/a23lib:latest"},
+                             repo_dir=repo, test_cmd=cmd)
+        git(repo, "checkout", "-q", "main")
+        self[name] = task
+        return task
+
+
+@pytest.fixture(scope="module")
+def r36(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SandboxTask]:
+    return _Branches(tmp_path_factory.mktemp("r36") / "repo")
 
 
 @pytest.mark.parametrize("case", _params(ROUTES, lambda c: _round(c) < _NEWEST or CASES[c].get("slow")))
