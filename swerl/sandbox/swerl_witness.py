@@ -1098,8 +1098,7 @@ def _tables_held(guard, refs: dict, seen: set, _modules=sys.modules) -> None:
             for problem in _table_findings(t, kind, keys, elements, _space(mod) if mod is not None else {}):
                 if (path, name, problem) not in seen:
                     seen.add((path, name, problem))
-                    rel = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
-                    _record(guard, f"{rel}: {name}, a table the tests loop over, {problem} since its module "
+                    _record(guard, f"{_rel(path, guard)}: {name}, a table the tests loop over, {problem} since its module "
                                    "defined it (the loop would skip or run other code)")
 
 
@@ -3291,8 +3290,7 @@ def _doctests_hidden(module, tests: list, guard, _record=_record) -> None:
                  if isinstance(c, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and
                  not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
     if missing:
-        where = path[len(guard.workdir):] if path.startswith(guard.workdir) else path
-        _record(guard, f"a test ran the doctests of {where}, which did not find the examples of "
+        _record(guard, f"a test ran the doctests of {_rel(path, guard)}, which did not find the examples of "
                        f"{', '.join(sorted(missing)[:5])} (hidden at run time: a doctest's expected output is the test's)")
 
 
@@ -3354,6 +3352,7 @@ def _doctest_judged(test, guard, _record=_record) -> None:
 
 
 def _rel(path: str, guard) -> str:
+    """A path as the work tree names it (findings say `pkg/mod.py`, not `/testbed/pkg/mod.py`)."""
     return path[len(guard.workdir):] if path.startswith(guard.workdir) else path
 
 
