@@ -82,7 +82,7 @@ class Event(BaseModel):
     """One record of the gateway store: a model call, a reward, or a state change of a rollout.
 
     Failed and abandoned calls (499: the harness never saw the answer) are kept for the record and
-    never trained on (`usable`). Reward events carry the outcome in `reward` (`value` accepted as input).
+    never trained on (`swerl.tokens.USABLE`). Reward events carry the outcome in `reward` (`value` accepted as input).
     """
 
     model_config = ConfigDict(extra="ignore", arbitrary_types_allowed=True)
@@ -126,18 +126,6 @@ class Event(BaseModel):
         elif self.kind == "reward" and self.reward is None:
             raise ValueError("reward (or value) is required for a reward event")
         return self
-
-    @property
-    def value(self) -> float | None:
-        """The reward of a reward event."""
-        return self.reward
-
-    @property
-    def usable(self) -> bool:
-        """A model call the harness saw answered, with prompt ids, response ids and their log-probs."""
-        return self.error is None and self.http_status in (None, 200) and self.prompt_ids is not None \
-            and self.response_ids is not None and self.response_logprobs is not None \
-            and len(self.response_logprobs) == len(self.response_ids)
 
 
 __all__ = ["GONE", "Event", "EventKind", "Floats", "State", "TokenIds", "as_array"]

@@ -506,8 +506,8 @@ _ACCESS: dict[type, int] = {}  # per event type: 0 a mapping, 1 a pydantic model
 
 
 def _getter(e: Any) -> Any:
-    """`get(key, default=None)` for one event: a dict's `get`, a pydantic model's field dict's (`Event.value`,
-    a property, is then absent: the caller falls back to `reward`), else attribute access. Decided once per
+    """`get(key, default=None)` for one event: a dict's `get`, a pydantic model's field dict's (`value` is then
+    absent: the caller falls back to `reward`), else attribute access. Decided once per
     type: `isinstance(x, Mapping)` is an ABC check, slow enough per event to show in assembly's cost."""
     t = type(e)
     how = _ACCESS.get(t)

@@ -36,7 +36,6 @@ class HeldTime:
     def __init__(self, baseline: float = 0.0, ask: Callable[[], float] | None = None) -> None:
         self.reported = self.charged = float(baseline)
         self._ask = ask
-        self.asked = 0  # gateway reads, for tests and logs
 
     @classmethod
     def of(cls, held_s: HeldTime | Callable[[], float] | None) -> HeldTime | None:
@@ -70,7 +69,6 @@ class HeldTime:
     def refresh(self) -> float:
         """Ask the gateway (one request); an unreachable gateway leaves the value as it was."""
         if self._ask is not None:
-            self.asked += 1
             try:
                 self.report(self._ask())
             except Exception as exc:  # the gateway is briefly unreachable: no extension now, a later check catches up

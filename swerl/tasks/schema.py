@@ -73,10 +73,6 @@ class TaskRow(BaseModel):
         iid = (info.data or {}).get("instance_id", "?")
         return parse_test_list(v, instance_id=iid, field=info.field_name)
 
-    @property
-    def n_tests(self) -> int:
-        return len(self.FAIL_TO_PASS) + len(self.PASS_TO_PASS)
-
 
 def swebench_image_name(instance_id: str) -> str:
     """The official SWE-bench eval image for an instance (`__` -> `_1776_`)."""

@@ -14,7 +14,7 @@ from token_helpers import query_events
 from swerl.events import Event
 from swerl.gateway import sql
 from swerl.gateway.client import GatewayClient
-from swerl.tokens import KIND_CODE
+from swerl.tokens import KIND_CODE, USABLE, from_events
 from swerl.train.loop.update import fetch_rollouts
 
 MSGS = [{"role": "user", "content": "go"}]
@@ -43,7 +43,8 @@ def test_store_columns_are_the_event_fields(tmp_path: Path) -> None:
         eid, seq, [1, 2], [-0.10000000149011612], {"a": 1})  # stored as float32: what engines and the trainer use
     assert set(back) == set(Event.model_fields)  # storage-only columns are never shown
     ev = Event.model_validate(back)
-    assert ev.usable and ev.response_logprobs.tolist() == [-0.10000000149011612]
+    assert ev.response_logprobs.tolist() == [-0.10000000149011612]
+    assert from_events([ev]).flags[0] & USABLE == USABLE  # trainable, as the trainer reads it
 
 
 def test_a_store_of_an_earlier_layout_is_refused_by_name_and_left_alone(tmp_path: Path) -> None:

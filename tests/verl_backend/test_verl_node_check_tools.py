@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from swerl.train.backends.verl.node_check import BASH_TOOL, tool_call_body
+from verl_helpers import node_check
+
+_NC = node_check()
+BASH_TOOL, tool_call_body = _NC.BASH_TOOL, _NC.tool_call_body
 
 
 def test_node_check_tool_is_mini_swe_agents() -> None:

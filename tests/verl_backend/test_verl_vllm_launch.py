@@ -57,11 +57,13 @@ def test_vllms_parsers_match_the_two_qwen_tool_call_formats(tmp_path: Path) -> N
     """Why qwen9b names `qwen3_coder`: vLLM's own parsers on the two formats. Qwen2.5/Qwen3 (and the tiny
     tokenizer's template) write JSON inside `<tool_call>`; Qwen3-Coder/Qwen3.5 write `<function=..><parameter=..>`.
     Each parser reads its format only, so the wrong one turns every action into plain text (a format error)."""
+    from verl_helpers import node_check
     from vllm.entrypoints.openai.chat_completion.protocol import ChatCompletionRequest
     from vllm.tool_parsers import ToolParserManager
 
     from swerl.models import build_tiny_tokenizer
-    from swerl.train.backends.verl.node_check import BASH_TOOL
+
+    BASH_TOOL = node_check().BASH_TOOL
 
     tok = build_tiny_tokenizer(tmp_path / "tok")
     req = ChatCompletionRequest(model="policy", messages=[{"role": "user", "content": "hi"}], tools=[BASH_TOOL])
@@ -99,9 +101,12 @@ def test_cpu_vllm_serves_tool_requests_with_the_composed_launch(tmp_path: Path) 
     import time
 
     import httpx
+    from verl_helpers import node_check
 
     from swerl.gateway.engines import RemoteEngine
-    from swerl.train.backends.verl.node_check import build_model, tool_call_body
+
+    nc = node_check()
+    build_model, tool_call_body = nc.build_model, nc.tool_call_body
 
     model_dir, _ = build_model(tmp_path, hidden=128, layers=2, heads=2)
     recipe = load_recipe("qwen9b", ["verl.tool_call_parser=hermes", "model.max_context=2048", "rollout.max_tokens=128"])

@@ -284,3 +284,16 @@ def replica_weights(backend: Any) -> list[dict[str, Any]]:
 
     servers = backend._swerl_servers()  # none: no Ray call
     return list(ray.get([s.state_dict.remote() for s in servers])) if servers else []
+
+
+def node_check() -> Any:
+    """`scripts/verl_node_check.py` as a module (a script, not part of the package)."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "verl_node_check.py"
+    spec = importlib.util.spec_from_file_location("swerl_verl_node_check", path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

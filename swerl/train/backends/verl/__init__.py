@@ -2,7 +2,7 @@
 
 Importing this package does not import verl (it lives in `.venv-verl`): `plan` and `settings`
 are pure and importable anywhere; `algos`, `loss_fns`, `proto`, `critic`, `backend`,
-`cpu_platform`, `replica` and `node_check` import verl when first used.
+`cpu_platform` and `replica` import verl when first used (the GPU node check is `scripts/verl_node_check.py`).
 """
 
 from swerl.train.backends.verl.plan import MemoryLine, ResourcePlan, dry_run_text, render_plan, resource_plan

@@ -1,6 +1,6 @@
 """One short run of the verl backend on a GPU node with verl + vLLM: start, rollout round trip, update, weight sync.
 
-    python -m swerl.train.backends.verl.node_check --out DIR [--gpus N] [--sao] [--no-rollout]
+    python scripts/verl_node_check.py --out DIR [--gpus N] [--sao] [--no-rollout]
 
 A random-init small Qwen3 model (no hub access), `VerlBackend.start()`, tool-calling chat completions
 (mini-swe-agent's `tools=[bash]`) against every replica turned into `Sample`s, release -> update -> a throughput update on long synthetic
