@@ -33,7 +33,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 # Older attack rounds' many-route tests: `make test` grades every third route of each (the rest behind `slow`, all
 # graded by `make test-full`) for its 20-minute budget; newer rounds' routes of the same classes run in full.
 _SAMPLED = frozenset({"test_rounds_9_to_16_refused_with_a_named_finding",
-                      "test_round32_a_value_cannot_choose_what_the_witness_asks", "test_round34_routes_are_refused"})
+                      "test_round32_a_value_cannot_choose_what_the_witness_asks", "test_round34_routes_are_refused",
+                      # the witness's and the guard's many-case tests of rounds 68 to 73 (~530 s of the CI log's
+                      # test time, one launcher run per case; newer rounds' cases of these classes run in full)
+                      "test_two_views_of_one_value_agree", "test_reads_no_code_spells",
+                      "test_a_comparison_asked_on_the_tests_behalf",
+                      "test_a_standard_library_setting_the_patch_changes"})
 
 
 # Tests of a minute or more on the 2-core CI machine (`--durations` in its log), handed out to the two workers first.
