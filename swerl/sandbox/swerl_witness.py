@@ -3329,18 +3329,24 @@ def _doctest_judged(test, guard, _record=_record) -> None:
     file's function that runs another text than that function's docstring (`functools.wraps` of another function
     in its place, R75b-7); a doctest of a file whose examples the patch removed (or whose docstrings it assigns at
     run time). The tests' expectation is then the patch's (round 74's T3: the docstring's expected output edited to
-    the bug's). A text the files' docstrings do not hold (a `__test__` entry, a function defined in a `try` block)
-    is judged by nothing more: round 75b's false positives."""
+    the bug's); a `__test__` table's text counts as a docstring (R76-2). Code the patch wrote that reads docstrings
+    or source text at run time, while a doctest runs (R76-8: the examples parsed into an answer table). A text the
+    files' docstrings do not hold (a function defined in a `try` block) is judged by nothing more: round 75b's false
+    positives."""
     if not getattr(test, "examples", None) or not guard.doctests:
         return
     digest = _doc_digest(test.docstring if type(test.docstring) is str else "")
-    wrote = next((f for f, spans, _ in guard.doctests for x in spans if x[2] and x[3] == digest), None)
+    wrote = next((f for f, spans, _, _ in guard.doctests for x in spans if x[2] and x[3] == digest), None)
     if wrote is not None:
         _record(guard, f"the tests ran the doctest {test.name}, whose examples the patch wrote in "
                        f"{_rel(wrote, guard)} (a doctest's expected output is the test's)")
     name = getattr(test, "filename", None)
     path = guard.canonical(name) if type(name) is str else None
-    spans, removed = next(((s, r) for f, s, r in guard.doctests if f == path), ((), ()))
+    reader = next(((f, n) for f, _, _, r in guard.doctests for n in r if guard.wrote(f, n, n)), None)
+    if reader is not None:
+        _record(guard, f"the tests ran the doctest {test.name}, and the patch reads docstrings or source text at run "
+                       f"time ({_rel(reader[0], guard)}, line {reader[1]}): a doctest's expected output is the test's")
+    spans, removed = next(((s, r) for f, s, r, _ in guard.doctests if f == path), ((), ()))
     if removed:
         _record(guard, f"the tests ran doctests of {_rel(path, guard)}, whose examples the patch removed or "
                        f"replaced: {', '.join(removed)}")
@@ -4774,7 +4780,8 @@ def _loose_to_changes(u, other, u_left: bool, guard=None) -> str:
     near = _one_off(u, other, holds, bool(_patch_wrote(_raw_attr(type(u), "__eq__"), guard))) if guard is not None \
         and _patch_decides(type(u), "__eq__", guard, u) else ()
     return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whose {near[0]} {near[1]}, but not "
-            f"to one whose {near[0]} is far: an equality widened by a tolerance") if near else ""
+            f"to one whose {near[2] if len(near) > 2 else near[0]} is far: an equality widened by a tolerance") if near \
+        else ""
 
 
 def _one_off(u, other, holds, wrote: bool = True) -> tuple:
@@ -4795,6 +4802,34 @@ def _one_off(u, other, holds, wrote: bool = True) -> tuple:
         how, near, far = _near_values(was) if wrote or not _among(type(was), (str, list, tuple)) else ("", [], [])
         if near and any(holds_with(put, v, was) for v in near) and not all(holds_with(put, v, was) for v in far):
             return name, how
+    return _fields_off(u, other, holds, own, saved, fields) if wrote else ()
+
+
+def _fields_off(u, other, holds, own, saved, fields) -> tuple:
+    """`_one_off` across fields, where the patch wrote the `__eq__`: two fields of one type swapped (R76-1: a
+    rectangle equal to its transpose hides a parser that swaps width and height) or every number field moved one
+    step together (R76-T14: a span equal to itself shifted by one hides an off-by-one in both ends), while a far
+    value in one of them breaks it."""
+    def holds_with(sets) -> bool:  # the fields set at once, the object put back whole after
+        if not sets:
+            return holds(u, other) is True
+        (put, value, was), rest = sets[0], sets[1:]
+        return _field_set(own, saved, put, value, was, lambda: holds_with(rest)) is True
+
+    fields = [f for f in fields[:8] if _among(type(f[1]), (int, float, str)) and type(f[1]) is not bool]
+    for i, (a, was_a, put_a) in enumerate(fields):
+        far = _near_values(was_a)[2]
+        for b, was_b, put_b in fields[i + 1:]:
+            if type(was_a) is type(was_b) and was_a != was_b and far and holds_with(
+                    [(put_a, was_b, was_a), (put_b, was_a, was_b)]) and not holds_with([(put_a, far[0], was_a)]):
+                return f"{a} and {b}", "are swapped", a
+    numbers = [f for f in fields if type(f[1]) in (int, float)]
+    if len(numbers) >= 2:
+        moved = [(put, was, _near_values(was)) for _, was, put in numbers]  # (setter, value, (how, near, far))
+        for k in range(min(len(m[2][1]) for m in moved)):
+            if holds_with([(put, near[k], was) for put, was, (_, near, _) in moved]) and not holds_with(
+                    [(put, far[0], was) for put, was, (_, _, far) in moved]):
+                return ", ".join(n for n, _, _ in numbers[:3]), "are all one off together", numbers[0][0]
     return ()
 
 
@@ -5730,7 +5765,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
-               "_holds_whatever", "_field_set", "_one_off", "_near_values",
+               "_holds_whatever", "_field_set", "_one_off", "_fields_off", "_near_values",
                "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
                "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back", "_immutable", "_carried_said", "_digest")
 

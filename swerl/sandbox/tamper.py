@@ -534,6 +534,25 @@ def _doc_nodes(source: bytes | None) -> dict[str, tuple[str, int, int]]:
             out[name] = (doc, body[0].lineno, body[0].end_lineno or body[0].lineno)
         todo += [(f"{name}.{c.name}" if name else c.name, c) for c in body
                  if isinstance(c, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
+    out.update(_test_table(tree) if tree is not None else {})
+    return out
+
+
+def _test_table(tree: ast.Module) -> dict[str, tuple[str, int, int]]:
+    """The texts of a module's `__test__` table that hold examples, named as doctest names them (`__test__.key`):
+    doctest runs each as a test of its own (R76-2: the expected outputs edited in one). A text is a string literal
+    or a module-level name bound to one."""
+    texts = {t.id: v for n in tree.body if isinstance(n, ast.Assign) and isinstance(v := n.value, ast.Constant)
+             and isinstance(v.value, str) for t in n.targets if isinstance(t, ast.Name)}
+    out: dict[str, tuple[str, int, int]] = {}
+    for n in tree.body:
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__" for t in n.targets) \
+                and isinstance(n.value, ast.Dict):
+            for k, v in zip(n.value.keys, n.value.values, strict=True):
+                v = texts.get(v.id, v) if isinstance(v, ast.Name) else v
+                if isinstance(k, ast.Constant) and isinstance(v, ast.Constant) and isinstance(v.value, str) \
+                        and ">>>" in v.value and _examples(v.value):
+                    out[f"__test__.{k.value}"] = (v.value, v.lineno, v.end_lineno or v.lineno)
     return out
 
 
@@ -552,14 +571,36 @@ def doctest_map(before: bytes | None, after: bytes) -> dict[str, list] | None:
     changed file: each docstring with examples as [first line, last line, whether the patch changed its examples,
     digest of its text, qualified name]; "removed", the docstrings whose examples the patch deleted (or `__doc__` when the patch
     assigns more docstrings at run time than the project did). A doctest's expected output is the test's, wherever
-    it is written. None where the file has no doctest before or after."""
+    it is written; "reads", the lines that read docstrings or source text at run time (`_doc_reads`). None where
+    the file has none of these."""
     old, new = _doc_nodes(before), _doc_nodes(after)
     removed = [q or "the module" for q in old if q not in new]
     if _doc_writes(after) > _doc_writes(before):
         removed.append("a `__doc__` assigned at run time")
     spans = [[a, b, before is None or q not in old or _examples(old[q][0]) != _examples(doc), doc_digest(doc), q]
              for q, (doc, a, b) in sorted(new.items())]
-    return {"spans": spans, "removed": removed} if spans or removed else None
+    reads = _doc_reads(after)
+    return {"spans": spans, "removed": removed, "reads": reads} if spans or removed or reads else None
+
+
+_DOC_READERS = frozenset({"getdoc", "getsource", "getsourcelines", "getcomments", "findsource", "DocTestParser",
+                          "DocTestFinder", "testsource", "script_from_examples"})
+
+
+def _doc_reads(source: bytes | None) -> list[int]:
+    """The lines that read a docstring or a source text at run time (`f.__doc__`, `getattr(f, "__doc__")`,
+    `inspect.getdoc`/`getsource`, doctest's own parser): a project function that answers from its docstring's
+    examples answers with the doctest's expected output (R76-8: `to_roman` parsing its own examples). The witness
+    counts the lines the patch wrote."""
+    try:
+        tree = ast.parse(source) if source is not None else None
+    except PARSE_ERRORS:
+        return []
+    if tree is None:
+        return []
+    return sorted(n.lineno for n in ast.walk(tree) if (isinstance(n, ast.Attribute) and (
+        (n.attr == "__doc__" and isinstance(n.ctx, ast.Load)) or n.attr in _DOC_READERS))
+        or (isinstance(n, ast.Name) and n.id in _DOC_READERS) or (isinstance(n, ast.Constant) and n.value == "__doc__"))
 
 
 def doc_digest(doc: str) -> str:
