@@ -3284,7 +3284,7 @@ def _doctests_hidden(module, tests: list, guard, _record=_record) -> None:
         name, node = todo.pop()
         doc = ast.get_docstring(node, clean=False)
         if doc and ">>>" in doc and _doc_digest(doc) not in seen and _has_examples(doc) and \
-                _doctest_expected(node, path, guard):
+                _doctest_expected(node, path, guard, module):
             missing.append(name or "the module")
         todo += [(f"{name}.{c.name}" if name else c.name, c) for c in getattr(node, "body", ())
                  if isinstance(c, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and
@@ -3311,16 +3311,39 @@ def _has_examples(doc: str) -> bool:
         return True
 
 
-def _doctest_expected(node, path: str, guard) -> bool:
+def _doctest_expected(node, path: str, guard, module=None) -> bool:
     """doctest finds this docstring unless a decorator the project wrote stands in the function's place (one the
-    patch wrote does not count: it is the patch's doing)."""
+    patch wrote does not count: it is the patch's doing, nor does the project's decorator line whose function's
+    code the patch changed, R76-16: `export`'s body made to return a call counter)."""
     import ast
 
     for d in getattr(node, "decorator_list", ()):
         word = d.attr if isinstance(d, ast.Attribute) else d.id if isinstance(d, ast.Name) else None
-        if word not in _PLAIN_DECORATORS and not guard.wrote(path, d.lineno, getattr(d, "end_lineno", d.lineno)):
+        if word not in _PLAIN_DECORATORS and not guard.wrote(path, d.lineno, getattr(d, "end_lineno", d.lineno)) \
+                and not _decorator_patched(d, module, guard):
             return False
     return True
+
+
+def _decorator_patched(d, module, guard) -> bool:
+    """The function a decorator expression names (`export`, `tools.export`, `export(...)`'s `export`), looked up in
+    the module, is code the patch wrote."""
+    import ast
+
+    names = []
+    node = d.func if isinstance(d, ast.Call) else d
+    while isinstance(node, ast.Attribute):
+        names.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or module is None:
+        return False
+    try:
+        obj = dict.get(object.__getattribute__(module, "__dict__"), node.id)
+        for name in reversed(names):
+            obj = getattr(obj, name, None) if obj is not None else None
+        return bool(obj is not None and _patch_wrote(obj, guard))
+    except Exception:
+        return False
 
 
 def _doctest_judged(test, guard, _record=_record) -> None:
@@ -3329,10 +3352,9 @@ def _doctest_judged(test, guard, _record=_record) -> None:
     file's function that runs another text than that function's docstring (`functools.wraps` of another function
     in its place, R75b-7); a doctest of a file whose examples the patch removed (or whose docstrings it assigns at
     run time). The tests' expectation is then the patch's (round 74's T3: the docstring's expected output edited to
-    the bug's); a `__test__` table's text counts as a docstring (R76-2). Code the patch wrote that reads docstrings
-    or source text at run time, while a doctest runs (R76-8: the examples parsed into an answer table). A text the
-    files' docstrings do not hold (a function defined in a `try` block) is judged by nothing more: round 75b's false
-    positives."""
+    the bug's); a `__test__` table's text counts as a docstring (R76-2); a text its module builds at run time with
+    code the patch changed (R76-13). Another text the files' docstrings do not hold is judged by nothing more: round
+    75b's false positives."""
     if not getattr(test, "examples", None) or not guard.doctests:
         return
     digest = _doc_digest(test.docstring if type(test.docstring) is str else "")
@@ -3342,11 +3364,10 @@ def _doctest_judged(test, guard, _record=_record) -> None:
                        f"{_rel(wrote, guard)} (a doctest's expected output is the test's)")
     name = getattr(test, "filename", None)
     path = guard.canonical(name) if type(name) is str else None
-    reader = next(((f, n) for f, _, _, r in guard.doctests for n in r if guard.wrote(f, n, n)), None)
-    if reader is not None:
-        _record(guard, f"the tests ran the doctest {test.name}, and the patch reads docstrings or source text at run "
-                       f"time ({_rel(reader[0], guard)}, line {reader[1]}): a doctest's expected output is the test's")
-    spans, removed = next(((s, r) for f, s, r, _ in guard.doctests if f == path), ((), ()))
+    spans, removed, built = next(((s, r, b) for f, s, r, b in guard.doctests if f == path), ((), (), False))
+    if built and not any(x[3] == digest for x in spans):
+        _record(guard, f"the tests ran the doctest {test.name}, whose text {_rel(path, guard)} builds at run time with code "
+                       "the patch changed (a doctest's expected output is the test's, R76-13)")
     if removed:
         _record(guard, f"the tests ran doctests of {_rel(path, guard)}, whose examples the patch removed or "
                        f"replaced: {', '.join(removed)}")

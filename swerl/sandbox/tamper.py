@@ -502,39 +502,51 @@ def scan_tree(changed: list[str], pristine: Path, tree: Path, tests: Sequence[st
 
 
 def _docstrings(source: bytes | None) -> dict[str, str | None]:
-    """Qualified name ("" for the module) -> docstring, for the module, its classes and functions."""
-    try:
-        tree = ast.parse(source) if source is not None else None
-    except PARSE_ERRORS:
-        return {}
-    out: dict[str, str | None] = {}
-    todo: list[tuple[str, ast.AST]] = [("", tree)] if tree is not None else []
-    while todo:
-        name, node = todo.pop()
-        out[name] = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
-        for child in getattr(node, "body", []):
-            if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-                todo.append((f"{name}.{child.name}" if name else child.name, child))
+    """Qualified name ("" for the module, `__test__.key` for a `__test__` table's text) -> docstring, for the
+    module, its classes and functions."""
+    tree = _parsed(source)
+    out = {name: ast.get_docstring(node, clean=False) for name, node in _defs(tree)}  # type: ignore[arg-type]
+    out.update({name: doc for name, (doc, _, _) in _test_table(tree).items()} if tree is not None else {})
     return out
 
 
 def _doc_nodes(source: bytes | None) -> dict[str, tuple[str, int, int]]:
     """Qualified name -> (docstring, first line, last line) of each docstring with doctest examples."""
-    try:
-        tree = ast.parse(source) if source is not None else None
-    except PARSE_ERRORS:
-        return {}
+    tree = _parsed(source)
     out: dict[str, tuple[str, int, int]] = {}
+    for name, node in _defs(tree):
+        doc = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
+        body = getattr(node, "body", [])
+        if doc and ">>>" in doc and _examples(doc):
+            out[name] = (doc, body[0].lineno, body[0].end_lineno or body[0].lineno)
+    out.update(_test_table(tree) if tree is not None else {})
+    return out
+
+
+def _parsed(source: bytes | None) -> ast.Module | None:
+    try:
+        return ast.parse(source) if source is not None else None
+    except PARSE_ERRORS:
+        return None
+
+
+def _defs(tree: ast.Module | None) -> list[tuple[str, ast.AST]]:
+    """(qualified name, node) of the module and each class and function doctest can find: in a class or module
+    body, also inside an `if`, `try`, `with` or loop there (R76-14: a function defined under `if sys.version_info
+    >= (3, 9):` is the module's all the same)."""
+    out: list[tuple[str, ast.AST]] = []
     todo: list[tuple[str, ast.AST]] = [("", tree)] if tree is not None else []
     while todo:
         name, node = todo.pop()
-        body = getattr(node, "body", [])
-        doc = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
-        if doc and ">>>" in doc and _examples(doc):
-            out[name] = (doc, body[0].lineno, body[0].end_lineno or body[0].lineno)
-        todo += [(f"{name}.{c.name}" if name else c.name, c) for c in body
-                 if isinstance(c, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))]
-    out.update(_test_table(tree) if tree is not None else {})
+        out.append((name, node))
+        stack = list(getattr(node, "body", []))
+        while stack:
+            child = stack.pop()
+            if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                todo.append((f"{name}.{child.name}" if name else child.name, child))
+            elif isinstance(child, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
+                stack += [*child.body, *getattr(child, "orelse", []), *getattr(child, "finalbody", []),
+                          *(x for h in getattr(child, "handlers", []) for x in h.body)]
     return out
 
 
@@ -571,36 +583,16 @@ def doctest_map(before: bytes | None, after: bytes) -> dict[str, list] | None:
     changed file: each docstring with examples as [first line, last line, whether the patch changed its examples,
     digest of its text, qualified name]; "removed", the docstrings whose examples the patch deleted (or `__doc__` when the patch
     assigns more docstrings at run time than the project did). A doctest's expected output is the test's, wherever
-    it is written; "reads", the lines that read docstrings or source text at run time (`_doc_reads`). None where
-    the file has none of these."""
+    it is written; "built", whether the patch changed code that builds the module's docstrings at run time
+    (`_doc_builders`). None where the file has none of these."""
     old, new = _doc_nodes(before), _doc_nodes(after)
     removed = [q or "the module" for q in old if q not in new]
     if _doc_writes(after) > _doc_writes(before):
         removed.append("a `__doc__` assigned at run time")
     spans = [[a, b, before is None or q not in old or _examples(old[q][0]) != _examples(doc), doc_digest(doc), q]
              for q, (doc, a, b) in sorted(new.items())]
-    reads = _doc_reads(after)
-    return {"spans": spans, "removed": removed, "reads": reads} if spans or removed or reads else None
-
-
-_DOC_READERS = frozenset({"getdoc", "getsource", "getsourcelines", "getcomments", "findsource", "DocTestParser",
-                          "DocTestFinder", "testsource", "script_from_examples"})
-
-
-def _doc_reads(source: bytes | None) -> list[int]:
-    """The lines that read a docstring or a source text at run time (`f.__doc__`, `getattr(f, "__doc__")`,
-    `inspect.getdoc`/`getsource`, doctest's own parser): a project function that answers from its docstring's
-    examples answers with the doctest's expected output (R76-8: `to_roman` parsing its own examples). The witness
-    counts the lines the patch wrote."""
-    try:
-        tree = ast.parse(source) if source is not None else None
-    except PARSE_ERRORS:
-        return []
-    if tree is None:
-        return []
-    return sorted(n.lineno for n in ast.walk(tree) if (isinstance(n, ast.Attribute) and (
-        (n.attr == "__doc__" and isinstance(n.ctx, ast.Load)) or n.attr in _DOC_READERS))
-        or (isinstance(n, ast.Name) and n.id in _DOC_READERS) or (isinstance(n, ast.Constant) and n.value == "__doc__"))
+    built = _doc_builders(before) != _doc_builders(after) and bool(_doc_writes(after))
+    return {"spans": spans, "removed": removed, "built": built} if spans or removed or built else None
 
 
 def doc_digest(doc: str) -> str:
@@ -627,25 +619,56 @@ def doctests_changed(pristine: Path, tree: Path, test_ids: Sequence[str]) -> lis
         except OSError:
             before = after = None
         old, new = _docstrings(before).get(name), _docstrings(after).get(name, "\0gone")
-        if before is not None and (old != new or _doc_writes(after) > _doc_writes(before)):
+        if before is not None and (old != new or _doc_writes(after) > _doc_writes(before) or (
+                _doc_writes(before) and _doc_builders(before) != _doc_builders(after))):  # R76-18
             out.append(f"{path}: changes the docstring of {name or 'the module'}, the doctest {t}")
     return out
+
+
+def _doc_builders(source: bytes | None) -> list[str]:
+    """The module-level code that builds docstrings at run time (R76-13: `feet.__doc__ = TEMPLATE.format(...)`), as
+    the parser reads it: each top-level statement that stores a `__doc__`, the statements that call a function
+    that does, and the top-level definitions of every name those read, followed to a fixed point. A fix elsewhere in
+    the module leaves it as it was; an edit to the expected value the template is given does not."""
+    tree = _parsed(source)
+    if tree is None:
+        return []
+    defines: dict[str, list[ast.stmt]] = {}
+    for stmt in tree.body:
+        for n in ast.walk(stmt):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) or (
+                    isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)):
+                defines.setdefault(getattr(n, "name", getattr(n, "id", "")), []).append(stmt)
+    todo = [stmt for stmt in tree.body if _doc_writes_in(stmt)]
+    todo += [stmt for stmt in tree.body for f in list(todo) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and any(isinstance(n, ast.Name) and n.id == f.name for n in ast.walk(stmt))]
+    owners = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == "__doc__"} | {
+        id(n.args[0]) for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", None) == "setattr"
+        and n.args}  # the function a docstring is given to is not what builds it
+    seen: dict[int, ast.stmt] = {}
+    while todo:
+        stmt = todo.pop()
+        if id(stmt) not in seen:
+            seen[id(stmt)] = stmt
+            todo += [d for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in owners
+                     for d in defines.get(n.id, ())]
+    return sorted(ast.dump(x) for x in seen.values())
+
+
+def _doc_writes_in(node: ast.AST) -> int:
+    """The `__doc__` stores in a tree (`_doc_writes`)."""
+    reads = {id(a) for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+             and n.func.id in ("getattr", "hasattr") for a in n.args}  # `getattr(f, "__doc__", None)` only reads
+    return sum(1 for n in ast.walk(node) if (isinstance(n, (ast.Attribute, ast.Name)) and getattr(
+        n, "attr", getattr(n, "id", None)) == "__doc__" and isinstance(n.ctx, ast.Store))
+               or (isinstance(n, ast.Constant) and n.value == "__doc__" and id(n) not in reads))
 
 
 def _doc_writes(source: bytes | None) -> int:
     """Assignments to a `__doc__` (`to_meters.__doc__ = ...`, `setattr(f, "__doc__", ...)`, a class body's
     `__doc__ = TEXT`) in a module."""
-    try:
-        tree = ast.parse(source) if source is not None else None
-    except PARSE_ERRORS:
-        return 0
-    if tree is None:
-        return 0
-    reads = {id(a) for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-             and n.func.id in ("getattr", "hasattr") for a in n.args}  # `getattr(f, "__doc__", None)` only reads
-    return sum(1 for n in ast.walk(tree) if (isinstance(n, (ast.Attribute, ast.Name)) and getattr(
-        n, "attr", getattr(n, "id", None)) == "__doc__" and isinstance(n.ctx, ast.Store))
-               or (isinstance(n, ast.Constant) and n.value == "__doc__" and id(n) not in reads))
+    tree = _parsed(source)
+    return _doc_writes_in(tree) if tree is not None else 0
 
 
 __all__ = ["MAX_FILE_BYTES", "MAX_SECONDS", "MAX_TOTAL_BYTES", "ScanContext", "ScanTooCostly", "context_for",
