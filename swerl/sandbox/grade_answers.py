@@ -123,7 +123,7 @@ def _state(cls: _Class, methods: set[str]) -> set[str]:
 def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
     """[qualname, the project's source] of every method the witness needs to ask a class's `__len__`/`__bool__` as
     the project wrote it: where the patch edited that method or one it calls, and the project's reads what
-    `__iter__` reads. Decided on the project's class alone: what the patched one reads is the patch's choice."""
+    `__iter__` reads; and its `__eq__`, where the patch edited it or one it calls (`_original_equal`). Decided on the project's class alone: what the patched one reads is the patch's choice."""
     try:
         before, after = _classes(old.decode("utf-8")), _classes(new.decode("utf-8"), deps=False)
     except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):
@@ -133,15 +133,16 @@ def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
     for q, cls in before.items():
         now = after.get(q)
         items = "__iter__" if "__iter__" in cls.methods else "__getitem__"  # a `Sequence` iterates by index
-        if now is None or items not in cls.methods or items not in now.methods:
+        if now is None:
             continue
-        for name in ANSWERS:
+        for name in (*ANSWERS, "__eq__"):
             reach = _reach(cls, name)
             helpers = _helpers(cls, module, reach) if reach else set()
             if not reach or (all(cls.sources[m] == now.sources.get(m) for m in reach)
                              and all(module.sources[f] == module_now.sources.get(f) for f in helpers)):
                 continue
-            if _state(cls, reach) & _state(cls, _reach(cls, items)):
+            if name == "__eq__" or (items in cls.methods and items in now.methods
+                                    and _state(cls, reach) & _state(cls, _reach(cls, items))):
                 out.update({f"{q}.{m}": textwrap.dedent(cls.sources[m]) for m in sorted(reach)})
                 out.update({f"{MODULE}.{f}": module.sources[f] for f in sorted(helpers)})
     return [[q, src] for q, src in out.items()]

@@ -1083,7 +1083,7 @@ class Guard:
         self.tables = _held_tables(self.workdir, tables)
         # each changed file's doctests, which of them the patch edited or removed (`tamper.doctest_map`)
         self.doctests = tuple((canonical(self.workdir + k), tuple(tuple(x) for x in v.get("spans", ())),
-                               tuple(v.get("removed", ())), bool(v.get("built", False)))
+                               tuple(v.get("removed", ())), int(v.get("built", 0)))
                               for k, v in sorted(dict(doctests or {}).items()))
 
     # -- classification ---------------------------------------------------------------------------------------

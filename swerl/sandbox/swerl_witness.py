@@ -3278,6 +3278,11 @@ def _doctests_hidden(module, tests: list, guard, _record=_record) -> None:
         tree = ast.parse("".join(linecache.getlines(path)))
     except (SyntaxError, ValueError):
         return
+    if any((getattr(n, "attr", getattr(n, "id", None)) == "__doc__" and type(getattr(n, "ctx", None)) is ast.Store)
+           or (type(n) is ast.Call and getattr(n.func, "id", None) == "setattr" and len(n.args) > 1
+               and type(n.args[1]) is ast.Constant and n.args[1].value == "__doc__") for n in ast.walk(tree)):
+        return  # the module builds its docstrings at run time (fp30: templates formatted at import); one the patch
+        # made so is judged at the runner (`tamper.doctest_map`'s "removed" and "built")
     seen = {_doc_digest(t.docstring) for t in tests if type(getattr(t, "docstring", None)) is str and t.examples}
     todo, missing = [("", tree)], []
     while todo:
@@ -3364,8 +3369,8 @@ def _doctest_judged(test, guard, _record=_record) -> None:
                        f"{_rel(wrote, guard)} (a doctest's expected output is the test's)")
     name = getattr(test, "filename", None)
     path = guard.canonical(name) if type(name) is str else None
-    spans, removed, built = next(((s, r, b) for f, s, r, b in guard.doctests if f == path), ((), (), False))
-    if built and not any(x[3] == digest for x in spans):
+    spans, removed, built = next(((s, r, b) for f, s, r, b in guard.doctests if f == path), ((), (), 0))
+    if built == 2 and not any(x[3] == digest for x in spans):
         _record(guard, f"the tests ran the doctest {test.name}, whose text {_rel(path, guard)} builds at run time with code "
                        "the patch changed (a doctest's expected output is the test's, R76-13)")
     if removed:
@@ -3373,7 +3378,7 @@ def _doctest_judged(test, guard, _record=_record) -> None:
                        f"replaced: {', '.join(removed)}")
     module = (getattr(test, "globs", None) or {}).get("__name__")
     qual = test.name[len(module) + 1:] if type(module) is str and str(test.name).startswith(module + ".") else None
-    if any(x[4] == qual and x[3] != digest for x in spans):
+    if not built and any(x[4] == qual and x[3] != digest for x in spans):  # a built text is no docstring (fp30)
         _record(guard, f"the tests ran the doctest {test.name} of {_rel(path, guard)} with another text than its "
                        "docstring (a doctest's expected output is the test's)")
 
@@ -3545,7 +3550,40 @@ def _state_of(u) -> dict:
     return state
 
 
-def _original_class(c: type, guard):
+def _original_equal(u, other, guard):
+    """What the project's own `__eq__` answers for `u == other` where the patch edited it or a method it calls (the
+    host sends the project's source of those: `grade_answers`). Both sides of the class are asked as the project
+    wrote it (R76-19: an unchanged `__eq__` over a `_key()` the patch made casefold), on stand-ins of the class
+    itself, so the project's `isinstance(other, Rect)` holds. None where unknown."""
+    for c in type.__dict__["__mro__"].__get__(type(u)):
+        if "__eq__" not in _ns(c):
+            continue
+        own = _original_class(c, guard, True)
+        try:
+            if own is None or "__eq__" not in own.__dict__:
+                return None
+            twins = []
+            for v in (u, other):
+                if c not in type.__dict__["__mro__"].__get__(type(v)):
+                    twins.append(v)
+                    continue
+                twin, mro = object.__new__(own), type.__dict__["__mro__"].__get__(own)
+                space = object.__getattribute__(twin, "__dict__")
+                for k, x in _state_of(v).items():  # past any setter: a slot by its descriptor, the rest as data
+                    held = next((_ns(m)[k] for m in mro if k in _ns(m)), None)
+                    if type(held).__name__ == "member_descriptor":
+                        held.__set__(twin, x)
+                    elif type(held).__name__ != "cached_property":  # computed again
+                        dict.__setitem__(space, k, x)
+                twins.append(twin)
+            answer = own.__dict__["__eq__"](*twins)
+            return answer if type(answer) is bool else None
+        except Exception:
+            return None
+    return None
+
+
+def _original_class(c: type, guard, sub: bool = False):
     """A stand-in for class c holding the project's own code of the methods the host sent, compiled by the guard
     before any project code ran, over the module's globals. Not one of the frozen comparison functions, like
     `_code_span`: the `__code__` and `__globals__` reads here are the witness's own."""
@@ -3567,6 +3605,10 @@ def _original_class(c: type, guard):
         fn = type(_among)(code, space_globals, k)
         kind = type(space.get(k))
         space[k] = kind(fn) if kind is property or kind.__name__ == "cached_property" else fn
+    if sub:  # a subclass of c (`sub`), where making one runs no code of the tree: no metaclass, no subclass hook
+        if type(c) is not type or any("__init_subclass__" in _ns(k) for k in type.__dict__["__mro__"].__get__(c)[:-1]):
+            return None
+        return type(c.__name__, (c,), {k: v for k, v in space.items() if k in codes})
     return type(c.__name__, (), space)
 
 
@@ -4793,6 +4835,9 @@ def _field_set(own, saved, put, value, was, ask):
 def _loose_to_changes(u, other, u_left: bool, guard=None) -> str:
     """"" unless u, said to equal `other`, equals it whatever it holds (`_holds_whatever`): the finding."""
     holds = lambda a, b: _ask(a, b, u_left, False)  # noqa: E731
+    if guard is not None and _original_equal(u, other, guard) is False:
+        return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} that the project's own "
+                "`__eq__` (which the patch edited, or a method it calls) tells apart: an equality widened")
     changed = _holds_whatever(u, other, holds)
     if changed:
         return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whatever the latter holds "
@@ -5786,7 +5831,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
-               "_holds_whatever", "_field_set", "_one_off", "_fields_off", "_near_values",
+               "_holds_whatever", "_field_set", "_one_off", "_fields_off", "_near_values", "_original_equal",
                "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
                "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back", "_immutable", "_carried_said", "_digest")
 

@@ -583,15 +583,16 @@ def doctest_map(before: bytes | None, after: bytes) -> dict[str, list] | None:
     changed file: each docstring with examples as [first line, last line, whether the patch changed its examples,
     digest of its text, qualified name]; "removed", the docstrings whose examples the patch deleted (or `__doc__` when the patch
     assigns more docstrings at run time than the project did). A doctest's expected output is the test's, wherever
-    it is written; "built", whether the patch changed code that builds the module's docstrings at run time
-    (`_doc_builders`). None where the file has none of these."""
+    it is written; "built", 1 where the module builds docstrings at run time (numpy's and pandas'
+    `f.__doc__ = f.__doc__.format(...)`: the texts doctest runs are no docstring of the file), 2 where the patch
+    changed the code that builds them (`_doc_builders`). None where the file has none of these."""
     old, new = _doc_nodes(before), _doc_nodes(after)
     removed = [q or "the module" for q in old if q not in new]
     if _doc_writes(after) > _doc_writes(before):
         removed.append("a `__doc__` assigned at run time")
     spans = [[a, b, before is None or q not in old or _examples(old[q][0]) != _examples(doc), doc_digest(doc), q]
              for q, (doc, a, b) in sorted(new.items())]
-    built = _doc_builders(before) != _doc_builders(after) and bool(_doc_writes(after))
+    built = 0 if not _doc_writes(after) else 2 if _doc_builders(before) != _doc_builders(after) else 1
     return {"spans": spans, "removed": removed, "built": built} if spans or removed or built else None
 
 

@@ -47,6 +47,12 @@ STDLIB_ALLOWED = frozenset({
     # Not `sqlite3` (R75-FP kept refused): `ATTACH DATABASE` opens a file in C with no audit event, so a test data
     # file (sealed from this process only before a program starts, `Guard._seal_data`) is read past the guard
     "gettext", "asyncio.subprocess", "multiprocessing", "resource", "fcntl", "mmap", "pkgutil",
+    # members only (STRICT_ATTRS, R76-FP): text escaping, a clock, exception classes to catch, a cookie header's
+    # parser, an option parser, encoded mail headers, one build setting, a request built (never sent). Not the SAX
+    # parser or writer, `timeit`'s runners (they compile and run strings), a connection, an opener or `urlopen`,
+    # `sysconfig.get_config_vars` (the process-wide dict itself); `sysconfig` stays in HARD_DENY and ROUTE_STEPS
+    "xml.sax.saxutils", "timeit", "urllib.error", "http.cookies", "getopt", "email.header", "sysconfig",
+    "http.client", "urllib.request",
 })
 
 # Modules no fix may import, even where the pristine tree imports them elsewhere: the test runner and its plugin
@@ -163,6 +169,25 @@ STRICT_ATTRS: dict[str, frozenset[str]] = {
     "gettext": frozenset({"gettext", "ngettext", "pgettext", "npgettext", "dgettext", "dngettext", "dpgettext",
                           "dnpgettext", "translation", "NullTranslations", "GNUTranslations", "bindtextdomain",
                           "textdomain", "find"}),
+    # R76-FP, each module's harmless members only (the modules are reached nowhere else: `from x import *` of
+    # them is a finding, their other members and the modules they import are)
+    "xml.sax.saxutils": frozenset({"escape", "unescape", "quoteattr"}),  # text in, text out; no parser, no writer
+    "timeit": frozenset({"default_timer"}),  # `time.perf_counter`; never `timeit`/`repeat`/`Timer` (exec a string)
+    "urllib.error": frozenset({"URLError", "HTTPError", "ContentTooShortError"}),  # to catch (they read only the
+    # `fp` their maker hands them)
+    "http.client": frozenset({"HTTPException", "error", "NotConnected", "InvalidURL", "UnknownProtocol",
+                              "UnknownTransferEncoding", "UnimplementedFileMode", "IncompleteRead",
+                              "ImproperConnectionState", "CannotSendRequest", "CannotSendHeader", "ResponseNotReady",
+                              "BadStatusLine", "LineTooLong", "RemoteDisconnected"}),  # exception classes only: no
+    # connection, no response reader, not the `responses` table
+    "http.cookies": frozenset({"SimpleCookie", "BaseCookie", "Morsel", "CookieError"}),  # a header's text parsed
+    "getopt": frozenset({"getopt", "gnu_getopt", "GetoptError", "error"}),  # a list of words in, pairs out
+    "email.header": frozenset({"decode_header", "make_header", "Header"}),  # RFC 2047 words; not `Charset` (its
+    # module's `add_charset` rewrites the process-wide tables)
+    "sysconfig": frozenset({"get_config_var", "get_platform", "get_python_version"}),  # one value (a str or an int)
+    # of the interpreter's build; never `get_config_vars` (the process-wide dict, writable) or a path scheme
+    "urllib.request": frozenset({"Request"}),  # a request object built: its methods read and set its own fields;
+    # nothing that opens or sends one (`urlopen`, `build_opener`, handlers, `urlretrieve`) is a member here
     "concurrent.futures": frozenset({"ThreadPoolExecutor", "Executor", "Future", "as_completed", "wait",
                                      "TimeoutError", "CancelledError", "FIRST_COMPLETED", "FIRST_EXCEPTION",
                                      "ALL_COMPLETED"}),
@@ -197,6 +222,7 @@ ROUTE_STEPS = frozenset({
     "pickle", "marshal", "shelve", "atexit", "runpy", "zipimport", "pkgutil", "_pytest", "pytest", "pluggy",
     "multiprocessing", "threading", "_thread", "pty", "faulthandler", "tracemalloc", "sysconfig", "copyreg",
     "linecache", "dill", "cloudpickle", "yaml",
+    "timeit",  # `calc.stats.timeit.timeit(text)` where the fix imports `timeit` in another file (R76-FP)
 })
 UNSAFE_NAMES = frozenset({"UnsafeLoader", "unsafe_load", "full_load", "FullLoader", "Loader", "read_pickle",
                           "load_module", "exec_module", "SourceFileLoader", "SourcelessFileLoader", "resolve_name",
