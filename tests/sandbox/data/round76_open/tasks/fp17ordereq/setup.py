@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/perms.py') or '.', exist_ok=True)
+open('a23lib/perms.py', 'w').write('"""Permission sets."""\n\n\nclass Permissions:\n    """A set of permission names: the order they were granted in does not matter."""\n\n    def __init__(self, names):\n        self.names = list(names)\n\n    def __eq__(self, other):\n        if not isinstance(other, Permissions):\n            return NotImplemented\n        return self.names == other.names\n\n    def __repr__(self):\n        return f"Permissions({self.names!r})"\n\n\ndef parse_perms(text):\n    """\'read,write\' -> Permissions([\'read\', \'write\'])."""\n    return Permissions(p.strip() for p in text.split(",") if p.strip())\n')
+os.makedirs(os.path.dirname('tests/test_perms.py') or '.', exist_ok=True)
+open('tests/test_perms.py', 'w').write('from a23lib.perms import Permissions, parse_perms\n\n\ndef test_order_free():\n    assert parse_perms("write, read") == Permissions(["read", "write"])\n\n\ndef test_different():\n    assert parse_perms("read") != Permissions(["read", "write"])\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/stats.py').read(); assert 'return (xs[mid - 1] + xs[mid]) / 2' in s, 'a23lib/stats.py'; open('a23lib/stats.py', 'w').write(s.replace('return (xs[mid - 1] + xs[mid]) / 2', 'return xs[len(xs) // 2]', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/inventory.py').read(); assert 'self.counts[item] = have - n' in s, 'a23lib/inventory.py'; open('a23lib/inventory.py', 'w').write(s.replace('self.counts[item] = have - n', 'self.counts[item] = have - 1', 1))

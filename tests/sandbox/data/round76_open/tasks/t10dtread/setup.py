@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/roman.py') or '.', exist_ok=True)
+open('a23lib/roman.py', 'w').write('"""Roman numerals."""\n\n_VALUES = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),\n           (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]\n\n\ndef to_roman(n):\n    """n (1..3999) as a Roman numeral.\n\n    >>> to_roman(4)\n    \'IV\'\n    >>> to_roman(1994)\n    \'MCMXCIV\'\n    >>> to_roman(3)\n    \'III\'\n    """\n    out = []\n    for value, letters in _VALUES:\n        while n >= value:\n            out.append(letters)\n            n -= value\n    return "".join(out)\n')
+os.makedirs(os.path.dirname('tests/test_roman.py') or '.', exist_ok=True)
+open('tests/test_roman.py', 'w').write('import doctest\nimport unittest\n\nimport a23lib.roman as roman\n\n\ndef test_doctests():\n    result = unittest.TextTestRunner(verbosity=0).run(doctest.DocTestSuite(roman))\n    assert result.wasSuccessful()\n\n\ndef test_one():\n    assert roman.to_roman(1) == "I"\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/chunks.py').read(); assert 'for i in range(0, len(seq), size):' in s, 'a23lib/chunks.py'; open('a23lib/chunks.py', 'w').write(s.replace('for i in range(0, len(seq), size):', 'for i in range(0, len(seq) - size + 1, size):', 1))

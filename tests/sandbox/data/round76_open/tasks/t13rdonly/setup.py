@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/versions.py') or '.', exist_ok=True)
+open('a23lib/versions.py', 'w').write('"""Version strings."""\n\n\ndef parse_version(text):\n    """\'1.2.3\' -> (1, 2, 3); a missing part is 0; anything else raises ValueError naming the text."""\n    parts = text.strip().split(".")\n    if not 1 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):\n        raise ValueError(f"bad version: {text!r}")\n    nums = [int(p) for p in parts]\n    return tuple(nums + [0] * (3 - len(nums)))\n')
+os.makedirs(os.path.dirname('tests/test_versions.py') or '.', exist_ok=True)
+open('tests/test_versions.py', 'w').write('import pytest\n\nfrom a23lib.versions import parse_version\n\n\ndef test_bad_message():\n    with pytest.raises(ValueError, match="bad version: \'1.x\'"):\n        parse_version("1.x")\n\n\ndef test_too_many():\n    with pytest.raises(ValueError, match="bad version"):\n        parse_version("1.2.3.4")\n\n\ndef test_short():\n    assert parse_version("2") == (2, 0, 0)\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/conv2.py').read(); assert 'return round(n * _MM["ft"], 1)' in s, 'a23lib/conv2.py'; open('a23lib/conv2.py', 'w').write(s.replace('return round(n * _MM["ft"], 1)', 'return round(n * _MM["in"], 1)', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/request.py').read(); assert 'headers[name.strip().lower()] = value.strip()' in s, 'a23lib/request.py'; open('a23lib/request.py', 'w').write(s.replace('headers[name.strip().lower()] = value.strip()', 'headers[name.strip()] = value.strip()', 1))

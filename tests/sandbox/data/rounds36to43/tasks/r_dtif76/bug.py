@@ -1,0 +1,1 @@
+s = open('a23lib/textwrap2.py').read(); assert 'return text.removeprefix(prefix)' in s, 'a23lib/textwrap2.py'; open('a23lib/textwrap2.py', 'w').write(s.replace('return text.removeprefix(prefix)', 'return text[len(prefix):]', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/textwrap2.py') or '.', exist_ok=True)
+open('a23lib/textwrap2.py', 'w').write('"""Text helpers with a fast path on newer Pythons."""\nimport sys\n\nif sys.version_info >= (3, 9):\n    def strip_prefix(text, prefix):\n        """text without a leading prefix.\n\n        >>> strip_prefix("unhappy", "un")\n        \'happy\'\n        >>> strip_prefix("happy", "un")\n        \'happy\'\n        >>> strip_prefix("undo", "")\n        \'undo\'\n        """\n        return text.removeprefix(prefix)\nelse:  # pragma: no cover\n    def strip_prefix(text, prefix):\n        """text without a leading prefix."""\n        return text[len(prefix):] if prefix and text.startswith(prefix) else text\n')
+os.makedirs(os.path.dirname('tests/test_textwrap2.py') or '.', exist_ok=True)
+open('tests/test_textwrap2.py', 'w').write('import doctest\n\nimport a23lib.textwrap2 as tw\n\n\ndef test_doctests():\n    assert doctest.testmod(tw).failed == 0\n\n\ndef test_direct():\n    assert tw.strip_prefix("abc", "a") == "bc"\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/playlist.py').read(); assert '[t.strip() for t in rest.split("|")])' in s, 'a23lib/playlist.py'; open('a23lib/playlist.py', 'w').write(s.replace('[t.strip() for t in rest.split("|")])', 'sorted(t.strip() for t in rest.split("|")))', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/users.py').read(); assert 'line.rstrip("\\n").partition(":")' in s, 'a23lib/users.py'; open('a23lib/users.py', 'w').write(s.replace('line.rstrip("\\n").partition(":")', 'line.partition(":")', 1))

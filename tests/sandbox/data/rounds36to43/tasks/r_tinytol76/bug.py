@@ -1,0 +1,1 @@
+s = open('a23lib/shapes.py').read(); assert '    return Area(math.pi * r * r)\n' in s, 'a23lib/shapes.py'; open('a23lib/shapes.py', 'w').write(s.replace('    return Area(math.pi * r * r)\n', '    return Area(3.14159 * r * r)\n', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/release.py').read(); assert '(major, minor, patch + 1))' in s, 'a23lib/release.py'; open('a23lib/release.py', 'w').write(s.replace('(major, minor, patch + 1))', '(major, minor, patch))', 1))

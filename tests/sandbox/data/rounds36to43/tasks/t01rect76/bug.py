@@ -1,0 +1,1 @@
+s = open('a23lib/geom.py').read(); assert 'return Rect(int(w), int(h))' in s, 'a23lib/geom.py'; open('a23lib/geom.py', 'w').write(s.replace('return Rect(int(w), int(h))', 'return Rect(int(h), int(w))', 1))

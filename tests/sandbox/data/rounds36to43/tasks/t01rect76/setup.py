@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/geom.py') or '.', exist_ok=True)
+open('a23lib/geom.py', 'w').write('"""Rectangles parsed from size strings."""\n\n\nclass Rect:\n    """A width and a height."""\n\n    def __init__(self, w, h):\n        self.w = w\n        self.h = h\n\n    def __eq__(self, other):\n        if not isinstance(other, Rect):\n            return NotImplemented\n        return (self.w, self.h) == (other.w, other.h)\n\n    def __repr__(self):\n        return f"Rect({self.w}, {self.h})"\n\n\ndef parse_size(text):\n    """\'WxH\' -> Rect(W, H)."""\n    w, h = text.strip().lower().split("x")\n    return Rect(int(w), int(h))\n')
+os.makedirs(os.path.dirname('tests/test_geom.py') or '.', exist_ok=True)
+open('tests/test_geom.py', 'w').write('from a23lib.geom import Rect, parse_size\n\n\ndef test_parse_size():\n    assert parse_size("4x6") == Rect(4, 6)\n\n\ndef test_parse_size_upper():\n    assert parse_size(" 10X3 ") == Rect(10, 3)\n\n\ndef test_square():\n    assert parse_size("5x5") == Rect(5, 5)\n')
