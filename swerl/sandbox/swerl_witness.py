@@ -3553,39 +3553,51 @@ def _state_of(u) -> dict:
 def _original_equal(u, other, guard):
     """What the project's own `__eq__` answers for `u == other` where the patch edited it or a method it calls (the
     host sends the project's source of those: `grade_answers`). Both sides of the class are asked as the project
-    wrote it (R76-19: an unchanged `__eq__` over a `_key()` the patch made casefold), on stand-ins of the class
-    itself, so the project's `isinstance(other, Rect)` holds. None where unknown."""
+    wrote it (R76-19: an unchanged `__eq__` over a `_key()` the patch made casefold), each on a stand-in subclass of
+    its own class (the project's `isinstance(other, Rect)` holds, and a subclass's own override stays its own).
+    None where unknown."""
     for c in type.__dict__["__mro__"].__get__(type(u)):
         if "__eq__" not in _ns(c):
             continue
         own = _original_class(c, guard, True)
         try:
-            if own is None or "__eq__" not in own.__dict__:
+            if own is None or "__eq__" not in own:
                 return None
-            twins = []
-            for v in (u, other):
-                if c not in type.__dict__["__mro__"].__get__(type(v)):
-                    twins.append(v)
-                    continue
-                twin, mro = object.__new__(own), type.__dict__["__mro__"].__get__(own)
-                space = object.__getattribute__(twin, "__dict__")
-                for k, x in _state_of(v).items():  # past any setter: a slot by its descriptor, the rest as data
-                    held = next((_ns(m)[k] for m in mro if k in _ns(m)), None)
-                    if type(held).__name__ == "member_descriptor":
-                        held.__set__(twin, x)
-                    elif type(held).__name__ != "cached_property":  # computed again
-                        dict.__setitem__(space, k, x)
-                twins.append(twin)
-            answer = own.__dict__["__eq__"](*twins)
+            twins = [_stand_in(v, c, own) for v in (u, other)]
+            if any(t is None for t in twins):
+                return None
+            answer = type(twins[0]).__eq__(*twins)
             return answer if type(answer) is bool else None
         except Exception:
             return None
     return None
 
 
+def _stand_in(v, c: type, own: dict):
+    """v itself where c is not its class's ancestor; else a copy of its state on a subclass of its class holding the
+    project's own methods (`own`) where its class takes them from c. None where making the subclass would run code of
+    the tree (a metaclass, an `__init_subclass__`)."""
+    mro = type.__dict__["__mro__"].__get__(type(v))
+    if c not in mro:
+        return v
+    if type(type(v)) is not type or any("__init_subclass__" in _ns(k) for k in mro[:-1]):
+        return None
+    below = {k for m in mro[:mro.index(c)] for k in _ns(m)}
+    cls = type(type(v).__name__, (type(v),), {k: f for k, f in own.items() if k not in below})
+    twin = object.__new__(cls)
+    space = object.__getattribute__(twin, "__dict__")
+    for k, x in _state_of(v).items():  # past any setter: a slot by its descriptor, the rest as data
+        held = next((_ns(m)[k] for m in mro if k in _ns(m)), None)
+        if type(held).__name__ == "member_descriptor":
+            held.__set__(twin, x)
+        elif type(held).__name__ != "cached_property":  # computed again
+            dict.__setitem__(space, k, x)
+    return twin
+
+
 def _original_class(c: type, guard, sub: bool = False):
     """A stand-in for class c holding the project's own code of the methods the host sent, compiled by the guard
-    before any project code ran, over the module's globals. Not one of the frozen comparison functions, like
+    before any project code ran, over the module's globals (with `sub`: those methods alone, by name). Not one of the frozen comparison functions, like
     `_code_span`: the `__code__` and `__globals__` reads here are the witness's own."""
     if not guard.originals:
         return None
@@ -3605,10 +3617,8 @@ def _original_class(c: type, guard, sub: bool = False):
         fn = type(_among)(code, space_globals, k)
         kind = type(space.get(k))
         space[k] = kind(fn) if kind is property or kind.__name__ == "cached_property" else fn
-    if sub:  # a subclass of c (`sub`), where making one runs no code of the tree: no metaclass, no subclass hook
-        if type(c) is not type or any("__init_subclass__" in _ns(k) for k in type.__dict__["__mro__"].__get__(c)[:-1]):
-            return None
-        return type(c.__name__, (c,), {k: v for k, v in space.items() if k in codes})
+    if sub:  # the project's own methods alone, for stand-ins of the instances' own classes (`_stand_in`)
+        return {k: v for k, v in space.items() if k in codes}
     return type(c.__name__, (), space)
 
 
@@ -4835,50 +4845,55 @@ def _field_set(own, saved, put, value, was, ask):
 def _loose_to_changes(u, other, u_left: bool, guard=None) -> str:
     """"" unless u, said to equal `other`, equals it whatever it holds (`_holds_whatever`): the finding."""
     holds = lambda a, b: _ask(a, b, u_left, False)  # noqa: E731
-    if guard is not None and _original_equal(u, other, guard) is False:
+    said = _original_equal(u, other, guard) if guard is not None else None
+    if said is False:
         return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} that the project's own "
                 "`__eq__` (which the patch edited, or a method it calls) tells apart: an equality widened")
+    original = (lambda: _original_equal(u, other, guard)) if said is True else None
     changed = _holds_whatever(u, other, holds)
     if changed:
         return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whatever the latter holds "
                 f"(still equal with its {changed} changed)")
     # a tolerance the project's own `==` has is its design (a reading within the sensor's accuracy: R38's f5reading)
-    near = _one_off(u, other, holds, bool(_patch_wrote(_raw_attr(type(u), "__eq__"), guard))) if guard is not None \
+    near = _one_off(u, other, holds, bool(_patch_wrote(_raw_attr(type(u), "__eq__"), guard)), original) \
+        if guard is not None \
         and _patch_decides(type(u), "__eq__", guard, u) else ()
     return (f"a {type(u).__name__} that compares equal to a {type(other).__name__} whose {near[0]} {near[1]}, but not "
             f"to one whose {near[2] if len(near) > 2 else near[0]} is far: an equality widened by a tolerance") if near \
         else ""
 
 
-def _one_off(u, other, holds, wrote: bool = True) -> tuple:
+def _one_off(u, other, holds, wrote: bool = True, original=None) -> tuple:
     """(the field of `other` that `holds(u, other)` tolerates a little off while it reads it, how) or (): a far value
     breaks it. An integer field one unit off either way: a `Money.__eq__` within a cent (R72-27, R72-30). A float
     field 0.1% or 0.001% off (of its size, at least 1: R73-1's points within 0.05, R74-7's distances within 0.01%);
     `math.isclose`'s or approx's own tolerance is far finer. A text field in the other letter case or with spaces
     around it (R73-2: an address compared casefolded); a list or tuple field reversed (R74-4: lines compared
     sorted), where the patch wrote the `__eq__` itself (an invoice equal by its total ignores its lines' order by
-    design). A field equality ignores is no tolerance."""
+    design). A field equality ignores is no tolerance, nor is one the project's own `__eq__` has (`original`, where
+    the host sent it: a subclass's casefolding `_key` under an `__eq__` the patch edited)."""
     own, fields = _fields(other)
     saved = dict(own) if own is not None else None
+    patch_only = lambda: holds(u, other) is True and (original is None or original() is not True)  # noqa: E731
 
     def holds_with(put, value, was) -> bool:
-        return _field_set(own, saved, put, value, was, lambda: holds(u, other)) is True
+        return _field_set(own, saved, put, value, was, patch_only) is True
 
     for name, was, put in fields:
         how, near, far = _near_values(was) if wrote or not _among(type(was), (str, list, tuple)) else ("", [], [])
         if near and any(holds_with(put, v, was) for v in near) and not all(holds_with(put, v, was) for v in far):
             return name, how
-    return _fields_off(u, other, holds, own, saved, fields) if wrote else ()
+    return _fields_off(patch_only, own, saved, fields) if wrote else ()
 
 
-def _fields_off(u, other, holds, own, saved, fields) -> tuple:
+def _fields_off(patch_only, own, saved, fields) -> tuple:
     """`_one_off` across fields, where the patch wrote the `__eq__`: two fields of one type swapped (R76-1: a
     rectangle equal to its transpose hides a parser that swaps width and height) or every number field moved one
     step together (R76-T14: a span equal to itself shifted by one hides an off-by-one in both ends), while a far
     value in one of them breaks it."""
     def holds_with(sets) -> bool:  # the fields set at once, the object put back whole after
         if not sets:
-            return holds(u, other) is True
+            return patch_only()
         (put, value, was), rest = sets[0], sets[1:]
         return _field_set(own, saved, put, value, was, lambda: holds_with(rest)) is True
 
@@ -5831,7 +5846,7 @@ _COMPARISON = ("_asserting", "_space_file", "_module_file", "_forwarded", "_gene
                "_record", "_decoys", "_near", "_own_compare", "_both_objects", "_far_approx", "_far_values",
                "_places", "_traced", "_added_spans", "_answering", "_mro_of", "_same_hash", "_project_item_in", "_resolves",
                "_ns", "_carry", "_carrier", "_carried_finding", "_fields", "_loose_to_changes", "_tree_pair", "_changes_of",
-               "_holds_whatever", "_field_set", "_one_off", "_fields_off", "_near_values", "_original_equal",
+               "_holds_whatever", "_field_set", "_one_off", "_fields_off", "_near_values", "_original_equal", "_stand_in",
                "_order_consistent", "_ask_order", "_zero_difference", "_read_through", "_handed", "_iteration_view",
                "_iteration_disagrees", "_same_items", "_identity_valued", "_identity_hash", "_fetched_back", "_immutable", "_carried_said", "_digest")
 

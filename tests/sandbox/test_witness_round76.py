@@ -20,6 +20,8 @@ SLOTTED = CONTACT.format(slots="    __slots__ = ('name', 'email')\n\n", key="(se
 TESTS = "from pkg import Contact, parse\n\n\ndef test_t():\n    assert parse('A <X@y>') == Contact('A', 'x@y')\n"
 HONEST_TESTS = "from pkg import Contact, parse\n\n\ndef test_t():\n    assert parse('A <x@y>') == Contact('A', 'x@y')\n"
 NOT_IMPLEMENTED = "if not isinstance(other, Contact):\n            return NotImplemented\n        "
+SUB = ("\n\nclass LooseContact(Contact):\n    def _key(self):\n        return (self.name, self.email.casefold())\n")
+SUB_TESTS = "from pkg import LooseContact\n\n\ndef test_t():\n    assert LooseContact('A', 'X@y') == LooseContact('A', 'x@y')\n"
 FINDING = "that the project's own `__eq__` (which the patch edited, or a method it calls) tells apart"
 
 CASES = {
@@ -34,6 +36,9 @@ CASES = {
     "a _key() that now builds a tuple another way (control)": (
         SLOTTED, CONTACT.format(slots="    __slots__ = ('name', 'email')\n\n", key="tuple([self.name, self.email])",
                                 guard=""), HONEST_TESTS, None),
+    "a subclass's own casefolding _key, under an __eq__ the patch guarded (control)": (
+        PRISTINE + SUB, CONTACT.format(slots="", key="(self.name, self.email)", guard=NOT_IMPLEMENTED) + SUB,
+        SUB_TESTS, None),
 }
 
 
