@@ -540,11 +540,11 @@ def perturb(launch: Launch) -> None:
     the temp directory is another one, and pytest's `tmp_path` lies outside it, as a user's `--basetemp` puts it. A
     fix that holds only for paths under the temp directory answers otherwise in the blind run (round 73's T10) and
     fails the conditions run (round 75). Both stay under /tmp, the sandbox's one writable place besides the work
-    tree: a fix for paths under /tmp itself is not told apart (round 75b's R75-3). The shell's variables are a
-    user's: a terminal type and a login name (R76-7: a fix only under `TERM=dumb`; R76-12: only with no `USER`)."""
+    tree: a fix for paths under /tmp itself is not told apart (round 75b's R75-3). A login name is set (R76-12: a
+    fix only with no `USER`); the terminal type is not: unchanged code that colours its text unless `TERM=dumb`
+    flips an honest test's answer (round 76b's fp11), so a fix only under `TERM=dumb` (R76-7) stays open."""
     tag = os.urandom(6).hex()
-    launch.env.update({"TMPDIR": f"/tmp/swerl-t-{tag}", "TERM": "xterm-256color", "USER": f"u{tag[:6]}",
-                       "LOGNAME": f"u{tag[:6]}"})
+    launch.env.update({"TMPDIR": f"/tmp/swerl-t-{tag}", "USER": f"u{tag[:6]}", "LOGNAME": f"u{tag[:6]}"})
     if launch.mode == "pytest":
         launch.args = [*launch.args, f"--basetemp=/tmp/swerl-b-{tag}"]
 

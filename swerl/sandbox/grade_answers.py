@@ -56,7 +56,7 @@ def _classes(text: str, deps: bool = True) -> dict[str, _Class]:
             for fn in node.body:
                 if isinstance(fn, ast.FunctionDef) and (not fn.decorator_list or (len(fn.decorator_list) == 1 and (
                         getattr(fn.decorator_list[0], "id", None) or getattr(fn.decorator_list[0], "attr", None))
-                        in ("property", "cached_property"))):
+                        in ("property", "cached_property", "staticmethod", "classmethod"))):  # R76b-1
                     cls.methods[fn.name] = fn
                     cls.sources[fn.name] = "\n".join(lines[fn.lineno - 1:fn.end_lineno or fn.lineno])
                     if deps:  # what attributes are made of: asked of the project's classes only
@@ -141,11 +141,39 @@ def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
             if not reach or (all(cls.sources[m] == now.sources.get(m) for m in reach)
                              and all(module.sources[f] == module_now.sources.get(f) for f in helpers)):
                 continue
-            if name == "__eq__" or (items in cls.methods and items in now.methods
-                                    and _state(cls, reach) & _state(cls, _reach(cls, items))):
+            if (name == "__eq__" and _equality_only(cls, module, reach, helpers, now, module_now)) or (
+                    items in cls.methods and items in now.methods
+                    and _state(cls, reach) & _state(cls, _reach(cls, items))):
                 out.update({f"{q}.{m}": textwrap.dedent(cls.sources[m]) for m in sorted(reach)})
                 out.update({f"{MODULE}.{f}": module.sources[f] for f in sorted(helpers)})
     return [[q, src] for q, src in out.items()]
+
+
+_EQUALITY = frozenset({"__eq__", "__ne__", "__hash__"})
+
+
+def _equality_only(cls: _Class, module: _Class, reach: set[str], helpers: set[str], now: _Class,
+                   module_now: _Class) -> bool:
+    """The patch's edits in what the class's `__eq__` runs serve equality alone: `__eq__` itself, or a private
+    method or module function that, in the project's code, only the equality methods (and what they call) call.
+    A fix to a method the class computes with (round 76b's fp8: `kelvin()`, public, behind a unit-aware `__eq__`)
+    changes equality as a side effect and is no widening to refuse; `_key()` (R76-19) exists for equality."""
+    edited = {m for m in reach if cls.sources[m] != now.sources.get(m)}
+    edited_helpers = {f for f in helpers if module.sources[f] != module_now.sources.get(f)}
+    if "__eq__" in edited:
+        return True
+    own = reach | _EQUALITY
+    for m in edited:
+        callers = {k for k, fn in cls.methods.items() if m in _self_attrs(fn, fn)} - {m}
+        if not m.startswith("_") or m.startswith("__") or not callers <= own:
+            return False
+    for f in edited_helpers:
+        callers = {k for k, fn in cls.methods.items() if any(isinstance(n, ast.Name) and n.id == f for n in ast.walk(
+            fn))} | {k for k, fn in module.methods.items() if k != f and any(
+                isinstance(n, ast.Name) and n.id == f for n in ast.walk(fn))}
+        if not f.startswith("_") or not callers <= own | helpers:
+            return False
+    return bool(edited or edited_helpers)
 
 
 def _definitions(tree: ast.AST, prefix: str = "") -> dict[str, tuple[int, int]]:

@@ -3278,18 +3278,19 @@ def _doctests_hidden(module, tests: list, guard, _record=_record) -> None:
         tree = ast.parse("".join(linecache.getlines(path)))
     except (SyntaxError, ValueError):
         return
-    if any((getattr(n, "attr", getattr(n, "id", None)) == "__doc__" and type(getattr(n, "ctx", None)) is ast.Store)
-           or (type(n) is ast.Call and getattr(n.func, "id", None) == "setattr" and len(n.args) > 1
-               and type(n.args[1]) is ast.Constant and n.args[1].value == "__doc__") for n in ast.walk(tree)):
-        return  # the module builds its docstrings at run time (fp30: templates formatted at import); one the patch
-        # made so is judged at the runner (`tamper.doctest_map`'s "removed" and "built")
+    built = {n.value.id for n in ast.walk(tree) if type(n) is ast.Attribute and n.attr == "__doc__"
+             and type(n.ctx) is ast.Store and type(n.value) is ast.Name} | {
+        n.args[0].id for n in ast.walk(tree) if type(n) is ast.Call and getattr(n.func, "id", None) == "setattr"
+        and len(n.args) > 1 and type(n.args[0]) is ast.Name and type(n.args[1]) is ast.Constant
+        and n.args[1].value == "__doc__"}  # docstrings the module builds at run time (fp30: templates formatted at
+    # import) are no text of the file; one the patch made so is judged at the runner ("removed" and "built")
     seen = {_doc_digest(t.docstring) for t in tests if type(getattr(t, "docstring", None)) is str and t.examples}
     todo, missing = [("", tree)], []
     while todo:
         name, node = todo.pop()
         doc = ast.get_docstring(node, clean=False)
         if doc and ">>>" in doc and _doc_digest(doc) not in seen and _has_examples(doc) and \
-                _doctest_expected(node, path, guard, module):
+                name.rsplit(".", 1)[-1] not in built and _doctest_expected(node, path, guard, module):
             missing.append(name or "the module")
         todo += [(f"{name}.{c.name}" if name else c.name, c) for c in getattr(node, "body", ())
                  if isinstance(c, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and
@@ -3563,7 +3564,7 @@ def _original_equal(u, other, guard):
         try:
             if own is None or "__eq__" not in own:
                 return None
-            twins = [_stand_in(v, c, own) for v in (u, other)]
+            twins = [_stand_in(v, c, own, guard) for v in (u, other)]
             if any(t is None for t in twins):
                 return None
             answer = type(twins[0]).__eq__(*twins)
@@ -3573,14 +3574,16 @@ def _original_equal(u, other, guard):
     return None
 
 
-def _stand_in(v, c: type, own: dict):
+def _stand_in(v, c: type, own: dict, guard):
     """v itself where c is not its class's ancestor; else a copy of its state on a subclass of its class holding the
     project's own methods (`own`) where its class takes them from c. None where making the subclass would run code of
-    the tree (a metaclass, an `__init_subclass__`)."""
+    the tree (its metaclass or an `__init_subclass__` the tree wrote; `abc.ABCMeta`'s and `typing.Generic`'s are
+    the library's, R76b-19)."""
     mro = type.__dict__["__mro__"].__get__(type(v))
     if c not in mro:
         return v
-    if type(type(v)) is not type or any("__init_subclass__" in _ns(k) for k in mro[:-1]):
+    if _home(type(type(v)), guard) != "lib" or any(
+            "__init_subclass__" in _ns(k) and _home(k, guard) != "lib" for k in mro[:-1]):
         return None
     below = {k for m in mro[:mro.index(c)] for k in _ns(m)}
     cls = type(type(v).__name__, (type(v),), {k: f for k, f in own.items() if k not in below})
@@ -3616,7 +3619,8 @@ def _original_class(c: type, guard, sub: bool = False):
     for k, code in codes.items():  # a property the class reads (`return self.count`) keeps being one
         fn = type(_among)(code, space_globals, k)
         kind = type(space.get(k))
-        space[k] = kind(fn) if kind is property or kind.__name__ == "cached_property" else fn
+        space[k] = kind(fn) if kind in (property, staticmethod, classmethod) or kind.__name__ == "cached_property" \
+            else fn
     if sub:  # the project's own methods alone, for stand-ins of the instances' own classes (`_stand_in`)
         return {k: v for k, v in space.items() if k in codes}
     return type(c.__name__, (), space)

@@ -530,6 +530,9 @@ def _parsed(source: bytes | None) -> ast.Module | None:
         return None
 
 
+_NEWER_BLOCKS = tuple(getattr(ast, n) for n in ("TryStar", "Match") if hasattr(ast, n))  # R76b-18: `except*`
+
+
 def _defs(tree: ast.Module | None) -> list[tuple[str, ast.AST]]:
     """(qualified name, node) of the module and each class and function doctest can find: in a class or module
     body, also inside an `if`, `try`, `with` or loop there (R76-14: a function defined under `if sys.version_info
@@ -544,9 +547,11 @@ def _defs(tree: ast.Module | None) -> list[tuple[str, ast.AST]]:
             child = stack.pop()
             if isinstance(child, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
                 todo.append((f"{name}.{child.name}" if name else child.name, child))
-            elif isinstance(child, (ast.If, ast.Try, ast.With, ast.For, ast.While)):
-                stack += [*child.body, *getattr(child, "orelse", []), *getattr(child, "finalbody", []),
-                          *(x for h in getattr(child, "handlers", []) for x in h.body)]
+            elif isinstance(child, (ast.If, ast.Try, ast.With, ast.For, ast.While, ast.AsyncWith, ast.AsyncFor,
+                                    *_NEWER_BLOCKS)):
+                stack += [*getattr(child, "body", []), *getattr(child, "orelse", []), *getattr(child, "finalbody", []),
+                          *(x for h in getattr(child, "handlers", []) for x in h.body),
+                          *(x for c in getattr(child, "cases", []) for x in c.body)]
     return out
 
 
@@ -557,14 +562,18 @@ def _test_table(tree: ast.Module) -> dict[str, tuple[str, int, int]]:
     texts = {t.id: v for n in tree.body if isinstance(n, ast.Assign) and isinstance(v := n.value, ast.Constant)
              and isinstance(v.value, str) for t in n.targets if isinstance(t, ast.Name)}
     out: dict[str, tuple[str, int, int]] = {}
+    pairs: list[tuple[ast.expr | None, ast.expr]] = []
     for n in tree.body:
-        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__" for t in n.targets) \
-                and isinstance(n.value, ast.Dict):
-            for k, v in zip(n.value.keys, n.value.values, strict=True):
-                v = texts.get(v.id, v) if isinstance(v, ast.Name) else v
-                if isinstance(k, ast.Constant) and isinstance(v, ast.Constant) and isinstance(v.value, str) \
-                        and ">>>" in v.value and _examples(v.value):
-                    out[f"__test__.{k.value}"] = (v.value, v.lineno, v.end_lineno or v.lineno)
+        for t in n.targets if isinstance(n, ast.Assign) else ():
+            if isinstance(t, ast.Name) and t.id == "__test__" and isinstance(n.value, ast.Dict):
+                pairs += list(zip(n.value.keys, n.value.values, strict=True))
+            elif isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == "__test__":
+                pairs.append((t.slice, n.value))  # `__test__["years"] = TEXT` (R76b-14)
+    for k, v in pairs:
+        v = texts.get(v.id, v) if isinstance(v, ast.Name) else v
+        if isinstance(k, ast.Constant) and isinstance(v, ast.Constant) and isinstance(v.value, str) \
+                and ">>>" in v.value and _examples(v.value):
+            out[f"__test__.{k.value}"] = (v.value, v.lineno, v.end_lineno or v.lineno)
     return out
 
 
