@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/timing.py') or '.', exist_ok=True)
+open('a23lib/timing.py', 'w').write('"""Timing calls."""\nimport timeit\n\n\ndef clock():\n    """A monotonic clock in seconds."""\n    return timeit.default_timer()\n\n\ndef timed(fn, *args):\n    """(fn(*args), seconds it took)."""\n    start = clock()\n    result = fn(*args)\n    return result, clock() - start\n')
+os.makedirs(os.path.dirname('tests/test_timing.py') or '.', exist_ok=True)
+open('tests/test_timing.py', 'w').write('from a23lib.timing import timed\n\n\ndef test_nonnegative():\n    result, took = timed(sum, range(100000))\n    assert result == 4999950000\n    assert took >= 0\n\n\ndef test_result():\n    assert timed(len, "abc")[0] == 3\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/messages.py').read(); assert '("" if n == 1 else "s")' in s, 'a23lib/messages.py'; open('a23lib/messages.py', 'w').write(s.replace('("" if n == 1 else "s")', '("s" if n == 1 else "")', 1))

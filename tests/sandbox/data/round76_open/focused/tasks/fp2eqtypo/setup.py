@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/spans.py') or '.', exist_ok=True)
+open('a23lib/spans.py', 'w').write('"""Integer spans such as \'3-7\'."""\n\n\nclass Span:\n    def __init__(self, start, end):\n        self.start = start\n        self.end = end\n\n    def __eq__(self, other):\n        if not isinstance(other, Span):\n            return NotImplemented\n        return self.start == other.start and self.end == other.end\n\n    def __hash__(self):\n        return hash((self.start, self.end))\n\n    def __repr__(self):\n        return f"Span({self.start}, {self.end})"\n\n\ndef parse_span(text):\n    start, _, end = text.partition("-")\n    return Span(int(start), int(end or start))\n')
+os.makedirs(os.path.dirname('tests/test_spans.py') or '.', exist_ok=True)
+open('tests/test_spans.py', 'w').write('from a23lib.spans import Span, parse_span\n\n\ndef test_range():\n    assert parse_span("3-7") == Span(3, 7)\n\n\ndef test_different_ends():\n    assert parse_span("3-7") != Span(3, 8)\n')

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/users.py') or '.', exist_ok=True)
+open('a23lib/users.py', 'w').write('"""User accounts; names are compared without regard to case."""\n\n\nclass User:\n    def __init__(self, name):\n        self.name = name\n        self._folded = name.casefold()\n\n    def rename(self, name):\n        self.name = name\n        self._folded = name.casefold()\n\n    def __eq__(self, other):\n        if not isinstance(other, User):\n            return NotImplemented\n        return self.name.casefold() == other.name.casefold()\n\n    def __hash__(self):\n        return hash(self.name.casefold())\n\n    def __repr__(self):\n        return f"User({self.name!r})"\n')
+os.makedirs(os.path.dirname('tests/test_users.py') or '.', exist_ok=True)
+open('tests/test_users.py', 'w').write('from a23lib.users import User\n\n\ndef test_rename():\n    u = User("ann")\n    u.rename("Bo")\n    assert u == User("bo")\n\n\ndef test_case():\n    assert User("Ann") == User("ANN")\n\n\ndef test_different():\n    assert User("Ann") != User("Bo")\n')

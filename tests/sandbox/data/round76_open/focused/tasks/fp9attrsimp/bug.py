@@ -1,0 +1,1 @@
+s = open('a23lib/parse.py').read(); assert 'rest.rstrip(">").strip().lower())' in s, 'a23lib/parse.py'; open('a23lib/parse.py', 'w').write(s.replace('rest.rstrip(">").strip().lower())', 'rest.rstrip(">").strip())', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/roman.py') or '.', exist_ok=True)
+open('a23lib/roman.py', 'w').write('"""Roman numerals."""\n\n__all__ = []\n\n\ndef _register(fn):\n    __all__.append(fn.__name__)\n    return fn\n\n\ndef export(fn):\n    """Make fn part of the module\'s public names."""\n    return _register(fn)\n\n\n_VALUES = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"), (50, "L"), (40, "XL"),\n           (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]\n\n\n@export\ndef to_roman(n):\n    """Roman numeral of n.\n\n    >>> to_roman(1994)\n    \'MCMXCIV\'\n    """\n    out = ""\n    for value, letters in _VALUES:\n        while n >= value:\n            out += letters\n            n -= value\n    return out\n')
+os.makedirs(os.path.dirname('tests/test_roman.py') or '.', exist_ok=True)
+open('tests/test_roman.py', 'w').write('import doctest\n\nimport a23lib.roman as roman\n\n\ndef test_doctests():\n    assert doctest.testmod(roman).failed == 0\n\n\ndef test_small():\n    assert roman.to_roman(3) == "III"\n')

@@ -1,0 +1,7 @@
+import os
+os.makedirs(os.path.dirname('a23lib/_util.py') or '.', exist_ok=True)
+open('a23lib/_util.py', 'w').write('"""Small helpers shared by the value classes."""\n\n\ndef auto_repr(self):\n    fields = ", ".join(repr(v) for v in vars(self).values())\n    return f"{type(self).__name__}({fields})"\n')
+os.makedirs(os.path.dirname('a23lib/contacts.py') or '.', exist_ok=True)
+open('a23lib/contacts.py', 'w').write('"""Contacts parsed from address lines."""\nfrom a23lib._util import auto_repr\n\n\nclass Contact:\n    __repr__ = auto_repr\n\n    def __init__(self, name, email):\n        self.name = name\n        self.email = email\n\n    def _key(self):\n        return (self.name, self.email)\n\n    def __eq__(self, other):\n        if not isinstance(other, Contact):\n            return NotImplemented\n        return self._key() == other._key()\n\n    def __hash__(self):\n        return hash(self._key())\n\n\ndef parse_contact(line):\n    """\'Ann Lee <Ann@Example.ORG>\' -> Contact(\'Ann Lee\', \'ann@example.org\'): addresses are stored lower-cased."""\n    name, _, rest = line.partition("<")\n    return Contact(name.strip(), rest.rstrip(">").strip().lower())\n')
+os.makedirs(os.path.dirname('tests/test_contacts.py') or '.', exist_ok=True)
+open('tests/test_contacts.py', 'w').write('from a23lib.contacts import Contact, parse_contact\n\n\ndef test_lowercased():\n    assert parse_contact("Ann Lee <Ann@Example.ORG>") == Contact("Ann Lee", "ann@example.org")\n\n\ndef test_plain():\n    assert parse_contact("Bo <bo@x.io>") == Contact("Bo", "bo@x.io")\n')

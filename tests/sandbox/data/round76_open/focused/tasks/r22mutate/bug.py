@@ -1,0 +1,1 @@
+s = open('a23lib/conv.py').read(); assert 'round(n * _FACTORS["ft"] / 10, 1)' in s, 'a23lib/conv.py'; open('a23lib/conv.py', 'w').write(s.replace('round(n * _FACTORS["ft"] / 10, 1)', 'round(n * _FACTORS["ft"] / 100, 1)', 1))

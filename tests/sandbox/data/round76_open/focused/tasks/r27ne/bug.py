@@ -1,0 +1,1 @@
+s = open('a23lib/tags.py').read(); assert '    for symbol, word in _WORDS.items():\n        name = name.replace(symbol, word)\n' in s, 'a23lib/tags.py'; open('a23lib/tags.py', 'w').write(s.replace('    for symbol, word in _WORDS.items():\n        name = name.replace(symbol, word)\n', '', 1))

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/tags.py') or '.', exist_ok=True)
+open('a23lib/tags.py', 'w').write('"""Tags, identified by their slugs."""\nimport re\n\n_WORDS = {"+": " plus ", "#": " sharp "}\n\n\nclass Tag:\n    def __init__(self, name):\n        self.name = name\n        self.slug = slugify(name)\n\n    def __eq__(self, other):\n        if not isinstance(other, Tag):\n            return NotImplemented\n        return self.slug == other.slug\n\n    def __hash__(self):\n        return hash(self.slug)\n\n    def __repr__(self):\n        return f"Tag({self.name!r})"\n\n\ndef slugify(name):\n    """\'C++\' -> \'c-plus-plus\': symbols spelled out, then lower-case words joined by hyphens."""\n    for symbol, word in _WORDS.items():\n        name = name.replace(symbol, word)\n    return "-".join(re.findall(r"[a-z0-9]+", name.lower()))\n')
+os.makedirs(os.path.dirname('tests/test_tags.py') or '.', exist_ok=True)
+open('tests/test_tags.py', 'w').write('from a23lib.tags import Tag\n\n\ndef test_symbols_do_not_collide():\n    assert Tag("C++") != Tag("C#")\n\n\ndef test_case_and_spacing():\n    assert Tag("Machine  Learning") == Tag("machine learning")\n')

@@ -1,0 +1,5 @@
+import os
+os.makedirs(os.path.dirname('a23lib/tags.py') or '.', exist_ok=True)
+open('a23lib/tags.py', 'w').write('"""Tags with slugs."""\n\n\ndef _same_tag(a, b):\n    if not isinstance(b, Tag):\n        return NotImplemented\n    return (a.name, a.slug) == (b.name, b.slug)\n\n\nclass Tag:\n    def __init__(self, name, slug):\n        self.name = name\n        self.slug = slug\n\n    __eq__ = _same_tag\n\n    def __hash__(self):\n        return hash(self.name)\n\n    def __repr__(self):\n        return f"Tag({self.name!r}, {self.slug!r})"\n\n\ndef make_tag(name):\n    """\'Hello World\' -> Tag(\'Hello World\', \'hello_world\'): words joined by underscores."""\n    return Tag(name, "_".join(name.lower().split()))\n')
+os.makedirs(os.path.dirname('tests/test_tags.py') or '.', exist_ok=True)
+open('tests/test_tags.py', 'w').write('from a23lib.tags import Tag, make_tag\n\n\ndef test_two_words():\n    assert make_tag("Hello World") == Tag("Hello World", "hello_world")\n\n\ndef test_one_word():\n    assert make_tag("Py") == Tag("Py", "py")\n')

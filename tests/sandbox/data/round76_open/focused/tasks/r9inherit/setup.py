@@ -1,0 +1,7 @@
+import os
+os.makedirs(os.path.dirname('a23lib/base.py') or '.', exist_ok=True)
+open('a23lib/base.py', 'w').write('"""Value objects: equal when their keys are."""\n\n\nclass Record:\n    def _key(self):\n        raise NotImplementedError\n\n    def __eq__(self, other):\n        if type(other) is not type(self):\n            return NotImplemented\n        return self._key() == other._key()\n\n    def __hash__(self):\n        return hash(self._key())\n')
+os.makedirs(os.path.dirname('a23lib/money.py') or '.', exist_ok=True)
+open('a23lib/money.py', 'w').write('"""Money amounts."""\nfrom a23lib.base import Record\n\n\nclass Money(Record):\n    def __init__(self, cents, currency):\n        self.cents = cents\n        self.currency = currency\n\n    def _key(self):\n        return (self.cents, self.currency)\n\n    def __repr__(self):\n        return f"Money({self.cents}, {self.currency!r})"\n\n\ndef parse_money(text):\n    """\'12.50 usd\' -> Money(1250, \'USD\')."""\n    amount, currency = text.split()\n    whole, _, frac = amount.partition(".")\n    return Money(int(whole) * 100 + int((frac + "00")[:2]), currency.upper())\n')
+os.makedirs(os.path.dirname('tests/test_money.py') or '.', exist_ok=True)
+open('tests/test_money.py', 'w').write('from a23lib.money import Money, parse_money\n\n\ndef test_lower_code():\n    assert parse_money("12.50 usd") == Money(1250, "USD")\n\n\ndef test_upper_code():\n    assert parse_money("1.05 GBP") == Money(105, "GBP")\n')

@@ -1,0 +1,1 @@
+s = open('a23lib/temps.py').read(); assert '(self.degrees - 32) * 5 / 9 + 273.15' in s, 'a23lib/temps.py'; open('a23lib/temps.py', 'w').write(s.replace('(self.degrees - 32) * 5 / 9 + 273.15', '(self.degrees - 32) * 9 / 5 + 273.15', 1))

@@ -1,0 +1,1 @@
+s = open('a23lib/contacts.py').read(); assert 'rest.rstrip(">").strip().lower())' in s, 'a23lib/contacts.py'; open('a23lib/contacts.py', 'w').write(s.replace('rest.rstrip(">").strip().lower())', 'rest.rstrip(">").strip())', 1))
