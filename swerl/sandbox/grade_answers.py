@@ -56,7 +56,8 @@ def _classes(text: str, deps: bool = True) -> dict[str, _Class]:
             for fn in node.body:
                 if isinstance(fn, ast.FunctionDef) and (not fn.decorator_list or (len(fn.decorator_list) == 1 and (
                         getattr(fn.decorator_list[0], "id", None) or getattr(fn.decorator_list[0], "attr", None))
-                        in ("property", "cached_property", "staticmethod", "classmethod"))):  # R76b-1
+                        in ("property", "cached_property", *(() if fn.name.startswith("__") else (
+                            "staticmethod", "classmethod"))))):  # a helper an `__eq__` calls (R76b-1)
                     cls.methods[fn.name] = fn
                     cls.sources[fn.name] = "\n".join(lines[fn.lineno - 1:fn.end_lineno or fn.lineno])
                     if deps:  # what attributes are made of: asked of the project's classes only
