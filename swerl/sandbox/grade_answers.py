@@ -124,7 +124,8 @@ def _state(cls: _Class, methods: set[str]) -> set[str]:
 def answering_functions(old: bytes, new: bytes) -> list[list[str]]:
     """[qualname, the project's source] of every method the witness needs to ask a class's `__len__`/`__bool__` as
     the project wrote it: where the patch edited that method or one it calls, and the project's reads what
-    `__iter__` reads; and its `__eq__`, where the patch edited it or one it calls (`_original_equal`). Decided on the project's class alone: what the patched one reads is the patch's choice."""
+    `__iter__` reads; and its `__eq__`, where the patch's edits there serve equality alone (`_equality_only`).
+    Decided on the project's class alone: what the patched one reads is the patch's choice."""
     try:
         before, after = _classes(old.decode("utf-8")), _classes(new.decode("utf-8"), deps=False)
     except (UnicodeDecodeError, SyntaxError, ValueError, RecursionError, MemoryError):

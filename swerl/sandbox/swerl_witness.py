@@ -3560,7 +3560,7 @@ def _original_equal(u, other, guard):
     for c in type.__dict__["__mro__"].__get__(type(u)):
         if "__eq__" not in _ns(c):
             continue
-        own = _original_class(c, guard, True)
+        own = _original_methods(c, guard)
         try:
             if own is None or "__eq__" not in own:
                 return None
@@ -3598,32 +3598,41 @@ def _stand_in(v, c: type, own: dict, guard):
     return twin
 
 
-def _original_class(c: type, guard, sub: bool = False):
-    """A stand-in for class c holding the project's own code of the methods the host sent, compiled by the guard
-    before any project code ran, over the module's globals (with `sub`: those methods alone, by name). Not one of the frozen comparison functions, like
-    `_code_span`: the `__code__` and `__globals__` reads here are the witness's own."""
+def _original_class(c: type, guard):
+    """A stand-in for class c holding the project's own code of the methods the host sent (`_original_methods`) and
+    the class's other methods as they are."""
+    own = _original_methods(c, guard)
+    if own is None:
+        return None
+    space = {k: v for k, v in _ns(c).items()
+             if type(v) in (type(_among), staticmethod, classmethod, property) or type(v).__name__ == "cached_property"}
+    return type(c.__name__, (), {**space, **own})
+
+
+def _original_methods(c: type, guard):
+    """{name: the project's own code of a method of class c the host sent}, compiled by the guard before any project
+    code ran, over the module's globals (the module functions it calls as the project wrote them too); a property,
+    `staticmethod` or `classmethod` keeps being one. None where none was sent. Not one of the frozen comparison
+    functions, like `_code_span`: the `__code__` and `__globals__` reads here are the witness's own."""
     if not guard.originals:
         return None
     fns = [v for v in _ns(c).values() if type(v) is type(_among)]
     codes = guard.originals_of(fns[0].__code__.co_filename, c.__qualname__) if fns else {}
     if not codes or any(code.co_freevars for code in codes.values()):
         return None
-    space = {k: v for k, v in _ns(c).items()
-             if type(v) in (type(_among), staticmethod, classmethod, property) or type(v).__name__ == "cached_property"}
     helpers = guard.originals_of(fns[0].__code__.co_filename, "<module>")  # module functions the answer calls
     space_globals = dict(fns[0].__globals__) if helpers else fns[0].__globals__
     for k, code in helpers.items():
         if code.co_freevars:
             return None
         space_globals[k] = type(_among)(code, space_globals, k)
+    out = {}
     for k, code in codes.items():  # a property the class reads (`return self.count`) keeps being one
         fn = type(_among)(code, space_globals, k)
-        kind = type(space.get(k))
-        space[k] = kind(fn) if kind in (property, staticmethod, classmethod) or kind.__name__ == "cached_property" \
+        kind = type(_ns(c).get(k))
+        out[k] = kind(fn) if kind in (property, staticmethod, classmethod) or kind.__name__ == "cached_property" \
             else fn
-    if sub:  # the project's own methods alone, for stand-ins of the instances' own classes (`_stand_in`)
-        return {k: v for k, v in space.items() if k in codes}
-    return type(c.__name__, (), space)
+    return out
 
 
 def said(obj, name, *args, _record=_record):

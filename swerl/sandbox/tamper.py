@@ -523,7 +523,10 @@ def _doc_nodes(source: bytes | None) -> dict[str, tuple[str, int, int]]:
     return out
 
 
+@functools.lru_cache(maxsize=8)
 def _parsed(source: bytes | None) -> ast.Module | None:
+    """One parse per file text: `doctest_map` and `doctests_changed` ask several readers of the same two texts
+    (docstrings, `__doc__` writes, the code that builds them). The tree is shared: readers never change it."""
     try:
         return ast.parse(source) if source is not None else None
     except PARSE_ERRORS:
